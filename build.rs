@@ -1,0 +1,116 @@
+//! Compiles `kernels-gpu` to PTX with rustc's NVPTX backend and embeds it.
+//!
+//! A nested `cargo rustc` builds the kernel crate for `nvptx64-nvidia-cuda`
+//! with `-Zbuild-std=core` (no prebuilt std exists for that target) under the
+//! root manifest's `ptx` profile (`panic = "immediate-abort"`), in its own
+//! target directory (sharing the outer one would deadlock on its lock). The
+//! PTX goes to `$OUT_DIR/kernels.ptx`; the entry points found in it are
+//! written to `$OUT_DIR/kernel_names.rs` so the host never types them.
+//!
+//! If the kernels do not compile, the build fails with the kernel
+//! compiler's own messages.
+
+use std::env;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The PTX ISA target. sm_70 PTX loads on every GPU from Volta on; the
+/// driver compiles it for the GPU it finds (sm_90 on an H100), so nothing of
+/// Hopper's speed is lost for these kernels. Override with FIBRIL_PTX_ARCH.
+const DEFAULT_PTX_ARCH: &str = "sm_70";
+
+fn main() {
+    let manifest_dir = PathBuf::from(env::var_os("CARGO_MANIFEST_DIR").unwrap());
+    let out_dir = PathBuf::from(env::var_os("OUT_DIR").unwrap());
+    let cargo = env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let arch = env::var("FIBRIL_PTX_ARCH").unwrap_or_else(|_| DEFAULT_PTX_ARCH.to_string());
+
+    println!("cargo::rerun-if-changed=kernels-gpu/src");
+    println!("cargo::rerun-if-changed=kernels-gpu/Cargo.toml");
+    println!("cargo::rerun-if-changed=build.rs");
+    println!("cargo::rerun-if-env-changed=FIBRIL_PTX_ARCH");
+
+    let ptx_path = out_dir.join("kernels.ptx");
+    let mut emit = std::ffi::OsString::from("--emit=asm=");
+    emit.push(&ptx_path);
+
+    let mut cmd = Command::new(&cargo);
+    cmd.current_dir(&manifest_dir)
+        .args(["rustc", "--profile", "ptx", "-p", "kernels-gpu"])
+        .args(["--target", "nvptx64-nvidia-cuda", "-Zbuild-std=core"])
+        .arg("--target-dir")
+        .arg(out_dir.join("ptx-target"))
+        .args(["--", "-C"])
+        .arg(format!("target-cpu={arch}"))
+        .arg(emit);
+    // Flags and wrappers meant for the host build (clippy, coverage, custom
+    // RUSTFLAGS) must not leak into the kernel build.
+    for var in [
+        "RUSTFLAGS",
+        "CARGO_ENCODED_RUSTFLAGS",
+        "RUSTC_WRAPPER",
+        "RUSTC_WORKSPACE_WRAPPER",
+        "CARGO_BUILD_TARGET",
+        "CARGO_TARGET_DIR",
+        "CARGO_PRIMARY_PACKAGE",
+    ] {
+        cmd.env_remove(var);
+    }
+    let output = cmd.output().unwrap_or_else(|e| {
+        panic!(
+            "could not start `{}` to build the GPU kernels: {e}",
+            cargo.to_string_lossy()
+        )
+    });
+    if !output.status.success() {
+        eprintln!("{}", String::from_utf8_lossy(&output.stderr));
+        panic!(
+            "the GPU kernels (kernels-gpu) failed to compile for nvptx64-nvidia-cuda; \
+             the compiler's messages are above. The toolchain in rust-toolchain.toml \
+             (with its rust-src component) is required."
+        );
+    }
+
+    let ptx = fs::read_to_string(&ptx_path).unwrap_or_else(|e| {
+        panic!(
+            "kernel build produced no PTX at {}: {e}",
+            ptx_path.display()
+        )
+    });
+    check_self_contained(&ptx);
+    write_kernel_names(&ptx, &out_dir.join("kernel_names.rs"));
+}
+
+/// A call into a function the PTX only declares (for example a `core`
+/// routine that was not inlined) would fail at module load on the GPU, long
+/// after the build. Refuse it here instead.
+fn check_self_contained(ptx: &str) {
+    let externs: Vec<&str> = ptx
+        .lines()
+        .filter(|l| l.trim_start().starts_with(".extern .func"))
+        .collect();
+    if !externs.is_empty() {
+        panic!(
+            "the kernel PTX calls functions it does not define (make them #[inline] or avoid them):\n{}",
+            externs.join("\n")
+        );
+    }
+}
+
+fn write_kernel_names(ptx: &str, path: &Path) {
+    let names: Vec<&str> = ptx
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix(".visible .entry "))
+        .map(|rest| rest.split('(').next().unwrap_or(rest).trim())
+        .collect();
+    if names.is_empty() {
+        panic!("the kernel PTX has no entry points");
+    }
+    let body: String = names.iter().map(|n| format!("    {n:?},\n")).collect();
+    fs::write(
+        path,
+        format!("/// Kernel entry points found in the embedded PTX.\npub const KERNEL_NAMES: &[&str] = &[\n{body}];\n"),
+    )
+    .expect("write kernel_names.rs");
+}

@@ -1,0 +1,81 @@
+//! Backends behind one interface: the multi-threaded CPU reference and the
+//! GPU through cudarc. Both step with the same shared functions of
+//! `kernels-gpu`, so their fields agree bit for bit.
+
+pub mod cpu;
+pub mod gpu;
+
+use serde::Serialize;
+use thiserror::Error;
+
+use crate::fields::Fields;
+use crate::scalar::Scalar;
+
+pub use cpu::CpuSolver;
+pub use gpu::{GpuDevice, GpuSolver, GpuUnavailable, KernelKind};
+
+/// Where a solver runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BackendKind {
+    Cpu,
+    Gpu,
+}
+
+impl std::fmt::Display for BackendKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            BackendKind::Cpu => "cpu",
+            BackendKind::Gpu => "gpu",
+        })
+    }
+}
+
+/// Errors while a solver runs.
+#[derive(Debug, Error)]
+pub enum SolverError {
+    #[error("CUDA call failed while {during}: {source}")]
+    Cuda {
+        during: &'static str,
+        #[source]
+        source: cudarc::driver::DriverError,
+    },
+    #[error(
+        "the embedded PTX has no kernel `{name}`; rebuild fibril (cargo build --release) so build.rs recompiles the kernels"
+    )]
+    MissingKernel { name: String },
+    #[error("the grid {nx}x{ny}x{nz} does not fit the kernel launch limits: {why}")]
+    LaunchShape {
+        nx: u32,
+        ny: u32,
+        nz: u32,
+        why: &'static str,
+    },
+    #[error(
+        "not enough GPU memory: this run needs {needed} on {device}, which has {free} free; \
+         use a smaller grid (--size), f32 instead of f64, or the CPU backend"
+    )]
+    DeviceMemory {
+        device: String,
+        needed: String,
+        free: String,
+    },
+}
+
+/// A time stepper that owns the state.
+///
+/// `advance` may return before the work is done (the GPU queues it);
+/// `synchronize`, `fields` and `any_nonfinite` wait for it.
+pub trait Solver<T: Scalar> {
+    fn kind(&self) -> BackendKind;
+    /// Human-readable device: "NVIDIA H100 80GB HBM3" or "CPU (16 threads)".
+    fn device_name(&self) -> String;
+    /// Kernel or code path name for reports ("naive", "cpu-reference").
+    fn method(&self) -> String;
+    fn advance(&mut self, steps: u64) -> Result<(), SolverError>;
+    fn synchronize(&mut self) -> Result<(), SolverError>;
+    /// A copy of the current U and v.
+    fn fields(&mut self) -> Result<Fields<T>, SolverError>;
+    /// Whether U holds a NaN or an infinity.
+    fn any_nonfinite(&mut self) -> Result<bool, SolverError>;
+}

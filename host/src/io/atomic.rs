@@ -1,0 +1,58 @@
+//! Write-then-rename, so readers never see half a file.
+
+use std::fs::{self, File};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+fn temp_path(path: &Path) -> PathBuf {
+    let mut name = path
+        .file_name()
+        .map(|n| n.to_os_string())
+        .unwrap_or_default();
+    name.push(".partial");
+    path.with_file_name(name)
+}
+
+/// Writes `bytes` to `path` atomically: a `.partial` sibling is written,
+/// flushed to disk and renamed over `path`. On error the partial file is
+/// removed and `path` is untouched.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let tmp = temp_path(path);
+    let result = (|| {
+        let mut f = File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    result
+}
+
+/// Pretty JSON of `value`, written atomically with a trailing newline.
+pub fn write_json_atomic<S: serde::Serialize>(path: &Path, value: &S) -> io::Result<()> {
+    let mut text = serde_json::to_vec_pretty(value).map_err(io::Error::other)?;
+    text.push(b'\n');
+    write_atomic(path, &text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn leaves_no_partial_file() {
+        let dir = std::env::temp_dir().join(format!("fibril-atomic-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("a.bin");
+        write_atomic(&path, b"hello").unwrap();
+        assert_eq!(fs::read(&path).unwrap(), b"hello");
+        assert!(!temp_path(&path).exists());
+        // Writing into a missing directory fails and leaves nothing behind.
+        let bad = dir.join("missing").join("b.bin");
+        assert!(write_atomic(&bad, b"x").is_err());
+        assert!(!bad.exists());
+        fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -1,0 +1,12 @@
+//! Files fibril writes: `.npy` fields, JSON documents, the output directory.
+//!
+//! Every file is written to a temporary name, synced and renamed, so a file
+//! with its final name is always complete.
+
+pub mod atomic;
+pub mod npy;
+pub mod output_dir;
+pub mod snapshots;
+
+pub use atomic::{write_atomic, write_json_atomic};
+pub use output_dir::{OutputDir, OutputDirError};

@@ -1,0 +1,50 @@
+//! The nightly NVPTX intrinsics the kernels use, behind one small module:
+//! their names and signatures move between nightlies, so nothing else in
+//! the crate touches `core::arch::nvptx` or `core::intrinsics` directly.
+
+use core::arch::nvptx;
+
+#[inline(always)]
+pub fn thread_idx() -> (u32, u32) {
+    // SAFETY: reading special registers has no preconditions.
+    unsafe { (nvptx::_thread_idx_x(), nvptx::_thread_idx_y()) }
+}
+
+#[inline(always)]
+pub fn block_idx() -> (u32, u32, u32) {
+    // SAFETY: as above.
+    unsafe {
+        (
+            nvptx::_block_idx_x(),
+            nvptx::_block_idx_y(),
+            nvptx::_block_idx_z(),
+        )
+    }
+}
+
+#[inline(always)]
+pub fn block_dim() -> (u32, u32) {
+    // SAFETY: as above.
+    unsafe { (nvptx::_block_dim_x(), nvptx::_block_dim_y()) }
+}
+
+#[inline(always)]
+pub fn grid_dim_x() -> u32 {
+    // SAFETY: as above.
+    unsafe { nvptx::_grid_dim_x() }
+}
+
+/// Global index of this thread in a 1D launch.
+#[inline(always)]
+pub fn flat_thread_index() -> usize {
+    let (tx, _) = thread_idx();
+    let (bx, _, _) = block_idx();
+    let (dx, _) = block_dim();
+    bx as usize * dx as usize + tx as usize
+}
+
+/// Total threads of a 1D launch (the stride of a grid-stride loop).
+#[inline(always)]
+pub fn flat_thread_count() -> usize {
+    grid_dim_x() as usize * block_dim().0 as usize
+}

@@ -1,0 +1,52 @@
+//! Row-major grid dimensions and index arithmetic.
+
+/// Dimensions of a row-major 3D grid: x varies fastest, then y, then z.
+///
+/// `#[repr(C)]` because the host passes it by value as a kernel parameter.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct GridDims {
+    pub nx: u32,
+    pub ny: u32,
+    pub nz: u32,
+}
+
+impl GridDims {
+    pub const fn new(nx: u32, ny: u32, nz: u32) -> Self {
+        Self { nx, ny, nz }
+    }
+
+    /// Number of cells, nx * ny * nz.
+    #[inline(always)]
+    pub const fn cells(&self) -> usize {
+        self.nx as usize * self.ny as usize * self.nz as usize
+    }
+
+    /// Cells in one z-slice, nx * ny.
+    #[inline(always)]
+    pub const fn slice_cells(&self) -> usize {
+        self.nx as usize * self.ny as usize
+    }
+
+    /// Linear index of (x, y, z); `(z * ny + y) * nx + x`.
+    #[inline(always)]
+    pub const fn index(&self, x: u32, y: u32, z: u32) -> usize {
+        (z as usize * self.ny as usize + y as usize) * self.nx as usize + x as usize
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn index_is_row_major_with_x_fastest() {
+        let g = GridDims::new(4, 3, 2);
+        assert_eq!(g.cells(), 24);
+        assert_eq!(g.index(0, 0, 0), 0);
+        assert_eq!(g.index(1, 0, 0), 1);
+        assert_eq!(g.index(0, 1, 0), 4);
+        assert_eq!(g.index(0, 0, 1), 12);
+        assert_eq!(g.index(3, 2, 1), 23);
+    }
+}

@@ -1,0 +1,59 @@
+//! fibril's numerical core, shared by the CPU solver and the GPU kernels.
+//!
+//! Everything that decides a number lives here once: the Karma reaction term
+//! ([`model`]), the 7-point Laplacian with mirror boundaries ([`stencil`]),
+//! the grid index arithmetic ([`grid`]) and the transcendental functions
+//! ([`math`]). The host crate calls these functions on the CPU; the kernels in
+//! [`kernels`] call the very same functions on the GPU after `build.rs` has
+//! compiled this crate to PTX with rustc's NVPTX backend. Because both sides
+//! execute the same sequence of IEEE-754 operations (no fused multiply-add,
+//! no approximate division, no flush-to-zero; see [`math`]), the CPU
+//! reference and the GPU agree bit for bit.
+//!
+//! On the host this is an ordinary `std` crate (tests, doctests); on
+//! `nvptx64` it is `no_std` and also exports the kernel entry points.
+#![cfg_attr(target_arch = "nvptx64", no_std)]
+#![cfg_attr(
+    target_arch = "nvptx64",
+    feature(
+        abi_ptx,
+        stdarch_nvptx,
+        asm_experimental_arch,
+        core_intrinsics,
+        gpu_intrinsics,
+        gpu_launch_sized_workgroup_mem
+    )
+)]
+#![cfg_attr(target_arch = "nvptx64", allow(internal_features))]
+
+pub mod grid;
+pub mod math;
+pub mod model;
+pub mod real;
+pub mod stencil;
+
+#[cfg(target_arch = "nvptx64")]
+mod gpu;
+#[cfg(target_arch = "nvptx64")]
+pub mod kernels;
+
+pub use grid::GridDims;
+pub use model::{KarmaCoeffs, Reaction};
+pub use real::Real;
+
+/// Threads per block along x and y of the one-thread-per-cell kernel.
+///
+/// Defined once here and read by the host launcher, never retyped there.
+pub const NAIVE_BLOCK: (u32, u32) = (32, 8);
+
+/// Threads per block of the element-wise diagnostic kernels.
+pub const FLAT_BLOCK: u32 = 256;
+
+#[cfg(target_arch = "nvptx64")]
+#[panic_handler]
+fn panic(_: &core::panic::PanicInfo) -> ! {
+    // With `panic = "immediate-abort"` this is never reached; a failed
+    // check compiles to `trap`. The handler only satisfies `no_std`.
+    // SAFETY: trap has no preconditions; it ends the kernel.
+    unsafe { core::arch::nvptx::trap() }
+}

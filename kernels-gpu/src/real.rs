@@ -1,0 +1,235 @@
+//! The floating-point types fibril computes in (f32, f64), as one trait.
+//!
+//! Only the four basic IEEE operations, comparisons and bit-level scaling
+//! are used, so the code behaves identically on x86-64 and on NVPTX (which
+//! lowers `+ - * /` to `add.rn`, `sub.rn`, `mul.rn`, `div.rn`: correctly
+//! rounded, and not contracted into FMA).
+
+use core::ops::{Add, Div, Mul, Neg, Sub};
+
+/// A floating-point scalar the model and stencil are generic over.
+pub trait Real:
+    Copy
+    + PartialOrd
+    + Add<Output = Self>
+    + Sub<Output = Self>
+    + Mul<Output = Self>
+    + Div<Output = Self>
+    + Neg<Output = Self>
+    + Default
+    + core::fmt::Debug
+    + 'static
+{
+    const ZERO: Self;
+    const ONE: Self;
+    const TWO: Self;
+    const THREE: Self;
+    const SIX: Self;
+    const HALF: Self;
+    /// ln 2 split for Cody-Waite range reduction: `LN2_HI` has trailing
+    /// zero bits so `k * LN2_HI` is exact for the |k| < 2^8 used here.
+    const LN2_HI: Self;
+    const LN2_LO: Self;
+    const INV_LN2: Self;
+    /// Taylor coefficients 1/2!, 1/3!, ... of `(expm1(r) - r) / r^2`, enough
+    /// terms for |r| <= ln2/2 to be below half an ulp of this type.
+    const EXPM1_POLY: &'static [Self];
+    /// Above this |x|, tanh(x) rounds to +-1 in this type.
+    const TANH_SATURATION: Self;
+    /// Size in bytes (used for memory estimates and bandwidth figures).
+    const BYTES: usize;
+    /// Name as numpy spells the little-endian dtype (`<f4`, `<f8`).
+    const NUMPY_DTYPE: &'static str;
+
+    /// Converts a host-side parameter; rounding to nearest.
+    fn from_f64(x: f64) -> Self;
+    fn to_f64(self) -> f64;
+    fn abs(self) -> Self;
+    fn copysign(self, sign: Self) -> Self;
+    fn is_finite(self) -> bool;
+    /// 1.5 * 2^(mantissa bits): adding it to |x| < 2^(mantissa bits - 1)
+    /// rounds x to an integer held in the low mantissa bits.
+    const ROUND_SHIFTER: Self;
+    /// Splits x into (n, k) with n = round-to-nearest-even(x) as a float and
+    /// k the same integer, for |x| < 2^22 (f32) or 2^51 (f64). Pure IEEE
+    /// additions and bit reads, so every platform agrees, no float-to-int
+    /// conversion (whose NaN and overflow rules differ between x86 and PTX).
+    fn round_split(self) -> (Self, i32);
+    /// 2^k for k within the normal exponent range of the type.
+    fn exp2_int(k: i32) -> Self;
+}
+
+impl Real for f32 {
+    const ZERO: Self = 0.0;
+    const ONE: Self = 1.0;
+    const TWO: Self = 2.0;
+    const THREE: Self = 3.0;
+    const SIX: Self = 6.0;
+    const HALF: Self = 0.5;
+    // 0x3f317200 and the remainder ln2 - LN2_HI.
+    const LN2_HI: Self = f32::from_bits(0x3f31_7200);
+    const LN2_LO: Self = 1.428_606_8e-6;
+    const INV_LN2: Self = core::f32::consts::LOG2_E;
+    const EXPM1_POLY: &'static [Self] = &[
+        1.0 / 2.0,
+        1.0 / 6.0,
+        1.0 / 24.0,
+        1.0 / 120.0,
+        1.0 / 720.0,
+        1.0 / 5040.0,
+    ];
+    // 1 - tanh(x) = 2 e^{-2x}/(1 + e^{-2x}) < 2^-25 for x > 9.01.
+    const TANH_SATURATION: Self = 9.1;
+    const BYTES: usize = 4;
+    const NUMPY_DTYPE: &'static str = "<f4";
+
+    #[inline(always)]
+    fn from_f64(x: f64) -> Self {
+        x as f32
+    }
+    #[inline(always)]
+    fn to_f64(self) -> f64 {
+        self as f64
+    }
+    #[inline(always)]
+    fn abs(self) -> Self {
+        f32::from_bits(self.to_bits() & 0x7fff_ffff)
+    }
+    #[inline(always)]
+    fn copysign(self, sign: Self) -> Self {
+        f32::from_bits((self.to_bits() & 0x7fff_ffff) | (sign.to_bits() & 0x8000_0000))
+    }
+    #[inline(always)]
+    fn is_finite(self) -> bool {
+        self.to_bits() & 0x7f80_0000 != 0x7f80_0000
+    }
+    const ROUND_SHIFTER: Self = 12_582_912.0; // 1.5 * 2^23
+    #[inline(always)]
+    fn round_split(self) -> (Self, i32) {
+        let shifted = self + Self::ROUND_SHIFTER;
+        (
+            shifted - Self::ROUND_SHIFTER,
+            shifted.to_bits() as i32 - Self::ROUND_SHIFTER.to_bits() as i32,
+        )
+    }
+    #[inline(always)]
+    fn exp2_int(k: i32) -> Self {
+        f32::from_bits(((k + 127) as u32) << 23)
+    }
+}
+
+impl Real for f64 {
+    const ZERO: Self = 0.0;
+    const ONE: Self = 1.0;
+    const TWO: Self = 2.0;
+    const THREE: Self = 3.0;
+    const SIX: Self = 6.0;
+    const HALF: Self = 0.5;
+    // 0x3fe62e42fee00000 and the remainder ln2 - LN2_HI.
+    const LN2_HI: Self = f64::from_bits(0x3fe6_2e42_fee0_0000);
+    const LN2_LO: Self = 1.908_214_929_270_587_7e-10;
+    const INV_LN2: Self = core::f64::consts::LOG2_E;
+    const EXPM1_POLY: &'static [Self] = &[
+        1.0 / 2.0,
+        1.0 / 6.0,
+        1.0 / 24.0,
+        1.0 / 120.0,
+        1.0 / 720.0,
+        1.0 / 5040.0,
+        1.0 / 40320.0,
+        1.0 / 362880.0,
+        1.0 / 3628800.0,
+        1.0 / 39916800.0,
+        1.0 / 479001600.0,
+        1.0 / 6227020800.0,
+    ];
+    // 1 - tanh(x) < 2^-54 for x > 19.06.
+    const TANH_SATURATION: Self = 19.1;
+    const BYTES: usize = 8;
+    const NUMPY_DTYPE: &'static str = "<f8";
+
+    #[inline(always)]
+    fn from_f64(x: f64) -> Self {
+        x
+    }
+    #[inline(always)]
+    fn to_f64(self) -> f64 {
+        self
+    }
+    #[inline(always)]
+    fn abs(self) -> Self {
+        f64::from_bits(self.to_bits() & 0x7fff_ffff_ffff_ffff)
+    }
+    #[inline(always)]
+    fn copysign(self, sign: Self) -> Self {
+        f64::from_bits(
+            (self.to_bits() & 0x7fff_ffff_ffff_ffff) | (sign.to_bits() & 0x8000_0000_0000_0000),
+        )
+    }
+    #[inline(always)]
+    fn is_finite(self) -> bool {
+        self.to_bits() & 0x7ff0_0000_0000_0000 != 0x7ff0_0000_0000_0000
+    }
+    const ROUND_SHIFTER: Self = 6_755_399_441_055_744.0; // 1.5 * 2^52
+    #[inline(always)]
+    fn round_split(self) -> (Self, i32) {
+        let shifted = self + Self::ROUND_SHIFTER;
+        let k = shifted.to_bits() as i64 - Self::ROUND_SHIFTER.to_bits() as i64;
+        (shifted - Self::ROUND_SHIFTER, k as i32)
+    }
+    #[inline(always)]
+    fn exp2_int(k: i32) -> Self {
+        f64::from_bits(((k + 1023) as u64) << 52)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ln2_split_is_exact_sum() {
+        assert_eq!(
+            f32::LN2_HI.to_bits() & 0xff,
+            0,
+            "f32 LN2_HI needs trailing zeros"
+        );
+        assert_eq!(
+            f64::LN2_HI.to_bits() & 0x1f_ffff,
+            0,
+            "f64 LN2_HI needs trailing zeros"
+        );
+        let sum = f32::LN2_HI as f64 + f32::LN2_LO as f64;
+        assert!((sum - core::f64::consts::LN_2).abs() < 1e-13);
+        assert!((f64::LN2_HI + f64::LN2_LO - core::f64::consts::LN_2).abs() < 1e-18);
+    }
+
+    #[test]
+    fn bit_helpers_match_std() {
+        for x in [-3.5f32, -0.0, 0.0, 1.25, 7.5, -7.5] {
+            assert_eq!(Real::abs(x), x.abs());
+            assert_eq!(Real::copysign(2.0f32, x), 2.0f32.copysign(x));
+        }
+        for x in [-3.5f64, -0.0, 0.0, 1.25, 7.5, -7.5] {
+            assert_eq!(Real::abs(x), x.abs());
+        }
+        // round_split rounds half to even and returns the same integer twice.
+        for (x, n) in [
+            (-3.5f32, -4),
+            (2.5, 2),
+            (0.49, 0),
+            (-0.6, -1),
+            (26.3, 26),
+            (-26.7, -27),
+        ] {
+            assert_eq!(x.round_split(), (n as f32, n));
+            assert_eq!((x as f64).round_split(), (n as f64, n));
+        }
+        for k in -20..60 {
+            assert_eq!(f32::exp2_int(k), 2f32.powi(k));
+            assert_eq!(f64::exp2_int(k), 2f64.powi(k));
+        }
+        assert!(!Real::is_finite(f32::NAN) && !Real::is_finite(f32::INFINITY));
+        assert!(Real::is_finite(f32::MAX) && !Real::is_finite(f64::NEG_INFINITY));
+    }
+}

@@ -1,0 +1,66 @@
+//! `fibril info`: the CUDA devices and the memory a grid needs.
+
+use std::process::ExitCode;
+
+use clap::Args;
+use fibril_host::Precision;
+use fibril_host::backend::gpu::device_count;
+use fibril_host::backend::{GpuDevice, KernelKind};
+use fibril_host::memory::{cpu_bytes, format_bytes};
+
+use super::args::{GridArgs, PrecisionArg};
+
+#[derive(Debug, Args)]
+pub struct InfoArgs {
+    #[command(flatten)]
+    pub grid: GridArgs,
+    #[arg(long, value_enum, default_value_t = PrecisionArg::F32)]
+    pub precision: PrecisionArg,
+}
+
+pub fn info(args: InfoArgs) -> anyhow::Result<ExitCode> {
+    println!("fibril {}", env!("CARGO_PKG_VERSION"));
+    println!("kernels: {}", fibril::KERNEL_NAMES.join(", "));
+    match device_count() {
+        Err(why) => println!("CUDA devices: none usable ({why})"),
+        Ok(count) => {
+            println!("CUDA devices: {count}");
+            for ordinal in 0..count {
+                match GpuDevice::open(ordinal) {
+                    Ok(gpu) => {
+                        let i = gpu.info();
+                        println!(
+                            "  [{ordinal}] {}: {} total, {} free, compute capability {}.{}, driver API {}.{}",
+                            i.name,
+                            format_bytes(i.total_bytes),
+                            format_bytes(i.free_bytes),
+                            i.compute_capability.0,
+                            i.compute_capability.1,
+                            i.driver_version / 1000,
+                            (i.driver_version % 1000) / 10
+                        );
+                    }
+                    Err(why) => println!("  [{ordinal}] unusable: {why}"),
+                }
+            }
+        }
+    }
+    let dims = args.grid.dims();
+    let precision = Precision::from(args.precision);
+    println!(
+        "grid {}x{}x{} ({} cells), {precision}:",
+        dims.nx,
+        dims.ny,
+        dims.nz,
+        dims.cells()
+    );
+    println!(
+        "  GPU, naive kernel: {}",
+        format_bytes(KernelKind::Naive.device_bytes(dims.cells(), precision))
+    );
+    println!(
+        "  CPU backend:       {}",
+        format_bytes(cpu_bytes(dims.cells(), precision))
+    );
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,79 @@
+//! The run summary, `summary.json`, and the one-line report.
+
+use fibril_host::domain::DomainRecord;
+use fibril_host::driver::{Outcome, RunReport};
+use fibril_host::io::snapshots::SnapshotRecord;
+use serde::Serialize;
+
+/// Throughput figures derived from a step count and a wall time.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct Throughput {
+    pub steps_per_s: f64,
+    pub cell_updates_per_s: f64,
+    /// Simulated ms per wall-clock ms (1.0 = real time).
+    pub real_time_factor: f64,
+}
+
+impl Throughput {
+    pub fn new(steps: u64, seconds: f64, cells: usize, dt_ms: f64) -> Self {
+        let steps_per_s = if seconds > 0.0 {
+            steps as f64 / seconds
+        } else {
+            0.0
+        };
+        Self {
+            steps_per_s,
+            cell_updates_per_s: steps_per_s * cells as f64,
+            real_time_factor: steps_per_s * dt_ms / 1000.0,
+        }
+    }
+}
+
+#[derive(Debug, Serialize)]
+pub struct RunSummary {
+    pub fibril_version: &'static str,
+    pub command: Vec<String>,
+    #[serde(flatten)]
+    pub outcome: Outcome,
+    pub domain: DomainRecord,
+    pub initial_condition: &'static str,
+    pub backend: String,
+    pub device: String,
+    pub method: String,
+    pub precision: String,
+    pub steps: u64,
+    pub simulated_ms: f64,
+    /// Wall time of the run loop (stepping and output), seconds.
+    pub wall_s: f64,
+    pub stepping_s: f64,
+    pub output_s: f64,
+    /// Computed from the stepping time alone.
+    #[serde(flatten)]
+    pub throughput: Throughput,
+    pub snapshots: Vec<SnapshotRecord>,
+}
+
+impl RunSummary {
+    pub fn one_line(&self, report: &RunReport, out_dir: &str) -> String {
+        let d = &self.domain;
+        format!(
+            "fibril: {} steps ({} ms) of {}x{}x{} on {} [{}, {}, {}] in {:.2} s: {:.0} steps/s, \
+             {:.3e} cell-updates/s, real-time factor {:.3}; {} snapshot(s) in {}",
+            report.steps_done,
+            super::args::short(self.simulated_ms),
+            d.nx,
+            d.ny,
+            d.nz,
+            self.device,
+            self.backend,
+            self.precision,
+            self.method,
+            self.wall_s,
+            self.throughput.steps_per_s,
+            self.throughput.cell_updates_per_s,
+            self.throughput.real_time_factor,
+            self.snapshots.len(),
+            out_dir
+        )
+    }
+}

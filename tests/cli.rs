@@ -1,0 +1,273 @@
+//! The command line: errors before any work starts, each naming the fix;
+//! a complete run's files; NaN stops a run and keeps earlier snapshots.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn fibril(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_fibril"))
+        .args(args)
+        .output()
+        .expect("run fibril")
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let p = std::env::temp_dir().join(format!("fibril-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&p);
+    p
+}
+
+fn assert_refused(args: &[&str], needles: &[&str]) {
+    let out = fibril(args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success(),
+        "{args:?} should fail; stderr: {stderr}"
+    );
+    for n in needles {
+        assert!(
+            stderr.contains(n),
+            "{args:?}: stderr lacks {n:?}:\n{stderr}"
+        );
+    }
+}
+
+#[test]
+fn refuses_a_dimension_below_three() {
+    let out = scratch("dim");
+    assert_refused(
+        &["run", "--nx", "2", "--out", out.to_str().unwrap()],
+        &["nx = 2", "at least 3"],
+    );
+    assert!(!out.exists(), "nothing created before the error");
+}
+
+#[test]
+fn refuses_non_positive_steps() {
+    assert_refused(
+        &["run", "--dt", "0", "--backend", "cpu"],
+        &["dt must be a positive number"],
+    );
+    assert_refused(
+        &["run", "--dx=-0.5", "--backend", "cpu"],
+        &["dx must be a positive number"],
+    );
+}
+
+#[test]
+fn refuses_an_unstable_step_and_says_which_would_work() {
+    assert_refused(
+        &["run", "--dt", "0.1", "--dx", "0.6", "--backend", "cpu"],
+        &[
+            "unstable",
+            "0.2778",
+            "--dt 0.060000 or smaller",
+            "--dx 0.774597 or larger",
+        ],
+    );
+}
+
+#[test]
+fn refuses_a_grid_too_large_for_memory() {
+    // 40000^3 f32 cells need ~1.2 PB: more than any host or GPU has.
+    let out = scratch("mem");
+    assert_refused(
+        &[
+            "run",
+            "--size",
+            "40000",
+            "--backend",
+            "cpu",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        &["not enough host memory", "--size"],
+    );
+    assert!(!out.exists());
+}
+
+#[test]
+fn refuses_an_unwritable_output_directory() {
+    let blocker = scratch("blocker");
+    std::fs::write(&blocker, "a file").unwrap();
+    let inside = blocker.join("out");
+    assert_refused(
+        &[
+            "run",
+            "--size",
+            "8",
+            "--backend",
+            "cpu",
+            "--out",
+            inside.to_str().unwrap(),
+        ],
+        &["cannot create output directory", "--out"],
+    );
+    assert_refused(
+        &[
+            "run",
+            "--size",
+            "8",
+            "--backend",
+            "cpu",
+            "--out",
+            blocker.to_str().unwrap(),
+        ],
+        &["not a directory", "--out"],
+    );
+    std::fs::remove_file(&blocker).unwrap();
+}
+
+#[test]
+fn refuses_a_non_empty_output_directory_without_overwrite() {
+    let out = scratch("nonempty");
+    std::fs::create_dir_all(&out).unwrap();
+    std::fs::write(out.join("keep.txt"), "mine").unwrap();
+    assert_refused(
+        &[
+            "run",
+            "--size",
+            "8",
+            "--backend",
+            "cpu",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        &["--overwrite"],
+    );
+    std::fs::remove_dir_all(&out).unwrap();
+}
+
+#[test]
+fn refuses_snapshot_interval_off_the_time_grid() {
+    assert_refused(
+        &["run", "--backend", "cpu", "--snapshot-every-ms", "0.12"],
+        &[
+            "--snapshot-every-ms = 0.12 ms is not a whole number of time steps",
+            "use 0.1 or 0.15",
+        ],
+    );
+}
+
+#[test]
+fn gpu_backend_without_a_gpu_is_an_error_that_says_why() {
+    if fibril_host::backend::GpuDevice::open(0).is_ok() {
+        eprintln!("skipped: a CUDA device is present, so --backend gpu is expected to work here");
+        return;
+    }
+    assert_refused(
+        &["run", "--backend", "gpu", "--size", "8"],
+        &["--backend gpu needs a usable CUDA GPU", "--backend cpu"],
+    );
+}
+
+fn read_json(path: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+#[test]
+fn a_run_writes_snapshots_index_and_summary() {
+    let out = scratch("run");
+    let o = fibril(&[
+        "run",
+        "--nx",
+        "10",
+        "--ny",
+        "9",
+        "--nz",
+        "20",
+        "--duration-ms",
+        "2",
+        "--snapshot-every-ms",
+        "1",
+        "--save-v",
+        "--backend",
+        "cpu",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let line = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        line.contains("40 steps (2 ms) of 10x9x20") && line.contains("cell-updates/s"),
+        "{line}"
+    );
+
+    let summary = read_json(&out.join("summary.json"));
+    assert_eq!(summary["status"], "completed");
+    assert_eq!(summary["steps"], 40);
+    assert_eq!(summary["backend"], "cpu");
+    assert_eq!(summary["domain"]["nz"], 20);
+    assert!(summary["cell_updates_per_s"].as_f64().unwrap() > 0.0);
+    assert!(summary["real_time_factor"].as_f64().unwrap() > 0.0);
+
+    let index = read_json(&out.join("snapshots.json"));
+    let steps: Vec<u64> = index
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["step"].as_u64().unwrap())
+        .collect();
+    assert_eq!(steps, vec![0, 20, 40]);
+    let u0 = fibril_host::io::npy::read(&out.join("U_000000.npy")).unwrap();
+    assert_eq!(u0.shape, vec![20, 9, 10]);
+    assert_eq!(u0.descr, "<f4");
+    // Planar start: the first two z-slices (z <= 0.05 * 20) are excited.
+    assert_eq!(u0.values[0], 3.0);
+    assert_eq!(u0.values[2 * 90], 0.0);
+    let v2 = fibril_host::io::npy::read(&out.join("v_000002.npy")).unwrap();
+    assert!(v2.values.iter().all(|v| (0.0..=1.0).contains(v)));
+    std::fs::remove_dir_all(&out).unwrap();
+}
+
+#[test]
+fn nan_stops_the_run_and_keeps_earlier_snapshots() {
+    // A huge gamma makes the reaction term overflow within a few steps of t = 1 ms... or at once;
+    // either way U becomes infinite/NaN and the run must stop with the step.
+    let out = scratch("nan");
+    let o = fibril(&[
+        "run",
+        "--size",
+        "8",
+        "--gamma",
+        "1e30",
+        "--steps",
+        "400",
+        "--snapshot-every-ms",
+        "0.5",
+        "--check-every-steps",
+        "5",
+        "--backend",
+        "cpu",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(3), "{stderr}");
+    assert!(stderr.contains("NaN or infinite between step"), "{stderr}");
+    let summary = read_json(&out.join("summary.json"));
+    assert_eq!(summary["status"], "non_finite");
+    let stop = summary["step"].as_u64().unwrap();
+    assert!(stop < 400);
+    // Every snapshot listed exists, none is from after the blow-up, and
+    // none is half-written.
+    let index = read_json(&out.join("snapshots.json"));
+    for r in index.as_array().unwrap() {
+        assert!(r["step"].as_u64().unwrap() < stop);
+        let f = out.join(r["files"][0].as_str().unwrap());
+        assert!(
+            fibril_host::io::npy::read(&f)
+                .unwrap()
+                .values
+                .iter()
+                .all(|x| x.is_finite())
+        );
+    }
+    assert!(std::fs::read_dir(&out).unwrap().all(|e| {
+        !e.unwrap()
+            .file_name()
+            .to_string_lossy()
+            .ends_with(".partial")
+    }));
+    std::fs::remove_dir_all(&out).unwrap();
+}

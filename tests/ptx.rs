@@ -1,0 +1,42 @@
+//! The embedded PTX is what the GPU backend expects.
+
+#[test]
+fn embedded_ptx_has_every_kernel_entry_point() {
+    for name in [
+        "karma_naive_f32",
+        "karma_naive_f64",
+        "flag_nonfinite_f32",
+        "flag_nonfinite_f64",
+    ] {
+        assert!(
+            fibril::KERNEL_NAMES.contains(&name),
+            "{name} missing from {:?}",
+            fibril::KERNEL_NAMES
+        );
+        assert!(
+            fibril::PTX.contains(&format!(".visible .entry {name}(")),
+            "{name} not in the PTX text"
+        );
+    }
+}
+
+#[test]
+fn embedded_ptx_is_self_contained_and_ieee() {
+    assert!(fibril::PTX.contains(".target sm_"));
+    // No calls to functions the module does not define.
+    assert!(!fibril::PTX.contains(".extern .func"));
+    // Bit-exactness with the CPU needs correctly rounded, uncontracted
+    // arithmetic: explicit .rn rounding, no approximate or fused forms.
+    for forbidden in [
+        "div.approx",
+        "div.full",
+        "fma.rn.f32",
+        "fma.rn.f64",
+        ".ftz",
+        "tanh.approx",
+        "ex2.approx",
+    ] {
+        assert!(!fibril::PTX.contains(forbidden), "PTX contains {forbidden}");
+    }
+    assert!(fibril::PTX.contains("mul.rn.f32") && fibril::PTX.contains("add.rn.f32"));
+}
