@@ -105,6 +105,13 @@ impl<T: Scalar> Solver<T> for CpuSolver<T> {
         Ok(Fields::from_vecs(self.dims, self.u.clone(), self.v.clone()))
     }
 
+    fn set_fields(&mut self, fields: &Fields<T>) -> Result<(), SolverError> {
+        assert_eq!(fields.dims(), self.dims, "fields match the solver's grid");
+        self.u.copy_from_slice(fields.u_slice());
+        self.v.copy_from_slice(fields.v_slice());
+        Ok(())
+    }
+
     fn any_nonfinite(&mut self) -> Result<bool, SolverError> {
         Ok(self.u.par_iter().any(|x| !x.is_finite()))
     }

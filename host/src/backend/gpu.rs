@@ -303,6 +303,17 @@ impl<T: Scalar> Solver<T> for GpuSolver<T> {
         Ok(Fields::from_vecs(self.dims, u, v))
     }
 
+    fn set_fields(&mut self, fields: &Fields<T>) -> Result<(), SolverError> {
+        assert_eq!(fields.dims(), self.dims, "fields match the solver's grid");
+        self.stream
+            .memcpy_htod(fields.u_slice(), &mut self.u)
+            .map_err(cuda("uploading U"))?;
+        self.stream
+            .memcpy_htod(fields.v_slice(), &mut self.v)
+            .map_err(cuda("uploading v"))?;
+        Ok(())
+    }
+
     fn any_nonfinite(&mut self) -> Result<bool, SolverError> {
         self.stream
             .memset_zeros(&mut self.flag)

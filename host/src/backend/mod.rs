@@ -76,6 +76,8 @@ pub trait Solver<T: Scalar> {
     fn synchronize(&mut self) -> Result<(), SolverError>;
     /// A copy of the current U and v.
     fn fields(&mut self) -> Result<Fields<T>, SolverError>;
+    /// Replaces the state (stimuli, restarts). `fields` has the solver's dims.
+    fn set_fields(&mut self, fields: &Fields<T>) -> Result<(), SolverError>;
     /// Whether U holds a NaN or an infinity.
     fn any_nonfinite(&mut self) -> Result<bool, SolverError>;
 }
