@@ -58,10 +58,7 @@ fn main() {
         cmd.env_remove(var);
     }
     let output = cmd.output().unwrap_or_else(|e| {
-        panic!(
-            "could not start `{}` to build the GPU kernels: {e}",
-            cargo.to_string_lossy()
-        )
+        panic!("could not start `{}` to build the GPU kernels: {e}", cargo.to_string_lossy())
     });
     if !output.status.success() {
         eprintln!("{}", String::from_utf8_lossy(&output.stderr));
@@ -72,12 +69,8 @@ fn main() {
         );
     }
 
-    let ptx = fs::read_to_string(&ptx_path).unwrap_or_else(|e| {
-        panic!(
-            "kernel build produced no PTX at {}: {e}",
-            ptx_path.display()
-        )
-    });
+    let ptx = fs::read_to_string(&ptx_path)
+        .unwrap_or_else(|e| panic!("kernel build produced no PTX at {}: {e}", ptx_path.display()));
     check_self_contained(&ptx);
     write_kernel_names(&ptx, &out_dir.join("kernel_names.rs"));
 }
@@ -86,10 +79,7 @@ fn main() {
 /// routine that was not inlined) would fail at module load on the GPU, long
 /// after the build. Refuse it here instead.
 fn check_self_contained(ptx: &str) {
-    let externs: Vec<&str> = ptx
-        .lines()
-        .filter(|l| l.trim_start().starts_with(".extern .func"))
-        .collect();
+    let externs: Vec<&str> = ptx.lines().filter(|l| l.trim_start().starts_with(".extern .func")).collect();
     if !externs.is_empty() {
         panic!(
             "the kernel PTX calls functions it does not define (make them #[inline] or avoid them):\n{}",

@@ -5,10 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn fibril(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_fibril"))
-        .args(args)
-        .output()
-        .expect("run fibril")
+    Command::new(env!("CARGO_BIN_EXE_fibril")).args(args).output().expect("run fibril")
 }
 
 fn scratch(name: &str) -> PathBuf {
@@ -20,50 +17,30 @@ fn scratch(name: &str) -> PathBuf {
 fn assert_refused(args: &[&str], needles: &[&str]) {
     let out = fibril(args);
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        !out.status.success(),
-        "{args:?} should fail; stderr: {stderr}"
-    );
+    assert!(!out.status.success(), "{args:?} should fail; stderr: {stderr}");
     for n in needles {
-        assert!(
-            stderr.contains(n),
-            "{args:?}: stderr lacks {n:?}:\n{stderr}"
-        );
+        assert!(stderr.contains(n), "{args:?}: stderr lacks {n:?}:\n{stderr}");
     }
 }
 
 #[test]
 fn refuses_a_dimension_below_three() {
     let out = scratch("dim");
-    assert_refused(
-        &["run", "--nx", "2", "--out", out.to_str().unwrap()],
-        &["nx = 2", "at least 3"],
-    );
+    assert_refused(&["run", "--nx", "2", "--out", out.to_str().unwrap()], &["nx = 2", "at least 3"]);
     assert!(!out.exists(), "nothing created before the error");
 }
 
 #[test]
 fn refuses_non_positive_steps() {
-    assert_refused(
-        &["run", "--dt", "0", "--backend", "cpu"],
-        &["dt must be a positive number"],
-    );
-    assert_refused(
-        &["run", "--dx=-0.5", "--backend", "cpu"],
-        &["dx must be a positive number"],
-    );
+    assert_refused(&["run", "--dt", "0", "--backend", "cpu"], &["dt must be a positive number"]);
+    assert_refused(&["run", "--dx=-0.5", "--backend", "cpu"], &["dx must be a positive number"]);
 }
 
 #[test]
 fn refuses_an_unstable_step_and_says_which_would_work() {
     assert_refused(
         &["run", "--dt", "0.1", "--dx", "0.6", "--backend", "cpu"],
-        &[
-            "unstable",
-            "0.2778",
-            "--dt 0.060000 or smaller",
-            "--dx 0.774597 or larger",
-        ],
+        &["unstable", "0.2778", "--dt 0.060000 or smaller", "--dx 0.774597 or larger"],
     );
 }
 
@@ -72,15 +49,7 @@ fn refuses_a_grid_too_large_for_memory() {
     // 40000^3 f32 cells need ~1.2 PB: more than any host or GPU has.
     let out = scratch("mem");
     assert_refused(
-        &[
-            "run",
-            "--size",
-            "40000",
-            "--backend",
-            "cpu",
-            "--out",
-            out.to_str().unwrap(),
-        ],
+        &["run", "--size", "40000", "--backend", "cpu", "--out", out.to_str().unwrap()],
         &["not enough host memory", "--size"],
     );
     assert!(!out.exists());
@@ -92,27 +61,11 @@ fn refuses_an_unwritable_output_directory() {
     std::fs::write(&blocker, "a file").unwrap();
     let inside = blocker.join("out");
     assert_refused(
-        &[
-            "run",
-            "--size",
-            "8",
-            "--backend",
-            "cpu",
-            "--out",
-            inside.to_str().unwrap(),
-        ],
+        &["run", "--size", "8", "--backend", "cpu", "--out", inside.to_str().unwrap()],
         &["cannot create output directory", "--out"],
     );
     assert_refused(
-        &[
-            "run",
-            "--size",
-            "8",
-            "--backend",
-            "cpu",
-            "--out",
-            blocker.to_str().unwrap(),
-        ],
+        &["run", "--size", "8", "--backend", "cpu", "--out", blocker.to_str().unwrap()],
         &["not a directory", "--out"],
     );
     std::fs::remove_file(&blocker).unwrap();
@@ -124,15 +77,7 @@ fn refuses_a_non_empty_output_directory_without_overwrite() {
     std::fs::create_dir_all(&out).unwrap();
     std::fs::write(out.join("keep.txt"), "mine").unwrap();
     assert_refused(
-        &[
-            "run",
-            "--size",
-            "8",
-            "--backend",
-            "cpu",
-            "--out",
-            out.to_str().unwrap(),
-        ],
+        &["run", "--size", "8", "--backend", "cpu", "--out", out.to_str().unwrap()],
         &["--overwrite"],
     );
     std::fs::remove_dir_all(&out).unwrap();
@@ -142,10 +87,7 @@ fn refuses_a_non_empty_output_directory_without_overwrite() {
 fn refuses_snapshot_interval_off_the_time_grid() {
     assert_refused(
         &["run", "--backend", "cpu", "--snapshot-every-ms", "0.12"],
-        &[
-            "--snapshot-every-ms = 0.12 ms is not a whole number of time steps",
-            "use 0.1 or 0.15",
-        ],
+        &["--snapshot-every-ms = 0.12 ms is not a whole number of time steps", "use 0.1 or 0.15"],
     );
 }
 
@@ -188,10 +130,7 @@ fn a_run_writes_snapshots_index_and_summary() {
     ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let line = String::from_utf8_lossy(&o.stdout);
-    assert!(
-        line.contains("40 steps (2 ms) of 10x9x20") && line.contains("cell-updates/s"),
-        "{line}"
-    );
+    assert!(line.contains("40 steps (2 ms) of 10x9x20") && line.contains("cell-updates/s"), "{line}");
 
     let summary = read_json(&out.join("summary.json"));
     assert_eq!(summary["status"], "completed");
@@ -202,12 +141,7 @@ fn a_run_writes_snapshots_index_and_summary() {
     assert!(summary["real_time_factor"].as_f64().unwrap() > 0.0);
 
     let index = read_json(&out.join("snapshots.json"));
-    let steps: Vec<u64> = index
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r["step"].as_u64().unwrap())
-        .collect();
+    let steps: Vec<u64> = index.as_array().unwrap().iter().map(|r| r["step"].as_u64().unwrap()).collect();
     assert_eq!(steps, vec![0, 20, 40]);
     let u0 = fibril_host::io::npy::read(&out.join("U_000000.npy")).unwrap();
     assert_eq!(u0.shape, vec![20, 9, 10]);
@@ -255,19 +189,12 @@ fn nan_stops_the_run_and_keeps_earlier_snapshots() {
     for r in index.as_array().unwrap() {
         assert!(r["step"].as_u64().unwrap() < stop);
         let f = out.join(r["files"][0].as_str().unwrap());
-        assert!(
-            fibril_host::io::npy::read(&f)
-                .unwrap()
-                .values
-                .iter()
-                .all(|x| x.is_finite())
-        );
+        assert!(fibril_host::io::npy::read(&f).unwrap().values.iter().all(|x| x.is_finite()));
     }
-    assert!(std::fs::read_dir(&out).unwrap().all(|e| {
-        !e.unwrap()
-            .file_name()
-            .to_string_lossy()
-            .ends_with(".partial")
-    }));
+    assert!(
+        std::fs::read_dir(&out)
+            .unwrap()
+            .all(|e| { !e.unwrap().file_name().to_string_lossy().ends_with(".partial") })
+    );
     std::fs::remove_dir_all(&out).unwrap();
 }

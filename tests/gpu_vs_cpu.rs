@@ -1,9 +1,11 @@
 //! The GPU kernels against the CPU reference.
 //!
-//! Both run the same shared functions with the same coefficients and only
-//! correctly rounded operations, so the fields must agree bit for bit in
-//! f32 and in f64; against the f64 reference the f32 GPU run must agree
-//! within the tolerance stated below (`approx`).
+//! All kernels (naive, csw, tower, tower-march, every block size) run the
+//! same shared functions with the same coefficients and only correctly
+//! rounded operations, in the same order, so their fields must agree with
+//! the CPU bit for bit in f32 and in f64 (tolerance zero); against the f64
+//! reference the f32 GPU run must agree within the tolerance stated below
+//! (`approx`).
 //!
 //! Without a CUDA device each check prints "skipped: no CUDA device" (this
 //! file runs without libtest's harness so that a skip never reads as a pass).
@@ -16,65 +18,81 @@ use std::process::ExitCode;
 
 use approx::abs_diff_eq;
 use common::{cpu_run, domain, planar_start, rich_start};
-use fibril_host::backend::{GpuDevice, GpuSolver, KernelKind, Solver, SolverError};
+use fibril_host::backend::{
+    BlockSize, CpuSolver, GpuDevice, GpuSolver, KernelConfig, KernelKind, Solver, SolverError,
+};
 use fibril_host::memory::format_bytes;
 use fibril_host::{Domain, Fields, GridDims, Precision, Reaction, Scalar};
 
 type Check = fn(&GpuDevice) -> Result<(), String>;
 
 const CHECKS: &[(&str, Check)] = &[
-    (
-        "naive_f32_planar_2000_steps_bit_identical_to_cpu",
-        naive_f32_planar_bit_identical,
-    ),
-    (
-        "naive_f32_rich_start_2000_steps_bit_identical_to_cpu",
-        naive_f32_rich_bit_identical,
-    ),
-    (
-        "naive_f64_rich_start_500_steps_bit_identical_to_cpu",
-        naive_f64_rich_bit_identical,
-    ),
-    (
-        "naive_pure_diffusion_bit_identical_to_cpu",
-        naive_diffusion_bit_identical,
-    ),
-    (
-        "naive_f32_agrees_with_cpu_f64_within_tolerance",
-        naive_f32_vs_cpu_f64,
-    ),
+    ("naive_f32_planar_2000_steps_bit_identical_to_cpu", naive_f32_planar_bit_identical),
+    ("naive_f32_rich_start_2000_steps_bit_identical_to_cpu", naive_f32_rich_bit_identical),
+    ("naive_f64_rich_start_500_steps_bit_identical_to_cpu", naive_f64_rich_bit_identical),
+    ("naive_pure_diffusion_bit_identical_to_cpu", naive_diffusion_bit_identical),
+    ("naive_f32_agrees_with_cpu_f64_within_tolerance", naive_f32_vs_cpu_f64),
     ("nonfinite_check_finds_a_planted_nan", nonfinite_detection),
-    (
-        "too_large_grid_is_refused_before_allocation",
-        memory_refusal,
-    ),
+    ("too_large_grid_is_refused_before_allocation", memory_refusal),
+    ("every_kernel_and_block_bit_identical_to_cpu_f32", every_kernel_and_block),
+    ("every_kernel_bit_identical_to_cpu_f64", every_kernel_f64),
+    ("paper_kernels_planar_64_cubed_2000_steps_bit_identical", paper_kernels_planar),
+    ("paper_kernels_bit_identical_after_scroll_wave_forms", paper_kernels_scroll_wave),
 ];
+
+/// The block sizes the paper's kernels must support: 32x4 ... 256x1.
+const BLOCKS: [(u32, u32); 7] = [(32, 4), (32, 8), (64, 4), (64, 8), (128, 4), (128, 2), (256, 1)];
+
+fn config(kind: KernelKind, (x, y): (u32, u32)) -> KernelConfig {
+    KernelConfig::new(kind, BlockSize { x, y })
+}
+
+fn naive() -> KernelConfig {
+    config(KernelKind::Naive, (32, 8))
+}
+
+/// The kernels compared in the paper, at their default blocks, and the baseline.
+fn paper_configs() -> [KernelConfig; 4] {
+    [
+        naive(),
+        config(KernelKind::Csw, (64, 4)),
+        config(KernelKind::Tower, (32, 8)),
+        config(KernelKind::TowerMarch, (32, 8)),
+    ]
+}
+
+/// A grid that suits `cfg`: whole towers for the tower kernels (two towers
+/// in x, three in y), partial blocks on every side for the others.
+fn grid_for(cfg: KernelConfig, nz: u32) -> GridDims {
+    let (bx, by) = (cfg.block.x, cfg.block.y);
+    if cfg.kind.uses_towers() {
+        GridDims::new(2 * bx, (3 * by).max(3), nz)
+    } else {
+        GridDims::new(2 * bx + 5, 3 * by + 1, nz)
+    }
+}
 
 fn gpu_run<T: Scalar>(
     gpu: &GpuDevice,
+    cfg: KernelConfig,
     d: &Domain,
     start: &Fields<T>,
     steps: u64,
 ) -> Result<Fields<T>, String> {
-    let mut s =
-        GpuSolver::new(gpu, fibril::PTX, KernelKind::Naive, d, start).map_err(|e| e.to_string())?;
+    let mut s = GpuSolver::new(gpu, fibril::PTX, cfg, d, start).map_err(|e| format!("{}: {e}", cfg.kind))?;
     s.advance(steps).map_err(|e| e.to_string())?;
     s.fields().map_err(|e| e.to_string())
+}
+
+fn differs<T: Scalar>(x: &T, y: &T) -> bool {
+    x.to_f64().to_bits() != y.to_f64().to_bits()
 }
 
 /// Bit-for-bit equality of U and v, reporting the first mismatch.
 fn bit_identical<T: Scalar>(gpu: &Fields<T>, cpu: &Fields<T>) -> Result<(), String> {
     for (name, a, b) in [("U", &gpu.u, &cpu.u), ("v", &gpu.v, &cpu.v)] {
-        let mismatches = a
-            .iter()
-            .zip(b.iter())
-            .filter(|(x, y)| x.to_f64().to_bits() != y.to_f64().to_bits())
-            .count();
-        if let Some(((idx, x), y)) = a
-            .indexed_iter()
-            .zip(b.iter())
-            .find(|((_, x), y)| x.to_f64().to_bits() != y.to_f64().to_bits())
-        {
+        let mismatches = a.iter().zip(b.iter()).filter(|(x, y)| differs(*x, *y)).count();
+        if let Some(((idx, x), y)) = a.indexed_iter().zip(b.iter()).find(|((_, x), y)| differs(*x, *y)) {
             return Err(format!(
                 "{name}: {mismatches} of {} cells differ; first at [z,y,x] = {idx:?}: gpu {x:?} vs cpu {y:?}",
                 a.len()
@@ -86,13 +104,14 @@ fn bit_identical<T: Scalar>(gpu: &Fields<T>, cpu: &Fields<T>) -> Result<(), Stri
 
 fn compare<T: Scalar>(
     gpu: &GpuDevice,
+    cfg: KernelConfig,
     dims: GridDims,
     reaction: Reaction,
     start: Fields<T>,
     steps: u64,
 ) -> Result<(), String> {
     let d = domain(dims, reaction);
-    let g = gpu_run(gpu, &d, &start, steps)?;
+    let g = gpu_run(gpu, cfg, &d, &start, steps)?;
     let c = cpu_run(&d, &start, steps);
     // Not vacuous: the state moved away from the start.
     if g.u == start.u {
@@ -104,22 +123,22 @@ fn compare<T: Scalar>(
 fn naive_f32_planar_bit_identical(gpu: &GpuDevice) -> Result<(), String> {
     // Odd, non-cubic, not a multiple of the block size.
     let dims = GridDims::new(37, 29, 41);
-    compare(gpu, dims, Reaction::Karma, planar_start::<f32>(dims), 2000)
+    compare(gpu, naive(), dims, Reaction::Karma, planar_start::<f32>(dims), 2000)
 }
 
 fn naive_f32_rich_bit_identical(gpu: &GpuDevice) -> Result<(), String> {
     let dims = GridDims::new(45, 23, 31);
-    compare(gpu, dims, Reaction::Karma, rich_start::<f32>(dims), 2000)
+    compare(gpu, naive(), dims, Reaction::Karma, rich_start::<f32>(dims), 2000)
 }
 
 fn naive_f64_rich_bit_identical(gpu: &GpuDevice) -> Result<(), String> {
     let dims = GridDims::new(33, 17, 26);
-    compare(gpu, dims, Reaction::Karma, rich_start::<f64>(dims), 500)
+    compare(gpu, naive(), dims, Reaction::Karma, rich_start::<f64>(dims), 500)
 }
 
 fn naive_diffusion_bit_identical(gpu: &GpuDevice) -> Result<(), String> {
     let dims = GridDims::new(19, 34, 7);
-    compare(gpu, dims, Reaction::Off, rich_start::<f32>(dims), 300)
+    compare(gpu, naive(), dims, Reaction::Off, rich_start::<f32>(dims), 300)
 }
 
 fn naive_f32_vs_cpu_f64(gpu: &GpuDevice) -> Result<(), String> {
@@ -129,16 +148,11 @@ fn naive_f32_vs_cpu_f64(gpu: &GpuDevice) -> Result<(), String> {
     let dims = GridDims::new(32, 32, 32);
     let d = domain(dims, Reaction::Karma);
     let start64 = rich_start::<f64>(dims);
-    let g = gpu_run(gpu, &d, &start64.convert::<f32>(), 2000)?.convert::<f64>();
+    let g = gpu_run(gpu, naive(), &d, &start64.convert::<f32>(), 2000)?.convert::<f64>();
     let c = cpu_run(&d, &start64, 2000);
-    for (name, a, b, tol) in [
-        ("U", &g.u, &c.u, TOLERANCE_U),
-        ("v", &g.v, &c.v, TOLERANCE_V),
-    ] {
-        if let Some(((idx, x), y)) = a
-            .indexed_iter()
-            .zip(b.iter())
-            .find(|((_, x), y)| !abs_diff_eq!(**x, **y, epsilon = tol))
+    for (name, a, b, tol) in [("U", &g.u, &c.u, TOLERANCE_U), ("v", &g.v, &c.v, TOLERANCE_V)] {
+        if let Some(((idx, x), y)) =
+            a.indexed_iter().zip(b.iter()).find(|((_, x), y)| !abs_diff_eq!(**x, **y, epsilon = tol))
         {
             return Err(format!(
                 "{name} at [z,y,x] = {idx:?}: gpu f32 {x} vs cpu f64 {y}, |diff| {} > {tol}",
@@ -150,34 +164,123 @@ fn naive_f32_vs_cpu_f64(gpu: &GpuDevice) -> Result<(), String> {
 }
 
 fn nonfinite_detection(gpu: &GpuDevice) -> Result<(), String> {
-    let dims = GridDims::new(20, 21, 22);
-    let d = domain(dims, Reaction::Karma);
-    let clean = planar_start::<f32>(dims);
-    let mut s = GpuSolver::new(gpu, fibril::PTX, KernelKind::Naive, &d, &clean)
-        .map_err(|e| e.to_string())?;
-    if s.any_nonfinite().map_err(|e| e.to_string())? {
-        return Err("clean field reported as non-finite".into());
-    }
-    let mut dirty = clean.clone();
-    dirty.u[[21, 20, 19]] = f32::NAN; // the very last cell
-    let mut s = GpuSolver::new(gpu, fibril::PTX, KernelKind::Naive, &d, &dirty)
-        .map_err(|e| e.to_string())?;
-    if !s.any_nonfinite().map_err(|e| e.to_string())? {
-        return Err("NaN in the last cell not found".into());
+    for cfg in [naive(), config(KernelKind::Tower, (32, 4))] {
+        let dims = GridDims::new(32, 20, 22);
+        let d = domain(dims, Reaction::Karma);
+        let clean = planar_start::<f32>(dims);
+        let mut s = GpuSolver::new(gpu, fibril::PTX, cfg, &d, &clean).map_err(|e| e.to_string())?;
+        if s.any_nonfinite().map_err(|e| e.to_string())? {
+            return Err(format!("{}: clean field reported as non-finite", cfg.kind));
+        }
+        let mut dirty = clean.clone();
+        dirty.u[[21, 19, 31]] = f32::NAN; // the very last cell
+        s.set_fields(&dirty).map_err(|e| e.to_string())?;
+        if !s.any_nonfinite().map_err(|e| e.to_string())? {
+            return Err(format!("{}: NaN in the last cell not found", cfg.kind));
+        }
     }
     Ok(())
 }
 
 fn memory_refusal(gpu: &GpuDevice) -> Result<(), String> {
     let cells = 4096usize.pow(3);
-    let bytes = KernelKind::Naive.device_bytes(cells, Precision::F32);
+    let bytes = 3 * cells as u64 * Precision::F32.bytes() as u64;
     match gpu.check_fits(bytes) {
         Err(SolverError::DeviceMemory { .. }) => Ok(()),
-        other => Err(format!(
-            "4096^3 ({}) was not refused: {other:?}",
-            format_bytes(bytes)
-        )),
+        other => Err(format!("4096^3 ({}) was not refused: {other:?}", format_bytes(bytes))),
     }
+}
+
+fn every_kernel_and_block(gpu: &GpuDevice) -> Result<(), String> {
+    let mut failures = Vec::new();
+    let mut tried = 0;
+    for kind in KernelKind::ALL {
+        for block in BLOCKS {
+            let cfg = config(kind, block);
+            let dims = grid_for(cfg, 7);
+            tried += 1;
+            if let Err(e) = compare(gpu, cfg, dims, Reaction::Karma, rich_start::<f32>(dims), 300) {
+                failures.push(format!("{kind} {}x{} on {dims:?}: {e}", block.0, block.1));
+            }
+        }
+    }
+    // One tower across the whole width, and three.
+    for kind in [KernelKind::Tower, KernelKind::TowerMarch] {
+        for dims in [GridDims::new(64, 8, 5), GridDims::new(192, 12, 4)] {
+            tried += 1;
+            if let Err(e) =
+                compare(gpu, config(kind, (64, 4)), dims, Reaction::Karma, rich_start::<f32>(dims), 300)
+            {
+                failures.push(format!("{kind} 64x4 on {dims:?}: {e}"));
+            }
+        }
+    }
+    if failures.is_empty() {
+        println!("    ({tried} kernel/block/grid combinations bit-identical)");
+        Ok(())
+    } else {
+        Err(format!("{} of {tried} differ:\n    {}", failures.len(), failures.join("\n    ")))
+    }
+}
+
+fn every_kernel_f64(gpu: &GpuDevice) -> Result<(), String> {
+    for kind in KernelKind::ALL {
+        let cfg = config(kind, (64, 4));
+        let dims = grid_for(cfg, 6);
+        compare(gpu, cfg, dims, Reaction::Karma, rich_start::<f64>(dims), 300)
+            .map_err(|e| format!("{kind}: {e}"))?;
+    }
+    Ok(())
+}
+
+fn paper_kernels_planar(gpu: &GpuDevice) -> Result<(), String> {
+    let dims = GridDims::new(64, 64, 64);
+    let d = domain(dims, Reaction::Karma);
+    let start = planar_start::<f32>(dims);
+    let cpu = cpu_run(&d, &start, 2000);
+    for cfg in paper_configs() {
+        let g = gpu_run(gpu, cfg, &d, &start, 2000)?;
+        bit_identical(&g, &cpu).map_err(|e| format!("{} {}: {e}", cfg.kind, cfg.block))?;
+    }
+    Ok(())
+}
+
+/// S1-S2 cross-field protocol on a 128x128x8 slab: a planar S1 along x on
+/// resting tissue, then an S2 in the quadrant x, y < 64 at t = 120 ms (step
+/// 2,400) through `set_fields`. By step 6,000 (t = 300 ms) a scroll wave
+/// with a straight filament rotates, while S1 alone has left the domain.
+fn paper_kernels_scroll_wave(gpu: &GpuDevice) -> Result<(), String> {
+    let dims = GridDims::new(128, 128, 8);
+    let d = domain(dims, Reaction::Karma);
+    let s1 = Fields::<f32>::from_fn(dims, |x, _, _| (if x < 5 { 3.0 } else { 0.0 }, 0.0));
+    let run = |solver: &mut dyn Solver<f32>| -> Result<Fields<f32>, String> {
+        solver.advance(2400).map_err(|e| e.to_string())?;
+        let mut f = solver.fields().map_err(|e| e.to_string())?;
+        for ((_, y, x), u) in f.u.indexed_iter_mut() {
+            if x < 64 && y < 64 {
+                *u = 3.0;
+            }
+        }
+        solver.set_fields(&f).map_err(|e| e.to_string())?;
+        solver.advance(3600).map_err(|e| e.to_string())?;
+        solver.fields().map_err(|e| e.to_string())
+    };
+    let cpu = run(&mut CpuSolver::new(&d, &s1))?;
+    // A scroll wave: partly excited, and not planar (the excited set is not
+    // symmetric in y, as any wave started by S1 alone would be).
+    let excited = cpu.u.iter().filter(|&&u| u > 1.0).count() as f64 / cpu.u.len() as f64;
+    let asymmetric =
+        (0..128).any(|y| (0..128).any(|x| (cpu.u[[4, y, x]] > 1.0) != (cpu.u[[4, 127 - y, x]] > 1.0)));
+    if !(0.1..0.9).contains(&excited) || !asymmetric {
+        return Err(format!("no scroll wave on the CPU reference (excited fraction {excited:.2})"));
+    }
+    println!("    (scroll wave at t = 300 ms: {:.0}% of cells excited)", 100.0 * excited);
+    for cfg in paper_configs() {
+        let mut solver = GpuSolver::new(gpu, fibril::PTX, cfg, &d, &s1).map_err(|e| e.to_string())?;
+        let g = run(&mut solver)?;
+        bit_identical(&g, &cpu).map_err(|e| format!("{} {}: {e}", cfg.kind, cfg.block))?;
+    }
+    Ok(())
 }
 
 fn main() -> ExitCode {
@@ -190,15 +293,11 @@ fn main() -> ExitCode {
             return ExitCode::SUCCESS;
         }
     };
-    println!(
-        "GPU checks on {} (compute capability {:?})",
-        gpu.info().name,
-        gpu.info().compute_capability
-    );
+    println!("GPU checks on {} (compute capability {:?})", gpu.info().name, gpu.info().compute_capability);
     let mut failed = 0;
     for (name, check) in CHECKS {
-        let result = catch_unwind(AssertUnwindSafe(|| check(&gpu)))
-            .unwrap_or_else(|_| Err("panicked".into()));
+        let result =
+            catch_unwind(AssertUnwindSafe(|| check(&gpu))).unwrap_or_else(|_| Err("panicked".into()));
         match result {
             Ok(()) => println!("test {name} ... ok"),
             Err(why) => {
@@ -207,14 +306,6 @@ fn main() -> ExitCode {
             }
         }
     }
-    println!(
-        "{} GPU checks: {} passed, {failed} failed",
-        CHECKS.len(),
-        CHECKS.len() - failed
-    );
-    if failed == 0 {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
-    }
+    println!("{} GPU checks: {} passed, {failed} failed", CHECKS.len(), CHECKS.len() - failed);
+    if failed == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE }
 }

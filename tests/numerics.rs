@@ -13,9 +13,7 @@ use fibril_host::{Fields, GridDims, Reaction};
 const R: f64 = 1.0 * 0.05 / (0.6 * 0.6);
 
 fn spike(dims: GridDims, at: (u32, u32, u32)) -> Fields<f64> {
-    Fields::from_fn(dims, |x, y, z| {
-        (if (x, y, z) == at { 1.0 } else { 0.0 }, 0.0)
-    })
+    Fields::from_fn(dims, |x, y, z| (if (x, y, z) == at { 1.0 } else { 0.0 }, 0.0))
 }
 
 #[test]
@@ -46,9 +44,7 @@ fn one_diffusion_step_from_a_spike_matches_hand_values() {
 fn trapezoid_total(f: &Fields<f64>) -> f64 {
     let (nz, ny, nx) = f.u.dim();
     let w = |i: usize, n: usize| if i == 0 || i == n - 1 { 0.5 } else { 1.0 };
-    f.u.indexed_iter()
-        .map(|((z, y, x), u)| w(x, nx) * w(y, ny) * w(z, nz) * u)
-        .sum()
+    f.u.indexed_iter().map(|((z, y, x), u)| w(x, nx) * w(y, ny) * w(z, nz) * u).sum()
 }
 
 #[test]
@@ -60,10 +56,7 @@ fn pure_diffusion_conserves_the_total() {
     let before = trapezoid_total(&start);
     let after_fields = cpu_run(&d, &start, 500);
     let after = trapezoid_total(&after_fields);
-    assert!(
-        ((after - before) / before).abs() < 1e-13,
-        "total {before} -> {after}"
-    );
+    assert!(((after - before) / before).abs() < 1e-13, "total {before} -> {after}");
     // And it did diffuse: the field is much flatter than at the start.
     let spread = |f: &Fields<f64>| {
         f.u.iter().cloned().fold(f64::MIN, f64::max) - f.u.iter().cloned().fold(f64::MAX, f64::min)
@@ -95,32 +88,21 @@ fn cosine_mode_decays_at_the_discrete_eigenvalue_rate() {
     // Every cell is 1 + amplitude * mode, exactly up to rounding.
     for ((z, y, x), u) in f.u.indexed_iter() {
         let want = 1.0 + expected_amplitude * mode(x as u32, y as u32, z as u32);
-        assert!(
-            (u - want).abs() < 1e-12,
-            "cell ({x},{y},{z}): {u} vs {want}"
-        );
+        assert!((u - want).abs() < 1e-12, "cell ({x},{y},{z}): {u} vs {want}");
     }
     // The decay rate is the continuous one, D |k|^2, to within the
     // discretisation error at this resolution (a few per cent).
     let h = 0.6;
-    let k2 = (PI * kx / (16.0 * h)).powi(2)
-        + (PI * ky / (12.0 * h)).powi(2)
-        + (PI * kz / (20.0 * h)).powi(2);
+    let k2 = (PI * kx / (16.0 * h)).powi(2) + (PI * ky / (12.0 * h)).powi(2) + (PI * kz / (20.0 * h)).powi(2);
     let discrete_rate = -factor.ln() / 0.05;
-    assert!(
-        ((discrete_rate - k2) / k2).abs() < 0.05,
-        "rate {discrete_rate} vs D|k|^2 = {k2}"
-    );
+    assert!(((discrete_rate - k2) / k2).abs() < 0.05, "rate {discrete_rate} vs D|k|^2 = {k2}");
 }
 
 /// Position along z where U first drops below 1 when walking from the
 /// excited end (the wave front), linearly interpolated.
 fn front_z(f: &Fields<f64>) -> f64 {
     let column: Vec<f64> = (0..f.u.dim().0).map(|z| f.u[[z, 1, 1]]).collect();
-    let last_above = column
-        .iter()
-        .rposition(|&u| u > 1.0)
-        .expect("a front exists");
+    let last_above = column.iter().rposition(|&u| u > 1.0).expect("a front exists");
     let (a, b) = (column[last_above], column[last_above + 1]);
     last_above as f64 + (a - 1.0) / (a - b)
 }
@@ -163,20 +145,14 @@ fn planar_pulse_travels_at_constant_speed_with_stable_shape() {
     let c1 = (fronts[1] - fronts[0]) * 0.6 / dt_between;
     let c2 = (fronts[2] - fronts[1]) * 0.6 / dt_between;
     eprintln!("planar speed {c1:.4} then {c2:.4}; profiles {profiles:?}");
-    assert!(
-        ((c2 - c1) / c1).abs() < 0.005,
-        "speed changed: {c1} then {c2} space units per time unit"
-    );
+    assert!(((c2 - c1) / c1).abs() < 0.005, "speed changed: {c1} then {c2} space units per time unit");
     // Karma's planar speed is ~1.3-1.5 space units per time unit at these
     // resolutions (MODELS.md 1.3).
     assert!((1.2..1.7).contains(&c1), "implausible wave speed {c1}");
     // The shape in the pulse's frame is the same at both times.
     for (k, s) in behind.iter().enumerate() {
         let (a, b) = (profiles[1][k], profiles[2][k]);
-        assert!(
-            (a - b).abs() < 0.01 * a.abs().max(1.0),
-            "U {s} cells behind the front: {a} then {b}"
-        );
+        assert!((a - b).abs() < 0.01 * a.abs().max(1.0), "U {s} cells behind the front: {a} then {b}");
     }
 }
 
@@ -199,14 +175,8 @@ fn f32_agrees_with_f64_over_2000_steps() {
     eprintln!(
         "f32 vs f64 after 2000 steps on 32^3: max |dU| = {du:.3e} at {at:?}, max |dv| = {dv:.3e} at {at_v:?}"
     );
-    assert!(
-        du <= TOLERANCE_U,
-        "max |dU| = {du} at [z,y,x] = {at:?} exceeds {TOLERANCE_U}"
-    );
-    assert!(
-        dv <= TOLERANCE_V,
-        "max |dv| = {dv} at [z,y,x] = {at_v:?} exceeds {TOLERANCE_V}"
-    );
+    assert!(du <= TOLERANCE_U, "max |dU| = {du} at [z,y,x] = {at:?} exceeds {TOLERANCE_U}");
+    assert!(dv <= TOLERANCE_V, "max |dv| = {dv} at [z,y,x] = {at_v:?} exceeds {TOLERANCE_V}");
     // The comparison is not vacuous: the wave is there.
     assert!(r64.u.iter().any(|&u| u > 2.0) && r64.u.iter().any(|&u| u < 0.5));
 }

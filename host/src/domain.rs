@@ -33,19 +33,9 @@ pub enum DomainError {
         "unstable time step: D*dt/dx^2 = {number:.4} exceeds 1/6 = 0.1667 (forward Euler in 3D); \
          use --dt {dt_max:.6} or smaller (with dx = {dx}), or --dx {dx_min:.6} or larger (with dt = {dt})"
     )]
-    Unstable {
-        number: f64,
-        dt: f64,
-        dx: f64,
-        dt_max: f64,
-        dx_min: f64,
-    },
+    Unstable { number: f64, dt: f64, dx: f64, dt_max: f64, dx_min: f64 },
     #[error("{name} = {value} is outside the model's range: {why}")]
-    BadParameter {
-        name: &'static str,
-        value: f64,
-        why: &'static str,
-    },
+    BadParameter { name: &'static str, value: f64, why: &'static str },
 }
 
 /// A validated simulation domain.
@@ -108,14 +98,7 @@ impl Domain {
             });
         }
         check_karma(&karma)?;
-        Ok(Self {
-            dims,
-            dx,
-            dt_ms,
-            diffusion,
-            karma,
-            reaction,
-        })
+        Ok(Self { dims, dx, dt_ms, diffusion, karma, reaction })
     }
 
     pub fn dims(&self) -> GridDims {
@@ -184,30 +167,10 @@ impl Domain {
 
 fn check_karma(k: &KarmaParams) -> Result<(), DomainError> {
     let checks = [
-        (
-            "gamma",
-            k.gamma,
-            k.gamma.is_finite(),
-            "it must be a finite number",
-        ),
-        (
-            "eps",
-            k.eps,
-            k.eps > 0.0 && k.eps.is_finite(),
-            "it must be > 0",
-        ),
-        (
-            "vstar",
-            k.vstar,
-            k.vstar > 0.0 && k.vstar.is_finite(),
-            "it must be > 0",
-        ),
-        (
-            "m",
-            k.m as f64,
-            k.m <= 64,
-            "use an exponent between 0 and 64",
-        ),
+        ("gamma", k.gamma, k.gamma.is_finite(), "it must be a finite number"),
+        ("eps", k.eps, k.eps > 0.0 && k.eps.is_finite(), "it must be > 0"),
+        ("vstar", k.vstar, k.vstar > 0.0 && k.vstar.is_finite(), "it must be > 0"),
+        ("m", k.m as f64, k.m <= 64, "use an exponent between 0 and 64"),
     ];
     for (name, value, ok, why) in checks {
         if !ok {
@@ -235,13 +198,7 @@ mod tests {
     #[test]
     fn refuses_small_axes() {
         let e = domain(GridDims::new(8, 2, 8), 0.6, 0.05).unwrap_err();
-        assert_eq!(
-            e,
-            DomainError::TooFewCells {
-                axis: "ny",
-                cells: 2
-            }
-        );
+        assert_eq!(e, DomainError::TooFewCells { axis: "ny", cells: 2 });
         assert!(e.to_string().contains("--ny 3 or more"));
     }
 
@@ -264,9 +221,7 @@ mod tests {
     #[test]
     fn unstable_step_names_stable_choices() {
         let e = domain(GridDims::new(8, 8, 8), 0.5, 0.05).unwrap_err();
-        let DomainError::Unstable { dt_max, dx_min, .. } = e else {
-            panic!("{e:?}")
-        };
+        let DomainError::Unstable { dt_max, dx_min, .. } = e else { panic!("{e:?}") };
         assert!((dt_max - 0.25 / 6.0).abs() < 1e-12);
         assert!((dx_min - (0.3f64).sqrt()).abs() < 1e-12);
         // The suggested values are themselves accepted.

@@ -25,9 +25,7 @@ impl Schedule {
     /// Steps at which a snapshot is due, in order.
     pub fn snapshot_steps(&self) -> Vec<u64> {
         let mut steps: Vec<u64> = match self.snapshot_every {
-            Some(every) => (0..=self.total_steps)
-                .step_by(every.max(1) as usize)
-                .collect(),
+            Some(every) => (0..=self.total_steps).step_by(every.max(1) as usize).collect(),
             None => Vec::new(),
         };
         if steps.last() != Some(&self.total_steps) {
@@ -96,9 +94,7 @@ pub fn run<T: Scalar>(
             break;
         }
         let next_snapshot = due.peek().copied().unwrap_or(schedule.total_steps);
-        let target = next_snapshot
-            .min(step + check_every)
-            .min(schedule.total_steps);
+        let target = next_snapshot.min(step + check_every).min(schedule.total_steps);
         let t0 = Instant::now();
         solver.advance(target - step)?;
         let bad = solver.any_nonfinite()?;
@@ -106,26 +102,12 @@ pub fn run<T: Scalar>(
         step = target;
         progress(step);
         if bad {
-            let outcome = Outcome::NonFinite {
-                step,
-                t_ms: step as f64 * dt,
-                last_clean_step: last_clean,
-            };
-            return Ok(RunReport {
-                outcome,
-                steps_done: step,
-                stepping_s,
-                output_s,
-            });
+            let outcome = Outcome::NonFinite { step, t_ms: step as f64 * dt, last_clean_step: last_clean };
+            return Ok(RunReport { outcome, steps_done: step, stepping_s, output_s });
         }
         last_clean = step;
     }
-    Ok(RunReport {
-        outcome: Outcome::Completed,
-        steps_done: step,
-        stepping_s,
-        output_s,
-    })
+    Ok(RunReport { outcome: Outcome::Completed, steps_done: step, stepping_s, output_s })
 }
 
 #[cfg(test)]
@@ -134,23 +116,11 @@ mod tests {
 
     #[test]
     fn snapshot_steps_include_start_and_end() {
-        let s = Schedule {
-            total_steps: 10,
-            snapshot_every: Some(4),
-            check_every: 100,
-        };
+        let s = Schedule { total_steps: 10, snapshot_every: Some(4), check_every: 100 };
         assert_eq!(s.snapshot_steps(), vec![0, 4, 8, 10]);
-        let s = Schedule {
-            total_steps: 8,
-            snapshot_every: Some(4),
-            check_every: 100,
-        };
+        let s = Schedule { total_steps: 8, snapshot_every: Some(4), check_every: 100 };
         assert_eq!(s.snapshot_steps(), vec![0, 4, 8]);
-        let s = Schedule {
-            total_steps: 8,
-            snapshot_every: None,
-            check_every: 100,
-        };
+        let s = Schedule { total_steps: 8, snapshot_every: None, check_every: 100 };
         assert_eq!(s.snapshot_steps(), vec![8]);
     }
 }

@@ -50,23 +50,16 @@ impl<T: Scalar> Fields<T> {
 
     /// U as a row-major slice.
     pub fn u_slice(&self) -> &[T] {
-        self.u
-            .as_slice()
-            .expect("fields are kept in standard layout")
+        self.u.as_slice().expect("fields are kept in standard layout")
     }
 
     /// v as a row-major slice.
     pub fn v_slice(&self) -> &[T] {
-        self.v
-            .as_slice()
-            .expect("fields are kept in standard layout")
+        self.v.as_slice().expect("fields are kept in standard layout")
     }
 
     /// The same state in another precision (rounded to nearest).
     pub fn convert<S: Scalar>(&self) -> Fields<S> {
-        Fields {
-            u: self.u.mapv(|x| S::from_f64(x.to_f64())),
-            v: self.v.mapv(|x| S::from_f64(x.to_f64())),
-        }
+        Fields { u: self.u.mapv(|x| S::from_f64(x.to_f64())), v: self.v.mapv(|x| S::from_f64(x.to_f64())) }
     }
 }

@@ -29,17 +29,13 @@ impl InitialCondition {
 
 /// Number of z-slices the planar stimulus of eq. 7 excites: z_k <= 0.05 nz.
 pub fn planar_stimulus_slices(nz: u32) -> u32 {
-    (0..nz)
-        .take_while(|&z| z as f64 <= 0.05 * nz as f64)
-        .count() as u32
+    (0..nz).take_while(|&z| z as f64 <= 0.05 * nz as f64).count() as u32
 }
 
 fn planar<T: Scalar>(dims: GridDims) -> Fields<T> {
     let slices = planar_stimulus_slices(dims.nz);
     let v0 = T::from_f64(0.5);
-    Fields::from_fn(dims, |_, _, z| {
-        (if z < slices { T::THREE } else { T::ZERO }, v0)
-    })
+    Fields::from_fn(dims, |_, _, z| (if z < slices { T::THREE } else { T::ZERO }, v0))
 }
 
 #[cfg(test)]

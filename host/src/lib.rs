@@ -11,6 +11,7 @@ pub mod driver;
 pub mod fields;
 pub mod init;
 pub mod io;
+pub mod layout;
 pub mod memory;
 pub mod params;
 pub mod scalar;

@@ -3,12 +3,6 @@
 
 use crate::scalar::Precision;
 
-/// Device bytes of the one-thread-per-cell layout: U, U_next and v, each a
-/// full row-major field.
-pub fn gpu_naive_bytes(cells: usize, precision: Precision) -> u64 {
-    3 * cells as u64 * precision.bytes() as u64
-}
-
 /// Host bytes of the CPU backend (U, U_next, v) plus one downloaded copy of
 /// U and v for snapshots.
 pub fn cpu_bytes(cells: usize, precision: Precision) -> u64 {
@@ -41,25 +35,12 @@ pub fn format_bytes(bytes: u64) -> String {
         value /= 1024.0;
         unit += 1;
     }
-    if unit == 0 {
-        format!("{bytes} B")
-    } else {
-        format!("{value:.2} {}", UNITS[unit])
-    }
+    if unit == 0 { format!("{bytes} B") } else { format!("{value:.2} {}", UNITS[unit]) }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn naive_layout_of_256_cubed_is_192_mib() {
-        // Paper Table 2: CSW (row-major U, U_next, v) needs 192 MiB at 256^3, fp32.
-        assert_eq!(
-            format_bytes(gpu_naive_bytes(256 * 256 * 256, Precision::F32)),
-            "192.00 MiB"
-        );
-    }
 
     #[test]
     fn parses_meminfo() {

@@ -36,12 +36,7 @@ impl KarmaParams {
             KarmaPreset::Stable => 0.6,
             KarmaPreset::Breakup => 0.72,
         };
-        Self {
-            gamma: 1.5415,
-            eps: 0.01,
-            vstar,
-            m: 4,
-        }
+        Self { gamma: 1.5415, eps: 0.01, vstar, m: 4 }
     }
 }
 

@@ -31,6 +31,7 @@ pub mod math;
 pub mod model;
 pub mod real;
 pub mod stencil;
+pub mod tower;
 
 #[cfg(target_arch = "nvptx64")]
 mod gpu;
@@ -40,11 +41,24 @@ pub mod kernels;
 pub use grid::GridDims;
 pub use model::{KarmaCoeffs, Reaction};
 pub use real::Real;
+pub use tower::TowerLayout;
 
-/// Threads per block along x and y of the one-thread-per-cell kernel.
-///
-/// Defined once here and read by the host launcher, never retyped there.
-pub const NAIVE_BLOCK: (u32, u32) = (32, 8);
+/// Default threads per block along x and y of the stencil kernels (the
+/// paper's best towerDS configuration). Defined once here and read by the
+/// host launcher, never retyped there.
+pub const DEFAULT_BLOCK: (u32, u32) = (32, 8);
+
+/// Dynamic shared memory, in elements, of the sliding-window kernel: the
+/// xy tile with a one-cell halo.
+pub const fn csw_shared_elems(bx: u32, by: u32) -> u32 {
+    (bx + 2) * (by + 2)
+}
+
+/// Dynamic shared memory, in elements, of the tower kernels: the haloed tile
+/// plus the block's new U, re-read to write the extra lines coalesced.
+pub const fn tower_shared_elems(bx: u32, by: u32) -> u32 {
+    (bx + 2) * (by + 2) + bx * by
+}
 
 /// Threads per block of the element-wise diagnostic kernels.
 pub const FLAT_BLOCK: u32 = 256;

@@ -88,12 +88,7 @@ mod tests {
             }
         }
         eprintln!("tanh f32: worst {} ulp at x = {}", worst.0, worst.1);
-        assert!(
-            worst.0 <= 4,
-            "tanh f32 error {} ulp at x = {}",
-            worst.0,
-            worst.1
-        );
+        assert!(worst.0 <= 4, "tanh f32 error {} ulp at x = {}", worst.0, worst.1);
     }
 
     #[test]
@@ -115,12 +110,7 @@ mod tests {
                 worst = (d, x);
             }
         }
-        assert!(
-            worst.0 <= 3,
-            "tanh f64 error {} ulp at x = {}",
-            worst.0,
-            worst.1
-        );
+        assert!(worst.0 <= 3, "tanh f64 error {} ulp at x = {}", worst.0, worst.1);
     }
 
     #[test]

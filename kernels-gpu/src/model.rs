@@ -121,8 +121,7 @@ mod tests {
     fn reaction_matches_direct_formula() {
         let c = coeffs();
         for &(u, v) in &[(0.3, 0.1), (1.2, 0.5), (3.5, 0.2), (2.0, 0.9)] {
-            let direct =
-                -u + (1.0 - (u - 3.0f64).tanh()) * u * u / 2.0 * (1.5415 - (v / 0.6f64).powi(4));
+            let direct = -u + (1.0 - (u - 3.0f64).tanh()) * u * u / 2.0 * (1.5415 - (v / 0.6f64).powi(4));
             assert!((karma_reaction(u, v, &c) - direct).abs() < 1e-14);
         }
     }
@@ -132,14 +131,8 @@ mod tests {
         // With v = 0: rest 0, threshold ~0.655, excited ~3.79 (MODELS.md 1.1).
         let c = coeffs();
         let f = |u: f64| karma_reaction(u, 0.0, &c);
-        assert!(
-            f(0.5) < 0.0 && f(0.8) > 0.0,
-            "threshold between 0.5 and 0.8"
-        );
-        assert!(
-            f(3.7) > 0.0 && f(3.9) < 0.0,
-            "excited state between 3.7 and 3.9"
-        );
+        assert!(f(0.5) < 0.0 && f(0.8) > 0.0, "threshold between 0.5 and 0.8");
+        assert!(f(3.7) > 0.0 && f(3.9) < 0.0, "excited state between 3.7 and 3.9");
     }
 
     #[test]
@@ -153,10 +146,7 @@ mod tests {
 
     #[test]
     fn reaction_off_is_pure_diffusion() {
-        let c = KarmaCoeffs {
-            reaction: Reaction::Off as u32,
-            ..coeffs()
-        };
+        let c = KarmaCoeffs { reaction: Reaction::Off as u32, ..coeffs() };
         let (u, v) = karma_step(2.0, 0.7, 1.5, &c);
         assert_eq!(u, 2.0 + c.diffusion_number * 1.5);
         assert_eq!(v, 0.7);

@@ -70,14 +70,8 @@ impl Real for f32 {
     const LN2_HI: Self = f32::from_bits(0x3f31_7200);
     const LN2_LO: Self = 1.428_606_8e-6;
     const INV_LN2: Self = core::f32::consts::LOG2_E;
-    const EXPM1_POLY: &'static [Self] = &[
-        1.0 / 2.0,
-        1.0 / 6.0,
-        1.0 / 24.0,
-        1.0 / 120.0,
-        1.0 / 720.0,
-        1.0 / 5040.0,
-    ];
+    const EXPM1_POLY: &'static [Self] =
+        &[1.0 / 2.0, 1.0 / 6.0, 1.0 / 24.0, 1.0 / 120.0, 1.0 / 720.0, 1.0 / 5040.0];
     // 1 - tanh(x) = 2 e^{-2x}/(1 + e^{-2x}) < 2^-25 for x > 9.01.
     const TANH_SATURATION: Self = 9.1;
     const BYTES: usize = 4;
@@ -107,10 +101,7 @@ impl Real for f32 {
     #[inline(always)]
     fn round_split(self) -> (Self, i32) {
         let shifted = self + Self::ROUND_SHIFTER;
-        (
-            shifted - Self::ROUND_SHIFTER,
-            shifted.to_bits() as i32 - Self::ROUND_SHIFTER.to_bits() as i32,
-        )
+        (shifted - Self::ROUND_SHIFTER, shifted.to_bits() as i32 - Self::ROUND_SHIFTER.to_bits() as i32)
     }
     #[inline(always)]
     fn exp2_int(k: i32) -> Self {
@@ -162,9 +153,7 @@ impl Real for f64 {
     }
     #[inline(always)]
     fn copysign(self, sign: Self) -> Self {
-        f64::from_bits(
-            (self.to_bits() & 0x7fff_ffff_ffff_ffff) | (sign.to_bits() & 0x8000_0000_0000_0000),
-        )
+        f64::from_bits((self.to_bits() & 0x7fff_ffff_ffff_ffff) | (sign.to_bits() & 0x8000_0000_0000_0000))
     }
     #[inline(always)]
     fn is_finite(self) -> bool {
@@ -189,16 +178,8 @@ mod tests {
 
     #[test]
     fn ln2_split_is_exact_sum() {
-        assert_eq!(
-            f32::LN2_HI.to_bits() & 0xff,
-            0,
-            "f32 LN2_HI needs trailing zeros"
-        );
-        assert_eq!(
-            f64::LN2_HI.to_bits() & 0x1f_ffff,
-            0,
-            "f64 LN2_HI needs trailing zeros"
-        );
+        assert_eq!(f32::LN2_HI.to_bits() & 0xff, 0, "f32 LN2_HI needs trailing zeros");
+        assert_eq!(f64::LN2_HI.to_bits() & 0x1f_ffff, 0, "f64 LN2_HI needs trailing zeros");
         let sum = f32::LN2_HI as f64 + f32::LN2_LO as f64;
         assert!((sum - core::f64::consts::LN_2).abs() < 1e-13);
         assert!((f64::LN2_HI + f64::LN2_LO - core::f64::consts::LN_2).abs() < 1e-18);
@@ -214,14 +195,7 @@ mod tests {
             assert_eq!(Real::abs(x), x.abs());
         }
         // round_split rounds half to even and returns the same integer twice.
-        for (x, n) in [
-            (-3.5f32, -4),
-            (2.5, 2),
-            (0.49, 0),
-            (-0.6, -1),
-            (26.3, 26),
-            (-26.7, -27),
-        ] {
+        for (x, n) in [(-3.5f32, -4), (2.5, 2), (0.49, 0), (-0.6, -1), (26.3, 26), (-26.7, -27)] {
             assert_eq!(x.round_split(), (n as f32, n));
             assert_eq!((x as f64).round_split(), (n as f64, n));
         }

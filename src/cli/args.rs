@@ -2,7 +2,7 @@
 
 use anyhow::{Context, bail};
 use clap::{Args, ValueEnum};
-use fibril_host::backend::KernelKind;
+use fibril_host::backend::{BlockSize, KernelConfig, KernelKind};
 use fibril_host::{Domain, GridDims, KarmaParams, KarmaPreset, Precision, Reaction};
 
 /// Grid and discretisation.
@@ -82,11 +82,7 @@ impl ModelArgs {
     }
 
     pub fn reaction(&self) -> Reaction {
-        if self.no_reaction {
-            Reaction::Off
-        } else {
-            Reaction::Karma
-        }
+        if self.no_reaction { Reaction::Off } else { Reaction::Karma }
     }
 }
 
@@ -102,6 +98,10 @@ pub struct ComputeArgs {
     /// GPU kernel (GPU backend only).
     #[arg(long, value_enum, default_value_t = KernelArg::Naive)]
     pub kernel: KernelArg,
+    /// Threads per block, BXxBY: BX a multiple of 32, BX*BY <= 1024 (GPU
+    /// backend; for tower kernels also the tower size).
+    #[arg(long, default_value = "32x8", value_parser = parse_block)]
+    pub block: BlockSize,
     /// CUDA device ordinal.
     #[arg(long, default_value_t = 0)]
     pub device: usize,
@@ -133,27 +133,39 @@ impl From<PrecisionArg> for Precision {
 pub enum KernelArg {
     /// One thread per cell on the row-major grid.
     Naive,
+    /// Classic sliding window: 2D blocks march along z (paper section 3.1).
+    Csw,
+    /// towerDS, one block per tower slice (paper Algorithm 2).
+    Tower,
+    /// towerDS, each block marching along its tower.
+    TowerMarch,
 }
 
 impl From<KernelArg> for KernelKind {
     fn from(k: KernelArg) -> Self {
         match k {
             KernelArg::Naive => KernelKind::Naive,
+            KernelArg::Csw => KernelKind::Csw,
+            KernelArg::Tower => KernelKind::Tower,
+            KernelArg::TowerMarch => KernelKind::TowerMarch,
         }
+    }
+}
+
+pub fn parse_block(text: &str) -> Result<BlockSize, String> {
+    text.parse().map_err(|e: fibril_host::backend::gpu::KernelConfigError| e.to_string())
+}
+
+impl ComputeArgs {
+    pub fn kernel_config(&self) -> KernelConfig {
+        KernelConfig::new(self.kernel.into(), self.block)
     }
 }
 
 /// Builds and validates the domain; errors name the offending option.
 pub fn domain(grid: &GridArgs, model: &ModelArgs) -> anyhow::Result<Domain> {
-    Domain::new(
-        grid.dims(),
-        grid.dx,
-        grid.dt,
-        grid.diffusion,
-        model.params(),
-        model.reaction(),
-    )
-    .context("invalid simulation parameters")
+    Domain::new(grid.dims(), grid.dx, grid.dt, grid.diffusion, model.params(), model.reaction())
+        .context("invalid simulation parameters")
 }
 
 /// Converts a duration in ms to a whole number of steps, refusing
@@ -164,9 +176,7 @@ pub fn ms_to_steps(what: &str, ms: f64, dt_ms: f64) -> anyhow::Result<u64> {
     }
     let steps = (ms / dt_ms).round();
     if steps < 1.0 {
-        bail!(
-            "{what} = {ms} ms is shorter than one time step (dt = {dt_ms} ms); use at least {dt_ms}"
-        );
+        bail!("{what} = {ms} ms is shorter than one time step (dt = {dt_ms} ms); use at least {dt_ms}");
     }
     let off = (steps * dt_ms - ms).abs();
     if off > 1e-6 * ms.max(dt_ms) {
@@ -194,18 +204,8 @@ mod tests {
     fn durations_convert_exactly_or_are_refused() {
         assert_eq!(ms_to_steps("d", 1000.0, 0.05).unwrap(), 20_000);
         assert_eq!(ms_to_steps("d", 0.05, 0.05).unwrap(), 1);
-        assert!(
-            ms_to_steps("d", 0.01, 0.05)
-                .unwrap_err()
-                .to_string()
-                .contains("shorter than one time step")
-        );
-        assert!(
-            ms_to_steps("d", 0.12, 0.05)
-                .unwrap_err()
-                .to_string()
-                .contains("use 0.1 or 0.15 ms")
-        );
+        assert!(ms_to_steps("d", 0.01, 0.05).unwrap_err().to_string().contains("shorter than one time step"));
+        assert!(ms_to_steps("d", 0.12, 0.05).unwrap_err().to_string().contains("use 0.1 or 0.15 ms"));
         assert!(ms_to_steps("d", -1.0, 0.05).is_err());
     }
 }

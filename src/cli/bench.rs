@@ -12,13 +12,14 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 use anyhow::{Context, bail};
 use clap::Args;
+use fibril_host::backend::{BlockSize, KernelConfig, KernelKind};
 use fibril_host::init::InitialCondition;
 use fibril_host::io::write_json_atomic;
-use fibril_host::{Precision, Scalar};
+use fibril_host::{Domain, Precision, Scalar};
 use serde::Serialize;
 
 use super::args::{self, ComputeArgs, GridArgs, ModelArgs};
-use super::select::{build_solver, check_memory, select};
+use super::select::{Selected, build_solver, check_memory, select};
 use super::summary::Throughput;
 
 #[derive(Debug, Args)]
@@ -41,6 +42,17 @@ pub struct BenchArgs {
     /// Write the result as JSON here.
     #[arg(long)]
     pub json: Option<PathBuf>,
+    /// Time every kernel and block size of the paper's experiment on the GPU
+    /// (sizes from --sweep-sizes; --steps is then the timed steps at 256^3,
+    /// scaled inversely with the cell count for other sizes).
+    #[arg(long)]
+    pub sweep: bool,
+    /// Cube sizes of the sweep.
+    #[arg(long, value_delimiter = ',', default_value = "256,512")]
+    pub sweep_sizes: Vec<u32>,
+    /// Block sizes of the sweep.
+    #[arg(long, value_delimiter = ',', default_value = "32x4,32x8,64x4,64x8,128x4,128x2,256x1", value_parser = super::args::parse_block)]
+    pub sweep_blocks: Vec<BlockSize>,
 }
 
 /// One benchmark result; `fibril bench --json` writes exactly this.
@@ -73,52 +85,85 @@ pub fn bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
     if args.steps == 0 || args.repeats == 0 {
         bail!("--steps and --repeats must be at least 1");
     }
+    if args.sweep {
+        return match Precision::from(args.compute.precision) {
+            Precision::F32 => sweep::<f32>(&args),
+            Precision::F64 => sweep::<f64>(&args),
+        };
+    }
+    let domain = args::domain(&args.grid, &args.model)?;
+    let selected = select(args.compute.backend, args.compute.device)?;
     let record = match Precision::from(args.compute.precision) {
-        Precision::F32 => measure::<f32>(&args)?,
-        Precision::F64 => measure::<f64>(&args)?,
+        Precision::F32 => {
+            measure::<f32>(&args, &selected, &domain, args.compute.kernel_config(), args.steps)?
+        }
+        Precision::F64 => {
+            measure::<f64>(&args, &selected, &domain, args.compute.kernel_config(), args.steps)?
+        }
     };
-    println!(
-        "{} {} {} {}x{}x{}: median {:.4} s per {} steps -> {:.1} steps/s, {:.3e} cell-updates/s, \
-         real-time factor {:.4}, {:.0} GB/s ({} B/cell-update)",
-        record.device,
-        record.method,
-        record.precision,
-        record.nx,
-        record.ny,
-        record.nz,
-        record.median_s,
-        record.steps_per_repeat,
-        record.throughput.steps_per_s,
-        record.throughput.cell_updates_per_s,
-        record.throughput.real_time_factor,
-        record.achieved_gb_per_s,
-        record.bytes_per_cell_update
-    );
-    println!(
-        "bench backend={} method={} precision={} size={}x{}x{} steps_per_s={:.3} cell_updates_per_s={:.6e} gb_per_s={:.1}",
-        record.backend,
-        record.method,
-        record.precision,
-        record.nx,
-        record.ny,
-        record.nz,
-        record.throughput.steps_per_s,
-        record.throughput.cell_updates_per_s,
-        record.achieved_gb_per_s
-    );
+    println!("{}", record.human_line());
+    println!("{}", record.parse_line());
     if let Some(path) = &args.json {
         write_json_atomic(path, &record).with_context(|| format!("writing {}", path.display()))?;
     }
     Ok(ExitCode::SUCCESS)
 }
 
-fn measure<T: Scalar>(args: &BenchArgs) -> anyhow::Result<BenchRecord> {
-    let domain = args::domain(&args.grid, &args.model)?;
-    let kernel = args.compute.kernel.into();
-    let selected = select(args.compute.backend, args.compute.device)?;
-    check_memory(&selected, &domain, T::PRECISION, kernel)?;
+impl BenchRecord {
+    fn human_line(&self) -> String {
+        format!(
+            "{} {} {} {}x{}x{}: median {:.4} s per {} steps -> {:.1} steps/s, {:.3e} cell-updates/s, \
+             real-time factor {:.4}, {:.0} GB/s ({} B/cell-update)",
+            self.device,
+            self.method,
+            self.precision,
+            self.nx,
+            self.ny,
+            self.nz,
+            self.median_s,
+            self.steps_per_repeat,
+            self.throughput.steps_per_s,
+            self.throughput.cell_updates_per_s,
+            self.throughput.real_time_factor,
+            self.achieved_gb_per_s,
+            self.bytes_per_cell_update
+        )
+    }
+
+    /// One `key=value` line for scripts.
+    fn parse_line(&self) -> String {
+        format!(
+            "bench backend={} method={} precision={} size={}x{}x{} steps_per_s={:.3} \
+             cell_updates_per_s={:.6e} gb_per_s={:.1}",
+            self.backend,
+            self.method.replace(' ', ":"),
+            self.precision,
+            self.nx,
+            self.ny,
+            self.nz,
+            self.throughput.steps_per_s,
+            self.throughput.cell_updates_per_s,
+            self.achieved_gb_per_s
+        )
+    }
+
+    /// Seconds for the paper's unit of work, 20,000 steps (1 s at dt = 0.05 ms).
+    fn s_per_20k_steps(&self) -> f64 {
+        20_000.0 / self.throughput.steps_per_s
+    }
+}
+
+/// Times `steps` steps, `args.repeats` times, after `args.warmup` steps.
+fn measure<T: Scalar>(
+    args: &BenchArgs,
+    selected: &Selected,
+    domain: &Domain,
+    kernel: KernelConfig,
+    steps: u64,
+) -> anyhow::Result<BenchRecord> {
+    check_memory(selected, domain, T::PRECISION, kernel)?;
     let initial = InitialCondition::Planar.fields::<T>(domain.dims());
-    let mut solver = build_solver(&selected, kernel, &domain, &initial)?;
+    let mut solver = build_solver(selected, kernel, domain, &initial)?;
     drop(initial);
 
     solver.advance(args.warmup)?;
@@ -126,27 +171,22 @@ fn measure<T: Scalar>(args: &BenchArgs) -> anyhow::Result<BenchRecord> {
     let mut seconds = Vec::with_capacity(args.repeats as usize);
     for _ in 0..args.repeats {
         let t0 = Instant::now();
-        solver.advance(args.steps)?;
+        solver.advance(steps)?;
         solver.synchronize()?;
         seconds.push(t0.elapsed().as_secs_f64());
     }
     if solver.any_nonfinite()? {
-        bail!(
-            "the benchmark state became NaN or infinite; the figures would be meaningless (check --dt)"
-        );
+        bail!("the benchmark state became NaN or infinite; the figures would be meaningless (check --dt)");
     }
     let mut sorted = seconds.clone();
     sorted.sort_by(f64::total_cmp);
     let median_s = sorted[sorted.len() / 2];
-    let throughput = Throughput::new(args.steps, median_s, domain.cells(), domain.dt_ms());
+    let throughput = Throughput::new(steps, median_s, domain.cells(), domain.dt_ms());
     let bytes_per_cell_update = 4 * T::BYTES;
     let d = domain.dims();
     Ok(BenchRecord {
         fibril_version: env!("CARGO_PKG_VERSION"),
-        unix_time_s: SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map(|d| d.as_secs())
-            .unwrap_or(0),
+        unix_time_s: SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0),
         backend: solver.kind().to_string(),
         device: solver.device_name(),
         method: solver.method(),
@@ -157,11 +197,89 @@ fn measure<T: Scalar>(args: &BenchArgs) -> anyhow::Result<BenchRecord> {
         cells: d.cells(),
         dt_ms: domain.dt_ms(),
         warmup_steps: args.warmup,
-        steps_per_repeat: args.steps,
+        steps_per_repeat: steps,
         repeat_seconds: seconds,
         median_s,
         throughput,
         bytes_per_cell_update,
         achieved_gb_per_s: throughput.cell_updates_per_s * bytes_per_cell_update as f64 / 1e9,
     })
+}
+
+/// The paper's single-GPU experiment: every kernel and block size at each
+/// sweep size, one table and one JSON document.
+fn sweep<T: Scalar>(args: &BenchArgs) -> anyhow::Result<ExitCode> {
+    let selected = select(args.compute.backend, args.compute.device)?;
+    if !matches!(selected, Selected::Gpu(_)) {
+        bail!(
+            "bench --sweep compares GPU kernels and needs a usable GPU; run it with --backend gpu on a GPU machine"
+        );
+    }
+    let mut records = Vec::new();
+    println!(
+        "{:>5} {:<12} {:>6} {:>11} {:>13} {:>14} {:>8} {:>9}",
+        "size", "kernel", "block", "steps/s", "s/20k steps", "cell-upd/s", "GB/s", "vs csw"
+    );
+    for &n in &args.sweep_sizes {
+        let mut grid = args.grid.clone();
+        (grid.size, grid.nx, grid.ny, grid.nz) = (n, None, None, None);
+        let domain = args::domain(&grid, &args.model)?;
+        // --steps is the count at 256^3; keep the work per repeat about constant.
+        let steps = ((args.steps as f64) * (256f64.powi(3) / domain.cells() as f64)).round().max(10.0) as u64;
+        for block in &args.sweep_blocks {
+            let mut csw_steps_per_s = None;
+            // CSW first, so every other kernel gets its ratio to CSW.
+            for kind in [KernelKind::Csw, KernelKind::Tower, KernelKind::TowerMarch, KernelKind::Naive] {
+                let cfg = KernelConfig::new(kind, *block);
+                let rec = match measure::<T>(args, &selected, &domain, cfg, steps) {
+                    Ok(rec) => rec,
+                    Err(e) => {
+                        println!("{n:>5} {:<12} {:>6}  skipped: {e:#}", kind.name(), block.to_string());
+                        continue;
+                    }
+                };
+                if kind == KernelKind::Csw {
+                    csw_steps_per_s = Some(rec.throughput.steps_per_s);
+                }
+                let vs_csw = csw_steps_per_s.map(|c| format!("{:.2}", rec.throughput.steps_per_s / c));
+                println!(
+                    "{n:>5} {:<12} {:>6} {:>11.1} {:>13.2} {:>14.3e} {:>8.0} {:>9}",
+                    kind.name(),
+                    block.to_string(),
+                    rec.throughput.steps_per_s,
+                    rec.s_per_20k_steps(),
+                    rec.throughput.cell_updates_per_s,
+                    rec.achieved_gb_per_s,
+                    vs_csw.unwrap_or_else(|| "-".into())
+                );
+                records.push(SweepRow {
+                    size: n,
+                    kernel: kind.name(),
+                    block: block.to_string(),
+                    s_per_20k_steps: rec.s_per_20k_steps(),
+                    speedup_vs_csw: csw_steps_per_s.map(|c| rec.throughput.steps_per_s / c),
+                    record: rec,
+                });
+            }
+        }
+    }
+    if let Some(path) = &args.json {
+        write_json_atomic(path, &records).with_context(|| format!("writing {}", path.display()))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// One line of the sweep's JSON.
+#[derive(Debug, Serialize)]
+struct SweepRow {
+    size: u32,
+    kernel: &'static str,
+    block: String,
+    /// Seconds per 20,000 steps (the paper's Table 3 unit).
+    s_per_20k_steps: f64,
+    /// steps/s over CSW's with the same size and block; `null` for CSW
+    /// itself or when CSW could not run.
+    speedup_vs_csw: Option<f64>,
+    #[serde(flatten)]
+    record: BenchRecord,
 }

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use clap::Args;
 use fibril_host::Precision;
 use fibril_host::backend::gpu::device_count;
-use fibril_host::backend::{GpuDevice, KernelKind};
+use fibril_host::backend::{BlockSize, GpuDevice, KernelConfig, KernelKind};
 use fibril_host::memory::{cpu_bytes, format_bytes};
 
 use super::args::{GridArgs, PrecisionArg};
@@ -16,6 +16,9 @@ pub struct InfoArgs {
     pub grid: GridArgs,
     #[arg(long, value_enum, default_value_t = PrecisionArg::F32)]
     pub precision: PrecisionArg,
+    /// Block (and tower) size for the layout figures.
+    #[arg(long, default_value = "32x8", value_parser = super::args::parse_block)]
+    pub block: BlockSize,
 }
 
 pub fn info(args: InfoArgs) -> anyhow::Result<ExitCode> {
@@ -47,20 +50,21 @@ pub fn info(args: InfoArgs) -> anyhow::Result<ExitCode> {
     }
     let dims = args.grid.dims();
     let precision = Precision::from(args.precision);
-    println!(
-        "grid {}x{}x{} ({} cells), {precision}:",
-        dims.nx,
-        dims.ny,
-        dims.nz,
-        dims.cells()
-    );
-    println!(
-        "  GPU, naive kernel: {}",
-        format_bytes(KernelKind::Naive.device_bytes(dims.cells(), precision))
-    );
-    println!(
-        "  CPU backend:       {}",
-        format_bytes(cpu_bytes(dims.cells(), precision))
-    );
+    println!("grid {}x{}x{}, {precision}, block {}:", dims.nx, dims.ny, dims.nz, args.block);
+    println!("  mesh_size {}", dims.cells());
+    for kind in KernelKind::ALL {
+        let config = KernelConfig::new(kind, args.block);
+        // Paper eq. 6: bytes = size * (2 * ds_size + mesh_size), ds_size = mesh_size without towers.
+        match (config.u_elements(dims), config.device_bytes(dims, precision)) {
+            (Ok(ds), Ok(bytes)) => println!(
+                "  {:<12} ds_size {ds:>12}  GPU memory {:>10} ({:.2} MiB)",
+                kind.name(),
+                format_bytes(bytes),
+                bytes as f64 / (1u64 << 20) as f64
+            ),
+            (Err(why), _) | (_, Err(why)) => println!("  {:<12} not possible: {why}", kind.name()),
+        }
+    }
+    println!("  CPU backend  memory {}", format_bytes(cpu_bytes(dims.cells(), precision)));
     Ok(ExitCode::SUCCESS)
 }

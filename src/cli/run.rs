@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::Args;
-use fibril_host::backend::KernelKind;
+use fibril_host::backend::KernelConfig;
 use fibril_host::driver::{self, Outcome, Schedule};
 use fibril_host::init::InitialCondition;
 use fibril_host::io::snapshots::SnapshotWriter;
@@ -82,7 +82,7 @@ struct Plan {
     domain: Domain,
     schedule: Schedule,
     selected: Selected,
-    kernel: KernelKind,
+    kernel: KernelConfig,
     out: OutputDir,
 }
 
@@ -109,23 +109,13 @@ fn plan(args: &RunArgs) -> anyhow::Result<Plan> {
     if args.check_every_steps == 0 {
         anyhow::bail!("--check-every-steps must be at least 1");
     }
-    let schedule = Schedule {
-        total_steps,
-        snapshot_every,
-        check_every: args.check_every_steps,
-    };
-    let kernel = KernelKind::from(args.compute.kernel);
+    let schedule = Schedule { total_steps, snapshot_every, check_every: args.check_every_steps };
+    let kernel = args.compute.kernel_config();
     let precision = Precision::from(args.compute.precision);
     let selected = select(args.compute.backend, args.compute.device)?;
     check_memory(&selected, &domain, precision, kernel)?;
     let out = OutputDir::prepare(&args.out, args.overwrite)?;
-    Ok(Plan {
-        domain,
-        schedule,
-        selected,
-        kernel,
-        out,
-    })
+    Ok(Plan { domain, schedule, selected, kernel, out })
 }
 
 fn progress_bar(total: u64, quiet: bool) -> ProgressBar {
@@ -145,21 +135,13 @@ fn progress_bar(total: u64, quiet: bool) -> ProgressBar {
 }
 
 fn execute<T: Scalar>(args: &RunArgs, plan: Plan) -> anyhow::Result<ExitCode> {
-    let Plan {
-        domain,
-        schedule,
-        selected,
-        kernel,
-        out,
-    } = plan;
+    let Plan { domain, schedule, selected, kernel, out } = plan;
     let initial = args.init.condition().fields::<T>(domain.dims());
     let mut solver = build_solver(&selected, kernel, &domain, &initial)?;
     drop(initial);
     let mut writer = SnapshotWriter::new(out.clone(), args.save_v);
     let bar = progress_bar(schedule.total_steps, args.quiet);
-    let report = driver::run(solver.as_mut(), &domain, &schedule, &mut writer, &mut |s| {
-        bar.set_position(s)
-    })?;
+    let report = driver::run(solver.as_mut(), &domain, &schedule, &mut writer, &mut |s| bar.set_position(s))?;
     bar.finish_and_clear();
 
     let summary = RunSummary {
@@ -177,12 +159,7 @@ fn execute<T: Scalar>(args: &RunArgs, plan: Plan) -> anyhow::Result<ExitCode> {
         wall_s: report.stepping_s + report.output_s,
         stepping_s: report.stepping_s,
         output_s: report.output_s,
-        throughput: Throughput::new(
-            report.steps_done,
-            report.stepping_s,
-            domain.cells(),
-            domain.dt_ms(),
-        ),
+        throughput: Throughput::new(report.steps_done, report.stepping_s, domain.cells(), domain.dt_ms()),
         snapshots: writer.records().to_vec(),
     };
     let summary_path = out.join("summary.json");
@@ -192,18 +169,11 @@ fn execute<T: Scalar>(args: &RunArgs, plan: Plan) -> anyhow::Result<ExitCode> {
     match report.outcome {
         Outcome::Completed => {
             if !args.quiet {
-                println!(
-                    "{}",
-                    summary.one_line(&report, &out.path().display().to_string())
-                );
+                println!("{}", summary.one_line(&report, &out.path().display().to_string()));
             }
             Ok(ExitCode::SUCCESS)
         }
-        Outcome::NonFinite {
-            step,
-            t_ms,
-            last_clean_step,
-        } => {
+        Outcome::NonFinite { step, t_ms, last_clean_step } => {
             eprintln!(
                 "fibril: error: U became NaN or infinite between step {last_clean_step} and step {step} \
                  (t = {} ms); the run stopped there. {} snapshot(s) written before it are in {} \

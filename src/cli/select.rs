@@ -1,7 +1,7 @@
 //! Choosing the backend and checking memory, before any work starts.
 
 use anyhow::{Context, bail};
-use fibril_host::backend::{CpuSolver, GpuDevice, GpuSolver, KernelKind, Solver};
+use fibril_host::backend::{CpuSolver, GpuDevice, GpuSolver, KernelConfig, Solver};
 use fibril_host::memory::{available_host_bytes, cpu_bytes, format_bytes, host_side_of_gpu_bytes};
 use fibril_host::{Domain, Fields, Precision, Scalar};
 
@@ -18,9 +18,9 @@ pub enum Selected {
 pub fn select(backend: BackendArg, device: usize) -> anyhow::Result<Selected> {
     match backend {
         BackendArg::Cpu => Ok(Selected::Cpu),
-        BackendArg::Gpu => GpuDevice::open(device)
-            .map(Selected::Gpu)
-            .context("--backend gpu needs a usable CUDA GPU; use --backend cpu or --backend auto to run on the CPU"),
+        BackendArg::Gpu => GpuDevice::open(device).map(Selected::Gpu).context(
+            "--backend gpu needs a usable CUDA GPU; use --backend cpu or --backend auto to run on the CPU",
+        ),
         BackendArg::Auto => match GpuDevice::open(device) {
             Ok(gpu) => Ok(Selected::Gpu(gpu)),
             Err(why) => {
@@ -39,13 +39,14 @@ pub fn check_memory(
     selected: &Selected,
     domain: &Domain,
     precision: Precision,
-    kernel: KernelKind,
+    kernel: KernelConfig,
 ) -> anyhow::Result<()> {
     let cells = domain.cells();
     let host_needed = match selected {
         Selected::Cpu => cpu_bytes(cells, precision),
         Selected::Gpu(gpu) => {
-            gpu.check_fits(kernel.device_bytes(cells, precision))?;
+            kernel.check(domain.dims())?;
+            gpu.check_fits(kernel.device_bytes(domain.dims(), precision)?)?;
             host_side_of_gpu_bytes(cells, precision)
         }
     };
@@ -61,11 +62,7 @@ pub fn check_memory(
             d.nz,
             format_bytes(host_needed),
             format_bytes(available),
-            if precision == Precision::F64 {
-                " or --precision f32"
-            } else {
-                ""
-            }
+            if precision == Precision::F64 { " or --precision f32" } else { "" }
         );
     }
     Ok(())
@@ -74,7 +71,7 @@ pub fn check_memory(
 /// Builds the solver on the selected backend with `initial` as its state.
 pub fn build_solver<T: Scalar>(
     selected: &Selected,
-    kernel: KernelKind,
+    kernel: KernelConfig,
     domain: &Domain,
     initial: &Fields<T>,
 ) -> anyhow::Result<Box<dyn Solver<T>>> {

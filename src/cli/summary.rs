@@ -16,11 +16,7 @@ pub struct Throughput {
 
 impl Throughput {
     pub fn new(steps: u64, seconds: f64, cells: usize, dt_ms: f64) -> Self {
-        let steps_per_s = if seconds > 0.0 {
-            steps as f64 / seconds
-        } else {
-            0.0
-        };
+        let steps_per_s = if seconds > 0.0 { steps as f64 / seconds } else { 0.0 };
         Self {
             steps_per_s,
             cell_updates_per_s: steps_per_s * cells as f64,

@@ -20,10 +20,7 @@ pub struct Lcg(pub u64);
 
 impl Lcg {
     pub fn next_unit(&mut self) -> f64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
+        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
         (self.0 >> 11) as f64 / (1u64 << 53) as f64
     }
 }
@@ -52,16 +49,8 @@ pub fn rich_start<T: Scalar>(dims: GridDims) -> Fields<T> {
     let mut rng = Lcg(42);
     Fields::from_fn(dims, |x, y, z| {
         let noise = 0.05 * rng.next_unit();
-        let u = if z < 3 || (x < 4 && y < 5) {
-            3.0
-        } else {
-            noise
-        };
-        let v = if x > dims.nx / 2 {
-            0.9
-        } else {
-            0.1 * rng.next_unit()
-        };
+        let u = if z < 3 || (x < 4 && y < 5) { 3.0 } else { noise };
+        let v = if x > dims.nx / 2 { 0.9 } else { 0.1 * rng.next_unit() };
         (T::from_f64(u), T::from_f64(v))
     })
 }

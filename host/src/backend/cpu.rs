@@ -26,11 +26,7 @@ impl<T: Scalar> CpuSolver<T> {
     /// # Panics
     /// If `initial` does not have the domain's dimensions.
     pub fn new(domain: &Domain, initial: &Fields<T>) -> Self {
-        assert_eq!(
-            initial.dims(),
-            domain.dims(),
-            "initial fields match the domain"
-        );
+        assert_eq!(initial.dims(), domain.dims(), "initial fields match the domain");
         Self {
             dims: domain.dims(),
             coeffs: domain.coeffs(),
@@ -45,11 +41,8 @@ impl<T: Scalar> CpuSolver<T> {
         let c = self.coeffs;
         let u = &self.u;
         let slice = g.slice_cells();
-        self.u_next
-            .par_chunks_mut(slice)
-            .zip(self.v.par_chunks_mut(slice))
-            .enumerate()
-            .for_each(|(z, (u_next, v))| {
+        self.u_next.par_chunks_mut(slice).zip(self.v.par_chunks_mut(slice)).enumerate().for_each(
+            |(z, (u_next, v))| {
                 let z = z as u32;
                 let (zm, zp) = mirror_neighbours(z, g.nz);
                 for y in 0..g.ny {
@@ -72,7 +65,8 @@ impl<T: Scalar> CpuSolver<T> {
                         v[local] = vn;
                     }
                 }
-            });
+            },
+        );
         std::mem::swap(&mut self.u, &mut self.u_next);
     }
 }

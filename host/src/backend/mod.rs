@@ -12,7 +12,7 @@ use crate::fields::Fields;
 use crate::scalar::Scalar;
 
 pub use cpu::CpuSolver;
-pub use gpu::{GpuDevice, GpuSolver, GpuUnavailable, KernelKind};
+pub use gpu::{BlockSize, GpuDevice, GpuSolver, GpuUnavailable, KernelConfig, KernelKind};
 
 /// Where a solver runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -44,22 +44,13 @@ pub enum SolverError {
         "the embedded PTX has no kernel `{name}`; rebuild fibril (cargo build --release) so build.rs recompiles the kernels"
     )]
     MissingKernel { name: String },
-    #[error("the grid {nx}x{ny}x{nz} does not fit the kernel launch limits: {why}")]
-    LaunchShape {
-        nx: u32,
-        ny: u32,
-        nz: u32,
-        why: &'static str,
-    },
+    #[error(transparent)]
+    KernelConfig(#[from] gpu::KernelConfigError),
     #[error(
         "not enough GPU memory: this run needs {needed} on {device}, which has {free} free; \
          use a smaller grid (--size), f32 instead of f64, or the CPU backend"
     )]
-    DeviceMemory {
-        device: String,
-        needed: String,
-        free: String,
-    },
+    DeviceMemory { device: String, needed: String, free: String },
 }
 
 /// A time stepper that owns the state.

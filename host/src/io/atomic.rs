@@ -5,10 +5,7 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 fn temp_path(path: &Path) -> PathBuf {
-    let mut name = path
-        .file_name()
-        .map(|n| n.to_os_string())
-        .unwrap_or_default();
+    let mut name = path.file_name().map(|n| n.to_os_string()).unwrap_or_default();
     name.push(".partial");
     path.with_file_name(name)
 }

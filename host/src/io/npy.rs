@@ -16,10 +16,8 @@ const MAGIC: &[u8] = b"\x93NUMPY";
 /// The bytes of a `.npy` file holding `array`.
 pub fn encode<T: Scalar>(array: &Array3<T>) -> Vec<u8> {
     let (d0, d1, d2) = array.dim();
-    let dict = format!(
-        "{{'descr': '{}', 'fortran_order': False, 'shape': ({d0}, {d1}, {d2}), }}",
-        T::NUMPY_DTYPE
-    );
+    let dict =
+        format!("{{'descr': '{}', 'fortran_order': False, 'shape': ({d0}, {d1}, {d2}), }}", T::NUMPY_DTYPE);
     // Header (magic, version, length, dict, padding, newline) is a multiple of 64 bytes.
     let unpadded = MAGIC.len() + 2 + 2 + dict.len() + 1;
     let padding = (64 - unpadded % 64) % 64;
@@ -33,9 +31,7 @@ pub fn encode<T: Scalar>(array: &Array3<T>) -> Vec<u8> {
     out.push(b'\n');
     match array.as_slice() {
         Some(values) => out.extend_from_slice(&T::to_le_bytes_vec(values)),
-        None => out.extend_from_slice(&T::to_le_bytes_vec(
-            &array.iter().copied().collect::<Vec<_>>(),
-        )),
+        None => out.extend_from_slice(&T::to_le_bytes_vec(&array.iter().copied().collect::<Vec<_>>())),
     }
     out
 }
@@ -69,26 +65,14 @@ pub fn decode(bytes: &[u8]) -> io::Result<NpyArray> {
         return Err(bad("not a version 1.0 .npy file"));
     }
     let header_len = u16::from_le_bytes([bytes[8], bytes[9]]) as usize;
-    let header = std::str::from_utf8(
-        bytes
-            .get(10..10 + header_len)
-            .ok_or_else(|| bad("truncated header"))?,
-    )
-    .map_err(|_| bad("header is not UTF-8"))?;
+    let header = std::str::from_utf8(bytes.get(10..10 + header_len).ok_or_else(|| bad("truncated header"))?)
+        .map_err(|_| bad("header is not UTF-8"))?;
     let field = |key: &str| -> io::Result<&str> {
-        let start = header
-            .find(&format!("'{key}': "))
-            .ok_or_else(|| bad(format!("no {key}")))?
-            + key.len()
-            + 4;
+        let start =
+            header.find(&format!("'{key}': ")).ok_or_else(|| bad(format!("no {key}")))? + key.len() + 4;
         Ok(&header[start..])
     };
-    let descr = field("descr")?
-        .trim_start_matches('\'')
-        .split('\'')
-        .next()
-        .unwrap_or("")
-        .to_string();
+    let descr = field("descr")?.trim_start_matches('\'').split('\'').next().unwrap_or("").to_string();
     if !field("fortran_order")?.starts_with("False") {
         return Err(bad("Fortran order is not supported"));
     }
@@ -103,27 +87,18 @@ pub fn decode(bytes: &[u8]) -> io::Result<NpyArray> {
     let data = &bytes[10 + header_len..];
     let count: usize = shape.iter().product();
     let values: Vec<f64> = match descr.as_str() {
-        "<f4" if data.len() == count * 4 => data
-            .chunks_exact(4)
-            .map(|c| f32::from_le_bytes(c.try_into().unwrap()) as f64)
-            .collect(),
-        "<f8" if data.len() == count * 8 => data
-            .chunks_exact(8)
-            .map(|c| f64::from_le_bytes(c.try_into().unwrap()))
-            .collect(),
+        "<f4" if data.len() == count * 4 => {
+            data.chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().unwrap()) as f64).collect()
+        }
+        "<f8" if data.len() == count * 8 => {
+            data.chunks_exact(8).map(|c| f64::from_le_bytes(c.try_into().unwrap())).collect()
+        }
         "<f4" | "<f8" => {
-            return Err(bad(format!(
-                "data has {} bytes, shape needs {count} values",
-                data.len()
-            )));
+            return Err(bad(format!("data has {} bytes, shape needs {count} values", data.len())));
         }
         other => return Err(bad(format!("unsupported dtype {other}"))),
     };
-    Ok(NpyArray {
-        descr,
-        shape,
-        values,
-    })
+    Ok(NpyArray { descr, shape, values })
 }
 
 #[cfg(test)]
@@ -134,11 +109,7 @@ mod tests {
     fn round_trip_f32_and_f64() {
         let a = Array3::from_shape_fn((2, 3, 5), |(z, y, x)| (100 * z + 10 * y + x) as f32 + 0.25);
         let bytes = encode(&a);
-        assert_eq!(
-            (bytes.len() - 2 * 3 * 5 * 4) % 64,
-            0,
-            "header padded to 64 bytes"
-        );
+        assert_eq!((bytes.len() - 2 * 3 * 5 * 4) % 64, 0, "header padded to 64 bytes");
         let back = decode(&bytes).unwrap();
         assert_eq!(back.descr, "<f4");
         assert_eq!(back.shape, vec![2, 3, 5]);

@@ -44,40 +44,26 @@ impl OutputDir {
         if path.exists() && !path.is_dir() {
             return Err(OutputDirError::NotADirectory { path });
         }
-        fs::create_dir_all(&path).map_err(|source| OutputDirError::Create {
-            path: path.clone(),
-            source,
-        })?;
+        fs::create_dir_all(&path).map_err(|source| OutputDirError::Create { path: path.clone(), source })?;
         let entries: Vec<_> = fs::read_dir(&path)
-            .map_err(|source| OutputDirError::NotWritable {
-                path: path.clone(),
-                source,
-            })?
+            .map_err(|source| OutputDirError::NotWritable { path: path.clone(), source })?
             .filter_map(Result::ok)
             .collect();
         if !entries.is_empty() {
             if !overwrite {
-                return Err(OutputDirError::NotEmpty {
-                    path,
-                    entries: entries.len(),
-                });
+                return Err(OutputDirError::NotEmpty { path, entries: entries.len() });
             }
             for e in entries {
                 if e.file_name().to_str().is_some_and(is_fibril_output) {
-                    fs::remove_file(e.path()).map_err(|source| OutputDirError::NotWritable {
-                        path: path.clone(),
-                        source,
-                    })?;
+                    fs::remove_file(e.path())
+                        .map_err(|source| OutputDirError::NotWritable { path: path.clone(), source })?;
                 }
             }
         }
         let probe = path.join(".fibril-write-test");
         fs::write(&probe, b"ok")
             .and_then(|_| fs::remove_file(&probe))
-            .map_err(|source| OutputDirError::NotWritable {
-                path: path.clone(),
-                source,
-            })?;
+            .map_err(|source| OutputDirError::NotWritable { path: path.clone(), source })?;
         Ok(Self { path })
     }
 
@@ -106,10 +92,7 @@ mod tests {
         OutputDir::prepare(&p, false).unwrap();
         fs::write(p.join("summary.json"), "{}").unwrap();
         fs::write(p.join("notes.txt"), "mine").unwrap();
-        assert!(matches!(
-            OutputDir::prepare(&p, false),
-            Err(OutputDirError::NotEmpty { entries: 2, .. })
-        ));
+        assert!(matches!(OutputDir::prepare(&p, false), Err(OutputDirError::NotEmpty { entries: 2, .. })));
         OutputDir::prepare(&p, true).unwrap();
         assert!(!p.join("summary.json").exists(), "fibril's file removed");
         assert!(p.join("notes.txt").exists(), "the user's file kept");
@@ -120,10 +103,7 @@ mod tests {
     fn refuses_a_file_in_the_way() {
         let p = scratch("file");
         fs::write(&p, "x").unwrap();
-        assert!(matches!(
-            OutputDir::prepare(&p, false),
-            Err(OutputDirError::NotADirectory { .. })
-        ));
+        assert!(matches!(OutputDir::prepare(&p, false), Err(OutputDirError::NotADirectory { .. })));
         fs::remove_file(&p).unwrap();
     }
 }

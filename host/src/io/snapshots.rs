@@ -39,19 +39,10 @@ pub struct WriteError {
 
 impl SnapshotWriter {
     pub fn new(dir: OutputDir, save_v: bool) -> Self {
-        Self {
-            dir,
-            save_v,
-            records: Vec::new(),
-        }
+        Self { dir, save_v, records: Vec::new() }
     }
 
-    pub fn write<T: Scalar>(
-        &mut self,
-        step: u64,
-        t_ms: f64,
-        fields: &Fields<T>,
-    ) -> Result<(), WriteError> {
+    pub fn write<T: Scalar>(&mut self, step: u64, t_ms: f64, fields: &Fields<T>) -> Result<(), WriteError> {
         let index = self.records.len();
         let mut files = vec![format!("U_{index:06}.npy")];
         if self.save_v {
@@ -61,12 +52,7 @@ impl SnapshotWriter {
             let path = self.dir.join(name);
             npy::write(&path, array).map_err(|source| WriteError { path, source })?;
         }
-        self.records.push(SnapshotRecord {
-            index,
-            step,
-            t_ms,
-            files,
-        });
+        self.records.push(SnapshotRecord { index, step, t_ms, files });
         let path = self.dir.join("snapshots.json");
         write_json_atomic(&path, &self.records).map_err(|source| WriteError { path, source })
     }

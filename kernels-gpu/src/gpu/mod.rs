@@ -13,13 +13,7 @@ pub fn thread_idx() -> (u32, u32) {
 #[inline(always)]
 pub fn block_idx() -> (u32, u32, u32) {
     // SAFETY: as above.
-    unsafe {
-        (
-            nvptx::_block_idx_x(),
-            nvptx::_block_idx_y(),
-            nvptx::_block_idx_z(),
-        )
-    }
+    unsafe { (nvptx::_block_idx_x(), nvptx::_block_idx_y(), nvptx::_block_idx_z()) }
 }
 
 #[inline(always)]
@@ -47,4 +41,21 @@ pub fn flat_thread_index() -> usize {
 #[inline(always)]
 pub fn flat_thread_count() -> usize {
     grid_dim_x() as usize * block_dim().0 as usize
+}
+
+/// `__syncthreads()`: every thread of the block reaches this point and sees
+/// the shared-memory writes made before it.
+///
+/// # Safety
+/// Must be reached by all threads of the block (no divergent early return).
+#[inline(always)]
+pub unsafe fn sync_threads() {
+    // SAFETY: forwarded to the caller.
+    unsafe { nvptx::_syncthreads() }
+}
+
+/// The block's dynamic shared memory, sized by the launch.
+#[inline(always)]
+pub fn dynamic_shared<T>() -> *mut T {
+    core::intrinsics::gpu::gpu_launch_sized_workgroup_mem::<T>()
 }

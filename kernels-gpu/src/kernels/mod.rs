@@ -6,5 +6,7 @@
 //! `build.rs` lists the names it finds in the PTX so the host never types
 //! them by hand.
 
+mod csw;
 mod diagnostics;
 mod naive;
+mod tower;

@@ -19,13 +19,7 @@ use crate::stencil::{laplacian7, mirror_offsets};
 /// # Thread mapping
 /// x, y from the 2D block and grid, z = blockIdx.z; one cell per thread.
 #[inline(always)]
-unsafe fn step<T: Real>(
-    u: *const T,
-    v: *mut T,
-    u_next: *mut T,
-    g: GridDims,
-    coeffs: &KarmaCoeffs<T>,
-) {
+unsafe fn step<T: Real>(u: *const T, v: *mut T, u_next: *mut T, g: GridDims, coeffs: &KarmaCoeffs<T>) {
     let (tx, ty) = thread_idx();
     let (bx, by, z) = block_idx();
     let (dx, dy) = block_dim();
@@ -44,8 +38,7 @@ unsafe fn step<T: Real>(
     let (ym, yp) = mirror_offsets(y, g.ny);
     let (zm, zp) = mirror_offsets(z, g.nz);
     let i = (z * g.ny + y) * g.nx + x;
-    let at =
-        |offset: i32, stride: u32| i.wrapping_add((offset as u32).wrapping_mul(stride)) as usize;
+    let at = |offset: i32, stride: u32| i.wrapping_add((offset as u32).wrapping_mul(stride)) as usize;
     // SAFETY: each index is a cell of the grid (the mirror rule keeps every
     // neighbour inside [0, n) on its axis, and cells < 2^32 so no index
     // wraps), and the caller guarantees the buffer sizes.

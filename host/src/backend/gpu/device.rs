@@ -1,0 +1,110 @@
+//! Finding and opening a CUDA device.
+
+use std::sync::Arc;
+
+use cudarc::driver::{CudaContext, CudaStream, DriverError};
+use serde::Serialize;
+use thiserror::Error;
+
+use crate::backend::SolverError;
+use crate::memory::format_bytes;
+
+/// Why no GPU can be used. Each message says what was found.
+#[derive(Debug, Error)]
+pub enum GpuUnavailable {
+    #[error("the CUDA driver library (libcuda.so) was not found; install the NVIDIA driver")]
+    NoDriver,
+    #[error("the CUDA driver failed to initialise: {0}")]
+    Init(DriverError),
+    #[error("the CUDA driver reports no GPU")]
+    NoDevice,
+    #[error("GPU {ordinal} does not exist: the driver reports {count} device(s)")]
+    NoSuchDevice { ordinal: usize, count: usize },
+    #[error("could not open GPU {ordinal}: {source}")]
+    Context { ordinal: usize, source: DriverError },
+}
+
+/// Description of one CUDA device.
+#[derive(Clone, Debug, Serialize)]
+pub struct DeviceInfo {
+    pub ordinal: usize,
+    pub name: String,
+    pub total_bytes: u64,
+    pub free_bytes: u64,
+    pub compute_capability: (i32, i32),
+    /// CUDA driver API version, e.g. 13000 for 13.0.
+    pub driver_version: i32,
+}
+
+/// An opened GPU: its context, one stream and what it reports about itself.
+pub struct GpuDevice {
+    pub(super) ctx: Arc<CudaContext>,
+    pub(super) stream: Arc<CudaStream>,
+    info: DeviceInfo,
+}
+
+/// Number of CUDA devices, or why there are none usable.
+pub fn device_count() -> Result<usize, GpuUnavailable> {
+    // SAFETY: only tries to dlopen the driver library by name.
+    if !unsafe { cudarc::driver::sys::is_culib_present() } {
+        return Err(GpuUnavailable::NoDriver);
+    }
+    let count = CudaContext::device_count().map_err(GpuUnavailable::Init)?;
+    if count <= 0 {
+        return Err(GpuUnavailable::NoDevice);
+    }
+    Ok(count as usize)
+}
+
+fn driver_version() -> i32 {
+    let mut version = 0;
+    // SAFETY: the driver library is loaded (device_count checked it); the
+    // call writes one int.
+    unsafe { cudarc::driver::sys::cuDriverGetVersion(&mut version) };
+    version
+}
+
+impl GpuDevice {
+    /// Opens device `ordinal` (its primary context and default stream).
+    pub fn open(ordinal: usize) -> Result<Self, GpuUnavailable> {
+        let count = device_count()?;
+        if ordinal >= count {
+            return Err(GpuUnavailable::NoSuchDevice { ordinal, count });
+        }
+        let context = |source| GpuUnavailable::Context { ordinal, source };
+        let ctx = CudaContext::new(ordinal).map_err(context)?;
+        // One stream per device, ordered by hand: cudarc's per-buffer event
+        // tracking would record an event for every argument of every launch.
+        // SAFETY: every buffer of this device is used on `stream` only.
+        unsafe { ctx.disable_event_tracking() };
+        let stream = ctx.default_stream();
+        let (free, total) = ctx.mem_get_info().map_err(context)?;
+        let info = DeviceInfo {
+            ordinal,
+            name: ctx.name().map_err(context)?,
+            total_bytes: total as u64,
+            free_bytes: free as u64,
+            compute_capability: ctx.compute_capability().map_err(context)?,
+            driver_version: driver_version(),
+        };
+        Ok(Self { ctx, stream, info })
+    }
+
+    pub fn info(&self) -> &DeviceInfo {
+        &self.info
+    }
+
+    /// Refuses a run whose buffers would not fit in the free device memory.
+    pub fn check_fits(&self, needed_bytes: u64) -> Result<(), SolverError> {
+        // Leave room for the context, the module and the driver's own needs.
+        const RESERVE: u64 = 256 << 20;
+        if needed_bytes + RESERVE > self.info.free_bytes {
+            return Err(SolverError::DeviceMemory {
+                device: self.info.name.clone(),
+                needed: format_bytes(needed_bytes),
+                free: format_bytes(self.info.free_bytes),
+            });
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,251 @@
+//! Which kernel runs, with which block size, and what that implies: the
+//! data layout, the device memory (paper eq. 6) and the launch shape.
+
+use std::fmt;
+use std::str::FromStr;
+
+use kernels_gpu::tower::{Axis, TowerLayoutError, block_is_valid};
+use kernels_gpu::{DEFAULT_BLOCK, GridDims, TowerLayout, csw_shared_elems, tower_shared_elems};
+use serde::Serialize;
+use thiserror::Error;
+
+use crate::scalar::Precision;
+
+/// The stencil kernels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum KernelKind {
+    /// One thread per cell on the row-major grid (the baseline).
+    Naive,
+    /// Classic sliding window: 2D blocks march along z (paper section 3.1).
+    Csw,
+    /// towerDS, one block per tower slice (paper Algorithm 2).
+    Tower,
+    /// towerDS with each block marching along its tower.
+    TowerMarch,
+}
+
+impl KernelKind {
+    pub const ALL: [KernelKind; 4] =
+        [KernelKind::Naive, KernelKind::Csw, KernelKind::Tower, KernelKind::TowerMarch];
+
+    /// Name on the command line and in reports.
+    pub const fn name(self) -> &'static str {
+        match self {
+            KernelKind::Naive => "naive",
+            KernelKind::Csw => "csw",
+            KernelKind::Tower => "tower",
+            KernelKind::TowerMarch => "tower-march",
+        }
+    }
+
+    /// Entry point in the PTX for this precision.
+    pub fn entry_point(self, precision: Precision) -> String {
+        let base = match self {
+            KernelKind::Naive => "karma_naive",
+            KernelKind::Csw => "karma_csw",
+            KernelKind::Tower => "karma_tower",
+            KernelKind::TowerMarch => "karma_tower_march",
+        };
+        format!("{base}_{}", precision.suffix())
+    }
+
+    /// Whether U is stored in the tower layout (else row-major).
+    pub const fn uses_towers(self) -> bool {
+        matches!(self, KernelKind::Tower | KernelKind::TowerMarch)
+    }
+}
+
+impl fmt::Display for KernelKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Threads per block along x and y ("32x8").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct BlockSize {
+    pub x: u32,
+    pub y: u32,
+}
+
+impl Default for BlockSize {
+    fn default() -> Self {
+        Self { x: DEFAULT_BLOCK.0, y: DEFAULT_BLOCK.1 }
+    }
+}
+
+impl fmt::Display for BlockSize {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}x{}", self.x, self.y)
+    }
+}
+
+impl FromStr for BlockSize {
+    type Err = KernelConfigError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let bad = || KernelConfigError::BlockSyntax { text: s.to_string() };
+        let (x, y) = s.split_once(['x', 'X']).ok_or_else(bad)?;
+        let block =
+            BlockSize { x: x.trim().parse().map_err(|_| bad())?, y: y.trim().parse().map_err(|_| bad())? };
+        if !block_is_valid(block.x, block.y) {
+            return Err(KernelConfigError::BadBlock { block });
+        }
+        Ok(block)
+    }
+}
+
+/// Why a kernel configuration cannot run on a grid.
+#[derive(Debug, Error, PartialEq)]
+pub enum KernelConfigError {
+    #[error("cannot read block size {text:?}: write it as BXxBY, for example --block 32x8")]
+    BlockSyntax { text: String },
+    #[error(
+        "block {block} is not allowed: x must be a multiple of 32 (whole warps) and x*y at most 1024; \
+         for example 32x8, 64x4 or 128x2"
+    )]
+    BadBlock { block: BlockSize },
+    #[error(
+        "the tower layout needs {axis} to be a multiple of the block's {axis} size {block}, but {axis} = {cells}; \
+         use {below} or {above}, another --block, or --kernel csw or naive (any size)"
+    )]
+    NotMultiple { axis: &'static str, cells: u32, block: u32, below: u32, above: u32 },
+    #[error(
+        "{kernel} runs one block row per z-slice, so nz must be at most 65535 (got {nz}); use --kernel csw"
+    )]
+    TooManySlices { kernel: KernelKind, nz: u32 },
+    #[error(
+        "one GPU handles fewer than 2^32 array elements (the kernels index in 32 bits); this grid needs {elements}"
+    )]
+    TooLarge { elements: u64 },
+}
+
+/// A kernel and its block size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct KernelConfig {
+    pub kind: KernelKind,
+    pub block: BlockSize,
+}
+
+impl KernelConfig {
+    pub fn new(kind: KernelKind, block: BlockSize) -> Self {
+        Self { kind, block }
+    }
+
+    /// The tower layout of `dims`, if this kernel uses one.
+    pub fn tower_layout(&self, dims: GridDims) -> Result<Option<TowerLayout>, KernelConfigError> {
+        if !self.kind.uses_towers() {
+            return Ok(None);
+        }
+        TowerLayout::new(dims, self.block.x, self.block.y).map(Some).map_err(|e| match e {
+            TowerLayoutError::BadBlock { .. } => KernelConfigError::BadBlock { block: self.block },
+            TowerLayoutError::NotMultiple { axis, cells, block } => KernelConfigError::NotMultiple {
+                axis: match axis {
+                    Axis::X => "nx",
+                    Axis::Y => "ny",
+                },
+                cells,
+                block,
+                below: (cells / block).max(1) * block,
+                above: cells.div_ceil(block) * block,
+            },
+            TowerLayoutError::TooLarge => KernelConfigError::TooLarge {
+                elements: 2 * TowerLayout { dims, bx: self.block.x, by: self.block.y }.ds_size(),
+            },
+        })
+    }
+
+    /// Checks that this kernel can run `dims` (before anything is allocated).
+    pub fn check(&self, dims: GridDims) -> Result<(), KernelConfigError> {
+        if !block_is_valid(self.block.x, self.block.y) {
+            return Err(KernelConfigError::BadBlock { block: self.block });
+        }
+        if matches!(self.kind, KernelKind::Naive | KernelKind::Tower) && dims.nz > 65_535 {
+            return Err(KernelConfigError::TooManySlices { kernel: self.kind, nz: dims.nz });
+        }
+        if dims.cells() > u32::MAX as usize {
+            return Err(KernelConfigError::TooLarge { elements: dims.cells() as u64 });
+        }
+        self.tower_layout(dims).map(|_| ())
+    }
+
+    /// Elements of one U buffer: the grid, or the tower layout's ds_size.
+    pub fn u_elements(&self, dims: GridDims) -> Result<u64, KernelConfigError> {
+        Ok(match self.tower_layout(dims)? {
+            Some(lay) => lay.ds_size(),
+            None => dims.cells() as u64,
+        })
+    }
+
+    /// Device bytes: two U buffers in the kernel's layout plus v row-major
+    /// (paper eq. 6: 4 (2 ds_size + mesh_size) in f32 for towerDS).
+    pub fn device_bytes(&self, dims: GridDims, precision: Precision) -> Result<u64, KernelConfigError> {
+        Ok((2 * self.u_elements(dims)? + dims.cells() as u64) * precision.bytes() as u64)
+    }
+
+    /// Dynamic shared memory per block, in elements.
+    pub fn shared_elems(&self) -> u32 {
+        match self.kind {
+            KernelKind::Naive => 0,
+            KernelKind::Csw => csw_shared_elems(self.block.x, self.block.y),
+            KernelKind::Tower | KernelKind::TowerMarch => tower_shared_elems(self.block.x, self.block.y),
+        }
+    }
+
+    /// Grid of blocks for `dims`.
+    pub fn grid(&self, dims: GridDims) -> (u32, u32, u32) {
+        let (bx, by) = (self.block.x, self.block.y);
+        let tiles = (dims.nx.div_ceil(bx), dims.ny.div_ceil(by));
+        match self.kind {
+            KernelKind::Naive | KernelKind::Tower => (tiles.0, tiles.1, dims.nz),
+            KernelKind::Csw | KernelKind::TowerMarch => (tiles.0, tiles.1, 1),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::memory::format_bytes;
+
+    fn mib(kind: KernelKind, n: u32) -> String {
+        let cfg = KernelConfig::new(kind, BlockSize { x: 32, y: 8 });
+        format_bytes(cfg.device_bytes(GridDims::new(n, n, n), Precision::F32).unwrap())
+    }
+
+    #[test]
+    fn memory_matches_paper_table_2() {
+        assert_eq!(mib(KernelKind::Csw, 256), "192.00 MiB");
+        assert_eq!(mib(KernelKind::Tower, 256), "200.00 MiB");
+        assert_eq!(mib(KernelKind::Csw, 512), "1.50 GiB"); // 1536 MiB
+        assert_eq!(mib(KernelKind::Tower, 512), "1.56 GiB"); // 1600 MiB
+        let tower512 = KernelConfig::new(KernelKind::Tower, BlockSize::default());
+        assert_eq!(tower512.device_bytes(GridDims::new(512, 512, 512), Precision::F32).unwrap(), 1600 << 20);
+    }
+
+    #[test]
+    fn parses_block_sizes() {
+        assert_eq!("64x4".parse::<BlockSize>().unwrap(), BlockSize { x: 64, y: 4 });
+        assert!(matches!("48x4".parse::<BlockSize>(), Err(KernelConfigError::BadBlock { .. })));
+        assert!(matches!("32*8".parse::<BlockSize>(), Err(KernelConfigError::BlockSyntax { .. })));
+        assert!(matches!("64x32".parse::<BlockSize>(), Err(KernelConfigError::BadBlock { .. })));
+    }
+
+    #[test]
+    fn tower_refuses_partial_towers_naming_nearest_sizes() {
+        let cfg = KernelConfig::new(KernelKind::Tower, BlockSize { x: 32, y: 8 });
+        let err = cfg.check(GridDims::new(100, 64, 64)).unwrap_err();
+        assert_eq!(
+            err,
+            KernelConfigError::NotMultiple { axis: "nx", cells: 100, block: 32, below: 96, above: 128 }
+        );
+        assert!(err.to_string().contains("use 96 or 128"));
+        // CSW and naive take any size.
+        for kind in [KernelKind::Csw, KernelKind::Naive] {
+            assert!(
+                KernelConfig::new(kind, BlockSize { x: 32, y: 8 }).check(GridDims::new(100, 37, 9)).is_ok()
+            );
+        }
+    }
+}

@@ -1,0 +1,11 @@
+//! The GPU backend: fibril's Rust kernels (PTX from `build.rs`) driven
+//! through cudarc, with libcuda loaded at run time so fibril still builds
+//! and runs on machines without CUDA.
+
+pub mod device;
+pub mod kernel;
+pub mod solver;
+
+pub use device::{DeviceInfo, GpuDevice, GpuUnavailable, device_count};
+pub use kernel::{BlockSize, KernelConfig, KernelConfigError, KernelKind};
+pub use solver::GpuSolver;

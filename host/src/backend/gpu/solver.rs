@@ -1,0 +1,204 @@
+//! A simulation resident on one GPU.
+
+use std::sync::Arc;
+
+use cudarc::driver::{
+    CudaFunction, CudaModule, CudaSlice, CudaStream, DeviceRepr, DriverError, LaunchConfig, PushKernelArg,
+};
+use cudarc::nvrtc::Ptx;
+use kernels_gpu::{FLAT_BLOCK, GridDims, KarmaCoeffs, TowerLayout};
+
+use super::device::GpuDevice;
+use super::kernel::KernelConfig;
+use crate::backend::{BackendKind, Solver, SolverError};
+use crate::domain::Domain;
+use crate::fields::Fields;
+use crate::layout::tower;
+use crate::scalar::Scalar;
+
+/// Passes a `#[repr(C)]` struct of `kernels-gpu` by value as a kernel
+/// parameter (cudarc's `DeviceRepr` cannot be implemented on the foreign
+/// type directly).
+#[repr(transparent)]
+#[derive(Clone, Copy)]
+struct ByValue<P>(P);
+
+// SAFETY: only instantiated with `GridDims`, `TowerLayout` and
+// `KarmaCoeffs<T>`, plain `#[repr(C)]` structs of numbers whose kernel-side
+// declaration is the same Rust type, so host and device agree on size,
+// alignment and field order.
+unsafe impl<P: Copy> DeviceRepr for ByValue<P> {}
+
+fn cuda(during: &'static str) -> impl FnOnce(DriverError) -> SolverError {
+    move |source| SolverError::Cuda { during, source }
+}
+
+fn load_kernel(module: &Arc<CudaModule>, name: String) -> Result<CudaFunction, SolverError> {
+    module.load_function(&name).map_err(|_| SolverError::MissingKernel { name })
+}
+
+/// How U is laid out on the device.
+#[derive(Clone, Copy)]
+enum Layout {
+    RowMajor,
+    Towers(TowerLayout),
+}
+
+/// U double-buffered in the kernel's layout, v row-major, on one GPU.
+pub struct GpuSolver<T> {
+    stream: Arc<CudaStream>,
+    device_name: String,
+    config: KernelConfig,
+    layout: Layout,
+    step_fn: CudaFunction,
+    flag_fn: CudaFunction,
+    dims: GridDims,
+    coeffs: KarmaCoeffs<T>,
+    u: CudaSlice<T>,
+    u_next: CudaSlice<T>,
+    v: CudaSlice<T>,
+    flag: CudaSlice<u32>,
+}
+
+impl<T: Scalar> GpuSolver<T> {
+    /// Checks the configuration and memory, loads `ptx`, uploads `initial`.
+    pub fn new(
+        device: &GpuDevice,
+        ptx: &str,
+        config: KernelConfig,
+        domain: &Domain,
+        initial: &Fields<T>,
+    ) -> Result<Self, SolverError> {
+        assert_eq!(initial.dims(), domain.dims(), "initial fields match the domain");
+        let dims = domain.dims();
+        config.check(dims)?;
+        device.check_fits(config.device_bytes(dims, T::PRECISION)?)?;
+        let layout = match config.tower_layout(dims)? {
+            Some(lay) => Layout::Towers(lay),
+            None => Layout::RowMajor,
+        };
+        let module = device.ctx.load_module(Ptx::from_src(ptx)).map_err(cuda("loading the kernels"))?;
+        let step_fn = load_kernel(&module, config.kind.entry_point(T::PRECISION))?;
+        let flag_fn = load_kernel(&module, format!("flag_nonfinite_{}", T::PRECISION.suffix()))?;
+        let stream = device.stream.clone();
+        let u_elements = config.u_elements(dims)? as usize;
+        let mut solver = Self {
+            u: stream.alloc_zeros::<T>(u_elements).map_err(cuda("allocating U"))?,
+            u_next: stream.alloc_zeros::<T>(u_elements).map_err(cuda("allocating U_next"))?,
+            v: stream.alloc_zeros::<T>(dims.cells()).map_err(cuda("allocating v"))?,
+            flag: stream.alloc_zeros::<u32>(1).map_err(cuda("allocating the NaN flag"))?,
+            stream,
+            device_name: device.info().name.clone(),
+            config,
+            layout,
+            step_fn,
+            flag_fn,
+            dims,
+            coeffs: domain.coeffs(),
+        };
+        solver.set_fields(initial)?;
+        Ok(solver)
+    }
+
+    pub fn config(&self) -> KernelConfig {
+        self.config
+    }
+
+    fn launch_step(&mut self) -> Result<(), SolverError> {
+        let cfg = LaunchConfig {
+            grid_dim: self.config.grid(self.dims),
+            block_dim: (self.config.block.x, self.config.block.y, 1),
+            shared_mem_bytes: self.config.shared_elems() * T::BYTES as u32,
+        };
+        let coeffs = ByValue(self.coeffs);
+        let mut launch = self.stream.launch_builder(&self.step_fn);
+        launch.arg(&self.u).arg(&mut self.v).arg(&mut self.u_next);
+        let (dims, layout) = (ByValue(self.dims), self.layout);
+        let tower_layout;
+        match layout {
+            Layout::RowMajor => launch.arg(&dims),
+            Layout::Towers(lay) => {
+                tower_layout = ByValue(lay);
+                launch.arg(&tower_layout)
+            }
+        };
+        launch.arg(&coeffs);
+        // SAFETY: every step kernel takes (u: *const T, v: *mut T,
+        // u_next: *mut T, GridDims or TowerLayout, KarmaCoeffs<T>) in this
+        // order; the layout argument matches the kernel (KernelKind::uses_towers
+        // decides both); u and u_next hold u_elements values of that layout and
+        // are distinct allocations, v holds dims.cells(); the grid, block and
+        // shared memory come from KernelConfig, which implements each kernel's
+        // documented launch shape, and `check` accepted this grid.
+        unsafe { launch.launch(cfg) }.map_err(cuda("launching the step kernel"))?;
+        std::mem::swap(&mut self.u, &mut self.u_next);
+        Ok(())
+    }
+
+    /// U in row-major order, downloaded and unpacked from the device layout.
+    fn download_u(&mut self) -> Result<Vec<T>, SolverError> {
+        let raw = self.stream.clone_dtoh(&self.u).map_err(cuda("downloading U"))?;
+        Ok(match self.layout {
+            Layout::RowMajor => raw,
+            Layout::Towers(lay) => tower::unpack(&lay, &raw),
+        })
+    }
+}
+
+impl<T: Scalar> Solver<T> for GpuSolver<T> {
+    fn kind(&self) -> BackendKind {
+        BackendKind::Gpu
+    }
+
+    fn device_name(&self) -> String {
+        self.device_name.clone()
+    }
+
+    fn method(&self) -> String {
+        format!("{} {}", self.config.kind, self.config.block)
+    }
+
+    fn advance(&mut self, steps: u64) -> Result<(), SolverError> {
+        for _ in 0..steps {
+            self.launch_step()?;
+        }
+        Ok(())
+    }
+
+    fn synchronize(&mut self) -> Result<(), SolverError> {
+        self.stream.synchronize().map_err(cuda("running the step kernel"))
+    }
+
+    fn fields(&mut self) -> Result<Fields<T>, SolverError> {
+        let u = self.download_u()?;
+        let v = self.stream.clone_dtoh(&self.v).map_err(cuda("downloading v"))?;
+        Ok(Fields::from_vecs(self.dims, u, v))
+    }
+
+    fn set_fields(&mut self, fields: &Fields<T>) -> Result<(), SolverError> {
+        assert_eq!(fields.dims(), self.dims, "fields match the solver's grid");
+        match self.layout {
+            Layout::RowMajor => self.stream.memcpy_htod(fields.u_slice(), &mut self.u),
+            Layout::Towers(lay) => self.stream.memcpy_htod(&tower::pack(&lay, fields.u_slice()), &mut self.u),
+        }
+        .map_err(cuda("uploading U"))?;
+        self.stream.memcpy_htod(fields.v_slice(), &mut self.v).map_err(cuda("uploading v"))?;
+        Ok(())
+    }
+
+    fn any_nonfinite(&mut self) -> Result<bool, SolverError> {
+        self.stream.memset_zeros(&mut self.flag).map_err(cuda("clearing the NaN flag"))?;
+        // Tower buffers are checked whole: the extra lines copy core cells.
+        let n = self.u.len() as u64;
+        let blocks = (n.div_ceil(FLAT_BLOCK as u64)).min(4096) as u32;
+        let cfg =
+            LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (FLAT_BLOCK, 1, 1), shared_mem_bytes: 0 };
+        let mut launch = self.stream.launch_builder(&self.flag_fn);
+        launch.arg(&self.u).arg(&n).arg(&mut self.flag);
+        // SAFETY: flag_nonfinite_* takes (values: *const T, n: u64, flag: *mut u32);
+        // `u` holds n values and `flag` one u32; any 1D grid is valid.
+        unsafe { launch.launch(cfg) }.map_err(cuda("launching the NaN check"))?;
+        let flag = self.stream.clone_dtoh(&self.flag).map_err(cuda("reading the NaN flag"))?;
+        Ok(flag[0] != 0)
+    }
+}

@@ -1,0 +1,128 @@
+//! CSW, the classic sliding window (Micikevicius 2009; paper section 3.1).
+//!
+//! 2D blocks tile the xy plane and march along z. At each z the block's
+//! tile and its one-cell halo sit in shared memory; the values at z - 1 and
+//! z + 1 of each thread's column stay in registers and slide up one slice
+//! per iteration. Fields are row-major, so x halos are two 4-byte columns
+//! per block (the uncoalesced reads the tower layout removes).
+
+use crate::gpu::{block_dim, block_idx, dynamic_shared, sync_threads, thread_idx};
+use crate::grid::GridDims;
+use crate::model::{KarmaCoeffs, karma_step};
+use crate::real::Real;
+use crate::stencil::{laplacian7, mirror, mirror_neighbours};
+
+/// # Safety
+/// `u`, `v`, `u_next` hold `dims.cells() < 2^32` row-major values; `u` and
+/// `u_next` do not overlap. Launch with grid `(ceil(nx / bx), ceil(ny / by), 1)`,
+/// block `(bx, by, 1)` and `csw_shared_elems(bx, by)` elements of dynamic
+/// shared memory. Any grid size works: threads outside the mesh only take
+/// part in the barriers.
+///
+/// # Tiling
+/// Shared tile `(bx + 2) x (by + 2)`, pitch `bx + 2`; tile (i + 1, j + 1)
+/// holds cell (x0 + i, y0 + j). Halo cells outside the domain are never
+/// read: the mirror rule maps those neighbours back inside the tile.
+#[inline(always)]
+unsafe fn step<T: Real>(u: *const T, v: *mut T, u_next: *mut T, g: GridDims, c: &KarmaCoeffs<T>) {
+    let (tx, ty) = thread_idx();
+    let (bxi, byi, _) = block_idx();
+    let (bx, by) = block_dim();
+    let (x0, y0) = (bxi * bx, byi * by);
+    let (x, y) = (x0 + tx, y0 + ty);
+    let inside = x < g.nx && y < g.ny;
+    let pitch = bx + 2;
+    let tile = dynamic_shared::<T>();
+    let slice = g.slice_cells() as u32;
+    let column = y.min(g.ny - 1) * g.nx + x.min(g.nx - 1);
+    // Tile positions of this cell's x and y neighbours under the mirror rule.
+    let (xm, xp) = mirror_neighbours(x.min(g.nx - 1), g.nx);
+    let (ym, yp) = mirror_neighbours(y.min(g.ny - 1), g.ny);
+    let t_xm = (ty + 1) * pitch + (xm + 1 - x0);
+    let t_xp = (ty + 1) * pitch + (xp + 1 - x0);
+    let t_ym = (ym + 1 - y0) * pitch + tx + 1;
+    let t_yp = (yp + 1 - y0) * pitch + tx + 1;
+    let t_c = (ty + 1) * pitch + tx + 1;
+    let flat = ty * bx + tx;
+    let halo_count = 2 * (bx + by);
+
+    // SAFETY (whole body): global indices are cells of the grid (clamped or
+    // mirrored into range, and < 2^32); tile indices are < (bx+2)(by+2).
+    // Every thread reaches both barriers of every iteration.
+    unsafe {
+        let at = |z: u32| (z * slice + column) as usize;
+        let mut cur = if inside { *u.add(at(0)) } else { T::ZERO };
+        let mut above = if inside { *u.add(at(1)) } else { T::ZERO };
+        let mut below = above; // mirror: U[z = -1] = U[z = 1]
+        for z in 0..g.nz {
+            // Prefetch the slice two above (mirrored at the top) before the barrier.
+            let z2 = mirror(z as i64 + 2, g.nz as i64) as u32;
+            let ahead = if inside && z + 1 < g.nz { *u.add(at(z2)) } else { above };
+            let vc = if inside { *v.add(at(z)) } else { T::ZERO };
+            if inside {
+                *tile.add(t_c as usize) = cur;
+            }
+            // Halo: top row, bottom row, left column, right column.
+            let mut k = flat;
+            while k < halo_count {
+                let (hx, hy, t) = if k < bx {
+                    (x0 + k, y0.wrapping_sub(1), k + 1)
+                } else if k < 2 * bx {
+                    (x0 + k - bx, y0 + by, (by + 1) * pitch + k - bx + 1)
+                } else if k < 2 * bx + by {
+                    (x0.wrapping_sub(1), y0 + k - 2 * bx, (k - 2 * bx + 1) * pitch)
+                } else {
+                    (x0 + bx, y0 + k - 2 * bx - by, (k - 2 * bx - by + 1) * pitch + bx + 1)
+                };
+                // wrapping_sub(1) of 0 is u32::MAX: outside, like any cell past the edge.
+                if hx < g.nx && hy < g.ny {
+                    *tile.add(t as usize) = *u.add((z * slice + hy * g.nx + hx) as usize);
+                }
+                k += bx * by;
+            }
+            sync_threads();
+            if inside {
+                let lap = laplacian7(
+                    cur,
+                    *tile.add(t_xm as usize),
+                    *tile.add(t_xp as usize),
+                    *tile.add(t_ym as usize),
+                    *tile.add(t_yp as usize),
+                    below,
+                    above,
+                );
+                let (un, vn) = karma_step(cur, vc, lap, c);
+                *u_next.add(at(z)) = un;
+                *v.add(at(z)) = vn;
+            }
+            sync_threads();
+            below = cur;
+            cur = above;
+            above = ahead;
+        }
+    }
+}
+
+/// One Karma step, CSW, f32. See [`step`].
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn karma_csw_f32(
+    u: *const f32,
+    v: *mut f32,
+    u_next: *mut f32,
+    dims: GridDims,
+    coeffs: KarmaCoeffs<f32>,
+) {
+    unsafe { step(u, v, u_next, dims, &coeffs) }
+}
+
+/// One Karma step, CSW, f64. See [`step`].
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn karma_csw_f64(
+    u: *const f64,
+    v: *mut f64,
+    u_next: *mut f64,
+    dims: GridDims,
+    coeffs: KarmaCoeffs<f64>,
+) {
+    unsafe { step(u, v, u_next, dims, &coeffs) }
+}
