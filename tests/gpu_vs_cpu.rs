@@ -204,6 +204,15 @@ fn every_kernel_and_block(gpu: &GpuDevice) -> Result<(), String> {
             }
         }
     }
+    // tower-march climbing chunks of 1 and 3 slices (the last chunk partial).
+    for chunk in [1, 3] {
+        let cfg = config(KernelKind::TowerMarch, (32, 4)).with_z_chunk(chunk);
+        let dims = grid_for(cfg, 7);
+        tried += 1;
+        if let Err(e) = compare(gpu, cfg, dims, Reaction::Karma, rich_start::<f32>(dims), 300) {
+            failures.push(format!("{cfg} on {dims:?}: {e}"));
+        }
+    }
     // One tower across the whole width, and three.
     for kind in [KernelKind::Tower, KernelKind::TowerMarch] {
         for dims in [GridDims::new(64, 8, 5), GridDims::new(192, 12, 4)] {

@@ -54,10 +54,10 @@ pub const fn csw_shared_elems(bx: u32, by: u32) -> u32 {
     (bx + 2) * (by + 2)
 }
 
-/// Dynamic shared memory, in elements, of the tower kernels: the haloed tile
-/// plus the block's new U, re-read to write the extra lines coalesced.
+/// Dynamic shared memory, in elements, of the tower kernels: two haloed
+/// tiles, used alternately so one barrier per slice suffices.
 pub const fn tower_shared_elems(bx: u32, by: u32) -> u32 {
-    (bx + 2) * (by + 2) + bx * by
+    2 * (bx + 2) * (by + 2)
 }
 
 /// Threads per block of the element-wise diagnostic kernels.

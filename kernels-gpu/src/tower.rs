@@ -26,6 +26,9 @@ pub struct TowerLayout {
     pub bx: u32,
     /// Tower (and thread block) size along y: wlsize_y.
     pub by: u32,
+    /// nx / bx and ny / by, stored so kernels never divide.
+    towers_x: u32,
+    towers_y: u32,
 }
 
 /// Why a grid and block size cannot form a tower layout.
@@ -64,7 +67,7 @@ impl TowerLayout {
         if !dims.ny.is_multiple_of(by) {
             return Err(TowerLayoutError::NotMultiple { axis: Axis::Y, cells: dims.ny, block: by });
         }
-        let layout = Self { dims, bx, by };
+        let layout = Self { dims, bx, by, towers_x: dims.nx / bx, towers_y: dims.ny / by };
         if layout.ds_size() > u32::MAX as u64 {
             return Err(TowerLayoutError::TooLarge);
         }
@@ -74,13 +77,13 @@ impl TowerLayout {
     /// Towers along x (the grid's gridDim.x).
     #[inline(always)]
     pub const fn towers_x(&self) -> u32 {
-        self.dims.nx / self.bx
+        self.towers_x
     }
 
     /// Towers along y (gridDim.y).
     #[inline(always)]
     pub const fn towers_y(&self) -> u32 {
-        self.dims.ny / self.by
+        self.towers_y
     }
 
     /// Cells in one z-slice of a tower: core plus the two extra lines

@@ -102,6 +102,10 @@ pub struct ComputeArgs {
     /// backend; for tower kernels also the tower size).
     #[arg(long, default_value = "32x8", value_parser = parse_block)]
     pub block: BlockSize,
+    /// tower-march only: slices each block climbs (0 = the whole tower, the
+    /// paper's sliding window; small values trade register reuse for parallelism).
+    #[arg(long, default_value_t = 0)]
+    pub z_chunk: u32,
     /// CUDA device ordinal.
     #[arg(long, default_value_t = 0)]
     pub device: usize,
@@ -158,7 +162,7 @@ pub fn parse_block(text: &str) -> Result<BlockSize, String> {
 
 impl ComputeArgs {
     pub fn kernel_config(&self) -> KernelConfig {
-        KernelConfig::new(self.kernel.into(), self.block)
+        KernelConfig::new(self.kernel.into(), self.block).with_z_chunk(self.z_chunk)
     }
 }
 

@@ -11,74 +11,114 @@
 //! the halo rows y0 - 1 and y0 + by from the towers above and below, and
 //! the x halos from its own two extra lines (two coalesced reads, no
 //! divergence); computes; writes the new core U into the other buffer and v
-//! in place; then threads 0..2*by (consecutive, so coalesced) copy the new
-//! edge columns into the extra lines of the neighbouring towers, or, at the
-//! domain's x edges, the mirror column into the tower's own line.
+//! in place; and the threads of the edge columns also write their new U
+//! into the extra lines of the neighbouring towers (or, at the domain's x
+//! edges, the mirror column into the tower's own line).
+//!
+//! Departure from Algorithm 2 (lines 42-49): the paper stages the new U in
+//! shared memory behind a second barrier so that threads 0..2*by write the
+//! extra lines coalesced. Here the edge threads write straight from their
+//! registers: 2*by four-byte stores per block and slice, merged in L2, for
+//! one barrier and `bx * by` shared elements less (measured faster on H100,
+//! see docs/BENCHMARKS.md).
+//!
+//! `karma_tower_march_*` takes a `z_chunk`: each block climbs that many
+//! slices (the whole tower when `z_chunk >= nz`, the paper's sliding-window
+//! reading); with `z_chunk = 1` it does the work of `karma_tower_*`.
 
 use crate::gpu::{block_idx, dynamic_shared, sync_threads, thread_idx};
 use crate::model::{KarmaCoeffs, karma_step};
 use crate::real::Real;
-use crate::stencil::{laplacian7, mirror};
+use crate::stencil::{laplacian7, mirror_neighbours};
 use crate::tower::TowerLayout;
 
-/// Per-thread constants of a tower block.
+/// Sentinel for "this thread writes no extra line".
+const NO_LINE: u32 = u32::MAX;
+
+/// Per-thread constants of a tower block, computed once per launch: every
+/// index inside the z loop is one of these plus `z * wall_length`.
 #[derive(Clone, Copy)]
 struct Block {
     lay: TowerLayout,
-    /// Tower coordinates of this block.
-    tower_x: u32,
-    tower_y: u32,
-    /// Thread position in the block and flat (warp-contiguous) index.
     tx: u32,
     ty: u32,
     flat: u32,
     pitch: u32,
+    /// Slice 0 of this tower.
+    slice0: u32,
+    /// Slice-0 index of the first cell of the halo rows above and below
+    /// (neighbouring towers, or the mirror row at the domain's y edges).
+    top_row0: u32,
+    bottom_row0: u32,
+    /// Slice-0 index of the extra-line element this thread's new U goes to,
+    /// or [`NO_LINE`].
+    line_dst0: u32,
+    /// Row-major index of this thread's cell at z = 0 (for v).
+    v0: u32,
 }
 
 impl Block {
     fn new(lay: TowerLayout) -> Self {
         let (tx, ty) = thread_idx();
         let (tower_x, tower_y, _) = block_idx();
-        Self { lay, tower_x, tower_y, tx, ty, flat: ty * lay.bx + tx, pitch: lay.bx + 2 }
+        let (bx, by) = (lay.bx, lay.by);
+        let last_x = lay.towers_x() - 1;
+        let last_y = lay.towers_y() - 1;
+        let slice0 = lay.slice_base(tower_x, tower_y, 0);
+        // Row y0 - 1, or the mirror row 1 at y = 0 (in the tower below when by = 1).
+        let top_row0 = if tower_y > 0 {
+            lay.slice_base(tower_x, tower_y - 1, 0) + (by - 1) * bx
+        } else if by >= 2 {
+            slice0 + bx
+        } else {
+            lay.slice_base(tower_x, 1, 0)
+        };
+        // Row y0 + by, or the mirror row ny - 2 at the top edge.
+        let bottom_row0 = if tower_y < last_y {
+            lay.slice_base(tower_x, tower_y + 1, 0)
+        } else if by >= 2 {
+            slice0 + (by - 2) * bx
+        } else {
+            lay.slice_base(tower_x, last_y - 1, 0)
+        };
+        // Column 0 feeds the left neighbour's right line; at the domain's
+        // left edge column 1 is the mirror kept in this tower's left line.
+        // Symmetrically on the right.
+        let line_dst0 = if tx == 0 && tower_x > 0 {
+            lay.slice_base(tower_x - 1, tower_y, 0) + lay.right_line_offset(ty)
+        } else if tx == 1 && tower_x == 0 {
+            slice0 + lay.left_line_offset(ty)
+        } else if tx == bx - 1 && tower_x < last_x {
+            lay.slice_base(tower_x + 1, tower_y, 0) + lay.left_line_offset(ty)
+        } else if tx == bx - 2 && tower_x == last_x {
+            slice0 + lay.right_line_offset(ty)
+        } else {
+            NO_LINE
+        };
+        let v0 = (tower_y * by + ty) * lay.dims.nx + tower_x * bx + tx;
+        Self { lay, tx, ty, flat: ty * bx + tx, pitch: bx + 2, slice0, top_row0, bottom_row0, line_dst0, v0 }
     }
 
-    /// Row-major index of this thread's cell at height z (for v).
-    fn v_index(&self, z: u32) -> usize {
-        let d = self.lay.dims;
-        let x = self.tower_x * self.lay.bx + self.tx;
-        let y = self.tower_y * self.lay.by + self.ty;
-        ((z * d.ny + y) * d.nx + x) as usize
-    }
-
-    /// Tower-layout index of global row `gy`, column `x0 + lx`, height z.
-    fn row_index(&self, gy: u32, lx: u32, z: u32) -> u32 {
-        let by = self.lay.by;
-        self.lay.slice_base(self.tower_x, gy / by, z) + (gy % by) * self.lay.bx + lx
-    }
-
-    /// Fills the tile's halo for slice z (Algorithm 2, lines 15-37).
+    /// Fills the tile's halo for slice z (Algorithm 2, lines 15-37): rows
+    /// from the towers above and below, x halos from this tower's own extra
+    /// lines. Threads take the `2 (bx + by)` halo cells in turn.
     ///
     /// # Safety
     /// `u` is a tower-layout buffer of `lay`; `tile` has `(bx+2)(by+2)` elements.
     unsafe fn load_halo<T: Real>(&self, u: *const T, tile: *mut T, z: u32) {
         let (bx, by) = (self.lay.bx, self.lay.by);
-        let ny = self.lay.dims.ny as i64;
-        let y0 = self.tower_y * by;
-        let base = self.lay.slice_base(self.tower_x, self.tower_y, z);
+        let dz = z * self.lay.wall_length();
+        let lines = self.slice0 + dz + bx * by;
         let mut k = self.flat;
         while k < 2 * (bx + by) {
             let (src, t) = if k < bx {
-                let gy = mirror(y0 as i64 - 1, ny) as u32;
-                (self.row_index(gy, k, z), k + 1)
+                (self.top_row0 + dz + k, k + 1)
             } else if k < 2 * bx {
-                let gy = mirror((y0 + by) as i64, ny) as u32;
-                (self.row_index(gy, k - bx, z), (by + 1) * self.pitch + k - bx + 1)
+                (self.bottom_row0 + dz + k - bx, (by + 1) * self.pitch + k - bx + 1)
             } else if k < 2 * bx + by {
-                let r = k - 2 * bx;
-                (base + self.lay.left_line_offset(r), (r + 1) * self.pitch)
+                (lines + k - 2 * bx, (k - 2 * bx + 1) * self.pitch)
             } else {
-                let r = k - 2 * bx - by;
-                (base + self.lay.right_line_offset(r), (r + 1) * self.pitch + bx + 1)
+                (lines + k - 2 * bx, (k - 2 * bx - by + 1) * self.pitch + bx + 1)
             };
             // SAFETY: src is inside the layout (mirrored rows are real rows),
             // t inside the tile; guaranteed by the caller's sizes.
@@ -92,131 +132,86 @@ impl Block {
     /// # Safety
     /// The tile is complete (after the barrier following `load_halo`).
     unsafe fn laplacian<T: Real>(&self, tile: *const T, centre: T, below: T, above: T) -> T {
-        let c = (self.ty + 1) * self.pitch + self.tx + 1;
+        let c = ((self.ty + 1) * self.pitch + self.tx + 1) as usize;
+        let p = self.pitch as usize;
         // SAFETY: neighbours of an interior tile position are inside the tile.
         unsafe {
             laplacian7(
                 centre,
-                *tile.add(c as usize - 1),
-                *tile.add(c as usize + 1),
-                *tile.add((c - self.pitch) as usize),
-                *tile.add((c + self.pitch) as usize),
+                *tile.add(c - 1),
+                *tile.add(c + 1),
+                *tile.add(c - p),
+                *tile.add(c + p),
                 below,
                 above,
             )
         }
     }
-
-    /// Writes the block's new edge columns into the extra lines of slice z
-    /// of `u_next` (Algorithm 2, lines 45-49). Threads 0..by handle the left
-    /// edge, by..2*by the right edge.
-    ///
-    /// # Safety
-    /// `out` holds the block's new core U (`bx * by`, row-major), complete.
-    unsafe fn write_extra_lines<T: Real>(&self, out: *const T, u_next: *mut T, z: u32) {
-        let (bx, by) = (self.lay.bx, self.lay.by);
-        let last = self.lay.towers_x() - 1;
-        let f = self.flat;
-        let (src_col, dst) = if f < by {
-            let r = f;
-            if self.tower_x == 0 {
-                // Mirror: U[-1] = U[1], kept in this tower's own left line.
-                (1, self.lay.slice_base(0, self.tower_y, z) + self.lay.left_line_offset(r))
-            } else {
-                (0, self.lay.slice_base(self.tower_x - 1, self.tower_y, z) + self.lay.right_line_offset(r))
-            }
-        } else if f < 2 * by {
-            let r = f - by;
-            if self.tower_x == last {
-                (bx - 2, self.lay.slice_base(last, self.tower_y, z) + self.lay.right_line_offset(r))
-            } else {
-                (
-                    bx - 1,
-                    self.lay.slice_base(self.tower_x + 1, self.tower_y, z) + self.lay.left_line_offset(r),
-                )
-            }
-        } else {
-            return;
-        };
-        let row = if f < by { f } else { f - by };
-        // SAFETY: dst is an extra-line element of the layout; the source is in `out`.
-        unsafe { *u_next.add(dst as usize) = *out.add((row * bx + src_col) as usize) };
-    }
 }
 
-/// One slice per block (Algorithm 2 as written).
+/// The shared body: this block advances slices `z_begin..z_end` of its
+/// tower, keeping the z neighbours in registers as it climbs.
 ///
 /// # Safety
 /// `u` and `u_next` are distinct tower-layout buffers of `lay.ds_size()`
 /// elements with valid extra lines in `u`; `v` is row-major with
-/// `lay.dims.cells()` elements. Launch with grid `(towers_x, towers_y, nz)`,
-/// block `(bx, by, 1)` and `tower_shared_elems(bx, by)` elements of dynamic
-/// shared memory. Every element of `u_next` (core and extra lines) is written.
+/// `lay.dims.cells()` elements. Launch with grid `(towers_x, towers_y, G)`,
+/// block `(bx, by, 1)`, `tower_shared_elems(bx, by)` elements of dynamic
+/// shared memory, and `z_begin..z_end` a range of slices such that the G
+/// blocks of a tower cover `0..nz` exactly once. Every element of `u_next`
+/// (core and extra lines) of those slices is written.
 #[inline(always)]
-unsafe fn step_slice<T: Real>(u: *const T, v: *mut T, u_next: *mut T, lay: TowerLayout, c: &KarmaCoeffs<T>) {
+unsafe fn advance_slices<T: Real>(
+    u: *const T,
+    v: *mut T,
+    u_next: *mut T,
+    lay: TowerLayout,
+    c: &KarmaCoeffs<T>,
+    z_begin: u32,
+    z_end: u32,
+) {
     let b = Block::new(lay);
-    let (_, _, z) = block_idx();
-    let tile = dynamic_shared::<T>();
-    // SAFETY: the tile region is (bx+2)(by+2) elements, `out` follows it.
-    let out = unsafe { tile.add(((lay.bx + 2) * (lay.by + 2)) as usize) };
-    let wall = lay.wall_length();
-    let base = lay.slice_base(b.tower_x, b.tower_y, z);
-    let own = base + lay.core_offset(b.tx, b.ty);
-    let (zm, zp) =
-        (mirror(z as i64 - 1, lay.dims.nz as i64) as u32, mirror(z as i64 + 1, lay.dims.nz as i64) as u32);
-    // SAFETY: indices per the layout; every thread reaches both barriers.
-    unsafe {
-        let centre = *u.add(own as usize);
-        let below = *u.add((own - z * wall + zm * wall) as usize);
-        let above = *u.add((own - z * wall + zp * wall) as usize);
-        let vi = b.v_index(z);
-        let vc = *v.add(vi);
-        *tile.add(((b.ty + 1) * b.pitch + b.tx + 1) as usize) = centre;
-        b.load_halo(u, tile, z);
-        sync_threads();
-        let lap = b.laplacian(tile, centre, below, above);
-        let (un, vn) = karma_step(centre, vc, lap, c);
-        *u_next.add(own as usize) = un;
-        *v.add(vi) = vn;
-        *out.add(b.flat as usize) = un;
-        sync_threads();
-        b.write_extra_lines(out, u_next, z);
-    }
-}
-
-/// One block per tower, marching along z with the z neighbours in registers.
-///
-/// # Safety
-/// As [`step_slice`], but launch with grid `(towers_x, towers_y, 1)`.
-#[inline(always)]
-unsafe fn step_march<T: Real>(u: *const T, v: *mut T, u_next: *mut T, lay: TowerLayout, c: &KarmaCoeffs<T>) {
-    let b = Block::new(lay);
-    let tile = dynamic_shared::<T>();
-    // SAFETY: as in step_slice.
-    let out = unsafe { tile.add(((lay.bx + 2) * (lay.by + 2)) as usize) };
+    let tiles = dynamic_shared::<T>();
+    let tile_elems = ((lay.bx + 2) * (lay.by + 2)) as usize;
     let wall = lay.wall_length();
     let nz = lay.dims.nz;
-    let own0 = lay.slice_base(b.tower_x, b.tower_y, 0) + lay.core_offset(b.tx, b.ty);
-    // SAFETY: indices per the layout; every thread reaches every barrier.
+    let slice = lay.dims.slice_cells() as u32;
+    let own0 = b.slice0 + lay.core_offset(b.tx, b.ty);
+    let centre_tile = ((b.ty + 1) * b.pitch + b.tx + 1) as usize;
+    // Mirror rule along z: U[-1] = U[1], U[nz] = U[nz - 2].
+    let (zm, zp) = mirror_neighbours(z_begin, nz);
+    // SAFETY: indices per the layout; every thread reaches every barrier
+    // (z_begin..z_end is uniform across the block). Slice z uses tile
+    // (z - z_begin) % 2: a thread can only start filling a tile again after
+    // the next slice's barrier, which all threads reach only once they have
+    // finished reading it.
     unsafe {
-        let mut cur = *u.add(own0 as usize);
-        let mut above = *u.add((own0 + wall) as usize);
-        let mut below = above; // mirror at z = 0
-        for z in 0..nz {
-            let z2 = mirror(z as i64 + 2, nz as i64) as u32;
-            let ahead = if z + 1 < nz { *u.add((own0 + z2 * wall) as usize) } else { above };
-            let vi = b.v_index(z);
+        let mut below = *u.add((own0 + zm * wall) as usize);
+        let mut cur = *u.add((own0 + z_begin * wall) as usize);
+        let mut above = *u.add((own0 + zp * wall) as usize);
+        for z in z_begin..z_end {
+            let tile = tiles.add(((z - z_begin) & 1) as usize * tile_elems);
+            // Slice z + 2, mirrored to nz - 2 when z + 2 = nz.
+            let ahead = if z + 1 < z_end {
+                let z2 = if z + 2 < nz { z + 2 } else { nz - 2 };
+                *u.add((own0 + z2 * wall) as usize)
+            } else {
+                above
+            };
+            let vi = (b.v0 + z * slice) as usize;
             let vc = *v.add(vi);
-            *tile.add(((b.ty + 1) * b.pitch + b.tx + 1) as usize) = cur;
+            *tile.add(centre_tile) = cur;
             b.load_halo(u, tile, z);
             sync_threads();
             let lap = b.laplacian(tile, cur, below, above);
             let (un, vn) = karma_step(cur, vc, lap, c);
             *u_next.add((own0 + z * wall) as usize) = un;
             *v.add(vi) = vn;
-            *out.add(b.flat as usize) = un;
-            sync_threads();
-            b.write_extra_lines(out, u_next, z);
+            // Algorithm 2, lines 45-49: edge columns into the neighbours'
+            // extra lines (or the mirror into this tower's own).
+            if b.line_dst0 != NO_LINE {
+                *u_next.add((b.line_dst0 + z * wall) as usize) = un;
+            }
             below = cur;
             cur = above;
             above = ahead;
@@ -224,26 +219,68 @@ unsafe fn step_march<T: Real>(u: *const T, v: *mut T, u_next: *mut T, lay: Tower
     }
 }
 
+/// One slice per block, z = blockIdx.z (Algorithm 2 as written).
+///
+/// # Safety
+/// See [`advance_slices`]; grid `(towers_x, towers_y, nz)`.
+#[inline(always)]
+unsafe fn step_slice<T: Real>(u: *const T, v: *mut T, u_next: *mut T, lay: TowerLayout, c: &KarmaCoeffs<T>) {
+    let (_, _, z) = block_idx();
+    unsafe { advance_slices(u, v, u_next, lay, c, z, z + 1) }
+}
+
+/// Each block marches up `z_chunk` slices of its tower (the whole tower
+/// when `z_chunk >= nz`).
+///
+/// # Safety
+/// See [`advance_slices`]; grid `(towers_x, towers_y, ceil(nz / z_chunk))`, `z_chunk >= 1`.
+#[inline(always)]
+unsafe fn step_march<T: Real>(
+    u: *const T,
+    v: *mut T,
+    u_next: *mut T,
+    lay: TowerLayout,
+    c: &KarmaCoeffs<T>,
+    z_chunk: u32,
+) {
+    let (_, _, g) = block_idx();
+    let z_begin = g * z_chunk;
+    let z_end = if lay.dims.nz - z_begin > z_chunk { z_begin + z_chunk } else { lay.dims.nz };
+    unsafe { advance_slices(u, v, u_next, lay, c, z_begin, z_end) }
+}
+
 macro_rules! tower_entry_points {
-    ($($name:ident: $body:ident, $t:ty;)*) => {$(
-        /// Karma step on the tower layout; see the module docs and the
-        /// safety section of the generic body named in the source.
+    ($($slice:ident, $march:ident: $t:ty;)*) => {$(
+        /// Karma step on the tower layout, one block per tower slice
+        /// (`step_slice` in the source has the launch contract).
         #[unsafe(no_mangle)]
-        pub unsafe extern "ptx-kernel" fn $name(
+        pub unsafe extern "ptx-kernel" fn $slice(
             u: *const $t,
             v: *mut $t,
             u_next: *mut $t,
             layout: TowerLayout,
             coeffs: KarmaCoeffs<$t>,
         ) {
-            unsafe { $body(u, v, u_next, layout, &coeffs) }
+            unsafe { step_slice(u, v, u_next, layout, &coeffs) }
+        }
+
+        /// Karma step on the tower layout, each block marching `z_chunk`
+        /// slices (`step_march` in the source has the launch contract).
+        #[unsafe(no_mangle)]
+        pub unsafe extern "ptx-kernel" fn $march(
+            u: *const $t,
+            v: *mut $t,
+            u_next: *mut $t,
+            layout: TowerLayout,
+            coeffs: KarmaCoeffs<$t>,
+            z_chunk: u32,
+        ) {
+            unsafe { step_march(u, v, u_next, layout, &coeffs, z_chunk) }
         }
     )*};
 }
 
 tower_entry_points! {
-    karma_tower_f32: step_slice, f32;
-    karma_tower_f64: step_slice, f64;
-    karma_tower_march_f32: step_march, f32;
-    karma_tower_march_f64: step_march, f64;
+    karma_tower_f32, karma_tower_march_f32: f32;
+    karma_tower_f64, karma_tower_march_f64: f64;
 }

@@ -56,6 +56,16 @@ impl KernelKind {
     }
 }
 
+impl fmt::Display for KernelConfig {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}", self.kind, self.block)?;
+        if self.kind == KernelKind::TowerMarch && self.z_chunk != 0 {
+            write!(f, " z{}", self.z_chunk)?;
+        }
+        Ok(())
+    }
+}
+
 impl fmt::Display for KernelKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
@@ -126,11 +136,23 @@ pub enum KernelConfigError {
 pub struct KernelConfig {
     pub kind: KernelKind,
     pub block: BlockSize,
+    /// Slices each block of `tower-march` climbs; 0 = the whole tower.
+    pub z_chunk: u32,
 }
 
 impl KernelConfig {
     pub fn new(kind: KernelKind, block: BlockSize) -> Self {
-        Self { kind, block }
+        Self { kind, block, z_chunk: 0 }
+    }
+
+    /// `tower-march` with each block climbing `z_chunk` slices (0 = all).
+    pub fn with_z_chunk(self, z_chunk: u32) -> Self {
+        Self { z_chunk, ..self }
+    }
+
+    /// Slices per block of the marching kernels for a grid of `nz` slices.
+    pub fn effective_z_chunk(&self, nz: u32) -> u32 {
+        if self.z_chunk == 0 { nz } else { self.z_chunk.min(nz) }
     }
 
     /// The tower layout of `dims`, if this kernel uses one.
@@ -150,9 +172,11 @@ impl KernelConfig {
                 below: (cells / block).max(1) * block,
                 above: cells.div_ceil(block) * block,
             },
-            TowerLayoutError::TooLarge => KernelConfigError::TooLarge {
-                elements: 2 * TowerLayout { dims, bx: self.block.x, by: self.block.y }.ds_size(),
-            },
+            TowerLayoutError::TooLarge => {
+                let walls = dims.nx.div_ceil(self.block.x) as u64 * dims.ny.div_ceil(self.block.y) as u64;
+                let elements = walls * dims.nz as u64 * (self.block.y * (self.block.x + 2)) as u64;
+                KernelConfigError::TooLarge { elements }
+            }
         })
     }
 
@@ -199,7 +223,8 @@ impl KernelConfig {
         let tiles = (dims.nx.div_ceil(bx), dims.ny.div_ceil(by));
         match self.kind {
             KernelKind::Naive | KernelKind::Tower => (tiles.0, tiles.1, dims.nz),
-            KernelKind::Csw | KernelKind::TowerMarch => (tiles.0, tiles.1, 1),
+            KernelKind::Csw => (tiles.0, tiles.1, 1),
+            KernelKind::TowerMarch => (tiles.0, tiles.1, dims.nz.div_ceil(self.effective_z_chunk(dims.nz))),
         }
     }
 }

@@ -9,7 +9,7 @@ use cudarc::nvrtc::Ptx;
 use kernels_gpu::{FLAT_BLOCK, GridDims, KarmaCoeffs, TowerLayout};
 
 use super::device::GpuDevice;
-use super::kernel::KernelConfig;
+use super::kernel::{KernelConfig, KernelKind};
 use crate::backend::{BackendKind, Solver, SolverError};
 use crate::domain::Domain;
 use crate::fields::Fields;
@@ -123,9 +123,14 @@ impl<T: Scalar> GpuSolver<T> {
             }
         };
         launch.arg(&coeffs);
+        let z_chunk = self.config.effective_z_chunk(self.dims.nz);
+        if self.config.kind == KernelKind::TowerMarch {
+            launch.arg(&z_chunk);
+        }
         // SAFETY: every step kernel takes (u: *const T, v: *mut T,
         // u_next: *mut T, GridDims or TowerLayout, KarmaCoeffs<T>) in this
-        // order; the layout argument matches the kernel (KernelKind::uses_towers
+        // order, tower-march also z_chunk: u32 >= 1 (its grid is sized from the
+        // same value); the layout argument matches the kernel (KernelKind::uses_towers
         // decides both); u and u_next hold u_elements values of that layout and
         // are distinct allocations, v holds dims.cells(); the grid, block and
         // shared memory come from KernelConfig, which implements each kernel's
@@ -155,7 +160,7 @@ impl<T: Scalar> Solver<T> for GpuSolver<T> {
     }
 
     fn method(&self) -> String {
-        format!("{} {}", self.config.kind, self.config.block)
+        self.config.to_string()
     }
 
     fn advance(&mut self, steps: u64) -> Result<(), SolverError> {
