@@ -50,6 +50,9 @@ pub struct BenchArgs {
     /// Cube sizes of the sweep.
     #[arg(long, value_delimiter = ',', default_value = "256,512")]
     pub sweep_sizes: Vec<u32>,
+    /// z-chunks at which tower-march is timed in the sweep (0 = whole tower).
+    #[arg(long, value_delimiter = ',', default_value = "0,8")]
+    pub sweep_z_chunks: Vec<u32>,
     /// Block sizes of the sweep.
     #[arg(long, value_delimiter = ',', default_value = "32x4,32x8,64x4,64x8,128x4,128x2,256x1", value_parser = super::args::parse_block)]
     pub sweep_blocks: Vec<BlockSize>,
@@ -217,7 +220,7 @@ fn sweep<T: Scalar>(args: &BenchArgs) -> anyhow::Result<ExitCode> {
     }
     let mut records = Vec::new();
     println!(
-        "{:>5} {:<12} {:>6} {:>11} {:>13} {:>14} {:>8} {:>9}",
+        "{:>5} {:<13} {:>6} {:>11} {:>13} {:>14} {:>8} {:>9}",
         "size", "kernel", "block", "steps/s", "s/20k steps", "cell-upd/s", "GB/s", "vs csw"
     );
     for &n in &args.sweep_sizes {
@@ -229,12 +232,25 @@ fn sweep<T: Scalar>(args: &BenchArgs) -> anyhow::Result<ExitCode> {
         for block in &args.sweep_blocks {
             let mut csw_steps_per_s = None;
             // CSW first, so every other kernel gets its ratio to CSW.
-            for kind in [KernelKind::Csw, KernelKind::Tower, KernelKind::TowerMarch, KernelKind::Naive] {
-                let cfg = KernelConfig::new(kind, *block);
+            let mut configs = vec![
+                KernelConfig::new(KernelKind::Csw, *block),
+                KernelConfig::new(KernelKind::Tower, *block),
+            ];
+            for &chunk in &args.sweep_z_chunks {
+                configs.push(KernelConfig::new(KernelKind::TowerMarch, *block).with_z_chunk(chunk));
+            }
+            configs.push(KernelConfig::new(KernelKind::Naive, *block));
+            for cfg in configs {
+                let kind = cfg.kind;
+                let label = match (kind, cfg.z_chunk) {
+                    (KernelKind::TowerMarch, 0) => "tower-march".to_string(),
+                    (KernelKind::TowerMarch, z) => format!("tower-march{z}"),
+                    _ => kind.name().to_string(),
+                };
                 let rec = match measure::<T>(args, &selected, &domain, cfg, steps) {
                     Ok(rec) => rec,
                     Err(e) => {
-                        println!("{n:>5} {:<12} {:>6}  skipped: {e:#}", kind.name(), block.to_string());
+                        println!("{n:>5} {label:<13} {:>6}  skipped: {e:#}", block.to_string());
                         continue;
                     }
                 };
@@ -243,8 +259,8 @@ fn sweep<T: Scalar>(args: &BenchArgs) -> anyhow::Result<ExitCode> {
                 }
                 let vs_csw = csw_steps_per_s.map(|c| format!("{:.2}", rec.throughput.steps_per_s / c));
                 println!(
-                    "{n:>5} {:<12} {:>6} {:>11.1} {:>13.2} {:>14.3e} {:>8.0} {:>9}",
-                    kind.name(),
+                    "{n:>5} {:<13} {:>6} {:>11.1} {:>13.2} {:>14.3e} {:>8.0} {:>9}",
+                    label,
                     block.to_string(),
                     rec.throughput.steps_per_s,
                     rec.s_per_20k_steps(),
@@ -254,7 +270,7 @@ fn sweep<T: Scalar>(args: &BenchArgs) -> anyhow::Result<ExitCode> {
                 );
                 records.push(SweepRow {
                     size: n,
-                    kernel: kind.name(),
+                    kernel: label.clone(),
                     block: block.to_string(),
                     s_per_20k_steps: rec.s_per_20k_steps(),
                     speedup_vs_csw: csw_steps_per_s.map(|c| rec.throughput.steps_per_s / c),
@@ -273,7 +289,8 @@ fn sweep<T: Scalar>(args: &BenchArgs) -> anyhow::Result<ExitCode> {
 #[derive(Debug, Serialize)]
 struct SweepRow {
     size: u32,
-    kernel: &'static str,
+    /// Kernel name; tower-march with a z-chunk is "tower-march8" etc.
+    kernel: String,
     block: String,
     /// Seconds per 20,000 steps (the paper's Table 3 unit).
     s_per_20k_steps: f64,
