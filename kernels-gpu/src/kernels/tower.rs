@@ -19,8 +19,8 @@
 //! shared memory behind a second barrier so that threads 0..2*by write the
 //! extra lines coalesced. Here the edge threads write straight from their
 //! registers: 2*by four-byte stores per block and slice, merged in L2, for
-//! one barrier and `bx * by` shared elements less (measured faster on H100,
-//! see docs/BENCHMARKS.md).
+//! one barrier and `bx * by` shared elements less (docs/BENCHMARKS.md has
+//! the measurements of the versions).
 //!
 //! `karma_tower_march_*` takes a `z_chunk`: each block climbs that many
 //! slices (the whole tower when `z_chunk >= nz`, the paper's sliding-window
