@@ -8,7 +8,10 @@
 //! compiled this crate to PTX with rustc's NVPTX backend. Because both sides
 //! execute the same sequence of IEEE-754 operations (no fused multiply-add,
 //! no approximate division, no flush-to-zero; see [`math`]), the CPU
-//! reference and the GPU agree bit for bit.
+//! reference and the GPU agree bit for bit. Fused multiply-adds are
+//! written out explicitly (`Real::mul_add`), never left to the compiler:
+//! an FMA rounds once on every platform, so it keeps the two sides equal
+//! while saving instructions.
 //!
 //! On the host this is an ordinary `std` crate (tests, doctests); on
 //! `nvptx64` it is `no_std` and also exports the kernel entry points.
@@ -19,6 +22,7 @@
         abi_ptx,
         stdarch_nvptx,
         asm_experimental_arch,
+        core_float_math,
         core_intrinsics,
         gpu_intrinsics,
         gpu_launch_sized_workgroup_mem

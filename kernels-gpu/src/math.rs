@@ -1,5 +1,5 @@
-//! Transcendental functions written with `+ - * /` only, so that the CPU and
-//! the GPU compute them identically.
+//! Transcendental functions written with `+ - * /` and explicit fused
+//! multiply-adds only, so that the CPU and the GPU compute them identically.
 //!
 //! Neither side uses its platform library: on the CPU `f32::tanh` calls the
 //! C library, and on the GPU `core` has no `tanhf` while `tanh.approx.f32`
@@ -9,8 +9,9 @@
 //! * `expm1(x)`: Cody-Waite reduction x = k ln2 + r with |r| <= ln2/2
 //!   (ln2 split in a high part with trailing zeros and a low part), a
 //!   Taylor polynomial r + r^2 (1/2! + r/3! + ...) truncated where the
-//!   remainder is below a quarter ulp (degree 7 for f32, 13 for f64), and
-//!   reconstruction 2^k (expm1(r) + 1) - 1 = 2^k expm1(r) + (2^k - 1).
+//!   remainder is below a quarter ulp (degree 7 for f32, 13 for f64),
+//!   evaluated by Horner's rule with FMAs, and reconstruction
+//!   2^k (expm1(r) + 1) - 1 = 2^k expm1(r) + (2^k - 1).
 //! * `tanh(x) = sign(x) e / (e + 2)` with e = expm1(2|x|): no cancellation
 //!   near zero, and exactly +-1 beyond the saturation point where the true
 //!   value rounds to +-1.
@@ -29,19 +30,19 @@ use crate::real::Real;
 #[inline(always)]
 pub fn expm1<T: Real>(x: T) -> T {
     let (kf, k) = (x * T::INV_LN2).round_split();
-    let r = (x - kf * T::LN2_HI) - kf * T::LN2_LO;
+    let r = (-kf).mul_add(T::LN2_LO, (-kf).mul_add(T::LN2_HI, x));
     // Horner, highest coefficient first.
     let poly = T::EXPM1_POLY;
     let mut p = poly[poly.len() - 1];
     let mut i = poly.len() - 1;
     while i > 0 {
         i -= 1;
-        p = poly[i] + r * p;
+        p = r.mul_add(p, poly[i]);
     }
-    let em1_r = r + (r * r) * p;
+    let em1_r = (r * r).mul_add(p, r);
     // For k = 0 this is exactly em1_r (1 * em1_r + 0), so no branch.
     let scale = T::exp2_int(k);
-    scale * em1_r + (scale - T::ONE)
+    scale.mul_add(em1_r, scale - T::ONE)
 }
 
 /// Hyperbolic tangent; see the module docs for the error bound.

@@ -67,7 +67,7 @@ pub fn powi<T: Real>(q: T, m: u32) -> T {
 pub fn karma_reaction<T: Real>(u: T, v: T, c: &KarmaCoeffs<T>) -> T {
     let q_pow_m = powi(v * c.inv_vstar, c.m);
     let h = (T::ONE - tanh(u - T::THREE)) * (u * u) * T::HALF;
-    h * (c.gamma - q_pow_m) - u
+    h.mul_add(c.gamma - q_pow_m, -u)
 }
 
 /// One forward-Euler step of one cell (paper eq. 5, corrected as above).
@@ -76,13 +76,13 @@ pub fn karma_reaction<T: Real>(u: T, v: T, c: &KarmaCoeffs<T>) -> T {
 /// Returns `(U_next, v_next)`; both use the old U and v.
 #[inline(always)]
 pub fn karma_step<T: Real>(u: T, v: T, lap: T, c: &KarmaCoeffs<T>) -> (T, T) {
-    let diffused = u + c.diffusion_number * lap;
+    let diffused = c.diffusion_number.mul_add(lap, u);
     if c.reaction == Reaction::Off as u32 {
         return (diffused, v);
     }
-    let u_next = diffused + c.dt * karma_reaction(u, v, c);
+    let u_next = c.dt.mul_add(karma_reaction(u, v, c), diffused);
     let excited = if u > T::ONE { T::ONE } else { T::ZERO };
-    let v_next = v + c.dt_eps * (excited - v);
+    let v_next = c.dt_eps.mul_add(excited - v, v);
     (u_next, v_next)
 }
 
@@ -148,7 +148,7 @@ mod tests {
     fn reaction_off_is_pure_diffusion() {
         let c = KarmaCoeffs { reaction: Reaction::Off as u32, ..coeffs() };
         let (u, v) = karma_step(2.0, 0.7, 1.5, &c);
-        assert_eq!(u, 2.0 + c.diffusion_number * 1.5);
+        assert_eq!(u, c.diffusion_number.mul_add(1.5, 2.0));
         assert_eq!(v, 0.7);
     }
 }

@@ -1,9 +1,10 @@
 //! The floating-point types fibril computes in (f32, f64), as one trait.
 //!
-//! Only the four basic IEEE operations, comparisons and bit-level scaling
-//! are used, so the code behaves identically on x86-64 and on NVPTX (which
-//! lowers `+ - * /` to `add.rn`, `sub.rn`, `mul.rn`, `div.rn`: correctly
-//! rounded, and not contracted into FMA).
+//! Only the basic IEEE operations (`+ - * /` and fused multiply-add, each
+//! correctly rounded), comparisons and bit-level scaling are used, so the
+//! code behaves identically on x86-64 and on NVPTX (which lowers them to
+//! `add.rn`, `sub.rn`, `mul.rn`, `div.rn`, `fma.rn`, and never contracts a
+//! separate multiply and add on its own).
 
 use core::ops::{Add, Div, Mul, Neg, Sub};
 
@@ -44,6 +45,10 @@ pub trait Real:
     /// Converts a host-side parameter; rounding to nearest.
     fn from_f64(x: f64) -> Self;
     fn to_f64(self) -> f64;
+    /// self * a + b with a single rounding (IEEE fusedMultiplyAdd): `fma.rn`
+    /// on the GPU, the FMA instruction or the C library's `fma` on the CPU,
+    /// which all give the same correctly rounded result.
+    fn mul_add(self, a: Self, b: Self) -> Self;
     fn abs(self) -> Self;
     fn copysign(self, sign: Self) -> Self;
     fn is_finite(self) -> bool;
@@ -84,6 +89,13 @@ impl Real for f32 {
     #[inline(always)]
     fn to_f64(self) -> f64 {
         self as f64
+    }
+    #[inline(always)]
+    fn mul_add(self, a: Self, b: Self) -> Self {
+        #[cfg(target_arch = "nvptx64")]
+        return core::f32::math::mul_add(self, a, b);
+        #[cfg(not(target_arch = "nvptx64"))]
+        return f32::mul_add(self, a, b);
     }
     #[inline(always)]
     fn abs(self) -> Self {
@@ -146,6 +158,13 @@ impl Real for f64 {
     #[inline(always)]
     fn to_f64(self) -> f64 {
         self
+    }
+    #[inline(always)]
+    fn mul_add(self, a: Self, b: Self) -> Self {
+        #[cfg(target_arch = "nvptx64")]
+        return core::f64::math::mul_add(self, a, b);
+        #[cfg(not(target_arch = "nvptx64"))]
+        return f64::mul_add(self, a, b);
     }
     #[inline(always)]
     fn abs(self) -> Self {

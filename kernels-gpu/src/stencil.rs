@@ -37,11 +37,11 @@ pub const fn mirror(i: i64, n: i64) -> i64 {
 }
 
 /// Undivided 7-point Laplacian, h^2 * lap(U), summed in one fixed order
-/// (x-, x+, y-, y+, z-, z+, then minus 6 U) so every backend and kernel
+/// (x-, x+, y-, y+, z-, z+, then -6 U fused in) so every backend and kernel
 /// rounds identically.
 #[inline(always)]
 pub fn laplacian7<T: Real>(centre: T, xm: T, xp: T, ym: T, yp: T, zm: T, zp: T) -> T {
-    (((((xm + xp) + ym) + yp) + zm) + zp) - T::SIX * centre
+    (-T::SIX).mul_add(centre, ((((xm + xp) + ym) + yp) + zm) + zp)
 }
 
 #[cfg(test)]
