@@ -103,26 +103,4 @@ unsafe fn step<T: Real>(u: *const T, v: *mut T, u_next: *mut T, g: GridDims, c: 
     }
 }
 
-/// One Karma step, CSW, f32. See [`step`].
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn karma_csw_f32(
-    u: *const f32,
-    v: *mut f32,
-    u_next: *mut f32,
-    dims: GridDims,
-    coeffs: KarmaCoeffs<f32>,
-) {
-    unsafe { step(u, v, u_next, dims, &coeffs) }
-}
-
-/// One Karma step, CSW, f64. See [`step`].
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn karma_csw_f64(
-    u: *const f64,
-    v: *mut f64,
-    u_next: *mut f64,
-    dims: GridDims,
-    coeffs: KarmaCoeffs<f64>,
-) {
-    unsafe { step(u, v, u_next, dims, &coeffs) }
-}
+row_major_entry_points!(step: karma_csw_f32, karma_csw_f64);

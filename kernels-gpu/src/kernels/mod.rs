@@ -6,6 +6,29 @@
 //! `build.rs` lists the names it finds in the PTX so the host never types
 //! them by hand.
 
+/// Entry points `$f32` and `$f64` over a row-major stepping body
+/// `$body(u, v, u_next, dims, &coeffs)`; the body's docs hold the launch
+/// contract.
+macro_rules! row_major_entry_points {
+    ($body:ident: $f32:ident, $f64:ident) => {
+        row_major_entry_points!(@one $body, $f32, f32);
+        row_major_entry_points!(@one $body, $f64, f64);
+    };
+    (@one $body:ident, $name:ident, $t:ty) => {
+        /// One Karma step on the row-major grid; see the generic body in this module.
+        #[unsafe(no_mangle)]
+        pub unsafe extern "ptx-kernel" fn $name(
+            u: *const $t,
+            v: *mut $t,
+            u_next: *mut $t,
+            dims: crate::grid::GridDims,
+            coeffs: crate::model::KarmaCoeffs<$t>,
+        ) {
+            unsafe { $body(u, v, u_next, dims, &coeffs) }
+        }
+    };
+}
+
 mod csw;
 mod diagnostics;
 mod naive;

@@ -60,26 +60,4 @@ unsafe fn step<T: Real>(u: *const T, v: *mut T, u_next: *mut T, g: GridDims, coe
     }
 }
 
-/// One Karma step, f32. See [`step`] for layout, launch shape and safety.
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn karma_naive_f32(
-    u: *const f32,
-    v: *mut f32,
-    u_next: *mut f32,
-    dims: GridDims,
-    coeffs: KarmaCoeffs<f32>,
-) {
-    unsafe { step(u, v, u_next, dims, &coeffs) }
-}
-
-/// One Karma step, f64. See [`step`] for layout, launch shape and safety.
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn karma_naive_f64(
-    u: *const f64,
-    v: *mut f64,
-    u_next: *mut f64,
-    dims: GridDims,
-    coeffs: KarmaCoeffs<f64>,
-) {
-    unsafe { step(u, v, u_next, dims, &coeffs) }
-}
+row_major_entry_points!(step: karma_naive_f32, karma_naive_f64);
