@@ -101,6 +101,14 @@ impl Domain {
         Ok(Self { dims, dx, dt_ms, diffusion, karma, reaction })
     }
 
+    /// The same problem on a grid of `nz` slices (a z-sub-domain with its
+    /// halos); nx and ny, spacing, step and model are unchanged, so it is
+    /// as valid as `self` for any `nz >= 3`.
+    pub fn with_nz(&self, nz: u32) -> Domain {
+        assert!(nz >= MIN_CELLS_PER_AXIS, "a sub-domain has at least one owned slice and two halos");
+        Domain { dims: GridDims::new(self.dims.nx, self.dims.ny, nz), ..self.clone() }
+    }
+
     pub fn dims(&self) -> GridDims {
         self.dims
     }

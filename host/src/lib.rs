@@ -13,6 +13,7 @@ pub mod init;
 pub mod io;
 pub mod layout;
 pub mod memory;
+pub mod multi;
 pub mod params;
 pub mod scalar;
 

@@ -35,6 +35,39 @@ impl GridDims {
     }
 }
 
+/// The z-slices `begin..end` a launch advances. The whole grid on one GPU;
+/// on several GPUs a sub-domain's owned slices or a part of them (the
+/// boundary slices and the interior are launched separately so that the
+/// halo exchange can overlap the interior, paper section 4.3).
+///
+/// `#[repr(C)]`: passed by value to every step kernel.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ZWindow {
+    pub begin: u32,
+    pub end: u32,
+}
+
+impl ZWindow {
+    pub const fn new(begin: u32, end: u32) -> Self {
+        Self { begin, end }
+    }
+
+    /// Every slice of a grid of `nz` slices.
+    pub const fn all(nz: u32) -> Self {
+        Self { begin: 0, end: nz }
+    }
+
+    /// Number of slices.
+    pub const fn len(&self) -> u32 {
+        self.end - self.begin
+    }
+
+    pub const fn is_empty(&self) -> bool {
+        self.end <= self.begin
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

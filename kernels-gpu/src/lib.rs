@@ -42,7 +42,7 @@ mod gpu;
 #[cfg(target_arch = "nvptx64")]
 pub mod kernels;
 
-pub use grid::GridDims;
+pub use grid::{GridDims, ZWindow};
 pub use model::{KarmaCoeffs, Reaction};
 pub use real::Real;
 pub use tower::TowerLayout;

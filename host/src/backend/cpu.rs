@@ -6,7 +6,7 @@
 
 use kernels_gpu::model::karma_step;
 use kernels_gpu::stencil::{laplacian7, mirror_neighbours};
-use kernels_gpu::{GridDims, KarmaCoeffs};
+use kernels_gpu::{GridDims, KarmaCoeffs, ZWindow};
 use rayon::prelude::*;
 
 use super::{BackendKind, Solver, SolverError};
@@ -25,6 +25,18 @@ pub struct CpuSolver<T> {
 impl<T: Scalar> CpuSolver<T> {
     /// # Panics
     /// If `initial` does not have the domain's dimensions.
+    /// Slice `z` of U (row-major, `nx * ny` values).
+    pub fn u_slice(&self, z: u32) -> &[T] {
+        let n = self.dims.slice_cells();
+        &self.u[z as usize * n..(z as usize + 1) * n]
+    }
+
+    /// Slice `z` of U, writable (halo exchange).
+    pub fn u_slice_mut(&mut self, z: u32) -> &mut [T] {
+        let n = self.dims.slice_cells();
+        &mut self.u[z as usize * n..(z as usize + 1) * n]
+    }
+
     pub fn new(domain: &Domain, initial: &Fields<T>) -> Self {
         assert_eq!(initial.dims(), domain.dims(), "initial fields match the domain");
         Self {
@@ -37,6 +49,13 @@ impl<T: Scalar> CpuSolver<T> {
     }
 
     fn step_once(&mut self) {
+        self.step_window(ZWindow::all(self.dims.nz));
+    }
+
+    /// One step of the slices in `window` only, then the buffers swap; the
+    /// other slices of the new U hold stale values (a sub-domain's halo
+    /// slices, refilled by the halo exchange).
+    pub fn step_window(&mut self, window: ZWindow) {
         // The shared math uses explicit fused multiply-adds. Without the FMA
         // instruction they become calls to a software `fma`: correct (the
         // same single rounding) but several times slower, so the per-slice
@@ -50,8 +69,13 @@ impl<T: Scalar> CpuSolver<T> {
         let c = self.coeffs;
         let u = &self.u;
         let slice = g.slice_cells();
-        self.u_next.par_chunks_mut(slice).zip(self.v.par_chunks_mut(slice)).enumerate().for_each(
-            |(z, (u_next, v))| {
+        let (lo, hi) = (window.begin as usize * slice, window.end as usize * slice);
+        self.u_next[lo..hi]
+            .par_chunks_mut(slice)
+            .zip(self.v[lo..hi].par_chunks_mut(slice))
+            .enumerate()
+            .for_each(|(i, (u_next, v))| {
+                let z = window.begin as usize + i;
                 #[cfg(target_arch = "x86_64")]
                 if fma {
                     // SAFETY: the processor supports FMA (detected above).
@@ -60,8 +84,7 @@ impl<T: Scalar> CpuSolver<T> {
                 }
                 let _ = fma;
                 step_slice(u, u_next, v, g, &c, z as u32);
-            },
-        );
+            });
         std::mem::swap(&mut self.u, &mut self.u_next);
     }
 }

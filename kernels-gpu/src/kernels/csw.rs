@@ -7,14 +7,15 @@
 //! per block (the uncoalesced reads the tower layout removes).
 
 use crate::gpu::{block_dim, block_idx, dynamic_shared, sync_threads, thread_idx};
-use crate::grid::GridDims;
+use crate::grid::{GridDims, ZWindow};
 use crate::model::{KarmaCoeffs, karma_step};
 use crate::real::Real;
 use crate::stencil::{laplacian7, mirror, mirror_neighbours};
 
 /// # Safety
 /// `u`, `v`, `u_next` hold `dims.cells() < 2^32` row-major values; `u` and
-/// `u_next` do not overlap. Launch with grid `(ceil(nx / bx), ceil(ny / by), 1)`,
+/// `u_next` do not overlap; `window` lies in `0..nz` and is not empty; the
+/// block marches over its slices. Launch with grid `(ceil(nx / bx), ceil(ny / by), 1)`,
 /// block `(bx, by, 1)` and `csw_shared_elems(bx, by)` elements of dynamic
 /// shared memory. Any grid size works: threads outside the mesh only take
 /// part in the barriers.
@@ -24,7 +25,14 @@ use crate::stencil::{laplacian7, mirror, mirror_neighbours};
 /// holds cell (x0 + i, y0 + j). Halo cells outside the domain are never
 /// read: the mirror rule maps those neighbours back inside the tile.
 #[inline(always)]
-unsafe fn step<T: Real>(u: *const T, v: *mut T, u_next: *mut T, g: GridDims, c: &KarmaCoeffs<T>) {
+unsafe fn step<T: Real>(
+    u: *const T,
+    v: *mut T,
+    u_next: *mut T,
+    g: GridDims,
+    c: &KarmaCoeffs<T>,
+    window: ZWindow,
+) {
     let (tx, ty) = thread_idx();
     let (bxi, byi, _) = block_idx();
     let (bx, by) = block_dim();
@@ -51,13 +59,15 @@ unsafe fn step<T: Real>(u: *const T, v: *mut T, u_next: *mut T, g: GridDims, c: 
     // Every thread reaches both barriers of every iteration.
     unsafe {
         let at = |z: u32| (z * slice + column) as usize;
-        let mut cur = if inside { *u.add(at(0)) } else { T::ZERO };
-        let mut above = if inside { *u.add(at(1)) } else { T::ZERO };
-        let mut below = above; // mirror: U[z = -1] = U[z = 1]
-        for z in 0..g.nz {
+        // z neighbours by the mirror rule: U[-1] = U[1], U[nz] = U[nz - 2].
+        let (zm, zp) = mirror_neighbours(window.begin, g.nz);
+        let mut below = if inside { *u.add(at(zm)) } else { T::ZERO };
+        let mut cur = if inside { *u.add(at(window.begin)) } else { T::ZERO };
+        let mut above = if inside { *u.add(at(zp)) } else { T::ZERO };
+        for z in window.begin..window.end {
             // Prefetch the slice two above (mirrored at the top) before the barrier.
             let z2 = mirror(z as i64 + 2, g.nz as i64) as u32;
-            let ahead = if inside && z + 1 < g.nz { *u.add(at(z2)) } else { above };
+            let ahead = if inside && z + 1 < window.end { *u.add(at(z2)) } else { above };
             let vc = if inside { *v.add(at(z)) } else { T::ZERO };
             if inside {
                 *tile.add(t_c as usize) = cur;

@@ -7,8 +7,8 @@
 //! them by hand.
 
 /// Entry points `$f32` and `$f64` over a row-major stepping body
-/// `$body(u, v, u_next, dims, &coeffs)`; the body's docs hold the launch
-/// contract.
+/// `$body(u, v, u_next, dims, &coeffs, window)`; the body's docs hold the
+/// launch contract.
 macro_rules! row_major_entry_points {
     ($body:ident: $f32:ident, $f64:ident) => {
         row_major_entry_points!(@one $body, $f32, f32);
@@ -23,8 +23,9 @@ macro_rules! row_major_entry_points {
             u_next: *mut $t,
             dims: crate::grid::GridDims,
             coeffs: crate::model::KarmaCoeffs<$t>,
+            window: crate::grid::ZWindow,
         ) {
-            unsafe { $body(u, v, u_next, dims, &coeffs) }
+            unsafe { $body(u, v, u_next, dims, &coeffs, window) }
         }
     };
 }

@@ -6,22 +6,32 @@
 //! tower kernels.
 
 use crate::gpu::{block_dim, block_idx, thread_idx};
-use crate::grid::GridDims;
+use crate::grid::{GridDims, ZWindow};
 use crate::model::{KarmaCoeffs, karma_step};
 use crate::real::Real;
 use crate::stencil::{laplacian7, mirror_offsets};
 
 /// # Safety
 /// `u`, `v` and `u_next` each hold `dims.cells()` elements, row-major;
-/// `u` does not overlap `u_next`; `dims.cells() < 2^32`. Launch with `grid = (ceil(nx / bx),
-/// ceil(ny / by), nz)` and any 2D block: threads outside the mesh return.
+/// `u` does not overlap `u_next`; `dims.cells() < 2^32`; `window` lies in
+/// `0..nz`. Launch with `grid = (ceil(nx / bx), ceil(ny / by), window.len())`
+/// and any 2D block: threads outside the mesh return. Slices outside the
+/// window are neither read (beyond their z neighbours) nor written.
 ///
 /// # Thread mapping
-/// x, y from the 2D block and grid, z = blockIdx.z; one cell per thread.
+/// x, y from the 2D block and grid, z = window.begin + blockIdx.z; one cell per thread.
 #[inline(always)]
-unsafe fn step<T: Real>(u: *const T, v: *mut T, u_next: *mut T, g: GridDims, coeffs: &KarmaCoeffs<T>) {
+unsafe fn step<T: Real>(
+    u: *const T,
+    v: *mut T,
+    u_next: *mut T,
+    g: GridDims,
+    coeffs: &KarmaCoeffs<T>,
+    window: ZWindow,
+) {
     let (tx, ty) = thread_idx();
-    let (bx, by, z) = block_idx();
+    let (bx, by, bz) = block_idx();
+    let z = window.begin + bz;
     let (dx, dy) = block_dim();
     let x = bx * dx + tx;
     let y = by * dy + ty;

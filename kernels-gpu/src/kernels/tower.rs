@@ -27,6 +27,7 @@
 //! reading); with `z_chunk = 1` it does the work of `karma_tower_*`.
 
 use crate::gpu::{block_idx, dynamic_shared, sync_threads, thread_idx};
+use crate::grid::ZWindow;
 use crate::model::{KarmaCoeffs, karma_step};
 use crate::real::Real;
 use crate::stencil::{laplacian7, mirror_neighbours};
@@ -219,21 +220,30 @@ unsafe fn advance_slices<T: Real>(
     }
 }
 
-/// One slice per block, z = blockIdx.z (Algorithm 2 as written).
+/// One slice per block, z = window.begin + blockIdx.z (Algorithm 2 as written).
 ///
 /// # Safety
-/// See [`advance_slices`]; grid `(towers_x, towers_y, nz)`.
+/// See [`advance_slices`]; `window` in `0..nz`, grid `(towers_x, towers_y, window.len())`.
 #[inline(always)]
-unsafe fn step_slice<T: Real>(u: *const T, v: *mut T, u_next: *mut T, lay: TowerLayout, c: &KarmaCoeffs<T>) {
-    let (_, _, z) = block_idx();
+unsafe fn step_slice<T: Real>(
+    u: *const T,
+    v: *mut T,
+    u_next: *mut T,
+    lay: TowerLayout,
+    c: &KarmaCoeffs<T>,
+    window: ZWindow,
+) {
+    let (_, _, g) = block_idx();
+    let z = window.begin + g;
     unsafe { advance_slices(u, v, u_next, lay, c, z, z + 1) }
 }
 
-/// Each block marches up `z_chunk` slices of its tower (the whole tower
-/// when `z_chunk >= nz`).
+/// Each block marches up `z_chunk` slices of its tower's window (the whole
+/// window when `z_chunk >= window.len()`).
 ///
 /// # Safety
-/// See [`advance_slices`]; grid `(towers_x, towers_y, ceil(nz / z_chunk))`, `z_chunk >= 1`.
+/// See [`advance_slices`]; `window` in `0..nz` and not empty, `z_chunk >= 1`,
+/// grid `(towers_x, towers_y, ceil(window.len() / z_chunk))`.
 #[inline(always)]
 unsafe fn step_march<T: Real>(
     u: *const T,
@@ -241,11 +251,12 @@ unsafe fn step_march<T: Real>(
     u_next: *mut T,
     lay: TowerLayout,
     c: &KarmaCoeffs<T>,
+    window: ZWindow,
     z_chunk: u32,
 ) {
     let (_, _, g) = block_idx();
-    let z_begin = g * z_chunk;
-    let z_end = if lay.dims.nz - z_begin > z_chunk { z_begin + z_chunk } else { lay.dims.nz };
+    let z_begin = window.begin + g * z_chunk;
+    let z_end = if window.end - z_begin > z_chunk { z_begin + z_chunk } else { window.end };
     unsafe { advance_slices(u, v, u_next, lay, c, z_begin, z_end) }
 }
 
@@ -260,8 +271,9 @@ macro_rules! tower_entry_points {
             u_next: *mut $t,
             layout: TowerLayout,
             coeffs: KarmaCoeffs<$t>,
+            window: ZWindow,
         ) {
-            unsafe { step_slice(u, v, u_next, layout, &coeffs) }
+            unsafe { step_slice(u, v, u_next, layout, &coeffs, window) }
         }
 
         /// Karma step on the tower layout, each block marching `z_chunk`
@@ -273,9 +285,10 @@ macro_rules! tower_entry_points {
             u_next: *mut $t,
             layout: TowerLayout,
             coeffs: KarmaCoeffs<$t>,
+            window: ZWindow,
             z_chunk: u32,
         ) {
-            unsafe { step_march(u, v, u_next, layout, &coeffs, z_chunk) }
+            unsafe { step_march(u, v, u_next, layout, &coeffs, window, z_chunk) }
         }
     )*};
 }

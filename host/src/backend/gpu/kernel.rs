@@ -5,7 +5,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use kernels_gpu::tower::{Axis, TowerLayoutError, block_is_valid};
-use kernels_gpu::{DEFAULT_BLOCK, GridDims, TowerLayout, csw_shared_elems, tower_shared_elems};
+use kernels_gpu::{DEFAULT_BLOCK, GridDims, TowerLayout, ZWindow, csw_shared_elems, tower_shared_elems};
 use serde::Serialize;
 use thiserror::Error;
 
@@ -150,9 +150,9 @@ impl KernelConfig {
         Self { z_chunk, ..self }
     }
 
-    /// Slices per block of the marching kernels for a grid of `nz` slices.
-    pub fn effective_z_chunk(&self, nz: u32) -> u32 {
-        if self.z_chunk == 0 { nz } else { self.z_chunk.min(nz) }
+    /// Slices per block of the marching kernels for a window of `slices` slices.
+    pub fn effective_z_chunk(&self, slices: u32) -> u32 {
+        if self.z_chunk == 0 { slices } else { self.z_chunk.min(slices) }
     }
 
     /// The tower layout of `dims`, if this kernel uses one.
@@ -217,14 +217,15 @@ impl KernelConfig {
         }
     }
 
-    /// Grid of blocks for `dims`.
-    pub fn grid(&self, dims: GridDims) -> (u32, u32, u32) {
+    /// Grid of blocks that advances the slices of `window` of `dims`.
+    pub fn grid(&self, dims: GridDims, window: ZWindow) -> (u32, u32, u32) {
         let (bx, by) = (self.block.x, self.block.y);
         let tiles = (dims.nx.div_ceil(bx), dims.ny.div_ceil(by));
+        let slices = window.len();
         match self.kind {
-            KernelKind::Naive | KernelKind::Tower => (tiles.0, tiles.1, dims.nz),
+            KernelKind::Naive | KernelKind::Tower => (tiles.0, tiles.1, slices),
             KernelKind::Csw => (tiles.0, tiles.1, 1),
-            KernelKind::TowerMarch => (tiles.0, tiles.1, dims.nz.div_ceil(self.effective_z_chunk(dims.nz))),
+            KernelKind::TowerMarch => (tiles.0, tiles.1, slices.div_ceil(self.effective_z_chunk(slices))),
         }
     }
 }

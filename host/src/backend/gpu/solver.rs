@@ -6,7 +6,7 @@ use cudarc::driver::{
     CudaFunction, CudaModule, CudaSlice, CudaStream, DeviceRepr, DriverError, LaunchConfig, PushKernelArg,
 };
 use cudarc::nvrtc::Ptx;
-use kernels_gpu::{FLAT_BLOCK, GridDims, KarmaCoeffs, TowerLayout};
+use kernels_gpu::{FLAT_BLOCK, GridDims, KarmaCoeffs, TowerLayout, ZWindow};
 
 use super::device::GpuDevice;
 use super::kernel::{KernelConfig, KernelKind};
@@ -23,7 +23,7 @@ use crate::scalar::Scalar;
 #[derive(Clone, Copy)]
 struct ByValue<P>(P);
 
-// SAFETY: only instantiated with `GridDims`, `TowerLayout` and
+// SAFETY: only instantiated with `GridDims`, `TowerLayout`, `ZWindow` and
 // `KarmaCoeffs<T>`, plain `#[repr(C)]` structs of numbers whose kernel-side
 // declaration is the same Rust type, so host and device agree on size,
 // alignment and field order.
@@ -105,8 +105,39 @@ impl<T: Scalar> GpuSolver<T> {
     }
 
     fn launch_step(&mut self) -> Result<(), SolverError> {
+        self.launch_window(ZWindow::all(self.dims.nz))?;
+        std::mem::swap(&mut self.u, &mut self.u_next);
+        Ok(())
+    }
+
+    /// One step made of one launch per window; the windows must be disjoint
+    /// and cover `0..nz` in any order. The multi-GPU overlap launches the
+    /// boundary slices and the interior separately in the same way.
+    ///
+    /// # Panics
+    /// If the windows do not tile `0..nz` (a programming error).
+    pub fn step_in_windows(&mut self, windows: &[ZWindow]) -> Result<(), SolverError> {
+        let mut covered = vec![false; self.dims.nz as usize];
+        for w in windows {
+            for z in w.begin..w.end {
+                assert!(!std::mem::replace(&mut covered[z as usize], true), "slice {z} in two windows");
+            }
+        }
+        assert!(covered.iter().all(|c| *c), "windows leave slices out");
+        for w in windows {
+            self.launch_window(*w)?;
+        }
+        std::mem::swap(&mut self.u, &mut self.u_next);
+        Ok(())
+    }
+
+    /// Advances the slices of `window` from U into U_next (no swap).
+    fn launch_window(&mut self, window: ZWindow) -> Result<(), SolverError> {
+        if window.is_empty() {
+            return Ok(());
+        }
         let cfg = LaunchConfig {
-            grid_dim: self.config.grid(self.dims),
+            grid_dim: self.config.grid(self.dims, window),
             block_dim: (self.config.block.x, self.config.block.y, 1),
             shared_mem_bytes: self.config.shared_elems() * T::BYTES as u32,
         };
@@ -123,20 +154,21 @@ impl<T: Scalar> GpuSolver<T> {
             }
         };
         launch.arg(&coeffs);
-        let z_chunk = self.config.effective_z_chunk(self.dims.nz);
+        let window_arg = ByValue(window);
+        launch.arg(&window_arg);
+        let z_chunk = self.config.effective_z_chunk(window.len());
         if self.config.kind == KernelKind::TowerMarch {
             launch.arg(&z_chunk);
         }
         // SAFETY: every step kernel takes (u: *const T, v: *mut T,
-        // u_next: *mut T, GridDims or TowerLayout, KarmaCoeffs<T>) in this
-        // order, tower-march also z_chunk: u32 >= 1 (its grid is sized from the
-        // same value); the layout argument matches the kernel (KernelKind::uses_towers
+        // u_next: *mut T, GridDims or TowerLayout, KarmaCoeffs<T>, ZWindow) in
+        // this order, tower-march also z_chunk: u32 >= 1 (its grid is sized
+        // from the same value); the window is non-empty and inside 0..nz; the layout argument matches the kernel (KernelKind::uses_towers
         // decides both); u and u_next hold u_elements values of that layout and
         // are distinct allocations, v holds dims.cells(); the grid, block and
         // shared memory come from KernelConfig, which implements each kernel's
         // documented launch shape, and `check` accepted this grid.
         unsafe { launch.launch(cfg) }.map_err(cuda("launching the step kernel"))?;
-        std::mem::swap(&mut self.u, &mut self.u_next);
         Ok(())
     }
 

@@ -1,0 +1,16 @@
+//! Splitting the grid along z over several sub-domains (paper section 4.3).
+//!
+//! Each sub-domain owns a run of z-slices and stores them between two halo
+//! slices: local slice 0 is the halo below, `1..=n` are owned, `n + 1` is
+//! the halo above. After every step the halos are refilled from the
+//! neighbouring sub-domains' boundary slices, or, at the ends of the global
+//! grid, by the mirror rule (halo below = local slice 2 = global z 1, so
+//! U[-1] = U[1]; symmetrically at the top). The kernels then never mirror
+//! in z inside a sub-domain: they advance the owned window `1..=n` with the
+//! halos as ordinary neighbours.
+
+pub mod cpu;
+pub mod split;
+
+pub use cpu::CpuMultiSolver;
+pub use split::{SplitError, ZSplit};

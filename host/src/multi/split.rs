@@ -1,0 +1,159 @@
+//! Which slices each sub-domain owns, and moving fields in and out.
+
+use std::ops::Range;
+
+use kernels_gpu::{GridDims, ZWindow};
+use thiserror::Error;
+
+use crate::fields::Fields;
+use crate::scalar::Scalar;
+
+/// Fewest owned slices per sub-domain: the bottom and top boundary slices
+/// must differ, and the mirror at a global end reads local slice 2.
+pub const MIN_SLICES_PER_PART: u32 = 2;
+
+#[derive(Debug, Error, PartialEq)]
+pub enum SplitError {
+    #[error(
+        "cannot split nz = {nz} over {parts} sub-domains: each needs at least {MIN_SLICES_PER_PART} z-slices; use at most {max} GPUs or a larger nz"
+    )]
+    TooFewSlices { nz: u32, parts: usize, max: u32 },
+    #[error("a split needs at least one sub-domain")]
+    NoParts,
+}
+
+/// A split of the z-slices `0..nz` into contiguous owned runs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ZSplit {
+    /// Part i owns global slices `starts[i]..starts[i + 1]`.
+    starts: Vec<u32>,
+}
+
+impl ZSplit {
+    /// Parts as equal as possible; the first `nz % parts` get one slice more.
+    pub fn balanced(nz: u32, parts: usize) -> Result<Self, SplitError> {
+        if parts == 0 {
+            return Err(SplitError::NoParts);
+        }
+        if nz < MIN_SLICES_PER_PART * parts as u32 {
+            return Err(SplitError::TooFewSlices { nz, parts, max: nz / MIN_SLICES_PER_PART });
+        }
+        let (base, extra) = (nz / parts as u32, nz % parts as u32);
+        let mut starts = vec![0];
+        for i in 0..parts as u32 {
+            starts.push(starts[i as usize] + base + u32::from(i < extra));
+        }
+        Ok(Self { starts })
+    }
+
+    pub fn parts(&self) -> usize {
+        self.starts.len() - 1
+    }
+
+    pub fn nz(&self) -> u32 {
+        *self.starts.last().expect("at least one part")
+    }
+
+    /// Global slices part `i` owns.
+    pub fn owned(&self, i: usize) -> Range<u32> {
+        self.starts[i]..self.starts[i + 1]
+    }
+
+    /// Owned slices of part `i`.
+    pub fn owned_len(&self, i: usize) -> u32 {
+        self.starts[i + 1] - self.starts[i]
+    }
+
+    /// Dimensions of part `i`'s local arrays, halos included.
+    pub fn local_dims(&self, global: GridDims, i: usize) -> GridDims {
+        GridDims::new(global.nx, global.ny, self.owned_len(i) + 2)
+    }
+
+    /// The local window of owned slices, `1..=n`.
+    pub fn owned_window(&self, i: usize) -> ZWindow {
+        ZWindow::new(1, self.owned_len(i) + 1)
+    }
+
+    /// Where part `i`'s halo slices come from: `(below, above)`, each as
+    /// (source part, source local slice). At the global ends the source is
+    /// the part itself (mirror rule).
+    pub fn halo_sources(&self, i: usize) -> [(usize, u32); 2] {
+        let n = self.owned_len(i);
+        let below = if i == 0 { (i, 2) } else { (i - 1, self.owned_len(i - 1)) };
+        let above = if i + 1 == self.parts() { (i, n - 1) } else { (i + 1, 1) };
+        [below, above]
+    }
+
+    /// Global slice held by local slice `local` of part `i`, with the mirror
+    /// rule applied to the halos at the global ends.
+    pub fn global_slice(&self, i: usize, local: u32) -> u32 {
+        let z = self.starts[i] as i64 + local as i64 - 1;
+        kernels_gpu::stencil::mirror(z, self.nz() as i64) as u32
+    }
+
+    /// Part `i`'s local fields (halos filled) cut from the global fields.
+    pub fn scatter<T: Scalar>(&self, global: &Fields<T>, i: usize) -> Fields<T> {
+        let dims = self.local_dims(global.dims(), i);
+        Fields::from_fn(dims, |x, y, z| {
+            let g = self.global_slice(i, z) as usize;
+            (global.u[[g, y as usize, x as usize]], global.v[[g, y as usize, x as usize]])
+        })
+    }
+
+    /// The global fields from every part's owned slices.
+    pub fn gather<T: Scalar>(&self, parts: &[Fields<T>]) -> Fields<T> {
+        assert_eq!(parts.len(), self.parts(), "one field set per part");
+        let d = parts[0].dims();
+        let global = GridDims::new(d.nx, d.ny, self.nz());
+        let mut u = Vec::with_capacity(global.cells());
+        let mut v = Vec::with_capacity(global.cells());
+        for (i, part) in parts.iter().enumerate() {
+            let n = d.slice_cells();
+            let owned = n..n * (self.owned_len(i) as usize + 1);
+            u.extend_from_slice(&part.u_slice()[owned.clone()]);
+            v.extend_from_slice(&part.v_slice()[owned]);
+        }
+        Fields::from_vecs(global, u, v)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn balanced_split_covers_every_slice_once() {
+        let s = ZSplit::balanced(11, 3).unwrap();
+        assert_eq!((s.owned(0), s.owned(1), s.owned(2)), (0..4, 4..8, 8..11));
+        assert_eq!(s.local_dims(GridDims::new(5, 6, 11), 2), GridDims::new(5, 6, 5));
+        assert_eq!(s.owned_window(1), ZWindow::new(1, 5));
+        assert_eq!(ZSplit::balanced(5, 3), Err(SplitError::TooFewSlices { nz: 5, parts: 3, max: 2 }));
+        assert!(ZSplit::balanced(6, 3).is_ok());
+    }
+
+    #[test]
+    fn halos_come_from_neighbours_or_the_mirror() {
+        let s = ZSplit::balanced(10, 3).unwrap(); // 4, 3, 3 slices
+        assert_eq!(s.halo_sources(0), [(0, 2), (1, 1)]);
+        assert_eq!(s.halo_sources(1), [(0, 4), (2, 1)]);
+        assert_eq!(s.halo_sources(2), [(1, 3), (2, 2)]);
+        // Global slice of each halo agrees with its source.
+        for i in 0..3 {
+            let n = s.owned_len(i);
+            for (halo, (src, src_local)) in [0, n + 1].into_iter().zip(s.halo_sources(i)) {
+                assert_eq!(s.global_slice(i, halo), s.global_slice(src, src_local), "part {i} halo {halo}");
+            }
+        }
+        assert_eq!(s.global_slice(0, 0), 1, "U[-1] = U[1]");
+        assert_eq!(s.global_slice(2, 4), 8, "U[nz] = U[nz - 2]");
+    }
+
+    #[test]
+    fn scatter_then_gather_is_the_identity() {
+        let dims = GridDims::new(3, 4, 9);
+        let f = Fields::<f64>::from_fn(dims, |x, y, z| ((x + 10 * y + 100 * z) as f64, -(z as f64)));
+        let s = ZSplit::balanced(9, 4).unwrap();
+        let parts: Vec<_> = (0..4).map(|i| s.scatter(&f, i)).collect();
+        assert_eq!(s.gather(&parts), f);
+    }
+}
