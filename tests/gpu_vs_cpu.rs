@@ -22,6 +22,7 @@ use fibril_host::backend::{
     BlockSize, CpuSolver, GpuDevice, GpuSolver, KernelConfig, KernelKind, Solver, SolverError,
 };
 use fibril_host::memory::format_bytes;
+use fibril_host::multi::{Exchange, GpuMultiSolver};
 use fibril_host::{Domain, Fields, GridDims, Precision, Reaction, Scalar};
 use kernels_gpu::ZWindow;
 
@@ -40,6 +41,7 @@ const CHECKS: &[(&str, Check)] = &[
     ("paper_kernels_planar_64_cubed_2000_steps_bit_identical", paper_kernels_planar),
     ("paper_kernels_bit_identical_after_scroll_wave_forms", paper_kernels_scroll_wave),
     ("steps_split_into_z_windows_bit_identical", z_windows),
+    ("z_split_over_gpus_bit_identical_to_cpu", multi_gpu),
 ];
 
 /// The block sizes the paper's kernels must support: 32x4 ... 256x1.
@@ -309,6 +311,37 @@ fn z_windows(gpu: &GpuDevice) -> Result<(), String> {
         }
         let g = s.fields().map_err(|e| e.to_string())?;
         bit_identical(&g, &cpu_run(&d, &start, 200)).map_err(|e| format!("{cfg}: {e}"))?;
+    }
+    Ok(())
+}
+
+/// The z-split multi-GPU solver, every kernel, both exchange modes, with
+/// and without overlap, against the single-domain CPU reference. On a
+/// machine with one GPU the sub-domains share it (their copies are then
+/// device-local); with two or more, each gets its own GPU.
+fn multi_gpu(gpu: &GpuDevice) -> Result<(), String> {
+    let count = fibril_host::backend::gpu::device_count().map_err(|e| e.to_string())?;
+    let ordinals: Vec<usize> = if count >= 2 { (0..count.min(4)).collect() } else { vec![0, 0, 0] };
+    println!("    (sub-domains on GPUs {ordinals:?}; this device: {})", gpu.info().name);
+    let devices: Vec<GpuDevice> =
+        ordinals.iter().map(|&o| GpuDevice::open(o)).collect::<Result<_, _>>().map_err(|e| e.to_string())?;
+    for kind in KernelKind::ALL {
+        let cfg = config(kind, (32, 4)).with_z_chunk(if kind == KernelKind::TowerMarch { 2 } else { 0 });
+        // 5 owned slices per part on 3 parts (16 / 3 -> 6, 5, 5), 2 per part at least on 4.
+        let dims = grid_for(cfg, 16);
+        let d = domain(dims, Reaction::Karma);
+        let start = rich_start::<f32>(dims);
+        let want = cpu_run(&d, &start, 150);
+        for exchange in [Exchange::Peer, Exchange::Host] {
+            for overlap in [true, false] {
+                let mut s = GpuMultiSolver::new(&devices, fibril::PTX, cfg, &d, &start, exchange, overlap)
+                    .map_err(|e| format!("{cfg} {exchange:?}: {e}"))?;
+                s.advance(150).map_err(|e| e.to_string())?;
+                let got = s.fields().map_err(|e| e.to_string())?;
+                bit_identical(&got, &want)
+                    .map_err(|e| format!("{cfg}, {exchange:?} exchange, overlap {overlap}: {e}"))?;
+            }
+        }
     }
     Ok(())
 }

@@ -106,9 +106,25 @@ pub struct ComputeArgs {
     /// paper's sliding window; small values trade register reuse for parallelism).
     #[arg(long, default_value_t = 0)]
     pub z_chunk: u32,
-    /// CUDA device ordinal.
+    /// CUDA device ordinal (the first of several with --gpus).
     #[arg(long, default_value_t = 0)]
     pub device: usize,
+    /// GPUs to split the grid over along z: a count or `all`. `fibril bench`
+    /// takes a list (1,2) and reports the scaling.
+    #[arg(long, value_delimiter = ',', default_value = "1", value_parser = parse_gpu_count)]
+    pub gpus: Vec<GpuCount>,
+    /// Explicit device ordinals of the sub-domains (overrides --gpus; an
+    /// ordinal may repeat to put several sub-domains on one GPU).
+    #[arg(long, value_delimiter = ',')]
+    pub gpu_ids: Vec<usize>,
+    /// How halo slices move between GPUs: peer (GPU to GPU) or host (through
+    /// pinned host memory, the paper's scheme).
+    #[arg(long, value_enum, default_value_t = ExchangeArg::Peer)]
+    pub exchange: ExchangeArg,
+    /// With several GPUs: run boundary kernels, interior and copies one
+    /// after another instead of overlapping the copies with the interior.
+    #[arg(long)]
+    pub no_overlap: bool,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
@@ -116,6 +132,29 @@ pub enum BackendArg {
     Auto,
     Cpu,
     Gpu,
+}
+
+/// A number of GPUs, or all of them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GpuCount {
+    N(usize),
+    All,
+}
+
+fn parse_gpu_count(text: &str) -> Result<GpuCount, String> {
+    match text.trim() {
+        "all" => Ok(GpuCount::All),
+        t => match t.parse::<usize>() {
+            Ok(n) if n >= 1 => Ok(GpuCount::N(n)),
+            _ => Err(format!("expected a number of GPUs (1 or more) or `all`, got {text:?}")),
+        },
+    }
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
+pub enum ExchangeArg {
+    Host,
+    Peer,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
@@ -161,6 +200,14 @@ pub fn parse_block(text: &str) -> Result<BlockSize, String> {
 }
 
 impl ComputeArgs {
+    /// The one GPU count of a run.
+    pub fn single_gpu_count(&self) -> anyhow::Result<GpuCount> {
+        match self.gpus.as_slice() {
+            [one] => Ok(*one),
+            _ => bail!("--gpus takes one value here (a count or `all`); lists are for fibril bench"),
+        }
+    }
+
     pub fn kernel_config(&self) -> KernelConfig {
         KernelConfig::new(self.kernel.into(), self.block).with_z_chunk(self.z_chunk)
     }

@@ -82,6 +82,10 @@ pub struct BenchRecord {
     pub bytes_per_cell_update: usize,
     /// cell_updates_per_s * bytes_per_cell_update, in GB/s (1e9 bytes).
     pub achieved_gb_per_s: f64,
+    /// GPUs the grid was split over (1 for the CPU and single-GPU runs).
+    pub gpus: usize,
+    /// steps/s over (gpus x the one-GPU steps/s of the same run), when both were timed.
+    pub parallel_efficiency: Option<f64>,
 }
 
 pub fn bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
@@ -95,28 +99,43 @@ pub fn bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
         };
     }
     let domain = args::domain(&args.grid, &args.model)?;
-    let selected = select(args.compute.backend, args.compute.device)?;
-    let record = match Precision::from(args.compute.precision) {
-        Precision::F32 => {
-            measure::<f32>(&args, &selected, &domain, args.compute.kernel_config(), args.steps)?
+    let mut records = Vec::new();
+    for &count in &args.compute.gpus {
+        let selected = select(&args.compute, count)?;
+        let kernel = args.compute.kernel_config();
+        let mut record = match Precision::from(args.compute.precision) {
+            Precision::F32 => measure::<f32>(&args, &selected, &domain, kernel, args.steps)?,
+            Precision::F64 => measure::<f64>(&args, &selected, &domain, kernel, args.steps)?,
+        };
+        // Strong scaling against the one-GPU figure of the same run, if any.
+        if let Some(one) = records.iter().find(|r: &&BenchRecord| r.gpus == 1) {
+            record.parallel_efficiency =
+                Some(record.throughput.steps_per_s / (record.gpus as f64 * one.throughput.steps_per_s));
         }
-        Precision::F64 => {
-            measure::<f64>(&args, &selected, &domain, args.compute.kernel_config(), args.steps)?
-        }
-    };
-    println!("{}", record.human_line());
-    println!("{}", record.parse_line());
+        println!("{}", record.human_line());
+        println!("{}", record.parse_line());
+        records.push(record);
+    }
     if let Some(path) = &args.json {
-        write_json_atomic(path, &record).with_context(|| format!("writing {}", path.display()))?;
+        let written = if records.len() == 1 {
+            write_json_atomic(path, &records[0])
+        } else {
+            write_json_atomic(path, &records)
+        };
+        written.with_context(|| format!("writing {}", path.display()))?;
     }
     Ok(ExitCode::SUCCESS)
 }
 
 impl BenchRecord {
     fn human_line(&self) -> String {
+        let efficiency = self
+            .parallel_efficiency
+            .map(|e| format!(", parallel efficiency {:.1}%", 100.0 * e))
+            .unwrap_or_default();
         format!(
             "{} {} {} {}x{}x{}: median {:.4} s per {} steps -> {:.1} steps/s, {:.3e} cell-updates/s, \
-             real-time factor {:.4}, {:.0} GB/s ({} B/cell-update)",
+             real-time factor {:.4}, {:.0} GB/s ({} B/cell-update){efficiency}",
             self.device,
             self.method,
             self.precision,
@@ -136,9 +155,10 @@ impl BenchRecord {
     /// One `key=value` line for scripts.
     fn parse_line(&self) -> String {
         format!(
-            "bench backend={} method={} precision={} size={}x{}x{} steps_per_s={:.3} \
+            "bench backend={} gpus={} method={} precision={} size={}x{}x{} steps_per_s={:.3} \
              cell_updates_per_s={:.6e} gb_per_s={:.1}",
             self.backend,
+            self.gpus,
             self.method.replace(' ', ":"),
             self.precision,
             self.nx,
@@ -166,7 +186,7 @@ fn measure<T: Scalar>(
 ) -> anyhow::Result<BenchRecord> {
     check_memory(selected, domain, T::PRECISION, kernel)?;
     let initial = InitialCondition::Planar.fields::<T>(domain.dims());
-    let mut solver = build_solver(selected, kernel, domain, &initial)?;
+    let mut solver = build_solver(selected, &args.compute, kernel, domain, &initial)?;
     drop(initial);
 
     solver.advance(args.warmup)?;
@@ -206,14 +226,19 @@ fn measure<T: Scalar>(
         throughput,
         bytes_per_cell_update,
         achieved_gb_per_s: throughput.cell_updates_per_s * bytes_per_cell_update as f64 / 1e9,
+        gpus: match selected {
+            Selected::Gpus(g) => g.len(),
+            Selected::Cpu => 1,
+        },
+        parallel_efficiency: None,
     })
 }
 
 /// The paper's single-GPU experiment: every kernel and block size at each
 /// sweep size, one table and one JSON document.
 fn sweep<T: Scalar>(args: &BenchArgs) -> anyhow::Result<ExitCode> {
-    let selected = select(args.compute.backend, args.compute.device)?;
-    if !matches!(selected, Selected::Gpu(_)) {
+    let selected = select(&args.compute, args.compute.single_gpu_count()?)?;
+    if !matches!(selected, Selected::Gpus(_)) {
         bail!(
             "bench --sweep compares GPU kernels and needs a usable GPU; run it with --backend gpu on a GPU machine"
         );

@@ -5,7 +5,6 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::Args;
-use fibril_host::backend::KernelConfig;
 use fibril_host::driver::{self, Outcome, Schedule};
 use fibril_host::init::InitialCondition;
 use fibril_host::io::snapshots::SnapshotWriter;
@@ -82,7 +81,6 @@ struct Plan {
     domain: Domain,
     schedule: Schedule,
     selected: Selected,
-    kernel: KernelConfig,
     out: OutputDir,
 }
 
@@ -112,10 +110,10 @@ fn plan(args: &RunArgs) -> anyhow::Result<Plan> {
     let schedule = Schedule { total_steps, snapshot_every, check_every: args.check_every_steps };
     let kernel = args.compute.kernel_config();
     let precision = Precision::from(args.compute.precision);
-    let selected = select(args.compute.backend, args.compute.device)?;
+    let selected = select(&args.compute, args.compute.single_gpu_count()?)?;
     check_memory(&selected, &domain, precision, kernel)?;
     let out = OutputDir::prepare(&args.out, args.overwrite)?;
-    Ok(Plan { domain, schedule, selected, kernel, out })
+    Ok(Plan { domain, schedule, selected, out })
 }
 
 fn progress_bar(total: u64, quiet: bool) -> ProgressBar {
@@ -135,9 +133,9 @@ fn progress_bar(total: u64, quiet: bool) -> ProgressBar {
 }
 
 fn execute<T: Scalar>(args: &RunArgs, plan: Plan) -> anyhow::Result<ExitCode> {
-    let Plan { domain, schedule, selected, kernel, out } = plan;
+    let Plan { domain, schedule, selected, out } = plan;
     let initial = args.init.condition().fields::<T>(domain.dims());
-    let mut solver = build_solver(&selected, kernel, &domain, &initial)?;
+    let mut solver = build_solver(&selected, &args.compute, args.compute.kernel_config(), &domain, &initial)?;
     drop(initial);
     let mut writer = SnapshotWriter::new(out.clone(), args.save_v);
     let bar = progress_bar(schedule.total_steps, args.quiet);

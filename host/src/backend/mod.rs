@@ -46,6 +46,10 @@ pub enum SolverError {
     MissingKernel { name: String },
     #[error(transparent)]
     KernelConfig(#[from] gpu::KernelConfigError),
+    #[error(transparent)]
+    Split(#[from] crate::multi::SplitError),
+    #[error("GPU {from} cannot access GPU {to} directly (no peer access between them); use --exchange host")]
+    NoPeerAccess { from: usize, to: usize },
     #[error(
         "not enough GPU memory: this run needs {needed} on {device}, which has {free} free; \
          use a smaller grid (--size), f32 instead of f64, or the CPU backend"

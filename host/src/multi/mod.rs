@@ -10,7 +10,9 @@
 //! halos as ordinary neighbours.
 
 pub mod cpu;
+pub mod gpu;
 pub mod split;
 
 pub use cpu::CpuMultiSolver;
+pub use gpu::{Exchange, GpuMultiSolver};
 pub use split::{SplitError, ZSplit};

@@ -90,6 +90,10 @@ impl GpuDevice {
         Ok(Self { ctx, stream, info })
     }
 
+    pub(crate) fn context(&self) -> &Arc<CudaContext> {
+        &self.ctx
+    }
+
     pub fn info(&self) -> &DeviceInfo {
         &self.info
     }

@@ -3,7 +3,8 @@
 use std::sync::Arc;
 
 use cudarc::driver::{
-    CudaFunction, CudaModule, CudaSlice, CudaStream, DeviceRepr, DriverError, LaunchConfig, PushKernelArg,
+    CudaFunction, CudaModule, CudaSlice, CudaStream, DevicePtr, DeviceRepr, DriverError, LaunchConfig,
+    PushKernelArg,
 };
 use cudarc::nvrtc::Ptx;
 use kernels_gpu::{FLAT_BLOCK, GridDims, KarmaCoeffs, TowerLayout, ZWindow};
@@ -35,6 +36,15 @@ fn cuda(during: &'static str) -> impl FnOnce(DriverError) -> SolverError {
 
 fn load_kernel(module: &Arc<CudaModule>, name: String) -> Result<CudaFunction, SolverError> {
     module.load_function(&name).map_err(|_| SolverError::MissingKernel { name })
+}
+
+/// Position of one z-slice inside a U buffer (see `GpuSolver::slice_geometry`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct SliceGeometry {
+    pub offset_bytes: usize,
+    pub width_bytes: usize,
+    pub rows: usize,
+    pub pitch_bytes: usize,
 }
 
 /// How U is laid out on the device.
@@ -133,6 +143,17 @@ impl<T: Scalar> GpuSolver<T> {
 
     /// Advances the slices of `window` from U into U_next (no swap).
     fn launch_window(&mut self, window: ZWindow) -> Result<(), SolverError> {
+        let stream = self.stream.clone();
+        self.launch_window_on(&stream, window)
+    }
+
+    /// As [`Self::launch_window`], on `stream` (a stream of this solver's
+    /// device; the caller orders it against the others with events).
+    pub(crate) fn launch_window_on(
+        &mut self,
+        stream: &Arc<CudaStream>,
+        window: ZWindow,
+    ) -> Result<(), SolverError> {
         if window.is_empty() {
             return Ok(());
         }
@@ -142,7 +163,7 @@ impl<T: Scalar> GpuSolver<T> {
             shared_mem_bytes: self.config.shared_elems() * T::BYTES as u32,
         };
         let coeffs = ByValue(self.coeffs);
-        let mut launch = self.stream.launch_builder(&self.step_fn);
+        let mut launch = stream.launch_builder(&self.step_fn);
         launch.arg(&self.u).arg(&mut self.v).arg(&mut self.u_next);
         let (dims, layout) = (ByValue(self.dims), self.layout);
         let tower_layout;
@@ -170,6 +191,41 @@ impl<T: Scalar> GpuSolver<T> {
         // documented launch shape, and `check` accepted this grid.
         unsafe { launch.launch(cfg) }.map_err(cuda("launching the step kernel"))?;
         Ok(())
+    }
+
+    /// Makes the U_next just written the current U.
+    pub(crate) fn swap_buffers(&mut self) {
+        std::mem::swap(&mut self.u, &mut self.u_next);
+    }
+
+    /// Device address of U_next (where a step writes, and where halo slices
+    /// for the next step are delivered).
+    pub(crate) fn u_next_address(&self) -> cudarc::driver::sys::CUdeviceptr {
+        let (ptr, _sync) = self.u_next.device_ptr(&self.stream);
+        ptr
+    }
+
+    /// Where z-slice `z` of a U buffer lies: `rows` runs of `width_bytes`,
+    /// `pitch_bytes` apart, starting `offset_bytes` in. Row-major: one
+    /// contiguous run. Tower layout: one wall per tower, a whole tower
+    /// (nz walls) apart, so a slice moves as one 2D (pitched) copy.
+    pub(crate) fn slice_geometry(&self, z: u32) -> SliceGeometry {
+        let b = T::BYTES;
+        match self.layout {
+            Layout::RowMajor => {
+                let n = self.dims.slice_cells() * b;
+                SliceGeometry { offset_bytes: z as usize * n, width_bytes: n, rows: 1, pitch_bytes: n }
+            }
+            Layout::Towers(lay) => {
+                let wall = lay.wall_length() as usize * b;
+                SliceGeometry {
+                    offset_bytes: z as usize * wall,
+                    width_bytes: wall,
+                    rows: lay.towers_x() as usize * lay.towers_y() as usize,
+                    pitch_bytes: lay.dims.nz as usize * wall,
+                }
+            }
+        }
     }
 
     /// U in row-major order, downloaded and unpacked from the device layout.
