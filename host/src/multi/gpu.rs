@@ -320,27 +320,66 @@ fn copy_slice_peer(
     stream: &CudaStream,
 ) -> Result<(), SolverError> {
     debug_assert_eq!((src_geo.width_bytes, src_geo.rows), (dst_geo.width_bytes, dst_geo.rows));
-    // SAFETY: an all-zero CUDA_MEMCPY3D_PEER is the documented "unused" state.
-    let mut p: sys::CUDA_MEMCPY3D_PEER = unsafe { std::mem::zeroed() };
-    p.srcMemoryType = CUmemorytype::CU_MEMORYTYPE_DEVICE;
-    p.srcDevice = src + src_geo.offset_bytes as u64;
-    p.srcContext = src_ctx.cu_ctx();
-    p.srcPitch = src_geo.pitch_bytes;
-    p.srcHeight = src_geo.rows;
-    p.dstMemoryType = CUmemorytype::CU_MEMORYTYPE_DEVICE;
-    p.dstDevice = dst + dst_geo.offset_bytes as u64;
-    p.dstContext = dst_ctx.cu_ctx();
-    p.dstPitch = dst_geo.pitch_bytes;
-    p.dstHeight = dst_geo.rows;
-    p.WidthInBytes = src_geo.width_bytes;
-    p.Height = src_geo.rows;
-    p.Depth = 1;
+    let p = sys::CUDA_MEMCPY3D_PEER {
+        srcXInBytes: 0,
+        srcY: 0,
+        srcZ: 0,
+        srcLOD: 0,
+        srcMemoryType: CUmemorytype::CU_MEMORYTYPE_DEVICE,
+        srcHost: std::ptr::null(),
+        srcDevice: src + src_geo.offset_bytes as u64,
+        srcArray: std::ptr::null_mut(),
+        srcContext: src_ctx.cu_ctx(),
+        srcPitch: src_geo.pitch_bytes,
+        srcHeight: src_geo.rows,
+        dstXInBytes: 0,
+        dstY: 0,
+        dstZ: 0,
+        dstLOD: 0,
+        dstMemoryType: CUmemorytype::CU_MEMORYTYPE_DEVICE,
+        dstHost: std::ptr::null_mut(),
+        dstDevice: dst + dst_geo.offset_bytes as u64,
+        dstArray: std::ptr::null_mut(),
+        dstContext: dst_ctx.cu_ctx(),
+        dstPitch: dst_geo.pitch_bytes,
+        dstHeight: dst_geo.rows,
+        WidthInBytes: src_geo.width_bytes,
+        Height: src_geo.rows,
+        Depth: 1,
+    };
     // SAFETY: both ranges lie inside U_next buffers of the sub-domains
     // (slice_geometry of a slice of that buffer); the stream belongs to the
     // source's context, which is current.
     unsafe {
         stream.context().bind_to_thread().map_err(cuda("binding a context"))?;
         check(sys::cuMemcpy3DPeerAsync(&p, stream.cu_stream()), "copying a halo slice")
+    }
+}
+
+/// A `CUDA_MEMCPY2D` for `geo.rows` rows of `geo.width_bytes`; each side is
+/// (memory type, device address, host address, pitch).
+fn copy_2d_params(
+    (src_type, src_device, src_host, src_pitch): (CUmemorytype, CUdeviceptr, *const u8, usize),
+    (dst_type, dst_device, dst_host, dst_pitch): (CUmemorytype, CUdeviceptr, *const u8, usize),
+    geo: SliceGeometry,
+) -> sys::CUDA_MEMCPY2D {
+    sys::CUDA_MEMCPY2D {
+        srcXInBytes: 0,
+        srcY: 0,
+        srcMemoryType: src_type,
+        srcHost: src_host.cast(),
+        srcDevice: src_device,
+        srcArray: std::ptr::null_mut(),
+        srcPitch: src_pitch,
+        dstXInBytes: 0,
+        dstY: 0,
+        dstMemoryType: dst_type,
+        dstHost: dst_host.cast_mut().cast(),
+        dstDevice: dst_device,
+        dstArray: std::ptr::null_mut(),
+        dstPitch: dst_pitch,
+        WidthInBytes: geo.width_bytes,
+        Height: geo.rows,
     }
 }
 
@@ -359,16 +398,16 @@ fn copy_slice_to_host(
     host: &PinnedHostSlice<u8>,
     stream: &CudaStream,
 ) -> Result<(), SolverError> {
-    // SAFETY: an all-zero CUDA_MEMCPY2D is the documented "unused" state.
-    let mut p: sys::CUDA_MEMCPY2D = unsafe { std::mem::zeroed() };
-    p.srcMemoryType = CUmemorytype::CU_MEMORYTYPE_DEVICE;
-    p.srcDevice = src + geo.offset_bytes as u64;
-    p.srcPitch = geo.pitch_bytes;
-    p.dstMemoryType = CUmemorytype::CU_MEMORYTYPE_HOST;
-    p.dstHost = host_ptr(host) as *mut _;
-    p.dstPitch = geo.width_bytes;
-    p.WidthInBytes = geo.width_bytes;
-    p.Height = geo.rows;
+    let p = copy_2d_params(
+        (
+            CUmemorytype::CU_MEMORYTYPE_DEVICE,
+            src + geo.offset_bytes as u64,
+            std::ptr::null(),
+            geo.pitch_bytes,
+        ),
+        (CUmemorytype::CU_MEMORYTYPE_HOST, 0, host_ptr(host), geo.width_bytes),
+        geo,
+    );
     copy_2d(&p, stream, "staging a halo slice in host memory")
 }
 
@@ -379,16 +418,16 @@ fn copy_slice_from_host(
     geo: SliceGeometry,
     stream: &CudaStream,
 ) -> Result<(), SolverError> {
-    // SAFETY: as above.
-    let mut p: sys::CUDA_MEMCPY2D = unsafe { std::mem::zeroed() };
-    p.srcMemoryType = CUmemorytype::CU_MEMORYTYPE_HOST;
-    p.srcHost = host_ptr(host) as *const _;
-    p.srcPitch = geo.width_bytes;
-    p.dstMemoryType = CUmemorytype::CU_MEMORYTYPE_DEVICE;
-    p.dstDevice = dst + geo.offset_bytes as u64;
-    p.dstPitch = geo.pitch_bytes;
-    p.WidthInBytes = geo.width_bytes;
-    p.Height = geo.rows;
+    let p = copy_2d_params(
+        (CUmemorytype::CU_MEMORYTYPE_HOST, 0, host_ptr(host), geo.width_bytes),
+        (
+            CUmemorytype::CU_MEMORYTYPE_DEVICE,
+            dst + geo.offset_bytes as u64,
+            std::ptr::null(),
+            geo.pitch_bytes,
+        ),
+        geo,
+    );
     copy_2d(&p, stream, "delivering a halo slice from host memory")
 }
 
