@@ -5,7 +5,9 @@
 //! The numbers themselves (model, stencil, index arithmetic) come from the
 //! `kernels-gpu` crate, shared with the GPU kernels.
 
+pub mod activation;
 pub mod backend;
+pub mod checkpoint;
 pub mod domain;
 pub mod driver;
 pub mod fields;
@@ -13,7 +15,9 @@ pub mod init;
 pub mod io;
 pub mod memory;
 pub mod params;
+pub mod protocol;
 pub mod scalar;
+pub mod stimulus;
 
 pub use domain::{Domain, DomainError};
 pub use fields::Fields;
