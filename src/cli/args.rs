@@ -1,12 +1,44 @@
 //! Argument groups shared by `run`, `bench` and `info`.
 
+//!
+//! Each group is also a section of a run configuration file (`[grid]`,
+//! `[model]`, `[compute]`, ...): the same struct derives clap's `Args` and
+//! serde's traits, its field names are both the TOML keys and clap's
+//! argument ids, and its `Default` is what clap gives when no flag is
+//! passed, so the defaults live in one place (the `#[arg]` attributes).
+
 use anyhow::{Context, bail};
-use clap::{Args, ValueEnum};
+use clap::{Args, FromArgMatches, ValueEnum};
 use fibril_host::backend::KernelKind;
 use fibril_host::{Domain, GridDims, KarmaParams, KarmaPreset, Precision, Reaction};
+use serde::{Deserialize, Serialize};
+
+/// The value of an argument group when no flag is given (clap's defaults).
+pub fn clap_defaults<A: Args + FromArgMatches>() -> A {
+    let cmd = A::augment_args(clap::Command::new("defaults").no_binary_name(true));
+    let matches = cmd
+        .try_get_matches_from(std::iter::empty::<String>())
+        .expect("every argument has a default or is optional");
+    A::from_arg_matches(&matches).expect("defaults convert")
+}
+
+/// Implements `Default` as [`clap_defaults`].
+macro_rules! default_from_clap {
+    ($($t:ty),*) => {$(
+        impl Default for $t {
+            fn default() -> Self {
+                clap_defaults()
+            }
+        }
+    )*};
+}
+pub(crate) use default_from_clap;
+
+default_from_clap!(GridArgs, ModelArgs, ComputeArgs);
 
 /// Grid and discretisation.
-#[derive(Debug, Clone, Args)]
+#[derive(Debug, Clone, Args, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct GridArgs {
     /// Cells along each axis (a cube); --nx/--ny/--nz override single axes.
     #[arg(long, default_value_t = 128)]
@@ -39,7 +71,8 @@ impl GridArgs {
 }
 
 /// Karma model parameters (defaults: MODELS.md section 1).
-#[derive(Debug, Clone, Args)]
+#[derive(Debug, Clone, Args, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct ModelArgs {
     /// Named parameter set: stable (v* = 0.6) or breakup (v* = 0.72).
     #[arg(long, value_enum, default_value_t = PresetArg::Stable)]
@@ -57,11 +90,12 @@ pub struct ModelArgs {
     #[arg(long)]
     pub m: Option<u32>,
     /// Switch the reaction term off (pure diffusion), for numerical checks.
-    #[arg(long)]
+    #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true", default_value_t = false)]
     pub no_reaction: bool,
 }
 
-#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum PresetArg {
     Stable,
     Breakup,
@@ -91,7 +125,8 @@ impl ModelArgs {
 }
 
 /// Where and how to compute.
-#[derive(Debug, Clone, Args)]
+#[derive(Debug, Clone, Args, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct ComputeArgs {
     /// auto: the GPU when one is usable, else the CPU (with a notice).
     #[arg(long, value_enum, default_value_t = BackendArg::Auto)]
@@ -107,14 +142,16 @@ pub struct ComputeArgs {
     pub device: usize,
 }
 
-#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum BackendArg {
     Auto,
     Cpu,
     Gpu,
 }
 
-#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum PrecisionArg {
     F32,
     F64,
@@ -129,7 +166,8 @@ impl From<PrecisionArg> for Precision {
     }
 }
 
-#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum KernelArg {
     /// One thread per cell on the row-major grid.
     Naive,

@@ -116,7 +116,7 @@ fn measure<T: Scalar>(args: &BenchArgs) -> anyhow::Result<BenchRecord> {
     let domain = args::domain(&args.grid, &args.model)?;
     let kernel = args.compute.kernel.into();
     let selected = select(args.compute.backend, args.compute.device)?;
-    check_memory(&selected, &domain, T::PRECISION, kernel)?;
+    check_memory(&selected, &domain, T::PRECISION, kernel, false)?;
     let initial = InitialCondition::Planar.fields::<T>(domain.dims());
     let mut solver = build_solver(&selected, kernel, &domain, &initial)?;
     drop(initial);

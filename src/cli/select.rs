@@ -2,7 +2,9 @@
 
 use anyhow::{Context, bail};
 use fibril_host::backend::{CpuSolver, GpuDevice, GpuSolver, KernelKind, Solver};
-use fibril_host::memory::{available_host_bytes, cpu_bytes, format_bytes, host_side_of_gpu_bytes};
+use fibril_host::memory::{
+    activation_bytes, available_host_bytes, cpu_bytes, format_bytes, host_side_of_gpu_bytes,
+};
 use fibril_host::{Domain, Fields, Precision, Scalar};
 
 use super::args::BackendArg;
@@ -40,6 +42,7 @@ pub fn check_memory(
     domain: &Domain,
     precision: Precision,
     kernel: KernelKind,
+    activation_map: bool,
 ) -> anyhow::Result<()> {
     let cells = domain.cells();
     let host_needed = match selected {
@@ -48,6 +51,10 @@ pub fn check_memory(
             gpu.check_fits(kernel.device_bytes(cells, precision))?;
             host_side_of_gpu_bytes(cells, precision)
         }
+    } + if activation_map {
+        activation_bytes(cells, precision)
+    } else {
+        0
     };
     if let Some(available) = available_host_bytes()
         && host_needed > available
