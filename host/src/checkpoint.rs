@@ -158,24 +158,24 @@ pub fn encode<T: Scalar>(
     fields: &Fields<T>,
     activation: Option<&ActivationMap<T>>,
 ) -> Vec<u8> {
-    let mut payload = T::to_le_bytes_vec(fields.u_slice());
-    payload.extend_from_slice(&T::to_le_bytes_vec(fields.v_slice()));
+    let cells = domain.cells();
     let mut flags = 0;
     let (mut threshold, mut every, mut prev_t) = (0.0, 0, f64::NAN);
+    let mut payload_len = 2 * cells * T::BYTES;
     if let Some(map) = activation {
         flags |= FLAG_ACTIVATION;
         threshold = map.threshold;
         every = map.every_steps;
-        payload.extend(map.times_ms.iter().flat_map(|t| t.to_le_bytes()));
-        if let Some((t, prev)) = &map.previous {
+        payload_len += 4 * cells;
+        if let Some((t, _)) = &map.previous {
             flags |= FLAG_PREVIOUS;
             prev_t = *t;
-            payload.extend_from_slice(&T::to_le_bytes_vec(prev));
+            payload_len += cells * T::BYTES;
         }
     }
     let dims = domain.dims();
     let k = domain.karma();
-    let mut out = Vec::with_capacity(HEADER_BYTES + payload.len());
+    let mut out = Vec::with_capacity(HEADER_BYTES + payload_len);
     out.extend_from_slice(MAGIC);
     put_u32(&mut out, FORMAT_VERSION);
     put_u32(&mut out, T::BYTES as u32);
@@ -200,13 +200,22 @@ pub fn encode<T: Scalar>(
     put_f64(&mut out, threshold);
     put_u64(&mut out, every);
     put_f64(&mut out, prev_t);
-    put_u64(&mut out, payload.len() as u64);
+    put_u64(&mut out, payload_len as u64);
     debug_assert_eq!(out.len(), CHECKSUM_AT);
+    put_u64(&mut out, 0); // the checksum, filled in below
+    T::extend_le_bytes(fields.u_slice(), &mut out);
+    T::extend_le_bytes(fields.v_slice(), &mut out);
+    if let Some(map) = activation {
+        out.extend(map.times_ms.iter().flat_map(|t| t.to_le_bytes()));
+        if let Some((_, prev)) = &map.previous {
+            T::extend_le_bytes(prev, &mut out);
+        }
+    }
+    debug_assert_eq!(out.len(), HEADER_BYTES + payload_len);
     let mut h = Fnv1a64::default();
-    h.update(&out);
-    h.update(&payload);
-    put_u64(&mut out, h.finish());
-    out.extend_from_slice(&payload);
+    h.update(&out[..CHECKSUM_AT]);
+    h.update(&out[HEADER_BYTES..]);
+    out[CHECKSUM_AT..HEADER_BYTES].copy_from_slice(&h.finish().to_le_bytes());
     out
 }
 

@@ -14,23 +14,30 @@ use std::path::Path;
 use crate::io::atomic::write_atomic;
 use crate::scalar::Scalar;
 
-/// One named point-data array of an image, as little-endian bytes.
+/// Appends little-endian bytes to a buffer.
+type AppendBytes<'a> = Box<dyn Fn(&mut Vec<u8>) + 'a>;
+
+/// One named point-data array of an image.
 pub struct VtiArray<'a> {
     pub name: &'a str,
     /// "Float32" or "Float64".
-    pub vtk_type: &'static str,
-    pub values: usize,
-    pub le_bytes: Vec<u8>,
+    vtk_type: &'static str,
+    values: usize,
+    bytes: usize,
+    /// Appends the values' little-endian bytes (written straight into the
+    /// file's buffer, without an intermediate copy of the field).
+    append: AppendBytes<'a>,
 }
 
 impl<'a> VtiArray<'a> {
     /// `values` in their own precision.
-    pub fn new<T: Scalar>(name: &'a str, values: &[T]) -> Self {
+    pub fn new<T: Scalar>(name: &'a str, values: &'a [T]) -> Self {
         Self {
             name,
             vtk_type: if T::BYTES == 4 { "Float32" } else { "Float64" },
             values: values.len(),
-            le_bytes: T::to_le_bytes_vec(values),
+            bytes: values.len() * T::BYTES,
+            append: Box::new(move |out| T::extend_le_bytes(values, out)),
         }
     }
 }
@@ -63,7 +70,7 @@ pub fn encode(dims: [u32; 3], dx: f64, t_ms: f64, arrays: &[VtiArray<'_>]) -> Ve
             "        <DataArray type=\"{}\" Name=\"{}\" format=\"appended\" offset=\"{offset}\"/>\n",
             a.vtk_type, a.name
         ));
-        offset += 8 + a.le_bytes.len();
+        offset += 8 + a.bytes;
     }
     xml.push_str(
         "      </PointData>\n      <CellData>\n      </CellData>\n    </Piece>\n  </ImageData>\n",
@@ -72,8 +79,8 @@ pub fn encode(dims: [u32; 3], dx: f64, t_ms: f64, arrays: &[VtiArray<'_>]) -> Ve
     let mut out = xml.into_bytes();
     out.reserve(offset + 40);
     for a in arrays {
-        out.extend_from_slice(&(a.le_bytes.len() as u64).to_le_bytes());
-        out.extend_from_slice(&a.le_bytes);
+        out.extend_from_slice(&(a.bytes as u64).to_le_bytes());
+        (a.append)(&mut out);
     }
     out.extend_from_slice(b"\n  </AppendedData>\n</VTKFile>\n");
     out
