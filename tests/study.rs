@@ -730,3 +730,18 @@ fn info_says_what_a_run_needs() {
     assert!(text.contains("host memory: 448.00 MiB"), "{text}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn shipped_configurations_are_valid() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("configs");
+    let mut seen = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "toml") {
+            let cfg = ok(&fibril(&["run", s(&path), "--print-config"]));
+            assert!(cfg.contains("[grid]"), "{cfg}");
+            seen += 1;
+        }
+    }
+    assert!(seen >= 2);
+}
