@@ -5,7 +5,9 @@
 //! The numbers themselves (model, stencil, index arithmetic) come from the
 //! `kernels-gpu` crate, shared with the GPU kernels.
 
+pub mod activation;
 pub mod backend;
+pub mod checkpoint;
 pub mod domain;
 pub mod driver;
 pub mod fields;
@@ -15,7 +17,9 @@ pub mod layout;
 pub mod memory;
 pub mod multi;
 pub mod params;
+pub mod protocol;
 pub mod scalar;
+pub mod stimulus;
 
 pub use domain::{Domain, DomainError};
 pub use fields::Fields;

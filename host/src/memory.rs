@@ -14,6 +14,12 @@ pub fn host_side_of_gpu_bytes(cells: usize, precision: Precision) -> u64 {
     2 * cells as u64 * precision.bytes() as u64
 }
 
+/// Host bytes of the activation-time map: the times (f32) and the
+/// previous sample of U.
+pub fn activation_bytes(cells: usize, precision: Precision) -> u64 {
+    cells as u64 * (4 + precision.bytes() as u64)
+}
+
 /// `MemAvailable` of /proc/meminfo, where the system reports it.
 pub fn available_host_bytes() -> Option<u64> {
     let text = std::fs::read_to_string("/proc/meminfo").ok()?;

@@ -8,20 +8,26 @@ use kernels_gpu::Real;
 pub trait Scalar: Real + Send + Sync + DeviceRepr + ValidAsZeroBits + Unpin {
     const PRECISION: Precision;
     /// Little-endian bytes, for the file writers.
-    fn to_le_bytes_vec(values: &[Self]) -> Vec<u8>;
+    fn to_le_bytes_vec(values: &[Self]) -> Vec<u8> {
+        let mut out = Vec::with_capacity(values.len() * Self::BYTES);
+        Self::extend_le_bytes(values, &mut out);
+        out
+    }
+    /// Appends the little-endian bytes of `values` to `out` (no copy in between).
+    fn extend_le_bytes(values: &[Self], out: &mut Vec<u8>);
 }
 
 impl Scalar for f32 {
     const PRECISION: Precision = Precision::F32;
-    fn to_le_bytes_vec(values: &[Self]) -> Vec<u8> {
-        values.iter().flat_map(|x| x.to_le_bytes()).collect()
+    fn extend_le_bytes(values: &[Self], out: &mut Vec<u8>) {
+        out.extend(values.iter().flat_map(|x| x.to_le_bytes()));
     }
 }
 
 impl Scalar for f64 {
     const PRECISION: Precision = Precision::F64;
-    fn to_le_bytes_vec(values: &[Self]) -> Vec<u8> {
-        values.iter().flat_map(|x| x.to_le_bytes()).collect()
+    fn extend_le_bytes(values: &[Self], out: &mut Vec<u8>) {
+        out.extend(values.iter().flat_map(|x| x.to_le_bytes()));
     }
 }
 

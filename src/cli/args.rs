@@ -1,12 +1,44 @@
 //! Argument groups shared by `run`, `bench` and `info`.
 
+//!
+//! Each group is also a section of a run configuration file (`[grid]`,
+//! `[model]`, `[compute]`, ...): the same struct derives clap's `Args` and
+//! serde's traits, its field names are both the TOML keys and clap's
+//! argument ids, and its `Default` is what clap gives when no flag is
+//! passed, so the defaults live in one place (the `#[arg]` attributes).
+
 use anyhow::{Context, bail};
-use clap::{Args, ValueEnum};
+use clap::{Args, FromArgMatches, ValueEnum};
 use fibril_host::backend::{BlockSize, KernelConfig, KernelKind};
 use fibril_host::{Domain, GridDims, KarmaParams, KarmaPreset, Precision, Reaction};
+use serde::{Deserialize, Serialize};
+
+/// The value of an argument group when no flag is given (clap's defaults).
+pub fn clap_defaults<A: Args + FromArgMatches>() -> A {
+    let cmd = A::augment_args(clap::Command::new("defaults").no_binary_name(true));
+    let matches = cmd
+        .try_get_matches_from(std::iter::empty::<String>())
+        .expect("every argument has a default or is optional");
+    A::from_arg_matches(&matches).expect("defaults convert")
+}
+
+/// Implements `Default` as [`clap_defaults`].
+macro_rules! default_from_clap {
+    ($($t:ty),*) => {$(
+        impl Default for $t {
+            fn default() -> Self {
+                clap_defaults()
+            }
+        }
+    )*};
+}
+pub(crate) use default_from_clap;
+
+default_from_clap!(GridArgs, ModelArgs, ComputeArgs);
 
 /// Grid and discretisation.
-#[derive(Debug, Clone, Args)]
+#[derive(Debug, Clone, Args, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct GridArgs {
     /// Cells along each axis (a cube); --nx/--ny/--nz override single axes.
     #[arg(long, default_value_t = 128)]
@@ -39,7 +71,8 @@ impl GridArgs {
 }
 
 /// Karma model parameters (defaults: MODELS.md section 1).
-#[derive(Debug, Clone, Args)]
+#[derive(Debug, Clone, Args, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct ModelArgs {
     /// Named parameter set: stable (v* = 0.6) or breakup (v* = 0.72).
     #[arg(long, value_enum, default_value_t = PresetArg::Stable)]
@@ -57,11 +90,12 @@ pub struct ModelArgs {
     #[arg(long)]
     pub m: Option<u32>,
     /// Switch the reaction term off (pure diffusion), for numerical checks.
-    #[arg(long)]
+    #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true", default_value_t = false)]
     pub no_reaction: bool,
 }
 
-#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum PresetArg {
     Stable,
     Breakup,
@@ -87,7 +121,8 @@ impl ModelArgs {
 }
 
 /// Where and how to compute.
-#[derive(Debug, Clone, Args)]
+#[derive(Debug, Clone, Args, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct ComputeArgs {
     /// auto: the GPU when one is usable, else the CPU (with a notice).
     #[arg(long, value_enum, default_value_t = BackendArg::Auto)]
@@ -123,22 +158,32 @@ pub struct ComputeArgs {
     pub exchange: ExchangeArg,
     /// With several GPUs: run boundary kernels, interior and copies one
     /// after another instead of overlapping the copies with the interior.
-    #[arg(long)]
+    #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true", default_value_t = false)]
     pub no_overlap: bool,
 }
 
-#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum BackendArg {
     Auto,
     Cpu,
     Gpu,
 }
 
-/// A number of GPUs, or all of them.
+/// A number of GPUs, or all of them (`2`, `all` on the command line and in files).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum GpuCount {
     N(usize),
     All,
+}
+
+impl std::fmt::Display for GpuCount {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GpuCount::N(n) => write!(f, "{n}"),
+            GpuCount::All => f.write_str("all"),
+        }
+    }
 }
 
 fn parse_gpu_count(text: &str) -> Result<GpuCount, String> {
@@ -151,13 +196,40 @@ fn parse_gpu_count(text: &str) -> Result<GpuCount, String> {
     }
 }
 
-#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
+impl Serialize for GpuCount {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            GpuCount::N(n) => s.serialize_u64(*n as u64),
+            GpuCount::All => s.serialize_str("all"),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for GpuCount {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Raw {
+            Count(u64),
+            Text(String),
+        }
+        let text = match Raw::deserialize(d)? {
+            Raw::Count(n) => n.to_string(),
+            Raw::Text(t) => t,
+        };
+        parse_gpu_count(&text).map_err(serde::de::Error::custom)
+    }
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum ExchangeArg {
     Host,
     Peer,
 }
 
-#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum PrecisionArg {
     F32,
     F64,
@@ -172,7 +244,8 @@ impl From<PrecisionArg> for Precision {
     }
 }
 
-#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum KernelArg {
     /// One thread per cell on the row-major grid.
     Naive,

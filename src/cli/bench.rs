@@ -184,7 +184,7 @@ fn measure<T: Scalar>(
     kernel: KernelConfig,
     steps: u64,
 ) -> anyhow::Result<BenchRecord> {
-    check_memory(selected, domain, T::PRECISION, kernel)?;
+    check_memory(selected, domain, T::PRECISION, kernel, false)?;
     let initial = InitialCondition::Planar.fields::<T>(domain.dims());
     let mut solver = build_solver(selected, &args.compute, kernel, domain, &initial)?;
     drop(initial);

@@ -1,29 +1,30 @@
-//! `fibril info`: the CUDA devices and the memory a grid needs.
+//! `fibril info`: the CUDA devices, and what a run needs (memory on the
+//! chosen backend, disk for its outputs), from run options or a
+//! configuration file.
 
 use std::process::ExitCode;
 
-use clap::Args;
+use clap::{ArgMatches, Args};
 use fibril_host::Precision;
 use fibril_host::backend::gpu::device_count;
-use fibril_host::backend::{BlockSize, GpuDevice, KernelConfig, KernelKind};
-use fibril_host::memory::{cpu_bytes, format_bytes};
+use fibril_host::backend::{GpuDevice, KernelConfig, KernelKind};
+use fibril_host::memory::{
+    activation_bytes, available_host_bytes, cpu_bytes, format_bytes, host_side_of_gpu_bytes,
+};
 
-use super::args::{GridArgs, PrecisionArg};
+use super::args::{self, BackendArg, ms_to_steps};
+use super::config::RunConfig;
+use super::run_args::RunOptions;
 
 #[derive(Debug, Args)]
 pub struct InfoArgs {
     #[command(flatten)]
-    pub grid: GridArgs,
-    #[arg(long, value_enum, default_value_t = PrecisionArg::F32)]
-    pub precision: PrecisionArg,
-    /// Block (and tower) size for the layout figures.
-    #[arg(long, default_value = "32x8", value_parser = super::args::parse_block)]
-    pub block: BlockSize,
+    pub options: RunOptions,
 }
 
-pub fn info(args: InfoArgs) -> anyhow::Result<ExitCode> {
-    println!("fibril {}", env!("CARGO_PKG_VERSION"));
-    println!("kernels: {}", fibril::KERNEL_NAMES.join(", "));
+/// Lists the devices; returns the first usable one.
+fn list_devices() -> Option<GpuDevice> {
+    let mut first = None;
     match device_count() {
         Err(why) => println!("CUDA devices: none usable ({why})"),
         Ok(count) => {
@@ -42,20 +43,33 @@ pub fn info(args: InfoArgs) -> anyhow::Result<ExitCode> {
                             i.driver_version / 1000,
                             (i.driver_version % 1000) / 10
                         );
+                        first.get_or_insert(gpu);
                     }
                     Err(why) => println!("  [{ordinal}] unusable: {why}"),
                 }
             }
         }
     }
-    let dims = args.grid.dims();
-    let precision = Precision::from(args.precision);
-    println!("grid {}x{}x{}, {precision}, block {}:", dims.nx, dims.ny, dims.nz, args.block);
-    println!("  mesh_size {}", dims.cells());
+    first
+}
+
+pub fn info(args: InfoArgs, matches: &ArgMatches) -> anyhow::Result<ExitCode> {
+    let config = RunConfig::resolve(&args.options, matches)?.config;
+    println!("fibril {}", env!("CARGO_PKG_VERSION"));
+    println!("kernels: {}", fibril::KERNEL_NAMES.join(", "));
+    let gpu = list_devices();
+
+    let dims = config.grid.dims();
+    let cells = dims.cells();
+    let precision = Precision::from(config.compute.precision);
+    let kernel = config.compute.kernel_config();
+    let block = config.compute.block;
+    println!("grid {}x{}x{} ({cells} cells), {precision}, block {block}:", dims.nx, dims.ny, dims.nz);
+    println!("  mesh_size {cells}");
     for kind in KernelKind::ALL {
-        let config = KernelConfig::new(kind, args.block);
-        // Paper eq. 6: bytes = size * (2 * ds_size + mesh_size), ds_size = mesh_size without towers.
-        match (config.u_elements(dims), config.device_bytes(dims, precision)) {
+        let each = KernelConfig::new(kind, block);
+        // Paper eq. 6: bytes = size * (2 * ds_size + mesh_size); ds_size = mesh_size without towers.
+        match (each.u_elements(dims), each.device_bytes(dims, precision)) {
             (Ok(ds), Ok(bytes)) => println!(
                 "  {:<12} ds_size {ds:>12}  GPU memory {:>10} ({:.2} MiB)",
                 kind.name(),
@@ -65,6 +79,53 @@ pub fn info(args: InfoArgs) -> anyhow::Result<ExitCode> {
             (Err(why), _) | (_, Err(why)) => println!("  {:<12} not possible: {why}", kind.name()),
         }
     }
-    println!("  CPU backend  memory {}", format_bytes(cpu_bytes(dims.cells(), precision)));
+    println!("  CPU backend  memory {}", format_bytes(cpu_bytes(cells, precision)));
+
+    // The run these options describe.
+    let on_gpu = match config.compute.backend {
+        BackendArg::Cpu => false,
+        BackendArg::Gpu => true,
+        BackendArg::Auto => gpu.is_some(),
+    };
+    let extra = if config.output.activation_map { activation_bytes(cells, precision) } else { 0 };
+    println!(
+        "this run (--backend {} -> {}):",
+        format!("{:?}", config.compute.backend).to_lowercase(),
+        if on_gpu { "gpu" } else { "cpu" }
+    );
+    if on_gpu {
+        let device = kernel.device_bytes(dims, precision)?;
+        let free = gpu
+            .as_ref()
+            .map(|g| format!(" ({} free on {})", format_bytes(g.info().free_bytes), g.info().name))
+            .unwrap_or_else(|| " (no usable GPU here)".into());
+        println!("  GPU memory, {kernel} kernel: {}{free}", format_bytes(device));
+        println!("  host memory: {}", format_bytes(host_side_of_gpu_bytes(cells, precision) + extra));
+    } else {
+        println!("  host memory: {}", format_bytes(cpu_bytes(cells, precision) + extra));
+    }
+    if let Some(available) = available_host_bytes() {
+        println!("  host memory available: {}", format_bytes(available));
+    }
+    if let Ok(domain) = args::domain(&config.grid, &config.model) {
+        let dt = domain.dt_ms();
+        let total = match config.run.steps {
+            Some(n) => Some(n),
+            None => ms_to_steps("--duration-ms", config.run.duration_ms, dt).ok(),
+        };
+        let every =
+            config.output.snapshot_every_ms.and_then(|ms| ms_to_steps("--snapshot-every-ms", ms, dt).ok());
+        if let Some(total) = total {
+            let snapshots = every.map_or(1, |e| total / e + 1 + u64::from(total % e != 0));
+            let fields = if config.output.save_v { 2 } else { 1 };
+            let formats = config.output.formats();
+            let per_field = cells as u64 * precision.bytes() as u64;
+            let per_snapshot = (u64::from(formats.npy) + u64::from(formats.vti)) * fields * per_field;
+            println!(
+                "  output: {snapshots} snapshot(s), about {} on disk (PNG not counted)",
+                format_bytes(snapshots * per_snapshot)
+            );
+        }
+    }
     Ok(ExitCode::SUCCESS)
 }

@@ -2,8 +2,11 @@
 
 pub mod args;
 pub mod bench;
+pub mod config;
 pub mod info;
+pub mod interrupt;
 pub mod run;
+pub mod run_args;
 pub mod select;
 pub mod summary;
 
@@ -20,18 +23,22 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Run a simulation and write snapshots and a summary.
-    Run(run::RunArgs),
+    /// Run a simulation (options or a TOML file) and write snapshots,
+    /// checkpoints and a summary.
+    Run(run_args::RunArgs),
     /// Time steps on one backend and size; print a table and write JSON.
     Bench(bench::BenchArgs),
-    /// List CUDA devices and the memory a grid needs.
+    /// List CUDA devices and the memory a run (options or a TOML file) needs.
     Info(info::InfoArgs),
 }
 
-pub fn main_with(cli: Cli) -> anyhow::Result<std::process::ExitCode> {
+/// Runs the parsed command; `matches` are clap's, to tell options given on
+/// the command line from defaults.
+pub fn main_with(cli: Cli, matches: &clap::ArgMatches) -> anyhow::Result<std::process::ExitCode> {
+    let sub = matches.subcommand().map(|(_, m)| m).expect("a subcommand is required");
     match cli.command {
-        Command::Run(args) => run::run(args),
+        Command::Run(args) => run::run(args, sub),
         Command::Bench(args) => bench::bench(args),
-        Command::Info(args) => info::info(args),
+        Command::Info(args) => info::info(args, sub),
     }
 }

@@ -1,79 +1,38 @@
-//! `fibril run`: a simulation with snapshots and a summary.
+//! `fibril run`: a simulation with stimuli, snapshots, checkpoints, an
+//! activation map and a summary.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::atomic::AtomicBool;
 
-use anyhow::Context;
-use clap::Args;
-use fibril_host::driver::{self, Outcome, Schedule};
-use fibril_host::init::InitialCondition;
-use fibril_host::io::snapshots::SnapshotWriter;
+use anyhow::{Context, bail};
+use clap::ArgMatches;
+use fibril_host::activation::ActivationMap;
+use fibril_host::backend::KernelConfig;
+use fibril_host::checkpoint::{self, CheckpointHeader};
+use fibril_host::driver::{self, Outcome, RunContext, Schedule};
+use fibril_host::io::snapshots::{Formats, SnapshotWriter};
 use fibril_host::io::{OutputDir, write_json_atomic};
+use fibril_host::protocol;
+use fibril_host::stimulus::{StimulusSchedule, StimulusSpec};
 use fibril_host::{Domain, Precision, Scalar};
 use indicatif::{ProgressBar, ProgressStyle};
 
-use super::args::{self, ComputeArgs, GridArgs, ModelArgs, ms_to_steps};
+use super::args::{self, ms_to_steps, short};
+use super::config::{Resolved, RunConfig};
+use super::interrupt::{self, INTERRUPTED_EXIT};
+use super::run_args::{InitArg, ProtocolArg, RunArgs};
 use super::select::{Selected, build_solver, check_memory, select};
-use super::summary::{RunSummary, Throughput};
+use super::summary::{ActivationRecord, ResumeRecord, RunSummary, Throughput};
 
-#[derive(Debug, Args)]
-pub struct RunArgs {
-    #[command(flatten)]
-    pub grid: GridArgs,
-    #[command(flatten)]
-    pub model: ModelArgs,
-    #[command(flatten)]
-    pub compute: ComputeArgs,
-    /// Simulated time in ms (the model's time unit).
-    #[arg(long, default_value_t = 100.0, conflicts_with = "steps")]
-    pub duration_ms: f64,
-    /// Number of time steps (instead of --duration-ms).
-    #[arg(long)]
-    pub steps: Option<u64>,
-    /// Write U every this many ms (and at t = 0); without it only the final state is written.
-    #[arg(long)]
-    pub snapshot_every_ms: Option<f64>,
-    /// Also write the recovery variable v with each snapshot.
-    #[arg(long)]
-    pub save_v: bool,
-    /// Check for NaN/Inf at least every this many steps.
-    #[arg(long, default_value_t = 100)]
-    pub check_every_steps: u64,
-    /// Initial condition.
-    #[arg(long, value_enum, default_value_t = InitArg::Planar)]
-    pub init: InitArg,
-    /// Output directory (created if missing; must be empty unless --overwrite).
-    #[arg(long, default_value = "fibril-out")]
-    pub out: PathBuf,
-    /// Replace fibril's files in a non-empty output directory.
-    #[arg(long)]
-    pub overwrite: bool,
-    /// No progress bar and no final line.
-    #[arg(long, short)]
-    pub quiet: bool,
-}
+/// Name of the checkpoint file in the output directory.
+pub const CHECKPOINT_FILE: &str = "checkpoint.fibril";
 
-#[derive(Debug, Clone, Copy, clap::ValueEnum, PartialEq, Eq)]
-pub enum InitArg {
-    /// The paper's planar start (eqs. 7-8): U = 3 for z <= 0.05 nz, v = 0.5.
-    Planar,
-    /// Resting tissue, U = 0 and v = 0.
-    Rest,
-}
-
-impl InitArg {
-    fn condition(self) -> InitialCondition {
-        match self {
-            InitArg::Planar => InitialCondition::Planar,
-            InitArg::Rest => InitialCondition::Rest,
-        }
-    }
-    fn name(self) -> &'static str {
-        match self {
-            InitArg::Planar => "planar",
-            InitArg::Rest => "rest",
-        }
-    }
+/// A checkpoint to continue from, verified against the run's options.
+struct Resume {
+    path: PathBuf,
+    bytes: Vec<u8>,
+    header: CheckpointHeader,
 }
 
 /// Everything checked and prepared; nothing simulated yet.
@@ -81,42 +40,199 @@ struct Plan {
     domain: Domain,
     schedule: Schedule,
     selected: Selected,
+    kernel: KernelConfig,
     out: OutputDir,
+    stimuli: StimulusSchedule,
+    /// The stimuli as specified, the protocol's included.
+    stimulus_specs: Vec<StimulusSpec>,
+    formats: Formats,
+    resume: Option<Resume>,
 }
 
-pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
-    let plan = plan(&args)?;
-    match Precision::from(args.compute.precision) {
-        Precision::F32 => execute::<f32>(&args, plan),
-        Precision::F64 => execute::<f64>(&args, plan),
+pub fn run(args: RunArgs, matches: &ArgMatches) -> anyhow::Result<ExitCode> {
+    let mut resolved = RunConfig::resolve(&args.options, matches)?;
+    let domain = args::domain(&resolved.config.grid, &resolved.config.model);
+    if let Ok(domain) = &domain {
+        resolve_protocol(&mut resolved.config, domain)?;
+    }
+    if args.print_config {
+        print!("{}", resolved.config.to_toml());
+        return Ok(ExitCode::SUCCESS);
+    }
+    let plan = plan(&resolved, &args, domain?)?;
+    let stop = interrupt::install()?;
+    match Precision::from(resolved.config.compute.precision) {
+        Precision::F32 => execute::<f32>(&resolved.config, &args, plan, stop),
+        Precision::F64 => execute::<f64>(&resolved.config, &args, plan, stop),
     }
 }
 
-/// Validates every input and probes the hardware before any work starts.
-fn plan(args: &RunArgs) -> anyhow::Result<Plan> {
-    let domain = args::domain(&args.grid, &args.model)?;
-    let total_steps = match args.steps {
-        Some(0) => anyhow::bail!("--steps must be at least 1"),
+/// Fills in the scroll protocol's S2 time when it was not given.
+fn resolve_protocol(config: &mut RunConfig, domain: &Domain) -> anyhow::Result<()> {
+    if config.run.protocol == ProtocolArg::Scroll && config.run.s2_ms.is_none() {
+        let step = protocol::scroll_s2_step(domain)?;
+        // Rounded to 1e-9 ms so that it prints as a short decimal (71.3,
+        // not 71.30000000000001) and converts back to the same step.
+        let t_ms = (step as f64 * domain.dt_ms() * 1e9).round() / 1e9;
+        config.run.s2_ms = Some(t_ms);
+    }
+    Ok(())
+}
+
+/// The stimuli of the run: the protocol's, then the configured ones.
+fn stimulus_specs(config: &RunConfig) -> anyhow::Result<Vec<StimulusSpec>> {
+    let mut specs = Vec::new();
+    match config.run.protocol {
+        ProtocolArg::None => {
+            if config.run.s2_ms.is_some() {
+                bail!("--s2-ms (s2_ms) only applies with --protocol scroll");
+            }
+        }
+        ProtocolArg::Scroll => {
+            if config.run.init != InitArg::Planar {
+                bail!(
+                    "--protocol scroll starts from the planar S1 wave; use --init planar (the default) \
+                     instead of --init {}",
+                    config.run.init.name()
+                );
+            }
+            specs.push(protocol::scroll_s2(config.run.s2_ms.expect("resolved before planning")));
+        }
+    }
+    specs.extend(config.stimulus.iter().cloned());
+    Ok(specs)
+}
+
+/// Validates every input, reads the checkpoint to resume from and probes
+/// the hardware before any work starts.
+fn plan(resolved: &Resolved, args: &RunArgs, domain: Domain) -> anyhow::Result<Plan> {
+    let config = &resolved.config;
+    let dt = domain.dt_ms();
+    let total_steps = match config.run.steps {
+        Some(0) => bail!("--steps must be at least 1"),
         Some(n) => n,
-        None => ms_to_steps("--duration-ms", args.duration_ms, domain.dt_ms())?,
+        None => ms_to_steps("--duration-ms", config.run.duration_ms, dt)?,
     };
-    let snapshot_every = args
-        .snapshot_every_ms
-        .map(|ms| ms_to_steps("--snapshot-every-ms", ms, domain.dt_ms()))
-        .transpose()?;
-    if args.check_every_steps == 0 {
-        anyhow::bail!("--check-every-steps must be at least 1");
+    let snapshot_every =
+        config.output.snapshot_every_ms.map(|ms| ms_to_steps("--snapshot-every-ms", ms, dt)).transpose()?;
+    if config.run.check_every_steps == 0 {
+        bail!("--check-every-steps must be at least 1");
     }
-    let schedule = Schedule { total_steps, snapshot_every, check_every: args.check_every_steps };
-    let kernel = args.compute.kernel_config();
-    let precision = Precision::from(args.compute.precision);
-    let selected = select(&args.compute, args.compute.single_gpu_count()?)?;
-    check_memory(&selected, &domain, precision, kernel)?;
-    let out = OutputDir::prepare(&args.out, args.overwrite)?;
-    Ok(Plan { domain, schedule, selected, out })
+    let checkpoint_every =
+        config.run.checkpoint_every_ms.map(|ms| ms_to_steps("--checkpoint-every-ms", ms, dt)).transpose()?;
+    let stimulus_specs = stimulus_specs(config)?;
+    let stimuli =
+        StimulusSchedule::compile(&stimulus_specs, domain.dims(), dt).context("invalid stimulus")?;
+    if config.output.format.is_empty() {
+        bail!("--format needs at least one of npy, vti, png");
+    }
+    if config.output.activation_map {
+        if !config.output.activation_threshold.is_finite() {
+            bail!("--activation-threshold must be a finite number");
+        }
+        if config.output.activation_every_steps == 0 {
+            bail!("--activation-every-steps must be at least 1");
+        }
+    }
+    let precision = Precision::from(config.compute.precision);
+    let resume = args
+        .resume
+        .as_ref()
+        .map(|path| check_resume(path, config, &domain, precision, total_steps))
+        .transpose()?;
+    let kernel = config.compute.kernel_config();
+    let selected = select(&config.compute, config.compute.single_gpu_count()?)?;
+    check_memory(&selected, &domain, precision, kernel, config.output.activation_map)?;
+    let out = match &resume {
+        Some(r) => {
+            // Without an output directory of its own, a resumed run
+            // continues in the checkpoint's.
+            let dir = if resolved.is_explicit("out") {
+                config.output.out.clone()
+            } else {
+                r.path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new(".")).to_path_buf()
+            };
+            OutputDir::reopen(&dir)?
+        }
+        None => OutputDir::prepare(&config.output.out, config.output.overwrite)?,
+    };
+    let schedule = Schedule {
+        start_step: resume.as_ref().map_or(0, |r| r.header.step),
+        resumed: resume.is_some(),
+        total_steps,
+        snapshot_every,
+        check_every: config.run.check_every_steps,
+        checkpoint_every,
+    };
+    Ok(Plan {
+        domain,
+        schedule,
+        selected,
+        kernel,
+        out,
+        stimuli,
+        stimulus_specs,
+        formats: config.output.formats(),
+        resume,
+    })
 }
 
-fn progress_bar(total: u64, quiet: bool) -> ProgressBar {
+/// Reads the checkpoint and refuses one that is damaged or that belongs to
+/// another run, before any work starts.
+fn check_resume(
+    path: &Path,
+    config: &RunConfig,
+    domain: &Domain,
+    precision: Precision,
+    total_steps: u64,
+) -> anyhow::Result<Resume> {
+    let bytes = checkpoint::read_bytes(path)?;
+    let header = checkpoint::decode_header(path, &bytes)?;
+    if header.precision != precision {
+        bail!(
+            "{} does not belong to this run: precision is {} in the checkpoint but {precision} here; \
+             pass --precision {}",
+            path.display(),
+            header.precision,
+            header.precision
+        );
+    }
+    header.check_matches(path, domain)?;
+    if header.step >= total_steps {
+        bail!(
+            "{} is at step {} (t = {} ms), and this run ends at step {total_steps}; \
+             give a longer --duration-ms or --steps (they count from the start of the original run)",
+            path.display(),
+            header.step,
+            short(header.t_ms)
+        );
+    }
+    if config.output.activation_map {
+        let wanted = (config.output.activation_threshold, config.output.activation_every_steps);
+        match header.activation {
+            None => bail!(
+                "{} holds no activation map, so this run cannot continue one; \
+                 drop --activation-map, or start the run again with it",
+                path.display()
+            ),
+            Some(saved) if saved != wanted => bail!(
+                "{} holds an activation map with threshold {} sampled every {} steps, \
+                 this run asks for {} every {}; pass --activation-threshold {} --activation-every-steps {}",
+                path.display(),
+                saved.0,
+                saved.1,
+                wanted.0,
+                wanted.1,
+                saved.0,
+                saved.1
+            ),
+            Some(_) => {}
+        }
+    }
+    Ok(Resume { path: path.to_path_buf(), bytes, header })
+}
+
+fn progress_bar(total: u64, start: u64, quiet: bool) -> ProgressBar {
     if quiet {
         return ProgressBar::hidden();
     }
@@ -129,36 +245,88 @@ fn progress_bar(total: u64, quiet: bool) -> ProgressBar {
         .expect("valid template")
         .progress_chars("=> "),
     );
+    bar.set_position(start);
+    bar.reset_eta();
     bar
 }
 
-fn execute<T: Scalar>(args: &RunArgs, plan: Plan) -> anyhow::Result<ExitCode> {
-    let Plan { domain, schedule, selected, out } = plan;
-    let initial = args.init.condition().fields::<T>(domain.dims());
-    let mut solver = build_solver(&selected, &args.compute, args.compute.kernel_config(), &domain, &initial)?;
+fn execute<T: Scalar>(
+    config: &RunConfig,
+    args: &RunArgs,
+    plan: Plan,
+    stop: &AtomicBool,
+) -> anyhow::Result<ExitCode> {
+    let Plan { domain, schedule, selected, kernel, out, stimuli, stimulus_specs, formats, resume } = plan;
+    let output = &config.output;
+    let new_map = || {
+        ActivationMap::<T>::new(domain.cells(), output.activation_threshold, output.activation_every_steps)
+    };
+    let (initial, mut activation) = match &resume {
+        Some(r) => {
+            let saved = checkpoint::decode::<T>(&r.path, &r.bytes)?;
+            let map = output.activation_map.then(|| saved.activation.expect("checked in plan"));
+            (saved.fields, map)
+        }
+        None => (config.run.init.condition().fields::<T>(domain.dims()), output.activation_map.then(new_map)),
+    };
+    let mut solver = build_solver(&selected, &config.compute, kernel, &domain, &initial)?;
     drop(initial);
-    let mut writer = SnapshotWriter::new(out.clone(), args.save_v);
-    let bar = progress_bar(schedule.total_steps, args.quiet);
-    let report = driver::run(solver.as_mut(), &domain, &schedule, &mut writer, &mut |s| bar.set_position(s))?;
+    let mut writer = match &resume {
+        Some(r) => SnapshotWriter::resume(out.clone(), output.save_v, formats, domain.dx(), r.header.step)?,
+        None => SnapshotWriter::new(out.clone(), output.save_v, formats, domain.dx()),
+    };
+    let checkpoint_path = out.join(CHECKPOINT_FILE);
+    let bar = progress_bar(schedule.total_steps, schedule.start_step, output.quiet);
+    let mut progress = |s| bar.set_position(s);
+    let mut ctx = RunContext {
+        writer: &mut writer,
+        stimuli: &stimuli,
+        activation: activation.as_mut(),
+        checkpoint_path: &checkpoint_path,
+        stop,
+        progress: &mut progress,
+    };
+    let report = driver::run(solver.as_mut(), &domain, &schedule, &mut ctx)?;
     bar.finish_and_clear();
 
+    let activation_record = match &activation {
+        Some(map) => Some(ActivationRecord {
+            threshold: map.threshold,
+            every_steps: map.every_steps,
+            activated_cells: map.activated(),
+            files: writer.write_activation(domain.dims(), map)?,
+        }),
+        None => None,
+    };
     let summary = RunSummary {
         fibril_version: env!("CARGO_PKG_VERSION"),
         command: std::env::args().collect(),
+        config_file: args.options.config.clone(),
         outcome: report.outcome,
         domain: domain.record(),
-        initial_condition: args.init.name(),
+        initial_condition: config.run.init.name(),
+        protocol: config.run.protocol,
+        stimuli: stimulus_specs,
         backend: solver.kind().to_string(),
         device: solver.device_name(),
         method: solver.method(),
         precision: T::PRECISION.to_string(),
         steps: report.steps_done,
         simulated_ms: report.steps_done as f64 * domain.dt_ms(),
-        wall_s: report.stepping_s + report.output_s,
+        steps_advanced: report.steps_advanced,
+        resumed_from: resume
+            .as_ref()
+            .map(|r| ResumeRecord { checkpoint: r.path.clone(), step: r.header.step }),
+        wall_s: report.stepping_s + report.output_s + report.host_s,
         stepping_s: report.stepping_s,
         output_s: report.output_s,
-        throughput: Throughput::new(report.steps_done, report.stepping_s, domain.cells(), domain.dt_ms()),
+        host_s: report.host_s,
+        throughput: Throughput::new(report.steps_advanced, report.stepping_s, domain.cells(), domain.dt_ms()),
+        formats,
         snapshots: writer.records().to_vec(),
+        checkpoint_steps: report.checkpoints.clone(),
+        checkpoint_file: (!report.checkpoints.is_empty()).then(|| CHECKPOINT_FILE.to_string()),
+        activation: activation_record,
     };
     let summary_path = out.join("summary.json");
     write_json_atomic(&summary_path, &summary)
@@ -166,7 +334,7 @@ fn execute<T: Scalar>(args: &RunArgs, plan: Plan) -> anyhow::Result<ExitCode> {
 
     match report.outcome {
         Outcome::Completed => {
-            if !args.quiet {
+            if !output.quiet {
                 println!("{}", summary.one_line(&report, &out.path().display().to_string()));
             }
             Ok(ExitCode::SUCCESS)
@@ -176,11 +344,22 @@ fn execute<T: Scalar>(args: &RunArgs, plan: Plan) -> anyhow::Result<ExitCode> {
                 "fibril: error: U became NaN or infinite between step {last_clean_step} and step {step} \
                  (t = {} ms); the run stopped there. {} snapshot(s) written before it are in {} \
                  (summary.json says status \"non_finite\"). Reduce --dt or check the parameters.",
-                args::short(t_ms),
+                short(t_ms),
                 writer.records().len(),
                 out.path().display()
             );
             Ok(ExitCode::from(3))
+        }
+        Outcome::Interrupted { step, t_ms } => {
+            eprintln!(
+                "fibril: interrupted at step {step} (t = {} ms); the state is saved in {} and \
+                 summary.json says status \"interrupted\". Continue with the same options plus \
+                 --resume {}",
+                short(t_ms),
+                checkpoint_path.display(),
+                checkpoint_path.display()
+            );
+            Ok(ExitCode::from(INTERRUPTED_EXIT))
         }
     }
 }

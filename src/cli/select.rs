@@ -3,7 +3,9 @@
 use anyhow::{Context, bail};
 use fibril_host::backend::gpu::device_count;
 use fibril_host::backend::{CpuSolver, GpuDevice, GpuSolver, KernelConfig, Solver};
-use fibril_host::memory::{available_host_bytes, cpu_bytes, format_bytes, host_side_of_gpu_bytes};
+use fibril_host::memory::{
+    activation_bytes, available_host_bytes, cpu_bytes, format_bytes, host_side_of_gpu_bytes,
+};
 use fibril_host::multi::{Exchange, GpuMultiSolver, ZSplit};
 use fibril_host::{Domain, Fields, Precision, Scalar};
 
@@ -77,6 +79,7 @@ pub fn check_memory(
     domain: &Domain,
     precision: Precision,
     kernel: KernelConfig,
+    activation_map: bool,
 ) -> anyhow::Result<()> {
     let cells = domain.cells();
     let host_needed = match selected {
@@ -97,7 +100,7 @@ pub fn check_memory(
             // Initial fields, their scattered copies, and one gathered snapshot.
             3 * host_side_of_gpu_bytes(cells, precision) / 2
         }
-    };
+    } + if activation_map { activation_bytes(cells, precision) } else { 0 };
     if let Some(available) = available_host_bytes()
         && host_needed > available
     {

@@ -1,9 +1,14 @@
 //! The run summary, `summary.json`, and the one-line report.
 
+use std::path::PathBuf;
+
 use fibril_host::domain::DomainRecord;
 use fibril_host::driver::{Outcome, RunReport};
-use fibril_host::io::snapshots::SnapshotRecord;
+use fibril_host::io::snapshots::{Formats, SnapshotRecord};
+use fibril_host::stimulus::StimulusSpec;
 use serde::Serialize;
+
+use super::run_args::ProtocolArg;
 
 /// Throughput figures derived from a step count and a wall time.
 #[derive(Debug, Clone, Copy, Serialize)]
@@ -25,28 +30,60 @@ impl Throughput {
     }
 }
 
+/// The activation-time map of a run.
+#[derive(Debug, Serialize)]
+pub struct ActivationRecord {
+    pub threshold: f64,
+    /// U was sampled every this many steps (crossings interpolated between).
+    pub every_steps: u64,
+    pub activated_cells: usize,
+    pub files: Vec<String>,
+}
+
+/// Where a resumed run continued from.
+#[derive(Debug, Serialize)]
+pub struct ResumeRecord {
+    pub checkpoint: PathBuf,
+    pub step: u64,
+}
+
 #[derive(Debug, Serialize)]
 pub struct RunSummary {
     pub fibril_version: &'static str,
     pub command: Vec<String>,
+    pub config_file: Option<PathBuf>,
     #[serde(flatten)]
     pub outcome: Outcome,
     pub domain: DomainRecord,
     pub initial_condition: &'static str,
+    pub protocol: ProtocolArg,
+    /// Every stimulus, the protocol's included, as specified (times in ms).
+    pub stimuli: Vec<StimulusSpec>,
     pub backend: String,
     pub device: String,
     pub method: String,
     pub precision: String,
+    /// The step the run stopped at, counted from the start of the original run.
     pub steps: u64,
     pub simulated_ms: f64,
-    /// Wall time of the run loop (stepping and output), seconds.
+    /// Steps advanced by this invocation (fewer than `steps` when resumed).
+    pub steps_advanced: u64,
+    pub resumed_from: Option<ResumeRecord>,
+    /// Wall time of the run loop (stepping, output, stimuli), seconds.
     pub wall_s: f64,
     pub stepping_s: f64,
     pub output_s: f64,
-    /// Computed from the stepping time alone.
+    /// Stimuli and activation sampling on the host, seconds.
+    pub host_s: f64,
+    /// Computed from the stepping time and `steps_advanced` alone.
     #[serde(flatten)]
     pub throughput: Throughput,
+    pub formats: Formats,
     pub snapshots: Vec<SnapshotRecord>,
+    pub checkpoint_file: Option<String>,
+    /// Steps at which this invocation wrote the checkpoint.
+    pub checkpoint_steps: Vec<u64>,
+    pub activation: Option<ActivationRecord>,
 }
 
 impl RunSummary {
@@ -55,7 +92,7 @@ impl RunSummary {
         format!(
             "fibril: {} steps ({} ms) of {}x{}x{} on {} [{}, {}, {}] in {:.2} s: {:.0} steps/s, \
              {:.3e} cell-updates/s, real-time factor {:.3}; {} snapshot(s) in {}",
-            report.steps_done,
+            report.steps_advanced,
             super::args::short(self.simulated_ms),
             d.nx,
             d.ny,

@@ -1,12 +1,17 @@
-//! Files fibril writes: `.npy` fields, JSON documents, the output directory.
+//! Files fibril writes: `.npy` and `.vti` fields, PNG pictures, JSON
+//! documents, the output directory.
 //!
 //! Every file is written to a temporary name, synced and renamed, so a file
 //! with its final name is always complete.
 
 pub mod atomic;
+pub mod colormap;
+pub mod font;
+pub mod image;
 pub mod npy;
 pub mod output_dir;
 pub mod snapshots;
+pub mod vti;
 
 pub use atomic::{write_atomic, write_json_atomic};
 pub use output_dir::{OutputDir, OutputDirError};

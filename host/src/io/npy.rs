@@ -30,8 +30,8 @@ pub fn encode<T: Scalar>(array: &Array3<T>) -> Vec<u8> {
     out.extend(std::iter::repeat_n(b' ', padding));
     out.push(b'\n');
     match array.as_slice() {
-        Some(values) => out.extend_from_slice(&T::to_le_bytes_vec(values)),
-        None => out.extend_from_slice(&T::to_le_bytes_vec(&array.iter().copied().collect::<Vec<_>>())),
+        Some(values) => T::extend_le_bytes(values, &mut out),
+        None => T::extend_le_bytes(&array.iter().copied().collect::<Vec<_>>(), &mut out),
     }
     out
 }

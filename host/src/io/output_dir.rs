@@ -29,10 +29,27 @@ pub struct OutputDir {
 
 /// Files fibril writes into an output directory, which `--overwrite` may remove.
 fn is_fibril_output(name: &str) -> bool {
-    name == "summary.json"
-        || name == "snapshots.json"
+    const NAMED: [&str; 7] = [
+        "summary.json",
+        "snapshots.json",
+        "fields.pvd",
+        "activation.npy",
+        "activation.vti",
+        "activation.png",
+        "checkpoint.fibril",
+    ];
+    let numbered = |prefix: &str, ext: &str| {
+        name.strip_prefix(prefix)
+            .and_then(|rest| rest.strip_suffix(ext))
+            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    };
+    NAMED.contains(&name)
         || name.ends_with(".partial")
-        || ((name.starts_with("U_") || name.starts_with("v_")) && name.ends_with(".npy"))
+        || numbered("U_", ".npy")
+        || numbered("v_", ".npy")
+        || numbered("U_", ".png")
+        || numbered("v_", ".png")
+        || numbered("fields_", ".vti")
 }
 
 impl OutputDir {
@@ -67,6 +84,21 @@ impl OutputDir {
         Ok(Self { path })
     }
 
+    /// Opens `path` to continue a run in it (`--resume`): created if
+    /// missing and checked writable, but files already there are kept.
+    pub fn reopen(path: &Path) -> Result<Self, OutputDirError> {
+        let path = path.to_path_buf();
+        if path.exists() && !path.is_dir() {
+            return Err(OutputDirError::NotADirectory { path });
+        }
+        fs::create_dir_all(&path).map_err(|source| OutputDirError::Create { path: path.clone(), source })?;
+        let probe = path.join(".fibril-write-test");
+        fs::write(&probe, b"ok")
+            .and_then(|_| fs::remove_file(&probe))
+            .map_err(|source| OutputDirError::NotWritable { path: path.clone(), source })?;
+        Ok(Self { path })
+    }
+
     pub fn path(&self) -> &Path {
         &self.path
     }
@@ -91,11 +123,18 @@ mod tests {
         let p = scratch("nonempty");
         OutputDir::prepare(&p, false).unwrap();
         fs::write(p.join("summary.json"), "{}").unwrap();
+        fs::write(p.join("fields_000012.vti"), "").unwrap();
         fs::write(p.join("notes.txt"), "mine").unwrap();
-        assert!(matches!(OutputDir::prepare(&p, false), Err(OutputDirError::NotEmpty { entries: 2, .. })));
+        fs::write(p.join("U_final.png"), "mine").unwrap();
+        assert!(matches!(OutputDir::prepare(&p, false), Err(OutputDirError::NotEmpty { entries: 4, .. })));
+        // Reopening (to resume) keeps everything.
+        OutputDir::reopen(&p).unwrap();
+        assert!(p.join("summary.json").exists());
         OutputDir::prepare(&p, true).unwrap();
         assert!(!p.join("summary.json").exists(), "fibril's file removed");
+        assert!(!p.join("fields_000012.vti").exists(), "fibril's file removed");
         assert!(p.join("notes.txt").exists(), "the user's file kept");
+        assert!(p.join("U_final.png").exists(), "the user's file kept");
         fs::remove_dir_all(&p).unwrap();
     }
 

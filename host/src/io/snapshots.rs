@@ -1,16 +1,22 @@
-//! Snapshot files of a run and their index, `snapshots.json`.
+//! Snapshot files of a run, their index `snapshots.json`, the ParaView
+//! collection `fields.pvd` and the activation-time map.
 
 use std::io;
 use std::path::PathBuf;
 
-use serde::Serialize;
+use kernels_gpu::GridDims;
+use ndarray::Array3;
+use serde::{Deserialize, Serialize};
 
+use crate::activation::ActivationMap;
 use crate::fields::Fields;
-use crate::io::{npy, output_dir::OutputDir, write_json_atomic};
+use crate::io::image::{finite_range, write_midplanes};
+use crate::io::vti::{self, PvdEntry, VtiArray};
+use crate::io::{npy, output_dir::OutputDir, write_atomic, write_json_atomic};
 use crate::scalar::Scalar;
 
 /// One written snapshot, as listed in `snapshots.json`.
-#[derive(Clone, Debug, Serialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct SnapshotRecord {
     pub index: usize,
     pub step: u64,
@@ -19,12 +25,37 @@ pub struct SnapshotRecord {
     pub files: Vec<String>,
 }
 
-/// Writes `U_000000.npy` (and `v_000000.npy` on request), numbered in
-/// order, and rewrites the index after each one so it always lists exactly
-/// the complete files, even if the run stops early.
+/// Which file formats each snapshot is written in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Formats {
+    /// `U_000000.npy` (and `v_...`): NumPy arrays of shape (nz, ny, nx).
+    pub npy: bool,
+    /// `fields_000000.vti` (U and, with save_v, v) listed in `fields.pvd`.
+    pub vti: bool,
+    /// `U_000000.png` (and `v_...`): the three mid-planes.
+    pub png: bool,
+}
+
+impl Default for Formats {
+    fn default() -> Self {
+        Self { npy: true, vti: false, png: false }
+    }
+}
+
+/// Colour range of U in pictures: rest (0) to above the excited plateau
+/// (the Karma upstroke peaks near 3.6), the same for every frame.
+pub const U_PNG_RANGE: (f64, f64) = (0.0, 4.0);
+/// Colour range of v in pictures.
+pub const V_PNG_RANGE: (f64, f64) = (0.0, 1.0);
+
+/// Writes snapshots, numbered in order, in the chosen formats, and
+/// rewrites the index (and `fields.pvd`) after each one so they always
+/// list exactly the complete files, even if the run stops early.
 pub struct SnapshotWriter {
     dir: OutputDir,
     save_v: bool,
+    formats: Formats,
+    dx: f64,
     records: Vec<SnapshotRecord>,
 }
 
@@ -37,24 +68,130 @@ pub struct WriteError {
     pub source: io::Error,
 }
 
+fn at(path: PathBuf) -> impl FnOnce(io::Error) -> WriteError {
+    move |source| WriteError { path, source }
+}
+
 impl SnapshotWriter {
-    pub fn new(dir: OutputDir, save_v: bool) -> Self {
-        Self { dir, save_v, records: Vec::new() }
+    pub fn new(dir: OutputDir, save_v: bool, formats: Formats, dx: f64) -> Self {
+        Self { dir, save_v, formats, dx, records: Vec::new() }
+    }
+
+    /// A writer that continues the index of a run being resumed from
+    /// `step`: the records of snapshots up to and including `step` are
+    /// kept, later ones (written before the run was stopped, past the
+    /// checkpoint) are dropped and their files will be overwritten.
+    pub fn resume(
+        dir: OutputDir,
+        save_v: bool,
+        formats: Formats,
+        dx: f64,
+        step: u64,
+    ) -> Result<Self, WriteError> {
+        let path = dir.join("snapshots.json");
+        let records: Vec<SnapshotRecord> = match std::fs::read(&path) {
+            Ok(bytes) => serde_json::from_slice(&bytes)
+                .map_err(|e| at(path.clone())(io::Error::new(io::ErrorKind::InvalidData, e)))?,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Vec::new(),
+            Err(e) => return Err(at(path)(e)),
+        };
+        let mut writer = Self::new(dir, save_v, formats, dx);
+        writer.records = records.into_iter().filter(|r| r.step <= step).collect();
+        for (i, r) in writer.records.iter_mut().enumerate() {
+            r.index = i;
+        }
+        Ok(writer)
     }
 
     pub fn write<T: Scalar>(&mut self, step: u64, t_ms: f64, fields: &Fields<T>) -> Result<(), WriteError> {
         let index = self.records.len();
-        let mut files = vec![format!("U_{index:06}.npy")];
+        let mut files = Vec::new();
+        let mut named: Vec<(&str, &Array3<T>, (f64, f64))> = vec![("U", &fields.u, U_PNG_RANGE)];
         if self.save_v {
-            files.push(format!("v_{index:06}.npy"));
+            named.push(("v", &fields.v, V_PNG_RANGE));
         }
-        for (name, array) in files.iter().zip([&fields.u, &fields.v]) {
-            let path = self.dir.join(name);
-            npy::write(&path, array).map_err(|source| WriteError { path, source })?;
+        if self.formats.npy {
+            for (name, array, _) in &named {
+                let file = format!("{name}_{index:06}.npy");
+                let path = self.dir.join(&file);
+                npy::write(&path, array).map_err(at(path))?;
+                files.push(file);
+            }
+        }
+        if self.formats.vti {
+            let file = format!("fields_{index:06}.vti");
+            let path = self.dir.join(&file);
+            let arrays: Vec<VtiArray> = named
+                .iter()
+                .map(|(name, a, _)| VtiArray::new(name, a.as_slice().expect("standard layout")))
+                .collect();
+            vti::write(&path, dims_of(fields), self.dx, t_ms, &arrays).map_err(at(path))?;
+            files.push(file);
+        }
+        if self.formats.png {
+            for (name, array, (lo, hi)) in &named {
+                let file = format!("{name}_{index:06}.png");
+                let path = self.dir.join(&file);
+                let title = format!("{name}  t = {} ms", crate::io::image::label(t_ms));
+                write_midplanes(&path, array, *lo, *hi, &title).map_err(at(path))?;
+                files.push(file);
+            }
         }
         self.records.push(SnapshotRecord { index, step, t_ms, files });
+        self.write_indexes()
+    }
+
+    fn write_indexes(&self) -> Result<(), WriteError> {
         let path = self.dir.join("snapshots.json");
-        write_json_atomic(&path, &self.records).map_err(|source| WriteError { path, source })
+        write_json_atomic(&path, &self.records).map_err(at(path))?;
+        if self.formats.vti {
+            let entries: Vec<PvdEntry> = self
+                .records
+                .iter()
+                .filter_map(|r| {
+                    let file = r.files.iter().find(|f| f.ends_with(".vti"))?;
+                    Some(PvdEntry { t_ms: r.t_ms, file: file.clone() })
+                })
+                .collect();
+            let path = self.dir.join("fields.pvd");
+            write_atomic(&path, &vti::encode_pvd(&entries)).map_err(at(path))?;
+        }
+        Ok(())
+    }
+
+    /// Writes the activation-time map as `activation.npy` (float32, shape
+    /// (nz, ny, nx), NaN where never activated), `activation.vti` (array
+    /// `activation_ms`) and, with PNG output, `activation.png`; returns the
+    /// file names.
+    pub fn write_activation<T: Scalar>(
+        &self,
+        dims: GridDims,
+        map: &ActivationMap<T>,
+    ) -> Result<Vec<String>, WriteError> {
+        let shape = (dims.nz as usize, dims.ny as usize, dims.nx as usize);
+        let array =
+            Array3::from_shape_vec(shape, map.times_ms.clone()).expect("activation map matches the grid");
+        let mut files = vec!["activation.npy".to_string(), "activation.vti".to_string()];
+        let path = self.dir.join(&files[0]);
+        npy::write(&path, &array).map_err(at(path))?;
+        let path = self.dir.join(&files[1]);
+        vti::write(
+            &path,
+            [dims.nx, dims.ny, dims.nz],
+            self.dx,
+            0.0,
+            &[VtiArray::new("activation_ms", &map.times_ms)],
+        )
+        .map_err(at(path))?;
+        if self.formats.png {
+            let (lo, hi) = finite_range(map.times_ms.iter().map(|&t| t as f64));
+            let file = "activation.png".to_string();
+            let path = self.dir.join(&file);
+            let title = format!("activation time ms  threshold {}", crate::io::image::label(map.threshold));
+            write_midplanes(&path, &array, lo, hi, &title).map_err(at(path))?;
+            files.push(file);
+        }
+        Ok(files)
     }
 
     pub fn records(&self) -> &[SnapshotRecord] {
@@ -64,4 +201,9 @@ impl SnapshotWriter {
     pub fn dir(&self) -> &OutputDir {
         &self.dir
     }
+}
+
+fn dims_of<T: Scalar>(fields: &Fields<T>) -> [u32; 3] {
+    let d = fields.dims();
+    [d.nx, d.ny, d.nz]
 }

@@ -72,8 +72,8 @@ impl fmt::Display for KernelKind {
     }
 }
 
-/// Threads per block along x and y ("32x8").
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+/// Threads per block along x and y ("32x8"; a string in JSON and TOML).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct BlockSize {
     pub x: u32,
     pub y: u32,
@@ -88,6 +88,19 @@ impl Default for BlockSize {
 impl fmt::Display for BlockSize {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}x{}", self.x, self.y)
+    }
+}
+
+impl Serialize for BlockSize {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for BlockSize {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(d)?;
+        text.parse().map_err(serde::de::Error::custom)
     }
 }
 
@@ -118,9 +131,9 @@ pub enum KernelConfigError {
     BadBlock { block: BlockSize },
     #[error(
         "the tower layout needs {axis} to be a multiple of the block's {axis} size {block}, but {axis} = {cells}; \
-         use {below} or {above}, another --block, or --kernel csw or naive (any size)"
+         use {sizes}, another --block, or --kernel csw or naive (any size)"
     )]
-    NotMultiple { axis: &'static str, cells: u32, block: u32, below: u32, above: u32 },
+    NotMultiple { axis: &'static str, cells: u32, block: u32, sizes: String },
     #[error(
         "{kernel} runs one block row per z-slice, so nz must be at most 65535 (got {nz}); use --kernel csw"
     )]
@@ -129,6 +142,12 @@ pub enum KernelConfigError {
         "one GPU handles fewer than 2^32 array elements (the kernels index in 32 bits); this grid needs {elements}"
     )]
     TooLarge { elements: u64 },
+}
+
+/// The multiples of `block` nearest to `cells`: "96 or 128", or just "32".
+fn nearest_multiples(cells: u32, block: u32) -> String {
+    let (below, above) = (cells / block * block, cells.div_ceil(block) * block);
+    if below == 0 || below == above { above.to_string() } else { format!("{below} or {above}") }
 }
 
 /// A kernel and its block size.
@@ -169,8 +188,7 @@ impl KernelConfig {
                 },
                 cells,
                 block,
-                below: (cells / block).max(1) * block,
-                above: cells.div_ceil(block) * block,
+                sizes: nearest_multiples(cells, block),
             },
             TowerLayoutError::TooLarge => {
                 let walls = dims.nx.div_ceil(self.block.x) as u64 * dims.ny.div_ceil(self.block.y) as u64;
@@ -264,9 +282,10 @@ mod tests {
         let err = cfg.check(GridDims::new(100, 64, 64)).unwrap_err();
         assert_eq!(
             err,
-            KernelConfigError::NotMultiple { axis: "nx", cells: 100, block: 32, below: 96, above: 128 }
+            KernelConfigError::NotMultiple { axis: "nx", cells: 100, block: 32, sizes: "96 or 128".into() }
         );
         assert!(err.to_string().contains("use 96 or 128"));
+        assert_eq!(nearest_multiples(16, 32), "32");
         // CSW and naive take any size.
         for kind in [KernelKind::Csw, KernelKind::Naive] {
             assert!(

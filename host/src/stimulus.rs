@@ -1,0 +1,600 @@
+//! Stimuli: U set to a value in a region of the grid, at given steps.
+//!
+//! A stimulus is applied between two steps, on the host, through
+//! [`Solver::fields`](crate::backend::Solver::fields) and
+//! [`Solver::set_fields`](crate::backend::Solver::set_fields), so it works
+//! the same whatever memory layout a backend keeps.
+//!
+//! Semantics: at every step at which a stimulus is active, U is *set* to
+//! `value` in its region before that step is taken (v is left alone).
+//! A stimulus with `duration_ms = 0` is active at one step, like the
+//! paper's S1 and S2; one with `duration_ms = d` is active at the `d / dt`
+//! steps `start, start + 1, ...`, so it clamps U for `d` ms. Periodic
+//! pacing repeats that every `period_ms`, `count` times (or until the run
+//! ends).
+
+use kernels_gpu::GridDims;
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use crate::fields::Fields;
+use crate::init::planar_stimulus_slices;
+use crate::scalar::Scalar;
+
+/// Why a stimulus was refused. Each message names the stimulus and the fix.
+#[derive(Debug, Error, PartialEq)]
+pub enum StimulusError {
+    #[error("stimulus {index} (region = \"{region}\"): {what}")]
+    Invalid { index: usize, region: &'static str, what: String },
+}
+
+/// The shapes a stimulus can take, as written in a configuration file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RegionKind {
+    /// The paper's planar S1 slab (eq. 7): z <= 0.05 nz, all x and y.
+    Planar,
+    /// An axis-aligned box in cells (inclusive bounds).
+    Box,
+    /// A ball in cells.
+    Sphere,
+    /// The cross-field S2 of eq. 9, generalised: fractions of the grid in x and z, all y.
+    CrossField,
+}
+
+impl RegionKind {
+    pub const fn name(self) -> &'static str {
+        match self {
+            RegionKind::Planar => "planar",
+            RegionKind::Box => "box",
+            RegionKind::Sphere => "sphere",
+            RegionKind::CrossField => "cross-field",
+        }
+    }
+}
+
+fn default_value() -> f64 {
+    3.0
+}
+
+/// A stimulus as the user writes it (a `[[stimulus]]` table of a run
+/// configuration): times in ms, the region's fields flat in one table.
+/// Fields that the region does not take are refused by [`StimulusSpec::compile`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StimulusSpec {
+    pub region: RegionKind,
+    /// When it starts, ms (a whole number of time steps).
+    #[serde(default)]
+    pub at_ms: f64,
+    /// How long U is clamped, ms; 0 applies it at one step only.
+    #[serde(default)]
+    pub duration_ms: f64,
+    /// The value U is set to (3 in the paper).
+    #[serde(default = "default_value")]
+    pub value: f64,
+    /// Repeat every this many ms (periodic pacing).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub period_ms: Option<f64>,
+    /// Number of beats when `period_ms` is set; without it, until the run ends.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub count: Option<u64>,
+    /// Box: first and last cell along x (inclusive); omitted spans the grid.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub x: Option<[u32; 2]>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub y: Option<[u32; 2]>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub z: Option<[u32; 2]>,
+    /// Sphere: centre, in cells (x, y, z).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub center: Option<[f64; 3]>,
+    /// Sphere: radius, in cells.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub radius: Option<f64>,
+    /// Cross-field: cells with `x_frac[0] nx <= x < x_frac[1] nx`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub x_frac: Option<[f64; 2]>,
+    /// Cross-field: cells with `z_frac[0] nz <= z < z_frac[1] nz`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub z_frac: Option<[f64; 2]>,
+}
+
+impl StimulusSpec {
+    /// A one-step stimulus of `region` at `at_ms` with U = 3; region fields unset.
+    pub fn new(region: RegionKind, at_ms: f64) -> Self {
+        Self {
+            region,
+            at_ms,
+            duration_ms: 0.0,
+            value: default_value(),
+            period_ms: None,
+            count: None,
+            x: None,
+            y: None,
+            z: None,
+            center: None,
+            radius: None,
+            x_frac: None,
+            z_frac: None,
+        }
+    }
+}
+
+/// The cells a stimulus covers.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Region {
+    /// `lo <= index < hi` on each axis (half-open, already clipped to the grid).
+    Cells { lo: [u32; 3], hi: [u32; 3] },
+    /// Cells whose centre is within `radius` (cells) of `center` (cells).
+    Sphere { center: [f64; 3], radius: f64 },
+}
+
+impl Region {
+    /// The bounding box, half-open and clipped to `dims`.
+    fn bounds(&self, dims: GridDims) -> ([u32; 3], [u32; 3]) {
+        let n = [dims.nx, dims.ny, dims.nz];
+        match self {
+            Region::Cells { lo, hi } => (*lo, *hi),
+            Region::Sphere { center, radius } => {
+                let mut lo = [0; 3];
+                let mut hi = [0; 3];
+                for a in 0..3 {
+                    let l = (center[a] - radius).ceil().max(0.0);
+                    let h = (center[a] + radius).floor() + 1.0;
+                    lo[a] = (l.min(n[a] as f64)) as u32;
+                    hi[a] = (h.clamp(0.0, n[a] as f64)) as u32;
+                }
+                (lo, hi)
+            }
+        }
+    }
+
+    fn contains(&self, x: u32, y: u32, z: u32) -> bool {
+        match self {
+            Region::Cells { .. } => true,
+            Region::Sphere { center, radius } => {
+                let d = [x as f64 - center[0], y as f64 - center[1], z as f64 - center[2]];
+                d[0] * d[0] + d[1] * d[1] + d[2] * d[2] <= radius * radius
+            }
+        }
+    }
+
+    /// Calls `f(index)` for every cell of the region, in row-major order.
+    pub fn for_each_cell(&self, dims: GridDims, mut f: impl FnMut(usize)) {
+        let (lo, hi) = self.bounds(dims);
+        for z in lo[2]..hi[2] {
+            for y in lo[1]..hi[1] {
+                for x in lo[0]..hi[0] {
+                    if self.contains(x, y, z) {
+                        f(dims.index(x, y, z));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Number of cells covered.
+    pub fn cell_count(&self, dims: GridDims) -> usize {
+        let mut n = 0;
+        self.for_each_cell(dims, |_| n += 1);
+        n
+    }
+
+    /// Sets U = `value` in the region.
+    pub fn apply<T: Scalar>(&self, fields: &mut Fields<T>, value: T) {
+        let dims = fields.dims();
+        let u = fields.u.as_slice_mut().expect("fields are kept in standard layout");
+        self.for_each_cell(dims, |i| u[i] = value);
+    }
+}
+
+/// A stimulus ready to run: a region and the steps at which it is active.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Stimulus {
+    pub kind: RegionKind,
+    pub region: Region,
+    pub value: f64,
+    /// First step at which it is active.
+    pub start_step: u64,
+    /// Consecutive steps it stays active in each beat (at least 1).
+    pub steps: u64,
+    /// Steps between beats, for periodic pacing.
+    pub period_steps: Option<u64>,
+    /// Number of beats (with a period); `None` repeats until the run ends.
+    pub count: Option<u64>,
+}
+
+impl Stimulus {
+    /// Whether it is active at `step`.
+    pub fn active_at(&self, step: u64) -> bool {
+        self.next_active(step) == Some(step)
+    }
+
+    /// The first step `>= from` at which it is active.
+    pub fn next_active(&self, from: u64) -> Option<u64> {
+        if from <= self.start_step {
+            return Some(self.start_step);
+        }
+        let since = from - self.start_step;
+        let Some(period) = self.period_steps else {
+            return (since < self.steps).then_some(from);
+        };
+        let beat = since / period;
+        let offset = since % period;
+        let limit = self.count.unwrap_or(u64::MAX);
+        if beat >= limit {
+            return None;
+        }
+        if offset < self.steps {
+            return Some(from);
+        }
+        (beat + 1 < limit).then(|| self.start_step + (beat + 1) * period)
+    }
+}
+
+/// Converts `ms` to a whole number of steps of `dt_ms`, or says why not.
+fn ms_to_steps(ms: f64, dt_ms: f64) -> Result<u64, String> {
+    if !(ms >= 0.0 && ms.is_finite()) {
+        return Err(format!("{ms} is not a time >= 0"));
+    }
+    let steps = (ms / dt_ms).round();
+    if (steps * dt_ms - ms).abs() > 1e-6 * ms.max(dt_ms) {
+        return Err(format!(
+            "{ms} ms is not a whole number of time steps (dt = {dt_ms} ms); use {} or {}",
+            short(steps.floor() * dt_ms),
+            short((steps.floor() + 1.0) * dt_ms)
+        ));
+    }
+    Ok(steps as u64)
+}
+
+fn short(x: f64) -> String {
+    let s = format!("{x:.6}");
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+/// Cells `lo <= i < hi` of an axis of `n` cells from fractions of `n`.
+fn fraction_range(frac: [f64; 2], n: u32) -> (u32, u32) {
+    let lo = (frac[0] * n as f64).ceil().clamp(0.0, n as f64) as u32;
+    let hi = (frac[1] * n as f64).ceil().clamp(0.0, n as f64) as u32;
+    (lo, hi)
+}
+
+impl StimulusSpec {
+    /// Checks the spec against the grid and time step; `index` (from 1)
+    /// names it in errors.
+    pub fn compile(&self, index: usize, dims: GridDims, dt_ms: f64) -> Result<Stimulus, StimulusError> {
+        let region_name = self.region.name();
+        let err = |what: String| StimulusError::Invalid { index, region: region_name, what };
+        // Fields that belong to another shape are mistakes, not no-ops.
+        let given: [(&str, bool, &[RegionKind]); 7] = [
+            ("x", self.x.is_some(), &[RegionKind::Box]),
+            ("y", self.y.is_some(), &[RegionKind::Box]),
+            ("z", self.z.is_some(), &[RegionKind::Box]),
+            ("center", self.center.is_some(), &[RegionKind::Sphere]),
+            ("radius", self.radius.is_some(), &[RegionKind::Sphere]),
+            ("x_frac", self.x_frac.is_some(), &[RegionKind::CrossField]),
+            ("z_frac", self.z_frac.is_some(), &[RegionKind::CrossField]),
+        ];
+        for (key, present, kinds) in given {
+            if present && !kinds.contains(&self.region) {
+                return Err(err(format!(
+                    "`{key}` belongs to region = \"{}\", not \"{region_name}\"; remove it",
+                    kinds[0].name()
+                )));
+            }
+        }
+        if !self.value.is_finite() {
+            return Err(err(format!("value = {} must be a finite number", self.value)));
+        }
+        let n = [dims.nx, dims.ny, dims.nz];
+        let region = match self.region {
+            RegionKind::Planar => {
+                Region::Cells { lo: [0, 0, 0], hi: [dims.nx, dims.ny, planar_stimulus_slices(dims.nz)] }
+            }
+            RegionKind::Box => {
+                let mut lo = [0; 3];
+                let mut hi = n;
+                for (a, (name, range)) in
+                    [("x", self.x), ("y", self.y), ("z", self.z)].into_iter().enumerate()
+                {
+                    if let Some([first, last]) = range {
+                        if first > last {
+                            return Err(err(format!(
+                                "{name} = [{first}, {last}]: the first cell is after the last; write [{last}, {first}]"
+                            )));
+                        }
+                        if first >= n[a] {
+                            return Err(err(format!(
+                                "{name} = [{first}, {last}] lies outside the grid ({name} runs from 0 to {}); \
+                                 choose cells inside it",
+                                n[a] - 1
+                            )));
+                        }
+                        lo[a] = first;
+                        hi[a] = (last + 1).min(n[a]);
+                    }
+                }
+                Region::Cells { lo, hi }
+            }
+            RegionKind::Sphere => {
+                let (Some(center), Some(radius)) = (self.center, self.radius) else {
+                    return Err(err("a sphere needs `center = [x, y, z]` and `radius` (in cells)".into()));
+                };
+                if !(radius > 0.0 && radius.is_finite()) || center.iter().any(|c| !c.is_finite()) {
+                    return Err(err(format!(
+                        "radius must be > 0 and the centre finite; got center = {center:?}, radius = {radius}"
+                    )));
+                }
+                Region::Sphere { center, radius }
+            }
+            RegionKind::CrossField => {
+                let x_frac = self.x_frac.unwrap_or(CROSS_FIELD_X_FRAC);
+                let z_frac = self.z_frac.unwrap_or(CROSS_FIELD_Z_FRAC);
+                for (name, f) in [("x_frac", x_frac), ("z_frac", z_frac)] {
+                    if !(0.0 <= f[0] && f[0] < f[1] && f[1] <= 1.0) {
+                        return Err(err(format!(
+                            "{name} = [{}, {}] must satisfy 0 <= first < second <= 1 (fractions of the grid)",
+                            f[0], f[1]
+                        )));
+                    }
+                }
+                let (x0, x1) = fraction_range(x_frac, dims.nx);
+                let (z0, z1) = fraction_range(z_frac, dims.nz);
+                Region::Cells { lo: [x0, 0, z0], hi: [x1, dims.ny, z1] }
+            }
+        };
+        if region.cell_count(dims) == 0 {
+            return Err(err(format!(
+                "it covers no cell of the {}x{}x{} grid; enlarge or move it",
+                dims.nx, dims.ny, dims.nz
+            )));
+        }
+        let start_step = ms_to_steps(self.at_ms, dt_ms).map_err(|e| err(format!("at_ms: {e}")))?;
+        let steps =
+            ms_to_steps(self.duration_ms, dt_ms).map_err(|e| err(format!("duration_ms: {e}")))?.max(1);
+        let period_steps = match self.period_ms {
+            None => {
+                if self.count.is_some() {
+                    return Err(err("`count` needs `period_ms` (the time between beats)".into()));
+                }
+                None
+            }
+            Some(p) => {
+                let period = ms_to_steps(p, dt_ms).map_err(|e| err(format!("period_ms: {e}")))?;
+                if period <= steps {
+                    return Err(err(format!(
+                        "period_ms = {p} must be longer than the stimulus itself ({} ms)",
+                        short(steps as f64 * dt_ms)
+                    )));
+                }
+                Some(period)
+            }
+        };
+        if self.count == Some(0) {
+            return Err(err("count must be at least 1".into()));
+        }
+        Ok(Stimulus {
+            kind: self.region,
+            region,
+            value: self.value,
+            start_step,
+            steps,
+            period_steps,
+            count: self.count,
+        })
+    }
+}
+
+/// Default x range of a cross-field S2: the half x < nx/2.
+pub const CROSS_FIELD_X_FRAC: [f64; 2] = [0.0, 0.5];
+/// Default z range of a cross-field S2: the half z < nz/2.
+pub const CROSS_FIELD_Z_FRAC: [f64; 2] = [0.0, 0.5];
+
+/// The paper's eq. 9 region as fractions of its 256^3 mesh:
+/// 60 < z < 100 and 117 <= x <= 137, i.e. cells 61..=99 and 117..=137.
+pub const PAPER_S2_X_FRAC: [f64; 2] = [117.0 / 256.0, 138.0 / 256.0];
+pub const PAPER_S2_Z_FRAC: [f64; 2] = [61.0 / 256.0, 100.0 / 256.0];
+
+/// All stimuli of a run.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct StimulusSchedule {
+    pub stimuli: Vec<Stimulus>,
+}
+
+impl StimulusSchedule {
+    /// Compiles every spec (errors name the first bad one, counting from 1).
+    pub fn compile(specs: &[StimulusSpec], dims: GridDims, dt_ms: f64) -> Result<Self, StimulusError> {
+        let stimuli =
+            specs.iter().enumerate().map(|(i, s)| s.compile(i + 1, dims, dt_ms)).collect::<Result<_, _>>()?;
+        Ok(Self { stimuli })
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.stimuli.is_empty()
+    }
+
+    /// The first step `>= from` at which some stimulus is active.
+    pub fn next_due(&self, from: u64) -> Option<u64> {
+        self.stimuli.iter().filter_map(|s| s.next_active(from)).min()
+    }
+
+    /// Applies every stimulus active at `step`, in the order given; returns
+    /// how many were.
+    pub fn apply_at<T: Scalar>(&self, step: u64, fields: &mut Fields<T>) -> usize {
+        let mut applied = 0;
+        for s in self.stimuli.iter().filter(|s| s.active_at(step)) {
+            s.region.apply(fields, T::from_f64(s.value));
+            applied += 1;
+        }
+        applied
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const DT: f64 = 0.05;
+
+    fn compile(spec: &StimulusSpec, dims: GridDims) -> Result<Stimulus, StimulusError> {
+        spec.compile(1, dims, DT)
+    }
+
+    fn cells_of(s: &Stimulus, dims: GridDims) -> Vec<(u32, u32, u32)> {
+        let mut f = Fields::<f32>::from_fn(dims, |_, _, _| (0.0, 0.0));
+        s.region.apply(&mut f, 1.0);
+        f.u.indexed_iter()
+            .filter(|(_, u)| **u == 1.0)
+            .map(|((z, y, x), _)| (x as u32, y as u32, z as u32))
+            .collect()
+    }
+
+    #[test]
+    fn box_bounds_are_inclusive_and_clipped() {
+        let dims = GridDims::new(10, 8, 6);
+        let mut spec = StimulusSpec::new(RegionKind::Box, 0.0);
+        spec.x = Some([2, 3]);
+        spec.z = Some([4, 100]);
+        let s = compile(&spec, dims).unwrap();
+        let cells = cells_of(&s, dims);
+        assert_eq!(cells.len(), 2 * 8 * 2);
+        assert!(cells.iter().all(|&(x, _, z)| (2..=3).contains(&x) && (4..=5).contains(&z)));
+    }
+
+    #[test]
+    fn sphere_holds_the_cells_within_the_radius() {
+        let dims = GridDims::new(9, 9, 9);
+        let mut spec = StimulusSpec::new(RegionKind::Sphere, 0.0);
+        spec.center = Some([4.0, 4.0, 4.0]);
+        spec.radius = Some(1.0);
+        let s = compile(&spec, dims).unwrap();
+        let mut cells = cells_of(&s, dims);
+        cells.sort();
+        // The centre and its six face neighbours.
+        assert_eq!(cells, vec![(3, 4, 4), (4, 3, 4), (4, 4, 3), (4, 4, 4), (4, 4, 5), (4, 5, 4), (5, 4, 4)]);
+        // A sphere in a corner is clipped, not refused.
+        spec.center = Some([0.0, 0.0, 0.0]);
+        spec.radius = Some(1.5);
+        let s = compile(&spec, dims).unwrap();
+        assert_eq!(s.region.cell_count(dims), 7); // (0,0,0), 3 faces, 3 edges
+    }
+
+    #[test]
+    fn planar_matches_the_initial_condition() {
+        let dims = GridDims::new(4, 3, 20);
+        let s = compile(&StimulusSpec::new(RegionKind::Planar, 0.0), dims).unwrap();
+        let cells = cells_of(&s, dims);
+        assert_eq!(cells.len(), 4 * 3 * 2);
+        assert!(cells.iter().all(|&(_, _, z)| z <= 1));
+    }
+
+    #[test]
+    fn paper_cross_field_at_256_is_eq_9() {
+        // 60 < z < 100 and 117 <= x <= 137, all y.
+        let dims = GridDims::new(256, 256, 256);
+        let mut spec = StimulusSpec::new(RegionKind::CrossField, 425.0);
+        spec.x_frac = Some(PAPER_S2_X_FRAC);
+        spec.z_frac = Some(PAPER_S2_Z_FRAC);
+        let s = compile(&spec, dims).unwrap();
+        assert_eq!(s.start_step, 8_500);
+        assert_eq!(s.region, Region::Cells { lo: [117, 0, 61], hi: [138, 256, 100] });
+        // The default cross-field is the quadrant x < nx/2, z < nz/2.
+        let s = compile(&StimulusSpec::new(RegionKind::CrossField, 0.0), dims).unwrap();
+        assert_eq!(s.region, Region::Cells { lo: [0, 0, 0], hi: [128, 256, 128] });
+    }
+
+    #[test]
+    fn a_duration_clamps_u_at_every_step_of_it() {
+        let dims = GridDims::new(4, 4, 4);
+        let mut spec = StimulusSpec::new(RegionKind::Box, 1.0);
+        spec.duration_ms = 0.15;
+        let s = compile(&spec, dims).unwrap();
+        assert_eq!((s.start_step, s.steps), (20, 3));
+        let active: Vec<u64> = (0..40).filter(|&k| s.active_at(k)).collect();
+        assert_eq!(active, vec![20, 21, 22]);
+        // Once = one step.
+        spec.duration_ms = 0.0;
+        let s = compile(&spec, dims).unwrap();
+        assert_eq!((0..40).filter(|&k| s.active_at(k)).count(), 1);
+    }
+
+    #[test]
+    fn pacing_repeats_count_times() {
+        let dims = GridDims::new(4, 4, 4);
+        let mut spec = StimulusSpec::new(RegionKind::Box, 0.5);
+        spec.duration_ms = 0.1;
+        spec.period_ms = Some(1.0);
+        spec.count = Some(3);
+        let s = compile(&spec, dims).unwrap();
+        let active: Vec<u64> = (0..100).filter(|&k| s.active_at(k)).collect();
+        assert_eq!(active, vec![10, 11, 30, 31, 50, 51]);
+        assert_eq!(s.next_active(12), Some(30));
+        assert_eq!(s.next_active(52), None);
+        // Without a count it goes on.
+        spec.count = None;
+        let s = compile(&spec, dims).unwrap();
+        assert_eq!(s.next_active(1_000_000_002), Some(1_000_000_010));
+    }
+
+    #[test]
+    fn schedule_finds_the_next_due_step_and_applies_in_order() {
+        let dims = GridDims::new(5, 5, 5);
+        let mut a = StimulusSpec::new(RegionKind::Box, 0.5);
+        a.x = Some([0, 0]);
+        a.value = 2.0;
+        let mut b = StimulusSpec::new(RegionKind::Box, 0.5);
+        b.x = Some([0, 1]);
+        b.value = 1.5;
+        let sched = StimulusSchedule::compile(&[a, b], dims, DT).unwrap();
+        assert_eq!(sched.next_due(0), Some(10));
+        assert_eq!(sched.next_due(11), None);
+        let mut f = Fields::<f64>::from_fn(dims, |_, _, _| (0.0, 0.25));
+        assert_eq!(sched.apply_at(9, &mut f), 0);
+        assert_eq!(sched.apply_at(10, &mut f), 2);
+        // The later stimulus wins where they overlap; v is untouched.
+        assert_eq!(f.u[[0, 0, 0]], 1.5);
+        assert_eq!(f.u[[0, 0, 1]], 1.5);
+        assert_eq!(f.u[[0, 0, 2]], 0.0);
+        assert!(f.v.iter().all(|&v| v == 0.25));
+    }
+
+    #[test]
+    fn mistakes_are_named() {
+        let dims = GridDims::new(8, 8, 8);
+        let msg = |spec: &StimulusSpec| compile(spec, dims).unwrap_err().to_string();
+
+        let mut s = StimulusSpec::new(RegionKind::Box, 0.0);
+        s.radius = Some(2.0);
+        assert!(msg(&s).contains("`radius` belongs to region = \"sphere\""), "{}", msg(&s));
+
+        let mut s = StimulusSpec::new(RegionKind::Box, 0.0);
+        s.x = Some([20, 30]);
+        assert!(msg(&s).contains("outside the grid"), "{}", msg(&s));
+
+        let s = StimulusSpec::new(RegionKind::Sphere, 0.0);
+        assert!(msg(&s).contains("needs `center"), "{}", msg(&s));
+
+        let mut s = StimulusSpec::new(RegionKind::Sphere, 0.0);
+        s.center = Some([-10.0, -10.0, -10.0]);
+        s.radius = Some(1.0);
+        assert!(msg(&s).contains("covers no cell"), "{}", msg(&s));
+
+        let s = StimulusSpec::new(RegionKind::Planar, 0.12);
+        assert!(msg(&s).contains("use 0.1 or 0.15"), "{}", msg(&s));
+
+        let mut s = StimulusSpec::new(RegionKind::Planar, 0.0);
+        s.duration_ms = 1.0;
+        s.period_ms = Some(1.0);
+        assert!(msg(&s).contains("longer than the stimulus"), "{}", msg(&s));
+
+        let mut s = StimulusSpec::new(RegionKind::Planar, 0.0);
+        s.count = Some(2);
+        assert!(msg(&s).contains("needs `period_ms`"), "{}", msg(&s));
+
+        let mut s = StimulusSpec::new(RegionKind::CrossField, 0.0);
+        s.z_frac = Some([0.6, 0.2]);
+        assert!(msg(&s).contains("0 <= first < second <= 1"), "{}", msg(&s));
+    }
+}

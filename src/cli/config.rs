@@ -1,0 +1,172 @@
+//! Run configuration files: TOML with one section per option group, and
+//! the merge that gives the effective configuration of a run.
+//!
+//! Precedence: clap's defaults < the file < options given on the command
+//! line. Whether an option was given is asked of clap
+//! (`ArgMatches::value_source`), not guessed by comparing with defaults,
+//! so `--dx 0.6` overrides a file's `dx = 0.5` even though 0.6 is the
+//! default. Two more rules: `--size` on the command line also overrides a
+//! file's `nx`/`ny`/`nz`, and `--duration-ms` a file's `steps`.
+//!
+//! Unknown keys and values of the wrong type are errors that name the key
+//! and its line (the `toml` crate's messages carry both).
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use anyhow::{Context, anyhow, bail};
+use clap::ArgMatches;
+use clap::parser::ValueSource;
+use fibril_host::stimulus::StimulusSpec;
+use serde::{Deserialize, Serialize};
+
+use super::args::{ComputeArgs, GridArgs, ModelArgs};
+use super::run_args::{OutputArgs, RunOptions, SimArgs};
+
+/// The effective configuration of a run; `fibril run --print-config`
+/// prints it, and a file holding that output reproduces the run.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct RunConfig {
+    pub grid: GridArgs,
+    pub model: ModelArgs,
+    pub compute: ComputeArgs,
+    pub run: SimArgs,
+    pub output: OutputArgs,
+    /// Stimuli, each a `[[stimulus]]` table.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub stimulus: Vec<StimulusSpec>,
+}
+
+/// A `--stimulus` value: a TOML inline table.
+fn parse_stimulus(text: &str) -> anyhow::Result<StimulusSpec> {
+    #[derive(Deserialize)]
+    struct One {
+        stimulus: StimulusSpec,
+    }
+    let one: One = toml::from_str(&format!("stimulus = {text}"))
+        .map_err(|e| anyhow!("--stimulus {text:?} is not a valid stimulus table: {}", e.message()))?;
+    Ok(one.stimulus)
+}
+
+fn given_on_command_line(matches: &ArgMatches, id: &str) -> bool {
+    matches.value_source(id) == Some(ValueSource::CommandLine)
+}
+
+/// Reads and checks a configuration file, refusing unknown keys and wrong
+/// types with the line.
+pub fn read_file(path: &Path) -> anyhow::Result<toml::Table> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read the configuration file {}", path.display()))?;
+    let typed: Result<RunConfig, _> = toml::from_str(&text);
+    if let Err(e) = typed {
+        bail!("in the configuration file {}: {e}", path.display());
+    }
+    let table: toml::Table = text.parse().expect("parsed above");
+    if let Some(run) = table.get("run").and_then(|r| r.as_table())
+        && run.contains_key("duration_ms")
+        && run.contains_key("steps")
+    {
+        bail!(
+            "in the configuration file {}: [run] sets both duration_ms and steps; keep one",
+            path.display()
+        );
+    }
+    Ok(table)
+}
+
+/// The effective configuration and the keys that were set explicitly
+/// (on the command line or in the file) rather than left at their defaults.
+#[derive(Debug, Clone)]
+pub struct Resolved {
+    pub config: RunConfig,
+    pub explicit: BTreeSet<String>,
+}
+
+impl Resolved {
+    pub fn is_explicit(&self, key: &str) -> bool {
+        self.explicit.contains(key)
+    }
+}
+
+impl RunConfig {
+    /// The effective configuration: `options` as parsed (their defaults
+    /// included), overridden by the file `options.config` where the
+    /// command line did not give an option itself.
+    pub fn resolve(options: &RunOptions, matches: &ArgMatches) -> anyhow::Result<Resolved> {
+        let mut explicit: BTreeSet<String> = matches
+            .ids()
+            .map(|id| id.as_str())
+            .filter(|id| given_on_command_line(matches, id))
+            .map(String::from)
+            .collect();
+        let config = Self::merge(options, matches, &mut explicit)?;
+        Ok(Resolved { config, explicit })
+    }
+
+    fn merge(
+        options: &RunOptions,
+        matches: &ArgMatches,
+        explicit: &mut BTreeSet<String>,
+    ) -> anyhow::Result<Self> {
+        let stimulus =
+            options.stimuli.iter().map(|s| parse_stimulus(s)).collect::<anyhow::Result<Vec<_>>>()?;
+        let from_args = RunConfig {
+            grid: options.grid.clone(),
+            model: options.model.clone(),
+            compute: options.compute.clone(),
+            run: options.run.clone(),
+            output: options.output.clone(),
+            stimulus,
+        };
+        let Some(path) = &options.config else {
+            return Ok(from_args);
+        };
+        let file = read_file(path)?;
+        let mut merged = toml::Table::try_from(&from_args).expect("a config serializes");
+        for (section, value) in file {
+            if section == "stimulus" {
+                if options.stimuli.is_empty() {
+                    merged.insert(section, value);
+                }
+                continue;
+            }
+            let toml::Value::Table(keys) = value else {
+                unreachable!("checked by read_file: every other key is a table");
+            };
+            let target = merged
+                .entry(section)
+                .or_insert_with(|| toml::Value::Table(Default::default()))
+                .as_table_mut()
+                .expect("sections are tables");
+            for (key, v) in keys {
+                explicit.insert(key.clone());
+                let overridden = given_on_command_line(matches, &key)
+                    || (["nx", "ny", "nz"].contains(&key.as_str()) && given_on_command_line(matches, "size"))
+                    || (key == "steps" && given_on_command_line(matches, "duration_ms"));
+                if !overridden {
+                    target.insert(key, v);
+                }
+            }
+        }
+        if given_on_command_line(matches, "duration_ms")
+            && let Some(run) = merged.get_mut("run").and_then(|r| r.as_table_mut())
+        {
+            run.remove("steps");
+        }
+        merged.try_into().with_context(|| format!("merging {} with the options", path.display()))
+    }
+
+    /// The configuration as TOML (what `--print-config` prints). With
+    /// `steps` set, `duration_ms` is left out: steps decide, and a file
+    /// may not hold both.
+    pub fn to_toml(&self) -> String {
+        let mut table = toml::Table::try_from(self).expect("a config serializes to TOML");
+        if self.run.steps.is_some()
+            && let Some(run) = table.get_mut("run").and_then(|r| r.as_table_mut())
+        {
+            run.remove("duration_ms");
+        }
+        toml::to_string(&table).expect("a table serializes to TOML")
+    }
+}

@@ -1,0 +1,192 @@
+//! The options of `fibril run`, grouped as the sections of a run
+//! configuration file: `[grid]`, `[model]`, `[compute]` (shared with
+//! `bench` and `info`, in `args.rs`), `[run]`, `[output]` and the
+//! `[[stimulus]]` list.
+
+use std::path::PathBuf;
+
+use clap::{Args, ValueEnum};
+use fibril_host::init::InitialCondition;
+use fibril_host::io::snapshots::Formats;
+use serde::{Deserialize, Serialize};
+
+use super::args::{ComputeArgs, GridArgs, ModelArgs, clap_defaults, default_from_clap};
+
+default_from_clap!(SimArgs, OutputArgs);
+
+/// `fibril run [CONFIG] [OPTIONS]`.
+#[derive(Debug, Clone, Args)]
+pub struct RunArgs {
+    #[command(flatten)]
+    pub options: RunOptions,
+    /// Print the effective configuration (defaults < file < options) as
+    /// TOML and exit.
+    #[arg(long)]
+    pub print_config: bool,
+    /// Continue the run saved in this checkpoint (same options as the
+    /// original run; --duration-ms/--steps count from its start).
+    #[arg(long, value_name = "FILE")]
+    pub resume: Option<PathBuf>,
+}
+
+/// Everything a run configuration holds, as options (also taken by
+/// `fibril info`, to say what such a run needs).
+#[derive(Debug, Clone, Args)]
+pub struct RunOptions {
+    /// A run configuration file (TOML); options given here override it.
+    pub config: Option<PathBuf>,
+    #[command(flatten)]
+    pub grid: GridArgs,
+    #[command(flatten)]
+    pub model: ModelArgs,
+    #[command(flatten)]
+    pub compute: ComputeArgs,
+    #[command(flatten)]
+    pub run: SimArgs,
+    #[command(flatten)]
+    pub output: OutputArgs,
+    /// A stimulus as a TOML inline table, e.g.
+    /// '{region = "sphere", center = [20, 20, 20], radius = 4, at_ms = 150}'
+    /// (repeatable; replaces the file's [[stimulus]] list).
+    #[arg(long = "stimulus", value_name = "TOML")]
+    pub stimuli: Vec<String>,
+}
+
+/// What is simulated and for how long: the `[run]` section.
+#[derive(Debug, Clone, Args, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SimArgs {
+    /// Simulated time in ms (the model's time unit).
+    #[arg(long, default_value_t = 100.0, conflicts_with = "steps")]
+    pub duration_ms: f64,
+    /// Number of time steps (instead of --duration-ms).
+    #[arg(long)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub steps: Option<u64>,
+    /// Initial condition.
+    #[arg(long, value_enum, default_value_t = InitArg::Planar)]
+    pub init: InitArg,
+    /// Stimulus protocol added to the [[stimulus]] list: scroll = the
+    /// paper's planar S1 followed by a cross-field S2 (a scroll wave).
+    #[arg(long, value_enum, default_value_t = ProtocolArg::None)]
+    pub protocol: ProtocolArg,
+    /// Time of the scroll protocol's S2, ms; by default, when the S1
+    /// wave's back has passed z = 0.4 nz (found by a 1D run).
+    #[arg(long)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub s2_ms: Option<f64>,
+    /// Check for NaN/Inf (and for Ctrl-C) at least every this many steps.
+    #[arg(long, default_value_t = 100)]
+    pub check_every_steps: u64,
+    /// Write a checkpoint (checkpoint.fibril in the output directory)
+    /// every this many ms and at the end.
+    #[arg(long)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub checkpoint_every_ms: Option<f64>,
+}
+
+/// What is written where: the `[output]` section.
+#[derive(Debug, Clone, Args, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct OutputArgs {
+    /// Output directory (created if missing; must be empty unless --overwrite).
+    #[arg(long, default_value = "fibril-out")]
+    pub out: PathBuf,
+    /// Replace fibril's files in a non-empty output directory.
+    #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true", default_value_t = false)]
+    pub overwrite: bool,
+    /// Write a snapshot every this many ms (and at t = 0); without it only
+    /// the final state is written.
+    #[arg(long)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub snapshot_every_ms: Option<f64>,
+    /// Also write the recovery variable v with each snapshot.
+    #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true", default_value_t = false)]
+    pub save_v: bool,
+    /// Snapshot formats, comma-separated: npy, vti (ParaView, with
+    /// fields.pvd), png (the three mid-planes).
+    #[arg(long, value_enum, value_delimiter = ',', default_values_t = [FormatArg::Npy])]
+    pub format: Vec<FormatArg>,
+    /// Record the activation time of every cell (first upward crossing of
+    /// --activation-threshold) and write activation.npy/.vti at the end.
+    #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true", default_value_t = false)]
+    pub activation_map: bool,
+    /// Threshold of U for the activation map.
+    #[arg(long, default_value_t = 1.0)]
+    pub activation_threshold: f64,
+    /// Sample U for the activation map every this many steps (the crossing
+    /// time is interpolated between samples; 1 = exact to the step).
+    #[arg(long, default_value_t = 10)]
+    pub activation_every_steps: u64,
+    /// No progress bar and no final line.
+    #[arg(long, short, num_args = 0..=1, require_equals = true, default_missing_value = "true", default_value_t = false)]
+    pub quiet: bool,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum InitArg {
+    /// The paper's planar start (eqs. 7-8): U = 3 for z <= 0.05 nz, v = 0.5.
+    Planar,
+    /// Resting tissue, U = 0 and v = 0.
+    Rest,
+}
+
+impl InitArg {
+    pub fn condition(self) -> InitialCondition {
+        match self {
+            InitArg::Planar => InitialCondition::Planar,
+            InitArg::Rest => InitialCondition::Rest,
+        }
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            InitArg::Planar => "planar",
+            InitArg::Rest => "rest",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ProtocolArg {
+    /// Only the initial condition and the [[stimulus]] list.
+    None,
+    /// Planar S1 (the initial condition) and a cross-field S2: a scroll wave.
+    Scroll,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FormatArg {
+    Npy,
+    Vti,
+    Png,
+}
+
+impl OutputArgs {
+    pub fn formats(&self) -> Formats {
+        Formats {
+            npy: self.format.contains(&FormatArg::Npy),
+            vti: self.format.contains(&FormatArg::Vti),
+            png: self.format.contains(&FormatArg::Png),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_come_from_clap() {
+        let run = SimArgs::default();
+        assert_eq!(run.duration_ms, 100.0);
+        assert_eq!(run.check_every_steps, 100);
+        assert_eq!(run.protocol, ProtocolArg::None);
+        let out = OutputArgs::default();
+        assert_eq!(out.out, PathBuf::from("fibril-out"));
+        assert_eq!(out.format, vec![FormatArg::Npy]);
+        assert!(!out.save_v);
+    }
+}
