@@ -198,3 +198,60 @@ fn nan_stops_the_run_and_keeps_earlier_snapshots() {
     );
     std::fs::remove_dir_all(&out).unwrap();
 }
+
+/// `fibril` with extra environment variables (a launcher's).
+fn fibril_env(args: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_fibril"));
+    cmd.args(args);
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    // Variables of a launcher this test may itself run under.
+    for k in ["OMPI_COMM_WORLD_RANK", "PMI_RANK", "SLURM_PROCID"] {
+        if !env.iter().any(|(e, _)| e == &k) {
+            cmd.env_remove(k);
+        }
+    }
+    cmd.output().expect("run fibril")
+}
+
+/// Extra options, launcher variables, and what the error must say.
+type RankCase<'a> = (&'a [&'a str], &'a [(&'a str, &'a str)], &'a [&'a str]);
+
+#[test]
+fn a_rank_of_a_multi_process_run_checks_its_options_before_any_work() {
+    let out = scratch("rank");
+    let o = out.to_str().unwrap();
+    let cases: [RankCase; 5] = [
+        (&["--rank", "0", "--world-size", "2", "--backend", "cpu"], &[], &["rank 0 of 2", "--backend gpu"]),
+        (
+            &["--backend", "gpu", "--exchange", "peer"],
+            &[("SLURM_PROCID", "1"), ("SLURM_NTASKS", "2")],
+            &["rank 1 of 2 (from SLURM_PROCID/SLURM_NTASKS)", "--exchange nccl"],
+        ),
+        (
+            &["--exchange", "nccl", "--gpus", "2"],
+            &[("OMPI_COMM_WORLD_RANK", "0"), ("OMPI_COMM_WORLD_SIZE", "2")],
+            &["each process drives one GPU"],
+        ),
+        (&["--exchange", "nccl"], &[("PMI_RANK", "2"), ("PMI_SIZE", "2")], &["PMI_RANK", "2"]),
+        (
+            &["--exchange", "nccl", "--rank", "0", "--world-size", "2", "--rendezvous", "nohost"],
+            &[],
+            &["nohost"],
+        ),
+    ];
+    for (extra, env, needles) in cases {
+        let mut args = vec!["run", "--size", "16", "--steps", "2", "--out", o];
+        args.extend_from_slice(extra);
+        let run = fibril_env(&args, env);
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert!(!run.status.success(), "{args:?} {env:?} should fail");
+        for n in needles {
+            assert!(stderr.contains(n), "{args:?} {env:?}: stderr lacks {n:?}:\n{stderr}");
+        }
+        assert!(!out.exists(), "nothing created before the error");
+    }
+    // --rank alone is a usage error.
+    assert_refused(&["run", "--rank", "0"], &["--world-size"]);
+}

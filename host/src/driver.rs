@@ -128,12 +128,19 @@ pub enum DriverError {
 }
 
 /// What the loop acts on besides the solver.
+///
+/// In a multi-process run every rank runs this loop with the same
+/// schedule, so that the collective calls (`fields`, `any_nonfinite`,
+/// `any_rank`) happen at the same steps everywhere; only rank 0 has a
+/// `writer` and a `checkpoint_path`, the others gather and drop.
 pub struct RunContext<'a, T> {
-    pub writer: &'a mut SnapshotWriter,
+    /// Snapshot output; `None` on the ranks that write nothing.
+    pub writer: Option<&'a mut SnapshotWriter>,
     pub stimuli: &'a StimulusSchedule,
     pub activation: Option<&'a mut ActivationMap<T>>,
-    /// Where checkpoints go: at `checkpoint_every` and when interrupted.
-    pub checkpoint_path: &'a Path,
+    /// Where checkpoints go: at `checkpoint_every` and when interrupted
+    /// (`None` on the ranks that write nothing).
+    pub checkpoint_path: Option<&'a Path>,
     /// Set (by a signal handler) to stop after the current chunk of steps.
     pub stop: &'a AtomicBool,
     /// Called with the current step after every chunk.
@@ -182,8 +189,10 @@ pub fn run<T: Scalar>(
      -> Result<(), DriverError> {
         let t0 = Instant::now();
         let fields = fields_of(cache, solver)?;
-        checkpoint::write(checkpoint_path, domain, step, fields, activation)
-            .map_err(|source| WriteError { path: checkpoint_path.to_path_buf(), source })?;
+        if let Some(path) = checkpoint_path {
+            checkpoint::write(path, domain, step, fields, activation)
+                .map_err(|source| WriteError { path: path.to_path_buf(), source })?;
+        }
         report.checkpoints.push(step);
         report.output_s += t0.elapsed().as_secs_f64();
         Ok(())
@@ -206,7 +215,10 @@ pub fn run<T: Scalar>(
             report.host_s += t0.elapsed().as_secs_f64();
             if schedule.snapshot_due(step) {
                 let t0 = Instant::now();
-                ctx.writer.write(step, t_ms, fields_of(&mut cache, solver)?)?;
+                let fields = fields_of(&mut cache, solver)?;
+                if let Some(writer) = ctx.writer.as_deref_mut() {
+                    writer.write(step, t_ms, fields)?;
+                }
                 report.output_s += t0.elapsed().as_secs_f64();
             }
             if schedule.checkpoint_due(step) {
@@ -218,7 +230,7 @@ pub fn run<T: Scalar>(
         if step == schedule.total_steps {
             return Ok(report);
         }
-        if ctx.stop.load(Ordering::SeqCst) {
+        if solver.any_rank(ctx.stop.load(Ordering::SeqCst))? {
             if report.checkpoints.last() != Some(&step) {
                 write_checkpoint(&mut report, &mut cache, solver, ctx.activation.as_deref(), step)?;
             }
@@ -326,10 +338,10 @@ mod tests {
         let stop = AtomicBool::new(false);
         let path = dir.join("checkpoint.fibril");
         let mut ctx = RunContext {
-            writer: &mut writer,
+            writer: Some(&mut writer),
             stimuli: &stimuli,
             activation: None,
-            checkpoint_path: &path,
+            checkpoint_path: Some(&path),
             stop: &stop,
             progress: &mut |_| {},
         };

@@ -152,14 +152,33 @@ pub struct ComputeArgs {
     /// ordinal may repeat to put several sub-domains on one GPU).
     #[arg(long, value_delimiter = ',')]
     pub gpu_ids: Vec<usize>,
-    /// How halo slices move between GPUs: peer (GPU to GPU) or host (through
-    /// pinned host memory, the paper's scheme).
+    /// How halo slices move between GPUs: peer (GPU to GPU), host (through
+    /// pinned host memory, the paper's scheme) or nccl (NCCL send/recv; the
+    /// only mode between processes).
     #[arg(long, value_enum, default_value_t = ExchangeArg::Peer)]
     pub exchange: ExchangeArg,
     /// With several GPUs: run boundary kernels, interior and copies one
     /// after another instead of overlapping the copies with the interior.
     #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true", default_value_t = false)]
     pub no_overlap: bool,
+}
+
+/// How this process finds the others of a multi-process run (one GPU per
+/// process). Not part of a run configuration: the launcher decides them.
+#[derive(Debug, Clone, Default, Args)]
+pub struct RankArgs {
+    /// This process's rank, 0..world-size, with --world-size. Without them
+    /// fibril reads the rank from mpirun's (OMPI_COMM_WORLD_*, PMI_*) or
+    /// srun's (SLURM_PROCID, SLURM_NTASKS) environment.
+    #[arg(long, requires = "world_size")]
+    pub rank: Option<usize>,
+    /// Number of processes of a multi-process run (with --rank).
+    #[arg(long, requires = "rank")]
+    pub world_size: Option<usize>,
+    /// host:port where rank 0 hands out the NCCL id; default
+    /// $FIBRIL_RENDEZVOUS, else $MASTER_ADDR:$MASTER_PORT, else 127.0.0.1:29517.
+    #[arg(long, value_name = "HOST:PORT")]
+    pub rendezvous: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq, Serialize, Deserialize)]
@@ -226,6 +245,7 @@ impl<'de> Deserialize<'de> for GpuCount {
 pub enum ExchangeArg {
     Host,
     Peer,
+    Nccl,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq, Serialize, Deserialize)]

@@ -18,7 +18,7 @@ use fibril_host::io::write_json_atomic;
 use fibril_host::{Domain, Precision, Scalar};
 use serde::Serialize;
 
-use super::args::{self, ComputeArgs, GridArgs, ModelArgs};
+use super::args::{self, ComputeArgs, GridArgs, ModelArgs, RankArgs};
 use super::select::{Selected, build_solver, check_memory, select};
 use super::summary::Throughput;
 
@@ -30,6 +30,8 @@ pub struct BenchArgs {
     pub model: ModelArgs,
     #[command(flatten)]
     pub compute: ComputeArgs,
+    #[command(flatten)]
+    pub ranks: RankArgs,
     /// Timed steps per repeat.
     #[arg(long, default_value_t = 200)]
     pub steps: u64,
@@ -100,8 +102,9 @@ pub fn bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
     }
     let domain = args::domain(&args.grid, &args.model)?;
     let mut records = Vec::new();
+    let mut root = true;
     for &count in &args.compute.gpus {
-        let selected = select(&args.compute, count)?;
+        let selected = select(&args.compute, count, &args.ranks)?;
         let kernel = args.compute.kernel_config();
         let mut record = match Precision::from(args.compute.precision) {
             Precision::F32 => measure::<f32>(&args, &selected, &domain, kernel, args.steps)?,
@@ -112,9 +115,15 @@ pub fn bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
             record.parallel_efficiency =
                 Some(record.throughput.steps_per_s / (record.gpus as f64 * one.throughput.steps_per_s));
         }
-        println!("{}", record.human_line());
-        println!("{}", record.parse_line());
+        if selected.is_root() {
+            println!("{}", record.human_line());
+            println!("{}", record.parse_line());
+        }
+        root &= selected.is_root();
         records.push(record);
+    }
+    if !root {
+        return Ok(ExitCode::SUCCESS);
     }
     if let Some(path) = &args.json {
         let written = if records.len() == 1 {
@@ -189,13 +198,17 @@ fn measure<T: Scalar>(
     let mut solver = build_solver(selected, &args.compute, kernel, domain, &initial)?;
     drop(initial);
 
+    // With several processes, `any_rank` is a barrier: every rank starts
+    // and stops the clock when the slowest has finished.
     solver.advance(args.warmup)?;
     solver.synchronize()?;
+    solver.any_rank(false)?;
     let mut seconds = Vec::with_capacity(args.repeats as usize);
     for _ in 0..args.repeats {
         let t0 = Instant::now();
         solver.advance(steps)?;
         solver.synchronize()?;
+        solver.any_rank(false)?;
         seconds.push(t0.elapsed().as_secs_f64());
     }
     if solver.any_nonfinite()? {
@@ -226,10 +239,7 @@ fn measure<T: Scalar>(
         throughput,
         bytes_per_cell_update,
         achieved_gb_per_s: throughput.cell_updates_per_s * bytes_per_cell_update as f64 / 1e9,
-        gpus: match selected {
-            Selected::Gpus(g) => g.len(),
-            Selected::Cpu => 1,
-        },
+        gpus: selected.gpus(),
         parallel_efficiency: None,
     })
 }
@@ -237,7 +247,7 @@ fn measure<T: Scalar>(
 /// The paper's single-GPU experiment: every kernel and block size at each
 /// sweep size, one table and one JSON document.
 fn sweep<T: Scalar>(args: &BenchArgs) -> anyhow::Result<ExitCode> {
-    let selected = select(&args.compute, args.compute.single_gpu_count()?)?;
+    let selected = select(&args.compute, args.compute.single_gpu_count()?, &RankArgs::default())?;
     if !matches!(selected, Selected::Gpus(_)) {
         bail!(
             "bench --sweep compares GPU kernels and needs a usable GPU; run it with --backend gpu on a GPU machine"

@@ -58,6 +58,10 @@ pub fn info(args: InfoArgs, matches: &ArgMatches) -> anyhow::Result<ExitCode> {
     println!("fibril {}", env!("CARGO_PKG_VERSION"));
     println!("kernels: {}", fibril::KERNEL_NAMES.join(", "));
     let gpu = list_devices();
+    match fibril_host::multi::nccl::version() {
+        Ok(v) => println!("NCCL: {v} (for --exchange nccl and multi-process runs)"),
+        Err(why) => println!("NCCL: not available: {why}"),
+    }
 
     let dims = config.grid.dims();
     let cells = dims.cells();

@@ -41,7 +41,8 @@ struct Plan {
     schedule: Schedule,
     selected: Selected,
     kernel: KernelConfig,
-    out: OutputDir,
+    /// `None` on ranks 1.. of a multi-process run, which write nothing.
+    out: Option<OutputDir>,
     stimuli: StimulusSchedule,
     /// The stimuli as specified, the protocol's included.
     stimulus_specs: Vec<StimulusSpec>,
@@ -141,9 +142,10 @@ fn plan(resolved: &Resolved, args: &RunArgs, domain: Domain) -> anyhow::Result<P
         .map(|path| check_resume(path, config, &domain, precision, total_steps))
         .transpose()?;
     let kernel = config.compute.kernel_config();
-    let selected = select(&config.compute, config.compute.single_gpu_count()?)?;
+    let selected = select(&config.compute, config.compute.single_gpu_count()?, &args.ranks)?;
     check_memory(&selected, &domain, precision, kernel, config.output.activation_map)?;
     let out = match &resume {
+        _ if !selected.is_root() => None,
         Some(r) => {
             // Without an output directory of its own, a resumed run
             // continues in the checkpoint's.
@@ -152,9 +154,9 @@ fn plan(resolved: &Resolved, args: &RunArgs, domain: Domain) -> anyhow::Result<P
             } else {
                 r.path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new(".")).to_path_buf()
             };
-            OutputDir::reopen(&dir)?
+            Some(OutputDir::reopen(&dir)?)
         }
-        None => OutputDir::prepare(&config.output.out, config.output.overwrite)?,
+        None => Some(OutputDir::prepare(&config.output.out, config.output.overwrite)?),
     };
     let schedule = Schedule {
         start_step: resume.as_ref().map_or(0, |r| r.header.step),
@@ -271,6 +273,23 @@ fn execute<T: Scalar>(
     };
     let mut solver = build_solver(&selected, &config.compute, kernel, &domain, &initial)?;
     drop(initial);
+    let Some(out) = out else {
+        // A rank other than 0: the same loop, gathering what rank 0 writes.
+        let mut ctx = RunContext {
+            writer: None,
+            stimuli: &stimuli,
+            activation: activation.as_mut(),
+            checkpoint_path: None,
+            stop,
+            progress: &mut |_| {},
+        };
+        let report = driver::run(solver.as_mut(), &domain, &schedule, &mut ctx)?;
+        return Ok(match report.outcome {
+            Outcome::Completed => ExitCode::SUCCESS,
+            Outcome::NonFinite { .. } => ExitCode::from(3),
+            Outcome::Interrupted { .. } => ExitCode::from(INTERRUPTED_EXIT),
+        });
+    };
     let mut writer = match &resume {
         Some(r) => SnapshotWriter::resume(out.clone(), output.save_v, formats, domain.dx(), r.header.step)?,
         None => SnapshotWriter::new(out.clone(), output.save_v, formats, domain.dx()),
@@ -279,10 +298,10 @@ fn execute<T: Scalar>(
     let bar = progress_bar(schedule.total_steps, schedule.start_step, output.quiet);
     let mut progress = |s| bar.set_position(s);
     let mut ctx = RunContext {
-        writer: &mut writer,
+        writer: Some(&mut writer),
         stimuli: &stimuli,
         activation: activation.as_mut(),
-        checkpoint_path: &checkpoint_path,
+        checkpoint_path: Some(&checkpoint_path),
         stop,
         progress: &mut progress,
     };

@@ -10,7 +10,7 @@ use fibril_host::init::InitialCondition;
 use fibril_host::io::snapshots::Formats;
 use serde::{Deserialize, Serialize};
 
-use super::args::{ComputeArgs, GridArgs, ModelArgs, clap_defaults, default_from_clap};
+use super::args::{ComputeArgs, GridArgs, ModelArgs, RankArgs, clap_defaults, default_from_clap};
 
 default_from_clap!(SimArgs, OutputArgs);
 
@@ -27,6 +27,8 @@ pub struct RunArgs {
     /// original run; --duration-ms/--steps count from its start).
     #[arg(long, value_name = "FILE")]
     pub resume: Option<PathBuf>,
+    #[command(flatten)]
+    pub ranks: RankArgs,
 }
 
 /// Everything a run configuration holds, as options (also taken by

@@ -1,21 +1,87 @@
 //! Choosing the backend and the GPUs, and checking memory, before any work starts.
 
+use std::hash::{DefaultHasher, Hash, Hasher};
+use std::time::Duration;
+
 use anyhow::{Context, bail};
 use fibril_host::backend::gpu::device_count;
 use fibril_host::backend::{CpuSolver, GpuDevice, GpuSolver, KernelConfig, Solver};
 use fibril_host::memory::{
     activation_bytes, available_host_bytes, cpu_bytes, format_bytes, host_side_of_gpu_bytes,
 };
+use fibril_host::multi::nccl::{self, UniqueId};
+use fibril_host::multi::rank::{RankInfo, rendezvous_address, share_id};
 use fibril_host::multi::{Exchange, GpuMultiSolver, ZSplit};
 use fibril_host::{Domain, Fields, Precision, Scalar};
 
-use super::args::{BackendArg, ComputeArgs, GpuCount};
+use super::args::{BackendArg, ComputeArgs, ExchangeArg, GpuCount, RankArgs};
+
+/// How long ranks wait for each other at the rendezvous.
+const RENDEZVOUS_TIMEOUT: Duration = Duration::from_secs(120);
 
 /// The backend a run will use, already probed.
 pub enum Selected {
     Cpu,
     /// One GPU, or several sharing the grid along z (sub-domain i on GPU i).
     Gpus(Vec<GpuDevice>),
+    /// One rank of a multi-process run: sub-domain `info.rank` on `device`.
+    Rank {
+        device: GpuDevice,
+        info: RankInfo,
+        rendezvous: String,
+    },
+}
+
+impl Selected {
+    /// Whether this process writes the run's files and prints its results
+    /// (every process but ranks 1.. of a multi-process run).
+    pub fn is_root(&self) -> bool {
+        !matches!(self, Selected::Rank { info, .. } if info.rank != 0)
+    }
+
+    /// GPUs the grid is split over, over all processes.
+    pub fn gpus(&self) -> usize {
+        match self {
+            Selected::Cpu => 1,
+            Selected::Gpus(g) => g.len(),
+            Selected::Rank { info, .. } => info.world_size,
+        }
+    }
+}
+
+/// The rank of this process when it is one of several, from `ranks` or
+/// the launcher's environment; checks the options a rank needs and opens
+/// its GPU (local rank r takes device `--device` + r).
+fn select_rank(compute: &ComputeArgs, count: GpuCount, ranks: &RankArgs) -> anyhow::Result<Option<Selected>> {
+    let env = |key: &str| std::env::var(key).ok();
+    let Some(info) = RankInfo::detect(ranks.rank, ranks.world_size, &env)? else {
+        return Ok(None);
+    };
+    let who = format!("rank {} of {} (from {})", info.rank, info.world_size, info.source.describe());
+    if compute.backend == BackendArg::Cpu {
+        bail!("{who}: a multi-process run needs GPUs; use --backend gpu, or start one process");
+    }
+    if count != GpuCount::N(1) || !compute.gpu_ids.is_empty() {
+        bail!(
+            "{who}: each process drives one GPU; drop --gpus/--gpu-ids (the number of processes sets the split)"
+        );
+    }
+    if compute.exchange != ExchangeArg::Nccl {
+        bail!("{who}: processes exchange halos through NCCL; add --exchange nccl");
+    }
+    let rendezvous = rendezvous_address(ranks.rendezvous.as_deref(), &env)?;
+    let available = device_count().with_context(|| format!("{who} needs a usable CUDA GPU"))?;
+    let ordinal = compute.device + info.local_rank;
+    if ordinal >= available {
+        bail!(
+            "{who} is local rank {} and would use GPU {ordinal}, but this machine has {available}; \
+             start at most {} processes per machine (or lower --device)",
+            info.local_rank,
+            available.saturating_sub(compute.device)
+        );
+    }
+    let device = GpuDevice::open(ordinal).with_context(|| format!("{who}: opening GPU {ordinal}"))?;
+    Ok(Some(Selected::Rank { device, info, rendezvous }))
 }
 
 /// Device ordinals for `count` GPUs starting at `first` (`--device`).
@@ -43,7 +109,10 @@ fn ordinals(count: GpuCount, first: usize, explicit: &[usize]) -> anyhow::Result
 /// Resolves `--backend` with `count` GPUs. `auto` falls back to the CPU with
 /// a one-line notice when no GPU is usable; `gpu` without one is an error
 /// that says why.
-pub fn select(compute: &ComputeArgs, count: GpuCount) -> anyhow::Result<Selected> {
+pub fn select(compute: &ComputeArgs, count: GpuCount, ranks: &RankArgs) -> anyhow::Result<Selected> {
+    if let Some(rank) = select_rank(compute, count, ranks)? {
+        return Ok(rank);
+    }
     let open = || -> anyhow::Result<Vec<GpuDevice>> {
         let ids = ordinals(count, compute.device, &compute.gpu_ids)?;
         ids.iter().map(|&o| GpuDevice::open(o).with_context(|| format!("opening GPU {o}"))).collect()
@@ -100,6 +169,18 @@ pub fn check_memory(
             // Initial fields, their scattered copies, and one gathered snapshot.
             3 * host_side_of_gpu_bytes(cells, precision) / 2
         }
+        Selected::Rank { device, info, .. } => {
+            let split = ZSplit::balanced(domain.dims().nz, info.world_size)?;
+            let local = split.local_dims(domain.dims(), info.rank);
+            kernel.check(local)?;
+            // The slab, plus the global fields of an all-gather (staged on the GPU).
+            let gathered = (domain.cells() * 2 * precision.bytes()) as u64;
+            device
+                .check_fits(kernel.device_bytes(local, precision)? + gathered)
+                .with_context(|| format!("rank {} of {}", info.rank, info.world_size))?;
+            // Every rank holds the initial and the gathered global fields.
+            3 * host_side_of_gpu_bytes(cells, precision) / 2
+        }
     } + if activation_map { activation_bytes(cells, precision) } else { 0 };
     if let Some(available) = available_host_bytes()
         && host_needed > available
@@ -142,7 +223,45 @@ pub fn build_solver<T: Scalar>(
             compute.exchange.into(),
             !compute.no_overlap,
         )?),
+        Selected::Rank { device, info, rendezvous } => {
+            let id = rendezvous_id(info, rendezvous, compute, kernel, domain, T::PRECISION)?;
+            Box::new(GpuMultiSolver::new_rank(
+                device,
+                fibril::PTX,
+                kernel,
+                domain,
+                initial,
+                !compute.no_overlap,
+                (info.rank, info.world_size),
+                id,
+            )?)
+        }
     })
+}
+
+/// Rank 0 makes the NCCL id and hands it to the others; all ranks must have
+/// been started with the same grid, model, kernel and precision (and the
+/// same binary), which the fingerprint checks before any GPU work.
+fn rendezvous_id(
+    info: &RankInfo,
+    rendezvous: &str,
+    compute: &ComputeArgs,
+    kernel: KernelConfig,
+    domain: &Domain,
+    precision: Precision,
+) -> anyhow::Result<UniqueId> {
+    let mut h = DefaultHasher::new();
+    format!(
+        "{:?}|{kernel}|{precision}|{}|{}",
+        domain.record(),
+        compute.no_overlap,
+        env!("CARGO_PKG_VERSION")
+    )
+    .hash(&mut h);
+    let make_id = || nccl::unique_id().map(|id| id.to_bytes()).map_err(|e| e.to_string());
+    let id = share_id(rendezvous, info, h.finish(), make_id, RENDEZVOUS_TIMEOUT)
+        .with_context(|| format!("rank {} of {}: rendezvous at {rendezvous}", info.rank, info.world_size))?;
+    Ok(UniqueId::from_bytes(id))
 }
 
 impl From<super::args::ExchangeArg> for Exchange {
@@ -150,6 +269,7 @@ impl From<super::args::ExchangeArg> for Exchange {
         match e {
             super::args::ExchangeArg::Host => Exchange::Host,
             super::args::ExchangeArg::Peer => Exchange::Peer,
+            super::args::ExchangeArg::Nccl => Exchange::Nccl,
         }
     }
 }

@@ -48,6 +48,8 @@ pub enum SolverError {
     KernelConfig(#[from] gpu::KernelConfigError),
     #[error(transparent)]
     Split(#[from] crate::multi::SplitError),
+    #[error(transparent)]
+    Nccl(#[from] crate::multi::nccl::NcclError),
     #[error("GPU {from} cannot access GPU {to} directly (no peer access between them); use --exchange host")]
     NoPeerAccess { from: usize, to: usize },
     #[error(
@@ -73,6 +75,12 @@ pub trait Solver<T: Scalar> {
     fn fields(&mut self) -> Result<Fields<T>, SolverError>;
     /// Replaces the state (stimuli, restarts). `fields` has the solver's dims.
     fn set_fields(&mut self, fields: &Fields<T>) -> Result<(), SolverError>;
-    /// Whether U holds a NaN or an infinity.
+    /// Whether U holds a NaN or an infinity (on any rank).
     fn any_nonfinite(&mut self) -> Result<bool, SolverError>;
+    /// Whether `flag` is set on any process of a multi-process run. The
+    /// run loop asks this before acting on a local condition (a Ctrl-C) so
+    /// that every rank takes the same branch; one process returns `flag`.
+    fn any_rank(&mut self, flag: bool) -> Result<bool, SolverError> {
+        Ok(flag)
+    }
 }

@@ -9,23 +9,35 @@
 //! kernel advances all owned slices and the copies follow it. The halos at
 //! the global ends are filled by the mirror rule with a copy inside the GPU.
 //!
-//! Nothing waits on the host between steps: every stream of step n + 1
-//! waits (with events) for the GPU's own step n and for its two
-//! neighbours' step n, which covers both "my halos have arrived" and "my
-//! neighbour no longer reads the buffer I am about to write into".
+//! Nothing waits on the host between steps; events order the streams.
+//! Only the boundary kernels (A and C; B without overlap) of step n + 1
+//! wait for the neighbours, and only for their `halo_done` of step n (my
+//! halos have arrived, and the neighbour's boundary kernels of step n, which
+//! read the halo slices my next copy overwrites, are done). Kernel B of
+//! step n + 1 waits for nothing but this GPU's own step n, so a slow or late
+//! neighbour never delays the interior. A, C and the copies run on streams of
+//! the highest priority, B on the lowest, so that the thin boundary kernels
+//! and the copies are not queued behind B's blocks.
 //!
 //! Exchange modes: `peer` copies GPU to GPU (cuMemcpy3DPeerAsync, one 2D
 //! copy per slice, which also moves the strided walls of the tower layout);
 //! `host` stages each slice through pinned host memory (device to host on
-//! the sender, host to device on the receiver), as the paper did.
+//! the sender, host to device on the receiver), as the paper did; `nccl`
+//! sends and receives through NCCL (one group per step), packing a tower
+//! slice into a contiguous buffer first (NCCL moves contiguous buffers).
+//! NCCL is also what crosses processes: a multi-process run is this solver
+//! with one local part per process (see [`GpuMultiSolver::new_rank`]).
 
 use std::sync::Arc;
 
 use cudarc::driver::sys::{self, CUdeviceptr, CUmemorytype};
-use cudarc::driver::{CudaContext, CudaEvent, CudaStream, DriverError, PinnedHostSlice};
+use cudarc::driver::{
+    CudaContext, CudaEvent, CudaSlice, CudaStream, DevicePtr, DriverError, PinnedHostSlice, result,
+};
 use kernels_gpu::ZWindow;
 use serde::Serialize;
 
+use super::nccl::{self, Comm, DataType, ReduceOp, UniqueId};
 use super::split::ZSplit;
 use crate::backend::gpu::solver::SliceGeometry;
 use crate::backend::{BackendKind, GpuDevice, GpuSolver, KernelConfig, Solver, SolverError};
@@ -41,6 +53,8 @@ pub enum Exchange {
     Host,
     /// Direct GPU-to-GPU copies (needs peer access between the GPUs).
     Peer,
+    /// NCCL send/recv (also between processes).
+    Nccl,
 }
 
 impl Exchange {
@@ -48,6 +62,7 @@ impl Exchange {
         match self {
             Exchange::Host => "host",
             Exchange::Peer => "peer",
+            Exchange::Nccl => "nccl",
         }
     }
 }
@@ -65,6 +80,8 @@ fn check(result: sys::CUresult, during: &'static str) -> Result<(), SolverError>
 
 /// One GPU's share: its solver, streams and events.
 struct Part<T> {
+    /// Global sub-domain index (= NCCL rank).
+    index: usize,
     ctx: Arc<CudaContext>,
     solver: GpuSolver<T>,
     /// Kernel A (bottom boundary slice), B (interior), C (top boundary slice), copies.
@@ -75,29 +92,64 @@ struct Part<T> {
     a_done: CudaEvent,
     b_done: CudaEvent,
     c_done: CudaEvent,
-    /// Everything of this GPU's latest step, copies included.
+    /// The halos of this step have arrived and the boundary kernels that
+    /// read the previous ones are done: what the neighbours wait for.
+    halo_done: CudaEvent,
+    /// Everything of this GPU's latest step that the next step's kernels
+    /// need on this GPU (copies and mirror halos included).
     step_done: CudaEvent,
     /// Sender side of host staging: the slice is in the pinned buffer.
     staged: [CudaEvent; 2],
     /// Pinned buffers for the slices sent down (0) and up (1), host mode.
     pinned: [Option<PinnedHostSlice<u8>>; 2],
+    /// NCCL mode: the communicator, and contiguous buffers for slices
+    /// that are not contiguous in U (tower layout).
+    comm: Option<Comm>,
+    staging: Option<Staging>,
     owned: u32,
 }
 
-/// G sub-domains on G GPUs (or several on one GPU, for testing).
+/// Contiguous device buffers for one part's NCCL traffic.
+struct Staging {
+    /// Boundary slices going down (0) and up (1).
+    send: [CudaSlice<u8>; 2],
+    /// Halos arriving from below (0) and above (1).
+    recv: [CudaSlice<u8>; 2],
+}
+
+impl Staging {
+    fn address(buf: &CudaSlice<u8>, stream: &CudaStream) -> CUdeviceptr {
+        let (ptr, _sync) = buf.device_ptr(stream);
+        ptr
+    }
+}
+
+/// Which sub-domains this process drives.
+enum Scope {
+    /// All of them (one process, G GPUs).
+    Whole,
+    /// One, as one rank of a multi-process run.
+    Rank,
+}
+
+/// G sub-domains on G GPUs (or several on one GPU, for testing), in one
+/// process or spread over G processes.
 pub struct GpuMultiSolver<T> {
     split: ZSplit,
     parts: Vec<Part<T>>,
+    scope: Scope,
     exchange: Exchange,
     overlap: bool,
     config: KernelConfig,
     device_names: Vec<String>,
+    /// One u32 on the first part's GPU for the cross-rank reductions.
+    flag: Option<CudaSlice<u32>>,
 }
 
 impl<T: Scalar> GpuMultiSolver<T> {
     /// Sub-domain i runs on `devices[i]`. Peer exchange needs peer access
     /// between neighbouring GPUs; a GPU may appear twice (its copies are
-    /// then device-local).
+    /// then device-local), except with NCCL, which needs distinct GPUs.
     pub fn new(
         devices: &[GpuDevice],
         ptx: &str,
@@ -111,64 +163,89 @@ impl<T: Scalar> GpuMultiSolver<T> {
         if exchange == Exchange::Peer {
             enable_peer_access(devices)?;
         }
+        let mut comms: Vec<Option<Comm>> = match exchange {
+            Exchange::Nccl => {
+                let ordinals: Vec<usize> = devices.iter().map(|d| d.info().ordinal).collect();
+                Comm::init_all(&ordinals)?.into_iter().map(Some).collect()
+            }
+            _ => devices.iter().map(|_| None).collect(),
+        };
         let mut parts = Vec::with_capacity(devices.len());
         for (i, device) in devices.iter().enumerate() {
-            let local = domain.with_nz(split.local_dims(domain.dims(), i).nz);
-            let solver = GpuSolver::new(device, ptx, config, &local, &split.scatter(initial, i))?;
-            let ctx = device.context().clone();
-            let stream = || ctx.new_stream().map_err(cuda("creating a stream"));
-            let event = || ctx.new_event(None).map_err(cuda("creating an event"));
-            let geometry = solver.slice_geometry(0);
-            let slice_bytes = geometry.width_bytes * geometry.rows;
-            let pinned = || -> Result<Option<PinnedHostSlice<u8>>, SolverError> {
-                if exchange != Exchange::Host {
-                    return Ok(None);
-                }
-                // SAFETY: the buffer is written by a copy before it is read.
-                unsafe { ctx.alloc_pinned_with_flags::<u8>(slice_bytes, sys::CU_MEMHOSTALLOC_PORTABLE) }
-                    .map(Some)
-                    .map_err(cuda("allocating pinned host memory"))
-            };
-            parts.push(Part {
-                a: stream()?,
-                b: stream()?,
-                c: stream()?,
-                copy: stream()?,
-                a_done: event()?,
-                b_done: event()?,
-                c_done: event()?,
-                step_done: event()?,
-                staged: [event()?, event()?],
-                pinned: [pinned()?, pinned()?],
-                owned: split.owned_len(i),
-                solver,
-                ctx,
-            });
-            // The initial upload ran on the solver's stream: finish it.
-            parts[i].ctx.synchronize().map_err(cuda("uploading the sub-domain"))?;
-            parts[i].step_done.record(&parts[i].copy).map_err(cuda("recording an event"))?;
+            parts.push(Part::new(
+                device,
+                ptx,
+                config,
+                domain,
+                initial,
+                &split,
+                i,
+                exchange,
+                comms[i].take(),
+            )?);
         }
         let device_names = devices.iter().map(|d| d.info().name.clone()).collect();
-        Ok(Self { split, parts, exchange, overlap, config, device_names })
+        let scope = Scope::Whole;
+        Ok(Self { split, parts, scope, exchange, overlap, config, device_names, flag: None })
+    }
+
+    /// Rank `rank` of a `size`-process run: this process drives sub-domain
+    /// `rank` on `device` and exchanges halos with ranks `rank +- 1`
+    /// through NCCL. Every rank passes the same `domain`, `initial` and
+    /// the `id` that rank 0 made. Blocks until all ranks have joined.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new_rank(
+        device: &GpuDevice,
+        ptx: &str,
+        config: KernelConfig,
+        domain: &Domain,
+        initial: &Fields<T>,
+        overlap: bool,
+        (rank, size): (usize, usize),
+        id: UniqueId,
+    ) -> Result<Self, SolverError> {
+        let split = ZSplit::balanced(domain.dims().nz, size)?;
+        device.context().bind_to_thread().map_err(cuda("binding a context"))?;
+        let comm = Comm::init_rank(id, rank, size)?;
+        let part = Part::new(device, ptx, config, domain, initial, &split, rank, Exchange::Nccl, Some(comm))?;
+        let flag = part.copy.alloc_zeros::<u32>(1).map_err(cuda("allocating the rank flag"))?;
+        Ok(Self {
+            split,
+            parts: vec![part],
+            scope: Scope::Rank,
+            exchange: Exchange::Nccl,
+            overlap,
+            config,
+            device_names: vec![device.info().name.clone()],
+            flag: Some(flag),
+        })
     }
 
     pub fn split(&self) -> &ZSplit {
         &self.split
     }
 
+    /// Global index of the top sub-domain.
+    fn last_index(&self) -> usize {
+        self.split.parts() - 1
+    }
+
+    /// Local position of global sub-domain `j`, if this process drives it.
+    fn local(&self, j: usize) -> Option<usize> {
+        let first = self.parts[0].index;
+        (j >= first && j < first + self.parts.len()).then(|| j - first)
+    }
+
+    /// Global neighbours of part `i`: (below, above), `None` at a global end.
+    fn neighbours(&self, i: usize) -> [Option<usize>; 2] {
+        let g = self.parts[i].index;
+        [g.checked_sub(1), (g < self.last_index()).then_some(g + 1)]
+    }
+
     /// Enqueues one step on every GPU (returns before it runs).
     fn step(&mut self) -> Result<(), SolverError> {
-        let g = self.parts.len();
-        // Step n + 1 waits for step n here and on both neighbours.
-        for i in 0..g {
-            for j in [i.wrapping_sub(1), i, i + 1] {
-                if j < g {
-                    let done = &self.parts[j].step_done;
-                    for s in [&self.parts[i].a, &self.parts[i].b, &self.parts[i].c] {
-                        s.wait(done).map_err(cuda("ordering steps"))?;
-                    }
-                }
-            }
+        for i in 0..self.parts.len() {
+            self.order_step(i)?;
         }
         for part in &mut self.parts {
             let n = part.owned;
@@ -190,9 +267,15 @@ impl<T: Scalar> GpuMultiSolver<T> {
                 part.copy.wait(&part.b_done).map_err(cuda("ordering copies"))?;
             }
         }
-        self.send_boundaries()?;
-        for i in 0..g {
-            self.receive_and_mirror(i)?;
+        match self.exchange {
+            Exchange::Peer | Exchange::Host => self.send_boundaries()?,
+            Exchange::Nccl => self.exchange_nccl()?,
+        }
+        for i in 0..self.parts.len() {
+            if self.exchange == Exchange::Host {
+                self.receive_from_host(i)?;
+            }
+            self.finish_halos(i)?;
         }
         for part in &mut self.parts {
             part.solver.swap_buffers();
@@ -200,18 +283,38 @@ impl<T: Scalar> GpuMultiSolver<T> {
         Ok(())
     }
 
+    /// What part `i`'s kernels of the next step wait for.
+    fn order_step(&self, i: usize) -> Result<(), SolverError> {
+        let p = &self.parts[i];
+        let wait = |s: &CudaStream, e: &CudaEvent| s.wait(e).map_err(cuda("ordering steps"));
+        for s in [&p.a, &p.b, &p.c] {
+            wait(s, &p.step_done)?;
+        }
+        // A reads local slice 2 and C slice n - 1, which B wrote.
+        wait(&p.a, &p.b_done)?;
+        wait(&p.c, &p.b_done)?;
+        // NCCL orders the two sides itself; copies need the neighbours' events.
+        if self.exchange != Exchange::Nccl {
+            let boundary = if self.overlap { [&p.a, &p.c] } else { [&p.b, &p.b] };
+            for j in self.neighbours(i).into_iter().flatten() {
+                let local = self.local(j).expect("peer and host exchange drive every part");
+                for s in boundary {
+                    wait(s, &self.parts[local].halo_done)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Boundary slices to the neighbours' halos (peer), or into pinned
     /// buffers (host), on each sender's copy stream, while B may still run.
     fn send_boundaries(&mut self) -> Result<(), SolverError> {
-        let g = self.parts.len();
-        for i in 0..g {
-            // (direction, my boundary slice, neighbour, its halo slice)
+        for i in 0..self.parts.len() {
             let n = self.parts[i].owned;
-            let sends = [(0usize, 1u32, i.wrapping_sub(1)), (1, n, i + 1)];
-            for (dir, src_slice, j) in sends {
-                if j >= g {
-                    continue;
-                }
+            // (direction, my boundary slice, neighbour)
+            let [below, above] = self.neighbours(i);
+            for (dir, src_slice, j) in [(0usize, 1u32, below), (1, n, above)] {
+                let Some(j) = j.and_then(|j| self.local(j)) else { continue };
                 let dst_halo = if dir == 0 { self.parts[j].owned + 1 } else { 0 };
                 let src = &self.parts[i];
                 let src_geo = src.solver.slice_geometry(src_slice);
@@ -229,43 +332,130 @@ impl<T: Scalar> GpuMultiSolver<T> {
                         copy_slice_to_host(src.solver.u_next_address(), src_geo, host, &src.copy)?;
                         src.staged[dir].record(&src.copy).map_err(cuda("recording an event"))?;
                     }
+                    Exchange::Nccl => unreachable!("NCCL sends in exchange_nccl"),
                 }
             }
         }
         Ok(())
     }
 
-    /// On GPU i's copy stream: staged slices from the neighbours (host
-    /// mode), the mirror halos at the global ends, then `step_done`.
-    fn receive_and_mirror(&mut self, i: usize) -> Result<(), SolverError> {
-        let g = self.parts.len();
-        let n = self.parts[i].owned;
-        if self.exchange == Exchange::Host {
-            // From below: the neighbour's upward buffer into my halo 0; from above into n + 1.
-            for (j, dir, halo) in [(i.wrapping_sub(1), 1usize, 0u32), (i + 1, 0, n + 1)] {
-                if j >= g {
-                    continue;
+    /// Every part's sends and receives as one NCCL group, on the copy
+    /// streams; tower slices go through the contiguous staging buffers.
+    fn exchange_nccl(&mut self) -> Result<(), SolverError> {
+        let bytes = |p: &Part<T>| {
+            let g = p.solver.slice_geometry(0);
+            g.width_bytes * g.rows
+        };
+        // Pack the boundary slices that are not contiguous.
+        for p in &self.parts {
+            if let Some(st) = &p.staging {
+                for (dir, slice) in [(0usize, 1u32), (1, p.owned)] {
+                    let to = Staging::address(&st.send[dir], &p.copy);
+                    let geo = p.solver.slice_geometry(slice);
+                    copy_slice_peer(
+                        (&p.ctx, p.solver.u_next_address(), geo),
+                        (&p.ctx, to, contiguous(geo)),
+                        &p.copy,
+                    )?;
                 }
-                let (src, dst) = (&self.parts[j], &self.parts[i]);
-                dst.copy.wait(&src.staged[dir]).map_err(cuda("ordering copies"))?;
-                let host = src.pinned[dir].as_ref().expect("host exchange has pinned buffers");
-                copy_slice_from_host(
-                    host,
-                    dst.solver.u_next_address(),
-                    dst.solver.slice_geometry(halo),
-                    &dst.copy,
-                )?;
             }
         }
+        let last = self.last_index();
+        nccl::group(|| {
+            for p in &self.parts {
+                let comm = p.comm.as_ref().expect("NCCL exchange has communicators");
+                let stream = p.copy.cu_stream();
+                let n = p.owned;
+                let (below, above) = (p.index.checked_sub(1), (p.index < last).then_some(p.index + 1));
+                for (dir, peer, my_slice, my_halo) in [(0usize, below, 1u32, 0u32), (1, above, n, n + 1)] {
+                    let Some(peer) = peer else { continue };
+                    let (src, dst) = match &p.staging {
+                        Some(st) => (
+                            Staging::address(&st.send[dir], &p.copy),
+                            Staging::address(&st.recv[dir], &p.copy),
+                        ),
+                        None => {
+                            let u = p.solver.u_next_address();
+                            (
+                                u + p.solver.slice_geometry(my_slice).offset_bytes as u64,
+                                u + p.solver.slice_geometry(my_halo).offset_bytes as u64,
+                            )
+                        }
+                    };
+                    p.ctx.bind_to_thread().map_err(|e| nccl::NcclError::Call {
+                        call: "cuCtxSetCurrent",
+                        code: e.0 as i32,
+                        message: e.to_string(),
+                    })?;
+                    // SAFETY: src and dst are whole slices (or staging buffers of
+                    // the same size) of this GPU's U_next, alive until the stream
+                    // has run; the copy stream orders them after the kernels.
+                    unsafe {
+                        comm.send(src, bytes(p), DataType::Uint8, peer, stream)?;
+                        comm.recv(dst, bytes(p), DataType::Uint8, peer, stream)?;
+                    }
+                }
+            }
+            Ok(())
+        })?;
+        // Unpack the received halos that are not contiguous.
+        for p in &self.parts {
+            if let Some(st) = &p.staging {
+                let [below, above] = [p.index > 0, p.index < last];
+                for (dir, halo, present) in [(0usize, 0u32, below), (1, p.owned + 1, above)] {
+                    if present {
+                        let from = Staging::address(&st.recv[dir], &p.copy);
+                        let geo = p.solver.slice_geometry(halo);
+                        copy_slice_peer(
+                            (&p.ctx, from, contiguous(geo)),
+                            (&p.ctx, p.solver.u_next_address(), geo),
+                            &p.copy,
+                        )?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Host mode, on GPU i's copy stream: the staged slices from the
+    /// neighbours into the halos.
+    fn receive_from_host(&mut self, i: usize) -> Result<(), SolverError> {
+        let n = self.parts[i].owned;
+        let [below, above] = self.neighbours(i);
+        // From below: the neighbour's upward buffer into my halo 0; from above into n + 1.
+        for (j, dir, halo) in [(below, 1usize, 0u32), (above, 0, n + 1)] {
+            let Some(j) = j.and_then(|j| self.local(j)) else { continue };
+            let (src, dst) = (&self.parts[j], &self.parts[i]);
+            dst.copy.wait(&src.staged[dir]).map_err(cuda("ordering copies"))?;
+            let host = src.pinned[dir].as_ref().expect("host exchange has pinned buffers");
+            copy_slice_from_host(
+                host,
+                dst.solver.u_next_address(),
+                dst.solver.slice_geometry(halo),
+                &dst.copy,
+            )?;
+        }
+        Ok(())
+    }
+
+    /// Records `halo_done`, fills the mirror halos at the global ends, and
+    /// records `step_done`.
+    fn finish_halos(&mut self, i: usize) -> Result<(), SolverError> {
+        let (first, last) = (self.parts[i].index == 0, self.parts[i].index == self.last_index());
         let part = &self.parts[i];
-        // Mirror halos read owned slices that kernel B may write.
-        part.copy.wait(&part.b_done).map_err(cuda("ordering copies"))?;
+        part.halo_done.record(&part.copy).map_err(cuda("recording an event"))?;
+        if first || last {
+            // Mirror halos read owned slices that kernel B may write.
+            part.copy.wait(&part.b_done).map_err(cuda("ordering copies"))?;
+        }
+        let n = part.owned;
         let base = part.solver.u_next_address();
-        if i == 0 {
+        if first {
             let (from, to) = (part.solver.slice_geometry(2), part.solver.slice_geometry(0));
             copy_slice_peer((&part.ctx, base, from), (&part.ctx, base, to), &part.copy)?;
         }
-        if i + 1 == g {
+        if last {
             let (from, to) = (part.solver.slice_geometry(n - 1), part.solver.slice_geometry(n + 1));
             copy_slice_peer((&part.ctx, base, from), (&part.ctx, base, to), &part.copy)?;
         }
@@ -278,6 +468,116 @@ impl<T: Scalar> GpuMultiSolver<T> {
         }
         Ok(())
     }
+
+    /// Whether `flag` holds on any rank (one process: `flag`). Every rank
+    /// must call it at the same point of the run.
+    fn any_rank(&mut self, flag: bool) -> Result<bool, SolverError> {
+        let (Scope::Rank, Some(buf)) = (&self.scope, self.flag.as_mut()) else {
+            return Ok(flag);
+        };
+        let p = &self.parts[0];
+        p.copy.memcpy_htod(&[u32::from(flag)], buf).map_err(cuda("uploading the rank flag"))?;
+        let (ptr, _sync) = buf.device_ptr(&p.copy);
+        let comm = p.comm.as_ref().expect("ranks have a communicator");
+        // SAFETY: one u32 on this GPU, ordered on the copy stream.
+        unsafe { comm.all_reduce_in_place(ptr, 1, DataType::Uint32, ReduceOp::Max, p.copy.cu_stream())? };
+        let back = p.copy.clone_dtoh(buf).map_err(cuda("reading the rank flag"))?;
+        Ok(back[0] != 0)
+    }
+
+    /// The global fields on every rank: each packs its owned slices, one
+    /// NCCL all-gather puts every chunk on every GPU.
+    fn all_gather_fields(&mut self, local: &Fields<T>) -> Result<Fields<T>, SolverError> {
+        let p = &self.parts[0];
+        let chunk = self.split.pack_owned(local, p.index);
+        let d = local.dims();
+        let send = p.copy.clone_htod(&chunk).map_err(cuda("uploading the owned slab"))?;
+        let all = p
+            .copy
+            .alloc_zeros::<T>(chunk.len() * self.split.parts())
+            .map_err(cuda("allocating the gathered fields"))?;
+        {
+            let (s, _s) = send.device_ptr(&p.copy);
+            let (r, _r) = all.device_ptr(&p.copy);
+            let comm = p.comm.as_ref().expect("ranks have a communicator");
+            // SAFETY: `send` holds one chunk and `all` one chunk per rank.
+            unsafe { comm.all_gather(s, r, chunk.len() * T::BYTES, DataType::Uint8, p.copy.cu_stream())? };
+        }
+        let gathered = p.copy.clone_dtoh(&all).map_err(cuda("downloading the gathered fields"))?;
+        Ok(self.split.unpack_gathered(d.nx, d.ny, &gathered))
+    }
+}
+
+impl<T: Scalar> Part<T> {
+    /// Sub-domain `index` of `split` on `device`, with its streams, events
+    /// and exchange buffers.
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        device: &GpuDevice,
+        ptx: &str,
+        config: KernelConfig,
+        domain: &Domain,
+        initial: &Fields<T>,
+        split: &ZSplit,
+        index: usize,
+        exchange: Exchange,
+        comm: Option<Comm>,
+    ) -> Result<Self, SolverError> {
+        let local = domain.with_nz(split.local_dims(domain.dims(), index).nz);
+        let solver = GpuSolver::new(device, ptx, config, &local, &split.scatter(initial, index))?;
+        let ctx = device.context().clone();
+        ctx.bind_to_thread().map_err(cuda("binding a context"))?;
+        // Lower numbers are higher priorities: (least, greatest).
+        let (low, high) = result::stream::get_priority_range().map_err(cuda("querying stream priorities"))?;
+        let stream = |priority| ctx.new_stream_with_priority(priority).map_err(cuda("creating a stream"));
+        let event = || ctx.new_event(None).map_err(cuda("creating an event"));
+        let geometry = solver.slice_geometry(0);
+        let slice_bytes = geometry.width_bytes * geometry.rows;
+        let pinned = || -> Result<Option<PinnedHostSlice<u8>>, SolverError> {
+            if exchange != Exchange::Host {
+                return Ok(None);
+            }
+            // SAFETY: the buffer is written by a copy before it is read.
+            unsafe { ctx.alloc_pinned_with_flags::<u8>(slice_bytes, sys::CU_MEMHOSTALLOC_PORTABLE) }
+                .map(Some)
+                .map_err(cuda("allocating pinned host memory"))
+        };
+        let copy = stream(high)?;
+        let staging = if exchange == Exchange::Nccl && geometry.rows > 1 {
+            let buf = || copy.alloc_zeros::<u8>(slice_bytes).map_err(cuda("allocating NCCL staging"));
+            Some(Staging { send: [buf()?, buf()?], recv: [buf()?, buf()?] })
+        } else {
+            None
+        };
+        let part = Part {
+            index,
+            a: stream(high)?,
+            b: stream(low)?,
+            c: stream(high)?,
+            a_done: event()?,
+            b_done: event()?,
+            c_done: event()?,
+            halo_done: event()?,
+            step_done: event()?,
+            staged: [event()?, event()?],
+            pinned: [pinned()?, pinned()?],
+            comm,
+            staging,
+            owned: split.owned_len(index),
+            copy,
+            solver,
+            ctx,
+        };
+        // The initial upload ran on the solver's stream: finish it.
+        part.ctx.synchronize().map_err(cuda("uploading the sub-domain"))?;
+        part.step_done.record(&part.copy).map_err(cuda("recording an event"))?;
+        Ok(part)
+    }
+}
+
+/// The geometry of a slice packed contiguously at offset 0.
+fn contiguous(geo: SliceGeometry) -> SliceGeometry {
+    SliceGeometry { offset_bytes: 0, pitch_bytes: geo.width_bytes, ..geo }
 }
 
 /// Lets each GPU read and write its neighbours' memory directly.
@@ -453,9 +753,10 @@ impl<T: Scalar> Solver<T> for GpuMultiSolver<T> {
 
     fn method(&self) -> String {
         format!(
-            "{} z-split {} exchange {}{}",
+            "{} z-split {}{} exchange {}{}",
             self.config,
-            self.parts.len(),
+            self.split.parts(),
+            if matches!(self.scope, Scope::Rank) { " ranks" } else { "" },
             self.exchange.name(),
             if self.overlap { "" } else { " no-overlap" }
         )
@@ -472,27 +773,35 @@ impl<T: Scalar> Solver<T> for GpuMultiSolver<T> {
         self.synchronize_all()
     }
 
+    /// The global fields; in a multi-process run every rank gets them (an
+    /// all-gather), so that every rank takes the same decisions on them.
     fn fields(&mut self) -> Result<Fields<T>, SolverError> {
         self.synchronize_all()?;
         let parts = self.parts.iter_mut().map(|p| p.solver.fields()).collect::<Result<Vec<_>, _>>()?;
-        Ok(self.split.gather(&parts))
+        match self.scope {
+            Scope::Whole => Ok(self.split.gather(&parts)),
+            Scope::Rank => self.all_gather_fields(&parts[0]),
+        }
     }
 
     fn set_fields(&mut self, fields: &Fields<T>) -> Result<(), SolverError> {
         self.synchronize_all()?;
-        for (i, part) in self.parts.iter_mut().enumerate() {
-            part.solver.set_fields(&self.split.scatter(fields, i))?;
+        for part in &mut self.parts {
+            part.solver.set_fields(&self.split.scatter(fields, part.index))?;
         }
         self.synchronize_all()
     }
 
     fn any_nonfinite(&mut self) -> Result<bool, SolverError> {
         self.synchronize_all()?;
+        let mut any = false;
         for part in &mut self.parts {
-            if part.solver.any_nonfinite()? {
-                return Ok(true);
-            }
+            any |= part.solver.any_nonfinite()?;
         }
-        Ok(false)
+        self.any_rank(any)
+    }
+
+    fn any_rank(&mut self, flag: bool) -> Result<bool, SolverError> {
+        GpuMultiSolver::any_rank(self, flag)
     }
 }

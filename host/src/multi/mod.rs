@@ -11,6 +11,8 @@
 
 pub mod cpu;
 pub mod gpu;
+pub mod nccl;
+pub mod rank;
 pub mod split;
 
 pub use cpu::CpuMultiSolver;

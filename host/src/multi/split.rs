@@ -115,6 +115,44 @@ impl ZSplit {
         }
         Fields::from_vecs(global, u, v)
     }
+
+    /// Values per part in the equal-sized chunks of [`ZSplit::pack_owned`]:
+    /// U and v of the largest part's owned slices.
+    pub fn packed_chunk_len(&self, slice_cells: usize) -> usize {
+        let most = (0..self.parts()).map(|i| self.owned_len(i)).max().unwrap_or(0) as usize;
+        2 * most * slice_cells
+    }
+
+    /// Part `i`'s owned U then owned v, zero-padded to
+    /// [`ZSplit::packed_chunk_len`] values. A multi-process run gathers
+    /// these chunks from every rank with one all-gather, which needs
+    /// chunks of equal size even when nz does not divide evenly.
+    pub fn pack_owned<T: Scalar>(&self, local: &Fields<T>, i: usize) -> Vec<T> {
+        let n = local.dims().slice_cells();
+        let owned = n..n * (self.owned_len(i) as usize + 1);
+        let mut chunk = Vec::with_capacity(self.packed_chunk_len(n));
+        chunk.extend_from_slice(&local.u_slice()[owned.clone()]);
+        chunk.extend_from_slice(&local.v_slice()[owned]);
+        chunk.resize(self.packed_chunk_len(n), T::from_f64(0.0));
+        chunk
+    }
+
+    /// The global `nx` x `ny` x nz fields from the chunks of every part,
+    /// concatenated in part order.
+    pub fn unpack_gathered<T: Scalar>(&self, nx: u32, ny: u32, packed: &[T]) -> Fields<T> {
+        let global = GridDims::new(nx, ny, self.nz());
+        let n = global.slice_cells();
+        let chunk = self.packed_chunk_len(n);
+        assert_eq!(packed.len(), chunk * self.parts(), "one chunk per part");
+        let mut u = Vec::with_capacity(global.cells());
+        let mut v = Vec::with_capacity(global.cells());
+        for (i, c) in packed.chunks_exact(chunk).enumerate() {
+            let len = n * self.owned_len(i) as usize;
+            u.extend_from_slice(&c[..len]);
+            v.extend_from_slice(&c[len..2 * len]);
+        }
+        Fields::from_vecs(global, u, v)
+    }
 }
 
 #[cfg(test)]
@@ -155,5 +193,18 @@ mod tests {
         let s = ZSplit::balanced(9, 4).unwrap();
         let parts: Vec<_> = (0..4).map(|i| s.scatter(&f, i)).collect();
         assert_eq!(s.gather(&parts), f);
+    }
+
+    #[test]
+    fn packed_chunks_of_uneven_parts_gather_to_the_global_fields() {
+        let dims = GridDims::new(3, 2, 11); // parts of 4, 4, 3 slices
+        let f = Fields::<f32>::from_fn(dims, |x, y, z| ((x + 10 * y + 100 * z) as f32, 0.5 + z as f32));
+        let s = ZSplit::balanced(11, 3).unwrap();
+        assert_eq!(s.packed_chunk_len(6), 2 * 4 * 6);
+        let packed: Vec<f32> = (0..3).flat_map(|i| s.pack_owned(&s.scatter(&f, i), i)).collect();
+        assert_eq!(packed.len(), 3 * 48);
+        // The short last part is padded with zeros after its v.
+        assert_eq!(&packed[2 * 48 + 36..], &[0.0; 12]);
+        assert_eq!(s.unpack_gathered(3, 2, &packed), f);
     }
 }

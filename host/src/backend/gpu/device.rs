@@ -75,7 +75,8 @@ impl GpuDevice {
         let ctx = CudaContext::new(ordinal).map_err(context)?;
         // One stream per device, ordered by hand: cudarc's per-buffer event
         // tracking would record an event for every argument of every launch.
-        // SAFETY: every buffer of this device is used on `stream` only.
+        // SAFETY: a buffer used on several streams (the multi-GPU solver) is
+        // ordered there by explicit events; otherwise it is used on `stream` only.
         unsafe { ctx.disable_event_tracking() };
         let stream = ctx.default_stream();
         let (free, total) = ctx.mem_get_info().map_err(context)?;
