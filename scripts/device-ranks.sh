@@ -2,8 +2,9 @@
 # Multi-process runs on a machine with two or more GPUs: the same run as
 # (a) one process on one GPU, (b) one process driving 2 GPUs through NCCL,
 # (c) two processes (ranks found from srun's variables) and (d) two
-# processes (explicit --rank/--world-size), each rank one GPU; the
-# snapshots, activation map and checkpoint of (b)-(d) must be byte-identical
+# processes (explicit --rank/--world-size) and (e) two processes from
+# mpirun (OMPI_COMM_WORLD_*), each rank one GPU; the
+# snapshots, activation map and checkpoint of (b)-(e) must be byte-identical
 # to (a). Then the same in the tower layout, and a 2-rank benchmark.
 set -uo pipefail
 OUT=${OUT:-device-out}; mkdir -p "$OUT"
@@ -20,7 +21,7 @@ cmp_dirs() { # $1 reference dir, $2 other dir
   [ $bad = 0 ] && echo "identical: $n files ($2 vs $1)"
   return $bad
 }
-for kernel in "naive --block 32x8" "tower-march --block 64x4 --z-chunk 8"; do
+for kernel in "naive --block 32x8" "tower-march --block 32x8 --z-chunk 8"; do
   echo "== kernel $kernel" | tee -a "$log"
   k=(--kernel $kernel)
   fibril run "${common[@]}" "${k[@]}" --out /tmp/r1 2>&1 | tee -a "$log"
@@ -31,14 +32,23 @@ for kernel in "naive --block 32x8" "tower-march --block 64x4 --z-chunk 8"; do
   done
   wait; cat "$OUT/rank0.log" "$OUT/rank1.log" | tee -a "$log"
   for r in 0 1; do
-    fibril run "${common[@]}" "${k[@]}" --exchange nccl --rank $r --world-size 2 --device $r \
+    fibril run "${common[@]}" "${k[@]}" --exchange nccl --rank $r --world-size 2 \
       --rendezvous 127.0.0.1:29600 --out /tmp/r4 > "$OUT/rank$r.log" 2>&1 &
   done
   wait; cat "$OUT/rank0.log" "$OUT/rank1.log" | tee -a "$log"
+  mpirun --allow-run-as-root --oversubscribe -np 2 -x NCCL_NVLS_ENABLE -x LD_LIBRARY_PATH -x PATH \
+    fibril run "${common[@]}" "${k[@]}" --exchange nccl --out /tmp/r5 2>&1 | tee -a "$log"
   ls /tmp/r3 | tr '\n' ' ' | tee -a "$log"; echo | tee -a "$log"
-  for d in /tmp/r2 /tmp/r3 /tmp/r4; do cmp_dirs /tmp/r1 $d 2>&1 | tee -a "$log"; done
-  grep -h '"method"' /tmp/r1/summary.json /tmp/r2/summary.json /tmp/r3/summary.json /tmp/r4/summary.json | tee -a "$log"
+  for d in /tmp/r2 /tmp/r3 /tmp/r4 /tmp/r5; do cmp_dirs /tmp/r1 $d 2>&1 | tee -a "$log"; done
+  grep -h '"method"' /tmp/r[1-5]/summary.json | tee -a "$log"
 done
+echo "== ranks started with different options are refused" | tee -a "$log"
+for r in 0 1; do
+  fibril run "${common[@]}" --duration-ms $((40 + 10 * r)) --exchange nccl --rank $r --world-size 2 \
+    --rendezvous 127.0.0.1:29601 --out /tmp/r6 > "$OUT/rank$r.log" 2>&1 &
+done
+wait; cat "$OUT/rank0.log" "$OUT/rank1.log" | tee -a "$log"
+[ "${RANKS_BENCH:-1}" = 0 ] && exit 0
 echo "== 2 ranks vs 1 process, 512^3 naive" | tee -a "$log"
 b=(--backend gpu --size 512 --steps 200 --warmup 10 --repeats 3)
 fibril bench "${b[@]}" --gpus 1,2 --exchange nccl 2>&1 | grep -v '^bench ' | tee -a "$log"

@@ -104,7 +104,11 @@ pub fn bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
     let mut records = Vec::new();
     let mut root = true;
     for &count in &args.compute.gpus {
-        let selected = select(&args.compute, count, &args.ranks)?;
+        let mut selected = select(&args.compute, count, &args.ranks)?;
+        selected.bind_options(&format!(
+            "{} {} {} {:?}",
+            args.steps, args.warmup, args.repeats, args.compute.gpus
+        ));
         let kernel = args.compute.kernel_config();
         let mut record = match Precision::from(args.compute.precision) {
             Precision::F32 => measure::<f32>(&args, &selected, &domain, kernel, args.steps)?,

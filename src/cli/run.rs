@@ -142,7 +142,9 @@ fn plan(resolved: &Resolved, args: &RunArgs, domain: Domain) -> anyhow::Result<P
         .map(|path| check_resume(path, config, &domain, precision, total_steps))
         .transpose()?;
     let kernel = config.compute.kernel_config();
-    let selected = select(&config.compute, config.compute.single_gpu_count()?, &args.ranks)?;
+    let mut selected = select(&config.compute, config.compute.single_gpu_count()?, &args.ranks)?;
+    let resume_from = args.resume.as_ref().map(|p| p.display().to_string()).unwrap_or_default();
+    selected.bind_options(&format!("{}\n{resume_from}", config.to_toml()));
     check_memory(&selected, &domain, precision, kernel, config.output.activation_map)?;
     let out = match &resume {
         _ if !selected.is_root() => None,

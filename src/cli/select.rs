@@ -25,10 +25,13 @@ pub enum Selected {
     /// One GPU, or several sharing the grid along z (sub-domain i on GPU i).
     Gpus(Vec<GpuDevice>),
     /// One rank of a multi-process run: sub-domain `info.rank` on `device`.
+    /// `options` hashes what every rank must agree on beyond the solver
+    /// (the run's schedule, stimuli and outputs; see [`Selected::bind_options`]).
     Rank {
         device: GpuDevice,
         info: RankInfo,
         rendezvous: String,
+        options: u64,
     },
 }
 
@@ -37,6 +40,17 @@ impl Selected {
     /// (every process but ranks 1.. of a multi-process run).
     pub fn is_root(&self) -> bool {
         !matches!(self, Selected::Rank { info, .. } if info.rank != 0)
+    }
+
+    /// Makes the rendezvous refuse ranks started with other `options` (the
+    /// effective run configuration): ranks that disagree on when to stop
+    /// or to gather would otherwise wait for each other forever.
+    pub fn bind_options(&mut self, text: &str) {
+        if let Selected::Rank { options, .. } = self {
+            let mut h = DefaultHasher::new();
+            text.hash(&mut h);
+            *options = h.finish();
+        }
     }
 
     /// GPUs the grid is split over, over all processes.
@@ -81,7 +95,7 @@ fn select_rank(compute: &ComputeArgs, count: GpuCount, ranks: &RankArgs) -> anyh
         );
     }
     let device = GpuDevice::open(ordinal).with_context(|| format!("{who}: opening GPU {ordinal}"))?;
-    Ok(Some(Selected::Rank { device, info, rendezvous }))
+    Ok(Some(Selected::Rank { device, info, rendezvous, options: 0 }))
 }
 
 /// Device ordinals for `count` GPUs starting at `first` (`--device`).
@@ -223,8 +237,8 @@ pub fn build_solver<T: Scalar>(
             compute.exchange.into(),
             !compute.no_overlap,
         )?),
-        Selected::Rank { device, info, rendezvous } => {
-            let id = rendezvous_id(info, rendezvous, compute, kernel, domain, T::PRECISION)?;
+        Selected::Rank { device, info, rendezvous, options } => {
+            let id = rendezvous_id(info, rendezvous, *options, compute, kernel, domain, T::PRECISION)?;
             Box::new(GpuMultiSolver::new_rank(
                 device,
                 fibril::PTX,
@@ -240,24 +254,22 @@ pub fn build_solver<T: Scalar>(
 }
 
 /// Rank 0 makes the NCCL id and hands it to the others; all ranks must have
-/// been started with the same grid, model, kernel and precision (and the
-/// same binary), which the fingerprint checks before any GPU work.
+/// been started with the same grid, model, kernel, precision and run
+/// options (and the same fibril version), which the fingerprint checks
+/// before any GPU work.
 fn rendezvous_id(
     info: &RankInfo,
     rendezvous: &str,
+    options: u64,
     compute: &ComputeArgs,
     kernel: KernelConfig,
     domain: &Domain,
     precision: Precision,
 ) -> anyhow::Result<UniqueId> {
     let mut h = DefaultHasher::new();
-    format!(
-        "{:?}|{kernel}|{precision}|{}|{}",
-        domain.record(),
-        compute.no_overlap,
-        env!("CARGO_PKG_VERSION")
-    )
-    .hash(&mut h);
+    let version = env!("CARGO_PKG_VERSION");
+    format!("{:?}|{kernel}|{precision}|{}|{options}|{version}", domain.record(), compute.no_overlap)
+        .hash(&mut h);
     let make_id = || nccl::unique_id().map(|id| id.to_bytes()).map_err(|e| e.to_string());
     let id = share_id(rendezvous, info, h.finish(), make_id, RENDEZVOUS_TIMEOUT)
         .with_context(|| format!("rank {} of {}: rendezvous at {rendezvous}", info.rank, info.world_size))?;

@@ -744,6 +744,10 @@ impl<T: Scalar> Solver<T> for GpuMultiSolver<T> {
 
     fn device_name(&self) -> String {
         let first = &self.device_names[0];
+        if matches!(self.scope, Scope::Rank) {
+            // Each rank knows its own GPU only.
+            return format!("{} ranks x {first}", self.split.parts());
+        }
         if self.device_names.iter().all(|n| n == first) {
             format!("{} x {first}", self.device_names.len())
         } else {

@@ -8,6 +8,11 @@
 //! U[-1] = U[1]; symmetrically at the top). The kernels then never mirror
 //! in z inside a sub-domain: they advance the owned window `1..=n` with the
 //! halos as ordinary neighbours.
+//!
+//! `gpu` runs the sub-domains on GPUs, all in this process or one per
+//! process (`rank` finds the processes and introduces them to each other,
+//! `nccl` carries the halos between them); `cpu` runs the same split on
+//! CPU sub-domains so that CI checks the decomposition without a GPU.
 
 pub mod cpu;
 pub mod gpu;
