@@ -44,7 +44,7 @@ for kernel in "naive --block 32x8" "tower-march --block 32x8 --z-chunk 8"; do
 done
 echo "== ranks started with different options are refused" | tee -a "$log"
 for r in 0 1; do
-  fibril run "${common[@]}" --duration-ms $((40 + 10 * r)) --exchange nccl --rank $r --world-size 2 \
+  fibril run "${common[@]}" $([ $r = 1 ] && echo --save-v) --exchange nccl --rank $r --world-size 2 \
     --rendezvous 127.0.0.1:29601 --out /tmp/r6 > "$OUT/rank$r.log" 2>&1 &
 done
 wait; cat "$OUT/rank0.log" "$OUT/rank1.log" | tee -a "$log"
