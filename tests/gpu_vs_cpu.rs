@@ -327,6 +327,12 @@ fn multi_gpu(gpu: &GpuDevice) -> Result<(), String> {
     let count = fibril_host::backend::gpu::device_count().map_err(|e| e.to_string())?;
     let ordinals: Vec<usize> = if count >= 2 { (0..count.min(4)).collect() } else { vec![0, 0, 0] };
     println!("    (sub-domains on GPUs {ordinals:?}; this device: {})", gpu.info().name);
+    split_bit_identical(&ordinals, &[Exchange::Peer, Exchange::Host])
+}
+
+/// Every kernel split over the GPUs `ordinals` with each of `exchanges`,
+/// overlap on and off, 150 steps, against the single-domain CPU run.
+fn split_bit_identical(ordinals: &[usize], exchanges: &[Exchange]) -> Result<(), String> {
     let devices: Vec<GpuDevice> =
         ordinals.iter().map(|&o| GpuDevice::open(o)).collect::<Result<_, _>>().map_err(|e| e.to_string())?;
     for kind in KernelKind::ALL {
@@ -336,7 +342,7 @@ fn multi_gpu(gpu: &GpuDevice) -> Result<(), String> {
         let d = domain(dims, Reaction::Karma);
         let start = rich_start::<f32>(dims);
         let want = cpu_run(&d, &start, 150);
-        for exchange in [Exchange::Peer, Exchange::Host] {
+        for &exchange in exchanges {
             for overlap in [true, false] {
                 let mut s = GpuMultiSolver::new(&devices, fibril::PTX, cfg, &d, &start, exchange, overlap)
                     .map_err(|e| format!("{cfg} {exchange:?}: {e}"))?;
@@ -360,24 +366,7 @@ fn multi_gpu_nccl(gpu: &GpuDevice) -> Result<(), String> {
     let version = fibril_host::multi::nccl::version().map_err(|e| format!("{SKIPPED}{e}"))?;
     let ordinals: Vec<usize> = (0..count.min(4)).collect();
     println!("    (NCCL {version}; sub-domains on GPUs {ordinals:?}; this device: {})", gpu.info().name);
-    let devices: Vec<GpuDevice> =
-        ordinals.iter().map(|&o| GpuDevice::open(o)).collect::<Result<_, _>>().map_err(|e| e.to_string())?;
-    for kind in KernelKind::ALL {
-        let cfg = config(kind, (32, 4)).with_z_chunk(if kind == KernelKind::TowerMarch { 2 } else { 0 });
-        let dims = grid_for(cfg, 16);
-        let d = domain(dims, Reaction::Karma);
-        let start = rich_start::<f32>(dims);
-        let want = cpu_run(&d, &start, 150);
-        for overlap in [true, false] {
-            let mut s = GpuMultiSolver::new(&devices, fibril::PTX, cfg, &d, &start, Exchange::Nccl, overlap)
-                .map_err(|e| format!("{cfg} nccl: {e}"))?;
-            s.advance(150).map_err(|e| e.to_string())?;
-            let got = s.fields().map_err(|e| e.to_string())?;
-            bit_identical(&got, &want)
-                .map_err(|e| format!("{cfg}, nccl exchange, overlap {overlap}: {e}"))?;
-        }
-    }
-    Ok(())
+    split_bit_identical(&ordinals, &[Exchange::Nccl])
 }
 
 fn main() -> ExitCode {
