@@ -11,11 +11,12 @@
 //!
 //! Nothing waits on the host between steps; events order the streams.
 //! Only the boundary kernels (A and C; B without overlap) of step n + 1
-//! wait for the neighbours, and only for their `halo_done` of step n (my
-//! halos have arrived, and the neighbour's boundary kernels of step n, which
-//! read the halo slices my next copy overwrites, are done). Kernel B of
-//! step n + 1 waits for nothing but this GPU's own step n, so a slow or late
-//! neighbour never delays the interior. A, C and the copies run on streams of
+//! wait for the halos: for the neighbours' `halo_done` of step n (my halos
+//! have arrived, and the neighbour's boundary kernels of step n, which read
+//! the halo slices my next copy overwrites, are done), and for this GPU's
+//! own copy stream (NCCL receives, host-staged deliveries, mirror halos).
+//! Kernel B of step n + 1 waits only for A, B and C of step n on this GPU,
+//! so a slow or late neighbour never delays the interior. A, C and the copies run on streams of
 //! the highest priority, B on the lowest, so that the thin boundary kernels
 //! and the copies are not queued behind B's blocks.
 //!
@@ -287,12 +288,22 @@ impl<T: Scalar> GpuMultiSolver<T> {
     fn order_step(&self, i: usize) -> Result<(), SolverError> {
         let p = &self.parts[i];
         let wait = |s: &CudaStream, e: &CudaEvent| s.wait(e).map_err(cuda("ordering steps"));
-        for s in [&p.a, &p.b, &p.c] {
-            wait(s, &p.step_done)?;
-        }
+        wait(&p.a, &p.step_done)?;
+        wait(&p.c, &p.step_done)?;
         // A reads local slice 2 and C slice n - 1, which B wrote.
         wait(&p.a, &p.b_done)?;
         wait(&p.c, &p.b_done)?;
+        if self.overlap {
+            // B reads slices 1 and n, which A and C wrote, and overwrites
+            // slices 2..n-1 of the buffer that A and C of the last step read
+            // (and that the mirror copies of the step before read, which A
+            // and C waited for). It never touches a halo, so it waits for
+            // neither the copies nor the neighbours.
+            wait(&p.b, &p.a_done)?;
+            wait(&p.b, &p.c_done)?;
+        } else {
+            wait(&p.b, &p.step_done)?;
+        }
         // NCCL orders the two sides itself; copies need the neighbours' events.
         if self.exchange != Exchange::Nccl {
             let boundary = if self.overlap { [&p.a, &p.c] } else { [&p.b, &p.b] };
@@ -735,6 +746,18 @@ fn host_ptr(host: &PinnedHostSlice<u8>) -> *const u8 {
     // The buffer's own event is never recorded (its copies are ordered by
     // our events), so this does not wait.
     host.as_ptr().expect("pinned buffer address")
+}
+
+impl<T> Drop for GpuMultiSolver<T> {
+    /// Neighbours copy into each other's buffers and the buffers are freed
+    /// on another stream than the one that last used them, so every GPU
+    /// must be idle before any part is dropped (after an error halfway
+    /// through a step, say).
+    fn drop(&mut self) {
+        for part in &self.parts {
+            let _ = part.ctx.synchronize();
+        }
+    }
 }
 
 impl<T: Scalar> Solver<T> for GpuMultiSolver<T> {

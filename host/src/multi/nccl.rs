@@ -80,7 +80,7 @@ struct Api {
     get_unique_id: unsafe extern "C" fn(*mut UniqueId) -> NcclResult,
     comm_init_rank: unsafe extern "C" fn(*mut RawComm, c_int, UniqueId, c_int) -> NcclResult,
     comm_init_all: unsafe extern "C" fn(*mut RawComm, c_int, *const c_int) -> NcclResult,
-    comm_destroy: unsafe extern "C" fn(RawComm) -> NcclResult,
+    comm_abort: unsafe extern "C" fn(RawComm) -> NcclResult,
     send: unsafe extern "C" fn(*const c_void, usize, c_int, c_int, RawComm, CUstream) -> NcclResult,
     recv: unsafe extern "C" fn(*mut c_void, usize, c_int, c_int, RawComm, CUstream) -> NcclResult,
     all_gather:
@@ -135,7 +135,7 @@ fn resolve(lib: libloading::Library) -> Result<Api, NcclError> {
         get_unique_id: sym!("ncclGetUniqueId"),
         comm_init_rank: sym!("ncclCommInitRank"),
         comm_init_all: sym!("ncclCommInitAll"),
-        comm_destroy: sym!("ncclCommDestroy"),
+        comm_abort: sym!("ncclCommAbort"),
         send: sym!("ncclSend"),
         recv: sym!("ncclRecv"),
         all_gather: sym!("ncclAllGather"),
@@ -170,8 +170,14 @@ pub fn version() -> Result<String, NcclError> {
     let mut v = 0;
     // SAFETY: writes one int.
     check(api, "ncclGetVersion", unsafe { (api.get_version)(&mut v) })?;
-    // Since NCCL 2.9 the code is major * 10000 + minor * 100 + patch.
-    Ok(format!("{}.{}.{}", v / 10000, (v / 100) % 100, v % 100))
+    Ok(version_text(v))
+}
+
+/// NCCL_VERSION_CODE as text: major * 10000 + minor * 100 + patch since
+/// 2.9, major * 1000 + minor * 100 + patch before.
+fn version_text(code: i32) -> String {
+    let (major, rest) = if code >= 20900 { (code / 10000, code % 10000) } else { (code / 1000, code % 1000) };
+    format!("{major}.{}.{}", rest / 100, rest % 100)
 }
 
 /// A fresh id for a new communicator (rank 0 makes it, the others receive it).
@@ -317,10 +323,14 @@ impl Comm {
 }
 
 impl Drop for Comm {
+    /// Aborts rather than destroys: ncclCommDestroy waits for outstanding
+    /// operations, which never finish when a peer has died or a group was
+    /// left half-posted by an error; the solver has already waited for its
+    /// streams when it ends normally.
     fn drop(&mut self) {
         if let Ok(api) = api() {
             // SAFETY: the handle came from a successful init and is dropped once.
-            let _ = unsafe { (api.comm_destroy)(self.raw) };
+            let _ = unsafe { (api.comm_abort)(self.raw) };
         }
     }
 }
@@ -351,6 +361,13 @@ mod tests {
             *b = (i * 7 + 200) as u8;
         }
         assert_eq!(UniqueId::from_bytes(bytes).to_bytes(), bytes);
+    }
+
+    #[test]
+    fn version_codes_of_old_and_new_nccl() {
+        assert_eq!(version_text(22803), "2.28.3");
+        assert_eq!(version_text(20903), "2.9.3");
+        assert_eq!(version_text(2708), "2.7.8");
     }
 
     #[test]
