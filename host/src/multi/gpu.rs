@@ -38,7 +38,7 @@ use cudarc::driver::{
 use kernels_gpu::ZWindow;
 use serde::Serialize;
 
-use super::nccl::{self, Comm, DataType, ReduceOp, UniqueId};
+use super::nccl::{self, Comm, DataType, P2p, ReduceOp, UniqueId};
 use super::split::ZSplit;
 use crate::backend::gpu::solver::SliceGeometry;
 use crate::backend::{BackendKind, GpuDevice, GpuSolver, KernelConfig, Solver, SolverError};
@@ -402,8 +402,8 @@ impl<T: Scalar> GpuMultiSolver<T> {
                     // the same size) of this GPU's U_next, alive until the stream
                     // has run; the copy stream orders them after the kernels.
                     unsafe {
-                        comm.send(src, bytes(p), DataType::Uint8, peer, stream)?;
-                        comm.recv(dst, bytes(p), DataType::Uint8, peer, stream)?;
+                        comm.p2p(P2p::Send, src, bytes(p), DataType::Uint8, peer, stream)?;
+                        comm.p2p(P2p::Recv, dst, bytes(p), DataType::Uint8, peer, stream)?;
                     }
                 }
             }

@@ -189,7 +189,14 @@ pub fn unique_id() -> Result<UniqueId, NcclError> {
     Ok(id)
 }
 
-/// One rank's NCCL communicator; destroyed on drop.
+/// The two halves of a point-to-point transfer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum P2p {
+    Send,
+    Recv,
+}
+
+/// One rank's NCCL communicator; aborted on drop.
 pub struct Comm {
     raw: RawComm,
     rank: usize,
@@ -237,13 +244,16 @@ impl Comm {
         self.size
     }
 
-    /// Queues a send of `count` elements at `buf` to `peer` on `stream`.
+    /// Queues a send of `count` elements at `buf` to `peer` on `stream`,
+    /// or a receive into `buf` from `peer`.
     ///
     /// # Safety
     /// `buf` must hold `count` elements of `ty` on this communicator's GPU
-    /// until the stream has run the send.
-    pub unsafe fn send(
+    /// until the stream has run the transfer, and nothing else may write
+    /// it meanwhile (nor read it, for a receive).
+    pub unsafe fn p2p(
         &self,
+        op: P2p,
         buf: CUdeviceptr,
         count: usize,
         ty: DataType,
@@ -251,27 +261,17 @@ impl Comm {
         stream: CUstream,
     ) -> Result<(), NcclError> {
         let api = api()?;
-        let code =
-            unsafe { (api.send)(buf as *const c_void, count, ty as c_int, peer as c_int, self.raw, stream) };
-        check(api, "ncclSend", code)
-    }
-
-    /// Queues a receive of `count` elements into `buf` from `peer`.
-    ///
-    /// # Safety
-    /// As [`Comm::send`], and nothing else may touch `buf` meanwhile.
-    pub unsafe fn recv(
-        &self,
-        buf: CUdeviceptr,
-        count: usize,
-        ty: DataType,
-        peer: usize,
-        stream: CUstream,
-    ) -> Result<(), NcclError> {
-        let api = api()?;
-        let code =
-            unsafe { (api.recv)(buf as *mut c_void, count, ty as c_int, peer as c_int, self.raw, stream) };
-        check(api, "ncclRecv", code)
+        let (ty, peer) = (ty as c_int, peer as c_int);
+        // SAFETY: as the caller promised.
+        let (call, code) = unsafe {
+            match op {
+                P2p::Send => {
+                    ("ncclSend", (api.send)(buf as *const c_void, count, ty, peer, self.raw, stream))
+                }
+                P2p::Recv => ("ncclRecv", (api.recv)(buf as *mut c_void, count, ty, peer, self.raw, stream)),
+            }
+        };
+        check(api, call, code)
     }
 
     /// Queues an all-gather: every rank's `count` elements at `send` end
