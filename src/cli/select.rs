@@ -175,23 +175,16 @@ pub fn check_memory(
         Selected::Gpus(gpus) => {
             let split = ZSplit::balanced(domain.dims().nz, gpus.len())?;
             for (i, gpu) in gpus.iter().enumerate() {
-                let local = split.local_dims(domain.dims(), i);
-                kernel.check(local)?;
-                gpu.check_fits(kernel.device_bytes(local, precision)?)
-                    .with_context(|| format!("sub-domain {i} of {}", gpus.len()))?;
+                check_part_fits(gpu, &split, i, domain, precision, kernel, 0)?;
             }
             // Initial fields, their scattered copies, and one gathered snapshot.
             3 * host_side_of_gpu_bytes(cells, precision) / 2
         }
         Selected::Rank { device, info, .. } => {
             let split = ZSplit::balanced(domain.dims().nz, info.world_size)?;
-            let local = split.local_dims(domain.dims(), info.rank);
-            kernel.check(local)?;
             // The slab, plus the global fields of an all-gather (staged on the GPU).
             let gathered = (domain.cells() * 2 * precision.bytes()) as u64;
-            device
-                .check_fits(kernel.device_bytes(local, precision)? + gathered)
-                .with_context(|| format!("rank {} of {}", info.rank, info.world_size))?;
+            check_part_fits(device, &split, info.rank, domain, precision, kernel, gathered)?;
             // Every rank holds the initial and the gathered global fields.
             3 * host_side_of_gpu_bytes(cells, precision) / 2
         }
@@ -212,6 +205,23 @@ pub fn check_memory(
         );
     }
     Ok(())
+}
+
+/// Refuses sub-domain `i` of `split` when its kernel cannot run on it or
+/// it does not fit `gpu` with `extra_bytes` beside it.
+fn check_part_fits(
+    gpu: &GpuDevice,
+    split: &ZSplit,
+    i: usize,
+    domain: &Domain,
+    precision: Precision,
+    kernel: KernelConfig,
+    extra_bytes: u64,
+) -> anyhow::Result<()> {
+    let local = split.local_dims(domain.dims(), i);
+    kernel.check(local)?;
+    gpu.check_fits(kernel.device_bytes(local, precision)? + extra_bytes)
+        .with_context(|| format!("sub-domain {i} of {}", split.parts()))
 }
 
 /// Builds the solver on the selected backend with `initial` as its state

@@ -129,8 +129,9 @@ impl Staging {
 enum Scope {
     /// All of them (one process, G GPUs).
     Whole,
-    /// One, as one rank of a multi-process run.
-    Rank,
+    /// One, as one rank of a multi-process run; `flag` is one u32 on its
+    /// GPU for the cross-rank reductions.
+    Rank { flag: CudaSlice<u32> },
 }
 
 /// G sub-domains on G GPUs (or several on one GPU, for testing), in one
@@ -143,8 +144,6 @@ pub struct GpuMultiSolver<T> {
     overlap: bool,
     config: KernelConfig,
     device_names: Vec<String>,
-    /// One u32 on the first part's GPU for the cross-rank reductions.
-    flag: Option<CudaSlice<u32>>,
 }
 
 impl<T: Scalar> GpuMultiSolver<T> {
@@ -187,7 +186,7 @@ impl<T: Scalar> GpuMultiSolver<T> {
         }
         let device_names = devices.iter().map(|d| d.info().name.clone()).collect();
         let scope = Scope::Whole;
-        Ok(Self { split, parts, scope, exchange, overlap, config, device_names, flag: None })
+        Ok(Self { split, parts, scope, exchange, overlap, config, device_names })
     }
 
     /// Rank `rank` of a `size`-process run: this process drives sub-domain
@@ -213,12 +212,11 @@ impl<T: Scalar> GpuMultiSolver<T> {
         Ok(Self {
             split,
             parts: vec![part],
-            scope: Scope::Rank,
+            scope: Scope::Rank { flag },
             exchange: Exchange::Nccl,
             overlap,
             config,
             device_names: vec![device.info().name.clone()],
-            flag: Some(flag),
         })
     }
 
@@ -371,13 +369,12 @@ impl<T: Scalar> GpuMultiSolver<T> {
                 }
             }
         }
-        let last = self.last_index();
-        nccl::group(|| {
-            for p in &self.parts {
+        nccl::group(|| -> Result<(), SolverError> {
+            for (i, p) in self.parts.iter().enumerate() {
                 let comm = p.comm.as_ref().expect("NCCL exchange has communicators");
                 let stream = p.copy.cu_stream();
                 let n = p.owned;
-                let (below, above) = (p.index.checked_sub(1), (p.index < last).then_some(p.index + 1));
+                let [below, above] = self.neighbours(i);
                 for (dir, peer, my_slice, my_halo) in [(0usize, below, 1u32, 0u32), (1, above, n, n + 1)] {
                     let Some(peer) = peer else { continue };
                     let (src, dst) = match &p.staging {
@@ -393,11 +390,7 @@ impl<T: Scalar> GpuMultiSolver<T> {
                             )
                         }
                     };
-                    p.ctx.bind_to_thread().map_err(|e| nccl::NcclError::Call {
-                        call: "cuCtxSetCurrent",
-                        code: e.0 as i32,
-                        message: e.to_string(),
-                    })?;
+                    p.ctx.bind_to_thread().map_err(cuda("binding a context"))?;
                     // SAFETY: src and dst are whole slices (or staging buffers of
                     // the same size) of this GPU's U_next, alive until the stream
                     // has run; the copy stream orders them after the kernels.
@@ -410,11 +403,11 @@ impl<T: Scalar> GpuMultiSolver<T> {
             Ok(())
         })?;
         // Unpack the received halos that are not contiguous.
-        for p in &self.parts {
+        for (i, p) in self.parts.iter().enumerate() {
             if let Some(st) = &p.staging {
-                let [below, above] = [p.index > 0, p.index < last];
-                for (dir, halo, present) in [(0usize, 0u32, below), (1, p.owned + 1, above)] {
-                    if present {
+                let [below, above] = self.neighbours(i);
+                for (dir, halo, peer) in [(0usize, 0u32, below), (1, p.owned + 1, above)] {
+                    if peer.is_some() {
                         let from = Staging::address(&st.recv[dir], &p.copy);
                         let geo = p.solver.slice_geometry(halo);
                         copy_slice_peer(
@@ -453,7 +446,8 @@ impl<T: Scalar> GpuMultiSolver<T> {
     /// Records `halo_done`, fills the mirror halos at the global ends, and
     /// records `step_done`.
     fn finish_halos(&mut self, i: usize) -> Result<(), SolverError> {
-        let (first, last) = (self.parts[i].index == 0, self.parts[i].index == self.last_index());
+        let [below, above] = self.neighbours(i);
+        let (first, last) = (below.is_none(), above.is_none());
         let part = &self.parts[i];
         part.halo_done.record(&part.copy).map_err(cuda("recording an event"))?;
         if first || last {
@@ -478,22 +472,6 @@ impl<T: Scalar> GpuMultiSolver<T> {
             part.ctx.synchronize().map_err(cuda("running the sub-domains"))?;
         }
         Ok(())
-    }
-
-    /// Whether `flag` holds on any rank (one process: `flag`). Every rank
-    /// must call it at the same point of the run.
-    fn any_rank(&mut self, flag: bool) -> Result<bool, SolverError> {
-        let (Scope::Rank, Some(buf)) = (&self.scope, self.flag.as_mut()) else {
-            return Ok(flag);
-        };
-        let p = &self.parts[0];
-        p.copy.memcpy_htod(&[u32::from(flag)], buf).map_err(cuda("uploading the rank flag"))?;
-        let (ptr, _sync) = buf.device_ptr(&p.copy);
-        let comm = p.comm.as_ref().expect("ranks have a communicator");
-        // SAFETY: one u32 on this GPU, ordered on the copy stream.
-        unsafe { comm.all_reduce_in_place(ptr, 1, DataType::Uint32, ReduceOp::Max, p.copy.cu_stream())? };
-        let back = p.copy.clone_dtoh(buf).map_err(cuda("reading the rank flag"))?;
-        Ok(back[0] != 0)
     }
 
     /// The global fields on every rank: each packs its owned slices, one
@@ -767,7 +745,7 @@ impl<T: Scalar> Solver<T> for GpuMultiSolver<T> {
 
     fn device_name(&self) -> String {
         let first = &self.device_names[0];
-        if matches!(self.scope, Scope::Rank) {
+        if matches!(self.scope, Scope::Rank { .. }) {
             // Each rank knows its own GPU only.
             return format!("{} ranks x {first}", self.split.parts());
         }
@@ -783,7 +761,7 @@ impl<T: Scalar> Solver<T> for GpuMultiSolver<T> {
             "{} z-split {}{} exchange {}{}",
             self.config,
             self.split.parts(),
-            if matches!(self.scope, Scope::Rank) { " ranks" } else { "" },
+            if matches!(self.scope, Scope::Rank { .. }) { " ranks" } else { "" },
             self.exchange.name(),
             if self.overlap { "" } else { " no-overlap" }
         )
@@ -807,7 +785,7 @@ impl<T: Scalar> Solver<T> for GpuMultiSolver<T> {
         let parts = self.parts.iter_mut().map(|p| p.solver.fields()).collect::<Result<Vec<_>, _>>()?;
         match self.scope {
             Scope::Whole => Ok(self.split.gather(&parts)),
-            Scope::Rank => self.all_gather_fields(&parts[0]),
+            Scope::Rank { .. } => self.all_gather_fields(&parts[0]),
         }
     }
 
@@ -828,7 +806,19 @@ impl<T: Scalar> Solver<T> for GpuMultiSolver<T> {
         self.any_rank(any)
     }
 
+    /// An all-reduce (max) of `flag` over the ranks; every rank must call
+    /// it at the same point of the run.
     fn any_rank(&mut self, flag: bool) -> Result<bool, SolverError> {
-        GpuMultiSolver::any_rank(self, flag)
+        let Scope::Rank { flag: buf } = &mut self.scope else {
+            return Ok(flag);
+        };
+        let p = &self.parts[0];
+        p.copy.memcpy_htod(&[u32::from(flag)], buf).map_err(cuda("uploading the rank flag"))?;
+        let (ptr, _sync) = buf.device_ptr(&p.copy);
+        let comm = p.comm.as_ref().expect("ranks have a communicator");
+        // SAFETY: one u32 on this GPU, ordered on the copy stream.
+        unsafe { comm.all_reduce_in_place(ptr, 1, DataType::Uint32, ReduceOp::Max, p.copy.cu_stream())? };
+        let back = p.copy.clone_dtoh(buf).map_err(cuda("reading the rank flag"))?;
+        Ok(back[0] != 0)
     }
 }

@@ -338,7 +338,7 @@ impl Drop for Comm {
 /// Runs `body` between ncclGroupStart and ncclGroupEnd, so that the sends
 /// and receives of several GPUs driven by one thread (or of one rank's two
 /// neighbours) are matched as one operation instead of deadlocking.
-pub fn group<R>(body: impl FnOnce() -> Result<R, NcclError>) -> Result<R, NcclError> {
+pub fn group<R, E: From<NcclError>>(body: impl FnOnce() -> Result<R, E>) -> Result<R, E> {
     let api = api()?;
     // SAFETY: no arguments.
     check(api, "ncclGroupStart", unsafe { (api.group_start)() })?;
@@ -347,7 +347,7 @@ pub fn group<R>(body: impl FnOnce() -> Result<R, NcclError>) -> Result<R, NcclEr
     // SAFETY: no arguments.
     let end = check(api, "ncclGroupEnd", unsafe { (api.group_end)() });
     let r = result?;
-    end.map(|()| r)
+    end.map(|()| r).map_err(E::from)
 }
 
 #[cfg(test)]
