@@ -24,9 +24,9 @@ fn assert_refused(args: &[&str], needles: &[&str]) {
 }
 
 #[test]
-fn refuses_a_dimension_below_three() {
+fn refuses_an_empty_axis() {
     let out = scratch("dim");
-    assert_refused(&["run", "--nx", "2", "--out", out.to_str().unwrap()], &["nx = 2", "at least 3"]);
+    assert_refused(&["run", "--nx", "0", "--out", out.to_str().unwrap()], &["nx = 0", "at least one cell"]);
     assert!(!out.exists(), "nothing created before the error");
 }
 
@@ -87,7 +87,7 @@ fn refuses_a_non_empty_output_directory_without_overwrite() {
 fn refuses_snapshot_interval_off_the_time_grid() {
     assert_refused(
         &["run", "--backend", "cpu", "--snapshot-every-ms", "0.12"],
-        &["--snapshot-every-ms = 0.12 ms is not a whole number of time steps", "use 0.1 or 0.15"],
+        &["--snapshot-every-ms: 0.12 ms is not a whole number of time steps", "use 0.1 or 0.15"],
     );
 }
 
@@ -130,7 +130,10 @@ fn a_run_writes_snapshots_index_and_summary() {
     ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let line = String::from_utf8_lossy(&o.stdout);
-    assert!(line.contains("40 steps (2 ms) of 10x9x20") && line.contains("cell-updates/s"), "{line}");
+    assert!(
+        line.contains("40 steps (2 ms) of karma on 10x9x20") && line.contains("cell-updates/s"),
+        "{line}"
+    );
 
     let summary = read_json(&out.join("summary.json"));
     assert_eq!(summary["status"], "completed");
@@ -163,8 +166,8 @@ fn nan_stops_the_run_and_keeps_earlier_snapshots() {
         "run",
         "--size",
         "8",
-        "--gamma",
-        "1e30",
+        "--param",
+        "gamma=1e30",
         "--steps",
         "400",
         "--snapshot-every-ms",

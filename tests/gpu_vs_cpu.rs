@@ -21,10 +21,14 @@ use common::{cpu_run, domain, planar_start, rich_start};
 use fibril_host::backend::{
     BlockSize, CpuSolver, GpuDevice, GpuSolver, KernelConfig, KernelKind, Solver, SolverError,
 };
+use fibril_host::init::InitialCondition;
 use fibril_host::memory::format_bytes;
+use fibril_host::models::MODELS;
+use fibril_host::multi::gpu::SplitRun;
 use fibril_host::multi::{Exchange, GpuMultiSolver};
-use fibril_host::{Domain, Fields, GridDims, Precision, Reaction, Scalar};
+use fibril_host::{CellModel, Domain, GridDims, ModelVisitor, Precision, Scalar, State, dispatch};
 use kernels_gpu::ZWindow;
+use kernels_gpu::models::{Diffusion, Karma};
 
 type Check = fn(&GpuDevice) -> Result<(), String>;
 
@@ -34,6 +38,8 @@ const CHECKS: &[(&str, Check)] = &[
     ("naive_f64_rich_start_500_steps_bit_identical_to_cpu", naive_f64_rich_bit_identical),
     ("naive_pure_diffusion_bit_identical_to_cpu", naive_diffusion_bit_identical),
     ("naive_f32_agrees_with_cpu_f64_within_tolerance", naive_f32_vs_cpu_f64),
+    ("every_model_naive_f32_f64_1000_steps_bit_identical_to_cpu", every_model_naive),
+    ("every_model_sheets_cables_and_single_cells_bit_identical", every_model_every_shape),
     ("nonfinite_check_finds_a_planted_nan", nonfinite_detection),
     ("too_large_grid_is_refused_before_allocation", memory_refusal),
     ("every_kernel_and_block_bit_identical_to_cpu_f32", every_kernel_and_block),
@@ -80,25 +86,27 @@ fn grid_for(cfg: KernelConfig, nz: u32) -> GridDims {
     }
 }
 
-fn gpu_run<T: Scalar>(
+fn gpu_run<M: CellModel, T: Scalar>(
     gpu: &GpuDevice,
     cfg: KernelConfig,
     d: &Domain,
-    start: &Fields<T>,
+    start: &State<T>,
     steps: u64,
-) -> Result<Fields<T>, String> {
-    let mut s = GpuSolver::new(gpu, fibril::PTX, cfg, d, start).map_err(|e| format!("{}: {e}", cfg.kind))?;
+) -> Result<State<T>, String> {
+    let mut s =
+        GpuSolver::<M, T>::new(gpu, fibril::PTX, cfg, d, start).map_err(|e| format!("{}: {e}", cfg.kind))?;
     s.advance(steps).map_err(|e| e.to_string())?;
-    s.fields().map_err(|e| e.to_string())
+    s.state().map_err(|e| e.to_string())
 }
 
 fn differs<T: Scalar>(x: &T, y: &T) -> bool {
     x.to_f64().to_bits() != y.to_f64().to_bits()
 }
 
-/// Bit-for-bit equality of U and v, reporting the first mismatch.
-fn bit_identical<T: Scalar>(gpu: &Fields<T>, cpu: &Fields<T>) -> Result<(), String> {
-    for (name, a, b) in [("U", &gpu.u, &cpu.u), ("v", &gpu.v, &cpu.v)] {
+/// Bit-for-bit equality of every variable, reporting the first mismatch.
+fn bit_identical<T: Scalar>(gpu: &State<T>, cpu: &State<T>) -> Result<(), String> {
+    for (k, var) in cpu.model().variables.iter().enumerate() {
+        let (name, a, b) = (var.name, gpu.var(k), cpu.var(k));
         let mismatches = a.iter().zip(b.iter()).filter(|(x, y)| differs(*x, *y)).count();
         if let Some(((idx, x), y)) = a.indexed_iter().zip(b.iter()).find(|((_, x), y)| differs(*x, *y)) {
             return Err(format!(
@@ -110,43 +118,54 @@ fn bit_identical<T: Scalar>(gpu: &Fields<T>, cpu: &Fields<T>) -> Result<(), Stri
     Ok(())
 }
 
-fn compare<T: Scalar>(
+fn compare<M: CellModel, T: Scalar>(
     gpu: &GpuDevice,
     cfg: KernelConfig,
-    dims: GridDims,
-    reaction: Reaction,
-    start: Fields<T>,
+    d: &Domain,
+    start: State<T>,
     steps: u64,
 ) -> Result<(), String> {
-    let d = domain(dims, reaction);
-    let g = gpu_run(gpu, cfg, &d, &start, steps)?;
-    let c = cpu_run(&d, &start, steps);
+    let g = gpu_run::<M, T>(gpu, cfg, d, &start, steps)?;
+    let c = cpu_run(d, &start, steps);
     // Not vacuous: the state moved away from the start.
-    if g.u == start.u {
+    if g.u() == start.u() {
         return Err("the GPU state did not change".into());
     }
     bit_identical(&g, &c)
 }
 
+/// Karma on the paper's discretisation.
+fn compare_karma<T: Scalar>(
+    gpu: &GpuDevice,
+    cfg: KernelConfig,
+    dims: GridDims,
+    start: State<T>,
+    steps: u64,
+) -> Result<(), String> {
+    compare::<Karma, T>(gpu, cfg, &domain(dims, "karma"), start, steps)
+}
+
 fn naive_f32_planar_bit_identical(gpu: &GpuDevice) -> Result<(), String> {
     // Odd, non-cubic, not a multiple of the block size.
     let dims = GridDims::new(37, 29, 41);
-    compare(gpu, naive(), dims, Reaction::Karma, planar_start::<f32>(dims), 2000)
+    compare_karma(gpu, naive(), dims, planar_start::<f32>(dims), 2000)
 }
 
 fn naive_f32_rich_bit_identical(gpu: &GpuDevice) -> Result<(), String> {
     let dims = GridDims::new(45, 23, 31);
-    compare(gpu, naive(), dims, Reaction::Karma, rich_start::<f32>(dims), 2000)
+    compare_karma(gpu, naive(), dims, rich_start::<f32>(dims), 2000)
 }
 
 fn naive_f64_rich_bit_identical(gpu: &GpuDevice) -> Result<(), String> {
     let dims = GridDims::new(33, 17, 26);
-    compare(gpu, naive(), dims, Reaction::Karma, rich_start::<f64>(dims), 500)
+    compare_karma(gpu, naive(), dims, rich_start::<f64>(dims), 500)
 }
 
 fn naive_diffusion_bit_identical(gpu: &GpuDevice) -> Result<(), String> {
     let dims = GridDims::new(19, 34, 7);
-    compare(gpu, naive(), dims, Reaction::Off, rich_start::<f32>(dims), 300)
+    let rich = rich_start::<f32>(dims);
+    let start = State::from_vecs(Diffusion::INFO, dims, vec![rich.slice(0).to_vec()]);
+    compare::<Diffusion, f32>(gpu, naive(), &domain(dims, "diffusion"), start, 300)
 }
 
 fn naive_f32_vs_cpu_f64(gpu: &GpuDevice) -> Result<(), String> {
@@ -154,11 +173,11 @@ fn naive_f32_vs_cpu_f64(gpu: &GpuDevice) -> Result<(), String> {
     const TOLERANCE_U: f64 = 5e-4;
     const TOLERANCE_V: f64 = 2e-3;
     let dims = GridDims::new(32, 32, 32);
-    let d = domain(dims, Reaction::Karma);
+    let d = domain(dims, "karma");
     let start64 = rich_start::<f64>(dims);
-    let g = gpu_run(gpu, naive(), &d, &start64.convert::<f32>(), 2000)?.convert::<f64>();
+    let g = gpu_run::<Karma, f32>(gpu, naive(), &d, &start64.convert::<f32>(), 2000)?.convert::<f64>();
     let c = cpu_run(&d, &start64, 2000);
-    for (name, a, b, tol) in [("U", &g.u, &c.u, TOLERANCE_U), ("v", &g.v, &c.v, TOLERANCE_V)] {
+    for (name, a, b, tol) in [("U", g.u(), c.u(), TOLERANCE_U), ("v", g.var(1), c.var(1), TOLERANCE_V)] {
         if let Some(((idx, x), y)) =
             a.indexed_iter().zip(b.iter()).find(|((_, x), y)| !abs_diff_eq!(**x, **y, epsilon = tol))
         {
@@ -174,15 +193,16 @@ fn naive_f32_vs_cpu_f64(gpu: &GpuDevice) -> Result<(), String> {
 fn nonfinite_detection(gpu: &GpuDevice) -> Result<(), String> {
     for cfg in [naive(), config(KernelKind::Tower, (32, 4))] {
         let dims = GridDims::new(32, 20, 22);
-        let d = domain(dims, Reaction::Karma);
+        let d = domain(dims, "karma");
         let clean = planar_start::<f32>(dims);
-        let mut s = GpuSolver::new(gpu, fibril::PTX, cfg, &d, &clean).map_err(|e| e.to_string())?;
+        let mut s =
+            GpuSolver::<Karma, f32>::new(gpu, fibril::PTX, cfg, &d, &clean).map_err(|e| e.to_string())?;
         if s.any_nonfinite().map_err(|e| e.to_string())? {
             return Err(format!("{}: clean field reported as non-finite", cfg.kind));
         }
         let mut dirty = clean.clone();
-        dirty.u[[21, 19, 31]] = f32::NAN; // the very last cell
-        s.set_fields(&dirty).map_err(|e| e.to_string())?;
+        dirty.u_mut()[[21, 19, 31]] = f32::NAN; // the very last cell
+        s.set_state(&dirty).map_err(|e| e.to_string())?;
         if !s.any_nonfinite().map_err(|e| e.to_string())? {
             return Err(format!("{}: NaN in the last cell not found", cfg.kind));
         }
@@ -207,7 +227,7 @@ fn every_kernel_and_block(gpu: &GpuDevice) -> Result<(), String> {
             let cfg = config(kind, block);
             let dims = grid_for(cfg, 7);
             tried += 1;
-            if let Err(e) = compare(gpu, cfg, dims, Reaction::Karma, rich_start::<f32>(dims), 300) {
+            if let Err(e) = compare_karma(gpu, cfg, dims, rich_start::<f32>(dims), 300) {
                 failures.push(format!("{kind} {}x{} on {dims:?}: {e}", block.0, block.1));
             }
         }
@@ -217,7 +237,7 @@ fn every_kernel_and_block(gpu: &GpuDevice) -> Result<(), String> {
         let cfg = config(KernelKind::TowerMarch, (32, 4)).with_z_chunk(chunk);
         let dims = grid_for(cfg, 7);
         tried += 1;
-        if let Err(e) = compare(gpu, cfg, dims, Reaction::Karma, rich_start::<f32>(dims), 300) {
+        if let Err(e) = compare_karma(gpu, cfg, dims, rich_start::<f32>(dims), 300) {
             failures.push(format!("{cfg} on {dims:?}: {e}"));
         }
     }
@@ -225,9 +245,7 @@ fn every_kernel_and_block(gpu: &GpuDevice) -> Result<(), String> {
     for kind in [KernelKind::Tower, KernelKind::TowerMarch] {
         for dims in [GridDims::new(64, 8, 5), GridDims::new(192, 12, 4)] {
             tried += 1;
-            if let Err(e) =
-                compare(gpu, config(kind, (64, 4)), dims, Reaction::Karma, rich_start::<f32>(dims), 300)
-            {
+            if let Err(e) = compare_karma(gpu, config(kind, (64, 4)), dims, rich_start::<f32>(dims), 300) {
                 failures.push(format!("{kind} 64x4 on {dims:?}: {e}"));
             }
         }
@@ -244,19 +262,18 @@ fn every_kernel_f64(gpu: &GpuDevice) -> Result<(), String> {
     for kind in KernelKind::ALL {
         let cfg = config(kind, (64, 4));
         let dims = grid_for(cfg, 6);
-        compare(gpu, cfg, dims, Reaction::Karma, rich_start::<f64>(dims), 300)
-            .map_err(|e| format!("{kind}: {e}"))?;
+        compare_karma(gpu, cfg, dims, rich_start::<f64>(dims), 300).map_err(|e| format!("{kind}: {e}"))?;
     }
     Ok(())
 }
 
 fn paper_kernels_planar(gpu: &GpuDevice) -> Result<(), String> {
     let dims = GridDims::new(64, 64, 64);
-    let d = domain(dims, Reaction::Karma);
+    let d = domain(dims, "karma");
     let start = planar_start::<f32>(dims);
     let cpu = cpu_run(&d, &start, 2000);
     for cfg in paper_configs() {
-        let g = gpu_run(gpu, cfg, &d, &start, 2000)?;
+        let g = gpu_run::<Karma, f32>(gpu, cfg, &d, &start, 2000)?;
         bit_identical(&g, &cpu).map_err(|e| format!("{} {}: {e}", cfg.kind, cfg.block))?;
     }
     Ok(())
@@ -268,32 +285,33 @@ fn paper_kernels_planar(gpu: &GpuDevice) -> Result<(), String> {
 /// with a straight filament rotates, while S1 alone has left the domain.
 fn paper_kernels_scroll_wave(gpu: &GpuDevice) -> Result<(), String> {
     let dims = GridDims::new(128, 128, 8);
-    let d = domain(dims, Reaction::Karma);
-    let s1 = Fields::<f32>::from_fn(dims, |x, _, _| (if x < 5 { 3.0 } else { 0.0 }, 0.0));
-    let run = |solver: &mut dyn Solver<f32>| -> Result<Fields<f32>, String> {
+    let d = domain(dims, "karma");
+    let s1 = common::karma_state::<f32>(dims, |x, _, _| (if x < 5 { 3.0 } else { 0.0 }, 0.0));
+    let run = |solver: &mut dyn Solver<f32>| -> Result<State<f32>, String> {
         solver.advance(2400).map_err(|e| e.to_string())?;
-        let mut f = solver.fields().map_err(|e| e.to_string())?;
-        for ((_, y, x), u) in f.u.indexed_iter_mut() {
+        let mut f = solver.state().map_err(|e| e.to_string())?;
+        for ((_, y, x), u) in f.u_mut().indexed_iter_mut() {
             if x < 64 && y < 64 {
                 *u = 3.0;
             }
         }
-        solver.set_fields(&f).map_err(|e| e.to_string())?;
+        solver.set_state(&f).map_err(|e| e.to_string())?;
         solver.advance(3600).map_err(|e| e.to_string())?;
-        solver.fields().map_err(|e| e.to_string())
+        solver.state().map_err(|e| e.to_string())
     };
-    let cpu = run(&mut CpuSolver::new(&d, &s1))?;
+    let cpu = run(&mut CpuSolver::<Karma, f32>::new(&d, &s1))?;
     // A scroll wave: partly excited, and not planar (the excited set is not
     // symmetric in y, as any wave started by S1 alone would be).
-    let excited = cpu.u.iter().filter(|&&u| u > 1.0).count() as f64 / cpu.u.len() as f64;
+    let excited = cpu.u().iter().filter(|&&u| u > 1.0).count() as f64 / cpu.u().len() as f64;
     let asymmetric =
-        (0..128).any(|y| (0..128).any(|x| (cpu.u[[4, y, x]] > 1.0) != (cpu.u[[4, 127 - y, x]] > 1.0)));
+        (0..128).any(|y| (0..128).any(|x| (cpu.u()[[4, y, x]] > 1.0) != (cpu.u()[[4, 127 - y, x]] > 1.0)));
     if !(0.1..0.9).contains(&excited) || !asymmetric {
         return Err(format!("no scroll wave on the CPU reference (excited fraction {excited:.2})"));
     }
     println!("    (scroll wave at t = 300 ms: {:.0}% of cells excited)", 100.0 * excited);
     for cfg in paper_configs() {
-        let mut solver = GpuSolver::new(gpu, fibril::PTX, cfg, &d, &s1).map_err(|e| e.to_string())?;
+        let mut solver =
+            GpuSolver::<Karma, f32>::new(gpu, fibril::PTX, cfg, &d, &s1).map_err(|e| e.to_string())?;
         let g = run(&mut solver)?;
         bit_identical(&g, &cpu).map_err(|e| format!("{} {}: {e}", cfg.kind, cfg.block))?;
     }
@@ -306,14 +324,15 @@ fn z_windows(gpu: &GpuDevice) -> Result<(), String> {
     for kind in KernelKind::ALL {
         let cfg = config(kind, (32, 4)).with_z_chunk(if kind == KernelKind::TowerMarch { 3 } else { 0 });
         let dims = grid_for(cfg, 9);
-        let d = domain(dims, Reaction::Karma);
+        let d = domain(dims, "karma");
         let start = rich_start::<f32>(dims);
-        let mut s = GpuSolver::new(gpu, fibril::PTX, cfg, &d, &start).map_err(|e| e.to_string())?;
+        let mut s =
+            GpuSolver::<Karma, f32>::new(gpu, fibril::PTX, cfg, &d, &start).map_err(|e| e.to_string())?;
         let windows = [ZWindow::new(0, 1), ZWindow::new(8, 9), ZWindow::new(1, 8)];
         for _ in 0..200 {
             s.step_in_windows(&windows).map_err(|e| e.to_string())?;
         }
-        let g = s.fields().map_err(|e| e.to_string())?;
+        let g = s.state().map_err(|e| e.to_string())?;
         bit_identical(&g, &cpu_run(&d, &start, 200)).map_err(|e| format!("{cfg}: {e}"))?;
     }
     Ok(())
@@ -339,15 +358,16 @@ fn split_bit_identical(ordinals: &[usize], exchanges: &[Exchange]) -> Result<(),
         let cfg = config(kind, (32, 4)).with_z_chunk(if kind == KernelKind::TowerMarch { 2 } else { 0 });
         // 5 owned slices per part on 3 parts (16 / 3 -> 6, 5, 5), 2 per part at least on 4.
         let dims = grid_for(cfg, 16);
-        let d = domain(dims, Reaction::Karma);
+        let d = domain(dims, "karma");
         let start = rich_start::<f32>(dims);
         let want = cpu_run(&d, &start, 150);
+        let run = SplitRun { ptx: fibril::PTX, config: cfg, domain: &d, initial: &start };
         for &exchange in exchanges {
             for overlap in [true, false] {
-                let mut s = GpuMultiSolver::new(&devices, fibril::PTX, cfg, &d, &start, exchange, overlap)
+                let mut s = GpuMultiSolver::<Karma, f32>::new(&devices, &run, exchange, overlap)
                     .map_err(|e| format!("{cfg} {exchange:?}: {e}"))?;
                 s.advance(150).map_err(|e| e.to_string())?;
-                let got = s.fields().map_err(|e| e.to_string())?;
+                let got = s.state().map_err(|e| e.to_string())?;
                 bit_identical(&got, &want)
                     .map_err(|e| format!("{cfg}, {exchange:?} exchange, overlap {overlap}: {e}"))?;
             }
@@ -367,6 +387,63 @@ fn multi_gpu_nccl(gpu: &GpuDevice) -> Result<(), String> {
     let ordinals: Vec<usize> = (0..count.min(4)).collect();
     println!("    (NCCL {version}; sub-domains on GPUs {ordinals:?}; this device: {})", gpu.info().name);
     split_bit_identical(&ordinals, &[Exchange::Nccl])
+}
+
+/// One model against the CPU on the naive kernel: a planar wave from the
+/// model's planar start at its usual discretisation, on an odd grid.
+struct NaiveCheck<'a> {
+    gpu: &'a GpuDevice,
+    dims: GridDims,
+    steps: u64,
+}
+
+impl ModelVisitor for NaiveCheck<'_> {
+    type Output = Result<(), String>;
+    fn visit<M: CellModel, T: Scalar>(self) -> Self::Output {
+        let d = common::usual_domain(self.dims, common::model(M::INFO.name));
+        let start = InitialCondition::Planar.state::<T>(M::INFO, self.dims);
+        compare::<M, T>(self.gpu, naive(), &d, start, self.steps)
+            .map_err(|e| format!("{} {} on {:?}: {e}", M::INFO.name, T::NAME, self.dims))
+    }
+}
+
+/// Every registered model, f32 and f64: 1,000 steps of a propagating wave.
+fn every_model_naive(gpu: &GpuDevice) -> Result<(), String> {
+    let dims = GridDims::new(37, 21, 45);
+    let mut failures = Vec::new();
+    for m in MODELS {
+        for precision in [Precision::F32, Precision::F64] {
+            if let Err(e) = dispatch(m, precision, NaiveCheck { gpu, dims, steps: 1000 }) {
+                failures.push(e);
+            }
+        }
+    }
+    if failures.is_empty() {
+        println!("    ({} models x 2 precisions bit-identical)", MODELS.len());
+        Ok(())
+    } else {
+        Err(failures.join("\n    "))
+    }
+}
+
+/// Every model on a sheet, a cable (along y, compacted), and a single cell.
+fn every_model_every_shape(gpu: &GpuDevice) -> Result<(), String> {
+    let shapes = [GridDims::new(45, 38, 1), GridDims::new(1, 301, 1), GridDims::new(1, 1, 1)];
+    let mut failures = Vec::new();
+    for m in MODELS {
+        for dims in shapes {
+            if m.parameters.is_empty() && dims.cells() == 1 {
+                continue; // pure diffusion of one cell: nothing happens to compare
+            }
+            for precision in [Precision::F32, Precision::F64] {
+                let steps = if dims.cells() == 1 { 4000 } else { 600 };
+                if let Err(e) = dispatch(m, precision, NaiveCheck { gpu, dims, steps }) {
+                    failures.push(e);
+                }
+            }
+        }
+    }
+    if failures.is_empty() { Ok(()) } else { Err(failures.join("\n    ")) }
 }
 
 fn main() -> ExitCode {

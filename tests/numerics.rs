@@ -6,60 +6,60 @@ mod common;
 
 use std::f64::consts::PI;
 
-use common::{Lcg, cpu_run, domain, max_abs_diff};
-use fibril_host::{Fields, GridDims, Reaction};
+use common::{Lcg, cpu_run, diffusion_state, domain, karma_state, max_abs_diff};
+use fibril_host::{GridDims, State};
 
 /// r = D dt / h^2 of the test domain.
 const R: f64 = 1.0 * 0.05 / (0.6 * 0.6);
 
-fn spike(dims: GridDims, at: (u32, u32, u32)) -> Fields<f64> {
-    Fields::from_fn(dims, |x, y, z| (if (x, y, z) == at { 1.0 } else { 0.0 }, 0.0))
+fn spike(dims: GridDims, at: (u32, u32, u32)) -> State<f64> {
+    diffusion_state(dims, |x, y, z| if (x, y, z) == at { 1.0 } else { 0.0 })
 }
 
 #[test]
 fn one_diffusion_step_from_a_spike_matches_hand_values() {
     let dims = GridDims::new(3, 3, 3);
-    let d = domain(dims, Reaction::Off);
+    let d = domain(dims, "diffusion");
 
     // Spike in the centre: centre 1 - 6r, each face neighbour r, the rest 0.
     let f = cpu_run(&d, &spike(dims, (1, 1, 1)), 1);
-    assert!((f.u[[1, 1, 1]] - (1.0 - 6.0 * R)).abs() < 1e-15);
+    assert!((f.u()[[1, 1, 1]] - (1.0 - 6.0 * R)).abs() < 1e-15);
     // (0,1,1): both x-neighbours are (1,1,1) by the mirror rule -> lap = 2.
-    assert!((f.u[[1, 1, 0]] - 2.0 * R).abs() < 1e-15);
-    assert!((f.u[[0, 1, 1]] - 2.0 * R).abs() < 1e-15);
-    assert_eq!(f.u[[0, 0, 0]], 0.0);
+    assert!((f.u()[[1, 1, 0]] - 2.0 * R).abs() < 1e-15);
+    assert!((f.u()[[0, 1, 1]] - 2.0 * R).abs() < 1e-15);
+    assert_eq!(f.u()[[0, 0, 0]], 0.0);
 
     // Spike in a corner: lap at the corner is -6; its neighbour (1,0,0) sees it once.
     let f = cpu_run(&d, &spike(dims, (0, 0, 0)), 1);
-    assert!((f.u[[0, 0, 0]] - (1.0 - 6.0 * R)).abs() < 1e-15);
-    assert!((f.u[[0, 0, 1]] - R).abs() < 1e-15);
-    assert!((f.u[[1, 0, 0]] - R).abs() < 1e-15);
+    assert!((f.u()[[0, 0, 0]] - (1.0 - 6.0 * R)).abs() < 1e-15);
+    assert!((f.u()[[0, 0, 1]] - R).abs() < 1e-15);
+    assert!((f.u()[[1, 0, 0]] - R).abs() < 1e-15);
     // (2,0,0) mirrors onto (1,0,0), which is 0: untouched.
-    assert_eq!(f.u[[0, 0, 2]], 0.0);
+    assert_eq!(f.u()[[0, 0, 2]], 0.0);
 }
 
 /// With the mirror rule U[-1] = U[1] the boundary node is the centre of a
 /// half cell, so the conserved total is the trapezoidal sum: each cell
 /// weighted by 1/2 per axis on which it sits at an end.
-fn trapezoid_total(f: &Fields<f64>) -> f64 {
-    let (nz, ny, nx) = f.u.dim();
+fn trapezoid_total(f: &State<f64>) -> f64 {
+    let (nz, ny, nx) = f.u().dim();
     let w = |i: usize, n: usize| if i == 0 || i == n - 1 { 0.5 } else { 1.0 };
-    f.u.indexed_iter().map(|((z, y, x), u)| w(x, nx) * w(y, ny) * w(z, nz) * u).sum()
+    f.u().indexed_iter().map(|((z, y, x), u)| w(x, nx) * w(y, ny) * w(z, nz) * u).sum()
 }
 
 #[test]
 fn pure_diffusion_conserves_the_total() {
     let dims = GridDims::new(11, 7, 9);
-    let d = domain(dims, Reaction::Off);
+    let d = domain(dims, "diffusion");
     let mut rng = Lcg(7);
-    let start = Fields::from_fn(dims, |_, _, _| (rng.next_unit(), 0.0));
+    let start = diffusion_state(dims, |_, _, _| rng.next_unit());
     let before = trapezoid_total(&start);
     let after_fields = cpu_run(&d, &start, 500);
     let after = trapezoid_total(&after_fields);
     assert!(((after - before) / before).abs() < 1e-13, "total {before} -> {after}");
     // And it did diffuse: the field is much flatter than at the start.
-    let spread = |f: &Fields<f64>| {
-        f.u.iter().cloned().fold(f64::MIN, f64::max) - f.u.iter().cloned().fold(f64::MAX, f64::min)
+    let spread = |f: &State<f64>| {
+        f.u().iter().cloned().fold(f64::MIN, f64::max) - f.u().iter().cloned().fold(f64::MAX, f64::min)
     };
     assert!(spread(&after_fields) < 0.1 * spread(&start));
 }
@@ -72,13 +72,13 @@ fn cosine_mode_decays_at_the_discrete_eigenvalue_rate() {
     // (1 - 4 r sum sin^2) per step.
     let dims = GridDims::new(17, 13, 21);
     let (kx, ky, kz) = (2.0, 1.0, 3.0);
-    let d = domain(dims, Reaction::Off);
+    let d = domain(dims, "diffusion");
     let mode = |x: u32, y: u32, z: u32| {
         (PI * kx * x as f64 / 16.0).cos()
             * (PI * ky * y as f64 / 12.0).cos()
             * (PI * kz * z as f64 / 20.0).cos()
     };
-    let start = Fields::from_fn(dims, |x, y, z| (1.0 + 0.5 * mode(x, y, z), 0.0));
+    let start = diffusion_state(dims, |x, y, z| 1.0 + 0.5 * mode(x, y, z));
     let steps = 400;
     let f = cpu_run(&d, &start, steps);
 
@@ -86,7 +86,7 @@ fn cosine_mode_decays_at_the_discrete_eigenvalue_rate() {
     let factor = 1.0 - 4.0 * R * (s2(kx, 17.0) + s2(ky, 13.0) + s2(kz, 21.0));
     let expected_amplitude = 0.5 * factor.powi(steps as i32);
     // Every cell is 1 + amplitude * mode, exactly up to rounding.
-    for ((z, y, x), u) in f.u.indexed_iter() {
+    for ((z, y, x), u) in f.u().indexed_iter() {
         let want = 1.0 + expected_amplitude * mode(x as u32, y as u32, z as u32);
         assert!((u - want).abs() < 1e-12, "cell ({x},{y},{z}): {u} vs {want}");
     }
@@ -100,8 +100,8 @@ fn cosine_mode_decays_at_the_discrete_eigenvalue_rate() {
 
 /// Position along z where U first drops below 1 when walking from the
 /// excited end (the wave front), linearly interpolated.
-fn front_z(f: &Fields<f64>) -> f64 {
-    let column: Vec<f64> = (0..f.u.dim().0).map(|z| f.u[[z, 1, 1]]).collect();
+fn front_z(f: &State<f64>) -> f64 {
+    let column: Vec<f64> = (0..f.u().dim().0).map(|z| f.u()[[z, 1, 1]]).collect();
     let last_above = column.iter().rposition(|&u| u > 1.0).expect("a front exists");
     let (a, b) = (column[last_above], column[last_above + 1]);
     last_above as f64 + (a - 1.0) / (a - b)
@@ -109,14 +109,14 @@ fn front_z(f: &Fields<f64>) -> f64 {
 
 /// U at `behind` cells behind the front, linearly interpolated: samples
 /// of the pulse's shape in its own frame.
-fn profile_behind_front(f: &Fields<f64>, behind: &[f64]) -> Vec<f64> {
+fn profile_behind_front(f: &State<f64>, behind: &[f64]) -> Vec<f64> {
     let front = front_z(f);
     behind
         .iter()
         .map(|s| {
             let z = front - s;
             let (i, frac) = (z.floor() as usize, z - z.floor());
-            f.u[[i, 1, 1]] * (1.0 - frac) + f.u[[i + 1, 1, 1]] * frac
+            f.u()[[i, 1, 1]] * (1.0 - frac) + f.u()[[i + 1, 1, 1]] * frac
         })
         .collect()
 }
@@ -125,11 +125,10 @@ fn profile_behind_front(f: &Fields<f64>, behind: &[f64]) -> Vec<f64> {
 fn planar_pulse_travels_at_constant_speed_with_stable_shape() {
     // Resting tissue (v = 0) ahead of an excited slab: a solitary pulse.
     let dims = GridDims::new(3, 3, 420);
-    let d = domain(dims, Reaction::Karma);
-    let start = Fields::from_fn(dims, |_, _, z| (if z < 10 { 3.0 } else { 0.0 }, 0.0));
+    let d = domain(dims, "karma");
+    let start = karma_state::<f64>(dims, |_, _, z| (if z < 10 { 3.0 } else { 0.0 }, 0.0));
     let t = [600u64, 1200, 1800]; // steps: 30, 60, 90 time units
-    let mut solver = fibril_host::backend::CpuSolver::new(&d, &start);
-    use fibril_host::backend::Solver;
+    let mut solver = fibril_host::backend::cpu::for_model(&d, &start);
     let behind = [3.0, 6.0, 12.0, 25.0, 50.0, 80.0];
     let mut fronts = Vec::new();
     let mut profiles = Vec::new();
@@ -137,7 +136,7 @@ fn planar_pulse_travels_at_constant_speed_with_stable_shape() {
     for &s in &t {
         solver.advance(s - done).unwrap();
         done = s;
-        let f = solver.fields().unwrap();
+        let f = solver.state().unwrap();
         fronts.push(front_z(&f));
         profiles.push(profile_behind_front(&f, &behind));
     }
@@ -165,18 +164,18 @@ fn f32_agrees_with_f64_over_2000_steps() {
     const TOLERANCE_U: f64 = 5e-4;
     const TOLERANCE_V: f64 = 2e-3;
     let dims = GridDims::new(32, 32, 32);
-    let d = domain(dims, Reaction::Karma);
+    let d = domain(dims, "karma");
     let start64 = common::rich_start::<f64>(dims);
     let start32 = start64.convert::<f32>();
     let r64 = cpu_run(&d, &start64, 2000);
     let r32 = cpu_run(&d, &start32, 2000).convert::<f64>();
-    let (du, at) = max_abs_diff(&r32.u, &r64.u);
-    let (dv, at_v) = max_abs_diff(&r32.v, &r64.v);
+    let (du, at) = max_abs_diff(r32.u(), r64.u());
+    let (dv, at_v) = max_abs_diff(r32.var(1), r64.var(1));
     eprintln!(
         "f32 vs f64 after 2000 steps on 32^3: max |dU| = {du:.3e} at {at:?}, max |dv| = {dv:.3e} at {at_v:?}"
     );
     assert!(du <= TOLERANCE_U, "max |dU| = {du} at [z,y,x] = {at:?} exceeds {TOLERANCE_U}");
     assert!(dv <= TOLERANCE_V, "max |dv| = {dv} at [z,y,x] = {at_v:?} exceeds {TOLERANCE_V}");
     // The comparison is not vacuous: the wave is there.
-    assert!(r64.u.iter().any(|&u| u > 2.0) && r64.u.iter().any(|&u| u < 0.5));
+    assert!(r64.u().iter().any(|&u| u > 2.0) && r64.u().iter().any(|&u| u < 0.5));
 }

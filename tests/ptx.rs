@@ -2,19 +2,33 @@
 
 use fibril_host::Precision;
 use fibril_host::backend::KernelKind;
+use fibril_host::models::MODELS;
+use kernels_gpu::registry::ENTRY_POINTS;
 
 #[test]
-fn embedded_ptx_has_every_kernel_entry_point() {
-    let mut names: Vec<String> = vec!["flag_nonfinite_f32".into(), "flag_nonfinite_f64".into()];
-    for kind in KernelKind::ALL {
-        for precision in [Precision::F32, Precision::F64] {
-            names.push(kind.entry_point(precision));
-        }
+fn the_ptx_holds_exactly_the_registrys_entry_points() {
+    for e in ENTRY_POINTS {
+        assert!(fibril::KERNEL_NAMES.contains(&e.name), "{} missing from {:?}", e.name, fibril::KERNEL_NAMES);
+        assert!(
+            fibril::PTX.contains(&format!(".visible .entry {}(", e.name)),
+            "{} not in the PTX text",
+            e.name
+        );
     }
-    for name in &names {
-        let name = name.as_str();
-        assert!(fibril::KERNEL_NAMES.contains(&name), "{name} missing from {:?}", fibril::KERNEL_NAMES);
-        assert!(fibril::PTX.contains(&format!(".visible .entry {name}(")), "{name} not in the PTX text");
+    for name in fibril::KERNEL_NAMES {
+        assert!(ENTRY_POINTS.iter().any(|e| e.name == *name), "{name} is in the PTX but not in the registry");
+    }
+}
+
+#[test]
+fn every_model_has_the_naive_kernel_for_every_grid_shape() {
+    for m in MODELS {
+        for axes in 1..=3 {
+            for precision in [Precision::F32, Precision::F64] {
+                let name = KernelKind::Naive.entry_point(m.name, axes, precision);
+                assert!(name.is_some_and(|n| n.starts_with(m.name)), "{} {axes}D {precision}", m.name);
+            }
+        }
     }
 }
 

@@ -89,8 +89,8 @@ fn command_line_overrides_the_file_which_overrides_defaults() {
     let file = dir.join("run.toml");
     write(
         &file,
-        "[grid]\nnx = 20\ndx = 0.5\ndt = 0.02\n\n[model]\npreset = \"breakup\"\ngamma = 1.6\n\n\
-         [run]\nsteps = 7\n\n[output]\nsave_v = true\nformat = [\"vti\", \"png\"]\n",
+        "[grid]\nnx = 20\ndx = 0.5\ndt = 0.02\n\n[model]\npreset = \"breakup\"\n\n[model.parameters]\n\
+         gamma = 1.6\neps = 0.02\n\n[run]\nsteps = 7\n\n[output]\nsave_v = true\nformat = [\"vti\", \"png\"]\n",
     );
     // File over defaults.
     let cfg = ok(&fibril(&["run", s(&file), "--print-config"]));
@@ -98,6 +98,9 @@ fn command_line_overrides_the_file_which_overrides_defaults() {
     assert_eq!(printed(&cfg, "grid", "size"), "128"); // default kept
     assert_eq!(printed(&cfg, "grid", "dx"), "0.5");
     assert_eq!(printed(&cfg, "model", "preset"), "\"breakup\"");
+    assert_eq!(printed(&cfg, "model.parameters", "gamma"), "1.6");
+    // The model's usual values fill what the file leaves out.
+    assert_eq!(printed(&cfg, "grid", "diffusion"), "1.0");
     assert_eq!(printed(&cfg, "run", "steps"), "7");
     assert_eq!(printed(&cfg, "output", "save_v"), "true");
     assert_eq!(printed(&cfg, "output", "format"), "[\"vti\", \"png\"]");
@@ -107,8 +110,8 @@ fn command_line_overrides_the_file_which_overrides_defaults() {
         s(&file),
         "--dx",
         "0.6",
-        "--gamma",
-        "1.5",
+        "--param",
+        "gamma=1.5",
         "--save-v=false",
         "--format",
         "npy",
@@ -118,7 +121,9 @@ fn command_line_overrides_the_file_which_overrides_defaults() {
     ]));
     assert_eq!(printed(&cfg, "grid", "dx"), "0.6");
     assert_eq!(printed(&cfg, "grid", "dt"), "0.02");
-    assert_eq!(printed(&cfg, "model", "gamma"), "1.5");
+    // --param overrides the file's parameter of that name and keeps the others.
+    assert_eq!(printed(&cfg, "model.parameters", "gamma"), "1.5");
+    assert_eq!(printed(&cfg, "model.parameters", "eps"), "0.02");
     assert_eq!(printed(&cfg, "output", "save_v"), "false");
     assert_eq!(printed(&cfg, "output", "format"), "[\"npy\"]");
     assert_eq!(printed(&cfg, "run", "duration_ms"), "3.0");
@@ -489,9 +494,10 @@ fn damaged_or_foreign_checkpoints_are_refused_with_the_reason() {
         &["the grid is 6x6x6 in the checkpoint but 6x6x7 here", "--nz 6"],
     );
     refused(
-        &resume(&good_path, &["--vstar", "0.7"]),
-        &["vstar is 0.6 in the checkpoint but 0.7 here", "--vstar 0.6"],
+        &resume(&good_path, &["--param", "vstar=0.7"]),
+        &["parameter vstar is 0.6 in the checkpoint but 0.7 here", "--param vstar=0.6"],
     );
+    refused(&resume(&good_path, &["--model", "diffusion"]), &["the model is karma", "--model karma"]);
     refused(&resume(&good_path, &["--precision", "f64"]), &["--precision f32"]);
     refused(&resume(&good_path, &["--activation-map"]), &["holds no activation map"]);
     let mut args = vec!["run", "--size", "6", "--steps", "4", "--backend", "cpu"];
@@ -580,7 +586,10 @@ fn info_says_what_a_run_needs() {
     );
     let text = ok(&fibril(&["info", s(&file)]));
     assert!(text.contains("CUDA devices:"), "{text}");
-    assert!(text.contains("grid 256x256x256 (16777216 cells), f64, block 32x8:"), "{text}");
+    assert!(
+        text.contains("grid 256x256x256 (16777216 cells), model karma (2 variables), f64, block 32x8:"),
+        "{text}"
+    );
     // CPU, f64: 5 fields of 128 MiB.
     assert!(text.contains("this run (--backend cpu -> cpu):"), "{text}");
     assert!(text.contains("host memory: 640.00 MiB"), "{text}");

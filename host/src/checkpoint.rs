@@ -1,52 +1,62 @@
 //! Checkpoints: the full state of a run in one binary file, to continue it
 //! later with the same result as if it had never stopped.
 //!
-//! Format version 1, every number little-endian:
+//! Format version 2, every number little-endian:
 //!
 //! ```text
 //! offset  size  field
 //!      0     8  magic "FIBRILCK"
-//!      8     4  format version (1)
+//!      8     4  format version (2)
 //!     12     4  bytes per value: 4 (f32) or 8 (f64)
 //!     16    12  nx, ny, nz (u32)
-//!     28     4  reaction: 0 off, 1 Karma
-//!     32    48  dx, dt_ms, diffusion, gamma, eps, vstar (f64)
-//!     80     4  M (u32)
-//!     84     4  flags: bit 0 activation map present, bit 1 it has a previous sample
-//!     88     8  step (u64)
-//!     96     8  t_ms (f64)
-//!    104     8  activation threshold (f64)
-//!    112     8  activation sampling interval, steps (u64)
-//!    120     8  time of the previous activation sample, ms (f64)
-//!    128     8  payload length, bytes (u64)
-//!    136     8  checksum: FNV-1a 64 of bytes 0..136 and of the payload
-//!    144     -  payload: U, v (cells values each, row-major); with an
-//!               activation map, its times (f32) and, with bit 1, the
-//!               previous sample of U
+//!     28     4  number of variables N (u32)
+//!     32    24  dx, dt_ms, diffusion (f64)
+//!     56     4  flags: bit 0 activation map present, bit 1 it has a previous sample
+//!     60     4  length M of the model section, bytes (u32)
+//!     64     8  step (u64)
+//!     72     8  t_ms (f64)
+//!     80     8  activation threshold (f64)
+//!     88     8  activation sampling interval, steps (u64)
+//!     96     8  time of the previous activation sample, ms (f64)
+//!    104     8  payload length, bytes (u64)
+//!    112     8  checksum: FNV-1a 64 of bytes 0..112, the model section and the payload
+//!    120     M  model section: the model's name, its preset (empty if none),
+//!               the parameter count P (u16) and P (name, f64 value) pairs,
+//!               the N variable names; each name a u16 length and UTF-8 bytes
+//!  120+M     -  payload: the N variables (cells values each, row-major, in
+//!               the model's order); with an activation map, its times (f32)
+//!               and, with bit 1, the previous sample of variable 0
 //! ```
 //!
-//! The checksum covers the header too, so a damaged dimension or parameter
-//! is caught like damaged data. Files are written with
-//! [`write_atomic`](crate::io::write_atomic): a checkpoint under its final
-//! name is always complete.
+//! Version 1 (Karma or pure diffusion, U and v, the parameters at fixed
+//! offsets) is still read, so runs checkpointed before models had names
+//! resume. The checksum covers the header and the model section too, so a
+//! damaged dimension or parameter is caught like damaged data. Every
+//! length is checked against the bytes present before it is used. Files
+//! are written with [`write_atomic`](crate::io::write_atomic): a
+//! checkpoint under its final name is always complete.
 
 use std::io;
 use std::path::{Path, PathBuf};
 
-use kernels_gpu::{GridDims, Reaction};
+use kernels_gpu::GridDims;
 use thiserror::Error;
 
-use crate::activation::ActivationMap;
 use crate::domain::Domain;
-use crate::fields::Fields;
+use crate::events::activation::ActivationMap;
 use crate::io::write_atomic;
-use crate::params::KarmaParams;
+use crate::models;
 use crate::scalar::{Precision, Scalar};
+use crate::state::State;
 
 pub const MAGIC: &[u8; 8] = b"FIBRILCK";
-pub const FORMAT_VERSION: u32 = 1;
-pub const HEADER_BYTES: usize = 144;
-const CHECKSUM_AT: usize = 136;
+pub const FORMAT_VERSION: u32 = 2;
+/// Bytes before the model section (version 2).
+pub const HEADER_BYTES: usize = 120;
+const CHECKSUM_AT: usize = 112;
+/// Version 1: header length and where its checksum sits.
+const V1_HEADER_BYTES: usize = 144;
+const V1_CHECKSUM_AT: usize = 136;
 
 const FLAG_ACTIVATION: u32 = 1;
 const FLAG_PREVIOUS: u32 = 2;
@@ -81,22 +91,34 @@ pub struct CheckpointHeader {
     pub version: u32,
     pub precision: Precision,
     pub dims: GridDims,
-    pub reaction: Reaction,
     pub dx: f64,
     pub dt_ms: f64,
     pub diffusion: f64,
-    pub karma: KarmaParams,
+    /// The model's name.
+    pub model: String,
+    pub preset: Option<String>,
+    /// Every parameter by name, with its value.
+    pub parameters: Vec<(String, f64)>,
+    /// The variables stored, in order.
+    pub variables: Vec<String>,
     pub step: u64,
     pub t_ms: f64,
     /// Threshold and sampling interval of the activation map, if saved.
     pub activation: Option<(f64, u64)>,
+    /// Time of the map's previous sample, when it has one.
+    previous_t_ms: Option<f64>,
+    /// Where the payload starts.
+    payload_at: usize,
+    /// Variables in the payload (version 1 always holds U and v, also
+    /// for pure diffusion, which uses U only).
+    stored_variables: usize,
 }
 
 /// A loaded checkpoint.
 #[derive(Clone, Debug)]
 pub struct Checkpoint<T> {
     pub header: CheckpointHeader,
-    pub fields: Fields<T>,
+    pub state: State<T>,
     pub activation: Option<ActivationMap<T>>,
 }
 
@@ -114,7 +136,7 @@ pub enum CheckpointError {
     )]
     NotACheckpoint { path: PathBuf },
     #[error(
-        "{path} has checkpoint format version {found}; this fibril reads version {FORMAT_VERSION}; \
+        "{path} has checkpoint format version {found}; this fibril reads versions 1 and {FORMAT_VERSION}; \
          resume it with the fibril that wrote it"
     )]
     Version { path: PathBuf, found: u32 },
@@ -126,11 +148,19 @@ pub enum CheckpointError {
     #[error("{path} is corrupt: {why}; resume from another checkpoint or start the run again")]
     Corrupt { path: PathBuf, why: String },
     #[error(
+        "{path} holds a run of model {model:?}, which this fibril does not have (its models: {known}); \
+         resume it with the fibril that wrote it"
+    )]
+    UnknownModel { path: PathBuf, model: String, known: String },
+    #[error(
         "{path} does not belong to this run: {field} is {in_file} in the checkpoint but {in_run} here; {fix}"
     )]
-    Mismatch { path: PathBuf, field: &'static str, in_file: String, in_run: String, fix: String },
+    Mismatch { path: PathBuf, field: String, in_file: String, in_run: String, fix: String },
 }
 
+fn put_u16(out: &mut Vec<u8>, x: u16) {
+    out.extend_from_slice(&x.to_le_bytes());
+}
 fn put_u32(out: &mut Vec<u8>, x: u32) {
     out.extend_from_slice(&x.to_le_bytes());
 }
@@ -140,18 +170,42 @@ fn put_u64(out: &mut Vec<u8>, x: u64) {
 fn put_f64(out: &mut Vec<u8>, x: f64) {
     out.extend_from_slice(&x.to_le_bytes());
 }
+fn put_name(out: &mut Vec<u8>, name: &str) {
+    put_u16(out, u16::try_from(name.len()).expect("names are short"));
+    out.extend_from_slice(name.as_bytes());
+}
 
-/// The bytes of a checkpoint of `fields` at `step` of a run on `domain`.
+/// The model section of a version 2 header.
+fn model_section(domain: &Domain) -> Vec<u8> {
+    let model = domain.model();
+    let mut out = Vec::new();
+    put_name(&mut out, model.name());
+    put_name(&mut out, model.preset().unwrap_or(""));
+    let parameters = model.parameters();
+    put_u16(&mut out, parameters.len() as u16);
+    for p in parameters {
+        put_name(&mut out, p.name);
+        put_f64(&mut out, p.value);
+    }
+    for v in model.info().variables {
+        put_name(&mut out, v.name);
+    }
+    out
+}
+
+/// The bytes of a checkpoint of `state` at `step` of a run on `domain`.
 pub fn encode<T: Scalar>(
     domain: &Domain,
     step: u64,
-    fields: &Fields<T>,
+    state: &State<T>,
     activation: Option<&ActivationMap<T>>,
 ) -> Vec<u8> {
     let cells = domain.cells();
+    let variables = state.len();
+    assert_eq!(state.model().name, domain.model().name(), "the state belongs to the domain's model");
     let mut flags = 0;
     let (mut threshold, mut every, mut prev_t) = (0.0, 0, f64::NAN);
-    let mut payload_len = 2 * cells * T::BYTES;
+    let mut payload_len = variables * cells * T::BYTES;
     if let Some(map) = activation {
         flags |= FLAG_ACTIVATION;
         threshold = map.threshold;
@@ -163,21 +217,21 @@ pub fn encode<T: Scalar>(
             payload_len += cells * T::BYTES;
         }
     }
+    let section = model_section(domain);
     let dims = domain.dims();
-    let k = domain.karma();
-    let mut out = Vec::with_capacity(HEADER_BYTES + payload_len);
+    let mut out = Vec::with_capacity(HEADER_BYTES + section.len() + payload_len);
     out.extend_from_slice(MAGIC);
     put_u32(&mut out, FORMAT_VERSION);
     put_u32(&mut out, T::BYTES as u32);
     for n in [dims.nx, dims.ny, dims.nz] {
         put_u32(&mut out, n);
     }
-    put_u32(&mut out, domain.reaction() as u32);
-    for x in [domain.dx(), domain.dt_ms(), domain.diffusion(), k.gamma, k.eps, k.vstar] {
+    put_u32(&mut out, variables as u32);
+    for x in [domain.dx(), domain.dt_ms(), domain.diffusion()] {
         put_f64(&mut out, x);
     }
-    put_u32(&mut out, k.m);
     put_u32(&mut out, flags);
+    put_u32(&mut out, section.len() as u32);
     put_u64(&mut out, step);
     put_f64(&mut out, step as f64 * domain.dt_ms());
     put_f64(&mut out, threshold);
@@ -186,15 +240,17 @@ pub fn encode<T: Scalar>(
     put_u64(&mut out, payload_len as u64);
     debug_assert_eq!(out.len(), CHECKSUM_AT);
     put_u64(&mut out, 0); // the checksum, filled in below
-    T::extend_le_bytes(fields.u_slice(), &mut out);
-    T::extend_le_bytes(fields.v_slice(), &mut out);
+    out.extend_from_slice(&section);
+    for k in 0..variables {
+        T::extend_le_bytes(state.slice(k), &mut out);
+    }
     if let Some(map) = activation {
         out.extend(map.times_ms.iter().flat_map(|t| t.to_le_bytes()));
         if let Some((_, prev)) = &map.previous {
             T::extend_le_bytes(prev, &mut out);
         }
     }
-    debug_assert_eq!(out.len(), HEADER_BYTES + payload_len);
+    debug_assert_eq!(out.len(), HEADER_BYTES + section.len() + payload_len);
     let mut h = Fnv1a64::default();
     h.update(&out[..CHECKSUM_AT]);
     h.update(&out[HEADER_BYTES..]);
@@ -207,31 +263,44 @@ pub fn write<T: Scalar>(
     path: &Path,
     domain: &Domain,
     step: u64,
-    fields: &Fields<T>,
+    state: &State<T>,
     activation: Option<&ActivationMap<T>>,
 ) -> io::Result<()> {
-    write_atomic(path, &encode(domain, step, fields, activation))
+    write_atomic(path, &encode(domain, step, state, activation))
 }
 
+/// Reads little-endian numbers off a byte string; running past its end is
+/// an error, never a panic.
 struct Reader<'a> {
     bytes: &'a [u8],
     at: usize,
 }
 
-impl Reader<'_> {
-    fn take(&mut self, n: usize) -> &[u8] {
-        let s = &self.bytes[self.at..self.at + n];
-        self.at += n;
-        s
+/// The reader ran past the end of what it was given.
+struct Short;
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize) -> Result<&'a [u8], Short> {
+        let end = self.at.checked_add(n).filter(|&e| e <= self.bytes.len()).ok_or(Short)?;
+        let s = &self.bytes[self.at..end];
+        self.at = end;
+        Ok(s)
     }
-    fn u32(&mut self) -> u32 {
-        u32::from_le_bytes(self.take(4).try_into().unwrap())
+    fn u16(&mut self) -> Result<u16, Short> {
+        Ok(u16::from_le_bytes(self.take(2)?.try_into().expect("2 bytes")))
     }
-    fn u64(&mut self) -> u64 {
-        u64::from_le_bytes(self.take(8).try_into().unwrap())
+    fn u32(&mut self) -> Result<u32, Short> {
+        Ok(u32::from_le_bytes(self.take(4)?.try_into().expect("4 bytes")))
     }
-    fn f64(&mut self) -> f64 {
-        f64::from_le_bytes(self.take(8).try_into().unwrap())
+    fn u64(&mut self) -> Result<u64, Short> {
+        Ok(u64::from_le_bytes(self.take(8)?.try_into().expect("8 bytes")))
+    }
+    fn f64(&mut self) -> Result<f64, Short> {
+        Ok(f64::from_le_bytes(self.take(8)?.try_into().expect("8 bytes")))
+    }
+    fn name(&mut self) -> Result<Result<String, std::string::FromUtf8Error>, Short> {
+        let n = self.u16()? as usize;
+        Ok(String::from_utf8(self.take(n)?.to_vec()))
     }
 }
 
@@ -240,58 +309,61 @@ fn values<T: Scalar>(bytes: &[u8]) -> Vec<T> {
         .chunks_exact(T::BYTES)
         .map(|c| {
             if T::BYTES == 4 {
-                T::from_f64(f32::from_le_bytes(c.try_into().unwrap()) as f64)
+                T::from_f64(f32::from_le_bytes(c.try_into().expect("4 bytes")) as f64)
             } else {
-                T::from_f64(f64::from_le_bytes(c.try_into().unwrap()))
+                T::from_f64(f64::from_le_bytes(c.try_into().expect("8 bytes")))
             }
         })
         .collect()
 }
 
 /// Parses and verifies the header of checkpoint bytes (magic, version,
-/// length, checksum); `path` only names the file in errors.
+/// lengths, checksum); `path` only names the file in errors.
 pub fn decode_header(path: &Path, bytes: &[u8]) -> Result<CheckpointHeader, CheckpointError> {
     let path_buf = || path.to_path_buf();
     if bytes.len() < MAGIC.len() || &bytes[..MAGIC.len()] != MAGIC {
         return Err(CheckpointError::NotACheckpoint { path: path_buf() });
     }
-    if bytes.len() < HEADER_BYTES {
-        return Err(CheckpointError::Truncated {
-            path: path_buf(),
-            expected: HEADER_BYTES as u64,
-            found: bytes.len() as u64,
-        });
-    }
+    let truncated =
+        |expected: u64| CheckpointError::Truncated { path: path_buf(), expected, found: bytes.len() as u64 };
     let mut r = Reader { bytes, at: 8 };
-    let version = r.u32();
-    if version != FORMAT_VERSION {
-        return Err(CheckpointError::Version { path: path_buf(), found: version });
+    let version = r.u32().map_err(|_| truncated(HEADER_BYTES as u64))?;
+    match version {
+        1 => decode_header_v1(path, bytes),
+        2 => decode_header_v2(path, bytes),
+        found => Err(CheckpointError::Version { path: path_buf(), found }),
     }
-    let value_bytes = r.u32();
-    let (nx, ny, nz) = (r.u32(), r.u32(), r.u32());
-    let reaction = r.u32();
-    let (dx, dt_ms, diffusion, gamma, eps, vstar) = (r.f64(), r.f64(), r.f64(), r.f64(), r.f64(), r.f64());
-    let m = r.u32();
-    let flags = r.u32();
-    let step = r.u64();
-    let t_ms = r.f64();
-    let (threshold, every, _prev_t) = (r.f64(), r.u64(), r.f64());
-    let payload_len = r.u64();
-    let checksum = r.u64();
-    let expected = HEADER_BYTES as u64 + payload_len;
+}
+
+/// The common tail of both versions: precision, payload size, checksum.
+struct Frame {
+    precision: Precision,
+    cells: u64,
+}
+
+fn check_frame(
+    path: &Path,
+    bytes: &[u8],
+    (value_bytes, dims): (u32, [u32; 3]),
+    payload: (usize, u64),
+    checksum: (usize, u64),
+) -> Result<Frame, CheckpointError> {
+    let (payload_at, payload_len) = payload;
+    let expected = payload_at as u64 + payload_len;
     if (bytes.len() as u64) < expected {
-        return Err(CheckpointError::Truncated { path: path_buf(), expected, found: bytes.len() as u64 });
+        return Err(CheckpointError::Truncated { path: path.into(), expected, found: bytes.len() as u64 });
     }
-    let corrupt = |why: String| CheckpointError::Corrupt { path: path_buf(), why };
+    let corrupt = |why: String| CheckpointError::Corrupt { path: path.into(), why };
     if (bytes.len() as u64) > expected {
         return Err(corrupt(format!(
             "{} bytes follow the {expected} its header announces",
             bytes.len() as u64 - expected
         )));
     }
+    let (checksum_at, checksum) = checksum;
     let mut h = Fnv1a64::default();
-    h.update(&bytes[..CHECKSUM_AT]);
-    h.update(&bytes[HEADER_BYTES..]);
+    h.update(&bytes[..checksum_at]);
+    h.update(&bytes[checksum_at + 8..]);
     if h.finish() != checksum {
         return Err(corrupt(format!(
             "its checksum is {:#018x} but its contents hash to {:#018x}",
@@ -304,38 +376,200 @@ pub fn decode_header(path: &Path, bytes: &[u8]) -> Result<CheckpointHeader, Chec
         8 => Precision::F64,
         n => return Err(corrupt(format!("{n} bytes per value"))),
     };
-    let reaction = match reaction {
-        0 => Reaction::Off,
-        1 => Reaction::Karma,
-        n => return Err(corrupt(format!("reaction code {n}"))),
-    };
-    let cells = nx as u64 * ny as u64 * nz as u64;
-    let has_activation = flags & FLAG_ACTIVATION != 0;
-    let has_previous = flags & FLAG_PREVIOUS != 0;
-    let mut needed = 2 * cells * value_bytes as u64;
-    if has_activation {
-        needed += cells * 4;
-        if has_previous {
-            needed += cells * value_bytes as u64;
+    let [nx, ny, nz] = dims;
+    let cells = (nx as u64)
+        .checked_mul(ny as u64)
+        .and_then(|c| c.checked_mul(nz as u64))
+        .filter(|&c| c > 0)
+        .ok_or_else(|| corrupt(format!("a {nx}x{ny}x{nz} grid")))?;
+    Ok(Frame { precision, cells })
+}
+
+/// The payload bytes a header implies, or `None` on overflow.
+fn payload_needed(cells: u64, variables: u64, value_bytes: u64, flags: u32) -> Option<u64> {
+    let mut needed = cells.checked_mul(variables)?.checked_mul(value_bytes)?;
+    if flags & FLAG_ACTIVATION != 0 {
+        needed = needed.checked_add(cells.checked_mul(4)?)?;
+        if flags & FLAG_PREVIOUS != 0 {
+            needed = needed.checked_add(cells.checked_mul(value_bytes)?)?;
         }
     }
-    if needed != payload_len {
+    Some(needed)
+}
+
+fn decode_header_v2(path: &Path, bytes: &[u8]) -> Result<CheckpointHeader, CheckpointError> {
+    let truncated = |expected: usize| CheckpointError::Truncated {
+        path: path.into(),
+        expected: expected as u64,
+        found: bytes.len() as u64,
+    };
+    let corrupt = |why: String| CheckpointError::Corrupt { path: path.into(), why };
+    let mut r = Reader { bytes, at: 12 };
+    let fixed = (|| {
+        let value_bytes = r.u32()?;
+        let dims = [r.u32()?, r.u32()?, r.u32()?];
+        let variables = r.u32()?;
+        let (dx, dt_ms, diffusion) = (r.f64()?, r.f64()?, r.f64()?);
+        let flags = r.u32()?;
+        let section_len = r.u32()?;
+        let (step, t_ms) = (r.u64()?, r.f64()?);
+        let (threshold, every, prev_t) = (r.f64()?, r.u64()?, r.f64()?);
+        let payload_len = r.u64()?;
+        let checksum = r.u64()?;
+        Ok::<_, Short>((
+            value_bytes,
+            dims,
+            variables,
+            (dx, dt_ms, diffusion),
+            flags,
+            section_len,
+            (step, t_ms),
+            (threshold, every, prev_t),
+            payload_len,
+            checksum,
+        ))
+    })()
+    .map_err(|_| truncated(HEADER_BYTES))?;
+    let (
+        value_bytes,
+        dims,
+        variables,
+        (dx, dt_ms, diffusion),
+        flags,
+        section_len,
+        (step, t_ms),
+        activation,
+        payload_len,
+        checksum,
+    ) = fixed;
+    let payload_at = HEADER_BYTES + section_len as usize;
+    if bytes.len() < payload_at {
+        return Err(truncated(payload_at));
+    }
+    let frame =
+        check_frame(path, bytes, (value_bytes, dims), (payload_at, payload_len), (CHECKSUM_AT, checksum))?;
+    // The checksum holds: what follows was written by fibril as it is.
+    let mut s = Reader { bytes: &bytes[..payload_at], at: HEADER_BYTES };
+    let bad_section = || corrupt("its model section does not parse".into());
+    let text = |r: Result<Result<String, _>, Short>| r.map_err(|_| bad_section())?.map_err(|_| bad_section());
+    let model = text(s.name())?;
+    let preset = text(s.name())?;
+    let count = s.u16().map_err(|_| bad_section())?;
+    let mut parameters = Vec::with_capacity(count as usize);
+    for _ in 0..count {
+        let name = text(s.name())?;
+        parameters.push((name, s.f64().map_err(|_| bad_section())?));
+    }
+    let mut names = Vec::new();
+    for _ in 0..variables.min(1024) {
+        names.push(text(s.name())?);
+    }
+    if names.len() != variables as usize || s.at != payload_at {
+        return Err(bad_section());
+    }
+    let needed = payload_needed(frame.cells, variables as u64, value_bytes as u64, flags);
+    if needed != Some(payload_len) {
         return Err(corrupt(format!(
-            "a {nx}x{ny}x{nz} grid needs {needed} payload bytes, the header says {payload_len}"
+            "a {}x{}x{} grid of {variables} variables needs {} payload bytes, the header says {payload_len}",
+            dims[0],
+            dims[1],
+            dims[2],
+            needed.map_or("more".into(), |n| n.to_string())
         )));
     }
+    let (threshold, every, prev_t) = activation;
     Ok(CheckpointHeader {
-        version,
-        precision,
-        dims: GridDims::new(nx, ny, nz),
-        reaction,
+        version: 2,
+        precision: frame.precision,
+        dims: GridDims::new(dims[0], dims[1], dims[2]),
         dx,
         dt_ms,
         diffusion,
-        karma: KarmaParams { gamma, eps, vstar, m },
+        model,
+        preset: (!preset.is_empty()).then_some(preset),
+        parameters,
+        variables: names,
         step,
         t_ms,
-        activation: has_activation.then_some((threshold, every)),
+        activation: (flags & FLAG_ACTIVATION != 0).then_some((threshold, every)),
+        previous_t_ms: (flags & FLAG_ACTIVATION != 0 && flags & FLAG_PREVIOUS != 0).then_some(prev_t),
+        payload_at,
+        stored_variables: variables as usize,
+    })
+}
+
+/// Version 1: the Karma model (reaction code 1) or pure diffusion (0),
+/// with U and v and the Karma parameters at fixed offsets.
+fn decode_header_v1(path: &Path, bytes: &[u8]) -> Result<CheckpointHeader, CheckpointError> {
+    if bytes.len() < V1_HEADER_BYTES {
+        return Err(CheckpointError::Truncated {
+            path: path.into(),
+            expected: V1_HEADER_BYTES as u64,
+            found: bytes.len() as u64,
+        });
+    }
+    let mut r = Reader { bytes, at: 12 };
+    let short = |_| CheckpointError::Corrupt { path: path.into(), why: "header".into() };
+    let value_bytes = r.u32().map_err(short)?;
+    let dims = [r.u32().map_err(short)?, r.u32().map_err(short)?, r.u32().map_err(short)?];
+    let reaction = r.u32().map_err(short)?;
+    let mut f = [0.0; 6];
+    for x in &mut f {
+        *x = r.f64().map_err(short)?;
+    }
+    let [dx, dt_ms, diffusion, gamma, eps, vstar] = f;
+    let m = r.u32().map_err(short)?;
+    let flags = r.u32().map_err(short)?;
+    let (step, t_ms) = (r.u64().map_err(short)?, r.f64().map_err(short)?);
+    let (threshold, every, prev_t) =
+        (r.f64().map_err(short)?, r.u64().map_err(short)?, r.f64().map_err(short)?);
+    let payload_len = r.u64().map_err(short)?;
+    let checksum = r.u64().map_err(short)?;
+    let frame = check_frame(
+        path,
+        bytes,
+        (value_bytes, dims),
+        (V1_HEADER_BYTES, payload_len),
+        (V1_CHECKSUM_AT, checksum),
+    )?;
+    let corrupt = |why: String| CheckpointError::Corrupt { path: path.into(), why };
+    let (model, parameters, variables) = match reaction {
+        0 => ("diffusion", vec![], vec!["u".to_string()]),
+        1 => (
+            "karma",
+            vec![
+                ("gamma".into(), gamma),
+                ("eps".into(), eps),
+                ("vstar".into(), vstar),
+                ("m".into(), m as f64),
+            ],
+            vec!["U".to_string(), "v".to_string()],
+        ),
+        n => return Err(corrupt(format!("reaction code {n}"))),
+    };
+    if payload_needed(frame.cells, 2, value_bytes as u64, flags) != Some(payload_len) {
+        return Err(corrupt(format!(
+            "a {}x{}x{} grid needs other than the {payload_len} payload bytes the header says",
+            dims[0], dims[1], dims[2]
+        )));
+    }
+    Ok(CheckpointHeader {
+        version: 1,
+        precision: frame.precision,
+        dims: GridDims::new(dims[0], dims[1], dims[2]),
+        dx,
+        dt_ms,
+        diffusion,
+        model: model.into(),
+        preset: None,
+        parameters,
+        variables,
+        step,
+        t_ms,
+        activation: (flags & FLAG_ACTIVATION != 0).then_some((threshold, every)),
+        previous_t_ms: (flags & FLAG_ACTIVATION != 0 && flags & FLAG_PREVIOUS != 0).then_some(prev_t),
+        payload_at: V1_HEADER_BYTES,
+        stored_variables: 2,
     })
 }
 
@@ -356,90 +590,104 @@ pub fn decode<T: Scalar>(path: &Path, bytes: &[u8]) -> Result<Checkpoint<T>, Che
     if header.precision != T::PRECISION {
         return Err(CheckpointError::Mismatch {
             path: path.to_path_buf(),
-            field: "precision",
+            field: "precision".into(),
             in_file: header.precision.to_string(),
             in_run: T::PRECISION.to_string(),
             fix: format!("pass --precision {}", header.precision),
         });
     }
+    let model = models::find(&header.model).ok_or_else(|| CheckpointError::UnknownModel {
+        path: path.to_path_buf(),
+        model: header.model.clone(),
+        known: models::names(),
+    })?;
+    let wanted: Vec<&str> = model.variables.iter().map(|v| v.name).collect();
+    if header.variables != wanted {
+        return Err(CheckpointError::Corrupt {
+            path: path.to_path_buf(),
+            why: format!("it stores variables {:?}, model {} has {wanted:?}", header.variables, model.name),
+        });
+    }
     let cells = header.dims.cells();
     let n = cells * T::BYTES;
-    let payload = &bytes[HEADER_BYTES..];
-    let u = values::<T>(&payload[..n]);
-    let v = values::<T>(&payload[n..2 * n]);
-    let fields = Fields::from_vecs(header.dims, u, v);
+    let payload = &bytes[header.payload_at..];
+    let vars = (0..model.variables.len()).map(|k| values::<T>(&payload[k * n..(k + 1) * n])).collect();
+    let state = State::from_vecs(model, header.dims, vars);
+    let after = header.stored_variables * n;
     let activation = header.activation.map(|(threshold, every)| {
-        let times: Vec<f32> = payload[2 * n..2 * n + 4 * cells]
+        let times: Vec<f32> = payload[after..after + 4 * cells]
             .chunks_exact(4)
-            .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
+            .map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes")))
             .collect();
-        let prev_t = f64::from_le_bytes(bytes[120..128].try_into().unwrap());
-        let rest = &payload[2 * n + 4 * cells..];
+        let rest = &payload[after + 4 * cells..];
         ActivationMap {
             threshold,
             every_steps: every,
             times_ms: times,
-            previous: (!rest.is_empty()).then(|| (prev_t, values::<T>(rest))),
+            previous: header.previous_t_ms.map(|t| (t, values::<T>(rest))),
         }
     });
-    Ok(Checkpoint { header, fields, activation })
+    Ok(Checkpoint { header, state, activation })
 }
 
 impl CheckpointHeader {
-    /// Refuses a checkpoint whose grid, step, parameters or model differ
+    /// Refuses a checkpoint whose grid, steps, model or parameters differ
     /// from `domain`'s, naming the field and the option that fixes it.
     pub fn check_matches(&self, path: &Path, domain: &Domain) -> Result<(), CheckpointError> {
-        let mismatch = |field, in_file: String, in_run: String, fix: String| {
+        let mismatch = |field: String, in_file: String, in_run: String, fix: String| {
             Err(CheckpointError::Mismatch { path: path.to_path_buf(), field, in_file, in_run, fix })
         };
         let d = domain.dims();
         let f = self.dims;
         if d != f {
             return mismatch(
-                "the grid",
+                "the grid".into(),
                 format!("{}x{}x{}", f.nx, f.ny, f.nz),
                 format!("{}x{}x{}", d.nx, d.ny, d.nz),
                 format!("pass --nx {} --ny {} --nz {}", f.nx, f.ny, f.nz),
             );
         }
-        let k = domain.karma();
         let numbers = [
             ("dx", self.dx, domain.dx(), "--dx"),
             ("dt", self.dt_ms, domain.dt_ms(), "--dt"),
             ("diffusion", self.diffusion, domain.diffusion(), "--diffusion"),
-            ("gamma", self.karma.gamma, k.gamma, "--gamma"),
-            ("eps", self.karma.eps, k.eps, "--eps"),
-            ("vstar", self.karma.vstar, k.vstar, "--vstar"),
         ];
         for (field, in_file, in_run, flag) in numbers {
             if in_file.to_bits() != in_run.to_bits() {
                 return mismatch(
-                    field,
+                    field.into(),
                     in_file.to_string(),
                     in_run.to_string(),
                     format!("pass {flag} {in_file} (the value the run was started with)"),
                 );
             }
         }
-        if self.karma.m != k.m {
+        let model = domain.model();
+        if self.model != model.name() {
             return mismatch(
-                "M",
-                self.karma.m.to_string(),
-                k.m.to_string(),
-                format!("pass --m {}", self.karma.m),
+                "the model".into(),
+                self.model.clone(),
+                model.name().into(),
+                format!("pass --model {}", self.model),
             );
         }
-        if self.reaction != domain.reaction() {
-            let name = |r: Reaction| if r == Reaction::Off { "off" } else { "karma" };
+        for (name, in_file) in &self.parameters {
+            let in_run = model.get(name);
+            if in_run.map(f64::to_bits) != Some(in_file.to_bits()) {
+                return mismatch(
+                    format!("parameter {name}"),
+                    in_file.to_string(),
+                    in_run.map_or("absent".into(), |v| v.to_string()),
+                    format!("pass --param {name}={in_file} (the value the run was started with)"),
+                );
+            }
+        }
+        if self.parameters.len() != model.values().len() {
             return mismatch(
-                "the reaction term",
-                name(self.reaction).into(),
-                name(domain.reaction()).into(),
-                if self.reaction == Reaction::Off {
-                    "pass --no-reaction".into()
-                } else {
-                    "drop --no-reaction".into()
-                },
+                "the parameter list".into(),
+                format!("{} parameters", self.parameters.len()),
+                format!("{} parameters", model.values().len()),
+                "resume with the fibril that wrote the checkpoint".into(),
             );
         }
         Ok(())
@@ -449,17 +697,25 @@ impl CheckpointHeader {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::models::ModelSetup;
 
     fn domain(n: u32) -> Domain {
-        Domain::new(GridDims::new(n, n + 1, n + 2), 0.6, 0.05, 1.0, KarmaParams::default(), Reaction::Karma)
-            .unwrap()
+        Domain::new(
+            GridDims::new(n, n + 1, n + 2),
+            0.6,
+            0.05,
+            1.0,
+            ModelSetup::new("karma", None, &[]).unwrap(),
+        )
+        .unwrap()
     }
 
-    fn fields(d: &Domain) -> Fields<f32> {
+    fn state(d: &Domain) -> State<f32> {
         let mut k = 0.0f32;
-        Fields::from_fn(d.dims(), |_, _, _| {
+        State::from_fn(d.model().info(), d.dims(), |_, _, _, cell| {
             k += 0.125;
-            (k, 1.0 / k)
+            cell[0] = k;
+            cell[1] = 1.0 / k;
         })
     }
 
@@ -478,9 +734,9 @@ mod tests {
     #[test]
     fn round_trip_with_activation_map() {
         let d = domain(4);
-        let f = fields(&d);
+        let f = state(&d);
         let mut map = ActivationMap::<f32>::new(d.cells(), 1.0, 10);
-        map.sample(0.0, f.u_slice());
+        map.sample(0.0, f.slice(0));
         let bytes = encode(&d, 40, &f, Some(&map));
         let path = std::env::temp_dir().join(format!("fibril-ckpt-{}.fibril", std::process::id()));
         std::fs::write(&path, &bytes).unwrap();
@@ -488,8 +744,11 @@ mod tests {
         assert_eq!(back.header.step, 40);
         assert_eq!(back.header.t_ms, 2.0);
         assert_eq!(back.header.dims, d.dims());
+        assert_eq!(back.header.model, "karma");
+        assert_eq!(back.header.preset.as_deref(), Some("stable"));
+        assert_eq!(back.header.variables, ["U", "v"]);
         back.header.check_matches(&path, &d).unwrap();
-        assert_eq!(back.fields, f);
+        assert_eq!(back.state, f);
         let back_map = back.activation.unwrap();
         assert_eq!(back_map.previous, map.previous);
         assert_eq!(
@@ -505,23 +764,29 @@ mod tests {
     #[test]
     fn damage_is_refused() {
         let d = domain(3);
-        let bytes = encode(&d, 7, &fields(&d), None);
+        let bytes = encode(&d, 7, &state(&d), None);
         let p = Path::new("x.fibril");
         assert!(decode_header(p, &bytes).is_ok());
 
         let e = decode_header(p, &bytes[..bytes.len() - 5]).unwrap_err();
         assert!(matches!(e, CheckpointError::Truncated { .. }), "{e}");
-        let e = decode_header(p, &bytes[..100]).unwrap_err();
-        assert!(matches!(e, CheckpointError::Truncated { .. }), "{e}");
+        for cut in [9, 40, 100, 119, 125] {
+            let e = decode_header(p, &bytes[..cut]).unwrap_err();
+            assert!(matches!(e, CheckpointError::Truncated { .. }), "cut at {cut}: {e}");
+        }
 
         let mut flipped = bytes.clone();
-        flipped[HEADER_BYTES + 17] ^= 0x04;
+        let payload_at = bytes.len() - 2 * d.cells() * 4;
+        flipped[payload_at + 17] ^= 0x04;
         let e = decode_header(p, &flipped).unwrap_err();
         assert!(e.to_string().contains("checksum"), "{e}");
 
         let mut header_flip = bytes.clone();
         header_flip[16] ^= 1; // nx
         assert!(matches!(decode_header(p, &header_flip), Err(CheckpointError::Corrupt { .. })));
+        let mut section_flip = bytes.clone();
+        section_flip[HEADER_BYTES + 3] ^= 1; // a letter of the model's name
+        assert!(matches!(decode_header(p, &section_flip), Err(CheckpointError::Corrupt { .. })));
 
         let mut longer = bytes.clone();
         longer.push(0);
@@ -530,20 +795,78 @@ mod tests {
         let e = decode_header(p, b"\x93NUMPY not a checkpoint").unwrap_err();
         assert!(matches!(e, CheckpointError::NotACheckpoint { .. }));
 
-        let mut v2 = bytes;
-        v2[8] = 2;
-        assert!(matches!(decode_header(p, &v2), Err(CheckpointError::Version { found: 2, .. })));
+        let mut v3 = bytes;
+        v3[8] = 3;
+        assert!(matches!(decode_header(p, &v3), Err(CheckpointError::Version { found: 3, .. })));
+    }
+
+    /// A version 1 file, as the fibril before named models wrote it.
+    fn encode_v1(d: &Domain, step: u64, u: &[f32], v: &[f32]) -> Vec<u8> {
+        let mut out = Vec::new();
+        out.extend_from_slice(MAGIC);
+        put_u32(&mut out, 1);
+        put_u32(&mut out, 4);
+        for n in [d.dims().nx, d.dims().ny, d.dims().nz] {
+            put_u32(&mut out, n);
+        }
+        put_u32(&mut out, 1); // Karma
+        for x in [d.dx(), d.dt_ms(), d.diffusion(), 1.5415, 0.01, 0.6] {
+            put_f64(&mut out, x);
+        }
+        put_u32(&mut out, 4);
+        put_u32(&mut out, 0);
+        put_u64(&mut out, step);
+        put_f64(&mut out, step as f64 * d.dt_ms());
+        put_f64(&mut out, 0.0);
+        put_u64(&mut out, 0);
+        put_f64(&mut out, f64::NAN);
+        put_u64(&mut out, (8 * u.len()) as u64);
+        put_u64(&mut out, 0);
+        f32::extend_le_bytes(u, &mut out);
+        f32::extend_le_bytes(v, &mut out);
+        let mut h = Fnv1a64::default();
+        h.update(&out[..V1_CHECKSUM_AT]);
+        h.update(&out[V1_HEADER_BYTES..]);
+        out[V1_CHECKSUM_AT..V1_HEADER_BYTES].copy_from_slice(&h.finish().to_le_bytes());
+        out
+    }
+
+    #[test]
+    fn version_1_files_still_resume() {
+        let d = domain(3);
+        let f = state(&d);
+        let bytes = encode_v1(&d, 12, f.slice(0), f.slice(1));
+        let p = Path::new("old.fibril");
+        let back = decode::<f32>(p, &bytes).unwrap();
+        assert_eq!((back.header.version, back.header.model.as_str(), back.header.step), (1, "karma", 12));
+        back.header.check_matches(p, &d).unwrap();
+        assert_eq!(back.state, f);
     }
 
     #[test]
     fn mismatches_name_the_field_and_the_fix() {
         let d = domain(3);
-        let header = decode_header(Path::new("c"), &encode(&d, 1, &fields(&d), None)).unwrap();
+        let header = decode_header(Path::new("c"), &encode(&d, 1, &state(&d), None)).unwrap();
         let e = header.check_matches(Path::new("c"), &domain(4)).unwrap_err().to_string();
         assert!(e.contains("the grid is 3x4x5 in the checkpoint but 4x5x6 here"), "{e}");
         assert!(e.contains("--nx 3 --ny 4 --nz 5"), "{e}");
-        let other = Domain::new(d.dims(), 0.6, 0.04, 1.0, KarmaParams::default(), Reaction::Karma).unwrap();
+        let karma = || ModelSetup::new("karma", None, &[]).unwrap();
+        let other = Domain::new(d.dims(), 0.6, 0.04, 1.0, karma()).unwrap();
         let e = header.check_matches(Path::new("c"), &other).unwrap_err().to_string();
         assert!(e.contains("dt is 0.05 in the checkpoint but 0.04 here; pass --dt 0.05"), "{e}");
+        let breakup = ModelSetup::new("karma", Some("breakup"), &[]).unwrap();
+        let other = Domain::new(d.dims(), 0.6, 0.05, 1.0, breakup).unwrap();
+        let e = header.check_matches(Path::new("c"), &other).unwrap_err().to_string();
+        assert!(
+            e.contains("parameter vstar is 0.6 in the checkpoint but 0.72 here; pass --param vstar=0.6"),
+            "{e}"
+        );
+        let diffusion =
+            Domain::new(d.dims(), 0.6, 0.05, 1.0, ModelSetup::new("diffusion", None, &[]).unwrap()).unwrap();
+        let e = header.check_matches(Path::new("c"), &diffusion).unwrap_err().to_string();
+        assert!(
+            e.contains("the model is karma in the checkpoint but diffusion here; pass --model karma"),
+            "{e}"
+        );
     }
 }

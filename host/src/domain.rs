@@ -1,41 +1,37 @@
 //! The simulated problem: grid, spacing, time step, diffusion and model.
 //!
 //! A [`Domain`] can only be built through [`Domain::new`], which refuses
-//! what cannot run (too few cells, non-positive steps, an unstable
-//! explicit scheme), so every backend may assume a valid one.
+//! what cannot run (an empty axis, non-positive steps, an unstable
+//! explicit scheme), so every backend may assume a valid one. Parameters
+//! of the model are checked when the [`ModelSetup`] is made.
 
-use kernels_gpu::{GridDims, KarmaCoeffs, Reaction};
+use kernels_gpu::{CellModel, GridDims, StepCoeffs};
 use serde::Serialize;
 use thiserror::Error;
 
-use crate::params::KarmaParams;
+use crate::models::{ModelSetup, ParameterValue};
 use crate::scalar::Scalar;
 
-/// Forward Euler with the 7-point Laplacian is stable for D dt / h^2 <= 1/6
-/// in 3D (von Neumann; Fenton & Karma 1998, sec. III.B).
-pub const MAX_DIFFUSION_NUMBER: f64 = 1.0 / 6.0;
-
-/// Smallest number of cells per axis: the mirror rule needs an interior
-/// neighbour on each side of a boundary cell.
-pub const MIN_CELLS_PER_AXIS: u32 = 3;
+/// The largest total number of cells: far above any memory, and below the
+/// point where cell counts stop being exact in f64 arithmetic.
+pub const MAX_CELLS: u64 = 1 << 52;
 
 /// Why a domain was refused. Each message names the fix.
 #[derive(Debug, Error, PartialEq)]
 pub enum DomainError {
-    #[error(
-        "{axis} = {cells} is too small: every axis needs at least {MIN_CELLS_PER_AXIS} cells \
-         (the no-flux boundary mirrors an interior neighbour); use --size or --{axis} {MIN_CELLS_PER_AXIS} or more"
-    )]
-    TooFewCells { axis: &'static str, cells: u32 },
+    #[error("{axis} = 0: every axis needs at least one cell; use --size or --{axis} 1 or more")]
+    EmptyAxis { axis: &'static str },
+    #[error("a {nx}x{ny}x{nz} grid has more cells than fibril can index; use a smaller grid")]
+    TooManyCells { nx: u32, ny: u32, nz: u32 },
     #[error("{name} must be a positive number, got {value}; pass --{name} with a value > 0")]
     NotPositive { name: &'static str, value: f64 },
     #[error(
-        "unstable time step: D*dt/dx^2 = {number:.4} exceeds 1/6 = 0.1667 (forward Euler in 3D); \
-         use --dt {dt_max:.6} or smaller (with dx = {dx}), or --dx {dx_min:.6} or larger (with dt = {dt})"
+        "unstable time step: D*dt/dx^2 = {number:.4} exceeds 1/{} = {limit:.4} (forward Euler on a grid with \
+         {axes} axes of two cells or more); use --dt {dt_max:.6} or smaller (with dx = {dx}), or --dx {dx_min:.6} \
+         or larger (with dt = {dt})",
+        2 * axes
     )]
-    Unstable { number: f64, dt: f64, dx: f64, dt_max: f64, dx_min: f64 },
-    #[error("{name} = {value} is outside the model's range: {why}")]
-    BadParameter { name: &'static str, value: f64, why: &'static str },
+    Unstable { number: f64, limit: f64, axes: u32, dt: f64, dx: f64, dt_max: f64, dx_min: f64 },
 }
 
 /// A validated simulation domain.
@@ -44,12 +40,24 @@ pub struct Domain {
     dims: GridDims,
     /// Grid spacing h = dx = dy = dz, in the model's space unit.
     dx: f64,
-    /// Time step in the model's time unit, read as ms (the paper's convention).
+    /// Time step in the model's time unit (ms, or read as ms).
     dt_ms: f64,
-    /// Diffusion coefficient D (space unit^2 / time unit).
+    /// Diffusion coefficient D of variable 0 (space unit^2 / time unit).
     diffusion: f64,
-    karma: KarmaParams,
-    reaction: Reaction,
+    model: ModelSetup,
+}
+
+/// The model of a run as summaries record it.
+#[derive(Clone, Debug, Serialize)]
+pub struct ModelRecord {
+    pub name: &'static str,
+    pub title: &'static str,
+    pub preset: Option<&'static str>,
+    pub parameters: Vec<ParameterValue>,
+    /// Variable names, the diffusing one first.
+    pub variables: Vec<&'static str>,
+    pub time_unit: &'static str,
+    pub space_unit: &'static str,
 }
 
 /// The parameters of a [`Domain`] as they appear in run summaries.
@@ -63,9 +71,14 @@ pub struct DomainRecord {
     pub diffusion: f64,
     /// D dt / h^2.
     pub diffusion_number: f64,
-    pub karma: KarmaParams,
-    /// "karma" or "off" (pure diffusion).
-    pub reaction: &'static str,
+    pub model: ModelRecord,
+}
+
+/// Forward Euler with the (2 axes + 1)-point Laplacian is stable for
+/// D dt / h^2 <= 1 / (2 axes) (von Neumann; Fenton & Karma 1998, sec.
+/// III.B: 1/6 in 3D); a single cell has no diffusion limit.
+pub fn max_diffusion_number(axes: u32) -> f64 {
+    if axes == 0 { f64::INFINITY } else { 1.0 / (2.0 * axes as f64) }
 }
 
 impl Domain {
@@ -74,13 +87,16 @@ impl Domain {
         dx: f64,
         dt_ms: f64,
         diffusion: f64,
-        karma: KarmaParams,
-        reaction: Reaction,
+        model: ModelSetup,
     ) -> Result<Self, DomainError> {
         for (axis, cells) in [("nx", dims.nx), ("ny", dims.ny), ("nz", dims.nz)] {
-            if cells < MIN_CELLS_PER_AXIS {
-                return Err(DomainError::TooFewCells { axis, cells });
+            if cells == 0 {
+                return Err(DomainError::EmptyAxis { axis });
             }
+        }
+        let cells = (dims.nx as u64).checked_mul(dims.ny as u64).and_then(|c| c.checked_mul(dims.nz as u64));
+        if cells.is_none_or(|c| c > MAX_CELLS) {
+            return Err(DomainError::TooManyCells { nx: dims.nx, ny: dims.ny, nz: dims.nz });
         }
         for (name, value) in [("dx", dx), ("dt", dt_ms), ("diffusion", diffusion)] {
             if !(value > 0.0 && value.is_finite()) {
@@ -88,24 +104,27 @@ impl Domain {
             }
         }
         let number = diffusion * dt_ms / (dx * dx);
-        if number > MAX_DIFFUSION_NUMBER {
+        let axes = dims.axes();
+        let limit = max_diffusion_number(axes);
+        if number > limit {
             return Err(DomainError::Unstable {
                 number,
+                limit,
+                axes,
                 dt: dt_ms,
                 dx,
-                dt_max: MAX_DIFFUSION_NUMBER * dx * dx / diffusion,
-                dx_min: (diffusion * dt_ms / MAX_DIFFUSION_NUMBER).sqrt(),
+                dt_max: limit * dx * dx / diffusion,
+                dx_min: (diffusion * dt_ms / limit).sqrt(),
             });
         }
-        check_karma(&karma)?;
-        Ok(Self { dims, dx, dt_ms, diffusion, karma, reaction })
+        Ok(Self { dims, dx, dt_ms, diffusion, model })
     }
 
     /// The same problem on a grid of `nz` slices (a z-sub-domain with its
     /// halos); nx and ny, spacing, step and model are unchanged, so it is
-    /// as valid as `self` for any `nz >= 3`.
+    /// as valid as `self` for any `nz >= 3` when `self` is a 3D grid.
     pub fn with_nz(&self, nz: u32) -> Domain {
-        assert!(nz >= MIN_CELLS_PER_AXIS, "a sub-domain has at least one owned slice and two halos");
+        assert!(nz >= 3, "a sub-domain has at least one owned slice and two halos");
         Domain { dims: GridDims::new(self.dims.nx, self.dims.ny, nz), ..self.clone() }
     }
 
@@ -121,17 +140,43 @@ impl Domain {
     pub fn diffusion(&self) -> f64 {
         self.diffusion
     }
-    pub fn karma(&self) -> &KarmaParams {
-        &self.karma
-    }
-    pub fn reaction(&self) -> Reaction {
-        self.reaction
+    pub fn model(&self) -> &ModelSetup {
+        &self.model
     }
     pub fn cells(&self) -> usize {
         self.dims.cells()
     }
 
+    /// D dt / h^2.
+    pub fn diffusion_number(&self) -> f64 {
+        self.diffusion * self.dt_ms / (self.dx * self.dx)
+    }
+
+    /// The numerics' per-step constants in precision `T`, rounded once
+    /// here and used unchanged by every backend (so CPU and GPU see
+    /// identical bits).
+    pub fn step_coeffs<T: Scalar>(&self) -> StepCoeffs<T> {
+        StepCoeffs::new(self.dt_ms, self.diffusion_number())
+    }
+
+    /// The model's coefficients in precision `T` (`M` must be the domain's model).
+    pub fn model_coeffs<M: CellModel, T: Scalar>(&self) -> M::Coeffs<T> {
+        self.model.coeffs::<M, T>(self.dt_ms)
+    }
+
+    /// The step in ms for real-time factors: dt itself for models in ms; a
+    /// dimensionless model's time unit counts as its `ms_per_time_unit` ms.
+    pub fn dt_real_ms(&self) -> f64 {
+        self.dt_ms * self.model.info().units.ms_per_time_unit
+    }
+
+    /// Number of steps that cover `duration_ms` (rounded to the nearest step).
+    pub fn steps_for(&self, duration_ms: f64) -> u64 {
+        (duration_ms / self.dt_ms).round() as u64
+    }
+
     pub fn record(&self) -> DomainRecord {
+        let info = self.model.info();
         DomainRecord {
             nx: self.dims.nx,
             ny: self.dims.ny,
@@ -140,60 +185,29 @@ impl Domain {
             dt_ms: self.dt_ms,
             diffusion: self.diffusion,
             diffusion_number: self.diffusion_number(),
-            karma: self.karma,
-            reaction: match self.reaction {
-                Reaction::Off => "off",
-                Reaction::Karma => "karma",
+            model: ModelRecord {
+                name: info.name,
+                title: info.title,
+                preset: self.model.preset(),
+                parameters: self.model.parameters(),
+                variables: info.variables.iter().map(|v| v.name).collect(),
+                time_unit: info.units.time,
+                space_unit: info.units.space,
             },
         }
     }
-
-    /// D dt / h^2.
-    pub fn diffusion_number(&self) -> f64 {
-        self.diffusion * self.dt_ms / (self.dx * self.dx)
-    }
-
-    /// The per-step constants in precision `T`, rounded once here and used
-    /// unchanged by every backend (so CPU and GPU see identical bits).
-    pub fn coeffs<T: Scalar>(&self) -> KarmaCoeffs<T> {
-        KarmaCoeffs {
-            dt: T::from_f64(self.dt_ms),
-            diffusion_number: T::from_f64(self.diffusion_number()),
-            gamma: T::from_f64(self.karma.gamma),
-            inv_vstar: T::from_f64(1.0 / self.karma.vstar),
-            dt_eps: T::from_f64(self.dt_ms * self.karma.eps),
-            m: self.karma.m,
-            reaction: self.reaction as u32,
-        }
-    }
-
-    /// Number of steps that cover `duration_ms` (rounded to the nearest step).
-    pub fn steps_for(&self, duration_ms: f64) -> u64 {
-        (duration_ms / self.dt_ms).round() as u64
-    }
-}
-
-fn check_karma(k: &KarmaParams) -> Result<(), DomainError> {
-    let checks = [
-        ("gamma", k.gamma, k.gamma.is_finite(), "it must be a finite number"),
-        ("eps", k.eps, k.eps > 0.0 && k.eps.is_finite(), "it must be > 0"),
-        ("vstar", k.vstar, k.vstar > 0.0 && k.vstar.is_finite(), "it must be > 0"),
-        ("m", k.m as f64, k.m <= 64, "use an exponent between 0 and 64"),
-    ];
-    for (name, value, ok, why) in checks {
-        if !ok {
-            return Err(DomainError::BadParameter { name, value, why });
-        }
-    }
-    Ok(())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn karma() -> ModelSetup {
+        ModelSetup::new("karma", None, &[]).unwrap()
+    }
+
     fn domain(dims: GridDims, dx: f64, dt: f64) -> Result<Domain, DomainError> {
-        Domain::new(dims, dx, dt, 1.0, KarmaParams::default(), Reaction::Karma)
+        Domain::new(dims, dx, dt, 1.0, karma())
     }
 
     #[test]
@@ -204,10 +218,17 @@ mod tests {
     }
 
     #[test]
-    fn refuses_small_axes() {
-        let e = domain(GridDims::new(8, 2, 8), 0.6, 0.05).unwrap_err();
-        assert_eq!(e, DomainError::TooFewCells { axis: "ny", cells: 2 });
-        assert!(e.to_string().contains("--ny 3 or more"));
+    fn accepts_sheets_cables_and_single_cells_and_refuses_empty_axes() {
+        for dims in
+            [GridDims::new(8, 8, 1), GridDims::new(8, 1, 1), GridDims::new(1, 1, 1), GridDims::new(2, 2, 2)]
+        {
+            domain(dims, 0.6, 0.05).unwrap();
+        }
+        let e = domain(GridDims::new(8, 0, 8), 0.6, 0.05).unwrap_err();
+        assert_eq!(e, DomainError::EmptyAxis { axis: "ny" });
+        assert!(e.to_string().contains("--ny 1 or more"));
+        let e = domain(GridDims::new(u32::MAX, u32::MAX, 2), 0.6, 0.05).unwrap_err();
+        assert!(matches!(e, DomainError::TooManyCells { .. }));
     }
 
     #[test]
@@ -238,11 +259,25 @@ mod tests {
     }
 
     #[test]
+    fn the_stability_limit_follows_the_number_of_axes() {
+        // D dt / h^2 = 0.2: unstable in 3D (1/6), stable in 2D (1/4).
+        assert!(domain(GridDims::new(8, 8, 8), 0.5, 0.05).is_err());
+        assert!(domain(GridDims::new(8, 1, 8), 0.5, 0.05).is_ok());
+        // 0.4: only a cable (1/2); a single cell has no limit.
+        assert!(domain(GridDims::new(8, 8, 1), 0.5, 0.1).is_err());
+        assert!(domain(GridDims::new(1, 8, 1), 0.5, 0.1).is_ok());
+        assert!(domain(GridDims::new(1, 1, 1), 0.1, 10.0).is_ok());
+        let e = domain(GridDims::new(8, 8, 1), 0.5, 0.1).unwrap_err().to_string();
+        assert!(e.contains("exceeds 1/4") && e.contains("2 axes"), "{e}");
+    }
+
+    #[test]
     fn coeffs_are_rounded_from_f64_once() {
         let d = domain(GridDims::new(8, 8, 8), 0.6, 0.05).unwrap();
-        let c32 = d.coeffs::<f32>();
-        assert_eq!(c32.diffusion_number, (0.05f64 / 0.36) as f32);
-        assert_eq!(c32.inv_vstar, (1.0f64 / 0.6) as f32);
-        assert_eq!(c32.m, 4);
+        let s = d.step_coeffs::<f32>();
+        assert_eq!(s.diffusion_number, (0.05f64 / 0.36) as f32);
+        let c = d.model_coeffs::<kernels_gpu::models::Karma, f32>();
+        assert_eq!(c.inv_vstar, (1.0f64 / 0.6) as f32);
+        assert_eq!(c.m, 4);
     }
 }

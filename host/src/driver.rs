@@ -17,14 +17,14 @@ use std::time::Instant;
 use serde::Serialize;
 use thiserror::Error;
 
-use crate::activation::ActivationMap;
-use crate::backend::{Solver, SolverError};
 use crate::checkpoint;
 use crate::domain::Domain;
-use crate::fields::Fields;
+use crate::events::activation::ActivationMap;
+use crate::events::stimulus::StimulusSchedule;
 use crate::io::snapshots::{SnapshotWriter, WriteError};
 use crate::scalar::Scalar;
-use crate::stimulus::StimulusSchedule;
+use crate::solver::{Solver, SolverError};
+use crate::state::State;
 
 /// When things happen during a run, in steps.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -84,7 +84,7 @@ impl Schedule {
 #[serde(tag = "status", rename_all = "snake_case")]
 pub enum Outcome {
     Completed,
-    /// U held NaN or Inf at the check after `step`; the check after
+    /// Variable 0 held NaN or Inf at the check after `step`; the check after
     /// `last_clean_step` was clean, so the blow-up happened in between.
     NonFinite {
         step: u64,
@@ -147,13 +147,13 @@ pub struct RunContext<'a, T> {
     pub progress: &'a mut dyn FnMut(u64),
 }
 
-/// Downloads the fields once per stop, on first use.
-fn fields_of<'f, T: Scalar>(
-    cache: &'f mut Option<Fields<T>>,
+/// Downloads the state once per stop, on first use.
+fn state_of<'f, T: Scalar>(
+    cache: &'f mut Option<State<T>>,
     solver: &mut dyn Solver<T>,
-) -> Result<&'f mut Fields<T>, SolverError> {
+) -> Result<&'f mut State<T>, SolverError> {
     if cache.is_none() {
-        *cache = Some(solver.fields()?);
+        *cache = Some(solver.state()?);
     }
     Ok(cache.as_mut().expect("just filled"))
 }
@@ -182,15 +182,15 @@ pub fn run<T: Scalar>(
     let mut skip_events = schedule.resumed;
     let checkpoint_path = ctx.checkpoint_path;
     let write_checkpoint = |report: &mut RunReport,
-                            cache: &mut Option<Fields<T>>,
+                            cache: &mut Option<State<T>>,
                             solver: &mut dyn Solver<T>,
                             activation: Option<&ActivationMap<T>>,
                             step: u64|
      -> Result<(), DriverError> {
         let t0 = Instant::now();
-        let fields = fields_of(cache, solver)?;
+        let state = state_of(cache, solver)?;
         if let Some(path) = checkpoint_path {
-            checkpoint::write(path, domain, step, fields, activation)
+            checkpoint::write(path, domain, step, state, activation)
                 .map_err(|source| WriteError { path: path.to_path_buf(), source })?;
         }
         report.checkpoints.push(step);
@@ -198,26 +198,26 @@ pub fn run<T: Scalar>(
         Ok(())
     };
     loop {
-        let mut cache: Option<Fields<T>> = None;
+        let mut cache: Option<State<T>> = None;
         let t_ms = step as f64 * dt;
         if !skip_events {
             let t0 = Instant::now();
             if ctx.stimuli.next_due(step) == Some(step) {
-                let fields = fields_of(&mut cache, solver)?;
-                report.stimulus_applications += ctx.stimuli.apply_at(step, fields) as u64;
-                solver.set_fields(fields)?;
+                let state = state_of(&mut cache, solver)?;
+                report.stimulus_applications += ctx.stimuli.apply_at(step, state) as u64;
+                solver.set_state(state)?;
             }
             if let Some(map) = ctx.activation.as_deref_mut()
                 && map.due_at(step)
             {
-                map.sample(t_ms, fields_of(&mut cache, solver)?.u_slice());
+                map.sample(t_ms, state_of(&mut cache, solver)?.slice(0));
             }
             report.host_s += t0.elapsed().as_secs_f64();
             if schedule.snapshot_due(step) {
                 let t0 = Instant::now();
-                let fields = fields_of(&mut cache, solver)?;
+                let state = state_of(&mut cache, solver)?;
                 if let Some(writer) = ctx.writer.as_deref_mut() {
-                    writer.write(step, t_ms, fields)?;
+                    writer.write(step, t_ms, state)?;
                 }
                 report.output_s += t0.elapsed().as_secs_f64();
             }
@@ -267,10 +267,12 @@ pub fn run<T: Scalar>(
 mod tests {
     use super::*;
     use crate::backend::CpuSolver;
+    use crate::events::stimulus::{RegionKind, StimulusSpec};
     use crate::io::OutputDir;
-    use crate::io::snapshots::Formats;
-    use crate::stimulus::{RegionKind, StimulusSpec};
-    use crate::{GridDims, KarmaParams, Reaction};
+    use crate::io::snapshots::{Formats, SnapshotWriter};
+    use crate::models::ModelSetup;
+    use crate::{CellModel, GridDims};
+    use kernels_gpu::models::Diffusion;
 
     #[test]
     fn snapshot_steps_include_start_and_end() {
@@ -287,7 +289,7 @@ mod tests {
 
     /// A solver that records the steps at which it was asked for each thing.
     struct Recorder {
-        inner: CpuSolver<f64>,
+        inner: CpuSolver<Diffusion, f64>,
         step: u64,
         log: Vec<(u64, &'static str)>,
     }
@@ -310,13 +312,13 @@ mod tests {
         fn synchronize(&mut self) -> Result<(), SolverError> {
             Ok(())
         }
-        fn fields(&mut self) -> Result<Fields<f64>, SolverError> {
-            self.log.push((self.step, "fields"));
-            self.inner.fields()
+        fn state(&mut self) -> Result<State<f64>, SolverError> {
+            self.log.push((self.step, "state"));
+            self.inner.state()
         }
-        fn set_fields(&mut self, fields: &Fields<f64>) -> Result<(), SolverError> {
-            self.log.push((self.step, "set_fields"));
-            self.inner.set_fields(fields)
+        fn set_state(&mut self, state: &State<f64>) -> Result<(), SolverError> {
+            self.log.push((self.step, "set_state"));
+            self.inner.set_state(state)
         }
         fn any_nonfinite(&mut self) -> Result<bool, SolverError> {
             self.inner.any_nonfinite()
@@ -326,15 +328,16 @@ mod tests {
     #[test]
     fn the_loop_stops_where_stimuli_are_due_and_applies_them_before_stepping() {
         let dims = GridDims::new(4, 4, 4);
-        let domain = Domain::new(dims, 0.6, 0.05, 1.0, KarmaParams::default(), Reaction::Off).unwrap();
-        let rest = Fields::from_fn(dims, |_, _, _| (0.0, 0.0));
+        let domain =
+            Domain::new(dims, 0.6, 0.05, 1.0, ModelSetup::new("diffusion", None, &[]).unwrap()).unwrap();
+        let rest = State::rest(Diffusion::INFO, dims);
         let mut solver = Recorder { inner: CpuSolver::new(&domain, &rest), step: 0, log: Vec::new() };
         let mut s1 = StimulusSpec::new(RegionKind::Box, 0.35); // step 7
         s1.duration_ms = 0.1; // steps 7 and 8
-        let stimuli = StimulusSchedule::compile(&[s1], dims, 0.05).unwrap();
+        let stimuli = StimulusSchedule::compile(&[s1], dims, 0.05, Diffusion::INFO).unwrap();
         let dir = std::env::temp_dir().join(format!("fibril-driver-{}", std::process::id()));
         let out = OutputDir::prepare(&dir, true).unwrap();
-        let mut writer = SnapshotWriter::new(out, false, Formats::default(), 0.6);
+        let mut writer = SnapshotWriter::new(out, vec![0], Formats::default(), 0.6);
         let stop = AtomicBool::new(false);
         let path = dir.join("checkpoint.fibril");
         let mut ctx = RunContext {
@@ -348,7 +351,7 @@ mod tests {
         let report = run(&mut solver, &domain, &Schedule::new(20, None, 100), &mut ctx).unwrap();
         assert_eq!(report.outcome, Outcome::Completed);
         assert_eq!(report.stimulus_applications, 2);
-        let sets: Vec<u64> = solver.log.iter().filter(|e| e.1 == "set_fields").map(|e| e.0).collect();
+        let sets: Vec<u64> = solver.log.iter().filter(|e| e.1 == "set_state").map(|e| e.0).collect();
         assert_eq!(sets, vec![7, 8]);
         let advances: Vec<u64> = solver.log.iter().filter(|e| e.1 == "advance").map(|e| e.0).collect();
         assert_eq!(advances, vec![7, 8, 20]);

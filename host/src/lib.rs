@@ -1,28 +1,29 @@
-//! fibril's host library: the simulation domain, the CPU and GPU backends
-//! behind one [`Solver`](backend::Solver) interface, the run driver and the
+//! fibril's host library: the simulation domain and its models, the CPU
+//! and GPU solvers behind one [`Solver`](solver::Solver) interface, the
+//! multi-GPU split, the run driver with its events, checkpoints and the
 //! output formats.
 //!
-//! The numbers themselves (model, stencil, index arithmetic) come from the
+//! The numbers themselves (models, stencil, index arithmetic) come from the
 //! `kernels-gpu` crate, shared with the GPU kernels.
 
-pub mod activation;
 pub mod backend;
 pub mod checkpoint;
 pub mod domain;
 pub mod driver;
-pub mod fields;
+pub mod events;
 pub mod init;
 pub mod io;
 pub mod layout;
 pub mod memory;
+pub mod models;
 pub mod multi;
-pub mod params;
-pub mod protocol;
 pub mod scalar;
-pub mod stimulus;
+pub mod solver;
+pub mod state;
+pub mod time;
 
 pub use domain::{Domain, DomainError};
-pub use fields::Fields;
-pub use kernels_gpu::{GridDims, Reaction};
-pub use params::{KarmaParams, KarmaPreset};
+pub use kernels_gpu::{CellModel, GridDims, ModelInfo};
+pub use models::{ModelSetup, ModelVisitor, dispatch};
 pub use scalar::{Precision, Scalar};
+pub use state::State;

@@ -1,21 +1,92 @@
 //! Memory estimates, made before any allocation so an impossible run is
-//! refused with a number instead of failing half-way.
+//! refused with a number instead of failing half-way. [`estimate`] is the
+//! one place that knows what a run allocates; the pre-run check and
+//! `fibril info` both print its figures.
 
+use kernels_gpu::GridDims;
+
+use crate::backend::gpu::KernelConfig;
+use crate::multi::{MultiError, check_splittable};
 use crate::scalar::Precision;
+use crate::solver::SolverError;
 
-/// Host bytes of the CPU backend (U, U_next, v) plus one downloaded copy of
-/// U and v for snapshots.
-pub fn cpu_bytes(cells: usize, precision: Precision) -> u64 {
-    5 * cells as u64 * precision.bytes() as u64
+/// Where a run's work goes, for an estimate.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Placement {
+    Cpu,
+    /// Sub-domain i on the GPU with ordinal `ordinals[i]` (one GPU: one
+    /// entry; an ordinal may repeat, its sub-domains then share it).
+    Gpus(Vec<usize>),
+    /// Sub-domain `rank` of a `world`-process run, on GPU `ordinal`.
+    Rank {
+        rank: usize,
+        world: usize,
+        ordinal: usize,
+    },
 }
 
-/// Host bytes needed next to a GPU run: the initial fields and one snapshot copy.
-pub fn host_side_of_gpu_bytes(cells: usize, precision: Precision) -> u64 {
-    2 * cells as u64 * precision.bytes() as u64
+/// What a run needs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Estimate {
+    /// Host memory at the peak (initial state, solver or copies, output).
+    pub host_bytes: u64,
+    /// Device memory per GPU ordinal, summed over its sub-domains.
+    pub gpu_bytes: Vec<(usize, u64)>,
+}
+
+/// The memory of a run of a model with `variables` variables on `dims`
+/// (the grid as given), placed as `placement`, with or without an
+/// activation map. Also checks that `kernel` can run each sub-domain.
+pub fn estimate(
+    model: &str,
+    dims: GridDims,
+    variables: usize,
+    precision: Precision,
+    kernel: KernelConfig,
+    placement: &Placement,
+    activation_map: bool,
+) -> Result<Estimate, MultiError> {
+    let b = precision.bytes() as u64;
+    let cells = dims.cells() as u64;
+    let state = variables as u64 * cells * b;
+    let locals = variables - 1;
+    let device = |dims: GridDims| -> Result<u64, MultiError> {
+        kernel.check(model, dims).map_err(SolverError::from)?;
+        Ok(kernel.device_bytes(dims, locals, precision).map_err(SolverError::from)?)
+    };
+    let mut gpu_bytes: Vec<(usize, u64)> = Vec::new();
+    let mut add = |ordinal: usize, bytes: u64| match gpu_bytes.iter_mut().find(|(o, _)| *o == ordinal) {
+        Some((_, total)) => *total += bytes,
+        None => gpu_bytes.push((ordinal, bytes)),
+    };
+    let host_bytes = match placement {
+        // The initial state while the solver is built (U, U_next and the
+        // locals), then one downloaded copy for output.
+        Placement::Cpu => state + (variables as u64 + 1) * cells * b,
+        Placement::Gpus(ordinals) if ordinals.len() == 1 => {
+            add(ordinals[0], device(dims)?);
+            state
+        }
+        Placement::Gpus(ordinals) => {
+            let split = check_splittable(dims, ordinals.len())?;
+            for (i, &ordinal) in ordinals.iter().enumerate() {
+                add(ordinal, device(split.local_dims(dims, i))?);
+            }
+            // The initial state, its scattered slabs, and one gathered copy.
+            3 * state / 2
+        }
+        Placement::Rank { rank, world, ordinal } => {
+            let split = check_splittable(dims, *world)?;
+            // The slab, plus the global state of an all-gather, staged on the GPU.
+            add(*ordinal, device(split.local_dims(dims, *rank))? + state);
+            3 * state / 2
+        }
+    } + if activation_map { activation_bytes(dims.cells(), precision) } else { 0 };
+    Ok(Estimate { host_bytes, gpu_bytes })
 }
 
 /// Host bytes of the activation-time map: the times (f32) and the
-/// previous sample of U.
+/// previous sample of variable 0.
 pub fn activation_bytes(cells: usize, precision: Precision) -> u64 {
     cells as u64 * (4 + precision.bytes() as u64)
 }
@@ -53,6 +124,40 @@ mod tests {
         let text = "MemTotal:  1000 kB\nMemFree: 10 kB\nMemAvailable:     2048 kB\n";
         assert_eq!(parse_mem_available(text), Some(2048 * 1024));
         assert_eq!(parse_mem_available("MemTotal: 1 kB\n"), None);
+    }
+
+    #[test]
+    fn estimates_follow_the_model_and_sum_parts_on_one_gpu() {
+        use crate::backend::gpu::{BlockSize, KernelKind};
+        let naive = KernelConfig::new(KernelKind::Naive, BlockSize { x: 32, y: 8 });
+        let d = GridDims::new(64, 64, 64);
+        let cells = d.cells() as u64;
+        let one =
+            |vars, placement| estimate("karma", d, vars, Precision::F32, naive, &placement, false).unwrap();
+        // Karma on one GPU: U, U_next and v (paper eq. 6 with mesh = ds).
+        assert_eq!(one(2, Placement::Gpus(vec![0])).gpu_bytes, vec![(0, 3 * 4 * cells)]);
+        // The CPU: U, U_next, v, plus the initial state and one copy (5 fields for Karma).
+        assert_eq!(one(2, Placement::Cpu).host_bytes, 5 * 4 * cells);
+        // A four-variable model needs two more fields on the GPU.
+        assert_eq!(one(4, Placement::Gpus(vec![0])).gpu_bytes, vec![(0, 5 * 4 * cells)]);
+        // Two sub-domains on the same GPU count together.
+        let shared = one(2, Placement::Gpus(vec![0, 0]));
+        assert_eq!(shared.gpu_bytes.len(), 1);
+        assert!(shared.gpu_bytes[0].1 > 3 * 4 * cells, "both slabs and their halos");
+        let apart = one(2, Placement::Gpus(vec![0, 1]));
+        assert_eq!(apart.gpu_bytes.len(), 2);
+        assert_eq!(apart.gpu_bytes[0].1 + apart.gpu_bytes[1].1, shared.gpu_bytes[0].1);
+        // A sheet cannot be split.
+        let sheet = estimate(
+            "karma",
+            GridDims::new(64, 64, 1),
+            2,
+            Precision::F32,
+            naive,
+            &Placement::Gpus(vec![0, 1]),
+            false,
+        );
+        assert!(matches!(sheet, Err(MultiError::NotThreeDimensional { .. })));
     }
 
     #[test]

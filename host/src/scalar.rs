@@ -47,17 +47,18 @@ impl Precision {
         }
     }
 
-    /// Suffix of the kernel instantiations (`karma_naive_f32`).
-    pub const fn suffix(self) -> &'static str {
+    /// Name of the precision, "f32" or "f64" (the suffix of its kernel
+    /// entry points, from [`Real::NAME`]).
+    pub const fn name(self) -> &'static str {
         match self {
-            Precision::F32 => "f32",
-            Precision::F64 => "f64",
+            Precision::F32 => <f32 as Real>::NAME,
+            Precision::F64 => <f64 as Real>::NAME,
         }
     }
 }
 
 impl std::fmt::Display for Precision {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.suffix())
+        f.write_str(self.name())
     }
 }

@@ -1,8 +1,10 @@
 //! fibril's numerical core, shared by the CPU solver and the GPU kernels.
 //!
-//! Everything that decides a number lives here once: the Karma reaction term
-//! ([`model`]), the 7-point Laplacian with mirror boundaries ([`stencil`]),
-//! the grid index arithmetic ([`grid`]) and the transcendental functions
+//! Everything that decides a number lives here once: the cell models
+//! ([`models`], one file each, behind the [`CellModel`] trait of [`model`]),
+//! the time step of a cell ([`cell`]), the Laplacian with mirror boundaries
+//! ([`stencil`]), the index arithmetic of the row-major grid and of the
+//! paper's towers ([`layout`]) and the transcendental functions
 //! ([`math`]). The host crate calls these functions on the CPU; the kernels in
 //! [`kernels`] call the very same functions on the GPU after `build.rs` has
 //! compiled this crate to PTX with rustc's NVPTX backend. Because both sides
@@ -21,7 +23,6 @@
     feature(
         abi_ptx,
         stdarch_nvptx,
-        asm_experimental_arch,
         core_float_math,
         core_intrinsics,
         gpu_intrinsics,
@@ -30,22 +31,25 @@
 )]
 #![cfg_attr(target_arch = "nvptx64", allow(internal_features))]
 
-pub mod grid;
+pub mod cell;
+pub mod layout;
 pub mod math;
 pub mod model;
+pub mod models;
 pub mod real;
+pub mod registry;
 pub mod stencil;
-pub mod tower;
 
 #[cfg(target_arch = "nvptx64")]
 mod gpu;
 #[cfg(target_arch = "nvptx64")]
 pub mod kernels;
 
-pub use grid::{GridDims, ZWindow};
-pub use model::{KarmaCoeffs, Reaction};
+pub use cell::StepCoeffs;
+pub use layout::grid::{GridDims, ZWindow};
+pub use layout::tower::TowerLayout;
+pub use model::{CellModel, Locals, ModelInfo};
 pub use real::Real;
-pub use tower::TowerLayout;
 
 /// Default threads per block along x and y of the stencil kernels (the
 /// paper's best towerDS configuration). Defined once here and read by the

@@ -1,154 +1,312 @@
-//! The Karma model (Karma, PRL 71:1103, 1993), forward Euler in time.
+//! What a cell model is to fibril: the [`CellModel`] trait and the tables
+//! that describe a model to its users ([`ModelInfo`]).
+//!
+//! A model is a set of state variables per cell. Variable 0 diffuses (the
+//! membrane potential or its dimensionless stand-in, `u`); the others are
+//! local to the cell (gates, recovery variables, concentrations). One time
+//! step of a cell is
 //!
 //! ```text
-//! dU/dt = D lap(U) - U + (1 - tanh(U - 3)) U^2/2 (gamma - (v/v*)^M)   (paper eq. 3, with U^2/2)
-//! dv/dt = eps (Theta(U - 1) - v)                                      (paper eq. 4)
+//! u_next      = u + dt * du/dt(u, locals) + (D dt / h^2) * lap(u)   (forward Euler)
+//! locals_next = the model's own update of the locals over dt          (Euler, Rush-Larsen, ...)
 //! ```
 //!
-//! The paper prints `U/2` and `D dt / h` in eqs. 3 and 5; the model has
-//! `U^2/2` (with `U/2` the rest state is unstable) and the discretisation
-//! needs `D dt / h^2` (see `MODELS.md`, section 1.1).
+//! where the model supplies `du/dt` and the update of its locals
+//! ([`CellModel::reaction`]) and [`crate::cell`] supplies the rest. The
+//! model never sees dt except through the coefficients it builds from it,
+//! nor the grid, nor the stencil: those are numerics, shared by every model.
+//!
+//! Everything here is `const`-constructible and `no_std`, so the same
+//! descriptions serve the kernels, the CPU solver, the command line and the
+//! documentation.
 
-use crate::math::tanh;
 use crate::real::Real;
 
-/// Whether the reaction term is on. `Off` leaves pure diffusion
-/// (dU/dt = D lap U, v frozen), which tests use against exact solutions.
-#[repr(u32)]
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Reaction {
-    Off = 0,
-    Karma = 1,
-}
-
-/// Everything one forward-Euler step needs, in the compute precision.
-///
-/// Built once on the host from f64 parameters and handed unchanged to the
-/// CPU backend and (by value, hence `#[repr(C)]`) to every kernel, so both
-/// round the parameters the same way.
-#[repr(C)]
+/// One state variable of a model.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct KarmaCoeffs<T> {
-    /// Time step (model time units, read as ms).
-    pub dt: T,
-    /// D dt / h^2, the weight of the undivided Laplacian.
-    pub diffusion_number: T,
-    /// gamma (= A = E* = u*), 1.5415 by default.
-    pub gamma: T,
-    /// 1 / v* (v* = n_B).
-    pub inv_vstar: T,
-    /// dt * eps.
-    pub dt_eps: T,
-    /// Exponent M (xm).
-    pub m: u32,
-    /// [`Reaction`] as its `u32` discriminant.
-    pub reaction: u32,
+pub struct Variable {
+    /// Name in files and on the command line (`U`, `v`, `w`, ...).
+    pub name: &'static str,
+    /// Unit, or `"1"` for a dimensionless variable.
+    pub unit: &'static str,
+    /// One line: what the variable is.
+    pub meaning: &'static str,
+    /// Value at rest (the model's stable fixed point).
+    pub rest: f64,
+    /// Colour range of pictures: (low, high).
+    pub display: (f64, f64),
 }
 
-/// q^m by repeated multiplication, with the usual M = 4 as two squarings
-/// (the loop would cost the kernels a dozen instructions per cell).
-#[inline(always)]
-pub fn powi<T: Real>(q: T, m: u32) -> T {
-    if m == 4 {
-        let q2 = q * q;
-        return q2 * q2;
-    }
-    let mut acc = T::ONE;
-    let mut i = 0;
-    while i < m {
-        acc = acc * q;
-        i += 1;
-    }
-    acc
+/// Which values a parameter accepts.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Range {
+    /// Any finite number.
+    Finite,
+    /// A finite number > 0.
+    Positive,
+    /// A finite number >= 0.
+    NonNegative,
+    /// A finite number in `[low, high]`.
+    Between(f64, f64),
+    /// A whole number in `[low, high]`.
+    Integer(u32, u32),
 }
 
-/// dU/dt without diffusion: -U + (1 - tanh(U - 3)) U^2/2 (gamma - (v/v*)^M).
-#[inline(always)]
-pub fn karma_reaction<T: Real>(u: T, v: T, c: &KarmaCoeffs<T>) -> T {
-    let q_pow_m = powi(v * c.inv_vstar, c.m);
-    let h = (T::ONE - tanh(u - T::THREE)) * (u * u) * T::HALF;
-    h.mul_add(c.gamma - q_pow_m, -u)
+// Host-side checks: kept out of the PTX, which would carry them as
+// unused functions.
+#[cfg(not(target_arch = "nvptx64"))]
+impl Range {
+    /// Whether `x` lies in the range.
+    pub fn contains(self, x: f64) -> bool {
+        if !x.is_finite() {
+            return false;
+        }
+        match self {
+            Range::Finite => true,
+            Range::Positive => x > 0.0,
+            Range::NonNegative => x >= 0.0,
+            Range::Between(lo, hi) => lo <= x && x <= hi,
+            Range::Integer(lo, hi) => x == (x as i64) as f64 && lo as f64 <= x && x <= hi as f64,
+        }
+    }
 }
 
-/// One forward-Euler step of one cell (paper eq. 5, corrected as above).
-///
-/// `lap` is the undivided Laplacian from [`crate::stencil::laplacian7`].
-/// Returns `(U_next, v_next)`; both use the old U and v.
-#[inline(always)]
-pub fn karma_step<T: Real>(u: T, v: T, lap: T, c: &KarmaCoeffs<T>) -> (T, T) {
-    let diffused = c.diffusion_number.mul_add(lap, u);
-    if c.reaction == Reaction::Off as u32 {
-        return (diffused, v);
+/// One parameter of a model. Parameters are given and stored as `f64` in
+/// the order of [`ModelInfo::parameters`]; [`CellModel::coeffs`] turns them
+/// into the model's coefficients.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Parameter {
+    pub name: &'static str,
+    /// The value of the model's default preset.
+    pub default: f64,
+    /// Unit, or `"1"` for a dimensionless parameter.
+    pub unit: &'static str,
+    pub range: Range,
+    /// One line: what the parameter does, with its symbol in the source.
+    pub meaning: &'static str,
+}
+
+/// A named parameter set: the values that differ from the defaults.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Preset {
+    pub name: &'static str,
+    /// One line: what the set is and where it comes from.
+    pub meaning: &'static str,
+    pub values: &'static [(&'static str, f64)],
+}
+
+/// The units a model's equations are written in. Dimensionless models
+/// state how their time unit is read when fibril reports ms and real-time
+/// factors.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Units {
+    /// Unit of time: `"ms"`, or the model's own unit (`"t.u."`).
+    pub time: &'static str,
+    /// Unit of length of dx and D: `"mm"`, or the model's own (`"s.u."`).
+    pub space: &'static str,
+    /// Milliseconds per time unit, for the real-time factor.
+    pub ms_per_time_unit: f64,
+    /// One line: how to read the units.
+    pub note: &'static str,
+}
+
+/// The discretisation a model is usually run with: the defaults of a run.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Numerics {
+    /// Grid spacing, in [`Units::space`].
+    pub dx: f64,
+    /// Time step, in [`Units::time`].
+    pub dt: f64,
+    /// Diffusion coefficient of variable 0, space unit^2 / time unit.
+    pub diffusion: f64,
+}
+
+/// Everything fibril and its users need to know about a model besides its
+/// equations.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ModelInfo {
+    /// Name on the command line, in files and in kernel entry points.
+    pub name: &'static str,
+    /// Human-readable title: "Karma 1993".
+    pub title: &'static str,
+    /// The publications the equations and numbers come from.
+    pub reference: &'static str,
+    /// The state variables; variable 0 diffuses.
+    pub variables: &'static [Variable],
+    pub parameters: &'static [Parameter],
+    /// Named parameter sets; the defaults of [`Parameter::default`] are
+    /// [`ModelInfo::default_preset`] (empty when the model has no presets).
+    pub presets: &'static [Preset],
+    pub default_preset: &'static str,
+    pub units: Units,
+    pub numerics: Numerics,
+    /// Value of variable 0 that counts as excited (activation maps, protocols).
+    pub activation_threshold: f64,
+    /// Value a set-value stimulus gives variable 0 (the excited plateau).
+    pub stimulus_value: f64,
+    /// State outside the stimulated slab of the planar start, one value per
+    /// variable: the rest state for most models; Karma's paper start sets v = 0.5.
+    pub planar_background: &'static [f64],
+}
+
+#[cfg(not(target_arch = "nvptx64"))]
+impl core::fmt::Display for Range {
+    /// The accepted values, as an error message says them.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            Range::Finite => f.write_str("any finite number"),
+            Range::Positive => f.write_str("a number > 0"),
+            Range::NonNegative => f.write_str("a number >= 0"),
+            Range::Between(lo, hi) => write!(f, "a number from {lo} to {hi}"),
+            Range::Integer(lo, hi) => write!(f, "a whole number from {lo} to {hi}"),
+        }
     }
-    let u_next = c.dt.mul_add(karma_reaction(u, v, c), diffused);
-    let excited = if u > T::ONE { T::ONE } else { T::ZERO };
-    let v_next = c.dt_eps.mul_add(excited - v, v);
-    (u_next, v_next)
+}
+
+#[cfg(not(target_arch = "nvptx64"))]
+impl ModelInfo {
+    /// Number of state variables.
+    pub const fn variable_count(&self) -> usize {
+        self.variables.len()
+    }
+
+    /// Index of the parameter called `name`.
+    pub fn parameter_index(&self, name: &str) -> Option<usize> {
+        self.parameters.iter().position(|p| p.name == name)
+    }
+
+    /// Index of the variable called `name`.
+    pub fn variable_index(&self, name: &str) -> Option<usize> {
+        self.variables.iter().position(|v| v.name == name)
+    }
+
+    pub fn preset(&self, name: &str) -> Option<&'static Preset> {
+        self.presets.iter().find(|p| p.name == name)
+    }
+}
+
+/// The local variables of a cell (all but variable 0), as a fixed-size
+/// array. Kernels load them from a structure-of-arrays buffer (variable k at
+/// `base + k * stride`), the CPU keeps them per cell.
+pub trait Locals<T: Copy>: Copy + core::fmt::Debug + Send + Sync {
+    /// Number of local variables.
+    const COUNT: usize;
+
+    /// The locals with variable `k + 1` set to `f(k)`.
+    fn from_fn(f: impl FnMut(usize) -> T) -> Self;
+
+    /// Local variable `k` (variable `k + 1` of the model).
+    fn get(&self, k: usize) -> T;
+
+    /// Loads the locals of cell `i`.
+    ///
+    /// # Safety
+    /// `base` holds `COUNT * stride` values and `i < stride`.
+    unsafe fn load(base: *const T, stride: usize, i: usize) -> Self;
+
+    /// Stores the locals of cell `i`.
+    ///
+    /// # Safety
+    /// As [`Locals::load`], and `base` is writable.
+    unsafe fn store(&self, base: *mut T, stride: usize, i: usize);
+}
+
+impl<T: Copy + core::fmt::Debug + Send + Sync, const N: usize> Locals<T> for [T; N] {
+    const COUNT: usize = N;
+
+    #[inline(always)]
+    fn from_fn(f: impl FnMut(usize) -> T) -> Self {
+        core::array::from_fn(f)
+    }
+
+    #[inline(always)]
+    fn get(&self, k: usize) -> T {
+        self[k]
+    }
+
+    #[inline(always)]
+    unsafe fn load(base: *const T, stride: usize, i: usize) -> Self {
+        // SAFETY: k * stride + i < N * stride by the caller's contract.
+        core::array::from_fn(|k| unsafe { *base.add(k * stride + i) })
+    }
+
+    #[inline(always)]
+    unsafe fn store(&self, base: *mut T, stride: usize, i: usize) {
+        let mut k = 0;
+        while k < N {
+            // SAFETY: as in `load`.
+            unsafe { *base.add(k * stride + i) = self[k] };
+            k += 1;
+        }
+    }
+}
+
+/// A cell model. Implementations are unit types; one file per model under
+/// [`crate::models`], registered in `for_each_model!`.
+pub trait CellModel: Copy + 'static {
+    /// Names, variables, parameters, presets, units and defaults.
+    const INFO: &'static ModelInfo;
+
+    /// The local variables (`[T; variables - 1]`).
+    type Locals<T: Real>: Locals<T>;
+
+    /// Everything the reaction step needs, in the compute precision,
+    /// rounded once on the host from the parameters and dt and passed by
+    /// value to every kernel (hence `#[repr(C)]` in implementations).
+    type Coeffs<T: Real>: Copy + core::fmt::Debug + PartialEq + Send + Sync;
+
+    /// The coefficients for `params` (one value per [`ModelInfo::parameters`],
+    /// in order, already checked against their ranges) and the step `dt`.
+    fn coeffs<T: Real>(params: &[f64], dt: f64) -> Self::Coeffs<T>;
+
+    /// The reaction of one cell over one step: returns `du/dt` at the old
+    /// state `(u, locals)` and advances `locals` to the end of the step.
+    /// Both use the old values only. Written once, generic over the
+    /// precision; only correctly rounded operations and the shared
+    /// functions of [`crate::math`], so CPU and GPU agree bit for bit.
+    fn reaction<T: Real>(u: T, locals: &mut Self::Locals<T>, c: &Self::Coeffs<T>) -> T;
+}
+
+/// The cell's state at rest (every variable at its `rest` value).
+pub fn rest_locals<M: CellModel, T: Real>() -> M::Locals<T> {
+    M::Locals::<T>::from_fn(|k| T::from_f64(M::INFO.variables[k + 1].rest))
+}
+
+/// 1 if `x > threshold`, else 0: the Heaviside switch of the models,
+/// strict at equality (MODELS.md). Written as one comparison so that CPU
+/// and GPU, which see the same bits, take the same branch.
+#[inline(always)]
+pub fn step_above<T: Real>(x: T, threshold: T) -> T {
+    if x > threshold { T::ONE } else { T::ZERO }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn coeffs() -> KarmaCoeffs<f64> {
-        KarmaCoeffs {
-            dt: 0.05,
-            diffusion_number: 0.05 / 0.36,
-            gamma: 1.5415,
-            inv_vstar: 1.0 / 0.6,
-            dt_eps: 0.05 * 0.01,
-            m: 4,
-            reaction: Reaction::Karma as u32,
+    #[test]
+    fn ranges_accept_what_they_say() {
+        assert!(Range::Positive.contains(1e-9) && !Range::Positive.contains(0.0));
+        assert!(Range::NonNegative.contains(0.0) && !Range::NonNegative.contains(-1e-300));
+        assert!(Range::Between(0.0, 1.0).contains(1.0) && !Range::Between(0.0, 1.0).contains(1.5));
+        assert!(Range::Integer(0, 64).contains(4.0) && !Range::Integer(0, 64).contains(4.5));
+        assert!(!Range::Integer(0, 64).contains(65.0));
+        for r in [Range::Finite, Range::Positive, Range::Between(-1.0, 1.0)] {
+            assert!(!r.contains(f64::NAN) && !r.contains(f64::INFINITY));
         }
     }
 
     #[test]
-    fn powi_matches_std() {
-        for m in 0..10 {
-            for q in [0.3f64, 0.8333, 1.2] {
-                assert!((powi(q, m) - q.powi(m as i32)).abs() < 1e-15 * q.powi(m as i32).max(1.0));
-            }
-        }
-    }
-
-    #[test]
-    fn rest_state_is_fixed_point() {
-        let (u, v) = karma_step(0.0, 0.0, 0.0, &coeffs());
-        assert_eq!((u, v), (0.0, 0.0));
-    }
-
-    #[test]
-    fn reaction_matches_direct_formula() {
-        let c = coeffs();
-        for &(u, v) in &[(0.3, 0.1), (1.2, 0.5), (3.5, 0.2), (2.0, 0.9)] {
-            let direct = -u + (1.0 - (u - 3.0f64).tanh()) * u * u / 2.0 * (1.5415 - (v / 0.6f64).powi(4));
-            assert!((karma_reaction(u, v, &c) - direct).abs() < 1e-14);
-        }
-    }
-
-    #[test]
-    fn kinetics_have_karma_fixed_points() {
-        // With v = 0: rest 0, threshold ~0.655, excited ~3.79 (MODELS.md 1.1).
-        let c = coeffs();
-        let f = |u: f64| karma_reaction(u, 0.0, &c);
-        assert!(f(0.5) < 0.0 && f(0.8) > 0.0, "threshold between 0.5 and 0.8");
-        assert!(f(3.7) > 0.0 && f(3.9) < 0.0, "excited state between 3.7 and 3.9");
-    }
-
-    #[test]
-    fn recovery_variable_relaxes_toward_heaviside() {
-        let c = coeffs();
-        let (_, v_up) = karma_step(2.0, 0.5, 0.0, &c);
-        let (_, v_down) = karma_step(0.5, 0.5, 0.0, &c);
-        assert!((v_up - (0.5 + 0.05 * 0.01 * 0.5)).abs() < 1e-15);
-        assert!((v_down - (0.5 - 0.05 * 0.01 * 0.5)).abs() < 1e-15);
-    }
-
-    #[test]
-    fn reaction_off_is_pure_diffusion() {
-        let c = KarmaCoeffs { reaction: Reaction::Off as u32, ..coeffs() };
-        let (u, v) = karma_step(2.0, 0.7, 1.5, &c);
-        assert_eq!(u, c.diffusion_number.mul_add(1.5, 2.0));
-        assert_eq!(v, 0.7);
+    fn locals_round_trip_through_a_structure_of_arrays() {
+        let stride = 5;
+        let mut soa = [0.0f32; 15];
+        let cell: [f32; 3] = [1.0, 2.0, 3.0];
+        // SAFETY: soa holds 3 * 5 values and 4 < 5.
+        unsafe { cell.store(soa.as_mut_ptr(), stride, 4) };
+        assert_eq!((soa[4], soa[9], soa[14]), (1.0, 2.0, 3.0));
+        // SAFETY: as above.
+        let back = unsafe { <[f32; 3] as Locals<f32>>::load(soa.as_ptr(), stride, 4) };
+        assert_eq!(back, cell);
+        assert_eq!(<[f64; 0] as Locals<f64>>::COUNT, 0);
     }
 }

@@ -19,12 +19,15 @@ pub trait Real:
     + Neg<Output = Self>
     + Default
     + core::fmt::Debug
+    + Send
+    + Sync
     + 'static
 {
     const ZERO: Self;
     const ONE: Self;
     const TWO: Self;
     const THREE: Self;
+    const FOUR: Self;
     const SIX: Self;
     const HALF: Self;
     /// ln 2 split for Cody-Waite range reduction: `LN2_HI` has trailing
@@ -41,6 +44,9 @@ pub trait Real:
     const BYTES: usize;
     /// Name as numpy spells the little-endian dtype (`<f4`, `<f8`).
     const NUMPY_DTYPE: &'static str;
+    /// The type's name, "f32" or "f64": the precision suffix of kernel
+    /// entry points ([`crate::registry`]).
+    const NAME: &'static str;
 
     /// Converts a host-side parameter; rounding to nearest.
     fn from_f64(x: f64) -> Self;
@@ -69,6 +75,7 @@ impl Real for f32 {
     const ONE: Self = 1.0;
     const TWO: Self = 2.0;
     const THREE: Self = 3.0;
+    const FOUR: Self = 4.0;
     const SIX: Self = 6.0;
     const HALF: Self = 0.5;
     // 0x3f317200 and the remainder ln2 - LN2_HI.
@@ -81,6 +88,7 @@ impl Real for f32 {
     const TANH_SATURATION: Self = 9.1;
     const BYTES: usize = 4;
     const NUMPY_DTYPE: &'static str = "<f4";
+    const NAME: &'static str = "f32";
 
     #[inline(always)]
     fn from_f64(x: f64) -> Self {
@@ -126,6 +134,7 @@ impl Real for f64 {
     const ONE: Self = 1.0;
     const TWO: Self = 2.0;
     const THREE: Self = 3.0;
+    const FOUR: Self = 4.0;
     const SIX: Self = 6.0;
     const HALF: Self = 0.5;
     // 0x3fe62e42fee00000 and the remainder ln2 - LN2_HI.
@@ -150,6 +159,7 @@ impl Real for f64 {
     const TANH_SATURATION: Self = 19.1;
     const BYTES: usize = 8;
     const NUMPY_DTYPE: &'static str = "<f8";
+    const NAME: &'static str = "f64";
 
     #[inline(always)]
     fn from_f64(x: f64) -> Self {

@@ -10,7 +10,9 @@
 use anyhow::{Context, bail};
 use clap::{Args, FromArgMatches, ValueEnum};
 use fibril_host::backend::{BlockSize, KernelConfig, KernelKind};
-use fibril_host::{Domain, GridDims, KarmaParams, KarmaPreset, Precision, Reaction};
+use fibril_host::models::parse_assignment;
+use fibril_host::time::{ms_to_steps, short};
+use fibril_host::{Domain, GridDims, ModelInfo, ModelSetup, Precision};
 use serde::{Deserialize, Serialize};
 
 /// The value of an argument group when no flag is given (clap's defaults).
@@ -36,28 +38,36 @@ pub(crate) use default_from_clap;
 
 default_from_clap!(GridArgs, ModelArgs, ComputeArgs);
 
-/// Grid and discretisation.
+/// Grid and discretisation. Spacing, step and diffusion default to the
+/// usual values of the model (`fibril models NAME` shows them).
 #[derive(Debug, Clone, Args, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct GridArgs {
-    /// Cells along each axis (a cube); --nx/--ny/--nz override single axes.
+    /// Cells along each axis (a cube); --nx/--ny/--nz override single axes
+    /// (--nz 1 for a sheet, --ny 1 --nz 1 for a cable, --size 1 for one cell).
     #[arg(long, default_value_t = 128)]
     pub size: u32,
     #[arg(long)]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub nx: Option<u32>,
     #[arg(long)]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub ny: Option<u32>,
     #[arg(long)]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub nz: Option<u32>,
-    /// Grid spacing h = dx = dy = dz (model space units).
-    #[arg(long, default_value_t = 0.6)]
-    pub dx: f64,
-    /// Time step (model time units, read as ms).
-    #[arg(long, default_value_t = 0.05)]
-    pub dt: f64,
-    /// Diffusion coefficient D.
-    #[arg(long, default_value_t = 1.0)]
-    pub diffusion: f64,
+    /// Grid spacing h = dx = dy = dz, in the model's space unit [default: the model's usual].
+    #[arg(long)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dx: Option<f64>,
+    /// Time step, in the model's time unit (ms) [default: the model's usual].
+    #[arg(long)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dt: Option<f64>,
+    /// Diffusion coefficient D of the potential [default: the model's usual].
+    #[arg(long)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub diffusion: Option<f64>,
 }
 
 impl GridArgs {
@@ -68,55 +78,82 @@ impl GridArgs {
             self.nz.unwrap_or(self.size),
         )
     }
+
+    /// Fills spacing, step and diffusion left unset with `model`'s usual values.
+    pub fn resolve(&mut self, model: &ModelInfo) {
+        self.dx.get_or_insert(model.numerics.dx);
+        self.dt.get_or_insert(model.numerics.dt);
+        self.diffusion.get_or_insert(model.numerics.diffusion);
+    }
 }
 
-/// Karma model parameters (defaults: MODELS.md section 1).
+/// The cell model: `[model]` in a configuration file.
 #[derive(Debug, Clone, Args, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct ModelArgs {
-    /// Named parameter set: stable (v* = 0.6) or breakup (v* = 0.72).
-    #[arg(long, value_enum, default_value_t = PresetArg::Stable)]
-    pub preset: PresetArg,
-    /// gamma (= A = E*); overrides the preset.
+    /// The cell model (`fibril models` lists them).
+    #[arg(long = "model", default_value = "karma", value_name = "NAME")]
+    pub name: String,
+    /// A named parameter set of the model [default: the model's own]
+    /// (`fibril models NAME` lists them).
     #[arg(long)]
-    pub gamma: Option<f64>,
-    /// eps = tau_E / tau_n; overrides the preset.
-    #[arg(long)]
-    pub eps: Option<f64>,
-    /// v* (n_B); overrides the preset.
-    #[arg(long)]
-    pub vstar: Option<f64>,
-    /// Exponent M (xm); overrides the preset.
-    #[arg(long)]
-    pub m: Option<u32>,
-    /// Switch the reaction term off (pure diffusion), for numerical checks.
-    #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true", default_value_t = false)]
-    pub no_reaction: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub preset: Option<String>,
+    /// A model parameter, NAME=VALUE, over the preset (repeatable;
+    /// `[model.parameters]` in a file).
+    #[arg(long = "param", value_name = "NAME=VALUE", value_parser = parse_param)]
+    #[serde(with = "parameter_table", skip_serializing_if = "Vec::is_empty")]
+    pub parameters: Vec<ParamAssign>,
 }
 
-#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum PresetArg {
-    Stable,
-    Breakup,
+/// One `--param NAME=VALUE`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ParamAssign {
+    pub name: String,
+    pub value: f64,
+}
+
+fn parse_param(text: &str) -> Result<ParamAssign, String> {
+    let (name, value) = parse_assignment(text).map_err(|e| e.to_string())?;
+    Ok(ParamAssign { name, value })
+}
+
+/// `[model.parameters]`: a table of name = value, in the order written.
+mod parameter_table {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    use super::ParamAssign;
+
+    pub fn serialize<S: Serializer>(params: &[ParamAssign], s: S) -> Result<S::Ok, S::Error> {
+        s.collect_map(params.iter().map(|p| (&p.name, p.value)))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<ParamAssign>, D::Error> {
+        let table = toml::Table::deserialize(d)?;
+        table
+            .into_iter()
+            .map(|(name, value)| {
+                let value = match value {
+                    toml::Value::Float(x) => x,
+                    toml::Value::Integer(n) => n as f64,
+                    other => {
+                        return Err(serde::de::Error::custom(format!(
+                            "parameter {name} must be a number, got {other}"
+                        )));
+                    }
+                };
+                Ok(ParamAssign { name, value })
+            })
+            .collect()
+    }
 }
 
 impl ModelArgs {
-    pub fn params(&self) -> KarmaParams {
-        let base = KarmaParams::preset(match self.preset {
-            PresetArg::Stable => KarmaPreset::Stable,
-            PresetArg::Breakup => KarmaPreset::Breakup,
-        });
-        KarmaParams {
-            gamma: self.gamma.unwrap_or(base.gamma),
-            eps: self.eps.unwrap_or(base.eps),
-            vstar: self.vstar.unwrap_or(base.vstar),
-            m: self.m.unwrap_or(base.m),
-        }
-    }
-
-    pub fn reaction(&self) -> Reaction {
-        if self.no_reaction { Reaction::Off } else { Reaction::Karma }
+    /// The model with its preset and parameters, each checked.
+    pub fn setup(&self) -> anyhow::Result<ModelSetup> {
+        let overrides: Vec<(String, f64)> =
+            self.parameters.iter().map(|p| (p.name.clone(), p.value)).collect();
+        Ok(ModelSetup::new(&self.name, self.preset.as_deref(), &overrides)?)
     }
 }
 
@@ -306,38 +343,30 @@ impl ComputeArgs {
     }
 }
 
-/// Builds and validates the domain; errors name the offending option.
+/// Builds and validates the domain (the model's usual dx, dt and D where
+/// `grid` leaves them unset); errors name the offending option.
 pub fn domain(grid: &GridArgs, model: &ModelArgs) -> anyhow::Result<Domain> {
-    Domain::new(grid.dims(), grid.dx, grid.dt, grid.diffusion, model.params(), model.reaction())
-        .context("invalid simulation parameters")
+    let setup = model.setup()?;
+    let mut grid = grid.clone();
+    grid.resolve(setup.info());
+    let (dx, dt, diffusion) =
+        (grid.dx.expect("resolved"), grid.dt.expect("resolved"), grid.diffusion.expect("resolved"));
+    Domain::new(grid.dims(), dx, dt, diffusion, setup).context("invalid simulation parameters")
 }
 
-/// Converts a duration in ms to a whole number of steps, refusing
-/// durations that are not (close to) a multiple of dt.
-pub fn ms_to_steps(what: &str, ms: f64, dt_ms: f64) -> anyhow::Result<u64> {
+/// The whole number of steps (at least one) of a positive duration in ms
+/// given as option `what`.
+pub fn duration_steps(what: &str, ms: f64, dt_ms: f64) -> anyhow::Result<u64> {
     if !(ms > 0.0 && ms.is_finite()) {
         bail!("{what} must be a positive number of ms, got {ms}");
     }
-    let steps = (ms / dt_ms).round();
-    if steps < 1.0 {
-        bail!("{what} = {ms} ms is shorter than one time step (dt = {dt_ms} ms); use at least {dt_ms}");
-    }
-    let off = (steps * dt_ms - ms).abs();
-    if off > 1e-6 * ms.max(dt_ms) {
+    if ms < dt_ms * (1.0 - 1e-6) {
         bail!(
-            "{what} = {ms} ms is not a whole number of time steps (dt = {dt_ms} ms); \
-             use {} or {} ms",
-            short(steps * dt_ms),
-            short((steps + 1.0) * dt_ms)
+            "{what} = {ms} ms is shorter than one time step (dt = {dt_ms} ms); use at least {}",
+            short(dt_ms)
         );
     }
-    Ok(steps as u64)
-}
-
-/// A float with at most 6 decimals and no trailing zeros: 0.15000000000000002 -> "0.15".
-pub fn short(x: f64) -> String {
-    let s = format!("{x:.6}");
-    s.trim_end_matches('0').trim_end_matches('.').to_string()
+    ms_to_steps(ms, dt_ms).map_err(|e| anyhow::anyhow!("{what}: {e}"))
 }
 
 #[cfg(test)]
@@ -346,10 +375,23 @@ mod tests {
 
     #[test]
     fn durations_convert_exactly_or_are_refused() {
-        assert_eq!(ms_to_steps("d", 1000.0, 0.05).unwrap(), 20_000);
-        assert_eq!(ms_to_steps("d", 0.05, 0.05).unwrap(), 1);
-        assert!(ms_to_steps("d", 0.01, 0.05).unwrap_err().to_string().contains("shorter than one time step"));
-        assert!(ms_to_steps("d", 0.12, 0.05).unwrap_err().to_string().contains("use 0.1 or 0.15 ms"));
-        assert!(ms_to_steps("d", -1.0, 0.05).is_err());
+        assert_eq!(duration_steps("d", 1000.0, 0.05).unwrap(), 20_000);
+        assert_eq!(duration_steps("d", 0.05, 0.05).unwrap(), 1);
+        let e = format!("{:#}", duration_steps("d", 0.01, 0.05).unwrap_err());
+        assert!(e.contains("shorter than one time step"), "{e}");
+        let e = format!("{:#}", duration_steps("d", 0.12, 0.05).unwrap_err());
+        assert!(e.contains("use 0.1 or 0.15"), "{e}");
+        assert!(duration_steps("d", -1.0, 0.05).is_err());
+        assert!(duration_steps("d", 0.0, 0.05).is_err());
+    }
+
+    #[test]
+    fn the_grid_takes_the_models_usual_spacing_unless_given() {
+        let mut grid = GridArgs::default();
+        grid.resolve(fibril_host::models::find("karma").unwrap());
+        assert_eq!((grid.dx, grid.dt, grid.diffusion), (Some(0.6), Some(0.05), Some(1.0)));
+        let mut grid = GridArgs { dx: Some(0.5), ..GridArgs::default() };
+        grid.resolve(fibril_host::models::find("karma").unwrap());
+        assert_eq!(grid.dx, Some(0.5));
     }
 }

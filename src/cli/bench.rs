@@ -2,9 +2,10 @@
 //!
 //! Each repeat synchronizes before starting and before stopping the clock,
 //! and divides by exactly the steps inside the timed region. The memory
-//! figure is the compulsory traffic of one step (read U and v, write U and
-//! v: 4 values per cell), so "achieved bandwidth" is a lower bound on what
-//! the kernel really moves.
+//! figure is the compulsory traffic of one step (read and write every
+//! variable of every cell once: 2 N values per cell for a model of N
+//! variables, 16 bytes for Karma in f32), so "achieved bandwidth" is a
+//! lower bound on what the kernel really moves.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -15,7 +16,7 @@ use clap::Args;
 use fibril_host::backend::{BlockSize, KernelConfig, KernelKind};
 use fibril_host::init::InitialCondition;
 use fibril_host::io::write_json_atomic;
-use fibril_host::{Domain, Precision, Scalar};
+use fibril_host::{CellModel, Domain, ModelVisitor, Precision, Scalar, dispatch};
 use serde::Serialize;
 
 use super::args::{self, ComputeArgs, GridArgs, ModelArgs, RankArgs};
@@ -68,6 +69,7 @@ pub struct BenchRecord {
     pub backend: String,
     pub device: String,
     pub method: String,
+    pub model: &'static str,
     pub precision: String,
     pub nx: u32,
     pub ny: u32,
@@ -80,7 +82,7 @@ pub struct BenchRecord {
     pub median_s: f64,
     #[serde(flatten)]
     pub throughput: Throughput,
-    /// Compulsory bytes per cell-update: read U and v, write U and v.
+    /// Compulsory bytes per cell-update: read and write every variable once.
     pub bytes_per_cell_update: usize,
     /// cell_updates_per_s * bytes_per_cell_update, in GB/s (1e9 bytes).
     pub achieved_gb_per_s: f64,
@@ -94,13 +96,11 @@ pub fn bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
     if args.steps == 0 || args.repeats == 0 {
         bail!("--steps and --repeats must be at least 1");
     }
-    if args.sweep {
-        return match Precision::from(args.compute.precision) {
-            Precision::F32 => sweep::<f32>(&args),
-            Precision::F64 => sweep::<f64>(&args),
-        };
-    }
     let domain = args::domain(&args.grid, &args.model)?;
+    let precision = Precision::from(args.compute.precision);
+    if args.sweep {
+        return dispatch(domain.model().info(), precision, Sweep { args: &args, domain: &domain });
+    }
     let mut records = Vec::new();
     let mut root = true;
     for &count in &args.compute.gpus {
@@ -110,10 +110,9 @@ pub fn bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
             args.steps, args.warmup, args.repeats, args.compute.gpus
         ));
         let kernel = args.compute.kernel_config();
-        let mut record = match Precision::from(args.compute.precision) {
-            Precision::F32 => measure::<f32>(&args, &selected, &domain, kernel, args.steps)?,
-            Precision::F64 => measure::<f64>(&args, &selected, &domain, kernel, args.steps)?,
-        };
+        let measure =
+            Measure { args: &args, selected: &selected, domain: &domain, kernel, steps: args.steps };
+        let mut record = dispatch(domain.model().info(), precision, measure)?;
         // Strong scaling against the one-GPU figure of the same run, if any.
         if let Some(one) = records.iter().find(|r: &&BenchRecord| r.gpus == 1) {
             record.parallel_efficiency =
@@ -147,9 +146,10 @@ impl BenchRecord {
             .map(|e| format!(", parallel efficiency {:.1}%", 100.0 * e))
             .unwrap_or_default();
         format!(
-            "{} {} {} {}x{}x{}: median {:.4} s per {} steps -> {:.1} steps/s, {:.3e} cell-updates/s, \
+            "{} {} {} {} {}x{}x{}: median {:.4} s per {} steps -> {:.1} steps/s, {:.3e} cell-updates/s, \
              real-time factor {:.4}, {:.0} GB/s ({} B/cell-update){efficiency}",
             self.device,
+            self.model,
             self.method,
             self.precision,
             self.nx,
@@ -168,10 +168,11 @@ impl BenchRecord {
     /// One `key=value` line for scripts.
     fn parse_line(&self) -> String {
         format!(
-            "bench backend={} gpus={} method={} precision={} size={}x{}x{} steps_per_s={:.3} \
+            "bench backend={} gpus={} model={} method={} precision={} size={}x{}x{} steps_per_s={:.3} \
              cell_updates_per_s={:.6e} gb_per_s={:.1}",
             self.backend,
             self.gpus,
+            self.model,
             self.method.replace(' ', ":"),
             self.precision,
             self.nx,
@@ -189,8 +190,26 @@ impl BenchRecord {
     }
 }
 
-/// Times `steps` steps, `args.repeats` times, after `args.warmup` steps.
-fn measure<T: Scalar>(
+/// [`measure`] for the model and precision of a run.
+struct Measure<'a> {
+    args: &'a BenchArgs,
+    selected: &'a Selected,
+    domain: &'a Domain,
+    kernel: KernelConfig,
+    steps: u64,
+}
+
+impl ModelVisitor for Measure<'_> {
+    type Output = anyhow::Result<BenchRecord>;
+    fn visit<M: CellModel, T: Scalar>(self) -> Self::Output {
+        measure::<M, T>(self.args, self.selected, self.domain, self.kernel, self.steps)
+    }
+}
+
+/// Times `steps` steps, `args.repeats` times, after `args.warmup` steps,
+/// from the planar start (a wave is travelling, so the reaction's
+/// branches are exercised as in a real run).
+fn measure<M: CellModel, T: Scalar>(
     args: &BenchArgs,
     selected: &Selected,
     domain: &Domain,
@@ -198,8 +217,8 @@ fn measure<T: Scalar>(
     steps: u64,
 ) -> anyhow::Result<BenchRecord> {
     check_memory(selected, domain, T::PRECISION, kernel, false)?;
-    let initial = InitialCondition::Planar.fields::<T>(domain.dims());
-    let mut solver = build_solver(selected, &args.compute, kernel, domain, &initial)?;
+    let initial = InitialCondition::Planar.state::<T>(M::INFO, domain.dims());
+    let mut solver = build_solver::<M, T>(selected, &args.compute, kernel, domain, &initial)?;
     drop(initial);
 
     // With several processes, `any_rank` is a barrier: every rank starts
@@ -221,8 +240,8 @@ fn measure<T: Scalar>(
     let mut sorted = seconds.clone();
     sorted.sort_by(f64::total_cmp);
     let median_s = sorted[sorted.len() / 2];
-    let throughput = Throughput::new(steps, median_s, domain.cells(), domain.dt_ms());
-    let bytes_per_cell_update = 4 * T::BYTES;
+    let throughput = Throughput::new(steps, median_s, domain.cells(), domain.dt_real_ms());
+    let bytes_per_cell_update = 2 * M::INFO.variables.len() * T::BYTES;
     let d = domain.dims();
     Ok(BenchRecord {
         fibril_version: env!("CARGO_PKG_VERSION"),
@@ -230,6 +249,7 @@ fn measure<T: Scalar>(
         backend: solver.kind().to_string(),
         device: solver.device_name(),
         method: solver.method(),
+        model: M::INFO.name,
         precision: T::PRECISION.to_string(),
         nx: d.nx,
         ny: d.ny,
@@ -248,9 +268,23 @@ fn measure<T: Scalar>(
     })
 }
 
+/// [`sweep`] for the model and precision of the run.
+struct Sweep<'a> {
+    args: &'a BenchArgs,
+    domain: &'a Domain,
+}
+
+impl ModelVisitor for Sweep<'_> {
+    type Output = anyhow::Result<ExitCode>;
+    fn visit<M: CellModel, T: Scalar>(self) -> Self::Output {
+        sweep::<M, T>(self.args, self.domain)
+    }
+}
+
 /// The paper's single-GPU experiment: every kernel and block size at each
-/// sweep size, one table and one JSON document.
-fn sweep<T: Scalar>(args: &BenchArgs) -> anyhow::Result<ExitCode> {
+/// sweep size, one table and one JSON document (kernels the model does
+/// not have are listed as skipped).
+fn sweep<M: CellModel, T: Scalar>(args: &BenchArgs, base: &Domain) -> anyhow::Result<ExitCode> {
     let selected = select(&args.compute, args.compute.single_gpu_count()?, &RankArgs::default())?;
     if !matches!(selected, Selected::Gpus(_)) {
         bail!(
@@ -266,6 +300,7 @@ fn sweep<T: Scalar>(args: &BenchArgs) -> anyhow::Result<ExitCode> {
         let mut grid = args.grid.clone();
         (grid.size, grid.nx, grid.ny, grid.nz) = (n, None, None, None);
         let domain = args::domain(&grid, &args.model)?;
+        debug_assert_eq!(domain.model(), base.model());
         // --steps is the count at 256^3; keep the work per repeat about constant.
         let steps = ((args.steps as f64) * (256f64.powi(3) / domain.cells() as f64)).round().max(10.0) as u64;
         for block in &args.sweep_blocks {
@@ -286,7 +321,7 @@ fn sweep<T: Scalar>(args: &BenchArgs) -> anyhow::Result<ExitCode> {
                     (KernelKind::TowerMarch, z) => format!("tower-march{z}"),
                     _ => kind.name().to_string(),
                 };
-                let rec = match measure::<T>(args, &selected, &domain, cfg, steps) {
+                let rec = match measure::<M, T>(args, &selected, &domain, cfg, steps) {
                     Ok(rec) => rec,
                     Err(e) => {
                         println!("{n:>5} {label:<13} {:>6}  skipped: {e:#}", block.to_string());

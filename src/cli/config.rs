@@ -17,7 +17,7 @@ use std::path::Path;
 use anyhow::{Context, anyhow, bail};
 use clap::ArgMatches;
 use clap::parser::ValueSource;
-use fibril_host::stimulus::StimulusSpec;
+use fibril_host::events::stimulus::StimulusSpec;
 use serde::{Deserialize, Serialize};
 
 use super::args::{ComputeArgs, GridArgs, ModelArgs};
@@ -58,6 +58,9 @@ fn given_on_command_line(matches: &ArgMatches, id: &str) -> bool {
 pub fn read_file(path: &Path) -> anyhow::Result<toml::Table> {
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("cannot read the configuration file {}", path.display()))?;
+    if let Ok(table) = text.parse::<toml::Table>() {
+        check_model_keys(path, &table)?;
+    }
     let typed: Result<RunConfig, _> = toml::from_str(&text);
     if let Err(e) = typed {
         bail!("in the configuration file {}: {e}", path.display());
@@ -73,6 +76,30 @@ pub fn read_file(path: &Path) -> anyhow::Result<toml::Table> {
         );
     }
     Ok(table)
+}
+
+/// Files written before models had names put Karma's parameters straight
+/// into `[model]`; say where they go now rather than only "unknown field".
+fn check_model_keys(path: &Path, table: &toml::Table) -> anyhow::Result<()> {
+    let Some(model) = table.get("model").and_then(|m| m.as_table()) else { return Ok(()) };
+    for (key, value) in model {
+        if key == "no_reaction" {
+            bail!(
+                "in the configuration file {}: [model] no_reaction is gone; pure diffusion is a model: \
+                 write name = \"diffusion\" in [model] (or pass --model diffusion)",
+                path.display()
+            );
+        }
+        let is_parameter = fibril_host::models::MODELS.iter().any(|m| m.parameter_index(key).is_some());
+        if !["name", "preset", "parameters"].contains(&key.as_str()) && is_parameter {
+            bail!(
+                "in the configuration file {}: [model] sets {key} directly; model parameters go in a \
+                 [model.parameters] table ({key} = {value}) or on the command line (--param {key}={value})",
+                path.display()
+            );
+        }
+    }
+    Ok(())
 }
 
 /// The effective configuration and the keys that were set explicitly
@@ -134,6 +161,7 @@ impl RunConfig {
             let toml::Value::Table(keys) = value else {
                 unreachable!("checked by read_file: every other key is a table");
             };
+            let is_model = section == "model";
             let target = merged
                 .entry(section)
                 .or_insert_with(|| toml::Value::Table(Default::default()))
@@ -141,6 +169,17 @@ impl RunConfig {
                 .expect("sections are tables");
             for (key, v) in keys {
                 explicit.insert(key.clone());
+                if is_model && key == "parameters" {
+                    // Parameters merge by name: the file's, then --param on top.
+                    let mut table = v.as_table().cloned().unwrap_or_default();
+                    if let Some(toml::Value::Table(given)) = target.get("parameters") {
+                        for (name, x) in given {
+                            table.insert(name.clone(), x.clone());
+                        }
+                    }
+                    target.insert(key, toml::Value::Table(table));
+                    continue;
+                }
                 let overridden = given_on_command_line(matches, &key)
                     || (["nx", "ny", "nz"].contains(&key.as_str()) && given_on_command_line(matches, "size"))
                     || (key == "steps" && given_on_command_line(matches, "duration_ms"));

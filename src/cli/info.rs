@@ -8,11 +8,9 @@ use clap::{ArgMatches, Args};
 use fibril_host::Precision;
 use fibril_host::backend::gpu::device_count;
 use fibril_host::backend::{GpuDevice, KernelConfig, KernelKind};
-use fibril_host::memory::{
-    activation_bytes, available_host_bytes, cpu_bytes, format_bytes, host_side_of_gpu_bytes,
-};
+use fibril_host::memory::{Placement, available_host_bytes, estimate, format_bytes};
 
-use super::args::{self, BackendArg, ms_to_steps};
+use super::args::{self, BackendArg, duration_steps};
 use super::config::RunConfig;
 use super::run_args::RunOptions;
 
@@ -54,36 +52,49 @@ fn list_devices() -> Option<GpuDevice> {
 }
 
 pub fn info(args: InfoArgs, matches: &ArgMatches) -> anyhow::Result<ExitCode> {
-    let config = RunConfig::resolve(&args.options, matches)?.config;
+    let mut config = RunConfig::resolve(&args.options, matches)?.config;
     println!("fibril {}", env!("CARGO_PKG_VERSION"));
-    println!("kernels: {}", fibril::KERNEL_NAMES.join(", "));
+    println!("kernels in the PTX: {}", fibril::KERNEL_NAMES.len());
+    for model in fibril_host::models::MODELS {
+        let kinds: Vec<&str> = KernelKind::available_for(model.name).iter().map(|k| k.name()).collect();
+        println!("  {:<20} {}", model.name, kinds.join(", "));
+    }
     let gpu = list_devices();
     match fibril_host::multi::nccl::version() {
         Ok(v) => println!("NCCL: {v} (for --exchange nccl and multi-process runs)"),
         Err(why) => println!("NCCL: not available: {why}"),
     }
 
+    let setup = config.model.setup()?;
+    let model = setup.info();
+    config.grid.resolve(model);
     let dims = config.grid.dims();
     let cells = dims.cells();
+    let variables = model.variables.len();
     let precision = Precision::from(config.compute.precision);
     let kernel = config.compute.kernel_config();
     let block = config.compute.block;
-    println!("grid {}x{}x{} ({cells} cells), {precision}, block {block}:", dims.nx, dims.ny, dims.nz);
+    println!(
+        "grid {}x{}x{} ({cells} cells), model {} ({variables} variables), {precision}, block {block}:",
+        dims.nx, dims.ny, dims.nz, model.name
+    );
     println!("  mesh_size {cells}");
     for kind in KernelKind::ALL {
         let each = KernelConfig::new(kind, block);
-        // Paper eq. 6: bytes = size * (2 * ds_size + mesh_size); ds_size = mesh_size without towers.
-        match (each.u_elements(dims), each.device_bytes(dims, precision)) {
-            (Ok(ds), Ok(bytes)) => println!(
+        // Paper eq. 6 for Karma: bytes = size * (2 * ds_size + mesh_size); ds_size = mesh_size without towers.
+        let sizes = each
+            .check(model.name, dims)
+            .and_then(|_| Ok((each.u_elements(dims)?, each.device_bytes(dims, variables - 1, precision)?)));
+        match sizes {
+            Ok((ds, bytes)) => println!(
                 "  {:<12} ds_size {ds:>12}  GPU memory {:>10} ({:.2} MiB)",
                 kind.name(),
                 format_bytes(bytes),
                 bytes as f64 / (1u64 << 20) as f64
             ),
-            (Err(why), _) | (_, Err(why)) => println!("  {:<12} not possible: {why}", kind.name()),
+            Err(why) => println!("  {:<12} not possible: {why}", kind.name()),
         }
     }
-    println!("  CPU backend  memory {}", format_bytes(cpu_bytes(cells, precision)));
 
     // The run these options describe.
     let on_gpu = match config.compute.backend {
@@ -91,22 +102,27 @@ pub fn info(args: InfoArgs, matches: &ArgMatches) -> anyhow::Result<ExitCode> {
         BackendArg::Gpu => true,
         BackendArg::Auto => gpu.is_some(),
     };
-    let extra = if config.output.activation_map { activation_bytes(cells, precision) } else { 0 };
+    let placement = if on_gpu { Placement::Gpus(vec![config.compute.device]) } else { Placement::Cpu };
     println!(
         "this run (--backend {} -> {}):",
         format!("{:?}", config.compute.backend).to_lowercase(),
         if on_gpu { "gpu" } else { "cpu" }
     );
-    if on_gpu {
-        let device = kernel.device_bytes(dims, precision)?;
-        let free = gpu
-            .as_ref()
-            .map(|g| format!(" ({} free on {})", format_bytes(g.info().free_bytes), g.info().name))
-            .unwrap_or_else(|| " (no usable GPU here)".into());
-        println!("  GPU memory, {kernel} kernel: {}{free}", format_bytes(device));
-        println!("  host memory: {}", format_bytes(host_side_of_gpu_bytes(cells, precision) + extra));
-    } else {
-        println!("  host memory: {}", format_bytes(cpu_bytes(cells, precision) + extra));
+    match estimate(model.name, dims, variables, precision, kernel, &placement, config.output.activation_map) {
+        Ok(needs) => {
+            for (ordinal, bytes) in &needs.gpu_bytes {
+                let free = match &gpu {
+                    Some(g) if g.info().ordinal == *ordinal => {
+                        format!(" ({} free on {})", format_bytes(g.info().free_bytes), g.info().name)
+                    }
+                    Some(_) => String::new(),
+                    None => " (no usable GPU here)".into(),
+                };
+                println!("  GPU {ordinal} memory, {kernel} kernel: {}{free}", format_bytes(*bytes));
+            }
+            println!("  host memory: {}", format_bytes(needs.host_bytes));
+        }
+        Err(why) => println!("  not possible: {why}"),
     }
     if let Some(available) = available_host_bytes() {
         println!("  host memory available: {}", format_bytes(available));
@@ -115,16 +131,16 @@ pub fn info(args: InfoArgs, matches: &ArgMatches) -> anyhow::Result<ExitCode> {
         let dt = domain.dt_ms();
         let total = match config.run.steps {
             Some(n) => Some(n),
-            None => ms_to_steps("--duration-ms", config.run.duration_ms, dt).ok(),
+            None => duration_steps("--duration-ms", config.run.duration_ms, dt).ok(),
         };
         let every =
-            config.output.snapshot_every_ms.and_then(|ms| ms_to_steps("--snapshot-every-ms", ms, dt).ok());
+            config.output.snapshot_every_ms.and_then(|ms| duration_steps("--snapshot-every-ms", ms, dt).ok());
+        let saved = config.output.saved_variables(model).map(|s| s.len()).unwrap_or(1) as u64;
         if let Some(total) = total {
             let snapshots = every.map_or(1, |e| total / e + 1 + u64::from(total % e != 0));
-            let fields = if config.output.save_v { 2 } else { 1 };
             let formats = config.output.formats();
             let per_field = cells as u64 * precision.bytes() as u64;
-            let per_snapshot = (u64::from(formats.npy) + u64::from(formats.vti)) * fields * per_field;
+            let per_snapshot = (u64::from(formats.npy) + u64::from(formats.vti)) * saved * per_field;
             println!(
                 "  output: {snapshots} snapshot(s), about {} on disk (PNG not counted)",
                 format_bytes(snapshots * per_snapshot)

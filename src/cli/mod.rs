@@ -5,6 +5,7 @@ pub mod bench;
 pub mod config;
 pub mod info;
 pub mod interrupt;
+pub mod models;
 pub mod run;
 pub mod run_args;
 pub mod select;
@@ -12,8 +13,9 @@ pub mod summary;
 
 use clap::{Parser, Subcommand};
 
-/// fibril: 3D cardiac electrophysiology (Karma model) on NVIDIA GPUs,
-/// with Rust kernels and a bit-exact CPU reference.
+/// fibril: cardiac electrophysiology (Karma, Bueno-Orovio-Cherry-Fenton,
+/// Aliev-Panfilov, Fenton-Karma, Mitchell-Schaeffer) on 3D, 2D and 1D
+/// grids on NVIDIA GPUs, with Rust kernels and a bit-exact CPU reference.
 #[derive(Debug, Parser)]
 #[command(name = "fibril", version, about, long_about = None)]
 pub struct Cli {
@@ -30,6 +32,8 @@ pub enum Command {
     Bench(bench::BenchArgs),
     /// List CUDA devices and the memory a run (options or a TOML file) needs.
     Info(info::InfoArgs),
+    /// List the cell models, or describe one (variables, parameters, presets, units).
+    Models(models::ModelsArgs),
 }
 
 /// Runs the parsed command; `matches` are clap's, to tell options given on
@@ -40,5 +44,6 @@ pub fn main_with(cli: Cli, matches: &clap::ArgMatches) -> anyhow::Result<std::pr
         Command::Run(args) => run::run(args, sub),
         Command::Bench(args) => bench::bench(args),
         Command::Info(args) => info::info(args, sub),
+        Command::Models(args) => models::models(args),
     }
 }

@@ -7,18 +7,19 @@ use std::sync::atomic::AtomicBool;
 
 use anyhow::{Context, bail};
 use clap::ArgMatches;
-use fibril_host::activation::ActivationMap;
 use fibril_host::backend::KernelConfig;
 use fibril_host::checkpoint::{self, CheckpointHeader};
 use fibril_host::driver::{self, Outcome, RunContext, Schedule};
+use fibril_host::events::activation::ActivationMap;
+use fibril_host::events::protocol;
+use fibril_host::events::stimulus::{StimulusSchedule, StimulusSpec};
 use fibril_host::io::snapshots::{Formats, SnapshotWriter};
 use fibril_host::io::{OutputDir, write_json_atomic};
-use fibril_host::protocol;
-use fibril_host::stimulus::{StimulusSchedule, StimulusSpec};
-use fibril_host::{Domain, Precision, Scalar};
+use fibril_host::time::short;
+use fibril_host::{CellModel, Domain, ModelVisitor, Precision, Scalar, dispatch};
 use indicatif::{ProgressBar, ProgressStyle};
 
-use super::args::{self, ms_to_steps, short};
+use super::args::{self, duration_steps};
 use super::config::{Resolved, RunConfig};
 use super::interrupt::{self, INTERRUPTED_EXIT};
 use super::run_args::{InitArg, ProtocolArg, RunArgs};
@@ -47,11 +48,18 @@ struct Plan {
     /// The stimuli as specified, the protocol's included.
     stimulus_specs: Vec<StimulusSpec>,
     formats: Formats,
+    /// Indices of the variables each snapshot writes.
+    save: Vec<usize>,
+    activation_threshold: f64,
     resume: Option<Resume>,
 }
 
 pub fn run(args: RunArgs, matches: &ArgMatches) -> anyhow::Result<ExitCode> {
     let mut resolved = RunConfig::resolve(&args.options, matches)?;
+    // The model's usual dx, dt and D fill what was not given, so that
+    // --print-config shows (and a file of it reproduces) the run.
+    let model = resolved.config.model.setup()?;
+    resolved.config.grid.resolve(model.info());
     let domain = args::domain(&resolved.config.grid, &resolved.config.model);
     if let Ok(domain) = &domain {
         resolve_protocol(&mut resolved.config, domain)?;
@@ -62,9 +70,23 @@ pub fn run(args: RunArgs, matches: &ArgMatches) -> anyhow::Result<ExitCode> {
     }
     let plan = plan(&resolved, &args, domain?)?;
     let stop = interrupt::install()?;
-    match Precision::from(resolved.config.compute.precision) {
-        Precision::F32 => execute::<f32>(&resolved.config, &args, plan, stop),
-        Precision::F64 => execute::<f64>(&resolved.config, &args, plan, stop),
+    let precision = Precision::from(resolved.config.compute.precision);
+    let model = plan.domain.model().info();
+    dispatch(model, precision, Execute { config: &resolved.config, args: &args, plan, stop })
+}
+
+/// [`execute`] for the run's model and precision.
+struct Execute<'a> {
+    config: &'a RunConfig,
+    args: &'a RunArgs,
+    plan: Plan,
+    stop: &'a AtomicBool,
+}
+
+impl ModelVisitor for Execute<'_> {
+    type Output = anyhow::Result<ExitCode>;
+    fn visit<M: CellModel, T: Scalar>(self) -> Self::Output {
+        execute::<M, T>(self.config, self.args, self.plan, self.stop)
     }
 }
 
@@ -90,6 +112,7 @@ fn stimulus_specs(config: &RunConfig) -> anyhow::Result<Vec<StimulusSpec>> {
             }
         }
         ProtocolArg::Scroll => {
+            protocol::check_plane(config.grid.dims())?;
             if config.run.init != InitArg::Planar {
                 bail!(
                     "--protocol scroll starts from the planar S1 wave; use --init planar (the default) \
@@ -109,26 +132,35 @@ fn stimulus_specs(config: &RunConfig) -> anyhow::Result<Vec<StimulusSpec>> {
 fn plan(resolved: &Resolved, args: &RunArgs, domain: Domain) -> anyhow::Result<Plan> {
     let config = &resolved.config;
     let dt = domain.dt_ms();
+    let model = domain.model().info();
     let total_steps = match config.run.steps {
         Some(0) => bail!("--steps must be at least 1"),
         Some(n) => n,
-        None => ms_to_steps("--duration-ms", config.run.duration_ms, dt)?,
+        None => duration_steps("--duration-ms", config.run.duration_ms, dt)?,
     };
-    let snapshot_every =
-        config.output.snapshot_every_ms.map(|ms| ms_to_steps("--snapshot-every-ms", ms, dt)).transpose()?;
+    let snapshot_every = config
+        .output
+        .snapshot_every_ms
+        .map(|ms| duration_steps("--snapshot-every-ms", ms, dt))
+        .transpose()?;
     if config.run.check_every_steps == 0 {
         bail!("--check-every-steps must be at least 1");
     }
-    let checkpoint_every =
-        config.run.checkpoint_every_ms.map(|ms| ms_to_steps("--checkpoint-every-ms", ms, dt)).transpose()?;
+    let checkpoint_every = config
+        .run
+        .checkpoint_every_ms
+        .map(|ms| duration_steps("--checkpoint-every-ms", ms, dt))
+        .transpose()?;
     let stimulus_specs = stimulus_specs(config)?;
     let stimuli =
-        StimulusSchedule::compile(&stimulus_specs, domain.dims(), dt).context("invalid stimulus")?;
+        StimulusSchedule::compile(&stimulus_specs, domain.dims(), dt, model).context("invalid stimulus")?;
     if config.output.format.is_empty() {
         bail!("--format needs at least one of npy, vti, png");
     }
+    let save = config.output.saved_variables(model)?;
+    let activation_threshold = config.output.activation_threshold(model);
     if config.output.activation_map {
-        if !config.output.activation_threshold.is_finite() {
+        if !activation_threshold.is_finite() {
             bail!("--activation-threshold must be a finite number");
         }
         if config.output.activation_every_steps == 0 {
@@ -139,7 +171,7 @@ fn plan(resolved: &Resolved, args: &RunArgs, domain: Domain) -> anyhow::Result<P
     let resume = args
         .resume
         .as_ref()
-        .map(|path| check_resume(path, config, &domain, precision, total_steps))
+        .map(|path| check_resume(path, config, &domain, precision, total_steps, activation_threshold))
         .transpose()?;
     let kernel = config.compute.kernel_config();
     let mut selected = select(&config.compute, config.compute.single_gpu_count()?, &args.ranks)?;
@@ -177,6 +209,8 @@ fn plan(resolved: &Resolved, args: &RunArgs, domain: Domain) -> anyhow::Result<P
         stimuli,
         stimulus_specs,
         formats: config.output.formats(),
+        save,
+        activation_threshold,
         resume,
     })
 }
@@ -189,6 +223,7 @@ fn check_resume(
     domain: &Domain,
     precision: Precision,
     total_steps: u64,
+    activation_threshold: f64,
 ) -> anyhow::Result<Resume> {
     let bytes = checkpoint::read_bytes(path)?;
     let header = checkpoint::decode_header(path, &bytes)?;
@@ -212,7 +247,7 @@ fn check_resume(
         );
     }
     if config.output.activation_map {
-        let wanted = (config.output.activation_threshold, config.output.activation_every_steps);
+        let wanted = (activation_threshold, config.output.activation_every_steps);
         match header.activation {
             None => bail!(
                 "{} holds no activation map, so this run cannot continue one; \
@@ -254,26 +289,40 @@ fn progress_bar(total: u64, start: u64, quiet: bool) -> ProgressBar {
     bar
 }
 
-fn execute<T: Scalar>(
+fn execute<M: CellModel, T: Scalar>(
     config: &RunConfig,
     args: &RunArgs,
     plan: Plan,
     stop: &AtomicBool,
 ) -> anyhow::Result<ExitCode> {
-    let Plan { domain, schedule, selected, kernel, out, stimuli, stimulus_specs, formats, resume } = plan;
+    let Plan {
+        domain,
+        schedule,
+        selected,
+        kernel,
+        out,
+        stimuli,
+        stimulus_specs,
+        formats,
+        save,
+        activation_threshold,
+        resume,
+    } = plan;
     let output = &config.output;
-    let new_map = || {
-        ActivationMap::<T>::new(domain.cells(), output.activation_threshold, output.activation_every_steps)
-    };
+    let new_map =
+        || ActivationMap::<T>::new(domain.cells(), activation_threshold, output.activation_every_steps);
     let (initial, mut activation) = match &resume {
         Some(r) => {
             let saved = checkpoint::decode::<T>(&r.path, &r.bytes)?;
             let map = output.activation_map.then(|| saved.activation.expect("checked in plan"));
-            (saved.fields, map)
+            (saved.state, map)
         }
-        None => (config.run.init.condition().fields::<T>(domain.dims()), output.activation_map.then(new_map)),
+        None => (
+            config.run.init.condition().state::<T>(M::INFO, domain.dims()),
+            output.activation_map.then(new_map),
+        ),
     };
-    let mut solver = build_solver(&selected, &config.compute, kernel, &domain, &initial)?;
+    let mut solver = build_solver::<M, T>(&selected, &config.compute, kernel, &domain, &initial)?;
     drop(initial);
     let Some(out) = out else {
         // A rank other than 0: the same loop, gathering what rank 0 writes.
@@ -292,9 +341,10 @@ fn execute<T: Scalar>(
             Outcome::Interrupted { .. } => ExitCode::from(INTERRUPTED_EXIT),
         });
     };
+    let saved_variables = save.iter().map(|&k| M::INFO.variables[k].name).collect();
     let mut writer = match &resume {
-        Some(r) => SnapshotWriter::resume(out.clone(), output.save_v, formats, domain.dx(), r.header.step)?,
-        None => SnapshotWriter::new(out.clone(), output.save_v, formats, domain.dx()),
+        Some(r) => SnapshotWriter::resume(out.clone(), save, formats, domain.dx(), r.header.step)?,
+        None => SnapshotWriter::new(out.clone(), save, formats, domain.dx()),
     };
     let checkpoint_path = out.join(CHECKPOINT_FILE);
     let bar = progress_bar(schedule.total_steps, schedule.start_step, output.quiet);
@@ -342,8 +392,14 @@ fn execute<T: Scalar>(
         stepping_s: report.stepping_s,
         output_s: report.output_s,
         host_s: report.host_s,
-        throughput: Throughput::new(report.steps_advanced, report.stepping_s, domain.cells(), domain.dt_ms()),
+        throughput: Throughput::new(
+            report.steps_advanced,
+            report.stepping_s,
+            domain.cells(),
+            domain.dt_real_ms(),
+        ),
         formats,
+        saved_variables,
         snapshots: writer.records().to_vec(),
         checkpoint_steps: report.checkpoints.clone(),
         checkpoint_file: (!report.checkpoints.is_empty()).then(|| CHECKPOINT_FILE.to_string()),
@@ -362,9 +418,10 @@ fn execute<T: Scalar>(
         }
         Outcome::NonFinite { step, t_ms, last_clean_step } => {
             eprintln!(
-                "fibril: error: U became NaN or infinite between step {last_clean_step} and step {step} \
+                "fibril: error: {} became NaN or infinite between step {last_clean_step} and step {step} \
                  (t = {} ms); the run stopped there. {} snapshot(s) written before it are in {} \
                  (summary.json says status \"non_finite\"). Reduce --dt or check the parameters.",
+                M::INFO.variables[0].name,
                 short(t_ms),
                 writer.records().len(),
                 out.path().display()

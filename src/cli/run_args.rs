@@ -6,6 +6,7 @@
 use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
+use fibril_host::ModelInfo;
 use fibril_host::init::InitialCondition;
 use fibril_host::io::snapshots::Formats;
 use serde::{Deserialize, Serialize};
@@ -102,7 +103,12 @@ pub struct OutputArgs {
     #[arg(long)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub snapshot_every_ms: Option<f64>,
-    /// Also write the recovery variable v with each snapshot.
+    /// Variables written with each snapshot, by name (comma-separated, or
+    /// `all`) [default: the potential, variable 0].
+    #[arg(long, value_delimiter = ',', value_name = "NAMES")]
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub save: Vec<String>,
+    /// Also write the variable v (an alias of adding v to --save).
     #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true", default_value_t = false)]
     pub save_v: bool,
     /// Snapshot formats, comma-separated: npy, vti (ParaView, with
@@ -113,9 +119,11 @@ pub struct OutputArgs {
     /// --activation-threshold) and write activation.npy/.vti at the end.
     #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true", default_value_t = false)]
     pub activation_map: bool,
-    /// Threshold of U for the activation map.
-    #[arg(long, default_value_t = 1.0)]
-    pub activation_threshold: f64,
+    /// Threshold of the potential for the activation map [default: the
+    /// model's activation threshold].
+    #[arg(long)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub activation_threshold: Option<f64>,
     /// Sample U for the activation map every this many steps (the crossing
     /// time is interpolated between samples; 1 = exact to the step).
     #[arg(long, default_value_t = 10)]
@@ -128,9 +136,11 @@ pub struct OutputArgs {
 #[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum InitArg {
-    /// The paper's planar start (eqs. 7-8): U = 3 for z <= 0.05 nz, v = 0.5.
+    /// The paper's planar start (eqs. 7-8): the potential excited on the
+    /// slab z <= 0.05 nz (y in a sheet, x in a cable), the rest of the cells
+    /// at rest (Karma: v = 0.5).
     Planar,
-    /// Resting tissue, U = 0 and v = 0.
+    /// Resting tissue: every variable at the model's rest value.
     Rest,
 }
 
@@ -167,6 +177,45 @@ pub enum FormatArg {
 }
 
 impl OutputArgs {
+    /// Indices of the variables to write, in the model's order: `--save`
+    /// (names, or `all`), plus v with `--save-v`; variable 0 alone by default.
+    pub fn saved_variables(&self, model: &ModelInfo) -> anyhow::Result<Vec<usize>> {
+        let names = || model.variables.iter().map(|v| v.name).collect::<Vec<_>>().join(", ");
+        let mut wanted = vec![false; model.variables.len()];
+        // Without --save, the potential; --save-v adds to that.
+        wanted[0] = self.save.is_empty();
+        for name in &self.save {
+            if name == "all" {
+                wanted.fill(true);
+                continue;
+            }
+            let k = model.variable_index(name).ok_or_else(|| {
+                anyhow::anyhow!(
+                    "--save {name}: model {} has no variable {name:?}; its variables are {}",
+                    model.name,
+                    names()
+                )
+            })?;
+            wanted[k] = true;
+        }
+        if self.save_v {
+            let k = model.variable_index("v").ok_or_else(|| {
+                anyhow::anyhow!(
+                    "--save-v: model {} has no variable v; choose with --save ({})",
+                    model.name,
+                    names()
+                )
+            })?;
+            wanted[k] = true;
+        }
+        Ok((0..wanted.len()).filter(|&k| wanted[k]).collect())
+    }
+
+    /// The activation threshold: given, or the model's.
+    pub fn activation_threshold(&self, model: &ModelInfo) -> f64 {
+        self.activation_threshold.unwrap_or(model.activation_threshold)
+    }
+
     pub fn formats(&self) -> Formats {
         Formats {
             npy: self.format.contains(&FormatArg::Npy),
@@ -189,6 +238,24 @@ mod tests {
         let out = OutputArgs::default();
         assert_eq!(out.out, PathBuf::from("fibril-out"));
         assert_eq!(out.format, vec![FormatArg::Npy]);
-        assert!(!out.save_v);
+        assert!(!out.save_v && out.save.is_empty());
+    }
+
+    #[test]
+    fn saved_variables_by_name_alias_or_all() {
+        let karma = fibril_host::models::find("karma").unwrap();
+        let out = |save: &[&str], save_v| OutputArgs {
+            save: save.iter().map(|s| s.to_string()).collect(),
+            save_v,
+            ..OutputArgs::default()
+        };
+        assert_eq!(out(&[], false).saved_variables(karma).unwrap(), vec![0]);
+        assert_eq!(out(&[], true).saved_variables(karma).unwrap(), vec![0, 1]);
+        assert_eq!(out(&["v"], false).saved_variables(karma).unwrap(), vec![1]);
+        assert_eq!(out(&["all"], false).saved_variables(karma).unwrap(), vec![0, 1]);
+        let e = out(&["w"], false).saved_variables(karma).unwrap_err().to_string();
+        assert!(e.contains("its variables are U, v"), "{e}");
+        let diffusion = fibril_host::models::find("diffusion").unwrap();
+        assert!(out(&[], true).saved_variables(diffusion).unwrap_err().to_string().contains("--save"));
     }
 }

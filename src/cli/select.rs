@@ -6,13 +6,12 @@ use std::time::Duration;
 use anyhow::{Context, bail};
 use fibril_host::backend::gpu::device_count;
 use fibril_host::backend::{CpuSolver, GpuDevice, GpuSolver, KernelConfig, Solver};
-use fibril_host::memory::{
-    activation_bytes, available_host_bytes, cpu_bytes, format_bytes, host_side_of_gpu_bytes,
-};
+use fibril_host::memory::{Estimate, Placement, available_host_bytes, estimate, format_bytes};
+use fibril_host::multi::gpu::SplitRun;
 use fibril_host::multi::nccl::{self, UniqueId};
 use fibril_host::multi::rank::{RankInfo, rendezvous_address, share_id};
-use fibril_host::multi::{Exchange, GpuMultiSolver, ZSplit};
-use fibril_host::{Domain, Fields, Precision, Scalar};
+use fibril_host::multi::{Exchange, GpuMultiSolver};
+use fibril_host::{CellModel, Domain, Precision, Scalar, State};
 
 use super::args::{BackendArg, ComputeArgs, ExchangeArg, GpuCount, RankArgs};
 
@@ -59,6 +58,26 @@ impl Selected {
             Selected::Cpu => 1,
             Selected::Gpus(g) => g.len(),
             Selected::Rank { info, .. } => info.world_size,
+        }
+    }
+
+    /// Where this process's share of the work goes, for the memory estimate.
+    pub fn placement(&self) -> Placement {
+        match self {
+            Selected::Cpu => Placement::Cpu,
+            Selected::Gpus(gpus) => Placement::Gpus(gpus.iter().map(|g| g.info().ordinal).collect()),
+            Selected::Rank { device, info, .. } => {
+                Placement::Rank { rank: info.rank, world: info.world_size, ordinal: device.info().ordinal }
+            }
+        }
+    }
+
+    /// The opened GPU with `ordinal`.
+    fn device(&self, ordinal: usize) -> Option<&GpuDevice> {
+        match self {
+            Selected::Cpu => None,
+            Selected::Gpus(gpus) => gpus.iter().find(|g| g.info().ordinal == ordinal),
+            Selected::Rank { device, .. } => Some(device),
         }
     }
 }
@@ -156,105 +175,78 @@ pub fn select(compute: &ComputeArgs, count: GpuCount, ranks: &RankArgs) -> anyho
     }
 }
 
-/// Refuses runs whose buffers cannot fit, naming the numbers and the fix.
+/// Refuses runs whose buffers cannot fit, naming the numbers and the fix;
+/// returns the estimate (`fibril info` prints the same figures).
 pub fn check_memory(
     selected: &Selected,
     domain: &Domain,
     precision: Precision,
     kernel: KernelConfig,
     activation_map: bool,
-) -> anyhow::Result<()> {
-    let cells = domain.cells();
-    let host_needed = match selected {
-        Selected::Cpu => cpu_bytes(cells, precision),
-        Selected::Gpus(gpus) if gpus.len() == 1 => {
-            kernel.check(domain.dims())?;
-            gpus[0].check_fits(kernel.device_bytes(domain.dims(), precision)?)?;
-            host_side_of_gpu_bytes(cells, precision)
-        }
-        Selected::Gpus(gpus) => {
-            let split = ZSplit::balanced(domain.dims().nz, gpus.len())?;
-            for (i, gpu) in gpus.iter().enumerate() {
-                check_part_fits(gpu, &split, i, domain, precision, kernel, 0)?;
+) -> anyhow::Result<Estimate> {
+    let info = domain.model().info();
+    let needs = estimate(
+        info.name,
+        domain.dims(),
+        info.variables.len(),
+        precision,
+        kernel,
+        &selected.placement(),
+        activation_map,
+    )?;
+    for &(ordinal, bytes) in &needs.gpu_bytes {
+        let gpu = selected.device(ordinal).expect("the estimate names the selected GPUs");
+        gpu.check_fits(bytes).with_context(|| {
+            let parts = selected.gpus();
+            if parts > 1 {
+                format!("the sub-domains placed on GPU {ordinal} (of {parts})")
+            } else {
+                format!("GPU {ordinal}")
             }
-            // Initial fields, their scattered copies, and one gathered snapshot.
-            3 * host_side_of_gpu_bytes(cells, precision) / 2
-        }
-        Selected::Rank { device, info, .. } => {
-            let split = ZSplit::balanced(domain.dims().nz, info.world_size)?;
-            // The slab, plus the global fields of an all-gather (staged on the GPU).
-            let gathered = (domain.cells() * 2 * precision.bytes()) as u64;
-            check_part_fits(device, &split, info.rank, domain, precision, kernel, gathered)?;
-            // Every rank holds the initial and the gathered global fields.
-            3 * host_side_of_gpu_bytes(cells, precision) / 2
-        }
-    } + if activation_map { activation_bytes(cells, precision) } else { 0 };
+        })?;
+    }
     if let Some(available) = available_host_bytes()
-        && host_needed > available
+        && needs.host_bytes > available
     {
         let d = domain.dims();
         bail!(
-            "not enough host memory: a {}x{}x{} {precision} run needs {} of RAM here and {} is available; \
-             use a smaller grid (--size){}",
+            "not enough host memory: a {}x{}x{} {precision} run of model {} needs {} of RAM here and {} is \
+             available; use a smaller grid (--size){}",
             d.nx,
             d.ny,
             d.nz,
-            format_bytes(host_needed),
+            info.name,
+            format_bytes(needs.host_bytes),
             format_bytes(available),
             if precision == Precision::F64 { " or --precision f32" } else { "" }
         );
     }
-    Ok(())
+    Ok(needs)
 }
 
-/// Refuses sub-domain `i` of `split` when its kernel cannot run on it or
-/// it does not fit `gpu` with `extra_bytes` beside it.
-fn check_part_fits(
-    gpu: &GpuDevice,
-    split: &ZSplit,
-    i: usize,
-    domain: &Domain,
-    precision: Precision,
-    kernel: KernelConfig,
-    extra_bytes: u64,
-) -> anyhow::Result<()> {
-    let local = split.local_dims(domain.dims(), i);
-    kernel.check(local)?;
-    gpu.check_fits(kernel.device_bytes(local, precision)? + extra_bytes)
-        .with_context(|| format!("sub-domain {i} of {}", split.parts()))
-}
-
-/// Builds the solver on the selected backend with `initial` as its state
-/// (`kernel` may differ from `compute`'s in a sweep).
-pub fn build_solver<T: Scalar>(
+/// Builds the solver of model `M` on the selected backend with `initial`
+/// as its state (`kernel` may differ from `compute`'s in a sweep).
+pub fn build_solver<M: CellModel, T: Scalar>(
     selected: &Selected,
     compute: &ComputeArgs,
     kernel: KernelConfig,
     domain: &Domain,
-    initial: &Fields<T>,
+    initial: &State<T>,
 ) -> anyhow::Result<Box<dyn Solver<T>>> {
+    let run = SplitRun { ptx: fibril::PTX, config: kernel, domain, initial };
     Ok(match selected {
-        Selected::Cpu => Box::new(CpuSolver::new(domain, initial)),
+        Selected::Cpu => Box::new(CpuSolver::<M, T>::new(domain, initial)),
         Selected::Gpus(gpus) if gpus.len() == 1 => {
-            Box::new(GpuSolver::new(&gpus[0], fibril::PTX, kernel, domain, initial)?)
+            Box::new(GpuSolver::<M, T>::new(&gpus[0], fibril::PTX, kernel, domain, initial)?)
         }
-        Selected::Gpus(gpus) => Box::new(GpuMultiSolver::new(
-            gpus,
-            fibril::PTX,
-            kernel,
-            domain,
-            initial,
-            compute.exchange.into(),
-            !compute.no_overlap,
-        )?),
+        Selected::Gpus(gpus) => {
+            Box::new(GpuMultiSolver::<M, T>::new(gpus, &run, compute.exchange.into(), !compute.no_overlap)?)
+        }
         Selected::Rank { device, info, rendezvous, options } => {
             let id = rendezvous_id(info, rendezvous, *options, compute, kernel, domain, T::PRECISION)?;
-            Box::new(GpuMultiSolver::new_rank(
+            Box::new(GpuMultiSolver::<M, T>::new_rank(
                 device,
-                fibril::PTX,
-                kernel,
-                domain,
-                initial,
+                &run,
                 !compute.no_overlap,
                 (info.rank, info.world_size),
                 id,

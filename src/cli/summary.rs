@@ -4,8 +4,8 @@ use std::path::PathBuf;
 
 use fibril_host::domain::DomainRecord;
 use fibril_host::driver::{Outcome, RunReport};
+use fibril_host::events::stimulus::StimulusSpec;
 use fibril_host::io::snapshots::{Formats, SnapshotRecord};
-use fibril_host::stimulus::StimulusSpec;
 use serde::Serialize;
 
 use super::run_args::ProtocolArg;
@@ -20,6 +20,7 @@ pub struct Throughput {
 }
 
 impl Throughput {
+    /// `dt_ms` is the step in ms (`Domain::dt_real_ms`).
     pub fn new(steps: u64, seconds: f64, cells: usize, dt_ms: f64) -> Self {
         let steps_per_s = if seconds > 0.0 { steps as f64 / seconds } else { 0.0 };
         Self {
@@ -79,6 +80,8 @@ pub struct RunSummary {
     #[serde(flatten)]
     pub throughput: Throughput,
     pub formats: Formats,
+    /// The variables each snapshot holds.
+    pub saved_variables: Vec<&'static str>,
     pub snapshots: Vec<SnapshotRecord>,
     pub checkpoint_file: Option<String>,
     /// Steps at which this invocation wrote the checkpoint.
@@ -90,10 +93,12 @@ impl RunSummary {
     pub fn one_line(&self, report: &RunReport, out_dir: &str) -> String {
         let d = &self.domain;
         format!(
-            "fibril: {} steps ({} ms) of {}x{}x{} on {} [{}, {}, {}] in {:.2} s: {:.0} steps/s, \
+            "fibril: {} steps ({} {}) of {} on {}x{}x{} on {} [{}, {}, {}] in {:.2} s: {:.0} steps/s, \
              {:.3e} cell-updates/s, real-time factor {:.3}; {} snapshot(s) in {}",
             report.steps_advanced,
-            super::args::short(self.simulated_ms),
+            fibril_host::time::short(self.simulated_ms),
+            d.model.time_unit,
+            d.model.name,
             d.nx,
             d.ny,
             d.nz,

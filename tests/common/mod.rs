@@ -1,18 +1,46 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)] // each test binary uses a different subset
 
-use fibril_host::backend::{CpuSolver, Solver};
-use fibril_host::{Domain, Fields, GridDims, KarmaParams, Reaction, Scalar};
+use fibril_host::backend::cpu;
+use fibril_host::init::InitialCondition;
+use fibril_host::{CellModel, Domain, GridDims, ModelSetup, Scalar, State};
+use kernels_gpu::models::Karma;
 
-pub fn domain(dims: GridDims, reaction: Reaction) -> Domain {
-    Domain::new(dims, 0.6, 0.05, 1.0, KarmaParams::default(), reaction).expect("valid test domain")
+/// Model `name` with its default preset.
+pub fn model(name: &str) -> ModelSetup {
+    ModelSetup::new(name, None, &[]).expect("a registered model")
 }
 
-/// Runs `steps` steps on the CPU reference and returns the fields.
-pub fn cpu_run<T: Scalar>(domain: &Domain, initial: &Fields<T>, steps: u64) -> Fields<T> {
-    let mut s = CpuSolver::new(domain, initial);
+/// A domain of the paper's discretisation (dx = 0.6, dt = 0.05, D = 1).
+pub fn domain(dims: GridDims, model_name: &str) -> Domain {
+    Domain::new(dims, 0.6, 0.05, 1.0, model(model_name)).expect("valid test domain")
+}
+
+/// A domain of `model`'s usual discretisation.
+pub fn usual_domain(dims: GridDims, setup: ModelSetup) -> Domain {
+    let n = setup.info().numerics;
+    Domain::new(dims, n.dx, n.dt, n.diffusion, setup).expect("valid test domain")
+}
+
+/// Runs `steps` steps on the CPU reference and returns the state.
+pub fn cpu_run<T: Scalar>(domain: &Domain, initial: &State<T>, steps: u64) -> State<T> {
+    let mut s = cpu::for_model(domain, initial);
     s.advance(steps).unwrap();
-    s.fields().unwrap()
+    s.state().unwrap()
+}
+
+/// A Karma state from `f(x, y, z) -> (U, v)`.
+pub fn karma_state<T: Scalar>(dims: GridDims, mut f: impl FnMut(u32, u32, u32) -> (f64, f64)) -> State<T> {
+    State::from_fn(Karma::INFO, dims, |x, y, z, cell| {
+        let (u, v) = f(x, y, z);
+        cell[0] = T::from_f64(u);
+        cell[1] = T::from_f64(v);
+    })
+}
+
+/// A pure-diffusion state from `f(x, y, z) -> u`.
+pub fn diffusion_state(dims: GridDims, mut f: impl FnMut(u32, u32, u32) -> f64) -> State<f64> {
+    State::from_fn(kernels_gpu::models::Diffusion::INFO, dims, |x, y, z, cell| cell[0] = f(x, y, z))
 }
 
 /// Deterministic values in [0, 1) (a 64-bit LCG), so tests need no RNG crate.
@@ -37,20 +65,21 @@ pub fn max_abs_diff(a: &ndarray::Array3<f64>, b: &ndarray::Array3<f64>) -> (f64,
     worst
 }
 
-/// A planar wave across a 32^3 grid after `steps` steps, for comparisons.
-pub fn planar_start<T: Scalar>(dims: GridDims) -> Fields<T> {
-    fibril_host::init::InitialCondition::Planar.fields(dims)
+/// The paper's planar start for Karma.
+pub fn planar_start<T: Scalar>(dims: GridDims) -> State<T> {
+    InitialCondition::Planar.state(Karma::INFO, dims)
 }
 
-/// A scroll-wave-like start with structure along every axis: excited slab
-/// at low z, a refractory (v = 1) half in x, a hot corner. Exercises every
-/// boundary and neighbour direction, unlike a plain planar wave.
-pub fn rich_start<T: Scalar>(dims: GridDims) -> Fields<T> {
+/// A scroll-wave-like Karma start with structure along every axis: excited
+/// slab at low z, a refractory (v = 0.9) half in x, a hot corner.
+/// Exercises every boundary and neighbour direction, unlike a plain
+/// planar wave.
+pub fn rich_start<T: Scalar>(dims: GridDims) -> State<T> {
     let mut rng = Lcg(42);
-    Fields::from_fn(dims, |x, y, z| {
+    karma_state(dims, |x, y, z| {
         let noise = 0.05 * rng.next_unit();
         let u = if z < 3 || (x < 4 && y < 5) { 3.0 } else { noise };
         let v = if x > dims.nx / 2 { 0.9 } else { 0.1 * rng.next_unit() };
-        (T::from_f64(u), T::from_f64(v))
+        (u, v)
     })
 }

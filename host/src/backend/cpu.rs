@@ -1,31 +1,67 @@
 //! The CPU backend: the reference every GPU kernel is compared with.
 //!
-//! One rayon task per z-slice; each cell calls the same
-//! `kernels_gpu::stencil::laplacian7` and `kernels_gpu::model::karma_step`
-//! as the kernels, with the same `KarmaCoeffs` bits.
+//! Rows of cells are stepped in parallel (rayon, a z-slice per task in 3D,
+//! a few thousand cells per task in 2D and 1D); each cell calls the same
+//! `kernels_gpu::stencil` Laplacian and `kernels_gpu::cell::step_cell` as
+//! the kernels, with the same coefficient bits. A grid with axes of one
+//! cell is stepped as its compacted grid ([`GridDims::compact`]), as on
+//! the GPU.
 
-use kernels_gpu::model::karma_step;
-use kernels_gpu::stencil::{laplacian7, mirror_neighbours};
-use kernels_gpu::{GridDims, KarmaCoeffs, ZWindow};
+use kernels_gpu::cell::step_cell;
+use kernels_gpu::stencil::{laplacian3, laplacian5, laplacian7, mirror_neighbours};
+use kernels_gpu::{CellModel, GridDims, Locals, StepCoeffs, ZWindow};
 use rayon::prelude::*;
 
-use super::{BackendKind, Solver, SolverError};
 use crate::domain::Domain;
-use crate::fields::Fields;
+use crate::models::{ModelVisitor, dispatch};
 use crate::scalar::Scalar;
+use crate::solver::{BackendKind, Solver, SolverError};
+use crate::state::State;
 
-pub struct CpuSolver<T> {
+/// Cells per parallel task in 2D and 1D grids (3D grids take a slice each).
+const CELLS_PER_TASK: usize = 16 * 1024;
+
+pub struct CpuSolver<M: CellModel, T: Scalar> {
+    /// The grid as given (the state's shape).
     dims: GridDims,
-    coeffs: KarmaCoeffs<T>,
+    /// The grid stepped: `dims` compacted.
+    grid: GridDims,
+    step: StepCoeffs<T>,
+    coeffs: M::Coeffs<T>,
     u: Vec<T>,
     u_next: Vec<T>,
-    v: Vec<T>,
+    /// The model's local variables, cell after cell.
+    locals: Vec<M::Locals<T>>,
 }
 
-impl<T: Scalar> CpuSolver<T> {
+impl<M: CellModel, T: Scalar> CpuSolver<M, T> {
     /// # Panics
-    /// If `initial` does not have the domain's dimensions.
-    /// Slice `z` of U (row-major, `nx * ny` values).
+    /// If `initial` or `domain` is not of model `M`, or `initial` does not
+    /// have the domain's dimensions (programming errors).
+    pub fn new(domain: &Domain, initial: &State<T>) -> Self {
+        assert_eq!(initial.dims(), domain.dims(), "initial state matches the domain");
+        assert_eq!(initial.model().name, M::INFO.name, "initial state of this model");
+        let mut solver = Self {
+            dims: domain.dims(),
+            grid: domain.dims().compact(),
+            step: domain.step_coeffs(),
+            coeffs: domain.model_coeffs::<M, T>(),
+            u: initial.slice(0).to_vec(),
+            u_next: vec![T::ZERO; domain.cells()],
+            locals: vec![M::Locals::<T>::from_fn(|_| T::ZERO); domain.cells()],
+        };
+        solver.load_locals(initial);
+        solver
+    }
+
+    fn load_locals(&mut self, state: &State<T>) {
+        let vars: Vec<&[T]> = (1..state.len()).map(|k| state.slice(k)).collect();
+        for (i, cell) in self.locals.iter_mut().enumerate() {
+            *cell = M::Locals::<T>::from_fn(|k| vars[k][i]);
+        }
+    }
+
+    /// Slice `z` of U (row-major, `nx * ny` values) of a 3D grid.
     pub fn u_slice(&self, z: u32) -> &[T] {
         let n = self.dims.slice_cells();
         &self.u[z as usize * n..(z as usize + 1) * n]
@@ -37,100 +73,129 @@ impl<T: Scalar> CpuSolver<T> {
         &mut self.u[z as usize * n..(z as usize + 1) * n]
     }
 
-    pub fn new(domain: &Domain, initial: &Fields<T>) -> Self {
-        assert_eq!(initial.dims(), domain.dims(), "initial fields match the domain");
-        Self {
-            dims: domain.dims(),
-            coeffs: domain.coeffs(),
-            u: initial.u_slice().to_vec(),
-            u_next: vec![T::ZERO; domain.cells()],
-            v: initial.v_slice().to_vec(),
-        }
-    }
-
     fn step_once(&mut self) {
-        self.step_window(ZWindow::all(self.dims.nz));
+        self.step_window(ZWindow::all(self.grid.nz));
     }
 
-    /// One step of the slices in `window` only, then the buffers swap; the
-    /// other slices of the new U hold stale values (a sub-domain's halo
-    /// slices, refilled by the halo exchange).
+    /// One step of the slices in `window` (of the compacted grid) only,
+    /// then the buffers swap; the other slices of the new U hold stale
+    /// values (a sub-domain's halo slices, refilled by the halo exchange).
     pub fn step_window(&mut self, window: ZWindow) {
         // The shared math uses explicit fused multiply-adds. Without the FMA
         // instruction they become calls to a software `fma`: correct (the
-        // same single rounding) but several times slower, so the per-slice
-        // loop is also built with FMA enabled and chosen when the processor
-        // has it.
+        // same single rounding) but several times slower, so the row loop
+        // is also built with FMA enabled and chosen when the processor has it.
         #[cfg(target_arch = "x86_64")]
         let fma = std::arch::is_x86_feature_detected!("fma");
         #[cfg(not(target_arch = "x86_64"))]
         let fma = false;
-        let g = self.dims;
-        let c = self.coeffs;
+        let g = self.grid;
+        let (step, coeffs) = (self.step, self.coeffs);
         let u = &self.u;
-        let slice = g.slice_cells();
-        let (lo, hi) = (window.begin as usize * slice, window.end as usize * slice);
+        let nx = g.nx as usize;
+        let rows_per_task = if g.axes() == 3 { g.ny as usize } else { (CELLS_PER_TASK / nx).max(1) };
+        let first_row = window.begin as usize * g.ny as usize;
+        let (lo, hi) = (first_row * nx, window.end as usize * g.slice_cells());
         self.u_next[lo..hi]
-            .par_chunks_mut(slice)
-            .zip(self.v[lo..hi].par_chunks_mut(slice))
+            .par_chunks_mut(rows_per_task * nx)
+            .zip(self.locals[lo..hi].par_chunks_mut(rows_per_task * nx))
             .enumerate()
-            .for_each(|(i, (u_next, v))| {
-                let z = window.begin as usize + i;
+            .for_each(|(task, (u_next, locals))| {
+                let row = first_row + task * rows_per_task;
                 #[cfg(target_arch = "x86_64")]
                 if fma {
                     // SAFETY: the processor supports FMA (detected above).
-                    unsafe { step_slice_fma(u, u_next, v, g, &c, z as u32) };
+                    unsafe { step_rows_fma::<M, T>(u, u_next, locals, g, row, &step, &coeffs) };
                     return;
                 }
                 let _ = fma;
-                step_slice(u, u_next, v, g, &c, z as u32);
+                step_rows::<M, T>(u, u_next, locals, g, row, &step, &coeffs);
             });
         std::mem::swap(&mut self.u, &mut self.u_next);
     }
 }
 
-/// [`step_slice`] compiled with the FMA instruction available.
+/// [`step_rows`] compiled with the FMA instruction available.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "fma")]
-fn step_slice_fma<T: Scalar>(
+fn step_rows_fma<M: CellModel, T: Scalar>(
     u: &[T],
     u_next: &mut [T],
-    v: &mut [T],
+    locals: &mut [M::Locals<T>],
     g: GridDims,
-    c: &KarmaCoeffs<T>,
-    z: u32,
+    first_row: usize,
+    step: &StepCoeffs<T>,
+    coeffs: &M::Coeffs<T>,
 ) {
-    step_slice(u, u_next, v, g, c, z);
+    step_rows::<M, T>(u, u_next, locals, g, first_row, step, coeffs);
 }
 
-/// Advances z-slice `z`: reads `u` (the whole grid), writes this slice of
-/// U_next and updates this slice of v.
+/// Advances the rows of cells that `u_next` and `locals` hold, starting at
+/// row `first_row` (row r is y = r % ny, z = r / ny of the compacted grid
+/// `g`); reads `u`, the whole grid.
 #[inline(always)]
-fn step_slice<T: Scalar>(u: &[T], u_next: &mut [T], v: &mut [T], g: GridDims, c: &KarmaCoeffs<T>, z: u32) {
-    let (zm, zp) = mirror_neighbours(z, g.nz);
-    for y in 0..g.ny {
+fn step_rows<M: CellModel, T: Scalar>(
+    u: &[T],
+    u_next: &mut [T],
+    locals: &mut [M::Locals<T>],
+    g: GridDims,
+    first_row: usize,
+    step: &StepCoeffs<T>,
+    coeffs: &M::Coeffs<T>,
+) {
+    let nx = g.nx as usize;
+    let axes = g.axes();
+    for (r, (u_next, locals)) in u_next.chunks_mut(nx).zip(locals.chunks_mut(nx)).enumerate() {
+        let row = first_row + r;
+        let (y, z) = ((row % g.ny as usize) as u32, (row / g.ny as usize) as u32);
         let (ym, yp) = mirror_neighbours(y, g.ny);
-        for x in 0..g.nx {
+        let (zm, zp) = mirror_neighbours(z, g.nz);
+        for (x, (un, cell)) in u_next.iter_mut().zip(locals.iter_mut()).enumerate() {
+            let x = x as u32;
             let (xm, xp) = mirror_neighbours(x, g.nx);
             let uc = u[g.index(x, y, z)];
-            let lap = laplacian7(
-                uc,
-                u[g.index(xm, y, z)],
-                u[g.index(xp, y, z)],
-                u[g.index(x, ym, z)],
-                u[g.index(x, yp, z)],
-                u[g.index(x, y, zm)],
-                u[g.index(x, y, zp)],
-            );
-            let local = (y * g.nx + x) as usize;
-            let (un, vn) = karma_step(uc, v[local], lap, c);
-            u_next[local] = un;
-            v[local] = vn;
+            let at = |x, y, z| u[g.index(x, y, z)];
+            let lap = match axes {
+                3 => laplacian7(
+                    uc,
+                    at(xm, y, z),
+                    at(xp, y, z),
+                    at(x, ym, z),
+                    at(x, yp, z),
+                    at(x, y, zm),
+                    at(x, y, zp),
+                ),
+                2 => laplacian5(uc, at(xm, y, z), at(xp, y, z), at(x, ym, z), at(x, yp, z)),
+                _ => laplacian3(uc, at(xm, y, z), at(xp, y, z)),
+            };
+            *un = step_cell::<M, T>(uc, lap, cell, step, coeffs);
         }
     }
 }
 
-impl<T: Scalar> Solver<T> for CpuSolver<T> {
+/// A CPU solver for the domain's model, chosen at run time (the typed
+/// [`CpuSolver`] behind the interface), for code that does not otherwise
+/// need the model's type: tests, probes.
+pub fn for_model<T: Scalar>(domain: &Domain, initial: &State<T>) -> Box<dyn Solver<T>> {
+    struct Build<'a, T> {
+        domain: &'a Domain,
+        initial: &'a State<T>,
+    }
+    impl<T: Scalar> ModelVisitor for Build<'_, T> {
+        type Output = Box<dyn std::any::Any>;
+        fn visit<M: CellModel, S: Scalar>(self) -> Self::Output {
+            // `dispatch` was asked for T's precision, so S is T.
+            let initial: &State<S> =
+                (self.initial as &dyn std::any::Any).downcast_ref().expect("dispatched on T's precision");
+            let solver: Box<dyn Solver<S>> = Box::new(CpuSolver::<M, S>::new(self.domain, initial));
+            Box::new(solver)
+        }
+    }
+    let any = dispatch(domain.model().info(), T::PRECISION, Build { domain, initial });
+    *any.downcast::<Box<dyn Solver<T>>>().expect("dispatched on T's precision")
+}
+
+impl<M: CellModel, T: Scalar> Solver<T> for CpuSolver<M, T> {
     fn kind(&self) -> BackendKind {
         BackendKind::Cpu
     }
@@ -154,14 +219,19 @@ impl<T: Scalar> Solver<T> for CpuSolver<T> {
         Ok(())
     }
 
-    fn fields(&mut self) -> Result<Fields<T>, SolverError> {
-        Ok(Fields::from_vecs(self.dims, self.u.clone(), self.v.clone()))
+    fn state(&mut self) -> Result<State<T>, SolverError> {
+        let mut vars = vec![self.u.clone()];
+        for k in 0..M::Locals::<T>::COUNT {
+            vars.push(self.locals.iter().map(|cell| cell.get(k)).collect());
+        }
+        Ok(State::from_vecs(M::INFO, self.dims, vars))
     }
 
-    fn set_fields(&mut self, fields: &Fields<T>) -> Result<(), SolverError> {
-        assert_eq!(fields.dims(), self.dims, "fields match the solver's grid");
-        self.u.copy_from_slice(fields.u_slice());
-        self.v.copy_from_slice(fields.v_slice());
+    fn set_state(&mut self, state: &State<T>) -> Result<(), SolverError> {
+        assert_eq!(state.dims(), self.dims, "state matches the solver's grid");
+        assert_eq!(state.model().name, M::INFO.name, "state of the solver's model");
+        self.u.copy_from_slice(state.slice(0));
+        self.load_locals(state);
         Ok(())
     }
 

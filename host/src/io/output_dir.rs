@@ -43,13 +43,12 @@ fn is_fibril_output(name: &str) -> bool {
             .and_then(|rest| rest.strip_suffix(ext))
             .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
     };
-    NAMED.contains(&name)
-        || name.ends_with(".partial")
-        || numbered("U_", ".npy")
-        || numbered("v_", ".npy")
-        || numbered("U_", ".png")
-        || numbered("v_", ".png")
-        || numbered("fields_", ".vti")
+    // Snapshots are named after the variables of a model, any model's.
+    let variable_file = crate::models::MODELS.iter().flat_map(|m| m.variables).any(|v| {
+        let prefix = format!("{}_", v.name);
+        numbered(&prefix, ".npy") || numbered(&prefix, ".png")
+    });
+    NAMED.contains(&name) || name.ends_with(".partial") || variable_file || numbered("fields_", ".vti")
 }
 
 impl OutputDir {

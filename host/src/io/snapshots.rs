@@ -8,12 +8,12 @@ use kernels_gpu::GridDims;
 use ndarray::Array3;
 use serde::{Deserialize, Serialize};
 
-use crate::activation::ActivationMap;
-use crate::fields::Fields;
+use crate::events::activation::ActivationMap;
 use crate::io::image::{finite_range, write_midplanes};
 use crate::io::vti::{self, PvdEntry, VtiArray};
 use crate::io::{npy, output_dir::OutputDir, write_atomic, write_json_atomic};
 use crate::scalar::Scalar;
+use crate::state::State;
 
 /// One written snapshot, as listed in `snapshots.json`.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -28,11 +28,11 @@ pub struct SnapshotRecord {
 /// Which file formats each snapshot is written in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct Formats {
-    /// `U_000000.npy` (and `v_...`): NumPy arrays of shape (nz, ny, nx).
+    /// `U_000000.npy` (one per saved variable): NumPy arrays of shape (nz, ny, nx).
     pub npy: bool,
-    /// `fields_000000.vti` (U and, with save_v, v) listed in `fields.pvd`.
+    /// `fields_000000.vti` (every saved variable) listed in `fields.pvd`.
     pub vti: bool,
-    /// `U_000000.png` (and `v_...`): the three mid-planes.
+    /// `U_000000.png` (one per saved variable): the three mid-planes.
     pub png: bool,
 }
 
@@ -42,18 +42,16 @@ impl Default for Formats {
     }
 }
 
-/// Colour range of U in pictures: rest (0) to above the excited plateau
-/// (the Karma upstroke peaks near 3.6), the same for every frame.
-pub const U_PNG_RANGE: (f64, f64) = (0.0, 4.0);
-/// Colour range of v in pictures.
-pub const V_PNG_RANGE: (f64, f64) = (0.0, 1.0);
-
 /// Writes snapshots, numbered in order, in the chosen formats, and
 /// rewrites the index (and `fields.pvd`) after each one so they always
-/// list exactly the complete files, even if the run stops early.
+/// list exactly the complete files, even if the run stops early. Files
+/// are named after the model's variables (`U_000003.npy`, `v_000003.png`)
+/// and pictures coloured over each variable's display range, the same for
+/// every frame.
 pub struct SnapshotWriter {
     dir: OutputDir,
-    save_v: bool,
+    /// Indices of the variables written, in the model's order.
+    save: Vec<usize>,
     formats: Formats,
     dx: f64,
     records: Vec<SnapshotRecord>,
@@ -73,8 +71,11 @@ fn at(path: PathBuf) -> impl FnOnce(io::Error) -> WriteError {
 }
 
 impl SnapshotWriter {
-    pub fn new(dir: OutputDir, save_v: bool, formats: Formats, dx: f64) -> Self {
-        Self { dir, save_v, formats, dx, records: Vec::new() }
+    /// `save` lists the variables to write (indices into the model's
+    /// variables; at least one).
+    pub fn new(dir: OutputDir, save: Vec<usize>, formats: Formats, dx: f64) -> Self {
+        assert!(!save.is_empty(), "a snapshot saves at least one variable");
+        Self { dir, save, formats, dx, records: Vec::new() }
     }
 
     /// A writer that continues the index of a run being resumed from
@@ -83,7 +84,7 @@ impl SnapshotWriter {
     /// checkpoint) are dropped and their files will be overwritten.
     pub fn resume(
         dir: OutputDir,
-        save_v: bool,
+        save: Vec<usize>,
         formats: Formats,
         dx: f64,
         step: u64,
@@ -95,7 +96,7 @@ impl SnapshotWriter {
             Err(e) if e.kind() == io::ErrorKind::NotFound => Vec::new(),
             Err(e) => return Err(at(path)(e)),
         };
-        let mut writer = Self::new(dir, save_v, formats, dx);
+        let mut writer = Self::new(dir, save, formats, dx);
         writer.records = records.into_iter().filter(|r| r.step <= step).collect();
         for (i, r) in writer.records.iter_mut().enumerate() {
             r.index = i;
@@ -103,13 +104,12 @@ impl SnapshotWriter {
         Ok(writer)
     }
 
-    pub fn write<T: Scalar>(&mut self, step: u64, t_ms: f64, fields: &Fields<T>) -> Result<(), WriteError> {
+    pub fn write<T: Scalar>(&mut self, step: u64, t_ms: f64, state: &State<T>) -> Result<(), WriteError> {
         let index = self.records.len();
         let mut files = Vec::new();
-        let mut named: Vec<(&str, &Array3<T>, (f64, f64))> = vec![("U", &fields.u, U_PNG_RANGE)];
-        if self.save_v {
-            named.push(("v", &fields.v, V_PNG_RANGE));
-        }
+        let variables = state.model().variables;
+        let named: Vec<(&str, &Array3<T>, (f64, f64))> =
+            self.save.iter().map(|&k| (variables[k].name, state.var(k), variables[k].display)).collect();
         if self.formats.npy {
             for (name, array, _) in &named {
                 let file = format!("{name}_{index:06}.npy");
@@ -125,7 +125,8 @@ impl SnapshotWriter {
                 .iter()
                 .map(|(name, a, _)| VtiArray::new(name, a.as_slice().expect("standard layout")))
                 .collect();
-            vti::write(&path, dims_of(fields), self.dx, t_ms, &arrays).map_err(at(path))?;
+            let d = state.dims();
+            vti::write(&path, [d.nx, d.ny, d.nz], self.dx, t_ms, &arrays).map_err(at(path))?;
             files.push(file);
         }
         if self.formats.png {
@@ -201,9 +202,4 @@ impl SnapshotWriter {
     pub fn dir(&self) -> &OutputDir {
         &self.dir
     }
-}
-
-fn dims_of<T: Scalar>(fields: &Fields<T>) -> [u32; 3] {
-    let d = fields.dims();
-    [d.nx, d.ny, d.nz]
 }

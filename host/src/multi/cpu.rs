@@ -1,20 +1,23 @@
 //! The z-split run on CPU sub-domains: the reference for the multi-GPU
 //! decomposition and halo indexing, testable without a GPU.
 
+use kernels_gpu::CellModel;
+
 use super::split::ZSplit;
 use crate::backend::{BackendKind, CpuSolver, Solver, SolverError};
 use crate::domain::Domain;
-use crate::fields::Fields;
 use crate::scalar::Scalar;
+use crate::state::State;
 
-/// G CPU sub-domains that exchange halo slices after every step.
-pub struct CpuMultiSolver<T> {
+/// G CPU sub-domains that exchange halo slices of variable 0 after every step.
+pub struct CpuMultiSolver<M: CellModel, T: Scalar> {
     split: ZSplit,
-    parts: Vec<CpuSolver<T>>,
+    parts: Vec<CpuSolver<M, T>>,
 }
 
-impl<T: Scalar> CpuMultiSolver<T> {
-    pub fn new(domain: &Domain, initial: &Fields<T>, split: ZSplit) -> Self {
+impl<M: CellModel, T: Scalar> CpuMultiSolver<M, T> {
+    /// `split` must come from [`super::check_splittable`] for the domain's grid.
+    pub fn new(domain: &Domain, initial: &State<T>, split: ZSplit) -> Self {
         assert_eq!(split.nz(), domain.dims().nz, "split covers the grid");
         let parts = (0..split.parts())
             .map(|i| {
@@ -41,7 +44,7 @@ impl<T: Scalar> CpuMultiSolver<T> {
     }
 }
 
-impl<T: Scalar> Solver<T> for CpuMultiSolver<T> {
+impl<M: CellModel, T: Scalar> Solver<T> for CpuMultiSolver<M, T> {
     fn kind(&self) -> BackendKind {
         BackendKind::Cpu
     }
@@ -68,14 +71,14 @@ impl<T: Scalar> Solver<T> for CpuMultiSolver<T> {
         Ok(())
     }
 
-    fn fields(&mut self) -> Result<Fields<T>, SolverError> {
-        let parts = self.parts.iter_mut().map(|p| p.fields()).collect::<Result<Vec<_>, _>>()?;
+    fn state(&mut self) -> Result<State<T>, SolverError> {
+        let parts = self.parts.iter_mut().map(|p| p.state()).collect::<Result<Vec<_>, _>>()?;
         Ok(self.split.gather(&parts))
     }
 
-    fn set_fields(&mut self, fields: &Fields<T>) -> Result<(), SolverError> {
+    fn set_state(&mut self, state: &State<T>) -> Result<(), SolverError> {
         for (i, part) in self.parts.iter_mut().enumerate() {
-            part.set_fields(&self.split.scatter(fields, i))?;
+            part.set_state(&self.split.scatter(state, i))?;
         }
         Ok(())
     }
@@ -93,11 +96,20 @@ impl<T: Scalar> Solver<T> for CpuMultiSolver<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::params::KarmaParams;
-    use kernels_gpu::{GridDims, Reaction};
+    use crate::models::ModelSetup;
+    use kernels_gpu::GridDims;
+    use kernels_gpu::models::Karma;
 
     fn domain(dims: GridDims) -> Domain {
-        Domain::new(dims, 0.6, 0.05, 1.0, KarmaParams::default(), Reaction::Karma).unwrap()
+        Domain::new(dims, 0.6, 0.05, 1.0, ModelSetup::new("karma", None, &[]).unwrap()).unwrap()
+    }
+
+    fn karma<T: Scalar>(dims: GridDims, mut f: impl FnMut(u32, u32, u32) -> (f64, f64)) -> State<T> {
+        State::from_fn(Karma::INFO, dims, |x, y, z, cell| {
+            let (u, v) = f(x, y, z);
+            cell[0] = T::from_f64(u);
+            cell[1] = T::from_f64(v);
+        })
     }
 
     /// ImplicitGlobalGrid's halo test: every cell holds its global
@@ -105,9 +117,9 @@ mod tests {
     #[test]
     fn exchange_restores_zeroed_halos_exactly() {
         let dims = GridDims::new(4, 3, 10);
-        let coords = Fields::<f64>::from_fn(dims, |x, y, z| ((x + 10 * y + 100 * z) as f64, 0.0));
+        let coords = karma::<f64>(dims, |x, y, z| ((x + 10 * y + 100 * z) as f64, 0.0));
         let split = ZSplit::balanced(10, 3).unwrap();
-        let mut multi = CpuMultiSolver::new(&domain(dims), &coords, split.clone());
+        let mut multi = CpuMultiSolver::<Karma, f64>::new(&domain(dims), &coords, split.clone());
         for i in 0..3 {
             let n = split.owned_len(i);
             multi.parts[i].u_slice_mut(0).fill(0.0);
@@ -115,8 +127,8 @@ mod tests {
         }
         multi.exchange_halos();
         for i in 0..3 {
-            let f = multi.parts[i].fields().unwrap();
-            for ((z, y, x), u) in f.u.indexed_iter() {
+            let f = multi.parts[i].state().unwrap();
+            for ((z, y, x), u) in f.u().indexed_iter() {
                 let g = split.global_slice(i, z as u32);
                 assert_eq!(*u, (x + 10 * y + 100 * g as usize) as f64, "part {i} local z {z}");
             }
@@ -128,26 +140,25 @@ mod tests {
         let dims = GridDims::new(13, 11, 17);
         let d = domain(dims);
         let mut rng = 12345u64;
-        let start = Fields::<f32>::from_fn(dims, |x, _, z| {
+        let start = karma::<f32>(dims, |x, _, z| {
             rng = rng.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
             let noise = (rng >> 40) as f32 / (1u64 << 24) as f32 * 0.05;
-            (if z < 3 || x < 3 { 3.0 } else { noise }, if x > 6 { 0.9 } else { 0.0 })
+            (if z < 3 || x < 3 { 3.0 } else { noise as f64 }, if x > 6 { 0.9 } else { 0.0 })
         });
-        let mut single = CpuSolver::new(&d, &start);
+        let mut single = CpuSolver::<Karma, f32>::new(&d, &start);
         single.advance(300).unwrap();
-        let want = single.fields().unwrap();
+        let want = single.state().unwrap();
         for parts in [1, 2, 3, 8] {
-            let mut multi = CpuMultiSolver::new(&d, &start, ZSplit::balanced(17, parts).unwrap());
+            let mut multi =
+                CpuMultiSolver::<Karma, f32>::new(&d, &start, ZSplit::balanced(17, parts).unwrap());
             multi.advance(300).unwrap();
-            let got = multi.fields().unwrap();
-            assert!(
-                got.u.iter().zip(want.u.iter()).all(|(a, b)| a.to_bits() == b.to_bits()),
-                "{parts} parts: U differs"
-            );
-            assert!(
-                got.v.iter().zip(want.v.iter()).all(|(a, b)| a.to_bits() == b.to_bits()),
-                "{parts} parts: v differs"
-            );
+            let got = multi.state().unwrap();
+            for k in 0..2 {
+                assert!(
+                    got.var(k).iter().zip(want.var(k).iter()).all(|(a, b)| a.to_bits() == b.to_bits()),
+                    "{parts} parts: variable {k} differs"
+                );
+            }
         }
     }
 }

@@ -38,13 +38,16 @@ use cudarc::driver::{
 use kernels_gpu::ZWindow;
 use serde::Serialize;
 
+use kernels_gpu::CellModel;
+
 use super::nccl::{self, Comm, DataType, P2p, ReduceOp, UniqueId};
 use super::split::ZSplit;
+use super::{MultiError, check_splittable};
 use crate::backend::gpu::solver::SliceGeometry;
 use crate::backend::{BackendKind, GpuDevice, GpuSolver, KernelConfig, Solver, SolverError};
 use crate::domain::Domain;
-use crate::fields::Fields;
 use crate::scalar::Scalar;
+use crate::state::State;
 
 /// How halo slices travel between GPUs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -79,12 +82,22 @@ fn check(result: sys::CUresult, during: &'static str) -> Result<(), SolverError>
     }
 }
 
+/// What every sub-domain's solver is built from.
+pub struct SplitRun<'a, T> {
+    /// The kernels (`fibril::PTX`).
+    pub ptx: &'a str,
+    pub config: KernelConfig,
+    /// The whole problem and its initial state; each part takes its slab.
+    pub domain: &'a Domain,
+    pub initial: &'a State<T>,
+}
+
 /// One GPU's share: its solver, streams and events.
-struct Part<T> {
+struct Part<M: CellModel, T: Scalar> {
     /// Global sub-domain index (= NCCL rank).
     index: usize,
     ctx: Arc<CudaContext>,
-    solver: GpuSolver<T>,
+    solver: GpuSolver<M, T>,
     /// Kernel A (bottom boundary slice), B (interior), C (top boundary slice), copies.
     a: Arc<CudaStream>,
     b: Arc<CudaStream>,
@@ -135,10 +148,12 @@ enum Scope {
 }
 
 /// G sub-domains on G GPUs (or several on one GPU, for testing), in one
-/// process or spread over G processes.
-pub struct GpuMultiSolver<T> {
+/// process or spread over G processes. Only variable 0 crosses between
+/// sub-domains: the halo slices carry U, which the stencil reads; the
+/// model's local variables are read at a cell's own slice only.
+pub struct GpuMultiSolver<M: CellModel, T: Scalar> {
     split: ZSplit,
-    parts: Vec<Part<T>>,
+    parts: Vec<Part<M, T>>,
     scope: Scope,
     exchange: Exchange,
     overlap: bool,
@@ -146,20 +161,18 @@ pub struct GpuMultiSolver<T> {
     device_names: Vec<String>,
 }
 
-impl<T: Scalar> GpuMultiSolver<T> {
+impl<M: CellModel, T: Scalar> GpuMultiSolver<M, T> {
     /// Sub-domain i runs on `devices[i]`. Peer exchange needs peer access
     /// between neighbouring GPUs; a GPU may appear twice (its copies are
     /// then device-local), except with NCCL, which needs distinct GPUs.
     pub fn new(
         devices: &[GpuDevice],
-        ptx: &str,
-        config: KernelConfig,
-        domain: &Domain,
-        initial: &Fields<T>,
+        run: &SplitRun<'_, T>,
         exchange: Exchange,
         overlap: bool,
-    ) -> Result<Self, SolverError> {
-        let split = ZSplit::balanced(domain.dims().nz, devices.len())?;
+    ) -> Result<Self, MultiError> {
+        let config = run.config;
+        let split = check_splittable(run.domain.dims(), devices.len())?;
         if exchange == Exchange::Peer {
             enable_peer_access(devices)?;
         }
@@ -172,17 +185,7 @@ impl<T: Scalar> GpuMultiSolver<T> {
         };
         let mut parts = Vec::with_capacity(devices.len());
         for (i, device) in devices.iter().enumerate() {
-            parts.push(Part::new(
-                device,
-                ptx,
-                config,
-                domain,
-                initial,
-                &split,
-                i,
-                exchange,
-                comms[i].take(),
-            )?);
+            parts.push(Part::new(device, run, &split, i, exchange, comms[i].take())?);
         }
         let device_names = devices.iter().map(|d| d.info().name.clone()).collect();
         let scope = Scope::Whole;
@@ -191,23 +194,20 @@ impl<T: Scalar> GpuMultiSolver<T> {
 
     /// Rank `rank` of a `size`-process run: this process drives sub-domain
     /// `rank` on `device` and exchanges halos with ranks `rank +- 1`
-    /// through NCCL. Every rank passes the same `domain`, `initial` and
-    /// the `id` that rank 0 made. Blocks until all ranks have joined.
-    #[allow(clippy::too_many_arguments)]
+    /// through NCCL. Every rank passes the same `run` and the `id` that
+    /// rank 0 made. Blocks until all ranks have joined.
     pub fn new_rank(
         device: &GpuDevice,
-        ptx: &str,
-        config: KernelConfig,
-        domain: &Domain,
-        initial: &Fields<T>,
+        run: &SplitRun<'_, T>,
         overlap: bool,
         (rank, size): (usize, usize),
         id: UniqueId,
-    ) -> Result<Self, SolverError> {
-        let split = ZSplit::balanced(domain.dims().nz, size)?;
+    ) -> Result<Self, MultiError> {
+        let config = run.config;
+        let split = check_splittable(run.domain.dims(), size)?;
         device.context().bind_to_thread().map_err(cuda("binding a context"))?;
         let comm = Comm::init_rank(id, rank, size)?;
-        let part = Part::new(device, ptx, config, domain, initial, &split, rank, Exchange::Nccl, Some(comm))?;
+        let part = Part::new(device, run, &split, rank, Exchange::Nccl, Some(comm))?;
         let flag = part.copy.alloc_zeros::<u32>(1).map_err(cuda("allocating the rank flag"))?;
         Ok(Self {
             split,
@@ -351,7 +351,7 @@ impl<T: Scalar> GpuMultiSolver<T> {
     /// Every part's sends and receives as one NCCL group, on the copy
     /// streams; tower slices go through the contiguous staging buffers.
     fn exchange_nccl(&mut self) -> Result<(), SolverError> {
-        let bytes = |p: &Part<T>| {
+        let bytes = |p: &Part<M, T>| {
             let g = p.solver.slice_geometry(0);
             g.width_bytes * g.rows
         };
@@ -474,9 +474,9 @@ impl<T: Scalar> GpuMultiSolver<T> {
         Ok(())
     }
 
-    /// The global fields on every rank: each packs its owned slices, one
+    /// The global state on every rank: each packs its owned slices, one
     /// NCCL all-gather puts every chunk on every GPU.
-    fn all_gather_fields(&mut self, local: &Fields<T>) -> Result<Fields<T>, SolverError> {
+    fn all_gather_state(&mut self, local: &State<T>) -> Result<State<T>, SolverError> {
         let p = &self.parts[0];
         let chunk = self.split.pack_owned(local, p.index);
         let d = local.dims();
@@ -493,27 +493,23 @@ impl<T: Scalar> GpuMultiSolver<T> {
             unsafe { comm.all_gather(s, r, chunk.len() * T::BYTES, DataType::Uint8, p.copy.cu_stream())? };
         }
         let gathered = p.copy.clone_dtoh(&all).map_err(cuda("downloading the gathered fields"))?;
-        Ok(self.split.unpack_gathered(d.nx, d.ny, &gathered))
+        Ok(self.split.unpack_gathered(M::INFO, d.nx, d.ny, &gathered))
     }
 }
 
-impl<T: Scalar> Part<T> {
+impl<M: CellModel, T: Scalar> Part<M, T> {
     /// Sub-domain `index` of `split` on `device`, with its streams, events
     /// and exchange buffers.
-    #[allow(clippy::too_many_arguments)]
     fn new(
         device: &GpuDevice,
-        ptx: &str,
-        config: KernelConfig,
-        domain: &Domain,
-        initial: &Fields<T>,
+        run: &SplitRun<'_, T>,
         split: &ZSplit,
         index: usize,
         exchange: Exchange,
         comm: Option<Comm>,
     ) -> Result<Self, SolverError> {
-        let local = domain.with_nz(split.local_dims(domain.dims(), index).nz);
-        let solver = GpuSolver::new(device, ptx, config, &local, &split.scatter(initial, index))?;
+        let local = run.domain.with_nz(split.local_dims(run.domain.dims(), index).nz);
+        let solver = GpuSolver::new(device, run.ptx, run.config, &local, &split.scatter(run.initial, index))?;
         let ctx = device.context().clone();
         ctx.bind_to_thread().map_err(cuda("binding a context"))?;
         // Lower numbers are higher priorities: (least, greatest).
@@ -570,8 +566,8 @@ fn contiguous(geo: SliceGeometry) -> SliceGeometry {
 }
 
 /// Lets each GPU read and write its neighbours' memory directly.
-fn enable_peer_access(devices: &[GpuDevice]) -> Result<(), SolverError> {
-    for (i, pair) in devices.windows(2).enumerate() {
+fn enable_peer_access(devices: &[GpuDevice]) -> Result<(), MultiError> {
+    for pair in devices.windows(2) {
         let (a, b) = (&pair[0], &pair[1]);
         if a.info().ordinal == b.info().ordinal {
             continue;
@@ -589,7 +585,10 @@ fn enable_peer_access(devices: &[GpuDevice]) -> Result<(), SolverError> {
                     "querying peer access",
                 )?;
                 if can == 0 {
-                    return Err(SolverError::NoPeerAccess { from: i, to: i + 1 });
+                    return Err(MultiError::NoPeerAccess {
+                        from: from.info().ordinal,
+                        to: to.info().ordinal,
+                    });
                 }
                 from.context().bind_to_thread().map_err(cuda("binding a context"))?;
                 let r = sys::cuCtxEnablePeerAccess(to.context().cu_ctx(), 0);
@@ -726,7 +725,7 @@ fn host_ptr(host: &PinnedHostSlice<u8>) -> *const u8 {
     host.as_ptr().expect("pinned buffer address")
 }
 
-impl<T> Drop for GpuMultiSolver<T> {
+impl<M: CellModel, T: Scalar> Drop for GpuMultiSolver<M, T> {
     /// Neighbours copy into each other's buffers and the buffers are freed
     /// on another stream than the one that last used them, so every GPU
     /// must be idle before any part is dropped (after an error halfway
@@ -738,7 +737,7 @@ impl<T> Drop for GpuMultiSolver<T> {
     }
 }
 
-impl<T: Scalar> Solver<T> for GpuMultiSolver<T> {
+impl<M: CellModel, T: Scalar> Solver<T> for GpuMultiSolver<M, T> {
     fn kind(&self) -> BackendKind {
         BackendKind::Gpu
     }
@@ -778,21 +777,21 @@ impl<T: Scalar> Solver<T> for GpuMultiSolver<T> {
         self.synchronize_all()
     }
 
-    /// The global fields; in a multi-process run every rank gets them (an
-    /// all-gather), so that every rank takes the same decisions on them.
-    fn fields(&mut self) -> Result<Fields<T>, SolverError> {
+    /// The global state; in a multi-process run every rank gets it (an
+    /// all-gather), so that every rank takes the same decisions on it.
+    fn state(&mut self) -> Result<State<T>, SolverError> {
         self.synchronize_all()?;
-        let parts = self.parts.iter_mut().map(|p| p.solver.fields()).collect::<Result<Vec<_>, _>>()?;
+        let parts = self.parts.iter_mut().map(|p| p.solver.state()).collect::<Result<Vec<_>, _>>()?;
         match self.scope {
             Scope::Whole => Ok(self.split.gather(&parts)),
-            Scope::Rank { .. } => self.all_gather_fields(&parts[0]),
+            Scope::Rank { .. } => self.all_gather_state(&parts[0]),
         }
     }
 
-    fn set_fields(&mut self, fields: &Fields<T>) -> Result<(), SolverError> {
+    fn set_state(&mut self, state: &State<T>) -> Result<(), SolverError> {
         self.synchronize_all()?;
         for part in &mut self.parts {
-            part.solver.set_fields(&self.split.scatter(fields, part.index))?;
+            part.solver.set_state(&self.split.scatter(state, part.index))?;
         }
         self.synchronize_all()
     }

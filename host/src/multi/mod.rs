@@ -23,3 +23,42 @@ pub mod split;
 pub use cpu::CpuMultiSolver;
 pub use gpu::{Exchange, GpuMultiSolver};
 pub use split::{SplitError, ZSplit};
+
+use thiserror::Error;
+
+use crate::solver::SolverError;
+
+/// Why a split solver could not be built. (Once running, its failures are
+/// [`SolverError`]s, NCCL's as [`SolverError::Communication`].)
+#[derive(Debug, Error)]
+pub enum MultiError {
+    #[error(transparent)]
+    Solver(#[from] SolverError),
+    #[error(transparent)]
+    Split(#[from] SplitError),
+    #[error(transparent)]
+    Nccl(#[from] nccl::NcclError),
+    #[error("GPU {from} cannot access GPU {to} directly (no peer access between them); use --exchange host")]
+    NoPeerAccess { from: usize, to: usize },
+    #[error(
+        "splitting a grid over GPUs needs at least 2 cells along every axis, but it is {nx}x{ny}x{nz}; \
+         run sheets and cables on one GPU"
+    )]
+    NotThreeDimensional { nx: u32, ny: u32, nz: u32 },
+}
+
+impl From<nccl::NcclError> for SolverError {
+    /// NCCL failing while a split solver runs.
+    fn from(e: nccl::NcclError) -> Self {
+        SolverError::Communication { during: "exchanging halos through NCCL", source: Box::new(e) }
+    }
+}
+
+/// Refuses grids that cannot be split along z: sheets and cables (their
+/// kernels are not windowed along z) and grids with too few slices.
+pub fn check_splittable(dims: kernels_gpu::GridDims, parts: usize) -> Result<ZSplit, MultiError> {
+    if dims.axes() < 3 {
+        return Err(MultiError::NotThreeDimensional { nx: dims.nx, ny: dims.ny, nz: dims.nz });
+    }
+    Ok(ZSplit::balanced(dims.nz, parts)?)
+}

@@ -5,8 +5,8 @@ use std::ops::Range;
 use kernels_gpu::{GridDims, ZWindow};
 use thiserror::Error;
 
-use crate::fields::Fields;
 use crate::scalar::Scalar;
+use crate::state::State;
 
 /// Fewest owned slices per sub-domain: the bottom and top boundary slices
 /// must differ, and the mirror at a global end reads local slice 2.
@@ -91,67 +91,83 @@ impl ZSplit {
         kernels_gpu::stencil::mirror(z, self.nz() as i64) as u32
     }
 
-    /// Part `i`'s local fields (halos filled) cut from the global fields.
-    pub fn scatter<T: Scalar>(&self, global: &Fields<T>, i: usize) -> Fields<T> {
+    /// Part `i`'s local state (halos filled) cut from the global state.
+    /// Every variable is scattered; only variable 0 is exchanged later
+    /// (the halos' local variables are never read).
+    pub fn scatter<T: Scalar>(&self, global: &State<T>, i: usize) -> State<T> {
         let dims = self.local_dims(global.dims(), i);
-        Fields::from_fn(dims, |x, y, z| {
+        State::from_fn(global.model(), dims, |x, y, z, cell| {
             let g = self.global_slice(i, z) as usize;
-            (global.u[[g, y as usize, x as usize]], global.v[[g, y as usize, x as usize]])
+            for (k, value) in cell.iter_mut().enumerate() {
+                *value = global.var(k)[[g, y as usize, x as usize]];
+            }
         })
     }
 
-    /// The global fields from every part's owned slices.
-    pub fn gather<T: Scalar>(&self, parts: &[Fields<T>]) -> Fields<T> {
-        assert_eq!(parts.len(), self.parts(), "one field set per part");
+    /// The global state from every part's owned slices.
+    pub fn gather<T: Scalar>(&self, parts: &[State<T>]) -> State<T> {
+        assert_eq!(parts.len(), self.parts(), "one state per part");
         let d = parts[0].dims();
         let global = GridDims::new(d.nx, d.ny, self.nz());
-        let mut u = Vec::with_capacity(global.cells());
-        let mut v = Vec::with_capacity(global.cells());
-        for (i, part) in parts.iter().enumerate() {
-            let n = d.slice_cells();
-            let owned = n..n * (self.owned_len(i) as usize + 1);
-            u.extend_from_slice(&part.u_slice()[owned.clone()]);
-            v.extend_from_slice(&part.v_slice()[owned]);
-        }
-        Fields::from_vecs(global, u, v)
+        let model = parts[0].model();
+        let vars = (0..parts[0].len())
+            .map(|k| {
+                let mut var = Vec::with_capacity(global.cells());
+                for (i, part) in parts.iter().enumerate() {
+                    let n = d.slice_cells();
+                    var.extend_from_slice(&part.slice(k)[n..n * (self.owned_len(i) as usize + 1)]);
+                }
+                var
+            })
+            .collect();
+        State::from_vecs(model, global, vars)
     }
 
     /// Values per part in the equal-sized chunks of [`ZSplit::pack_owned`]:
-    /// U and v of the largest part's owned slices.
-    pub fn packed_chunk_len(&self, slice_cells: usize) -> usize {
+    /// every variable of the largest part's owned slices.
+    pub fn packed_chunk_len(&self, slice_cells: usize, variables: usize) -> usize {
         let most = (0..self.parts()).map(|i| self.owned_len(i)).max().unwrap_or(0) as usize;
-        2 * most * slice_cells
+        variables * most * slice_cells
     }
 
-    /// Part `i`'s owned U then owned v, zero-padded to
+    /// Part `i`'s owned slices of each variable in turn, zero-padded to
     /// [`ZSplit::packed_chunk_len`] values. A multi-process run gathers
     /// these chunks from every rank with one all-gather, which needs
     /// chunks of equal size even when nz does not divide evenly.
-    pub fn pack_owned<T: Scalar>(&self, local: &Fields<T>, i: usize) -> Vec<T> {
+    pub fn pack_owned<T: Scalar>(&self, local: &State<T>, i: usize) -> Vec<T> {
         let n = local.dims().slice_cells();
         let owned = n..n * (self.owned_len(i) as usize + 1);
-        let mut chunk = Vec::with_capacity(self.packed_chunk_len(n));
-        chunk.extend_from_slice(&local.u_slice()[owned.clone()]);
-        chunk.extend_from_slice(&local.v_slice()[owned]);
-        chunk.resize(self.packed_chunk_len(n), T::from_f64(0.0));
+        let len = self.packed_chunk_len(n, local.len());
+        let mut chunk = Vec::with_capacity(len);
+        for k in 0..local.len() {
+            chunk.extend_from_slice(&local.slice(k)[owned.clone()]);
+        }
+        chunk.resize(len, T::from_f64(0.0));
         chunk
     }
 
-    /// The global `nx` x `ny` x nz fields from the chunks of every part,
-    /// concatenated in part order.
-    pub fn unpack_gathered<T: Scalar>(&self, nx: u32, ny: u32, packed: &[T]) -> Fields<T> {
+    /// The global `nx` x `ny` x nz state of `model` from the chunks of every
+    /// part, concatenated in part order.
+    pub fn unpack_gathered<T: Scalar>(
+        &self,
+        model: &'static kernels_gpu::ModelInfo,
+        nx: u32,
+        ny: u32,
+        packed: &[T],
+    ) -> State<T> {
         let global = GridDims::new(nx, ny, self.nz());
         let n = global.slice_cells();
-        let chunk = self.packed_chunk_len(n);
+        let variables = model.variables.len();
+        let chunk = self.packed_chunk_len(n, variables);
         assert_eq!(packed.len(), chunk * self.parts(), "one chunk per part");
-        let mut u = Vec::with_capacity(global.cells());
-        let mut v = Vec::with_capacity(global.cells());
+        let mut vars: Vec<Vec<T>> = (0..variables).map(|_| Vec::with_capacity(global.cells())).collect();
         for (i, c) in packed.chunks_exact(chunk).enumerate() {
             let len = n * self.owned_len(i) as usize;
-            u.extend_from_slice(&c[..len]);
-            v.extend_from_slice(&c[len..2 * len]);
+            for (k, var) in vars.iter_mut().enumerate() {
+                var.extend_from_slice(&c[k * len..(k + 1) * len]);
+            }
         }
-        Fields::from_vecs(global, u, v)
+        State::from_vecs(model, global, vars)
     }
 }
 
@@ -186,10 +202,20 @@ mod tests {
         assert_eq!(s.global_slice(2, 4), 8, "U[nz] = U[nz - 2]");
     }
 
+    use kernels_gpu::CellModel;
+    use kernels_gpu::models::Karma;
+
+    fn coordinates<T: Scalar>(dims: GridDims) -> State<T> {
+        State::from_fn(Karma::INFO, dims, |x, y, z, cell| {
+            cell[0] = T::from_f64((x + 10 * y + 100 * z) as f64);
+            cell[1] = T::from_f64(0.5 + z as f64);
+        })
+    }
+
     #[test]
     fn scatter_then_gather_is_the_identity() {
         let dims = GridDims::new(3, 4, 9);
-        let f = Fields::<f64>::from_fn(dims, |x, y, z| ((x + 10 * y + 100 * z) as f64, -(z as f64)));
+        let f = coordinates::<f64>(dims);
         let s = ZSplit::balanced(9, 4).unwrap();
         let parts: Vec<_> = (0..4).map(|i| s.scatter(&f, i)).collect();
         assert_eq!(s.gather(&parts), f);
@@ -198,13 +224,13 @@ mod tests {
     #[test]
     fn packed_chunks_of_uneven_parts_gather_to_the_global_fields() {
         let dims = GridDims::new(3, 2, 11); // parts of 4, 4, 3 slices
-        let f = Fields::<f32>::from_fn(dims, |x, y, z| ((x + 10 * y + 100 * z) as f32, 0.5 + z as f32));
+        let f = coordinates::<f32>(dims);
         let s = ZSplit::balanced(11, 3).unwrap();
-        assert_eq!(s.packed_chunk_len(6), 2 * 4 * 6);
+        assert_eq!(s.packed_chunk_len(6, 2), 2 * 4 * 6);
         let packed: Vec<f32> = (0..3).flat_map(|i| s.pack_owned(&s.scatter(&f, i), i)).collect();
         assert_eq!(packed.len(), 3 * 48);
         // The short last part is padded with zeros after its v.
         assert_eq!(&packed[2 * 48 + 36..], &[0.0; 12]);
-        assert_eq!(s.unpack_gathered(3, 2, &packed), f);
+        assert_eq!(s.unpack_gathered(Karma::INFO, 3, 2, &packed), f);
     }
 }

@@ -6,14 +6,17 @@
 //! per iteration. Fields are row-major, so x halos are two 4-byte columns
 //! per block (the uncoalesced reads the tower layout removes).
 
+use crate::cell::{StepCoeffs, step_cell};
 use crate::gpu::{block_dim, block_idx, dynamic_shared, sync_threads, thread_idx};
-use crate::grid::{GridDims, ZWindow};
-use crate::model::{KarmaCoeffs, karma_step};
+use crate::layout::grid::{GridDims, ZWindow};
+use crate::model::{CellModel, Locals};
 use crate::real::Real;
 use crate::stencil::{laplacian7, mirror, mirror_neighbours};
 
 /// # Safety
-/// `u`, `v`, `u_next` hold `dims.cells() < 2^32` row-major values; `u` and
+/// `u`, `u_next` hold `dims.cells() < 2^32` row-major values and `local`
+/// `M::Locals::COUNT` times as many (see the naive kernel); every axis has
+/// two cells or more; `u` and
 /// `u_next` do not overlap; `window` lies in `0..nz` and is not empty; the
 /// block marches over its slices. Launch with grid `(ceil(nx / bx), ceil(ny / by), 1)`,
 /// block `(bx, by, 1)` and `csw_shared_elems(bx, by)` elements of dynamic
@@ -25,12 +28,13 @@ use crate::stencil::{laplacian7, mirror, mirror_neighbours};
 /// holds cell (x0 + i, y0 + j). Halo cells outside the domain are never
 /// read: the mirror rule maps those neighbours back inside the tile.
 #[inline(always)]
-unsafe fn step<T: Real>(
+pub unsafe fn step<M: CellModel, T: Real>(
     u: *const T,
-    v: *mut T,
     u_next: *mut T,
+    local: *mut T,
     g: GridDims,
-    c: &KarmaCoeffs<T>,
+    step: &StepCoeffs<T>,
+    c: &M::Coeffs<T>,
     window: ZWindow,
 ) {
     let (tx, ty) = thread_idx();
@@ -53,6 +57,7 @@ unsafe fn step<T: Real>(
     let t_c = (ty + 1) * pitch + tx + 1;
     let flat = ty * bx + tx;
     let halo_count = 2 * (bx + by);
+    let stride = g.cells();
 
     // SAFETY (whole body): global indices are cells of the grid (clamped or
     // mirrored into range, and < 2^32); tile indices are < (bx+2)(by+2).
@@ -68,7 +73,11 @@ unsafe fn step<T: Real>(
             // Prefetch the slice two above (mirrored at the top) before the barrier.
             let z2 = mirror(z as i64 + 2, g.nz as i64) as u32;
             let ahead = if inside && z + 1 < window.end { *u.add(at(z2)) } else { above };
-            let vc = if inside { *v.add(at(z)) } else { T::ZERO };
+            let mut locals = if inside {
+                M::Locals::<T>::load(local, stride, at(z))
+            } else {
+                M::Locals::<T>::from_fn(|_| T::ZERO)
+            };
             if inside {
                 *tile.add(t_c as usize) = cur;
             }
@@ -101,9 +110,8 @@ unsafe fn step<T: Real>(
                     below,
                     above,
                 );
-                let (un, vn) = karma_step(cur, vc, lap, c);
-                *u_next.add(at(z)) = un;
-                *v.add(at(z)) = vn;
+                *u_next.add(at(z)) = step_cell::<M, T>(cur, lap, &mut locals, step, c);
+                locals.store(local, stride, at(z));
             }
             sync_threads();
             below = cur;
@@ -112,5 +120,3 @@ unsafe fn step<T: Real>(
         }
     }
 }
-
-row_major_entry_points!(step: karma_csw_f32, karma_csw_f64);

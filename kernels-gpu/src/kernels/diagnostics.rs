@@ -23,12 +23,12 @@ unsafe fn flag_nonfinite<T: Real>(values: *const T, n: usize, flag: *mut u32) {
     }
 }
 
-#[unsafe(no_mangle)]
+#[unsafe(export_name = crate::entry_name!(flag, nonfinite, f32))]
 pub unsafe extern "ptx-kernel" fn flag_nonfinite_f32(values: *const f32, n: u64, flag: *mut u32) {
     unsafe { flag_nonfinite(values, n as usize, flag) }
 }
 
-#[unsafe(no_mangle)]
+#[unsafe(export_name = crate::entry_name!(flag, nonfinite, f64))]
 pub unsafe extern "ptx-kernel" fn flag_nonfinite_f64(values: *const f64, n: u64, flag: *mut u32) {
     unsafe { flag_nonfinite(values, n as usize, flag) }
 }

@@ -1,32 +1,48 @@
-//! The baseline kernel: one thread per cell on the row-major grid.
+//! The baseline kernel: one thread per cell on the row-major grid, for
+//! every model and grid shape.
 //!
 //! This is the "usual parallel approach" of the paper's section 3 (one CUDA
 //! thread per mesh point, neighbours read straight from global memory and
 //! reused through the caches), the yardstick for the sliding-window and
 //! tower kernels.
 
+use crate::cell::{StepCoeffs, step_cell};
 use crate::gpu::{block_dim, block_idx, thread_idx};
-use crate::grid::{GridDims, ZWindow};
-use crate::model::{KarmaCoeffs, karma_step};
+use crate::layout::grid::{GridDims, ZWindow};
+use crate::model::{CellModel, Locals};
 use crate::real::Real;
-use crate::stencil::{laplacian7, mirror_offsets};
+use crate::stencil::{laplacian3, laplacian5, laplacian7, mirror_offsets};
 
+/// One step of the cells of `window`, on a compacted grid with `AXES`
+/// axes of two cells or more (3, 2 or 1; a single cell runs as a cable of
+/// one cell).
+///
 /// # Safety
-/// `u`, `v` and `u_next` each hold `dims.cells()` elements, row-major;
-/// `u` does not overlap `u_next`; `dims.cells() < 2^32`; `window` lies in
-/// `0..nz`. Launch with `grid = (ceil(nx / bx), ceil(ny / by), window.len())`
-/// and any 2D block: threads outside the mesh return. Slices outside the
-/// window are neither read (beyond their z neighbours) nor written.
+/// `u` and `u_next` each hold `g.cells()` elements, row-major, and do not
+/// overlap; `local` holds `M::Locals::COUNT * g.cells()` elements (local
+/// variable k of cell i at `k * g.cells() + i`), or is any pointer when the
+/// model has no locals; `g.cells() < 2^32`; `g` is compacted with exactly
+/// `AXES` leading axes of two cells or more (one cell when `AXES = 1` and
+/// `nx = 1`); `window` lies in `0..nz`.
+///
+/// # Parameters
+/// `u` is read, `u_next` written at the window's cells, `local` read and
+/// written at the window's cells; slices outside the window are neither
+/// read (beyond their z neighbours) nor written.
 ///
 /// # Thread mapping
-/// x, y from the 2D block and grid, z = window.begin + blockIdx.z; one cell per thread.
+/// Launch with `grid = (ceil(nx / bx), ceil(ny / by), window.len())` and
+/// any block (a 1D block for a cable); threads outside the mesh return.
+/// x, y from the block and grid, z = window.begin + blockIdx.z; one cell
+/// per thread.
 #[inline(always)]
-unsafe fn step<T: Real>(
+pub unsafe fn step<M: CellModel, T: Real, const AXES: u32>(
     u: *const T,
-    v: *mut T,
     u_next: *mut T,
+    local: *mut T,
     g: GridDims,
-    coeffs: &KarmaCoeffs<T>,
+    step: &StepCoeffs<T>,
+    coeffs: &M::Coeffs<T>,
     window: ZWindow,
 ) {
     let (tx, ty) = thread_idx();
@@ -44,9 +60,6 @@ unsafe fn step<T: Real>(
     // with wrapping arithmetic (-1 * stride wraps to i - stride).
     let row = g.nx;
     let slice = g.nx * g.ny;
-    let (xm, xp) = mirror_offsets(x, g.nx);
-    let (ym, yp) = mirror_offsets(y, g.ny);
-    let (zm, zp) = mirror_offsets(z, g.nz);
     let i = (z * g.ny + y) * g.nx + x;
     let at = |offset: i32, stride: u32| i.wrapping_add((offset as u32).wrapping_mul(stride)) as usize;
     // SAFETY: each index is a cell of the grid (the mirror rule keeps every
@@ -54,20 +67,32 @@ unsafe fn step<T: Real>(
     // wraps), and the caller guarantees the buffer sizes.
     unsafe {
         let uc = *u.add(i as usize);
-        let lap = laplacian7(
-            uc,
-            *u.add(at(xm, 1)),
-            *u.add(at(xp, 1)),
-            *u.add(at(ym, row)),
-            *u.add(at(yp, row)),
-            *u.add(at(zm, slice)),
-            *u.add(at(zp, slice)),
-        );
+        let lap = if AXES == 3 {
+            let (xm, xp) = mirror_offsets(x, g.nx);
+            let (ym, yp) = mirror_offsets(y, g.ny);
+            let (zm, zp) = mirror_offsets(z, g.nz);
+            laplacian7(
+                uc,
+                *u.add(at(xm, 1)),
+                *u.add(at(xp, 1)),
+                *u.add(at(ym, row)),
+                *u.add(at(yp, row)),
+                *u.add(at(zm, slice)),
+                *u.add(at(zp, slice)),
+            )
+        } else if AXES == 2 {
+            let (xm, xp) = mirror_offsets(x, g.nx);
+            let (ym, yp) = mirror_offsets(y, g.ny);
+            laplacian5(uc, *u.add(at(xm, 1)), *u.add(at(xp, 1)), *u.add(at(ym, row)), *u.add(at(yp, row)))
+        } else {
+            // A single cell is its own mirror image on both sides.
+            let (xm, xp) = if g.nx == 1 { (0, 0) } else { mirror_offsets(x, g.nx) };
+            laplacian3(uc, *u.add(at(xm, 1)), *u.add(at(xp, 1)))
+        };
         let i = i as usize;
-        let (un, vn) = karma_step(uc, *v.add(i), lap, coeffs);
-        *u_next.add(i) = un;
-        *v.add(i) = vn;
+        let stride = g.cells();
+        let mut locals = M::Locals::<T>::load(local, stride, i);
+        *u_next.add(i) = step_cell::<M, T>(uc, lap, &mut locals, step, coeffs);
+        locals.store(local, stride, i);
     }
 }
-
-row_major_entry_points!(step: karma_naive_f32, karma_naive_f64);

@@ -26,12 +26,13 @@
 //! slices (the whole tower when `z_chunk >= nz`, the paper's sliding-window
 //! reading); with `z_chunk = 1` it does the work of `karma_tower_*`.
 
+use crate::cell::{StepCoeffs, step_cell};
 use crate::gpu::{block_idx, dynamic_shared, sync_threads, thread_idx};
-use crate::grid::ZWindow;
-use crate::model::{KarmaCoeffs, karma_step};
+use crate::layout::grid::ZWindow;
+use crate::layout::tower::TowerLayout;
+use crate::model::{CellModel, Locals};
 use crate::real::Real;
 use crate::stencil::{laplacian7, mirror_neighbours};
-use crate::tower::TowerLayout;
 
 /// Sentinel for "this thread writes no extra line".
 const NO_LINE: u32 = u32::MAX;
@@ -54,11 +55,12 @@ struct Block {
     /// Slice-0 index of the extra-line element this thread's new U goes to,
     /// or [`NO_LINE`].
     line_dst0: u32,
-    /// Row-major index of this thread's cell at z = 0 (for v).
+    /// Row-major index of this thread's cell at z = 0 (for the locals).
     v0: u32,
 }
 
 impl Block {
+    #[inline(always)]
     fn new(lay: TowerLayout) -> Self {
         let (tx, ty) = thread_idx();
         let (tower_x, tower_y, _) = block_idx();
@@ -106,6 +108,7 @@ impl Block {
     ///
     /// # Safety
     /// `u` is a tower-layout buffer of `lay`; `tile` has `(bx+2)(by+2)` elements.
+    #[inline(always)]
     unsafe fn load_halo<T: Real>(&self, u: *const T, tile: *mut T, z: u32) {
         let (bx, by) = (self.lay.bx, self.lay.by);
         let dz = z * self.lay.wall_length();
@@ -132,6 +135,7 @@ impl Block {
     ///
     /// # Safety
     /// The tile is complete (after the barrier following `load_halo`).
+    #[inline(always)]
     unsafe fn laplacian<T: Real>(&self, tile: *const T, centre: T, below: T, above: T) -> T {
         let c = ((self.ty + 1) * self.pitch + self.tx + 1) as usize;
         let p = self.pitch as usize;
@@ -155,19 +159,22 @@ impl Block {
 ///
 /// # Safety
 /// `u` and `u_next` are distinct tower-layout buffers of `lay.ds_size()`
-/// elements with valid extra lines in `u`; `v` is row-major with
-/// `lay.dims.cells()` elements. Launch with grid `(towers_x, towers_y, G)`,
+/// elements with valid extra lines in `u`; `local` is row-major with
+/// `M::Locals::COUNT * lay.dims.cells()` elements (as in the naive kernel);
+/// ny and nz are at least 2. Launch with grid `(towers_x, towers_y, G)`,
 /// block `(bx, by, 1)`, `tower_shared_elems(bx, by)` elements of dynamic
 /// shared memory, and `z_begin..z_end` a range of slices such that the G
 /// blocks of a tower cover `0..nz` exactly once. Every element of `u_next`
 /// (core and extra lines) of those slices is written.
 #[inline(always)]
-unsafe fn advance_slices<T: Real>(
+#[allow(clippy::too_many_arguments, reason = "a launch's parameters and the block's slice range")]
+unsafe fn advance_slices<M: CellModel, T: Real>(
     u: *const T,
-    v: *mut T,
     u_next: *mut T,
+    local: *mut T,
     lay: TowerLayout,
-    c: &KarmaCoeffs<T>,
+    step: &StepCoeffs<T>,
+    c: &M::Coeffs<T>,
     z_begin: u32,
     z_end: u32,
 ) {
@@ -177,6 +184,7 @@ unsafe fn advance_slices<T: Real>(
     let wall = lay.wall_length();
     let nz = lay.dims.nz;
     let slice = lay.dims.slice_cells() as u32;
+    let stride = lay.dims.cells();
     let own0 = b.slice0 + lay.core_offset(b.tx, b.ty);
     let centre_tile = ((b.ty + 1) * b.pitch + b.tx + 1) as usize;
     // Mirror rule along z: U[-1] = U[1], U[nz] = U[nz - 2].
@@ -200,14 +208,14 @@ unsafe fn advance_slices<T: Real>(
                 above
             };
             let vi = (b.v0 + z * slice) as usize;
-            let vc = *v.add(vi);
+            let mut locals = M::Locals::<T>::load(local, stride, vi);
             *tile.add(centre_tile) = cur;
             b.load_halo(u, tile, z);
             sync_threads();
             let lap = b.laplacian(tile, cur, below, above);
-            let (un, vn) = karma_step(cur, vc, lap, c);
+            let un = step_cell::<M, T>(cur, lap, &mut locals, step, c);
             *u_next.add((own0 + z * wall) as usize) = un;
-            *v.add(vi) = vn;
+            locals.store(local, stride, vi);
             // Algorithm 2, lines 45-49: edge columns into the neighbours'
             // extra lines (or the mirror into this tower's own).
             if b.line_dst0 != NO_LINE {
@@ -225,17 +233,18 @@ unsafe fn advance_slices<T: Real>(
 /// # Safety
 /// See [`advance_slices`]; `window` in `0..nz`, grid `(towers_x, towers_y, window.len())`.
 #[inline(always)]
-unsafe fn step_slice<T: Real>(
+pub unsafe fn step_slice<M: CellModel, T: Real>(
     u: *const T,
-    v: *mut T,
     u_next: *mut T,
+    local: *mut T,
     lay: TowerLayout,
-    c: &KarmaCoeffs<T>,
+    step: &StepCoeffs<T>,
+    c: &M::Coeffs<T>,
     window: ZWindow,
 ) {
     let (_, _, g) = block_idx();
     let z = window.begin + g;
-    unsafe { advance_slices(u, v, u_next, lay, c, z, z + 1) }
+    unsafe { advance_slices::<M, T>(u, u_next, local, lay, step, c, z, z + 1) }
 }
 
 /// Each block marches up `z_chunk` slices of its tower's window (the whole
@@ -245,55 +254,19 @@ unsafe fn step_slice<T: Real>(
 /// See [`advance_slices`]; `window` in `0..nz` and not empty, `z_chunk >= 1`,
 /// grid `(towers_x, towers_y, ceil(window.len() / z_chunk))`.
 #[inline(always)]
-unsafe fn step_march<T: Real>(
+#[allow(clippy::too_many_arguments, reason = "the kernel's parameter list, one to one")]
+pub unsafe fn step_march<M: CellModel, T: Real>(
     u: *const T,
-    v: *mut T,
     u_next: *mut T,
+    local: *mut T,
     lay: TowerLayout,
-    c: &KarmaCoeffs<T>,
+    step: &StepCoeffs<T>,
+    c: &M::Coeffs<T>,
     window: ZWindow,
     z_chunk: u32,
 ) {
     let (_, _, g) = block_idx();
     let z_begin = window.begin + g * z_chunk;
     let z_end = if window.end - z_begin > z_chunk { z_begin + z_chunk } else { window.end };
-    unsafe { advance_slices(u, v, u_next, lay, c, z_begin, z_end) }
-}
-
-macro_rules! tower_entry_points {
-    ($($slice:ident, $march:ident: $t:ty;)*) => {$(
-        /// Karma step on the tower layout, one block per tower slice
-        /// (`step_slice` in the source has the launch contract).
-        #[unsafe(no_mangle)]
-        pub unsafe extern "ptx-kernel" fn $slice(
-            u: *const $t,
-            v: *mut $t,
-            u_next: *mut $t,
-            layout: TowerLayout,
-            coeffs: KarmaCoeffs<$t>,
-            window: ZWindow,
-        ) {
-            unsafe { step_slice(u, v, u_next, layout, &coeffs, window) }
-        }
-
-        /// Karma step on the tower layout, each block marching `z_chunk`
-        /// slices (`step_march` in the source has the launch contract).
-        #[unsafe(no_mangle)]
-        pub unsafe extern "ptx-kernel" fn $march(
-            u: *const $t,
-            v: *mut $t,
-            u_next: *mut $t,
-            layout: TowerLayout,
-            coeffs: KarmaCoeffs<$t>,
-            window: ZWindow,
-            z_chunk: u32,
-        ) {
-            unsafe { step_march(u, v, u_next, layout, &coeffs, window, z_chunk) }
-        }
-    )*};
-}
-
-tower_entry_points! {
-    karma_tower_f32, karma_tower_march_f32: f32;
-    karma_tower_f64, karma_tower_march_f64: f64;
+    unsafe { advance_slices::<M, T>(u, u_next, local, lay, step, c, z_begin, z_end) }
 }

@@ -4,12 +4,16 @@
 use std::fmt;
 use std::str::FromStr;
 
-use kernels_gpu::tower::{Axis, TowerLayoutError, block_is_valid};
+use kernels_gpu::layout::tower::{Axis, TowerLayoutError, block_is_valid};
+use kernels_gpu::registry::{self, Kernel};
 use kernels_gpu::{DEFAULT_BLOCK, GridDims, TowerLayout, ZWindow, csw_shared_elems, tower_shared_elems};
 use serde::Serialize;
 use thiserror::Error;
 
 use crate::scalar::Precision;
+
+/// The most blocks a launch may have along y and z (CUDA's limit).
+const MAX_GRID_YZ: u32 = 65_535;
 
 /// The stencil kernels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -39,20 +43,43 @@ impl KernelKind {
         }
     }
 
-    /// Entry point in the PTX for this precision.
-    pub fn entry_point(self, precision: Precision) -> String {
-        let base = match self {
-            KernelKind::Naive => "karma_naive",
-            KernelKind::Csw => "karma_csw",
-            KernelKind::Tower => "karma_tower",
-            KernelKind::TowerMarch => "karma_tower_march",
-        };
-        format!("{base}_{}", precision.suffix())
+    /// The registry's kernel for a compacted grid with `axes` axes of two
+    /// cells or more (the naive kernel has one per grid shape).
+    pub const fn registry_kernel(self, axes: u32) -> Kernel {
+        match self {
+            KernelKind::Naive => match axes {
+                3 => Kernel::Naive3d,
+                2 => Kernel::Naive2d,
+                _ => Kernel::Naive1d,
+            },
+            KernelKind::Csw => Kernel::Csw,
+            KernelKind::Tower => Kernel::Tower,
+            KernelKind::TowerMarch => Kernel::TowerMarch,
+        }
+    }
+
+    /// The PTX entry point of this kernel for `model`, a grid with `axes`
+    /// axes of two cells or more and `precision`, from the registry.
+    pub fn entry_point(self, model: &str, axes: u32, precision: Precision) -> Option<&'static str> {
+        registry::entry_point(model, self.registry_kernel(axes), precision.name()).map(|e| e.name)
+    }
+
+    /// The kernels `model` has.
+    pub fn available_for(model: &str) -> Vec<KernelKind> {
+        KernelKind::ALL
+            .into_iter()
+            .filter(|k| registry::entry_point(model, k.registry_kernel(3), "f32").is_some())
+            .collect()
     }
 
     /// Whether U is stored in the tower layout (else row-major).
     pub const fn uses_towers(self) -> bool {
         matches!(self, KernelKind::Tower | KernelKind::TowerMarch)
+    }
+
+    /// Whether the kernel runs grids with axes of one cell (2D, 1D, a cell).
+    pub const fn any_shape(self) -> bool {
+        matches!(self, KernelKind::Naive)
     }
 }
 
@@ -134,10 +161,15 @@ pub enum KernelConfigError {
          use {sizes}, another --block, or --kernel csw or naive (any size)"
     )]
     NotMultiple { axis: &'static str, cells: u32, block: u32, sizes: String },
+    #[error("{kernel} would launch {blocks} blocks along {axis}, more than CUDA's {MAX_GRID_YZ}; {fix}")]
+    TooManyBlocks { kernel: KernelKind, axis: &'static str, blocks: u32, fix: &'static str },
+    #[error("the {kernel} kernel exists for {models} only, not for model {model}; use --kernel {available}")]
+    NotForModel { kernel: KernelKind, model: String, models: String, available: String },
     #[error(
-        "{kernel} runs one block row per z-slice, so nz must be at most 65535 (got {nz}); use --kernel csw"
+        "the {kernel} kernel needs at least 2 cells along every axis, but the grid is {nx}x{ny}x{nz}; \
+         use --kernel naive for sheets, cables and single cells"
     )]
-    TooManySlices { kernel: KernelKind, nz: u32 },
+    NeedsThreeAxes { kernel: KernelKind, nx: u32, ny: u32, nz: u32 },
     #[error(
         "one GPU handles fewer than 2^32 array elements (the kernels index in 32 bits); this grid needs {elements}"
     )]
@@ -198,16 +230,47 @@ impl KernelConfig {
         })
     }
 
-    /// Checks that this kernel can run `dims` (before anything is allocated).
-    pub fn check(&self, dims: GridDims) -> Result<(), KernelConfigError> {
+    /// Checks that this kernel can run `model` on `dims` (the grid as
+    /// given; before anything is allocated).
+    pub fn check(&self, model: &str, dims: GridDims) -> Result<(), KernelConfigError> {
         if !block_is_valid(self.block.x, self.block.y) {
             return Err(KernelConfigError::BadBlock { block: self.block });
         }
-        if matches!(self.kind, KernelKind::Naive | KernelKind::Tower) && dims.nz > 65_535 {
-            return Err(KernelConfigError::TooManySlices { kernel: self.kind, nz: dims.nz });
+        if self.kind.entry_point(model, 3, Precision::F32).is_none() {
+            let models: Vec<&str> = kernels_gpu::registry::ENTRY_POINTS
+                .iter()
+                .filter(|e| e.kernel == self.kind.registry_kernel(3) && e.precision == "f32")
+                .map(|e| e.model)
+                .collect();
+            let available: Vec<&str> = KernelKind::available_for(model).iter().map(|k| k.name()).collect();
+            return Err(KernelConfigError::NotForModel {
+                kernel: self.kind,
+                model: model.into(),
+                models: models.join(", "),
+                available: available.join(" or "),
+            });
+        }
+        if !self.kind.any_shape() && dims.axes() < 3 {
+            return Err(KernelConfigError::NeedsThreeAxes {
+                kernel: self.kind,
+                nx: dims.nx,
+                ny: dims.ny,
+                nz: dims.nz,
+            });
         }
         if dims.cells() > u32::MAX as usize {
             return Err(KernelConfigError::TooLarge { elements: dims.cells() as u64 });
+        }
+        let grid = self.grid(dims.compact(), ZWindow::all(dims.compact().nz));
+        let fix = match self.kind {
+            KernelKind::Naive | KernelKind::Tower => "use --kernel csw or tower-march",
+            KernelKind::Csw => "use a larger --block",
+            KernelKind::TowerMarch => "use a larger --z-chunk (0 = the whole tower)",
+        };
+        for (axis, blocks) in [("y", grid.1), ("z", grid.2)] {
+            if blocks > MAX_GRID_YZ {
+                return Err(KernelConfigError::TooManyBlocks { kernel: self.kind, axis, blocks, fix });
+            }
         }
         self.tower_layout(dims).map(|_| ())
     }
@@ -220,10 +283,17 @@ impl KernelConfig {
         })
     }
 
-    /// Device bytes: two U buffers in the kernel's layout plus v row-major
-    /// (paper eq. 6: 4 (2 ds_size + mesh_size) in f32 for towerDS).
-    pub fn device_bytes(&self, dims: GridDims, precision: Precision) -> Result<u64, KernelConfigError> {
-        Ok((2 * self.u_elements(dims)? + dims.cells() as u64) * precision.bytes() as u64)
+    /// Device bytes for a model with `locals` local variables: two U
+    /// buffers in the kernel's layout plus the locals row-major (paper eq. 6
+    /// for Karma, one local: 4 (2 ds_size + mesh_size) in f32 for towerDS).
+    pub fn device_bytes(
+        &self,
+        dims: GridDims,
+        locals: usize,
+        precision: Precision,
+    ) -> Result<u64, KernelConfigError> {
+        let local_elements = (locals as u64 * dims.cells() as u64).max(1);
+        Ok((2 * self.u_elements(dims)? + local_elements) * precision.bytes() as u64)
     }
 
     /// Dynamic shared memory per block, in elements.
@@ -235,9 +305,15 @@ impl KernelConfig {
         }
     }
 
-    /// Grid of blocks that advances the slices of `window` of `dims`.
+    /// Threads per block for a compacted grid with `axes` axes of two cells
+    /// or more: the configured block, flattened along x for a cable.
+    pub fn block_dim(&self, axes: u32) -> (u32, u32, u32) {
+        if axes <= 1 { (self.block.x * self.block.y, 1, 1) } else { (self.block.x, self.block.y, 1) }
+    }
+
+    /// Grid of blocks that advances the slices of `window` of the compacted grid `dims`.
     pub fn grid(&self, dims: GridDims, window: ZWindow) -> (u32, u32, u32) {
-        let (bx, by) = (self.block.x, self.block.y);
+        let (bx, by, _) = self.block_dim(dims.axes());
         let tiles = (dims.nx.div_ceil(bx), dims.ny.div_ceil(by));
         let slices = window.len();
         match self.kind {
@@ -255,7 +331,7 @@ mod tests {
 
     fn mib(kind: KernelKind, n: u32) -> String {
         let cfg = KernelConfig::new(kind, BlockSize { x: 32, y: 8 });
-        format_bytes(cfg.device_bytes(GridDims::new(n, n, n), Precision::F32).unwrap())
+        format_bytes(cfg.device_bytes(GridDims::new(n, n, n), 1, Precision::F32).unwrap())
     }
 
     #[test]
@@ -265,7 +341,10 @@ mod tests {
         assert_eq!(mib(KernelKind::Csw, 512), "1.50 GiB"); // 1536 MiB
         assert_eq!(mib(KernelKind::Tower, 512), "1.56 GiB"); // 1600 MiB
         let tower512 = KernelConfig::new(KernelKind::Tower, BlockSize::default());
-        assert_eq!(tower512.device_bytes(GridDims::new(512, 512, 512), Precision::F32).unwrap(), 1600 << 20);
+        assert_eq!(
+            tower512.device_bytes(GridDims::new(512, 512, 512), 1, Precision::F32).unwrap(),
+            1600 << 20
+        );
     }
 
     #[test]
@@ -279,7 +358,7 @@ mod tests {
     #[test]
     fn tower_refuses_partial_towers_naming_nearest_sizes() {
         let cfg = KernelConfig::new(KernelKind::Tower, BlockSize { x: 32, y: 8 });
-        let err = cfg.check(GridDims::new(100, 64, 64)).unwrap_err();
+        let err = cfg.check("karma", GridDims::new(100, 64, 64)).unwrap_err();
         assert_eq!(
             err,
             KernelConfigError::NotMultiple { axis: "nx", cells: 100, block: 32, sizes: "96 or 128".into() }
@@ -289,8 +368,40 @@ mod tests {
         // CSW and naive take any size.
         for kind in [KernelKind::Csw, KernelKind::Naive] {
             assert!(
-                KernelConfig::new(kind, BlockSize { x: 32, y: 8 }).check(GridDims::new(100, 37, 9)).is_ok()
+                KernelConfig::new(kind, BlockSize { x: 32, y: 8 })
+                    .check("karma", GridDims::new(100, 37, 9))
+                    .is_ok()
             );
         }
+    }
+
+    #[test]
+    fn the_papers_kernels_are_karmas_and_three_dimensional() {
+        let csw = KernelConfig::new(KernelKind::Csw, BlockSize { x: 32, y: 8 });
+        let e = csw.check("diffusion", GridDims::new(64, 64, 64)).unwrap_err().to_string();
+        assert!(e.contains("exists for karma only") && e.contains("--kernel naive"), "{e}");
+        let e = csw.check("karma", GridDims::new(64, 64, 1)).unwrap_err().to_string();
+        assert!(e.contains("--kernel naive for sheets"), "{e}");
+        let naive = KernelConfig::new(KernelKind::Naive, BlockSize { x: 32, y: 8 });
+        for dims in [GridDims::new(64, 64, 1), GridDims::new(1, 1, 90), GridDims::new(1, 1, 1)] {
+            naive.check("diffusion", dims).unwrap();
+        }
+        assert_eq!(KernelKind::available_for("karma").len(), 4);
+        assert_eq!(KernelKind::available_for("diffusion"), vec![KernelKind::Naive]);
+    }
+
+    #[test]
+    fn launches_stay_within_cudas_grid_limits() {
+        // tower-march with small chunks on a very tall grid (the check used to skip it).
+        let tall = GridDims::new(32, 8, 300_000);
+        let march = KernelConfig::new(KernelKind::TowerMarch, BlockSize { x: 32, y: 8 }).with_z_chunk(2);
+        let e = march.check("karma", tall).unwrap_err().to_string();
+        assert!(e.contains("150000 blocks along z") && e.contains("--z-chunk"), "{e}");
+        assert!(march.with_z_chunk(0).check("karma", tall).is_ok());
+        let naive = KernelConfig::new(KernelKind::Naive, BlockSize { x: 32, y: 8 });
+        assert!(naive.check("karma", tall).is_err());
+        // A long cable runs as one row of flat blocks.
+        assert_eq!(naive.grid(GridDims::new(1000, 1, 1), ZWindow::all(1)), (4, 1, 1));
+        assert_eq!(naive.block_dim(1), (256, 1, 1));
     }
 }

@@ -1,5 +1,6 @@
 //! A simulation resident on one GPU.
 
+use std::marker::PhantomData;
 use std::sync::Arc;
 
 use cudarc::driver::{
@@ -7,15 +8,16 @@ use cudarc::driver::{
     PushKernelArg,
 };
 use cudarc::nvrtc::Ptx;
-use kernels_gpu::{FLAT_BLOCK, GridDims, KarmaCoeffs, TowerLayout, ZWindow};
+use kernels_gpu::registry::{self, Kernel};
+use kernels_gpu::{CellModel, FLAT_BLOCK, GridDims, Locals, StepCoeffs, TowerLayout, ZWindow};
 
 use super::device::GpuDevice;
 use super::kernel::{KernelConfig, KernelKind};
-use crate::backend::{BackendKind, Solver, SolverError};
 use crate::domain::Domain;
-use crate::fields::Fields;
 use crate::layout::tower;
 use crate::scalar::Scalar;
+use crate::solver::{BackendKind, Solver, SolverError};
+use crate::state::State;
 
 /// Passes a `#[repr(C)]` struct of `kernels-gpu` by value as a kernel
 /// parameter (cudarc's `DeviceRepr` cannot be implemented on the foreign
@@ -24,18 +26,18 @@ use crate::scalar::Scalar;
 #[derive(Clone, Copy)]
 struct ByValue<P>(P);
 
-// SAFETY: only instantiated with `GridDims`, `TowerLayout`, `ZWindow` and
-// `KarmaCoeffs<T>`, plain `#[repr(C)]` structs of numbers whose kernel-side
-// declaration is the same Rust type, so host and device agree on size,
-// alignment and field order.
+// SAFETY: only instantiated with `GridDims`, `TowerLayout`, `ZWindow`,
+// `StepCoeffs<T>` and a model's `Coeffs<T>`, plain `#[repr(C)]` structs of
+// numbers whose kernel-side declaration is the same Rust type, so host and
+// device agree on size, alignment and field order.
 unsafe impl<P: Copy> DeviceRepr for ByValue<P> {}
 
-fn cuda(during: &'static str) -> impl FnOnce(DriverError) -> SolverError {
+pub(crate) fn cuda(during: &'static str) -> impl FnOnce(DriverError) -> SolverError {
     move |source| SolverError::Cuda { during, source }
 }
 
-fn load_kernel(module: &Arc<CudaModule>, name: String) -> Result<CudaFunction, SolverError> {
-    module.load_function(&name).map_err(|_| SolverError::MissingKernel { name })
+fn load_kernel(module: &Arc<CudaModule>, name: &str) -> Result<CudaFunction, SolverError> {
+    module.load_function(name).map_err(|_| SolverError::MissingKernel { name: name.into() })
 }
 
 /// Position of one z-slice inside a U buffer (see `GpuSolver::slice_geometry`).
@@ -54,59 +56,80 @@ enum Layout {
     Towers(TowerLayout),
 }
 
-/// U double-buffered in the kernel's layout, v row-major, on one GPU.
-pub struct GpuSolver<T> {
+/// U double-buffered in the kernel's layout, the model's local variables
+/// row-major (variable after variable), on one GPU.
+pub struct GpuSolver<M: CellModel, T: Scalar> {
     stream: Arc<CudaStream>,
     device_name: String,
     config: KernelConfig,
     layout: Layout,
     step_fn: CudaFunction,
     flag_fn: CudaFunction,
+    /// The grid as given (the state's shape).
     dims: GridDims,
-    coeffs: KarmaCoeffs<T>,
+    /// The grid the kernels step: `dims` compacted.
+    grid: GridDims,
+    step: StepCoeffs<T>,
+    coeffs: M::Coeffs<T>,
     u: CudaSlice<T>,
     u_next: CudaSlice<T>,
-    v: CudaSlice<T>,
+    /// Local variable k of cell i at `k * cells + i` (one unused element
+    /// for models without locals: the driver allocates nothing smaller).
+    local: CudaSlice<T>,
     flag: CudaSlice<u32>,
+    model: PhantomData<M>,
 }
 
-impl<T: Scalar> GpuSolver<T> {
+impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
     /// Checks the configuration and memory, loads `ptx`, uploads `initial`.
     pub fn new(
         device: &GpuDevice,
         ptx: &str,
         config: KernelConfig,
         domain: &Domain,
-        initial: &Fields<T>,
+        initial: &State<T>,
     ) -> Result<Self, SolverError> {
-        assert_eq!(initial.dims(), domain.dims(), "initial fields match the domain");
+        assert_eq!(initial.dims(), domain.dims(), "initial state matches the domain");
+        assert_eq!(initial.model().name, M::INFO.name, "initial state of this model");
         let dims = domain.dims();
-        config.check(dims)?;
-        device.check_fits(config.device_bytes(dims, T::PRECISION)?)?;
+        let grid = dims.compact();
+        config.check(M::INFO.name, dims)?;
+        let locals = M::Locals::<T>::COUNT;
+        device.check_fits(config.device_bytes(dims, locals, T::PRECISION)?)?;
         let layout = match config.tower_layout(dims)? {
             Some(lay) => Layout::Towers(lay),
             None => Layout::RowMajor,
         };
+        let step_name =
+            config.kind.entry_point(M::INFO.name, grid.axes(), T::PRECISION).ok_or_else(|| {
+                SolverError::MissingKernel { name: format!("{} {}", M::INFO.name, config.kind) }
+            })?;
+        let flag_name = registry::entry_point("", Kernel::FlagNonfinite, T::NAME)
+            .expect("the registry lists the NaN check")
+            .name;
         let module = device.ctx.load_module(Ptx::from_src(ptx)).map_err(cuda("loading the kernels"))?;
-        let step_fn = load_kernel(&module, config.kind.entry_point(T::PRECISION))?;
-        let flag_fn = load_kernel(&module, format!("flag_nonfinite_{}", T::PRECISION.suffix()))?;
         let stream = device.stream.clone();
         let u_elements = config.u_elements(dims)? as usize;
         let mut solver = Self {
             u: stream.alloc_zeros::<T>(u_elements).map_err(cuda("allocating U"))?,
             u_next: stream.alloc_zeros::<T>(u_elements).map_err(cuda("allocating U_next"))?,
-            v: stream.alloc_zeros::<T>(dims.cells()).map_err(cuda("allocating v"))?,
+            local: stream
+                .alloc_zeros::<T>((locals * dims.cells()).max(1))
+                .map_err(cuda("allocating the locals"))?,
             flag: stream.alloc_zeros::<u32>(1).map_err(cuda("allocating the NaN flag"))?,
+            step_fn: load_kernel(&module, step_name)?,
+            flag_fn: load_kernel(&module, flag_name)?,
             stream,
             device_name: device.info().name.clone(),
             config,
             layout,
-            step_fn,
-            flag_fn,
             dims,
-            coeffs: domain.coeffs(),
+            grid,
+            step: domain.step_coeffs(),
+            coeffs: domain.model_coeffs::<M, T>(),
+            model: PhantomData,
         };
-        solver.set_fields(initial)?;
+        solver.set_state(initial)?;
         Ok(solver)
     }
 
@@ -115,7 +138,8 @@ impl<T: Scalar> GpuSolver<T> {
     }
 
     fn launch_step(&mut self) -> Result<(), SolverError> {
-        self.launch_window(ZWindow::all(self.dims.nz))?;
+        let stream = self.stream.clone();
+        self.launch_window_on(&stream, ZWindow::all(self.grid.nz))?;
         std::mem::swap(&mut self.u, &mut self.u_next);
         Ok(())
     }
@@ -127,28 +151,24 @@ impl<T: Scalar> GpuSolver<T> {
     /// # Panics
     /// If the windows do not tile `0..nz` (a programming error).
     pub fn step_in_windows(&mut self, windows: &[ZWindow]) -> Result<(), SolverError> {
-        let mut covered = vec![false; self.dims.nz as usize];
+        let mut covered = vec![false; self.grid.nz as usize];
         for w in windows {
             for z in w.begin..w.end {
                 assert!(!std::mem::replace(&mut covered[z as usize], true), "slice {z} in two windows");
             }
         }
         assert!(covered.iter().all(|c| *c), "windows leave slices out");
+        let stream = self.stream.clone();
         for w in windows {
-            self.launch_window(*w)?;
+            self.launch_window_on(&stream, *w)?;
         }
         std::mem::swap(&mut self.u, &mut self.u_next);
         Ok(())
     }
 
-    /// Advances the slices of `window` from U into U_next (no swap).
-    fn launch_window(&mut self, window: ZWindow) -> Result<(), SolverError> {
-        let stream = self.stream.clone();
-        self.launch_window_on(&stream, window)
-    }
-
-    /// As [`Self::launch_window`], on `stream` (a stream of this solver's
-    /// device; the caller orders it against the others with events).
+    /// Advances the slices of `window` from U into U_next (no swap), on
+    /// `stream` (a stream of this solver's device; the caller orders it
+    /// against the others with events).
     pub(crate) fn launch_window_on(
         &mut self,
         stream: &Arc<CudaStream>,
@@ -157,38 +177,93 @@ impl<T: Scalar> GpuSolver<T> {
         if window.is_empty() {
             return Ok(());
         }
-        let cfg = LaunchConfig {
-            grid_dim: self.config.grid(self.dims, window),
-            block_dim: (self.config.block.x, self.config.block.y, 1),
-            shared_mem_bytes: self.config.shared_elems() * T::BYTES as u32,
-        };
-        let coeffs = ByValue(self.coeffs);
-        let mut launch = stream.launch_builder(&self.step_fn);
-        launch.arg(&self.u).arg(&mut self.v).arg(&mut self.u_next);
-        let (dims, layout) = (ByValue(self.dims), self.layout);
-        let tower_layout;
-        match layout {
-            Layout::RowMajor => launch.arg(&dims),
-            Layout::Towers(lay) => {
-                tower_layout = ByValue(lay);
-                launch.arg(&tower_layout)
-            }
-        };
-        launch.arg(&coeffs);
-        let window_arg = ByValue(window);
-        launch.arg(&window_arg);
-        let z_chunk = self.config.effective_z_chunk(window.len());
-        if self.config.kind == KernelKind::TowerMarch {
-            launch.arg(&z_chunk);
+        assert!(window.end <= self.grid.nz, "window {window:?} inside the grid");
+        match (self.config.kind, self.layout) {
+            (KernelKind::Naive | KernelKind::Csw, Layout::RowMajor) => self.launch_row_major(stream, window),
+            (KernelKind::Tower, Layout::Towers(lay)) => self.launch_tower(stream, lay, window),
+            (KernelKind::TowerMarch, Layout::Towers(lay)) => self.launch_tower_march(stream, lay, window),
+            _ => unreachable!("the layout follows the kernel (KernelKind::uses_towers)"),
         }
-        // SAFETY: every step kernel takes (u: *const T, v: *mut T,
-        // u_next: *mut T, GridDims or TowerLayout, KarmaCoeffs<T>, ZWindow) in
-        // this order, tower-march also z_chunk: u32 >= 1 (its grid is sized
-        // from the same value); the window is non-empty and inside 0..nz; the layout argument matches the kernel (KernelKind::uses_towers
-        // decides both); u and u_next hold u_elements values of that layout and
-        // are distinct allocations, v holds dims.cells(); the grid, block and
-        // shared memory come from KernelConfig, which implements each kernel's
-        // documented launch shape, and `check` accepted this grid.
+    }
+
+    fn launch_config(&self, window: ZWindow) -> LaunchConfig {
+        LaunchConfig {
+            grid_dim: self.config.grid(self.grid, window),
+            block_dim: self.config.block_dim(self.grid.axes()),
+            shared_mem_bytes: self.config.shared_elems() * T::BYTES as u32,
+        }
+    }
+
+    /// The buffer lengths every step kernel relies on.
+    fn check_buffers(&self, u_elements: usize) {
+        assert_eq!(self.u.len(), u_elements, "U holds the layout");
+        assert_eq!(self.u_next.len(), u_elements, "U_next holds the layout");
+        assert!(self.local.len() >= M::Locals::<T>::COUNT * self.grid.cells(), "the locals hold every cell");
+        assert!(self.grid.cells() < u32::MAX as usize, "32-bit indices");
+    }
+
+    /// `naive` and `csw`: `(u, u_next, local, dims, step, coeffs, window)`.
+    fn launch_row_major(&mut self, stream: &Arc<CudaStream>, window: ZWindow) -> Result<(), SolverError> {
+        self.check_buffers(self.grid.cells());
+        let cfg = self.launch_config(window);
+        let (dims, step, coeffs, window_arg) =
+            (ByValue(self.grid), ByValue(self.step), ByValue(self.coeffs), ByValue(window));
+        let mut launch = stream.launch_builder(&self.step_fn);
+        launch.arg(&self.u).arg(&mut self.u_next).arg(&mut self.local);
+        launch.arg(&dims).arg(&step).arg(&coeffs).arg(&window_arg);
+        // SAFETY: the entry point is this model's naive or csw kernel for
+        // this precision and grid shape (from the registry), whose
+        // parameters are exactly these, in this order; the buffers are
+        // distinct allocations of the lengths `check_buffers` verified (U
+        // and U_next of the compacted grid, the locals of every cell); the
+        // grid has the number of axes the entry point was chosen for and
+        // fewer than 2^32 cells; the window lies inside it; grid, block and
+        // shared memory come from `KernelConfig`, which implements each
+        // kernel's documented launch shape, and `check` accepted this grid.
+        unsafe { launch.launch(cfg) }.map_err(cuda("launching the step kernel"))?;
+        Ok(())
+    }
+
+    /// `tower`: `(u, u_next, local, layout, step, coeffs, window)`.
+    fn launch_tower(
+        &mut self,
+        stream: &Arc<CudaStream>,
+        lay: TowerLayout,
+        window: ZWindow,
+    ) -> Result<(), SolverError> {
+        self.check_buffers(lay.ds_size() as usize);
+        let cfg = self.launch_config(window);
+        let (layout, step, coeffs, window_arg) =
+            (ByValue(lay), ByValue(self.step), ByValue(self.coeffs), ByValue(window));
+        let mut launch = stream.launch_builder(&self.step_fn);
+        launch.arg(&self.u).arg(&mut self.u_next).arg(&mut self.local);
+        launch.arg(&layout).arg(&step).arg(&coeffs).arg(&window_arg);
+        // SAFETY: as in `launch_row_major`, with U and U_next in the tower
+        // layout `lay` (ds_size elements each, checked) with valid extra
+        // lines (packed on upload, kept by the kernel), the grid a whole
+        // number of towers with at least 2 cells along every axis (`check`).
+        unsafe { launch.launch(cfg) }.map_err(cuda("launching the step kernel"))?;
+        Ok(())
+    }
+
+    /// `tower_march`: `(u, u_next, local, layout, step, coeffs, window, z_chunk)`.
+    fn launch_tower_march(
+        &mut self,
+        stream: &Arc<CudaStream>,
+        lay: TowerLayout,
+        window: ZWindow,
+    ) -> Result<(), SolverError> {
+        self.check_buffers(lay.ds_size() as usize);
+        let cfg = self.launch_config(window);
+        let z_chunk = self.config.effective_z_chunk(window.len());
+        assert!(z_chunk >= 1, "a block climbs at least one slice");
+        let (layout, step, coeffs, window_arg) =
+            (ByValue(lay), ByValue(self.step), ByValue(self.coeffs), ByValue(window));
+        let mut launch = stream.launch_builder(&self.step_fn);
+        launch.arg(&self.u).arg(&mut self.u_next).arg(&mut self.local);
+        launch.arg(&layout).arg(&step).arg(&coeffs).arg(&window_arg).arg(&z_chunk);
+        // SAFETY: as in `launch_tower`; z_chunk >= 1 and the grid's z extent
+        // is ceil(window / z_chunk) from the same value (`KernelConfig::grid`).
         unsafe { launch.launch(cfg) }.map_err(cuda("launching the step kernel"))?;
         Ok(())
     }
@@ -213,7 +288,7 @@ impl<T: Scalar> GpuSolver<T> {
         let b = T::BYTES;
         match self.layout {
             Layout::RowMajor => {
-                let n = self.dims.slice_cells() * b;
+                let n = self.grid.slice_cells() * b;
                 SliceGeometry { offset_bytes: z as usize * n, width_bytes: n, rows: 1, pitch_bytes: n }
             }
             Layout::Towers(lay) => {
@@ -238,7 +313,7 @@ impl<T: Scalar> GpuSolver<T> {
     }
 }
 
-impl<T: Scalar> Solver<T> for GpuSolver<T> {
+impl<M: CellModel, T: Scalar> Solver<T> for GpuSolver<M, T> {
     fn kind(&self) -> BackendKind {
         BackendKind::Gpu
     }
@@ -262,20 +337,29 @@ impl<T: Scalar> Solver<T> for GpuSolver<T> {
         self.stream.synchronize().map_err(cuda("running the step kernel"))
     }
 
-    fn fields(&mut self) -> Result<Fields<T>, SolverError> {
-        let u = self.download_u()?;
-        let v = self.stream.clone_dtoh(&self.v).map_err(cuda("downloading v"))?;
-        Ok(Fields::from_vecs(self.dims, u, v))
+    fn state(&mut self) -> Result<State<T>, SolverError> {
+        let mut vars = vec![self.download_u()?];
+        let cells = self.dims.cells();
+        let count = M::Locals::<T>::COUNT;
+        if count > 0 {
+            let local = self.stream.clone_dtoh(&self.local).map_err(cuda("downloading the locals"))?;
+            vars.extend(local.chunks_exact(cells).take(count).map(<[T]>::to_vec));
+        }
+        Ok(State::from_vecs(M::INFO, self.dims, vars))
     }
 
-    fn set_fields(&mut self, fields: &Fields<T>) -> Result<(), SolverError> {
-        assert_eq!(fields.dims(), self.dims, "fields match the solver's grid");
+    fn set_state(&mut self, state: &State<T>) -> Result<(), SolverError> {
+        assert_eq!(state.dims(), self.dims, "state matches the solver's grid");
+        assert_eq!(state.model().name, M::INFO.name, "state of the solver's model");
         match self.layout {
-            Layout::RowMajor => self.stream.memcpy_htod(fields.u_slice(), &mut self.u),
-            Layout::Towers(lay) => self.stream.memcpy_htod(&tower::pack(&lay, fields.u_slice()), &mut self.u),
+            Layout::RowMajor => self.stream.memcpy_htod(state.slice(0), &mut self.u),
+            Layout::Towers(lay) => self.stream.memcpy_htod(&tower::pack(&lay, state.slice(0)), &mut self.u),
         }
         .map_err(cuda("uploading U"))?;
-        self.stream.memcpy_htod(fields.v_slice(), &mut self.v).map_err(cuda("uploading v"))?;
+        if state.len() > 1 {
+            let local: Vec<T> = (1..state.len()).flat_map(|k| state.slice(k).iter().copied()).collect();
+            self.stream.memcpy_htod(&local, &mut self.local).map_err(cuda("uploading the locals"))?;
+        }
         Ok(())
     }
 

@@ -1,25 +1,34 @@
-//! Stimuli: U set to a value in a region of the grid, at given steps.
+//! Stimuli: variable 0 set to a value in a region of the grid, at given
+//! steps.
 //!
 //! A stimulus is applied between two steps, on the host, through
-//! [`Solver::fields`](crate::backend::Solver::fields) and
-//! [`Solver::set_fields`](crate::backend::Solver::set_fields), so it works
+//! [`Solver::state`](crate::solver::Solver::state) and
+//! [`Solver::set_state`](crate::solver::Solver::set_state), so it works
 //! the same whatever memory layout a backend keeps.
 //!
-//! Semantics: at every step at which a stimulus is active, U is *set* to
-//! `value` in its region before that step is taken (v is left alone).
+//! Semantics: at every step at which a stimulus is active, variable 0 is
+//! *set* to `value` (by default the model's excited value) in its region
+//! before that step is taken (the other variables are left alone).
 //! A stimulus with `duration_ms = 0` is active at one step, like the
 //! paper's S1 and S2; one with `duration_ms = d` is active at the `d / dt`
 //! steps `start, start + 1, ...`, so it clamps U for `d` ms. Periodic
 //! pacing repeats that every `period_ms`, `count` times (or until the run
 //! ends).
+//!
+//! The regions named after the paper's protocol follow the grid's shape:
+//! `planar` is the slab `k <= 0.05 n` of the wave axis (z in 3D, y in a
+//! sheet, x in a cable; see [`crate::init::wave_axis`]), and
+//! `cross-field` takes `z_frac` along the wave axis and `x_frac` along the
+//! cross axis (x in 3D and in a sheet).
 
-use kernels_gpu::GridDims;
+use kernels_gpu::{GridDims, ModelInfo};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::fields::Fields;
-use crate::init::planar_stimulus_slices;
+use crate::init::{cross_axis, planar_stimulus_slices, wave_axis};
 use crate::scalar::Scalar;
+use crate::state::State;
+use crate::time::{ms_to_steps, short};
 
 /// Why a stimulus was refused. Each message names the stimulus and the fix.
 #[derive(Debug, Error, PartialEq)]
@@ -32,13 +41,15 @@ pub enum StimulusError {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum RegionKind {
-    /// The paper's planar S1 slab (eq. 7): z <= 0.05 nz, all x and y.
+    /// The paper's planar S1 slab (eq. 7): z <= 0.05 nz, all x and y (y in
+    /// a sheet, x in a cable).
     Planar,
     /// An axis-aligned box in cells (inclusive bounds).
     Box,
     /// A ball in cells.
     Sphere,
-    /// The cross-field S2 of eq. 9, generalised: fractions of the grid in x and z, all y.
+    /// The cross-field S2 of eq. 9, generalised: fractions of the grid in x
+    /// and z, all y (in a sheet: x and y).
     CrossField,
 }
 
@@ -51,10 +62,6 @@ impl RegionKind {
             RegionKind::CrossField => "cross-field",
         }
     }
-}
-
-fn default_value() -> f64 {
-    3.0
 }
 
 /// A stimulus as the user writes it (a `[[stimulus]]` table of a run
@@ -70,9 +77,10 @@ pub struct StimulusSpec {
     /// How long U is clamped, ms; 0 applies it at one step only.
     #[serde(default)]
     pub duration_ms: f64,
-    /// The value U is set to (3 in the paper).
-    #[serde(default = "default_value")]
-    pub value: f64,
+    /// The value variable 0 is set to; by default the model's excited
+    /// value (3 for Karma, as in the paper).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<f64>,
     /// Repeat every this many ms (periodic pacing).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub period_ms: Option<f64>,
@@ -92,22 +100,25 @@ pub struct StimulusSpec {
     /// Sphere: radius, in cells.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub radius: Option<f64>,
-    /// Cross-field: cells with `x_frac[0] nx <= x < x_frac[1] nx`.
+    /// Cross-field: cells with `x_frac[0] nx <= x < x_frac[1] nx` (along
+    /// the cross axis).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub x_frac: Option<[f64; 2]>,
-    /// Cross-field: cells with `z_frac[0] nz <= z < z_frac[1] nz`.
+    /// Cross-field: cells with `z_frac[0] nz <= z < z_frac[1] nz` (along
+    /// the wave axis: y in a sheet).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub z_frac: Option<[f64; 2]>,
 }
 
 impl StimulusSpec {
-    /// A one-step stimulus of `region` at `at_ms` with U = 3; region fields unset.
+    /// A one-step stimulus of `region` at `at_ms` with the model's value;
+    /// region fields unset.
     pub fn new(region: RegionKind, at_ms: f64) -> Self {
         Self {
             region,
             at_ms,
             duration_ms: 0.0,
-            value: default_value(),
+            value: None,
             period_ms: None,
             count: None,
             x: None,
@@ -181,10 +192,10 @@ impl Region {
         n
     }
 
-    /// Sets U = `value` in the region.
-    pub fn apply<T: Scalar>(&self, fields: &mut Fields<T>, value: T) {
-        let dims = fields.dims();
-        let u = fields.u.as_slice_mut().expect("fields are kept in standard layout");
+    /// Sets variable 0 to `value` in the region.
+    pub fn apply<T: Scalar>(&self, state: &mut State<T>, value: T) {
+        let dims = state.dims();
+        let u = state.slice_mut(0);
         self.for_each_cell(dims, |i| u[i] = value);
     }
 }
@@ -233,27 +244,6 @@ impl Stimulus {
     }
 }
 
-/// Converts `ms` to a whole number of steps of `dt_ms`, or says why not.
-fn ms_to_steps(ms: f64, dt_ms: f64) -> Result<u64, String> {
-    if !(ms >= 0.0 && ms.is_finite()) {
-        return Err(format!("{ms} is not a time >= 0"));
-    }
-    let steps = (ms / dt_ms).round();
-    if (steps * dt_ms - ms).abs() > 1e-6 * ms.max(dt_ms) {
-        return Err(format!(
-            "{ms} ms is not a whole number of time steps (dt = {dt_ms} ms); use {} or {}",
-            short(steps.floor() * dt_ms),
-            short((steps.floor() + 1.0) * dt_ms)
-        ));
-    }
-    Ok(steps as u64)
-}
-
-fn short(x: f64) -> String {
-    let s = format!("{x:.6}");
-    s.trim_end_matches('0').trim_end_matches('.').to_string()
-}
-
 /// Cells `lo <= i < hi` of an axis of `n` cells from fractions of `n`.
 fn fraction_range(frac: [f64; 2], n: u32) -> (u32, u32) {
     let lo = (frac[0] * n as f64).ceil().clamp(0.0, n as f64) as u32;
@@ -262,9 +252,15 @@ fn fraction_range(frac: [f64; 2], n: u32) -> (u32, u32) {
 }
 
 impl StimulusSpec {
-    /// Checks the spec against the grid and time step; `index` (from 1)
-    /// names it in errors.
-    pub fn compile(&self, index: usize, dims: GridDims, dt_ms: f64) -> Result<Stimulus, StimulusError> {
+    /// Checks the spec against the grid, the time step and the model;
+    /// `index` (from 1) names it in errors.
+    pub fn compile(
+        &self,
+        index: usize,
+        dims: GridDims,
+        dt_ms: f64,
+        model: &ModelInfo,
+    ) -> Result<Stimulus, StimulusError> {
         let region_name = self.region.name();
         let err = |what: String| StimulusError::Invalid { index, region: region_name, what };
         // Fields that belong to another shape are mistakes, not no-ops.
@@ -285,13 +281,17 @@ impl StimulusSpec {
                 )));
             }
         }
-        if !self.value.is_finite() {
-            return Err(err(format!("value = {} must be a finite number", self.value)));
+        let value = self.value.unwrap_or(model.stimulus_value);
+        if !value.is_finite() {
+            return Err(err(format!("value = {value} must be a finite number")));
         }
         let n = [dims.nx, dims.ny, dims.nz];
         let region = match self.region {
             RegionKind::Planar => {
-                Region::Cells { lo: [0, 0, 0], hi: [dims.nx, dims.ny, planar_stimulus_slices(dims.nz)] }
+                let axis = wave_axis(dims);
+                let mut hi = n;
+                hi[axis] = planar_stimulus_slices(n[axis]);
+                Region::Cells { lo: [0, 0, 0], hi }
             }
             RegionKind::Box => {
                 let mut lo = [0; 3];
@@ -340,9 +340,18 @@ impl StimulusSpec {
                         )));
                     }
                 }
-                let (x0, x1) = fraction_range(x_frac, dims.nx);
-                let (z0, z1) = fraction_range(z_frac, dims.nz);
-                Region::Cells { lo: [x0, 0, z0], hi: [x1, dims.ny, z1] }
+                let Some(cross) = cross_axis(dims) else {
+                    return Err(err(format!(
+                        "a cross-field stimulus needs two axes of more than one cell, and the {}x{}x{} grid \
+                         is a cable; use region = \"box\"",
+                        dims.nx, dims.ny, dims.nz
+                    )));
+                };
+                let wave = wave_axis(dims);
+                let (mut lo, mut hi) = ([0; 3], n);
+                (lo[cross], hi[cross]) = fraction_range(x_frac, n[cross]);
+                (lo[wave], hi[wave]) = fraction_range(z_frac, n[wave]);
+                Region::Cells { lo, hi }
             }
         };
         if region.cell_count(dims) == 0 {
@@ -375,15 +384,7 @@ impl StimulusSpec {
         if self.count == Some(0) {
             return Err(err("count must be at least 1".into()));
         }
-        Ok(Stimulus {
-            kind: self.region,
-            region,
-            value: self.value,
-            start_step,
-            steps,
-            period_steps,
-            count: self.count,
-        })
+        Ok(Stimulus { kind: self.region, region, value, start_step, steps, period_steps, count: self.count })
     }
 }
 
@@ -405,9 +406,17 @@ pub struct StimulusSchedule {
 
 impl StimulusSchedule {
     /// Compiles every spec (errors name the first bad one, counting from 1).
-    pub fn compile(specs: &[StimulusSpec], dims: GridDims, dt_ms: f64) -> Result<Self, StimulusError> {
-        let stimuli =
-            specs.iter().enumerate().map(|(i, s)| s.compile(i + 1, dims, dt_ms)).collect::<Result<_, _>>()?;
+    pub fn compile(
+        specs: &[StimulusSpec],
+        dims: GridDims,
+        dt_ms: f64,
+        model: &ModelInfo,
+    ) -> Result<Self, StimulusError> {
+        let stimuli = specs
+            .iter()
+            .enumerate()
+            .map(|(i, s)| s.compile(i + 1, dims, dt_ms, model))
+            .collect::<Result<_, _>>()?;
         Ok(Self { stimuli })
     }
 
@@ -422,10 +431,10 @@ impl StimulusSchedule {
 
     /// Applies every stimulus active at `step`, in the order given; returns
     /// how many were.
-    pub fn apply_at<T: Scalar>(&self, step: u64, fields: &mut Fields<T>) -> usize {
+    pub fn apply_at<T: Scalar>(&self, step: u64, state: &mut State<T>) -> usize {
         let mut applied = 0;
         for s in self.stimuli.iter().filter(|s| s.active_at(step)) {
-            s.region.apply(fields, T::from_f64(s.value));
+            s.region.apply(state, T::from_f64(s.value));
             applied += 1;
         }
         applied
@@ -435,17 +444,20 @@ impl StimulusSchedule {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use kernels_gpu::CellModel;
+    use kernels_gpu::models::Karma;
 
     const DT: f64 = 0.05;
 
     fn compile(spec: &StimulusSpec, dims: GridDims) -> Result<Stimulus, StimulusError> {
-        spec.compile(1, dims, DT)
+        spec.compile(1, dims, DT, Karma::INFO)
     }
 
     fn cells_of(s: &Stimulus, dims: GridDims) -> Vec<(u32, u32, u32)> {
-        let mut f = Fields::<f32>::from_fn(dims, |_, _, _| (0.0, 0.0));
+        let mut f = State::<f32>::rest(Karma::INFO, dims);
         s.region.apply(&mut f, 1.0);
-        f.u.indexed_iter()
+        f.u()
+            .indexed_iter()
             .filter(|(_, u)| **u == 1.0)
             .map(|((z, y, x), _)| (x as u32, y as u32, z as u32))
             .collect()
@@ -543,21 +555,21 @@ mod tests {
         let dims = GridDims::new(5, 5, 5);
         let mut a = StimulusSpec::new(RegionKind::Box, 0.5);
         a.x = Some([0, 0]);
-        a.value = 2.0;
+        a.value = Some(2.0);
         let mut b = StimulusSpec::new(RegionKind::Box, 0.5);
         b.x = Some([0, 1]);
-        b.value = 1.5;
-        let sched = StimulusSchedule::compile(&[a, b], dims, DT).unwrap();
+        b.value = Some(1.5);
+        let sched = StimulusSchedule::compile(&[a, b], dims, DT, Karma::INFO).unwrap();
         assert_eq!(sched.next_due(0), Some(10));
         assert_eq!(sched.next_due(11), None);
-        let mut f = Fields::<f64>::from_fn(dims, |_, _, _| (0.0, 0.25));
+        let mut f = State::<f64>::uniform(Karma::INFO, dims, &[0.0, 0.25]);
         assert_eq!(sched.apply_at(9, &mut f), 0);
         assert_eq!(sched.apply_at(10, &mut f), 2);
         // The later stimulus wins where they overlap; v is untouched.
-        assert_eq!(f.u[[0, 0, 0]], 1.5);
-        assert_eq!(f.u[[0, 0, 1]], 1.5);
-        assert_eq!(f.u[[0, 0, 2]], 0.0);
-        assert!(f.v.iter().all(|&v| v == 0.25));
+        assert_eq!(f.u()[[0, 0, 0]], 1.5);
+        assert_eq!(f.u()[[0, 0, 1]], 1.5);
+        assert_eq!(f.u()[[0, 0, 2]], 0.0);
+        assert!(f.var(1).iter().all(|&v| v == 0.25));
     }
 
     #[test]
@@ -596,5 +608,23 @@ mod tests {
         let mut s = StimulusSpec::new(RegionKind::CrossField, 0.0);
         s.z_frac = Some([0.6, 0.2]);
         assert!(msg(&s).contains("0 <= first < second <= 1"), "{}", msg(&s));
+    }
+
+    #[test]
+    fn the_paper_regions_follow_the_grid_shape() {
+        // A sheet: the planar slab and the cross-field's "z" run along y.
+        let sheet = GridDims::new(20, 40, 1);
+        let s = compile(&StimulusSpec::new(RegionKind::Planar, 0.0), sheet).unwrap();
+        assert_eq!(s.region, Region::Cells { lo: [0, 0, 0], hi: [20, 3, 1] });
+        let s = compile(&StimulusSpec::new(RegionKind::CrossField, 0.0), sheet).unwrap();
+        assert_eq!(s.region, Region::Cells { lo: [0, 0, 0], hi: [10, 20, 1] });
+        // A cable: the slab along x, and no cross-field.
+        let cable = GridDims::new(100, 1, 1);
+        let s = compile(&StimulusSpec::new(RegionKind::Planar, 0.0), cable).unwrap();
+        assert_eq!(s.region, Region::Cells { lo: [0, 0, 0], hi: [6, 1, 1] });
+        let e = compile(&StimulusSpec::new(RegionKind::CrossField, 0.0), cable).unwrap_err().to_string();
+        assert!(e.contains("is a cable"), "{e}");
+        // Without a value, the model's excited value.
+        assert_eq!(s.value, 3.0);
     }
 }

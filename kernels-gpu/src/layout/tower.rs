@@ -13,7 +13,7 @@
 //! updated in place, so memory is `4 (2 ds_size + mesh_size)` bytes in f32
 //! (paper eq. 6).
 
-use crate::grid::GridDims;
+use crate::layout::grid::GridDims;
 
 /// Index arithmetic of the tower layout for one grid and block size.
 ///

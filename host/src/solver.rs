@@ -1,0 +1,86 @@
+//! The interface between the run loop and every solver (CPU, one GPU,
+//! several GPUs, one rank of several processes), and the ways a solver
+//! can fail.
+
+use serde::Serialize;
+use thiserror::Error;
+
+use crate::backend::gpu::KernelConfigError;
+use crate::scalar::Scalar;
+use crate::state::State;
+
+/// Where a solver runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BackendKind {
+    Cpu,
+    Gpu,
+}
+
+impl std::fmt::Display for BackendKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            BackendKind::Cpu => "cpu",
+            BackendKind::Gpu => "gpu",
+        })
+    }
+}
+
+/// Errors while a solver is built or runs. Solvers made of several parts
+/// (the multi-GPU split) add their own construction errors on top
+/// (`multi::MultiError`); at run time their failures to communicate
+/// arrive here as [`SolverError::Communication`], so this layer knows
+/// nothing of how parts talk.
+#[derive(Debug, Error)]
+pub enum SolverError {
+    #[error("CUDA call failed while {during}: {source}")]
+    Cuda {
+        during: &'static str,
+        #[source]
+        source: cudarc::driver::DriverError,
+    },
+    #[error(
+        "the embedded PTX has no kernel `{name}`; rebuild fibril (cargo build --release) so build.rs recompiles the kernels"
+    )]
+    MissingKernel { name: String },
+    #[error(transparent)]
+    KernelConfig(#[from] KernelConfigError),
+    #[error("{during}: {source}")]
+    Communication {
+        during: &'static str,
+        #[source]
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
+    #[error(
+        "not enough GPU memory: this run needs {needed} on {device}, which has {free} free; \
+         use a smaller grid (--size), f32 instead of f64, or the CPU backend"
+    )]
+    DeviceMemory { device: String, needed: String, free: String },
+}
+
+/// A time stepper that owns the state.
+///
+/// `advance` may return before the work is done (the GPU queues it);
+/// `synchronize`, `state` and `any_nonfinite` wait for it.
+pub trait Solver<T: Scalar> {
+    fn kind(&self) -> BackendKind;
+    /// Human-readable device: "NVIDIA H100 80GB HBM3" or "CPU (16 threads)".
+    fn device_name(&self) -> String;
+    /// Kernel or code path name for reports ("naive", "cpu-reference").
+    fn method(&self) -> String;
+    fn advance(&mut self, steps: u64) -> Result<(), SolverError>;
+    fn synchronize(&mut self) -> Result<(), SolverError>;
+    /// A copy of the current state, every variable.
+    fn state(&mut self) -> Result<State<T>, SolverError>;
+    /// Replaces the state (stimuli, restarts). `state` has the solver's
+    /// grid and model.
+    fn set_state(&mut self, state: &State<T>) -> Result<(), SolverError>;
+    /// Whether variable 0 holds a NaN or an infinity (on any rank).
+    fn any_nonfinite(&mut self) -> Result<bool, SolverError>;
+    /// Whether `flag` is set on any process of a multi-process run. The
+    /// run loop asks this before acting on a local condition (a Ctrl-C) so
+    /// that every rank takes the same branch; one process returns `flag`.
+    fn any_rank(&mut self, flag: bool) -> Result<bool, SolverError> {
+        Ok(flag)
+    }
+}

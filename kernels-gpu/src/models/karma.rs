@@ -1,0 +1,232 @@
+//! The Karma model (Karma, PRL 71:1103, 1993), in the form of the paper
+//! fibril reproduces (Vasconcellos et al. 2019, eqs. 3-4, corrected):
+//!
+//! ```text
+//! dU/dt = D lap(U) - U + (1 - tanh(U - 3)) U^2/2 (gamma - (v/v*)^M)   (paper eq. 3, with U^2/2)
+//! dv/dt = eps (Theta(U - 1) - v)                                      (paper eq. 4)
+//! ```
+//!
+//! The paper prints `U/2` and `D dt / h` in eqs. 3 and 5; the model has
+//! `U^2/2` (with `U/2` the rest state is unstable) and the discretisation
+//! needs `D dt / h^2` (see `MODELS.md`, section 1.1). Parameters and
+//! presets: `MODELS.md` section 1 (gamma = A = E* = u*, v* = n_B, M = xm).
+
+use crate::math::tanh;
+use crate::model::{CellModel, ModelInfo, Numerics, Parameter, Preset, Range, Units, Variable};
+use crate::real::Real;
+
+/// The Karma model (two variables, U and v).
+#[derive(Clone, Copy, Debug)]
+pub struct Karma;
+
+/// Karma's coefficients in the compute precision (the step's dt is folded
+/// into `dt_eps`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct KarmaCoeffs<T> {
+    /// gamma (= A = E* = u*), 1.5415 by default.
+    pub gamma: T,
+    /// 1 / v* (v* = n_B).
+    pub inv_vstar: T,
+    /// dt * eps.
+    pub dt_eps: T,
+    /// Exponent M (xm).
+    pub m: u32,
+}
+
+impl CellModel for Karma {
+    const INFO: &'static ModelInfo = &ModelInfo {
+        name: "karma",
+        title: "Karma 1993",
+        reference: "A. Karma, Phys Rev Lett 71:1103 (1993); Chaos 4:461 (1994); as used by \
+                    Vasconcellos et al., CCPE 2019 (eqs. 3-4, with U^2/2)",
+        variables: &[
+            Variable {
+                name: "U",
+                unit: "1",
+                meaning: "membrane potential (dimensionless)",
+                rest: 0.0,
+                display: (0.0, 4.0),
+            },
+            Variable {
+                name: "v",
+                unit: "1",
+                meaning: "recovery variable (n)",
+                rest: 0.0,
+                display: (0.0, 1.0),
+            },
+        ],
+        parameters: &[
+            Parameter {
+                name: "gamma",
+                default: 1.5415,
+                unit: "1",
+                range: Range::Finite,
+                meaning: "excitability A = E* (gamma of the paper)",
+            },
+            Parameter {
+                name: "eps",
+                default: 0.01,
+                unit: "1",
+                range: Range::Positive,
+                meaning: "recovery rate tau_E / tau_n",
+            },
+            Parameter {
+                name: "vstar",
+                default: 0.6,
+                unit: "1",
+                range: Range::Positive,
+                meaning: "recovery scale v* = n_B (restitution steepness)",
+            },
+            Parameter {
+                name: "m",
+                default: 4.0,
+                unit: "1",
+                range: Range::Integer(0, 64),
+                meaning: "exponent M (xm) of (v/v*)^M",
+            },
+        ],
+        presets: &[
+            Preset {
+                name: "stable",
+                meaning: "v* = 0.6: one stably rotating spiral (period ~42-44), MODELS.md 1.4",
+                values: &[],
+            },
+            Preset {
+                name: "breakup",
+                meaning: "v* = 0.72 (Marcotte & Grigoriev's beta = 1.389): spiral breakup",
+                values: &[("vstar", 0.72)],
+            },
+        ],
+        default_preset: "stable",
+        units: Units {
+            time: "ms",
+            space: "s.u.",
+            ms_per_time_unit: 1.0,
+            note: "dimensionless; like the paper, fibril reads the time unit as 1 ms (space in space units)",
+        },
+        numerics: Numerics { dx: 0.6, dt: 0.05, diffusion: 1.0 },
+        activation_threshold: 1.0,
+        stimulus_value: 3.0,
+        // The paper's start (eq. 8): v = 0.5 everywhere; with v* = 0.6 a
+        // planar wave started from it propagates (MODELS.md, first lines).
+        planar_background: &[0.0, 0.5],
+    };
+
+    type Locals<T: Real> = [T; 1];
+    type Coeffs<T: Real> = KarmaCoeffs<T>;
+
+    fn coeffs<T: Real>(params: &[f64], dt: f64) -> KarmaCoeffs<T> {
+        let &[gamma, eps, vstar, m] = params else { panic!("Karma takes 4 parameters") };
+        KarmaCoeffs {
+            gamma: T::from_f64(gamma),
+            inv_vstar: T::from_f64(1.0 / vstar),
+            dt_eps: T::from_f64(dt * eps),
+            m: m as u32,
+        }
+    }
+
+    #[inline(always)]
+    fn reaction<T: Real>(u: T, locals: &mut [T; 1], c: &KarmaCoeffs<T>) -> T {
+        let [v] = *locals;
+        let excited = if u > T::ONE { T::ONE } else { T::ZERO };
+        locals[0] = c.dt_eps.mul_add(excited - v, v);
+        karma_reaction(u, v, c)
+    }
+}
+
+/// q^m by repeated multiplication, with the usual M = 4 as two squarings
+/// (the loop would cost the kernels a dozen instructions per cell).
+#[inline(always)]
+pub fn powi<T: Real>(q: T, m: u32) -> T {
+    if m == 4 {
+        let q2 = q * q;
+        return q2 * q2;
+    }
+    let mut acc = T::ONE;
+    let mut i = 0;
+    while i < m {
+        acc = acc * q;
+        i += 1;
+    }
+    acc
+}
+
+/// dU/dt without diffusion: -U + (1 - tanh(U - 3)) U^2/2 (gamma - (v/v*)^M).
+#[inline(always)]
+pub fn karma_reaction<T: Real>(u: T, v: T, c: &KarmaCoeffs<T>) -> T {
+    let q_pow_m = powi(v * c.inv_vstar, c.m);
+    let h = (T::ONE - tanh(u - T::THREE)) * (u * u) * T::HALF;
+    h.mul_add(c.gamma - q_pow_m, -u)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cell::{StepCoeffs, step_cell};
+
+    fn coeffs() -> KarmaCoeffs<f64> {
+        Karma::coeffs(&[1.5415, 0.01, 0.6, 4.0], 0.05)
+    }
+
+    fn step(u: f64, v: f64, lap: f64) -> (f64, f64) {
+        let mut locals = [v];
+        let un = step_cell::<Karma, f64>(u, lap, &mut locals, &StepCoeffs::new(0.05, 0.05 / 0.36), &coeffs());
+        (un, locals[0])
+    }
+
+    #[test]
+    fn coefficients_fold_dt_into_eps() {
+        let c = coeffs();
+        assert_eq!((c.gamma, c.inv_vstar, c.dt_eps, c.m), (1.5415, 1.0 / 0.6, 0.05 * 0.01, 4));
+    }
+
+    #[test]
+    fn powi_matches_std() {
+        for m in 0..10 {
+            for q in [0.3f64, 0.8333, 1.2] {
+                assert!((powi(q, m) - q.powi(m as i32)).abs() < 1e-15 * q.powi(m as i32).max(1.0));
+            }
+        }
+    }
+
+    #[test]
+    fn rest_state_is_fixed_point() {
+        assert_eq!(step(0.0, 0.0, 0.0), (0.0, 0.0));
+    }
+
+    #[test]
+    fn reaction_matches_direct_formula() {
+        let c = coeffs();
+        for &(u, v) in &[(0.3, 0.1), (1.2, 0.5), (3.5, 0.2), (2.0, 0.9)] {
+            let direct = -u + (1.0 - (u - 3.0f64).tanh()) * u * u / 2.0 * (1.5415 - (v / 0.6f64).powi(4));
+            assert!((karma_reaction(u, v, &c) - direct).abs() < 1e-14);
+        }
+    }
+
+    #[test]
+    fn kinetics_have_karma_fixed_points() {
+        // With v = 0: rest 0, threshold ~0.655, excited ~3.79 (MODELS.md 1.1).
+        let c = coeffs();
+        let f = |u: f64| karma_reaction(u, 0.0, &c);
+        assert!(f(0.5) < 0.0 && f(0.8) > 0.0, "threshold between 0.5 and 0.8");
+        assert!(f(3.7) > 0.0 && f(3.9) < 0.0, "excited state between 3.7 and 3.9");
+    }
+
+    #[test]
+    fn recovery_variable_relaxes_toward_heaviside() {
+        let (_, v_up) = step(2.0, 0.5, 0.0);
+        let (_, v_down) = step(0.5, 0.5, 0.0);
+        assert!((v_up - (0.5 + 0.05 * 0.01 * 0.5)).abs() < 1e-15);
+        assert!((v_down - (0.5 - 0.05 * 0.01 * 0.5)).abs() < 1e-15);
+    }
+
+    #[test]
+    fn one_step_is_the_papers_update_in_its_operation_order() {
+        // u_next = dt * f(u, v) + (D dt/h^2 lap + u), two fused multiply-adds.
+        let (u, v, lap) = (1.3, 0.4, 0.7);
+        let r = 0.05 / 0.36;
+        let want = 0.05f64.mul_add(karma_reaction(u, v, &coeffs()), r.mul_add(lap, u));
+        assert_eq!(step(u, v, lap).0.to_bits(), want.to_bits());
+    }
+}

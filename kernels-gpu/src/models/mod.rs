@@ -1,0 +1,30 @@
+//! The cell models, one file each, and the registry that lists them.
+//!
+//! Adding a model: write `models/<name>.rs` (a unit type implementing
+//! [`CellModel`](crate::model::CellModel)) and add one line to
+//! [`for_each_model!`](crate::for_each_model). The registry line generates
+//! the model's kernel entry points (`<name>_naive_f32`, ...), its rows of
+//! the entry-point table the host launches by
+//! ([`crate::registry::ENTRY_POINTS`]) and, on the host, its place in the
+//! list of models and in the one dispatch over (model, precision).
+
+pub mod diffusion;
+pub mod karma;
+
+pub use diffusion::Diffusion;
+pub use karma::Karma;
+
+/// Calls `$callback!` with the list of models, one `name: Type` per line,
+/// where `name` is the model's [`ModelInfo::name`](crate::model::ModelInfo)
+/// and `[paper]` marks the models that also get the paper's sliding-window
+/// and tower kernels (the others have the naive kernel, for every grid
+/// shape).
+#[macro_export]
+macro_rules! for_each_model {
+    ($callback:ident) => {
+        $callback! {
+            karma: $crate::models::Karma [paper],
+            diffusion: $crate::models::Diffusion,
+        }
+    };
+}
