@@ -258,3 +258,80 @@ fn a_rank_of_a_multi_process_run_checks_its_options_before_any_work() {
     // --rank alone is a usage error.
     assert_refused(&["run", "--rank", "0"], &["--world-size"]);
 }
+
+#[test]
+fn sheets_cables_and_single_cells_run_with_the_nz_ny_nx_convention() {
+    for (dims, shape) in [
+        (["40", "30", "1"], vec![1, 30, 40]),
+        (["1", "1", "50"], vec![50, 1, 1]),
+        (["60", "1", "1"], vec![1, 1, 60]),
+        (["1", "1", "1"], vec![1, 1, 1]),
+        (["2", "2", "2"], vec![2, 2, 2]),
+    ] {
+        let out = scratch(&format!("shape-{}", dims.join("x")));
+        let o = fibril(&[
+            "run",
+            "--nx",
+            dims[0],
+            "--ny",
+            dims[1],
+            "--nz",
+            dims[2],
+            "--model",
+            "fenton_karma",
+            "--duration-ms",
+            "5",
+            "--format",
+            "npy,vti,png",
+            "--backend",
+            "cpu",
+            "-q",
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert!(o.status.success(), "{dims:?}: {}", String::from_utf8_lossy(&o.stderr));
+        let u = fibril_host::io::npy::read(&out.join("u_000000.npy")).unwrap();
+        assert_eq!(u.shape, shape, "{dims:?}");
+        assert!(out.join("u_000000.png").exists() && out.join("fields_000000.vti").exists());
+        std::fs::remove_dir_all(&out).unwrap();
+    }
+    // The paper's kernels need three axes; the message names the one that works.
+    assert_refused(
+        &["run", "--nz", "1", "--size", "64", "--kernel", "csw", "--backend", "gpu"],
+        &["--backend gpu needs a usable CUDA GPU"],
+    );
+}
+
+#[test]
+fn models_parameters_and_presets_are_checked_before_any_work() {
+    let out = scratch("model-errors");
+    let o = out.to_str().unwrap();
+    assert_refused(&["run", "--model", "karmah", "--out", o], &["unknown model \"karmah\"", "karma, bocf"]);
+    assert_refused(
+        &["run", "--model", "bocf", "--param", "gamma=1", "--out", o],
+        &["model bocf has no parameter \"gamma\"", "tau_fi", "fibril models bocf"],
+    );
+    assert_refused(
+        &["run", "--model", "bocf", "--preset", "stable", "--out", o],
+        &["epi, endo, m, pb, tnnp"],
+    );
+    assert_refused(
+        &["run", "--param", "m=2.5", "--out", o],
+        &["parameter m = 2.5 of model karma is out of range", "a whole number from 0 to 64"],
+    );
+    assert_refused(&["run", "--param", "gamma", "--out", o], &["--param takes NAME=VALUE"]);
+    assert_refused(
+        &["run", "--model", "diffusion", "--save-v", "--out", o],
+        &["model diffusion has no variable v"],
+    );
+    assert_refused(&["run", "--save", "w", "--out", o], &["its variables are U, v"]);
+    assert!(!out.exists(), "nothing created before the errors");
+    // `fibril models` describes each model.
+    let list = fibril(&["models"]);
+    let text = String::from_utf8_lossy(&list.stdout);
+    for name in ["karma", "bocf", "aliev_panfilov", "fenton_karma", "mitchell_schaeffer", "diffusion"] {
+        assert!(text.contains(name), "{text}");
+    }
+    let one = String::from_utf8_lossy(&fibril(&["models", "bocf"]).stdout).to_string();
+    assert!(one.contains("tau_fi") && one.contains("tnnp") && one.contains("dx = 0.25 mm"), "{one}");
+}

@@ -86,6 +86,12 @@ pub struct BenchRecord {
     pub bytes_per_cell_update: usize,
     /// cell_updates_per_s * bytes_per_cell_update, in GB/s (1e9 bytes).
     pub achieved_gb_per_s: f64,
+    /// The GPU's device-to-device copy bandwidth (read + write), GB/s,
+    /// measured in the same run (GPU runs, first GPU).
+    pub copy_gb_per_s: Option<f64>,
+    /// achieved_gb_per_s / copy_gb_per_s: the fraction of the memory
+    /// roofline of this model's bytes per cell-update.
+    pub roofline_fraction: Option<f64>,
     /// GPUs the grid was split over (1 for the CPU and single-GPU runs).
     pub gpus: usize,
     /// steps/s over (gpus x the one-GPU steps/s of the same run), when both were timed.
@@ -145,9 +151,13 @@ impl BenchRecord {
             .parallel_efficiency
             .map(|e| format!(", parallel efficiency {:.1}%", 100.0 * e))
             .unwrap_or_default();
+        let roofline = match (self.copy_gb_per_s, self.roofline_fraction) {
+            (Some(c), Some(f)) => format!(", {:.0}% of the {c:.0} GB/s copy roofline", 100.0 * f),
+            _ => String::new(),
+        };
         format!(
             "{} {} {} {} {}x{}x{}: median {:.4} s per {} steps -> {:.1} steps/s, {:.3e} cell-updates/s, \
-             real-time factor {:.4}, {:.0} GB/s ({} B/cell-update){efficiency}",
+             real-time factor {:.4}, {:.0} GB/s ({} B/cell-update){roofline}{efficiency}",
             self.device,
             self.model,
             self.method,
@@ -169,7 +179,7 @@ impl BenchRecord {
     fn parse_line(&self) -> String {
         format!(
             "bench backend={} gpus={} model={} method={} precision={} size={}x{}x{} steps_per_s={:.3} \
-             cell_updates_per_s={:.6e} gb_per_s={:.1}",
+             cell_updates_per_s={:.6e} gb_per_s={:.1} roofline={}",
             self.backend,
             self.gpus,
             self.model,
@@ -180,7 +190,8 @@ impl BenchRecord {
             self.nz,
             self.throughput.steps_per_s,
             self.throughput.cell_updates_per_s,
-            self.achieved_gb_per_s
+            self.achieved_gb_per_s,
+            self.roofline_fraction.map_or("-".into(), |f| format!("{f:.3}"))
         )
     }
 
@@ -242,6 +253,17 @@ fn measure<M: CellModel, T: Scalar>(
     let median_s = sorted[sorted.len() / 2];
     let throughput = Throughput::new(steps, median_s, domain.cells(), domain.dt_real_ms());
     let bytes_per_cell_update = 2 * M::INFO.variables.len() * T::BYTES;
+    let achieved_gb_per_s = throughput.cell_updates_per_s * bytes_per_cell_update as f64 / 1e9;
+    // The DRAM roofline: a copy far larger than the L2 cache (1 GiB, or a
+    // quarter of the free memory). Grids whose state fits in L2 (a few
+    // MB) can beat it.
+    let copy_gb_per_s = match selected {
+        Selected::Gpus(gpus) => {
+            let bytes = (1usize << 30).min(gpus[0].info().free_bytes as usize / 4);
+            Some(gpus[0].copy_bandwidth(bytes, 10)?)
+        }
+        _ => None,
+    };
     let d = domain.dims();
     Ok(BenchRecord {
         fibril_version: env!("CARGO_PKG_VERSION"),
@@ -262,7 +284,9 @@ fn measure<M: CellModel, T: Scalar>(
         median_s,
         throughput,
         bytes_per_cell_update,
-        achieved_gb_per_s: throughput.cell_updates_per_s * bytes_per_cell_update as f64 / 1e9,
+        achieved_gb_per_s,
+        copy_gb_per_s,
+        roofline_fraction: copy_gb_per_s.map(|c| achieved_gb_per_s / c),
         gpus: selected.gpus(),
         parallel_efficiency: None,
     })

@@ -19,7 +19,7 @@ use fibril_host::time::short;
 use fibril_host::{CellModel, Domain, ModelVisitor, Precision, Scalar, dispatch};
 use indicatif::{ProgressBar, ProgressStyle};
 
-use super::args::{self, duration_steps};
+use super::args::{self, ParamAssign, duration_steps};
 use super::config::{Resolved, RunConfig};
 use super::interrupt::{self, INTERRUPTED_EXIT};
 use super::run_args::{InitArg, ProtocolArg, RunArgs};
@@ -60,6 +60,11 @@ pub fn run(args: RunArgs, matches: &ArgMatches) -> anyhow::Result<ExitCode> {
     // --print-config shows (and a file of it reproduces) the run.
     let model = resolved.config.model.setup()?;
     resolved.config.grid.resolve(model.info());
+    // Every parameter's effective value (preset and --param applied), so
+    // that --print-config shows them and summary.json's config matches.
+    resolved.config.model.parameters =
+        model.parameters().into_iter().map(|p| ParamAssign { name: p.name.into(), value: p.value }).collect();
+    resolved.config.model.preset = model.preset().map(String::from);
     let domain = args::domain(&resolved.config.grid, &resolved.config.model);
     if let Ok(domain) = &domain {
         resolve_protocol(&mut resolved.config, domain)?;

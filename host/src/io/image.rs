@@ -4,8 +4,9 @@
 //! One file per field and time. From left to right: the xy plane at
 //! z = nz/2, the xz plane at y = ny/2 and the yz plane at x = nx/2, each
 //! with its second axis pointing up (y or z), so a wave travelling along
-//! +z rises in the second and third panels. Small grids are enlarged by
-//! an integer factor so that every panel is at least ~256 pixels.
+//! +z rises in the second and third panels. A sheet (nz = 1) is shown as
+//! its one plane, a cable as a strip. Small grids are enlarged by an
+//! integer factor so that every panel is at least ~256 pixels.
 
 use std::io;
 use std::path::Path;
@@ -116,7 +117,7 @@ struct Plane<'a> {
 pub fn midplanes<T: Scalar>(field: &Array3<T>, min: f64, max: f64, title: &str) -> Rgb {
     let (nz, ny, nx) = field.dim();
     let (zc, yc, xc) = (nz / 2, ny / 2, nx / 2);
-    let planes = [
+    let mut planes = vec![
         Plane {
             title: format!("xy z={zc}"),
             width: nx,
@@ -136,13 +137,20 @@ pub fn midplanes<T: Scalar>(field: &Array3<T>, min: f64, max: f64, title: &str) 
             value: Box::new(move |c, r| field[[r, c, xc]].to_f64()),
         },
     ];
+    if nz == 1 {
+        // A sheet or a cable: the xz and yz planes would be single rows.
+        planes.truncate(1);
+        planes[0].title = "xy".into();
+    }
     let largest = nx.max(ny).max(nz);
     let scale = (256 / largest).clamp(1, 8);
+    // A cable's one row is drawn as a strip of at least 24 pixels.
+    let row_scale = |p: &Plane| if p.height == 1 { scale.max(24) } else { scale };
     let text_h = GLYPH_H * TEXT_SCALE;
     // Each panel's slot is wide enough for its picture and its title.
     let slot = |p: &Plane| (p.width * scale).max(font::text_width(&p.title) * TEXT_SCALE);
     let panels_w: usize = planes.iter().map(slot).sum::<usize>() + GAP * 2;
-    let panel_h = planes.iter().map(|p| p.height).max().unwrap_or(1) * scale;
+    let panel_h = planes.iter().map(|p| p.height * row_scale(p)).max().unwrap_or(1);
     let (min_label, max_label) = (label(min), label(max));
     let label_w = font::text_width(&min_label).max(font::text_width(&max_label)) * TEXT_SCALE;
     let width = (MARGIN + panels_w + GAP + BAR_WIDTH + 6 + label_w + MARGIN)
@@ -155,9 +163,9 @@ pub fn midplanes<T: Scalar>(field: &Array3<T>, min: f64, max: f64, title: &str) 
     let mut x0 = MARGIN;
     for p in &planes {
         img.text(x0, MARGIN + text_h + 6, &p.title);
-        let h = p.height * scale;
-        for py in 0..h {
-            let row = p.height - 1 - py / scale; // second axis points up
+        let rs = row_scale(p);
+        for py in 0..p.height * rs {
+            let row = p.height - 1 - py / rs; // second axis points up
             for px in 0..p.width * scale {
                 let c = scaled((p.value)(px / scale, row), min, max);
                 img.put(x0 + px, top + py, c);
@@ -220,6 +228,20 @@ mod tests {
         assert_eq!(img.get(MARGIN, top), viridis(0.6));
         let png = img.encode_png().unwrap();
         assert_eq!(&png[1..4], b"PNG");
+    }
+
+    #[test]
+    fn a_sheet_is_one_plane_and_a_cable_a_strip() {
+        let sheet = Array3::from_shape_fn((1, 40, 30), |(_, y, _)| y as f32 / 39.0);
+        let img = midplanes(&sheet, 0.0, 1.0, "U");
+        let top = MARGIN + 2 * (GLYPH_H * TEXT_SCALE + 6);
+        let scale = 256 / 40;
+        assert_eq!(img.height, top + 40 * scale + MARGIN);
+        assert_eq!(img.get(MARGIN, top), viridis(1.0)); // y up
+        let cable = Array3::from_shape_fn((1, 1, 100), |(_, _, x)| x as f32 / 99.0);
+        let img = midplanes(&cable, 0.0, 1.0, "U");
+        assert_eq!(img.height, top + 24 + MARGIN);
+        assert_eq!(img.get(MARGIN, top + 20), viridis(0.0));
     }
 
     #[test]

@@ -8,11 +8,19 @@
 //! ([`crate::registry::ENTRY_POINTS`]) and, on the host, its place in the
 //! list of models and in the one dispatch over (model, precision).
 
+pub mod aliev_panfilov;
+pub mod bocf;
 pub mod diffusion;
+pub mod fenton_karma;
 pub mod karma;
+pub mod mitchell_schaeffer;
 
+pub use aliev_panfilov::AlievPanfilov;
+pub use bocf::Bocf;
 pub use diffusion::Diffusion;
+pub use fenton_karma::FentonKarma;
 pub use karma::Karma;
+pub use mitchell_schaeffer::MitchellSchaeffer;
 
 /// Calls `$callback!` with the list of models, one `name: Type` per line,
 /// where `name` is the model's [`ModelInfo::name`](crate::model::ModelInfo)
@@ -24,6 +32,10 @@ macro_rules! for_each_model {
     ($callback:ident) => {
         $callback! {
             karma: $crate::models::Karma [paper],
+            bocf: $crate::models::Bocf,
+            aliev_panfilov: $crate::models::AlievPanfilov,
+            fenton_karma: $crate::models::FentonKarma,
+            mitchell_schaeffer: $crate::models::MitchellSchaeffer,
             diffusion: $crate::models::Diffusion,
         }
     };

@@ -99,6 +99,28 @@ impl GpuDevice {
         &self.info
     }
 
+    /// The device-to-device copy bandwidth, GB/s (1e9 bytes, read plus
+    /// write): the median of `repeats` copies of `bytes` bytes on the
+    /// device's stream after one warm-up copy. The memory roofline the
+    /// benchmarks compare their kernels with.
+    pub fn copy_bandwidth(&self, bytes: usize, repeats: usize) -> Result<f64, SolverError> {
+        let cuda = |during| move |source| SolverError::Cuda { during, source };
+        let src = self.stream.alloc_zeros::<u8>(bytes).map_err(cuda("allocating the copy test"))?;
+        let mut dst = self.stream.alloc_zeros::<u8>(bytes).map_err(cuda("allocating the copy test"))?;
+        let mut seconds = Vec::with_capacity(repeats);
+        for i in 0..=repeats {
+            self.stream.synchronize().map_err(cuda("timing a copy"))?;
+            let t0 = std::time::Instant::now();
+            self.stream.memcpy_dtod(&src, &mut dst).map_err(cuda("timing a copy"))?;
+            self.stream.synchronize().map_err(cuda("timing a copy"))?;
+            if i > 0 {
+                seconds.push(t0.elapsed().as_secs_f64());
+            }
+        }
+        seconds.sort_by(f64::total_cmp);
+        Ok(2.0 * bytes as f64 / seconds[seconds.len() / 2] / 1e9)
+    }
+
     /// Refuses a run whose buffers would not fit in the free device memory.
     pub fn check_fits(&self, needed_bytes: u64) -> Result<(), SolverError> {
         // Leave room for the context, the module and the driver's own needs.
