@@ -397,6 +397,48 @@ fn payload_needed(cells: u64, variables: u64, value_bytes: u64, flags: u32) -> O
     Some(needed)
 }
 
+/// The fixed-size part of a version 2 header (bytes 12..120).
+struct FixedV2 {
+    value_bytes: u32,
+    dims: [u32; 3],
+    variables: u32,
+    dx: f64,
+    dt_ms: f64,
+    diffusion: f64,
+    flags: u32,
+    section_len: u32,
+    step: u64,
+    t_ms: f64,
+    threshold: f64,
+    every: u64,
+    prev_t: f64,
+    payload_len: u64,
+    checksum: u64,
+}
+
+impl FixedV2 {
+    /// Reads the fields in file order (see the module docs).
+    fn read(r: &mut Reader<'_>) -> Result<Self, Short> {
+        Ok(Self {
+            value_bytes: r.u32()?,
+            dims: [r.u32()?, r.u32()?, r.u32()?],
+            variables: r.u32()?,
+            dx: r.f64()?,
+            dt_ms: r.f64()?,
+            diffusion: r.f64()?,
+            flags: r.u32()?,
+            section_len: r.u32()?,
+            step: r.u64()?,
+            t_ms: r.f64()?,
+            threshold: r.f64()?,
+            every: r.u64()?,
+            prev_t: r.f64()?,
+            payload_len: r.u64()?,
+            checksum: r.u64()?,
+        })
+    }
+}
+
 fn decode_header_v2(path: &Path, bytes: &[u8]) -> Result<CheckpointHeader, CheckpointError> {
     let truncated = |expected: usize| CheckpointError::Truncated {
         path: path.into(),
@@ -404,44 +446,24 @@ fn decode_header_v2(path: &Path, bytes: &[u8]) -> Result<CheckpointHeader, Check
         found: bytes.len() as u64,
     };
     let corrupt = |why: String| CheckpointError::Corrupt { path: path.into(), why };
-    let mut r = Reader { bytes, at: 12 };
-    let fixed = (|| {
-        let value_bytes = r.u32()?;
-        let dims = [r.u32()?, r.u32()?, r.u32()?];
-        let variables = r.u32()?;
-        let (dx, dt_ms, diffusion) = (r.f64()?, r.f64()?, r.f64()?);
-        let flags = r.u32()?;
-        let section_len = r.u32()?;
-        let (step, t_ms) = (r.u64()?, r.f64()?);
-        let (threshold, every, prev_t) = (r.f64()?, r.u64()?, r.f64()?);
-        let payload_len = r.u64()?;
-        let checksum = r.u64()?;
-        Ok::<_, Short>((
-            value_bytes,
-            dims,
-            variables,
-            (dx, dt_ms, diffusion),
-            flags,
-            section_len,
-            (step, t_ms),
-            (threshold, every, prev_t),
-            payload_len,
-            checksum,
-        ))
-    })()
-    .map_err(|_| truncated(HEADER_BYTES))?;
-    let (
+    let h = FixedV2::read(&mut Reader { bytes, at: 12 }).map_err(|_| truncated(HEADER_BYTES))?;
+    let FixedV2 {
         value_bytes,
         dims,
         variables,
-        (dx, dt_ms, diffusion),
+        dx,
+        dt_ms,
+        diffusion,
         flags,
         section_len,
-        (step, t_ms),
-        activation,
+        step,
+        t_ms,
+        threshold,
+        every,
+        prev_t,
         payload_len,
         checksum,
-    ) = fixed;
+    } = h;
     let payload_at = HEADER_BYTES + section_len as usize;
     if bytes.len() < payload_at {
         return Err(truncated(payload_at));
@@ -477,7 +499,6 @@ fn decode_header_v2(path: &Path, bytes: &[u8]) -> Result<CheckpointHeader, Check
             needed.map_or("more".into(), |n| n.to_string())
         )));
     }
-    let (threshold, every, prev_t) = activation;
     Ok(CheckpointHeader {
         version: 2,
         precision: frame.precision,

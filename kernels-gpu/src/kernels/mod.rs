@@ -18,89 +18,28 @@ mod diagnostics;
 pub mod naive;
 pub mod tower;
 
-/// The entry points of one kernel body for one model and precision.
+/// The entry point `<model>_<kernel>_<t>` of one kernel body for one model
+/// and precision. `row_major` kernels take the grid, `towers` ones the
+/// tower layout; `$extra` are trailing parameters (tower-march's z-chunk).
 macro_rules! step_entry {
-    (naive $axes:literal, $model:ident, $kernel:ident, $ty:path, $t:ident) => {
+    (
+        $layout_kind:ident $layout_ty:ty, [$($body:tt)*], $model:ident, $kernel:ident, $ty:path, $t:ident
+        $(, $extra:ident: $extra_ty:ty)*
+    ) => {
         const _: () = {
-            /// One step of this model on the row-major grid (`naive::step`).
+            /// One step of this model (the generic body in this module has the launch contract).
             #[unsafe(export_name = $crate::entry_name!($model, $kernel, $t))]
             pub unsafe extern "ptx-kernel" fn entry(
                 u: *const $t,
                 u_next: *mut $t,
                 local: *mut $t,
-                dims: $crate::GridDims,
+                $layout_kind: $layout_ty,
                 step: $crate::cell::StepCoeffs<$t>,
                 coeffs: <$ty as $crate::model::CellModel>::Coeffs<$t>,
                 window: $crate::ZWindow,
+                $($extra: $extra_ty),*
             ) {
-                unsafe {
-                    $crate::kernels::naive::step::<$ty, $t, $axes>(
-                        u, u_next, local, dims, &step, &coeffs, window,
-                    )
-                }
-            }
-        };
-    };
-    (csw, $model:ident, $ty:path, $t:ident) => {
-        const _: () = {
-            /// One step of this model by the sliding window (`csw::step`).
-            #[unsafe(export_name = $crate::entry_name!($model, csw, $t))]
-            pub unsafe extern "ptx-kernel" fn entry(
-                u: *const $t,
-                u_next: *mut $t,
-                local: *mut $t,
-                dims: $crate::GridDims,
-                step: $crate::cell::StepCoeffs<$t>,
-                coeffs: <$ty as $crate::model::CellModel>::Coeffs<$t>,
-                window: $crate::ZWindow,
-            ) {
-                unsafe {
-                    $crate::kernels::csw::step::<$ty, $t>(u, u_next, local, dims, &step, &coeffs, window)
-                }
-            }
-        };
-    };
-    (tower, $model:ident, $ty:path, $t:ident) => {
-        const _: () = {
-            /// One step on the tower layout, one block per tower slice (`tower::step_slice`).
-            #[unsafe(export_name = $crate::entry_name!($model, tower, $t))]
-            pub unsafe extern "ptx-kernel" fn entry(
-                u: *const $t,
-                u_next: *mut $t,
-                local: *mut $t,
-                layout: $crate::TowerLayout,
-                step: $crate::cell::StepCoeffs<$t>,
-                coeffs: <$ty as $crate::model::CellModel>::Coeffs<$t>,
-                window: $crate::ZWindow,
-            ) {
-                unsafe {
-                    $crate::kernels::tower::step_slice::<$ty, $t>(
-                        u, u_next, local, layout, &step, &coeffs, window,
-                    )
-                }
-            }
-        };
-    };
-    (tower_march, $model:ident, $ty:path, $t:ident) => {
-        const _: () = {
-            /// One step on the tower layout, each block marching `z_chunk`
-            /// slices (`tower::step_march`).
-            #[unsafe(export_name = $crate::entry_name!($model, tower_march, $t))]
-            pub unsafe extern "ptx-kernel" fn entry(
-                u: *const $t,
-                u_next: *mut $t,
-                local: *mut $t,
-                layout: $crate::TowerLayout,
-                step: $crate::cell::StepCoeffs<$t>,
-                coeffs: <$ty as $crate::model::CellModel>::Coeffs<$t>,
-                window: $crate::ZWindow,
-                z_chunk: u32,
-            ) {
-                unsafe {
-                    $crate::kernels::tower::step_march::<$ty, $t>(
-                        u, u_next, local, layout, &step, &coeffs, window, z_chunk,
-                    )
-                }
+                unsafe { $($body)*(u, u_next, local, $layout_kind, &step, &coeffs, window $(, $extra)*) }
             }
         };
     };
@@ -109,23 +48,30 @@ macro_rules! step_entry {
 /// Every entry point of every registered model (the registry's callback).
 macro_rules! model_entry_points {
     ($($name:ident : $ty:path $([$paper:ident])?),* $(,)?) => {$(
-        step_entry!(naive 3, $name, naive, $ty, f32);
-        step_entry!(naive 3, $name, naive, $ty, f64);
-        step_entry!(naive 2, $name, naive2d, $ty, f32);
-        step_entry!(naive 2, $name, naive2d, $ty, f64);
-        step_entry!(naive 1, $name, naive1d, $ty, f32);
-        step_entry!(naive 1, $name, naive1d, $ty, f64);
+        model_entry_points!(@naive $name, $ty, f32);
+        model_entry_points!(@naive $name, $ty, f64);
         $(
-            model_entry_points!(@$paper $name, $ty);
+            model_entry_points!(@$paper $name, $ty, f32);
+            model_entry_points!(@$paper $name, $ty, f64);
         )?
     )*};
-    (@paper $name:ident, $ty:path) => {
-        step_entry!(csw, $name, $ty, f32);
-        step_entry!(csw, $name, $ty, f64);
-        step_entry!(tower, $name, $ty, f32);
-        step_entry!(tower, $name, $ty, f64);
-        step_entry!(tower_march, $name, $ty, f32);
-        step_entry!(tower_march, $name, $ty, f64);
+    (@naive $name:ident, $ty:path, $t:ident) => {
+        step_entry!(dims $crate::GridDims, [$crate::kernels::naive::step::<$ty, $t, 3>], $name, naive, $ty, $t);
+        step_entry!(dims $crate::GridDims, [$crate::kernels::naive::step::<$ty, $t, 2>], $name, naive2d, $ty, $t);
+        step_entry!(dims $crate::GridDims, [$crate::kernels::naive::step::<$ty, $t, 1>], $name, naive1d, $ty, $t);
+    };
+    (@paper $name:ident, $ty:path, $t:ident) => {
+        step_entry!(dims $crate::GridDims, [$crate::kernels::csw::step::<$ty, $t>], $name, csw, $ty, $t);
+        step_entry!(layout $crate::TowerLayout, [$crate::kernels::tower::step_slice::<$ty, $t>], $name, tower, $ty, $t);
+        step_entry!(
+            layout $crate::TowerLayout,
+            [$crate::kernels::tower::step_march::<$ty, $t>],
+            $name,
+            tower_march,
+            $ty,
+            $t,
+            z_chunk: u32
+        );
     };
 }
 
