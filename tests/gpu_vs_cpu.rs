@@ -48,6 +48,7 @@ const CHECKS: &[(&str, Check)] = &[
     ("paper_kernels_bit_identical_after_scroll_wave_forms", paper_kernels_scroll_wave),
     ("steps_split_into_z_windows_bit_identical", z_windows),
     ("z_split_over_gpus_bit_identical_to_cpu", multi_gpu),
+    ("z_split_every_model_bit_identical_to_cpu", multi_gpu_every_model),
     ("z_split_nccl_exchange_bit_identical_to_cpu", multi_gpu_nccl),
 ];
 
@@ -374,6 +375,43 @@ fn split_bit_identical(ordinals: &[usize], exchanges: &[Exchange]) -> Result<(),
         }
     }
     Ok(())
+}
+
+/// Every model split over the GPUs (or three sub-domains on one), naive
+/// kernel, peer exchange with overlap: only the potential crosses between
+/// sub-domains, the local variables stay in place.
+fn multi_gpu_every_model(gpu: &GpuDevice) -> Result<(), String> {
+    let count = fibril_host::backend::gpu::device_count().map_err(|e| e.to_string())?;
+    let ordinals: Vec<usize> = if count >= 2 { (0..count.min(4)).collect() } else { vec![0, 0, 0] };
+    let devices: Vec<GpuDevice> =
+        ordinals.iter().map(|&o| GpuDevice::open(o)).collect::<Result<_, _>>().map_err(|e| e.to_string())?;
+    println!("    (sub-domains on GPUs {ordinals:?}; this device: {})", gpu.info().name);
+    for m in MODELS {
+        for precision in [Precision::F32, Precision::F64] {
+            dispatch(m, precision, SplitCheck { devices: &devices })?;
+        }
+    }
+    Ok(())
+}
+
+struct SplitCheck<'a> {
+    devices: &'a [GpuDevice],
+}
+
+impl ModelVisitor for SplitCheck<'_> {
+    type Output = Result<(), String>;
+    fn visit<M: CellModel, T: Scalar>(self) -> Self::Output {
+        let dims = GridDims::new(37, 21, 17);
+        let d = common::usual_domain(dims, common::model(M::INFO.name));
+        let start = InitialCondition::Planar.state::<T>(M::INFO, dims);
+        let want = cpu_run(&d, &start, 400);
+        let run = SplitRun { ptx: fibril::PTX, config: naive(), domain: &d, initial: &start };
+        let mut s = GpuMultiSolver::<M, T>::new(self.devices, &run, Exchange::Peer, true)
+            .map_err(|e| format!("{} {}: {e}", M::INFO.name, T::NAME))?;
+        s.advance(400).map_err(|e| e.to_string())?;
+        let got = s.state().map_err(|e| e.to_string())?;
+        bit_identical(&got, &want).map_err(|e| format!("{} {}: {e}", M::INFO.name, T::NAME))
+    }
 }
 
 /// The z-split with NCCL send/recv, every kernel, overlap on and off.

@@ -7,7 +7,7 @@
 //! * "analytic": derived from the equations (the derivation is in the
 //!   model's file);
 //! * "independent": a second transcription of the equations, written for
-//!   this project from `MODELS.md` in Python (forward Euler, the same dt
+//!   this project from the papers' equations in Python (forward Euler, the same dt
 //!   and stimulus) by someone who did not see fibril's code. It guards
 //!   against transcription errors, not against errors in the source
 //!   tables, and it is not a published value. For the BOCF, Aliev-Panfilov
@@ -138,7 +138,8 @@ fn single_cell_action_potentials_match_an_independent_transcription() {
     // Aliev-Panfilov: stimulus 1.0 for 0.5 t.u., dt = 0.001 t.u., APD at u = 0.1.
     let ap = single_cell::<AlievPanfilov>(&setup("aliev_panfilov", None), 0.001, 1.0, 0.5, 100.0);
     close("aliev_panfilov APD", ap.apd(0.1, 0).unwrap().0, 26.8, 2e-3);
-    // Karma: first-beat APD (U > 1) from rest, MODELS.md 1.3 (planning runs): about 97 for v* = 0.6.
+    // Karma: first-beat APD (U > 1) from rest: about 97 for v* = 0.6 in the
+    // independent transcription (n_B = 0.5 gives 74, 0.72 gives 133).
     let k = single_cell::<Karma>(&setup("karma", None), 0.01, 1.0, 1.0, 300.0);
     close("karma APD", k.apd(1.0, 0).unwrap().0, 97.0, 2e-2);
 }

@@ -80,6 +80,13 @@ fn config_errors_name_the_key_and_the_line() {
     write(&file, "[[stimulus]]\nregion = \"blob\"\n");
     refused(&fibril(&["run", s(&file)]), &["line 2", "unknown variant `blob`"]);
     refused(&fibril(&["run", s(&dir.join("missing.toml"))]), &["cannot read the configuration file"]);
+    // Files written before models had names: told where the keys go now.
+    write(&file, "[model]\npreset = \"breakup\"\ngamma = 1.6\n");
+    refused(&fibril(&["run", s(&file)]), &["[model.parameters]", "--param gamma=1.6"]);
+    write(&file, "[model]\nno_reaction = true\n");
+    refused(&fibril(&["run", s(&file)]), &["name = \"diffusion\""]);
+    write(&file, "[model]\nname = \"bocf\"\n[model.parameters]\ntau_fi = \"fast\"\n");
+    refused(&fibril(&["run", s(&file)]), &["parameter tau_fi must be a number"]);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -273,7 +273,8 @@ pub fn rest_locals<M: CellModel, T: Real>() -> M::Locals<T> {
 }
 
 /// 1 if `x > threshold`, else 0: the Heaviside switch of the models,
-/// strict at equality (MODELS.md). Written as one comparison so that CPU
+/// strict at equality (Fenton & Karma 1998, eqs. 24-30, write Theta(u - u_c)
+/// with Theta(0) = 0). Written as one comparison so that CPU
 /// and GPU, which see the same bits, take the same branch.
 #[inline(always)]
 pub fn step_above<T: Real>(x: T, threshold: T) -> T {

@@ -7,7 +7,8 @@
 //! back has recovered and fires, the tissue ahead of it is still
 //! refractory, so the S2 wave can only turn around the free end at
 //! (x = nx/2, z ~ 0.4 nz) and winds into a scroll wave with a straight
-//! filament along y (MODELS.md section 7). In a sheet (nz = 1) y plays
+//! filament along y (the cross-field protocol; e.g. Fenton et al., Chaos
+//! 12:852, 2002, section III). In a sheet (nz = 1) y plays
 //! z's part throughout (see [`crate::init::wave_axis`]) and the same S2
 //! makes a spiral; a cable has no room for one and is refused.
 //!

@@ -1,5 +1,5 @@
 //! The Aliev-Panfilov model (Aliev & Panfilov, Chaos Solitons Fractals
-//! 7:293, 1996), forward Euler, as in `MODELS.md` section 3:
+//! 7:293, 1996), forward Euler:
 //!
 //! ```text
 //! du/dt = -k u (u - a)(u - 1) - u v
@@ -7,8 +7,8 @@
 //! ```
 //!
 //! Dimensionless: u, v and time in the model's units; the usual physical
-//! reading is V = 100 u - 80 mV and 1 t.u. = 12.9 ms (svFSI's scaling,
-//! MODELS.md), which fibril uses for the real-time factor only. eps is
+//! reading is V = 100 u - 80 mV and 1 t.u. = 12.9 ms (the scaling the
+//! svFSI solver uses), which fibril uses for the real-time factor only. eps is
 //! singular at u = -mu_2; stimuli should stay positive.
 
 use crate::model::{CellModel, ModelInfo, Numerics, Parameter, Range, Units, Variable};
@@ -91,8 +91,8 @@ impl CellModel for AlievPanfilov {
             ms_per_time_unit: 12.9,
             note: "dimensionless; 1 t.u. = 12.9 ms for the real-time factor (svFSI scaling)",
         },
-        // MODELS.md section 6: D = 1, dx 0.3-0.5, dt 0.01-0.02 (pigreads
-        // 0.43 / 0.023); D dt/dx^2 = 0.08.
+        // Implementations run it with D = 1, dx 0.3-0.5 and dt 0.01-0.023
+        // (pigreads: 0.43 / 0.023); D dt/dx^2 = 0.08.
         numerics: Numerics { dx: 0.5, dt: 0.02, diffusion: 1.0 },
         activation_threshold: 0.3,
         stimulus_value: 1.0,

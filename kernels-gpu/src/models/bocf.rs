@@ -1,7 +1,7 @@
 //! The Bueno-Orovio-Cherry-Fenton minimal ventricular model (Bueno-Orovio,
 //! Cherry, Fenton, J Theor Biol 253:544, 2008), four variables, forward
-//! Euler. Equations as in `MODELS.md` section 2 (Heaviside strict at
-//! equality, H(x) = 1 for x > 0):
+//! Euler. The paper's equations,
+//! with the Heaviside strict at equality, H(x) = 1 for x > 0:
 //!
 //! ```text
 //! du/dt = -(J_fi + J_so + J_si)
@@ -124,7 +124,7 @@ impl CellModel for Bocf {
                 display: (0.0, 1.0),
             },
         ],
-        // The EPI column of Table 1 (MODELS.md section 2).
+        // The EPI column of the paper's Table 1.
         parameters: &[
             p("u_o", 0.0, "1", ANY, "u_o, potential offset of J_so"),
             p("u_u", 1.55, "1", ANY, "u_u, upper potential of J_fi"),

@@ -1,5 +1,5 @@
 //! The Fenton-Karma three-variable model (Fenton & Karma, Chaos 8:20,
-//! 1998, eqs. 24-30), forward Euler. As in `MODELS.md` section 4, with
+//! 1998, eqs. 24-30), forward Euler, with
 //! p = H(u - u_c), q = H(u - u_v) (H strict at equality):
 //!
 //! ```text

@@ -8,8 +8,14 @@
 //!
 //! The paper prints `U/2` and `D dt / h` in eqs. 3 and 5; the model has
 //! `U^2/2` (with `U/2` the rest state is unstable) and the discretisation
-//! needs `D dt / h^2` (see `MODELS.md`, section 1.1). Parameters and
-//! presets: `MODELS.md` section 1 (gamma = A = E* = u*, v* = n_B, M = xm).
+//! needs `D dt / h^2`: with E^2/2 (as in Karma 1993 and 1994)
+//! the kinetics have a stable rest state at 0, a threshold near 0.655 and
+//! an excited state near 3.79, with E/2 the rest state is unstable. The
+//! paper's gamma is Karma's A = E*, v* his n_B, M his exponent; the defaults
+//! (gamma = 1.5415, eps = 0.01, M = 4) are Karma's, v* = 0.6 lets a planar
+//! wave from the paper's start (v = 0.5) propagate, and v* = 0.72
+//! (Marcotte & Grigoriev, Chaos 27:093936, 2017: beta = 1.389) breaks
+//! spirals up.
 
 use crate::math::tanh;
 use crate::model::{CellModel, ModelInfo, Numerics, Parameter, Preset, Range, Units, Variable};
@@ -89,7 +95,7 @@ impl CellModel for Karma {
         presets: &[
             Preset {
                 name: "stable",
-                meaning: "v* = 0.6: one stably rotating spiral (period ~42-44), MODELS.md 1.4",
+                meaning: "v* = 0.6: one stably rotating spiral (period ~42-44)",
                 values: &[],
             },
             Preset {
@@ -109,7 +115,8 @@ impl CellModel for Karma {
         activation_threshold: 1.0,
         stimulus_value: 3.0,
         // The paper's start (eq. 8): v = 0.5 everywhere; with v* = 0.6 a
-        // planar wave started from it propagates (MODELS.md, first lines).
+        // planar wave started from it propagates (with v* = 0.5 it does not:
+        // (v/v*)^M = 1 at once).
         planar_background: &[0.0, 0.5],
     };
 
@@ -206,7 +213,7 @@ mod tests {
 
     #[test]
     fn kinetics_have_karma_fixed_points() {
-        // With v = 0: rest 0, threshold ~0.655, excited ~3.79 (MODELS.md 1.1).
+        // With v = 0: rest 0, threshold ~0.655, excited ~3.79 (the kinetics of Karma 1993).
         let c = coeffs();
         let f = |u: f64| karma_reaction(u, 0.0, &c);
         assert!(f(0.5) < 0.0 && f(0.8) > 0.0, "threshold between 0.5 and 0.8");
