@@ -20,7 +20,7 @@ fn main() -> ExitCode {
     match cli::main_with(parsed, &matches) {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("fibril: error: {e:#}");
+            eprintln!("fibril: error: {}", cli::error_text(&e));
             ExitCode::FAILURE
         }
     }

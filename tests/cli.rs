@@ -159,21 +159,22 @@ fn a_run_writes_snapshots_index_and_summary() {
 
 #[test]
 fn nan_stops_the_run_and_keeps_earlier_snapshots() {
-    // A huge gamma makes the reaction term overflow within a few steps of t = 1 ms... or at once;
-    // either way U becomes infinite/NaN and the run must stop with the step.
+    // At t = 1 ms a stimulus sets U = 1e30 in a box: the reaction term
+    // overflows at the next step, U becomes infinite or NaN, and the run must
+    // stop at the next check. Snapshots every 0.25 ms come before it.
     let out = scratch("nan");
     let o = fibril(&[
         "run",
         "--size",
         "8",
-        "--param",
-        "gamma=1e30",
         "--steps",
         "400",
         "--snapshot-every-ms",
-        "0.5",
+        "0.25",
         "--check-every-steps",
         "5",
+        "--stimulus",
+        "{region = \"box\", x = [2, 4], value = 1e30, at_ms = 1}",
         "--backend",
         "cpu",
         "--out",
@@ -185,12 +186,13 @@ fn nan_stops_the_run_and_keeps_earlier_snapshots() {
     let summary = read_json(&out.join("summary.json"));
     assert_eq!(summary["status"], "non_finite");
     let stop = summary["step"].as_u64().unwrap();
-    assert!(stop < 400);
-    // Every snapshot listed exists, none is from after the blow-up, and
-    // none is half-written.
+    assert!((21..=25).contains(&stop), "stopped at {stop}, the first check after the blow-up at step 21");
+    // The snapshots before the blow-up are all listed, exist and are
+    // complete; none is from after it.
     let index = read_json(&out.join("snapshots.json"));
+    let steps: Vec<u64> = index.as_array().unwrap().iter().map(|r| r["step"].as_u64().unwrap()).collect();
+    assert_eq!(steps, vec![0, 5, 10, 15, 20], "{stderr}");
     for r in index.as_array().unwrap() {
-        assert!(r["step"].as_u64().unwrap() < stop);
         let f = out.join(r["files"][0].as_str().unwrap());
         assert!(fibril_host::io::npy::read(&f).unwrap().values.iter().all(|x| x.is_finite()));
     }
@@ -202,7 +204,6 @@ fn nan_stops_the_run_and_keeps_earlier_snapshots() {
     std::fs::remove_dir_all(&out).unwrap();
 }
 
-/// `fibril` with extra environment variables (a launcher's).
 fn fibril_env(args: &[&str], env: &[(&str, &str)]) -> Output {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_fibril"));
     cmd.args(args);

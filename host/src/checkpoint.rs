@@ -18,12 +18,13 @@
 //!     80     8  activation threshold (f64)
 //!     88     8  activation sampling interval, steps (u64)
 //!     96     8  time of the previous activation sample, ms (f64)
-//!    104     8  payload length, bytes (u64)
-//!    112     8  checksum: FNV-1a 64 of bytes 0..112, the model section and the payload
-//!    120     M  model section: the model's name, its preset (empty if none),
+//!    104     8  snapshots written so far (u64): the next one's number
+//!    112     8  payload length, bytes (u64)
+//!    120     8  checksum: FNV-1a 64 of bytes 0..120, the model section and the payload
+//!    128     M  model section: the model's name, its preset (empty if none),
 //!               the parameter count P (u16) and P (name, f64 value) pairs,
 //!               the N variable names; each name a u16 length and UTF-8 bytes
-//!  120+M     -  payload: the N variables (cells values each, row-major, in
+//!  128+M     -  payload: the N variables (cells values each, row-major, in
 //!               the model's order); with an activation map, its times (f32)
 //!               and, with bit 1, the previous sample of variable 0
 //! ```
@@ -52,8 +53,8 @@ use crate::state::State;
 pub const MAGIC: &[u8; 8] = b"FIBRILCK";
 pub const FORMAT_VERSION: u32 = 2;
 /// Bytes before the model section (version 2).
-pub const HEADER_BYTES: usize = 120;
-const CHECKSUM_AT: usize = 112;
+pub const HEADER_BYTES: usize = 128;
+const CHECKSUM_AT: usize = 120;
 /// Version 1: header length and where its checksum sits.
 const V1_HEADER_BYTES: usize = 144;
 const V1_CHECKSUM_AT: usize = 136;
@@ -105,6 +106,9 @@ pub struct CheckpointHeader {
     pub t_ms: f64,
     /// Threshold and sampling interval of the activation map, if saved.
     pub activation: Option<(f64, u64)>,
+    /// Snapshots the run had written when the checkpoint was taken (the
+    /// number of the next one); version 1 did not record it.
+    pub snapshots: Option<u64>,
     /// Time of the map's previous sample, when it has one.
     previous_t_ms: Option<f64>,
     /// Where the payload starts.
@@ -193,13 +197,22 @@ fn model_section(domain: &Domain) -> Vec<u8> {
     out
 }
 
-/// The bytes of a checkpoint of `state` at `step` of a run on `domain`.
+/// Where a run stands when it is checkpointed, besides its state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Progress {
+    pub step: u64,
+    /// Snapshots written so far: the number the next one gets.
+    pub snapshots: u64,
+}
+
+/// The bytes of a checkpoint of `state` at `progress` of a run on `domain`.
 pub fn encode<T: Scalar>(
     domain: &Domain,
-    step: u64,
+    progress: Progress,
     state: &State<T>,
     activation: Option<&ActivationMap<T>>,
 ) -> Vec<u8> {
+    let step = progress.step;
     let cells = domain.cells();
     let variables = state.len();
     assert_eq!(state.model().name, domain.model().name(), "the state belongs to the domain's model");
@@ -237,6 +250,7 @@ pub fn encode<T: Scalar>(
     put_f64(&mut out, threshold);
     put_u64(&mut out, every);
     put_f64(&mut out, prev_t);
+    put_u64(&mut out, progress.snapshots);
     put_u64(&mut out, payload_len as u64);
     debug_assert_eq!(out.len(), CHECKSUM_AT);
     put_u64(&mut out, 0); // the checksum, filled in below
@@ -262,11 +276,11 @@ pub fn encode<T: Scalar>(
 pub fn write<T: Scalar>(
     path: &Path,
     domain: &Domain,
-    step: u64,
+    progress: Progress,
     state: &State<T>,
     activation: Option<&ActivationMap<T>>,
 ) -> io::Result<()> {
-    write_atomic(path, &encode(domain, step, state, activation))
+    write_atomic(path, &encode(domain, progress, state, activation))
 }
 
 /// Reads little-endian numbers off a byte string; running past its end is
@@ -397,7 +411,7 @@ fn payload_needed(cells: u64, variables: u64, value_bytes: u64, flags: u32) -> O
     Some(needed)
 }
 
-/// The fixed-size part of a version 2 header (bytes 12..120).
+/// The fixed-size part of a version 2 header (bytes 12..128).
 struct FixedV2 {
     value_bytes: u32,
     dims: [u32; 3],
@@ -412,6 +426,7 @@ struct FixedV2 {
     threshold: f64,
     every: u64,
     prev_t: f64,
+    snapshots: u64,
     payload_len: u64,
     checksum: u64,
 }
@@ -433,6 +448,7 @@ impl FixedV2 {
             threshold: r.f64()?,
             every: r.u64()?,
             prev_t: r.f64()?,
+            snapshots: r.u64()?,
             payload_len: r.u64()?,
             checksum: r.u64()?,
         })
@@ -461,6 +477,7 @@ fn decode_header_v2(path: &Path, bytes: &[u8]) -> Result<CheckpointHeader, Check
         threshold,
         every,
         prev_t,
+        snapshots,
         payload_len,
         checksum,
     } = h;
@@ -513,6 +530,7 @@ fn decode_header_v2(path: &Path, bytes: &[u8]) -> Result<CheckpointHeader, Check
         step,
         t_ms,
         activation: (flags & FLAG_ACTIVATION != 0).then_some((threshold, every)),
+        snapshots: Some(snapshots),
         previous_t_ms: (flags & FLAG_ACTIVATION != 0 && flags & FLAG_PREVIOUS != 0).then_some(prev_t),
         payload_at,
         stored_variables: variables as usize,
@@ -588,6 +606,7 @@ fn decode_header_v1(path: &Path, bytes: &[u8]) -> Result<CheckpointHeader, Check
         step,
         t_ms,
         activation: (flags & FLAG_ACTIVATION != 0).then_some((threshold, every)),
+        snapshots: None,
         previous_t_ms: (flags & FLAG_ACTIVATION != 0 && flags & FLAG_PREVIOUS != 0).then_some(prev_t),
         payload_at: V1_HEADER_BYTES,
         stored_variables: 2,
@@ -758,7 +777,7 @@ mod tests {
         let f = state(&d);
         let mut map = ActivationMap::<f32>::new(d.cells(), 1.0, 10);
         map.sample(0.0, f.slice(0));
-        let bytes = encode(&d, 40, &f, Some(&map));
+        let bytes = encode(&d, Progress { step: 40, snapshots: 3 }, &f, Some(&map));
         let path = std::env::temp_dir().join(format!("fibril-ckpt-{}.fibril", std::process::id()));
         std::fs::write(&path, &bytes).unwrap();
         let back = read::<f32>(&path).unwrap();
@@ -768,6 +787,7 @@ mod tests {
         assert_eq!(back.header.model, "karma");
         assert_eq!(back.header.preset.as_deref(), Some("stable"));
         assert_eq!(back.header.variables, ["U", "v"]);
+        assert_eq!(back.header.snapshots, Some(3));
         back.header.check_matches(&path, &d).unwrap();
         assert_eq!(back.state, f);
         let back_map = back.activation.unwrap();
@@ -785,13 +805,13 @@ mod tests {
     #[test]
     fn damage_is_refused() {
         let d = domain(3);
-        let bytes = encode(&d, 7, &state(&d), None);
+        let bytes = encode(&d, Progress { step: 7, snapshots: 3 }, &state(&d), None);
         let p = Path::new("x.fibril");
         assert!(decode_header(p, &bytes).is_ok());
 
         let e = decode_header(p, &bytes[..bytes.len() - 5]).unwrap_err();
         assert!(matches!(e, CheckpointError::Truncated { .. }), "{e}");
-        for cut in [9, 40, 100, 119, 125] {
+        for cut in [9, 40, 100, 127, 133] {
             let e = decode_header(p, &bytes[..cut]).unwrap_err();
             assert!(matches!(e, CheckpointError::Truncated { .. }), "cut at {cut}: {e}");
         }
@@ -860,6 +880,7 @@ mod tests {
         let p = Path::new("old.fibril");
         let back = decode::<f32>(p, &bytes).unwrap();
         assert_eq!((back.header.version, back.header.model.as_str(), back.header.step), (1, "karma", 12));
+        assert_eq!(back.header.snapshots, None);
         back.header.check_matches(p, &d).unwrap();
         assert_eq!(back.state, f);
     }
@@ -867,7 +888,9 @@ mod tests {
     #[test]
     fn mismatches_name_the_field_and_the_fix() {
         let d = domain(3);
-        let header = decode_header(Path::new("c"), &encode(&d, 1, &state(&d), None)).unwrap();
+        let header =
+            decode_header(Path::new("c"), &encode(&d, Progress { step: 1, snapshots: 3 }, &state(&d), None))
+                .unwrap();
         let e = header.check_matches(Path::new("c"), &domain(4)).unwrap_err().to_string();
         assert!(e.contains("the grid is 3x4x5 in the checkpoint but 4x5x6 here"), "{e}");
         assert!(e.contains("--nx 3 --ny 4 --nz 5"), "{e}");

@@ -94,8 +94,7 @@ impl Domain {
                 return Err(DomainError::EmptyAxis { axis });
             }
         }
-        let cells = (dims.nx as u64).checked_mul(dims.ny as u64).and_then(|c| c.checked_mul(dims.nz as u64));
-        if cells.is_none_or(|c| c > MAX_CELLS) {
+        if dims.checked_cells().is_none_or(|c| c > MAX_CELLS) {
             return Err(DomainError::TooManyCells { nx: dims.nx, ny: dims.ny, nz: dims.nz });
         }
         for (name, value) in [("dx", dx), ("dt", dt_ms), ("diffusion", diffusion)] {

@@ -158,6 +158,11 @@ fn state_of<'f, T: Scalar>(
     Ok(cache.as_mut().expect("just filled"))
 }
 
+/// Snapshots written so far (0 on the ranks that write none).
+fn snapshots_written<T>(ctx: &RunContext<'_, T>) -> u64 {
+    ctx.writer.as_deref().map_or(0, SnapshotWriter::next_index)
+}
+
 /// Runs `schedule` on `solver`.
 pub fn run<T: Scalar>(
     solver: &mut dyn Solver<T>,
@@ -185,12 +190,13 @@ pub fn run<T: Scalar>(
                             cache: &mut Option<State<T>>,
                             solver: &mut dyn Solver<T>,
                             activation: Option<&ActivationMap<T>>,
-                            step: u64|
+                            progress: checkpoint::Progress|
      -> Result<(), DriverError> {
         let t0 = Instant::now();
         let state = state_of(cache, solver)?;
+        let step = progress.step;
         if let Some(path) = checkpoint_path {
-            checkpoint::write(path, domain, step, state, activation)
+            checkpoint::write(path, domain, progress, state, activation)
                 .map_err(|source| WriteError { path: path.to_path_buf(), source })?;
         }
         report.checkpoints.push(step);
@@ -222,7 +228,8 @@ pub fn run<T: Scalar>(
                 report.output_s += t0.elapsed().as_secs_f64();
             }
             if schedule.checkpoint_due(step) {
-                write_checkpoint(&mut report, &mut cache, solver, ctx.activation.as_deref(), step)?;
+                let progress = checkpoint::Progress { step, snapshots: snapshots_written(ctx) };
+                write_checkpoint(&mut report, &mut cache, solver, ctx.activation.as_deref(), progress)?;
             }
         }
         skip_events = false;
@@ -232,7 +239,8 @@ pub fn run<T: Scalar>(
         }
         if solver.any_rank(ctx.stop.load(Ordering::SeqCst))? {
             if report.checkpoints.last() != Some(&step) {
-                write_checkpoint(&mut report, &mut cache, solver, ctx.activation.as_deref(), step)?;
+                let progress = checkpoint::Progress { step, snapshots: snapshots_written(ctx) };
+                write_checkpoint(&mut report, &mut cache, solver, ctx.activation.as_deref(), progress)?;
             }
             report.outcome = Outcome::Interrupted { step, t_ms };
             return Ok(report);

@@ -47,8 +47,9 @@ pub fn estimate(
     activation_map: bool,
 ) -> Result<Estimate, MultiError> {
     let b = precision.bytes() as u64;
-    let cells = dims.cells() as u64;
-    let state = variables as u64 * cells * b;
+    // Saturating: a grid too large to count needs more than any memory.
+    let cells = dims.checked_cells().unwrap_or(u64::MAX);
+    let state = (variables as u64).saturating_mul(cells).saturating_mul(b);
     let locals = variables - 1;
     let device = |dims: GridDims| -> Result<u64, MultiError> {
         kernel.check(model, dims).map_err(SolverError::from)?;
@@ -56,13 +57,15 @@ pub fn estimate(
     };
     let mut gpu_bytes: Vec<(usize, u64)> = Vec::new();
     let mut add = |ordinal: usize, bytes: u64| match gpu_bytes.iter_mut().find(|(o, _)| *o == ordinal) {
-        Some((_, total)) => *total += bytes,
+        Some((_, total)) => *total = total.saturating_add(bytes),
         None => gpu_bytes.push((ordinal, bytes)),
     };
     let host_bytes = match placement {
         // The initial state while the solver is built (U, U_next and the
         // locals), then one downloaded copy for output.
-        Placement::Cpu => state + (variables as u64 + 1) * cells * b,
+        Placement::Cpu => {
+            state.saturating_add((variables as u64 + 1).saturating_mul(cells).saturating_mul(b))
+        }
         Placement::Gpus(ordinals) if ordinals.len() == 1 => {
             add(ordinals[0], device(dims)?);
             state
@@ -73,15 +76,16 @@ pub fn estimate(
                 add(ordinal, device(split.local_dims(dims, i))?);
             }
             // The initial state, its scattered slabs, and one gathered copy.
-            3 * state / 2
+            state.saturating_mul(3) / 2
         }
         Placement::Rank { rank, world, ordinal } => {
             let split = check_splittable(dims, *world)?;
             // The slab, plus the global state of an all-gather, staged on the GPU.
-            add(*ordinal, device(split.local_dims(dims, *rank))? + state);
-            3 * state / 2
+            add(*ordinal, device(split.local_dims(dims, *rank))?.saturating_add(state));
+            state.saturating_mul(3) / 2
         }
-    } + if activation_map { activation_bytes(dims.cells(), precision) } else { 0 };
+    }
+    .saturating_add(if activation_map { cells.saturating_mul(4 + b) } else { 0 });
     Ok(Estimate { host_bytes, gpu_bytes })
 }
 

@@ -12,12 +12,32 @@ pub const MAX_STEPS: u64 = 1 << 53;
 
 #[derive(Debug, Error, PartialEq)]
 pub enum TimeError {
-    #[error("{ms} is not a time >= 0")]
+    #[error("{} is not a time >= 0", num(*ms))]
     NotATime { ms: f64 },
-    #[error("{ms} ms is not a whole number of time steps (dt = {dt_ms} ms); use {} or {}", short(*below), short(*above))]
+    #[error(
+        "{} ms is not a whole number of time steps (dt = {} ms); use {} or {}",
+        num(*ms),
+        num(*dt_ms),
+        short(*below),
+        short(*above)
+    )]
     OffGrid { ms: f64, dt_ms: f64, below: f64, above: f64 },
-    #[error("{ms} ms is more than {MAX_STEPS} steps of dt = {dt_ms} ms")]
+    #[error(
+        "{} ms is more than {MAX_STEPS} steps of dt = {} ms, more than any run can take; use a larger --dt",
+        num(*ms),
+        num(*dt_ms)
+    )]
     TooLong { ms: f64, dt_ms: f64 },
+}
+
+/// A number as a person would write it: plain in the usual range, with an
+/// exponent when tiny or huge (1e-300, not three hundred zeros).
+pub fn num(x: f64) -> String {
+    if x != 0.0 && x.is_finite() && !(1e-4..1e15).contains(&x.abs()) {
+        format!("{x:e}")
+    } else {
+        format!("{x}")
+    }
 }
 
 /// The number of steps of `dt_ms` that make `ms` (>= 0), which must be a
@@ -83,6 +103,15 @@ mod tests {
         assert!(matches!(ms_to_steps(f64::NAN, 0.05), Err(TimeError::NotATime { .. })));
         assert!(matches!(ms_to_steps(f64::INFINITY, 0.05), Err(TimeError::NotATime { .. })));
         assert!(matches!(ms_to_steps(1e300, 0.05), Err(TimeError::TooLong { .. })));
+    }
+
+    #[test]
+    fn extreme_numbers_get_an_exponent() {
+        assert_eq!(num(1e-300), "1e-300");
+        assert_eq!(num(0.05), "0.05");
+        assert_eq!(num(2e20), "2e20");
+        let e = ms_to_steps(1.0, 1e-300).unwrap_err().to_string();
+        assert!(e.contains("dt = 1e-300 ms") && e.len() < 200, "{e}");
     }
 
     #[test]

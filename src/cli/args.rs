@@ -45,27 +45,27 @@ default_from_clap!(GridArgs, ModelArgs, ComputeArgs);
 pub struct GridArgs {
     /// Cells along each axis (a cube); --nx/--ny/--nz override single axes
     /// (--nz 1 for a sheet, --ny 1 --nz 1 for a cable, --size 1 for one cell).
-    #[arg(long, default_value_t = 128)]
+    #[arg(long, default_value_t = 128, allow_negative_numbers = true)]
     pub size: u32,
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub nx: Option<u32>,
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ny: Option<u32>,
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub nz: Option<u32>,
     /// Grid spacing h = dx = dy = dz, in the model's space unit [default: the model's usual].
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub dx: Option<f64>,
     /// Time step, in the model's time unit (ms) [default: the model's usual].
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub dt: Option<f64>,
     /// Diffusion coefficient D of the potential [default: the model's usual].
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub diffusion: Option<f64>,
 }
@@ -179,7 +179,7 @@ pub struct ComputeArgs {
     #[arg(long, default_value_t = 0)]
     pub z_chunk: u32,
     /// CUDA device ordinal (the first of several with --gpus).
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = device_ordinal)]
     pub device: usize,
     /// GPUs to split the grid over along z: a count or `all`. `fibril bench`
     /// takes a list (1,2) and reports the scaling.
@@ -187,7 +187,7 @@ pub struct ComputeArgs {
     pub gpus: Vec<GpuCount>,
     /// Explicit device ordinals of the sub-domains (overrides --gpus; an
     /// ordinal may repeat to put several sub-domains on one GPU).
-    #[arg(long, value_delimiter = ',')]
+    #[arg(long, value_delimiter = ',', value_parser = device_ordinal)]
     pub gpu_ids: Vec<usize>,
     /// How halo slices move between GPUs: peer (GPU to GPU), host (through
     /// pinned host memory, the paper's scheme) or nccl (NCCL send/recv; the
@@ -239,6 +239,15 @@ impl std::fmt::Display for GpuCount {
             GpuCount::N(n) => write!(f, "{n}"),
             GpuCount::All => f.write_str("all"),
         }
+    }
+}
+
+/// A CUDA device ordinal (below 4096: no machine has more GPUs, and the
+/// value must fit a configuration file's integers).
+fn device_ordinal(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(n) if n < 4096 => Ok(n),
+        _ => Err(format!("expected a GPU number from 0 to 4095, got {text:?}")),
     }
 }
 

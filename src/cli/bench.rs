@@ -34,7 +34,7 @@ pub struct BenchArgs {
     #[command(flatten)]
     pub ranks: RankArgs,
     /// Timed steps per repeat.
-    #[arg(long, default_value_t = 200)]
+    #[arg(long, default_value_t = 200, value_parser = super::run_args::steps_in_range)]
     pub steps: u64,
     /// Untimed steps before the first repeat.
     #[arg(long, default_value_t = 20)]

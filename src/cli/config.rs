@@ -150,7 +150,8 @@ impl RunConfig {
             return Ok(from_args);
         };
         let file = read_file(path)?;
-        let mut merged = toml::Table::try_from(&from_args).expect("a config serializes");
+        let mut merged = toml::Table::try_from(&from_args)
+            .map_err(|e| anyhow!("an option's value cannot be combined with a configuration file: {e}"))?;
         for (section, value) in file {
             if section == "stimulus" {
                 if options.stimuli.is_empty() {
@@ -198,7 +199,8 @@ impl RunConfig {
 
     /// The configuration as TOML (what `--print-config` prints). With
     /// `steps` set, `duration_ms` is left out: steps decide, and a file
-    /// may not hold both.
+    /// may not hold both. Every value fits TOML's integers: the options
+    /// that could exceed them are bounded when parsed.
     pub fn to_toml(&self) -> String {
         let mut table = toml::Table::try_from(self).expect("a config serializes to TOML");
         if self.run.steps.is_some()

@@ -69,11 +69,26 @@ pub fn info(args: InfoArgs, matches: &ArgMatches) -> anyhow::Result<ExitCode> {
     let model = setup.info();
     config.grid.resolve(model);
     let dims = config.grid.dims();
-    let cells = dims.cells();
     let variables = model.variables.len();
     let precision = Precision::from(config.compute.precision);
     let kernel = config.compute.kernel_config();
     let block = config.compute.block;
+    // What `fibril run` would refuse, said first: the rest assumes a valid grid.
+    let domain = match args::domain(&config.grid, &config.model) {
+        Ok(domain) => domain,
+        Err(why) => {
+            println!(
+                "grid {}x{}x{}, model {}: `fibril run` would refuse this run: {}",
+                dims.nx,
+                dims.ny,
+                dims.nz,
+                model.name,
+                super::error_text(&why)
+            );
+            return Ok(ExitCode::SUCCESS);
+        }
+    };
+    let cells = domain.cells();
     println!(
         "grid {}x{}x{} ({cells} cells), model {} ({variables} variables), {precision}, block {block}:",
         dims.nx, dims.ny, dims.nz, model.name
@@ -108,43 +123,53 @@ pub fn info(args: InfoArgs, matches: &ArgMatches) -> anyhow::Result<ExitCode> {
         format!("{:?}", config.compute.backend).to_lowercase(),
         if on_gpu { "gpu" } else { "cpu" }
     );
+    let available = available_host_bytes();
     match estimate(model.name, dims, variables, precision, kernel, &placement, config.output.activation_map) {
         Ok(needs) => {
             for (ordinal, bytes) in &needs.gpu_bytes {
                 let free = match &gpu {
                     Some(g) if g.info().ordinal == *ordinal => {
-                        format!(" ({} free on {})", format_bytes(g.info().free_bytes), g.info().name)
+                        let refused =
+                            if *bytes > g.info().free_bytes { "; `fibril run` would refuse it" } else { "" };
+                        format!(" ({} free on {}{refused})", format_bytes(g.info().free_bytes), g.info().name)
                     }
                     Some(_) => String::new(),
                     None => " (no usable GPU here)".into(),
                 };
                 println!("  GPU {ordinal} memory, {kernel} kernel: {}{free}", format_bytes(*bytes));
             }
-            println!("  host memory: {}", format_bytes(needs.host_bytes));
+            let refused = match available {
+                Some(a) if needs.host_bytes > a => "; more than is available, `fibril run` would refuse it",
+                _ => "",
+            };
+            println!("  host memory: {}{refused}", format_bytes(needs.host_bytes));
         }
-        Err(why) => println!("  not possible: {why}"),
+        Err(why) => println!("  `fibril run` would refuse it: {why}"),
     }
-    if let Some(available) = available_host_bytes() {
+    if let Some(available) = available {
         println!("  host memory available: {}", format_bytes(available));
     }
-    if let Ok(domain) = args::domain(&config.grid, &config.model) {
-        let dt = domain.dt_ms();
-        let total = match config.run.steps {
-            Some(n) => Some(n),
-            None => duration_steps("--duration-ms", config.run.duration_ms, dt).ok(),
-        };
-        let every =
-            config.output.snapshot_every_ms.and_then(|ms| duration_steps("--snapshot-every-ms", ms, dt).ok());
-        let saved = config.output.saved_variables(model).map(|s| s.len()).unwrap_or(1) as u64;
-        if let Some(total) = total {
+    let dt = domain.dt_ms();
+    let total = match config.run.steps {
+        Some(n) => Ok(n),
+        None => duration_steps("--duration-ms", config.run.duration_ms, dt),
+    };
+    let every =
+        config.output.snapshot_every_ms.map(|ms| duration_steps("--snapshot-every-ms", ms, dt)).transpose();
+    match (total, every) {
+        (Ok(total), Ok(every)) => {
+            let saved = config.output.saved_variables(model).map(|s| s.len()).unwrap_or(1) as u64;
             let snapshots = every.map_or(1, |e| total / e + 1 + u64::from(total % e != 0));
             let formats = config.output.formats();
             let per_field = cells as u64 * precision.bytes() as u64;
             let per_snapshot = (u64::from(formats.npy) + u64::from(formats.vti)) * saved * per_field;
             println!(
                 "  output: {snapshots} snapshot(s), about {} on disk (PNG not counted)",
-                format_bytes(snapshots * per_snapshot)
+                format_bytes(snapshots.saturating_mul(per_snapshot))
             );
+        }
+        (Err(why), _) | (_, Err(why)) => {
+            println!("  `fibril run` would refuse it: {}", super::error_text(&why))
         }
     }
     Ok(ExitCode::SUCCESS)

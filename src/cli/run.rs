@@ -15,7 +15,7 @@ use fibril_host::events::protocol;
 use fibril_host::events::stimulus::{StimulusSchedule, StimulusSpec};
 use fibril_host::io::snapshots::{Formats, SnapshotWriter};
 use fibril_host::io::{OutputDir, write_json_atomic};
-use fibril_host::time::short;
+use fibril_host::time::{MAX_STEPS, short};
 use fibril_host::{CellModel, Domain, ModelVisitor, Precision, Scalar, dispatch};
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -50,7 +50,9 @@ struct Plan {
     formats: Formats,
     /// Indices of the variables each snapshot writes.
     save: Vec<usize>,
-    activation_threshold: f64,
+    /// The activation map's threshold and sampling interval, if the run
+    /// keeps one (asked for, or carried on from the checkpoint).
+    activation: Option<(f64, u64)>,
     resume: Option<Resume>,
 }
 
@@ -66,6 +68,7 @@ pub fn run(args: RunArgs, matches: &ArgMatches) -> anyhow::Result<ExitCode> {
         model.parameters().into_iter().map(|p| ParamAssign { name: p.name.into(), value: p.value }).collect();
     resolved.config.model.preset = model.preset().map(String::from);
     let domain = args::domain(&resolved.config.grid, &resolved.config.model);
+    check_protocol(&resolved.config)?;
     if let Ok(domain) = &domain {
         resolve_protocol(&mut resolved.config, domain)?;
     }
@@ -107,9 +110,9 @@ fn resolve_protocol(config: &mut RunConfig, domain: &Domain) -> anyhow::Result<(
     Ok(())
 }
 
-/// The stimuli of the run: the protocol's, then the configured ones.
-fn stimulus_specs(config: &RunConfig) -> anyhow::Result<Vec<StimulusSpec>> {
-    let mut specs = Vec::new();
+/// Refuses protocol options that do not go together, before the S2 time
+/// is searched for (which would otherwise be blamed).
+fn check_protocol(config: &RunConfig) -> anyhow::Result<()> {
     match config.run.protocol {
         ProtocolArg::None => {
             if config.run.s2_ms.is_some() {
@@ -117,7 +120,6 @@ fn stimulus_specs(config: &RunConfig) -> anyhow::Result<Vec<StimulusSpec>> {
             }
         }
         ProtocolArg::Scroll => {
-            protocol::check_plane(config.grid.dims())?;
             if config.run.init != InitArg::Planar {
                 bail!(
                     "--protocol scroll starts from the planar S1 wave; use --init planar (the default) \
@@ -125,8 +127,18 @@ fn stimulus_specs(config: &RunConfig) -> anyhow::Result<Vec<StimulusSpec>> {
                     config.run.init.name()
                 );
             }
-            specs.push(protocol::scroll_s2(config.run.s2_ms.expect("resolved before planning")));
+            protocol::check_plane(config.grid.dims())?;
         }
+    }
+    Ok(())
+}
+
+/// The stimuli of the run: the protocol's, then the configured ones.
+fn stimulus_specs(config: &RunConfig) -> anyhow::Result<Vec<StimulusSpec>> {
+    check_protocol(config)?;
+    let mut specs = Vec::new();
+    if config.run.protocol == ProtocolArg::Scroll {
+        specs.push(protocol::scroll_s2(config.run.s2_ms.expect("resolved before planning")));
     }
     specs.extend(config.stimulus.iter().cloned());
     Ok(specs)
@@ -139,7 +151,9 @@ fn plan(resolved: &Resolved, args: &RunArgs, domain: Domain) -> anyhow::Result<P
     let dt = domain.dt_ms();
     let model = domain.model().info();
     let total_steps = match config.run.steps {
-        Some(0) => bail!("--steps must be at least 1"),
+        Some(n) if !(1..=MAX_STEPS).contains(&n) => {
+            bail!("steps = {n}: a run takes from 1 to {MAX_STEPS} steps")
+        }
         Some(n) => n,
         None => duration_steps("--duration-ms", config.run.duration_ms, dt)?,
     };
@@ -148,8 +162,13 @@ fn plan(resolved: &Resolved, args: &RunArgs, domain: Domain) -> anyhow::Result<P
         .snapshot_every_ms
         .map(|ms| duration_steps("--snapshot-every-ms", ms, dt))
         .transpose()?;
-    if config.run.check_every_steps == 0 {
-        bail!("--check-every-steps must be at least 1");
+    for (name, n) in [
+        ("check_every_steps", config.run.check_every_steps),
+        ("activation_every_steps", config.output.activation_every_steps),
+    ] {
+        if !(1..=MAX_STEPS).contains(&n) {
+            bail!("{name} = {n}: give a whole number of steps from 1 to {MAX_STEPS}");
+        }
     }
     let checkpoint_every = config
         .run
@@ -159,18 +178,28 @@ fn plan(resolved: &Resolved, args: &RunArgs, domain: Domain) -> anyhow::Result<P
     let stimulus_specs = stimulus_specs(config)?;
     let stimuli =
         StimulusSchedule::compile(&stimulus_specs, domain.dims(), dt, model).context("invalid stimulus")?;
+    let from_protocol = usize::from(config.run.protocol == ProtocolArg::Scroll);
+    for (i, s) in stimuli.stimuli.iter().enumerate() {
+        if s.start_step > total_steps {
+            let which = if i < from_protocol {
+                "the scroll protocol's S2 (--s2-ms)".to_string()
+            } else {
+                format!("stimulus {} (region {})", i + 1 - from_protocol, s.kind.name())
+            };
+            eprintln!(
+                "fibril: note: {which} starts at {} ms, after the run ends at {} ms: it will not fire",
+                short(s.start_step as f64 * dt),
+                short(total_steps as f64 * dt)
+            );
+        }
+    }
     if config.output.format.is_empty() {
         bail!("--format needs at least one of npy, vti, png");
     }
     let save = config.output.saved_variables(model)?;
     let activation_threshold = config.output.activation_threshold(model);
-    if config.output.activation_map {
-        if !activation_threshold.is_finite() {
-            bail!("--activation-threshold must be a finite number");
-        }
-        if config.output.activation_every_steps == 0 {
-            bail!("--activation-every-steps must be at least 1");
-        }
+    if config.output.activation_map && !activation_threshold.is_finite() {
+        bail!("--activation-threshold must be a finite number");
     }
     let precision = Precision::from(config.compute.precision);
     let resume = args
@@ -178,11 +207,28 @@ fn plan(resolved: &Resolved, args: &RunArgs, domain: Domain) -> anyhow::Result<P
         .as_ref()
         .map(|path| check_resume(path, config, &domain, precision, total_steps, activation_threshold))
         .transpose()?;
+    // A resumed run carries on what its checkpoint carries: the map goes on
+    // (with its own threshold and interval) whether or not it was asked for.
+    let activation = match &resume {
+        Some(r) => {
+            if let (Some((threshold, every)), false) = (r.header.activation, config.output.activation_map) {
+                eprintln!(
+                    "fibril: {} carries an activation map; continuing it (threshold {threshold}, every {every} steps)",
+                    r.path.display(),
+                );
+            }
+            r.header.activation
+        }
+        None => config
+            .output
+            .activation_map
+            .then_some((activation_threshold, config.output.activation_every_steps)),
+    };
     let kernel = config.compute.kernel_config();
     let mut selected = select(&config.compute, config.compute.single_gpu_count()?, &args.ranks)?;
     let resume_from = args.resume.as_ref().map(|p| p.display().to_string()).unwrap_or_default();
     selected.bind_options(&format!("{}\n{resume_from}", config.to_toml()));
-    check_memory(&selected, &domain, precision, kernel, config.output.activation_map)?;
+    check_memory(&selected, &domain, precision, kernel, activation.is_some())?;
     let out = match &resume {
         _ if !selected.is_root() => None,
         Some(r) => {
@@ -215,7 +261,7 @@ fn plan(resolved: &Resolved, args: &RunArgs, domain: Domain) -> anyhow::Result<P
         stimulus_specs,
         formats: config.output.formats(),
         save,
-        activation_threshold,
+        activation,
         resume,
     })
 }
@@ -310,21 +356,19 @@ fn execute<M: CellModel, T: Scalar>(
         stimulus_specs,
         formats,
         save,
-        activation_threshold,
+        activation,
         resume,
     } = plan;
     let output = &config.output;
-    let new_map =
-        || ActivationMap::<T>::new(domain.cells(), activation_threshold, output.activation_every_steps);
     let (initial, mut activation) = match &resume {
+        // The saved map, if the checkpoint has one (`plan` said so).
         Some(r) => {
             let saved = checkpoint::decode::<T>(&r.path, &r.bytes)?;
-            let map = output.activation_map.then(|| saved.activation.expect("checked in plan"));
-            (saved.state, map)
+            (saved.state, saved.activation)
         }
         None => (
             config.run.init.condition().state::<T>(M::INFO, domain.dims()),
-            output.activation_map.then(new_map),
+            activation.map(|(threshold, every)| ActivationMap::<T>::new(domain.cells(), threshold, every)),
         ),
     };
     let mut solver = build_solver::<M, T>(&selected, &config.compute, kernel, &domain, &initial)?;
@@ -348,7 +392,13 @@ fn execute<M: CellModel, T: Scalar>(
     };
     let saved_variables = save.iter().map(|&k| M::INFO.variables[k].name).collect();
     let mut writer = match &resume {
-        Some(r) => SnapshotWriter::resume(out.clone(), save, formats, domain.dx(), r.header.step)?,
+        Some(r) => SnapshotWriter::resume(
+            out.clone(),
+            save,
+            formats,
+            domain.dx(),
+            (r.header.step, r.header.snapshots),
+        )?,
         None => SnapshotWriter::new(out.clone(), save, formats, domain.dx()),
     };
     let checkpoint_path = out.join(CHECKPOINT_FILE);

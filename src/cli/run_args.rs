@@ -15,6 +15,16 @@ use super::args::{ComputeArgs, GridArgs, ModelArgs, RankArgs, clap_defaults, def
 
 default_from_clap!(SimArgs, OutputArgs);
 
+/// A count of steps: at least 1 and at most 2^53 (beyond it step counts
+/// and times stop being exact, and no run gets there).
+pub fn steps_in_range(text: &str) -> Result<u64, String> {
+    let max = fibril_host::time::MAX_STEPS;
+    match text.trim().parse::<u64>() {
+        Ok(n) if (1..=max).contains(&n) => Ok(n),
+        _ => Err(format!("expected a whole number of steps from 1 to {max}, got {text:?}")),
+    }
+}
+
 /// `fibril run [CONFIG] [OPTIONS]`.
 #[derive(Debug, Clone, Args)]
 pub struct RunArgs {
@@ -60,10 +70,10 @@ pub struct RunOptions {
 #[serde(default, deny_unknown_fields)]
 pub struct SimArgs {
     /// Simulated time in ms (the model's time unit).
-    #[arg(long, default_value_t = 100.0, conflicts_with = "steps")]
+    #[arg(long, default_value_t = 100.0, conflicts_with = "steps", allow_negative_numbers = true)]
     pub duration_ms: f64,
     /// Number of time steps (instead of --duration-ms).
-    #[arg(long)]
+    #[arg(long, value_parser = steps_in_range)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub steps: Option<u64>,
     /// Initial condition.
@@ -75,15 +85,15 @@ pub struct SimArgs {
     pub protocol: ProtocolArg,
     /// Time of the scroll protocol's S2, ms; by default, when the S1
     /// wave's back has passed z = 0.4 nz (found by a 1D run).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub s2_ms: Option<f64>,
     /// Check for NaN/Inf (and for Ctrl-C) at least every this many steps.
-    #[arg(long, default_value_t = 100)]
+    #[arg(long, default_value_t = 100, value_parser = steps_in_range)]
     pub check_every_steps: u64,
     /// Write a checkpoint (checkpoint.fibril in the output directory)
     /// every this many ms and at the end.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub checkpoint_every_ms: Option<f64>,
 }
@@ -100,7 +110,7 @@ pub struct OutputArgs {
     pub overwrite: bool,
     /// Write a snapshot every this many ms (and at t = 0); without it only
     /// the final state is written.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub snapshot_every_ms: Option<f64>,
     /// Variables written with each snapshot, by name (comma-separated, or
@@ -121,12 +131,12 @@ pub struct OutputArgs {
     pub activation_map: bool,
     /// Threshold of the potential for the activation map [default: the
     /// model's activation threshold].
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub activation_threshold: Option<f64>,
     /// Sample U for the activation map every this many steps (the crossing
     /// time is interpolated between samples; 1 = exact to the step).
-    #[arg(long, default_value_t = 10)]
+    #[arg(long, default_value_t = 10, value_parser = steps_in_range)]
     pub activation_every_steps: u64,
     /// No progress bar and no final line.
     #[arg(long, short, num_args = 0..=1, require_equals = true, default_missing_value = "true", default_value_t = false)]

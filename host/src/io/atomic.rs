@@ -46,10 +46,16 @@ mod tests {
         write_atomic(&path, b"hello").unwrap();
         assert_eq!(fs::read(&path).unwrap(), b"hello");
         assert!(!temp_path(&path).exists());
-        // Writing into a missing directory fails and leaves nothing behind.
-        let bad = dir.join("missing").join("b.bin");
-        assert!(write_atomic(&bad, b"x").is_err());
-        assert!(!bad.exists());
+        // Replacing a file keeps the old contents until the new ones are complete.
+        write_atomic(&path, b"world!").unwrap();
+        assert_eq!(fs::read(&path).unwrap(), b"world!");
+        // When the rename fails (a non-empty directory holds the final
+        // name), the temporary file is removed and the target untouched.
+        let blocked = dir.join("blocked");
+        fs::create_dir_all(blocked.join("inside")).unwrap();
+        assert!(write_atomic(&blocked, b"x").is_err());
+        assert!(!temp_path(&blocked).exists(), "the partial file is removed");
+        assert!(blocked.join("inside").is_dir(), "the target is untouched");
         fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -1,8 +1,13 @@
-//! The output directory of a run, checked before any work starts.
+//! The output directory of a run, checked before any work starts, and
+//! held by one run at a time: a lock file (`.fibril-lock`, holding the
+//! process id) is created with `O_EXCL` before the directory is examined
+//! and removed when the run lets go of it. A lock left by a process that
+//! no longer runs (a killed run) is taken over.
 
 use std::fs;
-use std::io;
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use thiserror::Error;
 
@@ -19,12 +24,87 @@ pub enum OutputDirError {
          choose an empty or new one with --out, or pass --overwrite to replace fibril's files there"
     )]
     NotEmpty { path: PathBuf, entries: usize },
+    #[error(
+        "another fibril run (process {pid}) is writing into {path}; wait for it to end or choose another --out \
+         (if no run uses the directory, delete {path}/{LOCK_FILE})"
+    )]
+    Locked { path: PathBuf, pid: String },
 }
 
-/// A directory that has been created (if needed) and proven writable.
+/// The lock file a run holds in its output directory.
+pub const LOCK_FILE: &str = ".fibril-lock";
+
+/// Removes the lock file when the last holder lets go.
+#[derive(Debug)]
+struct DirLock {
+    file: PathBuf,
+}
+
+impl Drop for DirLock {
+    fn drop(&mut self) {
+        let _ = fs::remove_file(&self.file);
+    }
+}
+
+/// Whether process `pid` is running, where the system can say (`/proc`);
+/// `true` where it cannot, so a lock is never taken from a live run.
+fn process_alive(pid: &str) -> bool {
+    let Ok(pid) = pid.trim().parse::<u32>() else { return false };
+    if pid == std::process::id() {
+        return true;
+    }
+    let proc = Path::new("/proc");
+    !proc.is_dir() || proc.join(pid.to_string()).exists()
+}
+
+/// Takes the lock of directory `path` (which exists).
+fn lock(path: &Path) -> Result<DirLock, OutputDirError> {
+    let file = path.join(LOCK_FILE);
+    let not_writable = |source| OutputDirError::NotWritable { path: path.to_path_buf(), source };
+    // Twice at most: once more after removing a stale lock.
+    for _ in 0..2 {
+        match fs::OpenOptions::new().write(true).create_new(true).open(&file) {
+            Ok(mut f) => {
+                write!(f, "{}", std::process::id()).map_err(not_writable)?;
+                return Ok(DirLock { file });
+            }
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
+                let pid = fs::read_to_string(&file).unwrap_or_default();
+                if process_alive(&pid) {
+                    return Err(OutputDirError::Locked {
+                        path: path.to_path_buf(),
+                        pid: pid.trim().to_string(),
+                    });
+                }
+                eprintln!(
+                    "fibril: {} holds the lock of process {}, which no longer runs (killed?); taking it over",
+                    path.display(),
+                    pid.trim()
+                );
+                fs::remove_file(&file).map_err(not_writable)?;
+            }
+            Err(e) => return Err(not_writable(e)),
+        }
+    }
+    Err(OutputDirError::Locked { path: path.to_path_buf(), pid: "unknown".into() })
+}
+
+/// A directory that has been created (if needed), proven writable and
+/// locked for this run (clones share the lock).
 #[derive(Debug, Clone)]
 pub struct OutputDir {
     path: PathBuf,
+    _lock: Arc<DirLock>,
+}
+
+/// The file written and removed to prove a directory writable.
+const PROBE_FILE: &str = ".fibril-write-test";
+
+fn probe_writable(path: &Path) -> Result<(), OutputDirError> {
+    let probe = path.join(PROBE_FILE);
+    fs::write(&probe, b"ok")
+        .and_then(|_| fs::remove_file(&probe))
+        .map_err(|source| OutputDirError::NotWritable { path: path.to_path_buf(), source })
 }
 
 /// Files fibril writes into an output directory, which `--overwrite` may remove.
@@ -61,9 +141,13 @@ impl OutputDir {
             return Err(OutputDirError::NotADirectory { path });
         }
         fs::create_dir_all(&path).map_err(|source| OutputDirError::Create { path: path.clone(), source })?;
+        // Lock first: a second run started into the same directory is told
+        // so, rather than finding the first one's files.
+        let lock = lock(&path)?;
         let entries: Vec<_> = fs::read_dir(&path)
             .map_err(|source| OutputDirError::NotWritable { path: path.clone(), source })?
             .filter_map(Result::ok)
+            .filter(|e| e.file_name() != LOCK_FILE && e.file_name() != PROBE_FILE)
             .collect();
         if !entries.is_empty() {
             if !overwrite {
@@ -76,26 +160,21 @@ impl OutputDir {
                 }
             }
         }
-        let probe = path.join(".fibril-write-test");
-        fs::write(&probe, b"ok")
-            .and_then(|_| fs::remove_file(&probe))
-            .map_err(|source| OutputDirError::NotWritable { path: path.clone(), source })?;
-        Ok(Self { path })
+        probe_writable(&path)?;
+        Ok(Self { path, _lock: Arc::new(lock) })
     }
 
     /// Opens `path` to continue a run in it (`--resume`): created if
-    /// missing and checked writable, but files already there are kept.
+    /// missing, locked and checked writable, but files already there are kept.
     pub fn reopen(path: &Path) -> Result<Self, OutputDirError> {
         let path = path.to_path_buf();
         if path.exists() && !path.is_dir() {
             return Err(OutputDirError::NotADirectory { path });
         }
         fs::create_dir_all(&path).map_err(|source| OutputDirError::Create { path: path.clone(), source })?;
-        let probe = path.join(".fibril-write-test");
-        fs::write(&probe, b"ok")
-            .and_then(|_| fs::remove_file(&probe))
-            .map_err(|source| OutputDirError::NotWritable { path: path.clone(), source })?;
-        Ok(Self { path })
+        let lock = lock(&path)?;
+        probe_writable(&path)?;
+        Ok(Self { path, _lock: Arc::new(lock) })
     }
 
     pub fn path(&self) -> &Path {
@@ -134,6 +213,32 @@ mod tests {
         assert!(!p.join("fields_000012.vti").exists(), "fibril's file removed");
         assert!(p.join("notes.txt").exists(), "the user's file kept");
         assert!(p.join("U_final.png").exists(), "the user's file kept");
+        fs::remove_dir_all(&p).unwrap();
+    }
+
+    #[test]
+    fn one_run_at_a_time_and_stale_locks_are_taken_over() {
+        let p = scratch("lock");
+        let first = OutputDir::prepare(&p, false).unwrap();
+        assert!(p.join(LOCK_FILE).exists());
+        // A second run into the same directory is refused while the first holds it.
+        let e = OutputDir::prepare(&p, false).unwrap_err();
+        assert!(matches!(e, OutputDirError::Locked { .. }), "{e}");
+        assert!(e.to_string().contains(&std::process::id().to_string()), "{e}");
+        assert!(matches!(OutputDir::reopen(&p), Err(OutputDirError::Locked { .. })));
+        let clone = first.clone();
+        drop(first);
+        assert!(p.join(LOCK_FILE).exists(), "a clone still holds it");
+        drop(clone);
+        assert!(!p.join(LOCK_FILE).exists(), "released with the last holder");
+        // The lock file does not make the directory non-empty.
+        let again = OutputDir::prepare(&p, false).unwrap();
+        drop(again);
+        // A lock left by a process that no longer runs is taken over.
+        fs::write(p.join(LOCK_FILE), "4000000000").unwrap();
+        let taken = OutputDir::prepare(&p, false).unwrap();
+        assert_eq!(fs::read_to_string(p.join(LOCK_FILE)).unwrap(), std::process::id().to_string());
+        drop(taken);
         fs::remove_dir_all(&p).unwrap();
     }
 

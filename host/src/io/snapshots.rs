@@ -54,7 +54,11 @@ pub struct SnapshotWriter {
     save: Vec<usize>,
     formats: Formats,
     dx: f64,
+    /// The snapshots listed in this directory's index.
     records: Vec<SnapshotRecord>,
+    /// The number the next snapshot's files get (continued across a
+    /// resume, also into another directory).
+    next_index: usize,
 }
 
 /// An I/O error with the file it concerns.
@@ -75,19 +79,22 @@ impl SnapshotWriter {
     /// variables; at least one).
     pub fn new(dir: OutputDir, save: Vec<usize>, formats: Formats, dx: f64) -> Self {
         assert!(!save.is_empty(), "a snapshot saves at least one variable");
-        Self { dir, save, formats, dx, records: Vec::new() }
+        Self { dir, save, formats, dx, records: Vec::new(), next_index: 0 }
     }
 
-    /// A writer that continues the index of a run being resumed from
-    /// `step`: the records of snapshots up to and including `step` are
-    /// kept, later ones (written before the run was stopped, past the
-    /// checkpoint) are dropped and their files will be overwritten.
+    /// A writer that continues a run being resumed from `step`, whose
+    /// checkpoint says `written` snapshots came before it (`None` for
+    /// checkpoints that do not say: the index here counts). Numbering goes
+    /// on from there, in this directory or another. The records of this
+    /// directory's index up to and including `step` are kept; later ones
+    /// (written before the run was stopped, past the checkpoint) are
+    /// dropped and their files will be overwritten.
     pub fn resume(
         dir: OutputDir,
         save: Vec<usize>,
         formats: Formats,
         dx: f64,
-        step: u64,
+        (step, written): (u64, Option<u64>),
     ) -> Result<Self, WriteError> {
         let path = dir.join("snapshots.json");
         let records: Vec<SnapshotRecord> = match std::fs::read(&path) {
@@ -98,14 +105,21 @@ impl SnapshotWriter {
         };
         let mut writer = Self::new(dir, save, formats, dx);
         writer.records = records.into_iter().filter(|r| r.step <= step).collect();
-        for (i, r) in writer.records.iter_mut().enumerate() {
-            r.index = i;
-        }
+        writer.next_index = match written {
+            Some(n) => n as usize,
+            None => writer.records.len(),
+        };
         Ok(writer)
     }
 
+    /// Snapshots written so far in the run: the number of the next one.
+    pub fn next_index(&self) -> u64 {
+        self.next_index as u64
+    }
+
     pub fn write<T: Scalar>(&mut self, step: u64, t_ms: f64, state: &State<T>) -> Result<(), WriteError> {
-        let index = self.records.len();
+        let index = self.next_index;
+        self.next_index += 1;
         let mut files = Vec::new();
         let variables = state.model().variables;
         let named: Vec<(&str, &Array3<T>, (f64, f64))> =

@@ -58,7 +58,7 @@ pub enum ReduceOp {
     Max = 2,
 }
 
-#[derive(Debug, Error)]
+#[derive(Clone, Debug, Error)]
 pub enum NcclError {
     #[error(
         "the NCCL library could not be loaded (tried {tried}): {why}; install NCCL (for example the \
@@ -147,12 +147,9 @@ fn resolve(lib: libloading::Library) -> Result<Api, NcclError> {
 }
 
 fn api() -> Result<&'static Api, NcclError> {
-    static API: OnceLock<Result<Api, String>> = OnceLock::new();
-    // The error is kept as text: a failed load is final for the process.
-    API.get_or_init(|| load().map_err(|e| e.to_string())).as_ref().map_err(|why| NcclError::NotFound {
-        tried: candidates().iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", "),
-        why: why.clone(),
-    })
+    static API: OnceLock<Result<Api, NcclError>> = OnceLock::new();
+    // A failed load is final for the process: the same error each time.
+    API.get_or_init(load).as_ref().map_err(NcclError::clone)
 }
 
 fn check(api: &Api, call: &'static str, code: NcclResult) -> Result<(), NcclError> {

@@ -22,6 +22,13 @@ impl GridDims {
         self.nx as usize * self.ny as usize * self.nz as usize
     }
 
+    /// nx * ny * nz without overflow, or `None` (the host checks grids
+    /// that come from users with it before using [`GridDims::cells`]).
+    #[cfg(not(target_arch = "nvptx64"))]
+    pub fn checked_cells(&self) -> Option<u64> {
+        (self.nx as u64).checked_mul(self.ny as u64)?.checked_mul(self.nz as u64)
+    }
+
     /// Cells in one z-slice, nx * ny.
     #[inline(always)]
     pub const fn slice_cells(&self) -> usize {
@@ -108,6 +115,9 @@ mod tests {
         assert_eq!(g.index(0, 1, 0), 4);
         assert_eq!(g.index(0, 0, 1), 12);
         assert_eq!(g.index(3, 2, 1), 23);
+        assert_eq!(g.checked_cells(), Some(24));
+        assert_eq!(GridDims::new(u32::MAX, u32::MAX, 2).checked_cells(), None);
+        assert_eq!(GridDims::new(1 << 22, 1 << 21, 1 << 21).checked_cells(), None);
     }
 
     #[test]
