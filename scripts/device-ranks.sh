@@ -6,7 +6,10 @@
 # mpirun (OMPI_COMM_WORLD_*), each rank one GPU; the
 # snapshots, activation map and checkpoint of (b)-(e) must be byte-identical
 # to (a). Then the same in the tower layout, and a 2-rank benchmark.
+# Exits non-zero when any directory differs or the mismatched ranks are not
+# refused.
 set -uo pipefail
+failed=0
 OUT=${OUT:-device-out}; mkdir -p "$OUT"
 export PATH=$PWD/.device:$PATH
 source scripts/nccl-env.sh
@@ -39,16 +42,22 @@ for kernel in "naive --block 32x8" "tower-march --block 32x8 --z-chunk 8"; do
   mpirun --allow-run-as-root --oversubscribe -np 2 -x NCCL_NVLS_ENABLE -x LD_LIBRARY_PATH -x PATH \
     fibril run "${common[@]}" "${k[@]}" --exchange nccl --out /tmp/r5 2>&1 | tee -a "$log"
   ls /tmp/r3 | tr '\n' ' ' | tee -a "$log"; echo | tee -a "$log"
-  for d in /tmp/r2 /tmp/r3 /tmp/r4 /tmp/r5; do cmp_dirs /tmp/r1 $d 2>&1 | tee -a "$log"; done
+  for d in /tmp/r2 /tmp/r3 /tmp/r4 /tmp/r5; do cmp_dirs /tmp/r1 $d 2>&1 | tee -a "$log" || failed=1; done
   grep -h '"method"' /tmp/r[1-5]/summary.json | tee -a "$log"
 done
 echo "== ranks started with different options are refused" | tee -a "$log"
+pids=()
 for r in 0 1; do
   fibril run "${common[@]}" $([ $r = 1 ] && echo --save-v) --exchange nccl --rank $r --world-size 2 \
     --rendezvous 127.0.0.1:29601 --out /tmp/r6 > "$OUT/rank$r.log" 2>&1 &
+  pids+=($!)
 done
-wait; cat "$OUT/rank0.log" "$OUT/rank1.log" | tee -a "$log"
-[ "${RANKS_BENCH:-1}" = 0 ] && exit 0
+for p in "${pids[@]}"; do
+  wait "$p" && { echo "NOT REFUSED: a rank with different options ran" | tee -a "$log"; failed=1; }
+done
+cat "$OUT/rank0.log" "$OUT/rank1.log" | tee -a "$log"
+[ "$failed" = 0 ] && echo "all identical" | tee -a "$log" || echo "FAILED: see above" | tee -a "$log"
+[ "${RANKS_BENCH:-1}" = 0 ] && exit $failed
 echo "== 2 ranks vs 1 process, 512^3 naive" | tee -a "$log"
 b=(--backend gpu --size 512 --steps 200 --warmup 10 --repeats 3)
 fibril bench "${b[@]}" --gpus 1,2 --exchange nccl 2>&1 | grep -v '^bench ' | tee -a "$log"
@@ -58,3 +67,4 @@ for r in 0 1; do
 done
 wait; cat "$OUT/rank0.log" "$OUT/rank1.log" | grep -v '^bench ' | tee -a "$log"
 which mpirun >/dev/null 2>&1 && echo "mpirun: $(which mpirun)" | tee -a "$log" || echo "no mpirun on this machine" | tee -a "$log"
+exit $failed

@@ -1,8 +1,7 @@
 use std::process::ExitCode;
 
 use clap::{CommandFactory, FromArgMatches};
-
-mod cli;
+use fibril::cli;
 
 fn main() -> ExitCode {
     // NVLink SHARP (multicast) buys nothing for halo slices and a few bytes

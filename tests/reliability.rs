@@ -42,12 +42,12 @@ fn last_snapshot(dir: &Path) -> (u64, Vec<Vec<u8>>) {
 }
 
 /// The options every run of the signal test shares (24^3 Karma on the
-/// CPU, 16,000 steps: a few seconds, so that signals land mid-run).
+/// CPU, 8,000 steps: a second or two, so that signals land mid-run).
 const LONG: &[&str] = &[
     "--size",
     "24",
     "--steps",
-    "16000",
+    "8000",
     "--snapshot-every-ms",
     "50",
     "--checkpoint-every-ms",
@@ -110,13 +110,13 @@ fn interrupt_and_resume(whole: &Path, name: &str, signal: &str, times: usize, af
     let summary = read_json(&out.join("summary.json"));
     assert_eq!(summary["status"], "interrupted", "{name}");
     let step = summary["step"].as_u64().unwrap();
-    assert!(0 < step && step < 16_000, "{name}: stopped at {step}");
+    assert!(0 < step && step < 8_000, "{name}: stopped at {step}");
     assert_eq!(summary["checkpoint_steps"].as_array().unwrap().last().unwrap(), step, "{name}");
     // Resumed with the same options, it ends with the same bytes.
     ok(&run_long(&out, &["--resume", s(&out.join("checkpoint.fibril"))]));
     let (step_a, files_a) = last_snapshot(whole);
     let (step_b, files_b) = last_snapshot(&out);
-    assert_eq!((step_a, step_b), (16_000, 16_000), "{name}");
+    assert_eq!((step_a, step_b), (8_000, 8_000), "{name}");
     assert!(files_a == files_b, "{name}: the last snapshot differs after resuming at step {step}");
     assert!(
         std::fs::read(whole.join("activation.npy")).unwrap()
@@ -131,11 +131,11 @@ fn signals_in_bursts_stop_gracefully_and_resume_to_the_same_bits() {
     let whole = scratch("whole");
     ok(&run_long(&whole, &[]));
     // At the first snapshot, early, in the middle and late in the run.
-    for (i, after) in [0, 1_000, 5_000, 10_000].into_iter().enumerate() {
+    for (i, after) in [0, 1_000, 3_000, 5_000].into_iter().enumerate() {
         interrupt_and_resume(&whole, &format!("int2-{i}"), "INT", 2, after);
         interrupt_and_resume(&whole, &format!("term-{i}"), "TERM", 1, after);
     }
-    interrupt_and_resume(&whole, "term2", "TERM", 2, 3_000);
+    interrupt_and_resume(&whole, "term2", "TERM", 2, 2_000);
     std::fs::remove_dir_all(&whole).unwrap();
 }
 

@@ -60,32 +60,38 @@ pub fn estimate(
         Some((_, total)) => *total = total.saturating_add(bytes),
         None => gpu_bytes.push((ordinal, bytes)),
     };
-    let host_bytes = match placement {
-        // The initial state while the solver is built (U, U_next and the
-        // locals), then one downloaded copy for output.
-        Placement::Cpu => {
-            state.saturating_add((variables as u64 + 1).saturating_mul(cells).saturating_mul(b))
-        }
+    // Output, whatever the placement: one copy of the state downloaded (or
+    // gathered) from the solver, and beside it the bytes of the file being
+    // written, the largest of which is a checkpoint (the state again, and
+    // the activation map's section). The map itself lives on the host.
+    let map = if activation_map { cells.saturating_mul(4 + b) } else { 0 };
+    let output = state.saturating_mul(2).saturating_add(map.saturating_mul(2));
+    let resident = match placement {
+        // The solver's arrays: U, U_next and the locals. (The initial state
+        // is dropped once the solver holds it, before any output.)
+        Placement::Cpu => (variables as u64 + 1).saturating_mul(cells).saturating_mul(b),
+        // Only the initial state while it is uploaded, below the output's peak.
         Placement::Gpus(ordinals) if ordinals.len() == 1 => {
             add(ordinals[0], device(dims)?);
-            state
+            0
         }
         Placement::Gpus(ordinals) => {
             let split = check_splittable(dims, ordinals.len())?;
             for (i, &ordinal) in ordinals.iter().enumerate() {
                 add(ordinal, device(split.local_dims(dims, i))?);
             }
-            // The initial state, its scattered slabs, and one gathered copy.
-            state.saturating_mul(3) / 2
+            // The initial state and its scattered slabs while they are
+            // uploaded: no more than the output's two copies.
+            0
         }
         Placement::Rank { rank, world, ordinal } => {
             let split = check_splittable(dims, *world)?;
             // The slab, plus the global state of an all-gather, staged on the GPU.
             add(*ordinal, device(split.local_dims(dims, *rank))?.saturating_add(state));
-            state.saturating_mul(3) / 2
+            0
         }
-    }
-    .saturating_add(if activation_map { cells.saturating_mul(4 + b) } else { 0 });
+    };
+    let host_bytes = resident.saturating_add(output);
     Ok(Estimate { host_bytes, gpu_bytes })
 }
 
@@ -141,7 +147,9 @@ mod tests {
         // Karma on one GPU: U, U_next and v (paper eq. 6 with mesh = ds).
         assert_eq!(one(2, Placement::Gpus(vec![0])).gpu_bytes, vec![(0, 3 * 4 * cells)]);
         // The CPU: U, U_next, v, plus the initial state and one copy (5 fields for Karma).
-        assert_eq!(one(2, Placement::Cpu).host_bytes, 5 * 4 * cells);
+        // Solver (U, U_next, v), a downloaded copy and a checkpoint's bytes.
+        assert_eq!(one(2, Placement::Cpu).host_bytes, 7 * 4 * cells);
+        assert_eq!(one(2, Placement::Gpus(vec![0])).host_bytes, 4 * 4 * cells);
         // A four-variable model needs two more fields on the GPU.
         assert_eq!(one(4, Placement::Gpus(vec![0])).gpu_bytes, vec![(0, 5 * 4 * cells)]);
         // Two sub-domains on the same GPU count together.

@@ -39,7 +39,7 @@ pub struct RunConfig {
 }
 
 /// A `--stimulus` value: a TOML inline table.
-fn parse_stimulus(text: &str) -> anyhow::Result<StimulusSpec> {
+pub fn parse_stimulus(text: &str) -> anyhow::Result<StimulusSpec> {
     #[derive(Deserialize)]
     struct One {
         stimulus: StimulusSpec,
@@ -58,10 +58,15 @@ fn given_on_command_line(matches: &ArgMatches, id: &str) -> bool {
 pub fn read_file(path: &Path) -> anyhow::Result<toml::Table> {
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("cannot read the configuration file {}", path.display()))?;
+    parse_file(path, &text)
+}
+
+/// Checks the text of a configuration file; `path` names it in errors.
+pub fn parse_file(path: &Path, text: &str) -> anyhow::Result<toml::Table> {
     if let Ok(table) = text.parse::<toml::Table>() {
         check_model_keys(path, &table)?;
     }
-    let typed: Result<RunConfig, _> = toml::from_str(&text);
+    let typed: Result<RunConfig, _> = toml::from_str(text);
     if let Err(e) = typed {
         bail!("in the configuration file {}: {e}", path.display());
     }
@@ -121,13 +126,34 @@ impl RunConfig {
     /// included), overridden by the file `options.config` where the
     /// command line did not give an option itself.
     pub fn resolve(options: &RunOptions, matches: &ArgMatches) -> anyhow::Result<Resolved> {
+        let file =
+            options.config.as_ref().map(|path| Ok::<_, anyhow::Error>((path.as_path(), read_file(path)?)));
+        Self::resolve_with(options, matches, file.transpose()?)
+    }
+
+    /// [`RunConfig::resolve`] with the file's text given rather than read
+    /// (`path` names it in errors).
+    pub fn resolve_text(
+        options: &RunOptions,
+        matches: &ArgMatches,
+        path: &Path,
+        text: &str,
+    ) -> anyhow::Result<Resolved> {
+        Self::resolve_with(options, matches, Some((path, parse_file(path, text)?)))
+    }
+
+    fn resolve_with(
+        options: &RunOptions,
+        matches: &ArgMatches,
+        file: Option<(&Path, toml::Table)>,
+    ) -> anyhow::Result<Resolved> {
         let mut explicit: BTreeSet<String> = matches
             .ids()
             .map(|id| id.as_str())
             .filter(|id| given_on_command_line(matches, id))
             .map(String::from)
             .collect();
-        let config = Self::merge(options, matches, &mut explicit)?;
+        let config = Self::merge(options, matches, &mut explicit, file)?;
         Ok(Resolved { config, explicit })
     }
 
@@ -135,6 +161,7 @@ impl RunConfig {
         options: &RunOptions,
         matches: &ArgMatches,
         explicit: &mut BTreeSet<String>,
+        file: Option<(&Path, toml::Table)>,
     ) -> anyhow::Result<Self> {
         let stimulus =
             options.stimuli.iter().map(|s| parse_stimulus(s)).collect::<anyhow::Result<Vec<_>>>()?;
@@ -146,10 +173,9 @@ impl RunConfig {
             output: options.output.clone(),
             stimulus,
         };
-        let Some(path) = &options.config else {
+        let Some((path, file)) = file else {
             return Ok(from_args);
         };
-        let file = read_file(path)?;
         let mut merged = toml::Table::try_from(&from_args)
             .map_err(|e| anyhow!("an option's value cannot be combined with a configuration file: {e}"))?;
         for (section, value) in file {
@@ -160,7 +186,7 @@ impl RunConfig {
                 continue;
             }
             let toml::Value::Table(keys) = value else {
-                unreachable!("checked by read_file: every other key is a table");
+                unreachable!("checked by parse_file: every other key is a table");
             };
             let is_model = section == "model";
             let target = merged

@@ -54,7 +54,7 @@ fn list_devices() -> Option<GpuDevice> {
 pub fn info(args: InfoArgs, matches: &ArgMatches) -> anyhow::Result<ExitCode> {
     let mut config = RunConfig::resolve(&args.options, matches)?.config;
     println!("fibril {}", env!("CARGO_PKG_VERSION"));
-    println!("kernels in the PTX: {}", fibril::KERNEL_NAMES.len());
+    println!("kernels in the PTX: {}", crate::KERNEL_NAMES.len());
     for model in fibril_host::models::MODELS {
         let kinds: Vec<&str> = KernelKind::available_for(model.name).iter().map(|k| k.name()).collect();
         println!("  {:<20} {}", model.name, kinds.join(", "));

@@ -58,8 +58,18 @@ impl Signals {
 
 static SIGNALS: Mutex<Signals> = Mutex::new(Signals { first: None, count: 0 });
 
-/// Installs the handler (once per process).
+/// Installs the handler, once per process (a later call, as from a
+/// second run in the same process, finds it installed).
 pub fn install() -> anyhow::Result<&'static AtomicBool> {
+    static INSTALLED: std::sync::OnceLock<Result<(), String>> = std::sync::OnceLock::new();
+    INSTALLED
+        .get_or_init(|| set_handler().map_err(|e| e.to_string()))
+        .clone()
+        .map_err(|e| anyhow::anyhow!("cannot install the Ctrl-C handler: {e}"))?;
+    Ok(&STOP)
+}
+
+fn set_handler() -> Result<(), ctrlc::Error> {
     ctrlc::set_handler(|| {
         let decision = SIGNALS.lock().unwrap_or_else(|e| e.into_inner()).receive(Instant::now());
         match decision {
@@ -78,8 +88,6 @@ pub fn install() -> anyhow::Result<&'static AtomicBool> {
             }
         }
     })
-    .map_err(|e| anyhow::anyhow!("cannot install the Ctrl-C handler: {e}"))?;
-    Ok(&STOP)
 }
 
 #[cfg(test)]

@@ -58,6 +58,23 @@ struct Plan {
 
 pub fn run(args: RunArgs, matches: &ArgMatches) -> anyhow::Result<ExitCode> {
     let mut resolved = RunConfig::resolve(&args.options, matches)?;
+    let domain = complete(&mut resolved)?;
+    if args.print_config {
+        print!("{}", resolved.config.to_toml());
+        return Ok(ExitCode::SUCCESS);
+    }
+    let plan = plan(&resolved, &args, domain?)?;
+    let stop = interrupt::install()?;
+    let precision = Precision::from(resolved.config.compute.precision);
+    let model = plan.domain.model().info();
+    dispatch(model, precision, Execute { config: &resolved.config, args: &args, plan, stop })
+}
+
+/// Fills in what the options left to the model and the protocol, and
+/// builds the domain. The domain's error is returned apart (the outer
+/// `Ok`), so that `--print-config` still prints a configuration whose
+/// domain would be refused.
+fn complete(resolved: &mut Resolved) -> anyhow::Result<anyhow::Result<Domain>> {
     // The model's usual dx, dt and D fill what was not given, so that
     // --print-config shows (and a file of it reproduces) the run.
     let model = resolved.config.model.setup()?;
@@ -72,15 +89,44 @@ pub fn run(args: RunArgs, matches: &ArgMatches) -> anyhow::Result<ExitCode> {
     if let Ok(domain) = &domain {
         resolve_protocol(&mut resolved.config, domain)?;
     }
-    if args.print_config {
-        print!("{}", resolved.config.to_toml());
-        return Ok(ExitCode::SUCCESS);
-    }
-    let plan = plan(&resolved, &args, domain?)?;
-    let stop = interrupt::install()?;
-    let precision = Precision::from(resolved.config.compute.precision);
-    let model = plan.domain.model().info();
-    dispatch(model, precision, Execute { config: &resolved.config, args: &args, plan, stop })
+    Ok(domain)
+}
+
+/// Everything `fibril run` checks of its configuration before it touches
+/// the disk or the hardware: the model and its parameters, the grid and
+/// the numerics, the protocol, the stimuli, the schedule and the outputs,
+/// and that the effective configuration prints back as TOML. For the fuzz
+/// targets: any configuration is either refused with an error or
+/// accepted, never a panic.
+pub fn check_resolved(mut resolved: Resolved) -> anyhow::Result<CheckedRun> {
+    let domain = complete(&mut resolved)?;
+    let _ = resolved.config.to_toml();
+    let domain = domain?;
+    let checked = check(&resolved.config, &domain)?;
+    Ok(CheckedRun {
+        domain,
+        total_steps: checked.total_steps,
+        snapshot_every: checked.snapshot_every,
+        checkpoint_every: checked.checkpoint_every,
+        check_every: resolved.config.run.check_every_steps,
+        activation_every: resolved.config.output.activation_every_steps,
+        stimuli: checked.stimuli,
+        config: resolved.config,
+    })
+}
+
+/// A run configuration that passed [`check_resolved`], with what it
+/// resolved to (for the property tests).
+#[derive(Debug)]
+pub struct CheckedRun {
+    pub domain: Domain,
+    pub total_steps: u64,
+    pub snapshot_every: Option<u64>,
+    pub checkpoint_every: Option<u64>,
+    pub check_every: u64,
+    pub activation_every: u64,
+    pub stimuli: StimulusSchedule,
+    pub config: RunConfig,
 }
 
 /// [`execute`] for the run's model and precision.
@@ -144,10 +190,22 @@ fn stimulus_specs(config: &RunConfig) -> anyhow::Result<Vec<StimulusSpec>> {
     Ok(specs)
 }
 
-/// Validates every input, reads the checkpoint to resume from and probes
-/// the hardware before any work starts.
-fn plan(resolved: &Resolved, args: &RunArgs, domain: Domain) -> anyhow::Result<Plan> {
-    let config = &resolved.config;
+/// What [`check`] finds: the run's schedule, stimuli and outputs.
+struct Checked {
+    total_steps: u64,
+    snapshot_every: Option<u64>,
+    checkpoint_every: Option<u64>,
+    stimulus_specs: Vec<StimulusSpec>,
+    stimuli: StimulusSchedule,
+    /// Said before the run starts (options accepted that will do nothing).
+    notes: Vec<String>,
+    save: Vec<usize>,
+    activation_threshold: f64,
+}
+
+/// The checks of a configuration that need neither the disk nor the
+/// hardware: step counts, the stimuli, the saved variables and formats.
+fn check(config: &RunConfig, domain: &Domain) -> anyhow::Result<Checked> {
     let dt = domain.dt_ms();
     let model = domain.model().info();
     let total_steps = match config.run.steps {
@@ -179,6 +237,7 @@ fn plan(resolved: &Resolved, args: &RunArgs, domain: Domain) -> anyhow::Result<P
     let stimuli =
         StimulusSchedule::compile(&stimulus_specs, domain.dims(), dt, model).context("invalid stimulus")?;
     let from_protocol = usize::from(config.run.protocol == ProtocolArg::Scroll);
+    let mut notes = Vec::new();
     for (i, s) in stimuli.stimuli.iter().enumerate() {
         if s.start_step > total_steps {
             let which = if i < from_protocol {
@@ -186,11 +245,11 @@ fn plan(resolved: &Resolved, args: &RunArgs, domain: Domain) -> anyhow::Result<P
             } else {
                 format!("stimulus {} (region {})", i + 1 - from_protocol, s.kind.name())
             };
-            eprintln!(
-                "fibril: note: {which} starts at {} ms, after the run ends at {} ms: it will not fire",
+            notes.push(format!(
+                "{which} starts at {} ms, after the run ends at {} ms: it will not fire",
                 short(s.start_step as f64 * dt),
                 short(total_steps as f64 * dt)
-            );
+            ));
         }
     }
     if config.output.format.is_empty() {
@@ -201,11 +260,33 @@ fn plan(resolved: &Resolved, args: &RunArgs, domain: Domain) -> anyhow::Result<P
     if config.output.activation_map && !activation_threshold.is_finite() {
         bail!("--activation-threshold must be a finite number");
     }
+    Ok(Checked {
+        total_steps,
+        snapshot_every,
+        checkpoint_every,
+        stimulus_specs,
+        stimuli,
+        notes,
+        save,
+        activation_threshold,
+    })
+}
+
+/// Validates every input, reads the checkpoint to resume from and probes
+/// the hardware before any work starts.
+fn plan(resolved: &Resolved, args: &RunArgs, domain: Domain) -> anyhow::Result<Plan> {
+    let config = &resolved.config;
+    let checked = check(config, &domain)?;
+    for note in &checked.notes {
+        eprintln!("fibril: note: {note}");
+    }
     let precision = Precision::from(config.compute.precision);
     let resume = args
         .resume
         .as_ref()
-        .map(|path| check_resume(path, config, &domain, precision, total_steps, activation_threshold))
+        .map(|path| {
+            check_resume(path, config, &domain, precision, checked.total_steps, checked.activation_threshold)
+        })
         .transpose()?;
     // A resumed run carries on what its checkpoint carries: the map goes on
     // (with its own threshold and interval) whether or not it was asked for.
@@ -222,7 +303,7 @@ fn plan(resolved: &Resolved, args: &RunArgs, domain: Domain) -> anyhow::Result<P
         None => config
             .output
             .activation_map
-            .then_some((activation_threshold, config.output.activation_every_steps)),
+            .then_some((checked.activation_threshold, config.output.activation_every_steps)),
     };
     let kernel = config.compute.kernel_config();
     let mut selected = select(&config.compute, config.compute.single_gpu_count()?, &args.ranks)?;
@@ -246,10 +327,10 @@ fn plan(resolved: &Resolved, args: &RunArgs, domain: Domain) -> anyhow::Result<P
     let schedule = Schedule {
         start_step: resume.as_ref().map_or(0, |r| r.header.step),
         resumed: resume.is_some(),
-        total_steps,
-        snapshot_every,
+        total_steps: checked.total_steps,
+        snapshot_every: checked.snapshot_every,
         check_every: config.run.check_every_steps,
-        checkpoint_every,
+        checkpoint_every: checked.checkpoint_every,
     };
     Ok(Plan {
         domain,
@@ -257,10 +338,10 @@ fn plan(resolved: &Resolved, args: &RunArgs, domain: Domain) -> anyhow::Result<P
         selected,
         kernel,
         out,
-        stimuli,
-        stimulus_specs,
+        stimuli: checked.stimuli,
+        stimulus_specs: checked.stimulus_specs,
         formats: config.output.formats(),
-        save,
+        save: checked.save,
         activation,
         resume,
     })

@@ -233,11 +233,11 @@ pub fn build_solver<M: CellModel, T: Scalar>(
     domain: &Domain,
     initial: &State<T>,
 ) -> anyhow::Result<Box<dyn Solver<T>>> {
-    let run = SplitRun { ptx: fibril::PTX, config: kernel, domain, initial };
+    let run = SplitRun { ptx: crate::PTX, config: kernel, domain, initial };
     Ok(match selected {
         Selected::Cpu => Box::new(CpuSolver::<M, T>::new(domain, initial)),
         Selected::Gpus(gpus) if gpus.len() == 1 => {
-            Box::new(GpuSolver::<M, T>::new(&gpus[0], fibril::PTX, kernel, domain, initial)?)
+            Box::new(GpuSolver::<M, T>::new(&gpus[0], crate::PTX, kernel, domain, initial)?)
         }
         Selected::Gpus(gpus) => {
             Box::new(GpuMultiSolver::<M, T>::new(gpus, &run, compute.exchange.into(), !compute.no_overlap)?)

@@ -61,6 +61,11 @@ impl<M: CellModel, T: Scalar> CpuSolver<M, T> {
         }
     }
 
+    /// Variable 0 of every cell (row-major), without copying the state.
+    pub fn potential(&self) -> &[T] {
+        &self.u
+    }
+
     /// Slice `z` of U (row-major, `nx * ny` values) of a 3D grid.
     pub fn u_slice(&self, z: u32) -> &[T] {
         let n = self.dims.slice_cells();

@@ -46,6 +46,12 @@ pub const SCROLL_S2_BACK_FRACTION: f64 = 0.4;
 /// The longest the S1 probe runs before giving up, ms.
 const PROBE_LIMIT_MS: f64 = 2_000.0;
 
+/// The most cell-steps the probe may take (its column's cells times the
+/// steps of [`PROBE_LIMIT_MS`]): about two seconds at most, on two cores. Beyond it (a
+/// very long wave axis, a very small dt) the S2 time must be given, rather
+/// than the run sitting in a search before it starts.
+const PROBE_BUDGET_CELL_STEPS: u64 = 1_000_000_000;
+
 #[derive(Debug, Error, PartialEq)]
 pub enum ProtocolError {
     #[error(
@@ -54,6 +60,12 @@ pub enum ProtocolError {
          give the S2 time yourself with --s2-ms (or s2_ms in [run])"
     )]
     NoBack { cell: u32 },
+    #[error(
+        "the scroll protocol times its S2 by simulating a column of the grid first, and with \
+         {cells} cells in that column and dt = {dt_ms} ms it could take {steps} steps, too long to \
+         run before the run; give the S2 time yourself with --s2-ms (or s2_ms in [run])"
+    )]
+    ProbeTooLong { cells: usize, dt_ms: f64, steps: u64 },
     #[error(
         "the scroll protocol needs two axes of more than one cell (a spiral needs a plane), \
          and the {nx}x{ny}x{nz} grid is a cable or a single cell; use stimuli instead"
@@ -87,6 +99,13 @@ pub fn s1_back_passes(domain: &Domain, frac: f64) -> Result<u64, ProtocolError> 
     at[axis] = cell;
     let probe = column.dims().index(at[0], at[1], at[2]);
     let limit = column.steps_for(PROBE_LIMIT_MS);
+    if limit.saturating_mul(column.cells() as u64) > PROBE_BUDGET_CELL_STEPS {
+        return Err(ProtocolError::ProbeTooLong {
+            cells: column.cells(),
+            dt_ms: domain.dt_ms(),
+            steps: limit,
+        });
+    }
     let model = domain.model().info();
     dispatch(model, Precision::F64, Probe { column: &column, probe, limit })
         .ok_or(ProtocolError::NoBack { cell })
@@ -109,7 +128,7 @@ impl ModelVisitor for Probe<'_> {
         let mut excited = start.slice(0)[self.probe] > threshold;
         for step in 1..=self.limit {
             solver.advance(1).expect("the CPU solver does not fail");
-            let u = solver.state().expect("the CPU solver does not fail").slice(0)[self.probe];
+            let u = solver.potential()[self.probe];
             if u > threshold {
                 excited = true;
             } else if excited {
@@ -164,6 +183,14 @@ mod tests {
         assert!((50.0..90.0).contains(&t128), "{t128}");
         assert!((50.0..130.0).contains(&t256), "{t256}");
         assert!(t256 > t128);
+    }
+
+    #[test]
+    fn a_probe_beyond_its_budget_is_refused_before_it_runs() {
+        let d = Domain::new(GridDims::new(8, 8, 64), 0.6, 1e-4, 1.0, model("karma")).unwrap();
+        let e = scroll_s2_step(&d).unwrap_err();
+        assert!(matches!(e, ProtocolError::ProbeTooLong { steps: 20_000_000, .. }), "{e}");
+        assert!(e.to_string().contains("--s2-ms"), "{e}");
     }
 
     #[test]

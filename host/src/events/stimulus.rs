@@ -185,11 +185,36 @@ impl Region {
         }
     }
 
+    /// Whether the region covers no cell, in constant time (a region of a
+    /// grid of billions of cells is checked before the memory check
+    /// refuses the grid, so it must not visit them).
+    pub fn is_empty(&self, dims: GridDims) -> bool {
+        let (lo, hi) = self.bounds(dims);
+        if (0..3).any(|a| lo[a] >= hi[a]) {
+            return true;
+        }
+        match self {
+            Region::Cells { .. } => false,
+            // The cell of the bounding box nearest the centre, axis by axis,
+            // is the nearest of all: the ball holds a cell iff it holds that one.
+            Region::Sphere { center, .. } => {
+                let nearest = |a: usize| center[a].round().clamp(lo[a] as f64, (hi[a] - 1) as f64) as u32;
+                !self.contains(nearest(0), nearest(1), nearest(2))
+            }
+        }
+    }
+
     /// Number of cells covered.
-    pub fn cell_count(&self, dims: GridDims) -> usize {
-        let mut n = 0;
-        self.for_each_cell(dims, |_| n += 1);
-        n
+    pub fn cell_count(&self, dims: GridDims) -> u64 {
+        let (lo, hi) = self.bounds(dims);
+        match self {
+            Region::Cells { .. } => (0..3).map(|a| u64::from(hi[a].saturating_sub(lo[a]))).product(),
+            Region::Sphere { .. } => {
+                let mut n = 0;
+                self.for_each_cell(dims, |_| n += 1);
+                n
+            }
+        }
     }
 
     /// Sets variable 0 to `value` in the region.
@@ -313,7 +338,7 @@ impl StimulusSpec {
                             )));
                         }
                         lo[a] = first;
-                        hi[a] = (last + 1).min(n[a]);
+                        hi[a] = last.saturating_add(1).min(n[a]);
                     }
                 }
                 Region::Cells { lo, hi }
@@ -354,7 +379,7 @@ impl StimulusSpec {
                 Region::Cells { lo, hi }
             }
         };
-        if region.cell_count(dims) == 0 {
+        if region.is_empty(dims) {
             return Err(err(format!(
                 "it covers no cell of the {}x{}x{} grid; enlarge or move it",
                 dims.nx, dims.ny, dims.nz
@@ -444,6 +469,26 @@ impl StimulusSchedule {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn emptiness_in_constant_time_agrees_with_counting() {
+        let dims = GridDims::new(7, 5, 4);
+        let mut seen = [0, 0];
+        for cx in [-3.0, -0.6, 0.0, 2.5, 6.4, 7.6, 10.0] {
+            for cy in [-1.2, 2.0, 4.5, 6.0] {
+                for r in [0.3, 0.5, 0.8, 1.5, 3.0] {
+                    let sphere = Region::Sphere { center: [cx, cy, 1.5], radius: r };
+                    let empty = sphere.cell_count(dims) == 0;
+                    assert_eq!(sphere.is_empty(dims), empty, "{sphere:?}");
+                    seen[usize::from(empty)] += 1;
+                }
+            }
+        }
+        assert!(seen[0] > 10 && seen[1] > 10, "both cases covered: {seen:?}");
+        let cells = Region::Cells { lo: [2, 0, 1], hi: [5, 5, 4] };
+        assert_eq!((cells.is_empty(dims), cells.cell_count(dims)), (false, 45));
+        assert!(Region::Cells { lo: [2, 3, 1], hi: [5, 3, 4] }.is_empty(dims));
+    }
     use kernels_gpu::CellModel;
     use kernels_gpu::models::Karma;
 

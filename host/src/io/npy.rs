@@ -72,12 +72,13 @@ pub fn decode(bytes: &[u8]) -> io::Result<NpyArray> {
             header.find(&format!("'{key}': ")).ok_or_else(|| bad(format!("no {key}")))? + key.len() + 4;
         Ok(&header[start..])
     };
-    let descr = field("descr")?.trim_start_matches('\'').split('\'').next().unwrap_or("").to_string();
+    let descr =
+        field("descr")?.strip_prefix('\'').and_then(|d| d.split('\'').next()).unwrap_or("").to_string();
     if !field("fortran_order")?.starts_with("False") {
         return Err(bad("Fortran order is not supported"));
     }
-    let shape_text = field("shape")?;
-    let shape_text = &shape_text[1..shape_text.find(')').ok_or_else(|| bad("bad shape"))?];
+    let shape_text = field("shape")?.strip_prefix('(').ok_or_else(|| bad("bad shape"))?;
+    let shape_text = &shape_text[..shape_text.find(')').ok_or_else(|| bad("bad shape"))?];
     let shape: Vec<usize> = shape_text
         .split(',')
         .map(str::trim)
@@ -85,18 +86,25 @@ pub fn decode(bytes: &[u8]) -> io::Result<NpyArray> {
         .map(|s| s.parse().map_err(|_| bad("bad shape")))
         .collect::<io::Result<_>>()?;
     let data = &bytes[10 + header_len..];
-    let count: usize = shape.iter().product();
-    let values: Vec<f64> = match descr.as_str() {
-        "<f4" if data.len() == count * 4 => {
-            data.chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().unwrap()) as f64).collect()
-        }
-        "<f8" if data.len() == count * 8 => {
-            data.chunks_exact(8).map(|c| f64::from_le_bytes(c.try_into().unwrap())).collect()
-        }
-        "<f4" | "<f8" => {
-            return Err(bad(format!("data has {} bytes, shape needs {count} values", data.len())));
-        }
+    let size: usize = match descr.as_str() {
+        "<f4" => 4,
+        "<f8" => 8,
         other => return Err(bad(format!("unsupported dtype {other}"))),
+    };
+    // The shape decides the size only once it is known to fit the data:
+    // a header may claim any shape.
+    let needed = shape.iter().try_fold(size, |c, &n| c.checked_mul(n));
+    match needed {
+        Some(n) if n == data.len() => {}
+        Some(n) => {
+            return Err(bad(format!("data has {} bytes, shape {shape:?} of {descr} needs {n}", data.len())));
+        }
+        None => return Err(bad(format!("shape {shape:?} is larger than memory can hold"))),
+    }
+    let values: Vec<f64> = if size == 4 {
+        data.chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes")) as f64).collect()
+    } else {
+        data.chunks_exact(8).map(|c| f64::from_le_bytes(c.try_into().expect("8 bytes"))).collect()
     };
     Ok(NpyArray { descr, shape, values })
 }

@@ -47,9 +47,11 @@ impl Drop for DirLock {
 }
 
 /// Whether process `pid` is running, where the system can say (`/proc`);
-/// `true` where it cannot, so a lock is never taken from a live run.
+/// `true` where it cannot, so a lock is never taken from a live run. A
+/// lock file without a process id counts as live too: its run may have
+/// created it and not yet written its id.
 fn process_alive(pid: &str) -> bool {
-    let Ok(pid) = pid.trim().parse::<u32>() else { return false };
+    let Ok(pid) = pid.trim().parse::<u32>() else { return true };
     if pid == std::process::id() {
         return true;
     }
@@ -239,6 +241,10 @@ mod tests {
         let taken = OutputDir::prepare(&p, false).unwrap();
         assert_eq!(fs::read_to_string(p.join(LOCK_FILE)).unwrap(), std::process::id().to_string());
         drop(taken);
+        // A lock without a process id yet (its run between creating and
+        // writing it) is not taken.
+        fs::write(p.join(LOCK_FILE), "").unwrap();
+        assert!(matches!(OutputDir::prepare(&p, false), Err(OutputDirError::Locked { .. })));
         fs::remove_dir_all(&p).unwrap();
     }
 

@@ -168,20 +168,26 @@ pub fn decode(bytes: &[u8]) -> io::Result<VtiImage> {
     }
     let image_tag = &head[head.find("<ImageData").ok_or_else(|| bad("no ImageData"))?..];
     let extent: [f64; 6] = numbers(attr(image_tag, "WholeExtent").ok_or_else(|| bad("no WholeExtent"))?)?;
-    let dims = [
-        (extent[1] - extent[0] + 1.0) as u32,
-        (extent[3] - extent[2] + 1.0) as u32,
-        (extent[5] - extent[4] + 1.0) as u32,
-    ];
+    let mut dims = [0u32; 3];
+    for (axis, n) in dims.iter_mut().enumerate() {
+        let (lo, hi) = (extent[2 * axis], extent[2 * axis + 1]);
+        let points = hi - lo + 1.0;
+        if !(points >= 1.0 && points <= u32::MAX as f64 && points.fract() == 0.0) {
+            return Err(bad(format!("WholeExtent {lo} {hi} is not a range of points")));
+        }
+        *n = points as u32;
+    }
     let spacing = numbers(attr(image_tag, "Spacing").ok_or_else(|| bad("no Spacing"))?)?;
     let origin = numbers(attr(image_tag, "Origin").ok_or_else(|| bad("no Origin"))?)?;
     let time_ms = head.find("Name=\"TimeValue\"").and_then(|i| {
         let rest = &head[i..];
         let open = rest.find('>')? + 1;
-        let close = rest.find("</DataArray>")?;
+        let close = open + rest[open..].find("</DataArray>")?;
         rest[open..close].trim().parse().ok()
     });
-    let cells = dims.iter().map(|&n| n as usize).product::<usize>();
+    let cells = dims.iter().try_fold(1usize, |c, &n| c.checked_mul(n as usize)).ok_or_else(|| {
+        bad(format!("a {}x{}x{} image has more points than memory can hold", dims[0], dims[1], dims[2]))
+    })?;
     let mut arrays = Vec::new();
     for piece in head.split("<DataArray").skip(1) {
         if attr(piece, "format") != Some("appended") {
@@ -192,21 +198,29 @@ pub fn decode(bytes: &[u8]) -> io::Result<VtiImage> {
         let offset: usize = attr(piece, "offset")
             .and_then(|o| o.parse().ok())
             .ok_or_else(|| bad("DataArray without offset"))?;
-        let len_bytes =
-            data.get(offset..offset + 8).ok_or_else(|| bad(format!("{name}: offset past the end")))?;
-        let n = u64::from_le_bytes(len_bytes.try_into().unwrap()) as usize;
-        let block =
-            data.get(offset + 8..offset + 8 + n).ok_or_else(|| bad(format!("{name}: data truncated")))?;
+        let past_end = || bad(format!("{name}: offset past the end"));
+        let start = offset.checked_add(8).ok_or_else(past_end)?;
+        let len_bytes = data.get(offset..start).ok_or_else(past_end)?;
+        let n = u64::from_le_bytes(len_bytes.try_into().expect("8 bytes"));
+        let block = usize::try_from(n)
+            .ok()
+            .and_then(|n| data.get(start..start.checked_add(n)?))
+            .ok_or_else(|| bad(format!("{name}: data truncated")))?;
+        let size = match ty {
+            "Float32" => 4,
+            "Float64" => 8,
+            other => return Err(bad(format!("{name}: unsupported type {other}"))),
+        };
+        if block.len() != cells.saturating_mul(size) {
+            return Err(bad(format!("{name}: {} bytes of {ty} for {cells} points", block.len())));
+        }
         let values: Vec<f64> = match ty {
             "Float32" => {
                 block.chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().unwrap()) as f64).collect()
             }
             "Float64" => block.chunks_exact(8).map(|c| f64::from_le_bytes(c.try_into().unwrap())).collect(),
-            other => return Err(bad(format!("{name}: unsupported type {other}"))),
+            _ => unreachable!("sized above"),
         };
-        if values.len() != cells {
-            return Err(bad(format!("{name}: {} values for {cells} points", values.len())));
-        }
         arrays.push((name.to_string(), ty.to_string(), values));
     }
     Ok(VtiImage { dims, spacing, origin, time_ms, arrays })

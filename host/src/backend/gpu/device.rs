@@ -49,7 +49,12 @@ pub fn device_count() -> Result<usize, GpuUnavailable> {
     if !unsafe { cudarc::driver::sys::is_culib_present() } {
         return Err(GpuUnavailable::NoDriver);
     }
-    let count = CudaContext::device_count().map_err(GpuUnavailable::Init)?;
+    // A driver with no GPU to drive fails its initialisation with
+    // CUDA_ERROR_NO_DEVICE: that is "no GPU", not a broken driver.
+    let count = CudaContext::device_count().map_err(|e| match e.0 {
+        cudarc::driver::sys::CUresult::CUDA_ERROR_NO_DEVICE => GpuUnavailable::NoDevice,
+        _ => GpuUnavailable::Init(e),
+    })?;
     if count <= 0 {
         return Err(GpuUnavailable::NoDevice);
     }

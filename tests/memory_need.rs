@@ -1,0 +1,120 @@
+//! The host memory a run is checked against before it starts
+//! (`fibril_host::memory::estimate`, the figure `fibril info` prints and
+//! `fibril run` refuses on) against what a real run allocates: whole runs
+//! on the CPU backend, in this process, under an allocator that keeps the
+//! peak. Any model, grid shape, precision, output and activation option:
+//! the estimate must cover the peak (so that an accepted run does not die
+//! in the allocator) and stay within a small factor of it (so that a run
+//! that fits is not refused).
+//!
+//! One test in its own binary: no other test allocates beside it.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use clap::{CommandFactory, FromArgMatches};
+use fibril::cli::{Cli, main_with};
+use fibril_host::backend::{BlockSize, KernelConfig, KernelKind};
+use fibril_host::memory::{Placement, estimate};
+use fibril_host::models::MODELS;
+use fibril_host::{GridDims, Precision};
+use proptest::prelude::*;
+
+struct Peak;
+
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+// SAFETY: forwards to the system allocator; only counts.
+unsafe impl GlobalAlloc for Peak {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let p = unsafe { System.alloc(layout) };
+        if !p.is_null() {
+            let live = LIVE.fetch_add(layout.size(), Ordering::SeqCst) + layout.size();
+            PEAK.fetch_max(live, Ordering::SeqCst);
+        }
+        p
+    }
+    unsafe fn dealloc(&self, p: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(p, layout) };
+        LIVE.fetch_sub(layout.size(), Ordering::SeqCst);
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Peak = Peak;
+
+/// What the program holds whatever the grid (argument parsing, thread
+/// pools, the model table, formatting buffers): not part of the estimate,
+/// which counts what grows with the grid.
+const FIXED_BYTES: usize = 4 << 20;
+
+/// Runs `fibril run ARGS` in this process; the peak bytes it added.
+fn peak_of(args: &[String]) -> usize {
+    let matches = Cli::command().try_get_matches_from(args).expect("valid options");
+    let cli = Cli::from_arg_matches(&matches).unwrap();
+    let before = LIVE.load(Ordering::SeqCst);
+    PEAK.store(before, Ordering::SeqCst);
+    let code = main_with(cli, &matches).expect("the run succeeds");
+    assert_eq!(code, std::process::ExitCode::SUCCESS);
+    PEAK.load(Ordering::SeqCst) - before
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, failure_persistence: None, ..ProptestConfig::default() })]
+    #[test]
+    fn the_estimate_covers_a_real_run_and_stays_close(
+        model in 0..MODELS.len(),
+        (nx, ny, nz) in (1u32..=64, 1u32..=64, 1u32..=48),
+        f64_precision in any::<bool>(),
+        activation in any::<bool>(),
+        formats in prop::sample::subsequence(vec!["npy", "vti", "png"], 1..=3),
+        save_all in any::<bool>(),
+        steps in 4u64..24,
+    ) {
+        let info = MODELS[model];
+        let dims = GridDims::new(nx, ny, nz);
+        // Grids big enough for their arrays to dwarf the fixed part.
+        prop_assume!(dims.cells() >= 20_000);
+        let precision = if f64_precision { Precision::F64 } else { Precision::F32 };
+        let out = std::env::temp_dir().join(format!("fibril-memory-need-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&out);
+        let dt = info.numerics.dt;
+        let mut args: Vec<String> = [
+            "fibril", "run", "--backend", "cpu", "-q", "--overwrite", "--model", info.name,
+        ].map(String::from).to_vec();
+        for (flag, value) in [
+            ("--nx", nx.to_string()), ("--ny", ny.to_string()), ("--nz", nz.to_string()),
+            ("--steps", steps.to_string()), ("--precision", precision.to_string()),
+            ("--snapshot-every-ms", format!("{}", dt * 2.0)),
+            ("--checkpoint-every-ms", format!("{}", dt * 3.0)),
+            ("--format", formats.join(",")),
+            ("--out", out.display().to_string()),
+        ] {
+            args.push(flag.into());
+            args.push(value);
+        }
+        if activation {
+            args.push("--activation-map".into());
+        }
+        if save_all {
+            args.extend(["--save".into(), "all".into()]);
+        }
+        let peak = peak_of(&args);
+        let naive = KernelConfig::new(KernelKind::Naive, BlockSize { x: 32, y: 8 });
+        let need = estimate(
+            info.name, dims, info.variables.len(), precision, naive, &Placement::Cpu, activation,
+        ).unwrap().host_bytes as usize;
+        std::fs::remove_dir_all(&out).unwrap();
+        prop_assert!(
+            peak <= need + FIXED_BYTES,
+            "{} {nx}x{ny}x{nz} {precision}: the run's peak {peak} B is above the estimate {need} B \
+             (+ {FIXED_BYTES} B fixed)", info.name
+        );
+        prop_assert!(
+            need <= 3 * peak,
+            "{} {nx}x{ny}x{nz} {precision}: the estimate {need} B is over 3x the run's peak {peak} B",
+            info.name
+        );
+    }
+}
