@@ -518,6 +518,9 @@ mod tests {
         let cells = cells_of(&s, dims);
         assert_eq!(cells.len(), 2 * 8 * 2);
         assert!(cells.iter().all(|&(x, _, z)| (2..=3).contains(&x) && (4..=5).contains(&z)));
+        // A last cell at the type's limit spans to the end of the axis.
+        spec.z = Some([4, u32::MAX]);
+        assert_eq!(cells_of(&compile(&spec, dims).unwrap(), dims).len(), 2 * 8 * 2);
     }
 
     #[test]
