@@ -4,8 +4,8 @@
 //! on the CPU backend, in this process, under an allocator that keeps the
 //! peak. Any model, grid shape, precision, output and activation option:
 //! the estimate must cover the peak (so that an accepted run does not die
-//! in the allocator) and stay within a small factor of it (so that a run
-//! that fits is not refused).
+//! in the allocator) and stay within 5% of it (so that a run that fits is
+//! not refused).
 //!
 //! One test in its own binary: no other test allocates beside it.
 
@@ -44,10 +44,30 @@ unsafe impl GlobalAlloc for Peak {
 #[global_allocator]
 static ALLOCATOR: Peak = Peak;
 
+/// Slack over the fixed part measured below: allocator rounding, and
+/// buffers that grow with the number of snapshots rather than the grid.
+const SLACK_BYTES: usize = 256 << 10;
+
 /// What the program holds whatever the grid (argument parsing, thread
-/// pools, the model table, formatting buffers): not part of the estimate,
-/// which counts what grows with the grid.
-const FIXED_BYTES: usize = 4 << 20;
+/// pools, the model table, formatting buffers), measured once on a run
+/// of a few cells: not part of the estimate, which counts what grows with
+/// the grid.
+fn fixed_bytes() -> usize {
+    static FIXED: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *FIXED.get_or_init(|| {
+        let out = std::env::temp_dir().join(format!("fibril-memory-fixed-{}", std::process::id()));
+        let args = ["fibril", "run", "--backend", "cpu", "-q", "--overwrite", "--size", "2", "--steps", "4"];
+        let mut args: Vec<String> = args.map(String::from).to_vec();
+        args.extend(
+            ["--activation-map", "--snapshot-every-ms", "0.1", "--checkpoint-every-ms", "0.15"]
+                .map(String::from),
+        );
+        args.extend(["--format".into(), "npy,vti,png".into(), "--out".into(), out.display().to_string()]);
+        let fixed = peak_of(&args);
+        std::fs::remove_dir_all(&out).unwrap();
+        fixed
+    })
+}
 
 /// Runs `fibril run ARGS` in this process; the peak bytes it added.
 fn peak_of(args: &[String]) -> usize {
@@ -65,7 +85,7 @@ proptest! {
     #[test]
     fn the_estimate_covers_a_real_run_and_stays_close(
         model in 0..MODELS.len(),
-        (nx, ny, nz) in (1u32..=64, 1u32..=64, 1u32..=48),
+        (nx, ny, nz) in (1u32..=96, 1u32..=96, 1u32..=64),
         f64_precision in any::<bool>(),
         activation in any::<bool>(),
         formats in prop::sample::subsequence(vec!["npy", "vti", "png"], 1..=3),
@@ -75,7 +95,7 @@ proptest! {
         let info = MODELS[model];
         let dims = GridDims::new(nx, ny, nz);
         // Grids big enough for their arrays to dwarf the fixed part.
-        prop_assume!(dims.cells() >= 20_000);
+        prop_assume!(dims.cells() >= 100_000);
         let precision = if f64_precision { Precision::F64 } else { Precision::F32 };
         let out = std::env::temp_dir().join(format!("fibril-memory-need-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&out);
@@ -106,14 +126,15 @@ proptest! {
             info.name, dims, info.variables.len(), precision, naive, &Placement::Cpu, activation,
         ).unwrap().host_bytes as usize;
         std::fs::remove_dir_all(&out).unwrap();
+        let fixed = fixed_bytes();
         prop_assert!(
-            peak <= need + FIXED_BYTES,
+            peak <= need + fixed + SLACK_BYTES,
             "{} {nx}x{ny}x{nz} {precision}: the run's peak {peak} B is above the estimate {need} B \
-             (+ {FIXED_BYTES} B fixed)", info.name
+             (+ {fixed} B fixed, + {SLACK_BYTES} B)", info.name
         );
         prop_assert!(
-            need <= 3 * peak,
-            "{} {nx}x{ny}x{nz} {precision}: the estimate {need} B is over 3x the run's peak {peak} B",
+            need <= peak + peak / 20 + SLACK_BYTES,
+            "{} {nx}x{ny}x{nz} {precision}: the estimate {need} B is over 5% above the run's peak {peak} B",
             info.name
         );
     }

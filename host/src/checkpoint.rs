@@ -833,6 +833,12 @@ mod tests {
 
         let e = decode_header(p, &bytes[..bytes.len() - 5]).unwrap_err();
         assert!(matches!(e, CheckpointError::Truncated { .. }), "{e}");
+        // Cut and given a checksum that matches what is left: the length
+        // the header announces still refuses it, before any field is read.
+        let mut resealed = bytes[..bytes.len() - 5].to_vec();
+        reseal(&mut resealed);
+        let e = decode::<f32>(p, &resealed).unwrap_err();
+        assert!(matches!(e, CheckpointError::Truncated { .. }), "{e}");
         for cut in [9, 40, 100, 127, 133] {
             let e = decode_header(p, &bytes[..cut]).unwrap_err();
             assert!(matches!(e, CheckpointError::Truncated { .. }), "cut at {cut}: {e}");
