@@ -84,7 +84,7 @@ pub fn stimulus(data: &[u8]) {
         }
         let mut state = fibril_host::State::<f32>::rest(karma.info(), dims);
         if let Some(step) = schedule.next_due(0) {
-            schedule.apply_at(step, &mut state);
+            schedule.apply_at(step, &mut state, domain.dt_ms());
         }
     }
 }
@@ -116,11 +116,11 @@ fn check_decoded<T: fibril_host::Scalar>(c: &checkpoint::Checkpoint<T>) {
     for k in 0..c.state.model().variables.len() {
         assert_eq!(c.state.var(k).len(), cells);
     }
-    if let Some(map) = &c.activation {
-        assert_eq!(map.times_ms.len(), cells);
-        if let Some((_, previous)) = &map.previous {
-            assert_eq!(previous.len(), cells);
-        }
+    if let Some(maps) = &c.maps {
+        let slots = maps.recording.slots();
+        assert_eq!(maps.activation.len(), cells * slots);
+        assert_eq!(maps.repolarisation.as_ref().map(Vec::len), maps.recording.down.map(|_| cells * slots));
+        assert_eq!(maps.count.as_ref().map(Vec::len), maps.recording.beats.map(|_| cells));
     }
 }
 

@@ -25,6 +25,9 @@ use common::{cpu_run, domain, planar_start, rich_start};
 use fibril_host::backend::{
     BlockSize, CpuSolver, GpuDevice, GpuSolver, GpuUnavailable, KernelConfig, KernelKind, Solver, SolverError,
 };
+use fibril_host::events::recording::{Maps, Recording};
+use fibril_host::events::stimulus::{RegionKind, StimulusSchedule, StimulusSpec};
+use fibril_host::events::{EventStart, Events};
 use fibril_host::init::InitialCondition;
 use fibril_host::memory::format_bytes;
 use fibril_host::models::MODELS;
@@ -54,6 +57,8 @@ const CHECKS: &[(&str, Check)] = &[
     ("z_split_over_gpus_bit_identical_to_cpu", multi_gpu),
     ("z_split_every_model_bit_identical_to_cpu", multi_gpu_every_model),
     ("z_split_nccl_exchange_bit_identical_to_cpu", multi_gpu_nccl),
+    ("events_on_the_device_every_kernel_bit_identical_to_cpu", device_events),
+    ("events_on_split_sub_domains_bit_identical_to_cpu", device_events_split),
 ];
 
 /// What a check returns when it cannot run here; reported as "skipped".
@@ -512,6 +517,126 @@ fn every_model_every_shape(gpu: &GpuDevice) -> Result<(), String> {
         }
     }
     if failures.is_empty() { Ok(()) } else { Err(failures.join("\n    ")) }
+}
+
+/// Stimuli (a paced sphere that sets U, a box that injects a current) and
+/// every map (activation, repolarisation, the last two beats) on a Karma
+/// grid from rest.
+fn events_run(dims: GridDims) -> (Domain, State<f32>, Events, Maps) {
+    let d = domain(dims, "karma");
+    let start = State::<f32>::rest(Karma::INFO, dims);
+    let mut paced = StimulusSpec::new(RegionKind::Sphere, 0.5);
+    paced.center = Some([dims.nx as f64 / 2.0, dims.ny as f64 / 2.0, 2.0]);
+    paced.radius = Some(3.0);
+    paced.duration_ms = 1.0;
+    paced.period_ms = Some(60.0);
+    paced.count = Some(3);
+    let mut current = StimulusSpec::new(RegionKind::Box, 40.0);
+    current.x = Some([0, 2]);
+    current.current = Some(5.0);
+    current.duration_ms = 1.0;
+    let stimuli = StimulusSchedule::compile(&[paced, current], dims, d.dt_ms(), Karma::INFO).unwrap();
+    let recording = Recording { up: Karma::INFO.activation_threshold, down: Some(0.5), beats: Some(2) };
+    let maps = Maps::at_start(recording, dims, start.slice(0), 0.0);
+    (d, start, Events { stimuli, recording: Some(recording) }, maps)
+}
+
+/// The CPU's state and maps after `steps` steps with events.
+fn cpu_events(
+    d: &Domain,
+    start: &State<f32>,
+    events: &Events,
+    maps: &Maps,
+    steps: u64,
+) -> (State<f32>, Maps) {
+    let mut s = fibril_host::backend::cpu::for_model(d, start);
+    s.set_events(events, EventStart::NEW, Some(maps)).unwrap();
+    s.advance(steps).unwrap();
+    (s.state().unwrap(), s.maps().unwrap().unwrap())
+}
+
+/// Maps equal bit for bit, and not vacuous: beats and repolarisations happened.
+fn same_maps(got: &Maps, want: &Maps) -> Result<(), String> {
+    let bits = |v: &[f32]| v.iter().map(|t| t.to_bits()).collect::<Vec<_>>();
+    let fields = [
+        ("activation", bits(&got.activation), bits(&want.activation)),
+        (
+            "repolarisation",
+            bits(got.repolarisation.as_ref().unwrap()),
+            bits(want.repolarisation.as_ref().unwrap()),
+        ),
+    ];
+    for (name, a, b) in fields {
+        if let Some(i) = (0..a.len()).find(|&i| a[i] != b[i]) {
+            let n = (0..a.len()).filter(|&i| a[i] != b[i]).count();
+            return Err(format!(
+                "{name}: {n} entries differ; first at {i}: gpu {} vs cpu {}",
+                f32::from_bits(a[i]),
+                f32::from_bits(b[i])
+            ));
+        }
+    }
+    if got.count != want.count {
+        return Err("beat counts differ".into());
+    }
+    let beats: u64 = want.count.as_ref().unwrap().iter().map(|&c| c as u64).sum();
+    let repolarised = want.repolarisation.as_ref().unwrap().iter().filter(|t| !t.is_nan()).count();
+    if beats < want.cells() as u64 || repolarised == 0 {
+        return Err(format!("vacuous: {beats} activations, {repolarised} repolarisations"));
+    }
+    Ok(())
+}
+
+/// Every kernel with stimuli and maps on the device, 3,000 steps (three
+/// paced beats), against the CPU.
+fn device_events(gpu: &GpuDevice) -> Result<(), String> {
+    for cfg in paper_configs() {
+        let dims = grid_for(cfg, 12);
+        let (d, start, events, maps) = events_run(dims);
+        let (want_state, want_maps) = cpu_events(&d, &start, &events, &maps, 3000);
+        let mut s =
+            GpuSolver::<Karma, f32>::new(gpu, fibril::PTX, cfg, &d, &start).map_err(|e| e.to_string())?;
+        s.set_events(&events, EventStart::NEW, Some(&maps)).map_err(|e| e.to_string())?;
+        // In chunks, as the run loop advances.
+        for chunk in [1, 699, 1300, 1000] {
+            s.advance(chunk).map_err(|e| e.to_string())?;
+        }
+        bit_identical(&s.state().map_err(|e| e.to_string())?, &want_state)
+            .map_err(|e| format!("{cfg}: {e}"))?;
+        same_maps(&s.maps().map_err(|e| e.to_string())?.unwrap(), &want_maps)
+            .map_err(|e| format!("{cfg}: {e}"))?;
+    }
+    Ok(())
+}
+
+/// The same on three sub-domains (stimuli reach halo and mirror slices),
+/// every exchange without NCCL, overlap on and off.
+fn device_events_split(gpu: &GpuDevice) -> Result<(), String> {
+    let ordinals = split_ordinals()?;
+    println!("    (sub-domains on GPUs {ordinals:?}; this device: {})", gpu.info().name);
+    let devices: Vec<GpuDevice> =
+        ordinals.iter().map(|&o| GpuDevice::open(o)).collect::<Result<_, _>>().map_err(|e| e.to_string())?;
+    for kind in [KernelKind::Naive, KernelKind::TowerMarch] {
+        let cfg = config(kind, (32, 4)).with_z_chunk(if kind == KernelKind::TowerMarch { 2 } else { 0 });
+        let dims = grid_for(cfg, 16);
+        let (d, start, events, maps) = events_run(dims);
+        let (want_state, want_maps) = cpu_events(&d, &start, &events, &maps, 3000);
+        let run = SplitRun { ptx: fibril::PTX, config: cfg, domain: &d, initial: &start };
+        for exchange in [Exchange::Peer, Exchange::Host] {
+            for overlap in [true, false] {
+                let what = format!("{cfg}, {exchange:?} exchange, overlap {overlap}");
+                let mut s = GpuMultiSolver::<Karma, f32>::new(&devices, &run, exchange, overlap)
+                    .map_err(|e| format!("{what}: {e}"))?;
+                s.set_events(&events, EventStart::NEW, Some(&maps)).map_err(|e| e.to_string())?;
+                s.advance(3000).map_err(|e| e.to_string())?;
+                bit_identical(&s.state().map_err(|e| e.to_string())?, &want_state)
+                    .map_err(|e| format!("{what}: {e}"))?;
+                same_maps(&s.maps().map_err(|e| e.to_string())?.unwrap(), &want_maps)
+                    .map_err(|e| format!("{what}: {e}"))?;
+            }
+        }
+    }
+    Ok(())
 }
 
 fn main() -> ExitCode {

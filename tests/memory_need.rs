@@ -15,6 +15,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use clap::{CommandFactory, FromArgMatches};
 use fibril::cli::{Cli, main_with};
 use fibril_host::backend::{BlockSize, KernelConfig, KernelKind};
+use fibril_host::events::recording::Recording;
 use fibril_host::memory::{Placement, estimate};
 use fibril_host::models::MODELS;
 use fibril_host::{GridDims, Precision};
@@ -87,7 +88,7 @@ proptest! {
         model in 0..MODELS.len(),
         (nx, ny, nz) in (1u32..=96, 1u32..=96, 1u32..=64),
         f64_precision in any::<bool>(),
-        activation in any::<bool>(),
+        maps in 0usize..4,
         formats in prop::sample::subsequence(vec!["npy", "vti", "png"], 1..=3),
         save_all in any::<bool>(),
         steps in 4u64..24,
@@ -114,16 +115,26 @@ proptest! {
             args.push(flag.into());
             args.push(value);
         }
-        if activation {
-            args.push("--activation-map".into());
-        }
+        // No maps; first activation; with repolarisation and APD; the last 3 beats.
+        let map_flags: &[&str] = match maps {
+            0 => &[],
+            1 => &["--activation-map"],
+            2 => &["--apd-map"],
+            _ => &["--apd-map", "--beats", "3"],
+        };
+        args.extend(map_flags.iter().map(|f| f.to_string()));
+        let recording = (maps > 0).then(|| Recording {
+            up: info.activation_threshold,
+            down: (maps >= 2).then_some(info.activation_threshold),
+            beats: (maps == 3).then_some(3),
+        });
         if save_all {
             args.extend(["--save".into(), "all".into()]);
         }
         let peak = peak_of(&args);
         let naive = KernelConfig::new(KernelKind::Naive, BlockSize { x: 32, y: 8 });
         let need = estimate(
-            info.name, dims, info.variables.len(), precision, naive, &Placement::Cpu, activation,
+            info.name, dims, info.variables.len(), precision, naive, &Placement::Cpu, recording.as_ref(),
         ).unwrap().host_bytes as usize;
         std::fs::remove_dir_all(&out).unwrap();
         let fixed = fixed_bytes();

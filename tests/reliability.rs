@@ -149,9 +149,7 @@ const STUDY: &[&str] = &[
     "17",
     "--snapshot-every-ms",
     "1",
-    "--activation-map",
-    "--activation-every-steps",
-    "3",
+    "--apd-map",
     "--save",
     "all",
     "--stimulus",
@@ -178,22 +176,23 @@ fn resume_in_f64_into_another_directory_carries_the_map_and_the_numbering() {
     ok(&study(&whole, &["--steps", "80", "--precision", "f64"]));
     ok(&study(&first, &["--steps", "37", "--precision", "f64", "--checkpoint-every-ms", "0.5"]));
     // Resumed elsewhere and without asking for the map again.
-    let mut args: Vec<&str> = STUDY.iter().copied().filter(|a| *a != "--activation-map").collect();
+    let mut args: Vec<&str> = STUDY.iter().copied().filter(|a| *a != "--apd-map").collect();
     let checkpoint = first.join("checkpoint.fibril");
     args.extend(["--steps", "80", "--precision", "f64", "--resume", s(&checkpoint), "--out", s(&second)]);
     let mut all = vec!["run"];
     all.extend(args);
     let o = fibril(&all);
     ok(&o);
-    assert!(String::from_utf8_lossy(&o.stderr).contains("carries an activation map; continuing it"));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("carries activation, repolarisation and APD maps"));
     let (_, files_a) = last_snapshot(&whole);
     let (_, files_b) = last_snapshot(&second);
     assert!(files_a == files_b, "f64 state differs after resuming");
-    assert!(
-        std::fs::read(whole.join("activation.npy")).unwrap()
-            == std::fs::read(second.join("activation.npy")).unwrap(),
-        "the carried activation map differs"
-    );
+    for map in ["activation.npy", "repolarisation.npy", "apd.npy"] {
+        assert!(
+            std::fs::read(whole.join(map)).unwrap() == std::fs::read(second.join(map)).unwrap(),
+            "the carried {map} differs"
+        );
+    }
     // The first run wrote snapshots 0..=37 at steps 0, 20 and 37; the
     // resumed one goes on at number 3 although its directory is new.
     let index = read_json(&second.join("snapshots.json"));

@@ -98,7 +98,7 @@ struct Input {
     snapshot_every_ms: Option<Time>,
     checkpoint_every_ms: Option<Time>,
     check_every_steps: Option<i64>,
-    activation_every_steps: Option<i64>,
+    beats: Option<i64>,
     stimulus: Option<BoxStimulus>,
     scroll: bool,
     s2_ms: Option<Time>,
@@ -111,19 +111,12 @@ fn input() -> impl Strategy<Value = Input> {
         maybe(usual(&[0.001, 0.005, 0.01, 0.025, 0.05])),
         maybe(usual(&[0.1, 0.5, 1.0])),
     );
-    let run = (maybe(time()), maybe(steps()), maybe(time()), maybe(time()), maybe(steps()), maybe(steps()));
+    let run = (maybe(time()), maybe(steps()), maybe(time()), maybe(time()), maybe(steps()), maybe(1i64..=8));
     let stimulus = maybe((time(), time(), maybe(time()), maybe(steps()), [cells(), cells()]));
     let protocol = (prop::bool::weighted(0.15), maybe(time()));
     (0..MODELS.len(), grid, numerics, run, stimulus, protocol).prop_map(
         |(model, grid, (dx, dt, diffusion), run, stimulus, (scroll, s2_ms))| {
-            let (
-                duration_ms,
-                steps,
-                snapshot_every_ms,
-                checkpoint_every_ms,
-                check_every_steps,
-                activation_every_steps,
-            ) = run;
+            let (duration_ms, steps, snapshot_every_ms, checkpoint_every_ms, check_every_steps, beats) = run;
             Input {
                 model,
                 grid,
@@ -136,7 +129,7 @@ fn input() -> impl Strategy<Value = Input> {
                 snapshot_every_ms,
                 checkpoint_every_ms,
                 check_every_steps,
-                activation_every_steps,
+                beats,
                 stimulus,
                 scroll,
                 s2_ms,
@@ -190,8 +183,8 @@ impl Input {
         if let Some(x) = self.snapshot_every_ms {
             t += &format!("snapshot_every_ms = {}\n", toml_float(self.ms(x)));
         }
-        if let Some(n) = self.activation_every_steps {
-            t += &format!("activation_every_steps = {n}\n");
+        if let Some(n) = self.beats {
+            t += &format!("beats = {n}\n");
         }
         if let Some((at_ms, duration_ms, period_ms, count, z)) = self.stimulus {
             t += &format!(
@@ -245,10 +238,13 @@ proptest! {
             prop_assert!((back - ms).abs() <= 1e-6 * ms.max(d.dt_ms()), "{ms} ms -> {} steps\n{text}", run.total_steps);
         }
         for every in [run.snapshot_every, run.checkpoint_every].into_iter().flatten()
-            .chain([run.check_every, run.activation_every])
+            .chain([run.check_every])
         {
             prop_assert!((1..=MAX_STEPS).contains(&every), "an interval of {every} steps\n{text}");
         }
+        // The maps: always asked for here, with a bounded number of beats.
+        let recording = run.recording.expect("activation_map = true");
+        prop_assert!(recording.beats.is_none_or(|b| (1..=64).contains(&b)), "{recording:?}\n{text}");
         // The stimuli: on the clock, and their schedule's arithmetic holds
         // over the whole run.
         for s in &run.stimuli.stimuli {
@@ -266,7 +262,8 @@ proptest! {
         let naive = KernelConfig::new(KernelKind::Naive, BlockSize { x: 32, y: 8 });
         let info = d.model().info();
         let precision = fibril_host::Precision::F32;
-        let e = estimate(info.name, dims, info.variables.len(), precision, naive, &Placement::Cpu, true).unwrap();
+        let e = estimate(info.name, dims, info.variables.len(), precision, naive, &Placement::Cpu, Some(&recording))
+                .unwrap();
         let state = (cells as u128) * info.variables.len() as u128 * 4;
         prop_assert!(e.host_bytes as u128 >= state.min(u64::MAX as u128), "{e:?}\n{text}");
     }
@@ -289,7 +286,8 @@ fn the_generator_reaches_accepted_runs() {
             Err(e) => *reasons.entry(format!("{e:#}").chars().take(150).collect()).or_default() += 1,
         }
     }
-    assert!(accepted * 4 >= total, "only {accepted} of {total} generated files accepted: {reasons:#?}");
+    // One in five: most files carry at least one hostile value on purpose.
+    assert!(accepted * 5 >= total, "only {accepted} of {total} generated files accepted: {reasons:#?}");
 }
 
 /// The properties above are not vacuous: a plain configuration passes

@@ -1,23 +1,24 @@
 //! Checkpoints: the full state of a run in one binary file, to continue it
 //! later with the same result as if it had never stopped.
 //!
-//! Format version 2, every number little-endian:
+//! Format version 3, every number little-endian:
 //!
 //! ```text
 //! offset  size  field
 //!      0     8  magic "FIBRILCK"
-//!      8     4  format version (2)
+//!      8     4  format version (3)
 //!     12     4  bytes per value: 4 (f32) or 8 (f64)
 //!     16    12  nx, ny, nz (u32)
 //!     28     4  number of variables N (u32)
 //!     32    24  dx, dt_ms, diffusion (f64)
-//!     56     4  flags: bit 0 activation map present, bit 1 it has a previous sample
+//!     56     4  flags: bit 0 activation map present, bit 1 repolarisation
+//!               map present, bit 2 beat counts present (per-beat mode)
 //!     60     4  length M of the model section, bytes (u32)
 //!     64     8  step (u64)
 //!     72     8  t_ms (f64)
 //!     80     8  activation threshold (f64)
-//!     88     8  activation sampling interval, steps (u64)
-//!     96     8  time of the previous activation sample, ms (f64)
+//!     88     8  repolarisation threshold (f64; NaN without the map)
+//!     96     8  beats B kept per cell (u64; 1 without beat counts)
 //!    104     8  snapshots written so far (u64): the next one's number
 //!    112     8  payload length, bytes (u64)
 //!    120     8  checksum: FNV-1a 64 of bytes 0..120, the model section and the payload
@@ -25,13 +26,17 @@
 //!               the parameter count P (u16) and P (name, f64 value) pairs,
 //!               the N variable names; each name a u16 length and UTF-8 bytes
 //!  128+M     -  payload: the N variables (cells values each, row-major, in
-//!               the model's order); with an activation map, its times (f32)
-//!               and, with bit 1, the previous sample of variable 0
+//!               the model's order); with bit 0, B x cells activation times
+//!               (f32, ms); with bit 1, B x cells repolarisation times; with
+//!               bit 2, the activations so far of each cell (u32)
 //! ```
 //!
-//! Version 1 (Karma or pure diffusion, U and v, the parameters at fixed
-//! offsets) is still read, so runs checkpointed before models had names
-//! resume. The checksum covers the header and the model section too, so a
+//! Version 2 (the same header, with the activation map's sampling
+//! interval at 88 and its previous sample's time at 96, and after the
+//! times that sample of variable 0) and version 1 (Karma or pure
+//! diffusion, U and v, the parameters at fixed offsets) are still read:
+//! their activation times carry on; the sample is not needed any more,
+//! since crossings are now detected at every step. The checksum covers the header and the model section too, so a
 //! damaged dimension or parameter is caught like damaged data. Every
 //! length is checked against the bytes present before it is used. Files
 //! are written with [`write_atomic`](crate::io::write_atomic): a
@@ -44,15 +49,15 @@ use kernels_gpu::GridDims;
 use thiserror::Error;
 
 use crate::domain::Domain;
-use crate::events::activation::ActivationMap;
+use crate::events::recording::{Maps, Recording};
 use crate::io::write_atomic;
 use crate::models;
 use crate::scalar::{Precision, Scalar};
 use crate::state::State;
 
 pub const MAGIC: &[u8; 8] = b"FIBRILCK";
-pub const FORMAT_VERSION: u32 = 2;
-/// Bytes before the model section (version 2).
+pub const FORMAT_VERSION: u32 = 3;
+/// Bytes before the model section (versions 2 and 3).
 pub const HEADER_BYTES: usize = 128;
 const CHECKSUM_AT: usize = 120;
 /// Version 1: header length and where its checksum sits.
@@ -60,6 +65,11 @@ const V1_HEADER_BYTES: usize = 144;
 const V1_CHECKSUM_AT: usize = 136;
 
 const FLAG_ACTIVATION: u32 = 1;
+/// Version 3: repolarisation times follow the activation times.
+const FLAG_REPOLARISATION: u32 = 2;
+/// Version 3: beat counts follow the times.
+const FLAG_COUNT: u32 = 4;
+/// Versions 1 and 2: the map's previous sample of variable 0 follows.
 const FLAG_PREVIOUS: u32 = 2;
 
 /// FNV-1a, 64 bits (Fowler, Noll, Vo): offset basis 0xcbf29ce484222325,
@@ -104,13 +114,13 @@ pub struct CheckpointHeader {
     pub variables: Vec<String>,
     pub step: u64,
     pub t_ms: f64,
-    /// Threshold and sampling interval of the activation map, if saved.
-    pub activation: Option<(f64, u64)>,
+    /// What the saved maps record, if there are maps.
+    pub recording: Option<Recording>,
     /// Snapshots the run had written when the checkpoint was taken (the
     /// number of the next one); version 1 did not record it.
     pub snapshots: Option<u64>,
-    /// Time of the map's previous sample, when it has one.
-    previous_t_ms: Option<f64>,
+    /// Versions 1 and 2: a previous sample of variable 0 follows the times.
+    has_previous: bool,
     /// Where the payload starts.
     payload_at: usize,
     /// Variables in the payload (version 1 always holds U and v, also
@@ -123,7 +133,7 @@ pub struct CheckpointHeader {
 pub struct Checkpoint<T> {
     pub header: CheckpointHeader,
     pub state: State<T>,
-    pub activation: Option<ActivationMap<T>>,
+    pub maps: Option<Maps>,
 }
 
 /// Why a checkpoint cannot be used. Each message says what to do.
@@ -140,7 +150,7 @@ pub enum CheckpointError {
     )]
     NotACheckpoint { path: PathBuf },
     #[error(
-        "{path} has checkpoint format version {found}; this fibril reads versions 1 and {FORMAT_VERSION}; \
+        "{path} has checkpoint format version {found}; this fibril reads versions 1 to {FORMAT_VERSION}; \
          resume it with the fibril that wrote it"
     )]
     Version { path: PathBuf, found: u32 },
@@ -205,29 +215,35 @@ pub struct Progress {
     pub snapshots: u64,
 }
 
-/// The bytes of a checkpoint of `state` at `progress` of a run on `domain`.
+/// The bytes of a checkpoint of `state` at `progress` of a run on
+/// `domain`, with the maps recorded so far.
 pub fn encode<T: Scalar>(
     domain: &Domain,
     progress: Progress,
     state: &State<T>,
-    activation: Option<&ActivationMap<T>>,
+    maps: Option<&Maps>,
 ) -> Vec<u8> {
     let step = progress.step;
     let cells = domain.cells();
     let variables = state.len();
     assert_eq!(state.model().name, domain.model().name(), "the state belongs to the domain's model");
     let mut flags = 0;
-    let (mut threshold, mut every, mut prev_t) = (0.0, 0, f64::NAN);
+    let (mut up, mut down, mut beats) = (0.0, f64::NAN, 1u64);
     let mut payload_len = variables * cells * T::BYTES;
-    if let Some(map) = activation {
+    if let Some(maps) = maps {
+        assert_eq!(maps.dims, domain.dims(), "maps of the whole grid");
         flags |= FLAG_ACTIVATION;
-        threshold = map.threshold;
-        every = map.every_steps;
-        payload_len += 4 * cells;
-        if let Some((t, _)) = &map.previous {
-            flags |= FLAG_PREVIOUS;
-            prev_t = *t;
-            payload_len += cells * T::BYTES;
+        up = maps.recording.up;
+        payload_len += 4 * maps.activation.len();
+        if let Some(r) = &maps.repolarisation {
+            flags |= FLAG_REPOLARISATION;
+            down = maps.recording.down.expect("a repolarisation map has a threshold");
+            payload_len += 4 * r.len();
+        }
+        if maps.count.is_some() {
+            flags |= FLAG_COUNT;
+            beats = maps.recording.slots() as u64;
+            payload_len += 4 * cells;
         }
     }
     let section = model_section(domain);
@@ -247,9 +263,9 @@ pub fn encode<T: Scalar>(
     put_u32(&mut out, section.len() as u32);
     put_u64(&mut out, step);
     put_f64(&mut out, step as f64 * domain.dt_ms());
-    put_f64(&mut out, threshold);
-    put_u64(&mut out, every);
-    put_f64(&mut out, prev_t);
+    put_f64(&mut out, up);
+    put_f64(&mut out, down);
+    put_u64(&mut out, beats);
     put_u64(&mut out, progress.snapshots);
     put_u64(&mut out, payload_len as u64);
     debug_assert_eq!(out.len(), CHECKSUM_AT);
@@ -258,10 +274,13 @@ pub fn encode<T: Scalar>(
     for k in 0..variables {
         T::extend_le_bytes(state.slice(k), &mut out);
     }
-    if let Some(map) = activation {
-        out.extend(map.times_ms.iter().flat_map(|t| t.to_le_bytes()));
-        if let Some((_, prev)) = &map.previous {
-            T::extend_le_bytes(prev, &mut out);
+    if let Some(maps) = maps {
+        out.extend(maps.activation.iter().flat_map(|t| t.to_le_bytes()));
+        if let Some(r) = &maps.repolarisation {
+            out.extend(r.iter().flat_map(|t| t.to_le_bytes()));
+        }
+        if let Some(c) = &maps.count {
+            out.extend(c.iter().flat_map(|n| n.to_le_bytes()));
         }
     }
     debug_assert_eq!(out.len(), HEADER_BYTES + section.len() + payload_len);
@@ -278,9 +297,9 @@ pub fn write<T: Scalar>(
     domain: &Domain,
     progress: Progress,
     state: &State<T>,
-    activation: Option<&ActivationMap<T>>,
+    maps: Option<&Maps>,
 ) -> io::Result<()> {
-    write_atomic(path, &encode(domain, progress, state, activation))
+    write_atomic(path, &encode(domain, progress, state, maps))
 }
 
 /// Reads little-endian numbers off a byte string; running past its end is
@@ -344,7 +363,7 @@ pub fn decode_header(path: &Path, bytes: &[u8]) -> Result<CheckpointHeader, Chec
     let version = r.u32().map_err(|_| truncated(HEADER_BYTES as u64))?;
     match version {
         1 => decode_header_v1(path, bytes),
-        2 => decode_header_v2(path, bytes),
+        2 | 3 => decode_header_v2(path, bytes, version),
         found => Err(CheckpointError::Version { path: path_buf(), found }),
     }
 }
@@ -400,18 +419,40 @@ fn check_frame(
 }
 
 /// The payload bytes a header implies, or `None` on overflow.
-fn payload_needed(cells: u64, variables: u64, value_bytes: u64, flags: u32) -> Option<u64> {
+/// Payload bytes of a checkpoint of `version` with these fields (`beats`
+/// slots per cell in version 3).
+fn payload_needed(
+    version: u32,
+    cells: u64,
+    variables: u64,
+    value_bytes: u64,
+    flags: u32,
+    beats: u64,
+) -> Option<u64> {
     let mut needed = cells.checked_mul(variables)?.checked_mul(value_bytes)?;
-    if flags & FLAG_ACTIVATION != 0 {
+    if flags & FLAG_ACTIVATION == 0 {
+        return Some(needed);
+    }
+    if version < 3 {
         needed = needed.checked_add(cells.checked_mul(4)?)?;
         if flags & FLAG_PREVIOUS != 0 {
             needed = needed.checked_add(cells.checked_mul(value_bytes)?)?;
         }
+        return Some(needed);
+    }
+    let field = cells.checked_mul(beats)?.checked_mul(4)?;
+    needed = needed.checked_add(field)?;
+    if flags & FLAG_REPOLARISATION != 0 {
+        needed = needed.checked_add(field)?;
+    }
+    if flags & FLAG_COUNT != 0 {
+        needed = needed.checked_add(cells.checked_mul(4)?)?;
     }
     Some(needed)
 }
 
-/// The fixed-size part of a version 2 header (bytes 12..128).
+/// The fixed-size part of a version 2 or 3 header (bytes 12..128); the
+/// words at 88 and 96 mean different things in each (see the module docs).
 struct FixedV2 {
     value_bytes: u32,
     dims: [u32; 3],
@@ -424,8 +465,8 @@ struct FixedV2 {
     step: u64,
     t_ms: f64,
     threshold: f64,
-    every: u64,
-    prev_t: f64,
+    word88: u64,
+    word96: u64,
     snapshots: u64,
     payload_len: u64,
     checksum: u64,
@@ -446,8 +487,8 @@ impl FixedV2 {
             step: r.u64()?,
             t_ms: r.f64()?,
             threshold: r.f64()?,
-            every: r.u64()?,
-            prev_t: r.f64()?,
+            word88: r.u64()?,
+            word96: r.u64()?,
             snapshots: r.u64()?,
             payload_len: r.u64()?,
             checksum: r.u64()?,
@@ -455,7 +496,7 @@ impl FixedV2 {
     }
 }
 
-fn decode_header_v2(path: &Path, bytes: &[u8]) -> Result<CheckpointHeader, CheckpointError> {
+fn decode_header_v2(path: &Path, bytes: &[u8], version: u32) -> Result<CheckpointHeader, CheckpointError> {
     let truncated = |expected: usize| CheckpointError::Truncated {
         path: path.into(),
         expected: expected as u64,
@@ -475,12 +516,30 @@ fn decode_header_v2(path: &Path, bytes: &[u8]) -> Result<CheckpointHeader, Check
         step,
         t_ms,
         threshold,
-        every,
-        prev_t,
+        word88,
+        word96,
         snapshots,
         payload_len,
         checksum,
     } = h;
+    let has_maps = flags & FLAG_ACTIVATION != 0;
+    let (recording, beats) = if version >= 3 {
+        let beats = word96;
+        if has_maps && !(1..=u32::MAX as u64).contains(&beats) {
+            return Err(corrupt(format!("it keeps {beats} beats per cell")));
+        }
+        let recording = Recording {
+            up: threshold,
+            down: (flags & FLAG_REPOLARISATION != 0).then_some(f64::from_bits(word88)),
+            beats: (flags & FLAG_COUNT != 0).then_some(beats as u32),
+        };
+        (has_maps.then_some(recording), beats)
+    } else {
+        (has_maps.then_some(Recording { up: threshold, down: None, beats: None }), 1)
+    };
+    if recording.is_some_and(|r| r.beats.is_none() && beats != 1) {
+        return Err(corrupt(format!("first-crossing maps with {beats} slots per cell")));
+    }
     let payload_at = HEADER_BYTES + section_len as usize;
     if bytes.len() < payload_at {
         return Err(truncated(payload_at));
@@ -506,7 +565,7 @@ fn decode_header_v2(path: &Path, bytes: &[u8]) -> Result<CheckpointHeader, Check
     if names.len() != variables as usize || s.at != payload_at {
         return Err(bad_section());
     }
-    let needed = payload_needed(frame.cells, variables as u64, value_bytes as u64, flags);
+    let needed = payload_needed(version, frame.cells, variables as u64, value_bytes as u64, flags, beats);
     if needed != Some(payload_len) {
         return Err(corrupt(format!(
             "a {}x{}x{} grid of {variables} variables needs {} payload bytes, the header says {payload_len}",
@@ -517,7 +576,7 @@ fn decode_header_v2(path: &Path, bytes: &[u8]) -> Result<CheckpointHeader, Check
         )));
     }
     Ok(CheckpointHeader {
-        version: 2,
+        version,
         precision: frame.precision,
         dims: GridDims::new(dims[0], dims[1], dims[2]),
         dx,
@@ -529,9 +588,9 @@ fn decode_header_v2(path: &Path, bytes: &[u8]) -> Result<CheckpointHeader, Check
         variables: names,
         step,
         t_ms,
-        activation: (flags & FLAG_ACTIVATION != 0).then_some((threshold, every)),
+        recording,
         snapshots: Some(snapshots),
-        previous_t_ms: (flags & FLAG_ACTIVATION != 0 && flags & FLAG_PREVIOUS != 0).then_some(prev_t),
+        has_previous: version < 3 && has_maps && flags & FLAG_PREVIOUS != 0,
         payload_at,
         stored_variables: variables as usize,
     })
@@ -560,7 +619,8 @@ fn decode_header_v1(path: &Path, bytes: &[u8]) -> Result<CheckpointHeader, Check
     let m = r.u32().map_err(short)?;
     let flags = r.u32().map_err(short)?;
     let (step, t_ms) = (r.u64().map_err(short)?, r.f64().map_err(short)?);
-    let (threshold, every, prev_t) =
+    // The sampling interval and the previous sample's time are not needed.
+    let (threshold, _every, _prev_t) =
         (r.f64().map_err(short)?, r.u64().map_err(short)?, r.f64().map_err(short)?);
     let payload_len = r.u64().map_err(short)?;
     let checksum = r.u64().map_err(short)?;
@@ -586,7 +646,7 @@ fn decode_header_v1(path: &Path, bytes: &[u8]) -> Result<CheckpointHeader, Check
         ),
         n => return Err(corrupt(format!("reaction code {n}"))),
     };
-    if payload_needed(frame.cells, 2, value_bytes as u64, flags) != Some(payload_len) {
+    if payload_needed(1, frame.cells, 2, value_bytes as u64, flags, 1) != Some(payload_len) {
         return Err(corrupt(format!(
             "a {}x{}x{} grid needs other than the {payload_len} payload bytes the header says",
             dims[0], dims[1], dims[2]
@@ -605,9 +665,13 @@ fn decode_header_v1(path: &Path, bytes: &[u8]) -> Result<CheckpointHeader, Check
         variables,
         step,
         t_ms,
-        activation: (flags & FLAG_ACTIVATION != 0).then_some((threshold, every)),
+        recording: (flags & FLAG_ACTIVATION != 0).then_some(Recording {
+            up: threshold,
+            down: None,
+            beats: None,
+        }),
         snapshots: None,
-        previous_t_ms: (flags & FLAG_ACTIVATION != 0 && flags & FLAG_PREVIOUS != 0).then_some(prev_t),
+        has_previous: flags & FLAG_ACTIVATION != 0 && flags & FLAG_PREVIOUS != 0,
         payload_at: V1_HEADER_BYTES,
         stored_variables: 2,
     })
@@ -623,7 +687,7 @@ pub fn reseal(bytes: &mut [u8]) {
     }
     let at = match u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes")) {
         1 => V1_CHECKSUM_AT,
-        2 => CHECKSUM_AT,
+        2 | 3 => CHECKSUM_AT,
         _ => return,
     };
     if bytes.len() < at + 8 {
@@ -676,20 +740,25 @@ pub fn decode<T: Scalar>(path: &Path, bytes: &[u8]) -> Result<Checkpoint<T>, Che
     let vars = (0..model.variables.len()).map(|k| values::<T>(&payload[k * n..(k + 1) * n])).collect();
     let state = State::from_vecs(model, header.dims, vars);
     let after = header.stored_variables * n;
-    let activation = header.activation.map(|(threshold, every)| {
-        let times: Vec<f32> = payload[after..after + 4 * cells]
-            .chunks_exact(4)
-            .map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes")))
-            .collect();
-        let rest = &payload[after + 4 * cells..];
-        ActivationMap {
-            threshold,
-            every_steps: every,
-            times_ms: times,
-            previous: header.previous_t_ms.map(|t| (t, values::<T>(rest))),
-        }
+    // The lengths were checked against the header (`payload_needed`).
+    let _ = header.has_previous;
+    let maps = header.recording.map(|recording| {
+        let words = |at: usize, n: usize| {
+            payload[at..at + 4 * n].chunks_exact(4).map(|c| c.try_into().expect("4 bytes"))
+        };
+        let field = recording.slots() * cells;
+        let mut at = after;
+        let activation: Vec<f32> = words(at, field).map(f32::from_le_bytes).collect();
+        at += 4 * field;
+        let repolarisation = recording.down.map(|_| {
+            let r: Vec<f32> = words(at, field).map(f32::from_le_bytes).collect();
+            at += 4 * field;
+            r
+        });
+        let count = recording.beats.map(|_| words(at, cells).map(u32::from_le_bytes).collect());
+        Maps { recording, dims: header.dims, activation, repolarisation, count }
     });
-    Ok(Checkpoint { header, state, activation })
+    Ok(Checkpoint { header, state, maps })
 }
 
 impl CheckpointHeader {
@@ -794,12 +863,13 @@ mod tests {
     }
 
     #[test]
-    fn round_trip_with_activation_map() {
+    fn round_trip_with_maps() {
         let d = domain(4);
         let f = state(&d);
-        let mut map = ActivationMap::<f32>::new(d.cells(), 1.0, 10);
-        map.sample(0.0, f.slice(0));
-        let bytes = encode(&d, Progress { step: 40, snapshots: 3 }, &f, Some(&map));
+        let recording = Recording { up: 1.0, down: Some(0.5), beats: Some(3) };
+        let mut maps = Maps::at_start(recording, d.dims(), f.slice(0), 0.5);
+        maps.repolarisation.as_mut().unwrap()[7] = 12.5;
+        let bytes = encode(&d, Progress { step: 40, snapshots: 3 }, &f, Some(&maps));
         let path = std::env::temp_dir().join(format!("fibril-ckpt-{}.fibril", std::process::id()));
         std::fs::write(&path, &bytes).unwrap();
         let back = read::<f32>(&path).unwrap();
@@ -812,12 +882,15 @@ mod tests {
         assert_eq!(back.header.snapshots, Some(3));
         back.header.check_matches(&path, &d).unwrap();
         assert_eq!(back.state, f);
-        let back_map = back.activation.unwrap();
-        assert_eq!(back_map.previous, map.previous);
+        let back_maps = back.maps.unwrap();
+        let bits = |v: &[f32]| v.iter().map(|t| t.to_bits()).collect::<Vec<_>>();
+        assert_eq!(back_maps.recording, recording);
+        assert_eq!(bits(&back_maps.activation), bits(&maps.activation));
         assert_eq!(
-            back_map.times_ms.iter().map(|t| t.to_bits()).collect::<Vec<_>>(),
-            map.times_ms.iter().map(|t| t.to_bits()).collect::<Vec<_>>()
+            bits(back_maps.repolarisation.as_ref().unwrap()),
+            bits(maps.repolarisation.as_ref().unwrap())
         );
+        assert_eq!(back_maps.count, maps.count);
         // In the wrong precision it is refused, naming the fix.
         let e = read::<f64>(&path).unwrap_err().to_string();
         assert!(e.contains("--precision f32"), "{e}");
@@ -864,9 +937,9 @@ mod tests {
         let e = decode_header(p, b"\x93NUMPY not a checkpoint").unwrap_err();
         assert!(matches!(e, CheckpointError::NotACheckpoint { .. }));
 
-        let mut v3 = bytes;
-        v3[8] = 3;
-        assert!(matches!(decode_header(p, &v3), Err(CheckpointError::Version { found: 3, .. })));
+        let mut v4 = bytes;
+        v4[8] = 4;
+        assert!(matches!(decode_header(p, &v4), Err(CheckpointError::Version { found: 4, .. })));
     }
 
     /// A version 1 file, as the fibril before named models wrote it.

@@ -1,14 +1,16 @@
-//! The run loop: advance, apply stimuli, sample the activation map, write
-//! snapshots and checkpoints, check for NaN/Inf and for a stop request.
+//! The run loop: advance, write snapshots and checkpoints, check for
+//! NaN/Inf and for a stop request.
 //!
-//! One loop. It stops at every step where something is due (a stimulus,
-//! an activation sample, a snapshot, a checkpoint), and at least every
-//! `check_every` steps to look for NaN/Inf and for an interruption, and
-//! advances the solver in between. At a stop, in this order: stimuli are
-//! applied, the activation map is sampled, the snapshot is written, the
-//! checkpoint is written. A checkpoint at step s therefore holds the state
-//! after everything due at s, and a resumed run starts at s with nothing
-//! left to do there, which is why it ends with the same bits.
+//! Stimuli and the activation and APD maps are the solver's business (it
+//! acts on them at every step, on the GPU without leaving the device; see
+//! [`crate::events`]), so the loop stops only where output is due (a
+//! snapshot, a checkpoint) and at least every `check_every` steps to look
+//! for NaN/Inf and for an interruption, and advances the solver in between.
+//! The state at a stop at step s is the state after the stimuli due at s
+//! (the solver applies them before the state or the maps are read, or the
+//! step is taken), so a checkpoint at s holds everything a resumed run
+//! needs to take step s exactly as the uninterrupted run did, which is why
+//! it ends with the same bits.
 
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -19,8 +21,6 @@ use thiserror::Error;
 
 use crate::checkpoint;
 use crate::domain::Domain;
-use crate::events::activation::ActivationMap;
-use crate::events::stimulus::StimulusSchedule;
 use crate::io::snapshots::{SnapshotWriter, WriteError};
 use crate::scalar::Scalar;
 use crate::solver::{Solver, SolverError};
@@ -32,7 +32,7 @@ pub struct Schedule {
     /// 0 for a new run; the checkpoint's step for a resumed one.
     pub start_step: u64,
     /// Whether the state at `start_step` comes from a checkpoint, so that
-    /// everything due at that step has been done already.
+    /// the output due at that step has been written already.
     pub resumed: bool,
     pub total_steps: u64,
     /// Write a snapshot at step 0 and every this many steps; `None` writes
@@ -111,12 +111,8 @@ pub struct RunReport {
     pub stepping_s: f64,
     /// Wall time spent downloading and writing snapshots and checkpoints, seconds.
     pub output_s: f64,
-    /// Wall time of stimuli and activation sampling (downloads, uploads), seconds.
-    pub host_s: f64,
     /// Steps at which checkpoints were written.
     pub checkpoints: Vec<u64>,
-    /// Number of (stimulus, step) applications.
-    pub stimulus_applications: u64,
 }
 
 #[derive(Debug, Error)]
@@ -130,14 +126,13 @@ pub enum DriverError {
 /// What the loop acts on besides the solver.
 ///
 /// In a multi-process run every rank runs this loop with the same
-/// schedule, so that the collective calls (`fields`, `any_nonfinite`,
-/// `any_rank`) happen at the same steps everywhere; only rank 0 has a
-/// `writer` and a `checkpoint_path`, the others gather and drop.
-pub struct RunContext<'a, T> {
+/// schedule, so that the collective calls (`state`, `maps`,
+/// `any_nonfinite`, `any_rank`) happen at the same steps everywhere; only
+/// rank 0 has a `writer` and a `checkpoint_path`, the others gather and
+/// drop.
+pub struct RunContext<'a> {
     /// Snapshot output; `None` on the ranks that write nothing.
     pub writer: Option<&'a mut SnapshotWriter>,
-    pub stimuli: &'a StimulusSchedule,
-    pub activation: Option<&'a mut ActivationMap<T>>,
     /// Where checkpoints go: at `checkpoint_every` and when interrupted
     /// (`None` on the ranks that write nothing).
     pub checkpoint_path: Option<&'a Path>,
@@ -159,16 +154,16 @@ fn state_of<'f, T: Scalar>(
 }
 
 /// Snapshots written so far (0 on the ranks that write none).
-fn snapshots_written<T>(ctx: &RunContext<'_, T>) -> u64 {
+fn snapshots_written(ctx: &RunContext<'_>) -> u64 {
     ctx.writer.as_deref().map_or(0, SnapshotWriter::next_index)
 }
 
-/// Runs `schedule` on `solver`.
+/// Runs `schedule` on `solver`, whose events are installed.
 pub fn run<T: Scalar>(
     solver: &mut dyn Solver<T>,
     domain: &Domain,
     schedule: &Schedule,
-    ctx: &mut RunContext<'_, T>,
+    ctx: &mut RunContext<'_>,
 ) -> Result<RunReport, DriverError> {
     let dt = domain.dt_ms();
     let mut step = schedule.start_step;
@@ -179,24 +174,23 @@ pub fn run<T: Scalar>(
         steps_advanced: 0,
         stepping_s: 0.0,
         output_s: 0.0,
-        host_s: 0.0,
         checkpoints: Vec::new(),
-        stimulus_applications: 0,
     };
     let check_every = schedule.check_every.max(1);
-    let mut skip_events = schedule.resumed;
+    let mut skip_output = schedule.resumed;
     let checkpoint_path = ctx.checkpoint_path;
     let write_checkpoint = |report: &mut RunReport,
                             cache: &mut Option<State<T>>,
                             solver: &mut dyn Solver<T>,
-                            activation: Option<&ActivationMap<T>>,
                             progress: checkpoint::Progress|
      -> Result<(), DriverError> {
         let t0 = Instant::now();
         let state = state_of(cache, solver)?;
+        // Collective in a multi-process run: every rank gathers.
+        let maps = solver.maps()?;
         let step = progress.step;
         if let Some(path) = checkpoint_path {
-            checkpoint::write(path, domain, progress, state, activation)
+            checkpoint::write(path, domain, progress, state, maps.as_ref())
                 .map_err(|source| WriteError { path: path.to_path_buf(), source })?;
         }
         report.checkpoints.push(step);
@@ -206,19 +200,7 @@ pub fn run<T: Scalar>(
     loop {
         let mut cache: Option<State<T>> = None;
         let t_ms = step as f64 * dt;
-        if !skip_events {
-            let t0 = Instant::now();
-            if ctx.stimuli.next_due(step) == Some(step) {
-                let state = state_of(&mut cache, solver)?;
-                report.stimulus_applications += ctx.stimuli.apply_at(step, state) as u64;
-                solver.set_state(state)?;
-            }
-            if let Some(map) = ctx.activation.as_deref_mut()
-                && map.due_at(step)
-            {
-                map.sample(t_ms, state_of(&mut cache, solver)?.slice(0));
-            }
-            report.host_s += t0.elapsed().as_secs_f64();
+        if !skip_output {
             if schedule.snapshot_due(step) {
                 let t0 = Instant::now();
                 let state = state_of(&mut cache, solver)?;
@@ -229,10 +211,10 @@ pub fn run<T: Scalar>(
             }
             if schedule.checkpoint_due(step) {
                 let progress = checkpoint::Progress { step, snapshots: snapshots_written(ctx) };
-                write_checkpoint(&mut report, &mut cache, solver, ctx.activation.as_deref(), progress)?;
+                write_checkpoint(&mut report, &mut cache, solver, progress)?;
             }
         }
-        skip_events = false;
+        skip_output = false;
         report.steps_done = step;
         if step == schedule.total_steps {
             return Ok(report);
@@ -240,7 +222,7 @@ pub fn run<T: Scalar>(
         if solver.any_rank(ctx.stop.load(Ordering::SeqCst))? {
             if report.checkpoints.last() != Some(&step) {
                 let progress = checkpoint::Progress { step, snapshots: snapshots_written(ctx) };
-                write_checkpoint(&mut report, &mut cache, solver, ctx.activation.as_deref(), progress)?;
+                write_checkpoint(&mut report, &mut cache, solver, progress)?;
             }
             report.outcome = Outcome::Interrupted { step, t_ms };
             return Ok(report);
@@ -249,8 +231,6 @@ pub fn run<T: Scalar>(
         let candidates = [
             Schedule::next_multiple(step, schedule.snapshot_every),
             Schedule::next_multiple(step, schedule.checkpoint_every),
-            ctx.stimuli.next_due(step + 1),
-            ctx.activation.as_deref().map(|m| m.next_due(step + 1)),
         ];
         for next in candidates.into_iter().flatten() {
             target = target.min(next);
@@ -275,7 +255,9 @@ pub fn run<T: Scalar>(
 mod tests {
     use super::*;
     use crate::backend::CpuSolver;
-    use crate::events::stimulus::{RegionKind, StimulusSpec};
+    use crate::events::recording::{Maps, Recording};
+    use crate::events::stimulus::{RegionKind, StimulusSchedule, StimulusSpec};
+    use crate::events::{EventStart, Events};
     use crate::io::OutputDir;
     use crate::io::snapshots::{Formats, SnapshotWriter};
     use crate::models::ModelSetup;
@@ -328,13 +310,25 @@ mod tests {
             self.log.push((self.step, "set_state"));
             self.inner.set_state(state)
         }
+        fn set_events(
+            &mut self,
+            events: &Events,
+            start: EventStart,
+            maps: Option<&Maps>,
+        ) -> Result<(), SolverError> {
+            self.inner.set_events(events, start, maps)
+        }
+        fn maps(&mut self) -> Result<Option<Maps>, SolverError> {
+            self.log.push((self.step, "maps"));
+            self.inner.maps()
+        }
         fn any_nonfinite(&mut self) -> Result<bool, SolverError> {
             self.inner.any_nonfinite()
         }
     }
 
     #[test]
-    fn the_loop_stops_where_stimuli_are_due_and_applies_them_before_stepping() {
+    fn stimuli_and_maps_stay_in_the_solver_and_the_loop_stops_only_for_output() {
         let dims = GridDims::new(4, 4, 4);
         let domain =
             Domain::new(dims, 0.6, 0.05, 1.0, ModelSetup::new("diffusion", None, &[]).unwrap()).unwrap();
@@ -342,27 +336,36 @@ mod tests {
         let mut solver = Recorder { inner: CpuSolver::new(&domain, &rest), step: 0, log: Vec::new() };
         let mut s1 = StimulusSpec::new(RegionKind::Box, 0.35); // step 7
         s1.duration_ms = 0.1; // steps 7 and 8
+        s1.x = Some([0, 0]);
         let stimuli = StimulusSchedule::compile(&[s1], dims, 0.05, Diffusion::INFO).unwrap();
+        let recording = Recording { up: 0.5, down: None, beats: None };
+        let events = Events { stimuli, recording: Some(recording) };
+        let maps = Maps::at_start(recording, dims, rest.slice(0), 0.0);
+        solver.set_events(&events, EventStart::NEW, Some(&maps)).unwrap();
         let dir = std::env::temp_dir().join(format!("fibril-driver-{}", std::process::id()));
         let out = OutputDir::prepare(&dir, true).unwrap();
         let mut writer = SnapshotWriter::new(out, vec![0], Formats::default(), 0.6);
         let stop = AtomicBool::new(false);
         let path = dir.join("checkpoint.fibril");
+        let mut schedule = Schedule::new(20, None, 100);
+        schedule.checkpoint_every = Some(10);
         let mut ctx = RunContext {
             writer: Some(&mut writer),
-            stimuli: &stimuli,
-            activation: None,
             checkpoint_path: Some(&path),
             stop: &stop,
             progress: &mut |_| {},
         };
-        let report = run(&mut solver, &domain, &Schedule::new(20, None, 100), &mut ctx).unwrap();
+        let report = run(&mut solver, &domain, &schedule, &mut ctx).unwrap();
         assert_eq!(report.outcome, Outcome::Completed);
-        assert_eq!(report.stimulus_applications, 2);
-        let sets: Vec<u64> = solver.log.iter().filter(|e| e.1 == "set_state").map(|e| e.0).collect();
-        assert_eq!(sets, vec![7, 8]);
+        assert!(!solver.log.iter().any(|e| e.1 == "set_state"), "no round trip: {:?}", solver.log);
         let advances: Vec<u64> = solver.log.iter().filter(|e| e.1 == "advance").map(|e| e.0).collect();
-        assert_eq!(advances, vec![7, 8, 20]);
+        assert_eq!(advances, vec![10, 20]);
+        let maps_read: Vec<u64> = solver.log.iter().filter(|e| e.1 == "maps").map(|e| e.0).collect();
+        assert_eq!(maps_read, vec![10, 20], "maps read only for the checkpoints");
+        // The stimulated column x = 0 was set to 1 at step 7: activated at 0.35 ms.
+        let m = solver.maps().unwrap().unwrap();
+        assert_eq!(m.activation[0], 0.35);
+        assert!(m.activation[1].is_nan() || m.activation[1] > 0.35);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -6,6 +6,7 @@
 use kernels_gpu::GridDims;
 
 use crate::backend::gpu::KernelConfig;
+use crate::events::recording::Recording;
 use crate::multi::{MultiError, check_splittable};
 use crate::scalar::Precision;
 use crate::solver::SolverError;
@@ -44,7 +45,7 @@ pub fn estimate(
     precision: Precision,
     kernel: KernelConfig,
     placement: &Placement,
-    activation_map: bool,
+    recording: Option<&Recording>,
 ) -> Result<Estimate, MultiError> {
     let b = precision.bytes() as u64;
     // Saturating: a grid too large to count needs more than any memory.
@@ -63,22 +64,28 @@ pub fn estimate(
     // Output, whatever the placement: one copy of the state downloaded (or
     // gathered) from the solver, and beside it the bytes of the file being
     // written, the largest of which is a checkpoint (the state again, and
-    // the activation map's section). The map itself lives on the host.
-    let map = if activation_map { cells.saturating_mul(4 + b) } else { 0 };
-    let output = state.saturating_mul(2).saturating_add(map.saturating_mul(2));
+    // the maps); at the end, the maps downloaded, the ordered fields
+    // written (activation, repolarisation, APD) and the file of them all.
+    let maps = recording.map_or(MapBytes::default(), |r| map_bytes(r, cells));
+    let output = state.saturating_mul(2).saturating_add(maps.kept.saturating_mul(2)).max(maps.written);
     let resident = match placement {
-        // The solver's arrays: U, U_next and the locals. (The initial state
-        // is dropped once the solver holds it, before any output.)
-        Placement::Cpu => (variables as u64 + 1).saturating_mul(cells).saturating_mul(b),
+        // The solver's arrays: U, U_next, the locals and the maps. (The
+        // initial state is dropped once the solver holds it, before any
+        // output.)
+        Placement::Cpu => {
+            (variables as u64 + 1).saturating_mul(cells).saturating_mul(b).saturating_add(maps.kept)
+        }
         // Only the initial state while it is uploaded, below the output's peak.
         Placement::Gpus(ordinals) if ordinals.len() == 1 => {
-            add(ordinals[0], device(dims)?);
+            add(ordinals[0], device(dims)?.saturating_add(maps.kept));
             0
         }
         Placement::Gpus(ordinals) => {
             let split = check_splittable(dims, ordinals.len())?;
             for (i, &ordinal) in ordinals.iter().enumerate() {
-                add(ordinal, device(split.local_dims(dims, i))?);
+                let local = split.local_dims(dims, i);
+                let local_maps = recording.map_or(0, |r| map_bytes(r, local.cells() as u64).kept);
+                add(ordinal, device(local)?.saturating_add(local_maps));
             }
             // The initial state and its scattered slabs while they are
             // uploaded: no more than the output's two copies.
@@ -86,8 +93,12 @@ pub fn estimate(
         }
         Placement::Rank { rank, world, ordinal } => {
             let split = check_splittable(dims, *world)?;
-            // The slab, plus the global state of an all-gather, staged on the GPU.
-            add(*ordinal, device(split.local_dims(dims, *rank))?.saturating_add(state));
+            // The slab, plus the global state (or maps) of an all-gather,
+            // staged on the GPU.
+            let local = split.local_dims(dims, *rank);
+            let local_maps = recording.map_or(0, |r| map_bytes(r, local.cells() as u64).kept);
+            let gathered = state.max(maps.kept.saturating_mul(2));
+            add(*ordinal, device(local)?.saturating_add(local_maps).saturating_add(gathered));
             0
         }
     };
@@ -95,10 +106,24 @@ pub fn estimate(
     Ok(Estimate { host_bytes, gpu_bytes })
 }
 
-/// Host bytes of the activation-time map: the times (f32) and the
-/// previous sample of variable 0.
-pub fn activation_bytes(cells: usize, precision: Precision) -> u64 {
-    cells as u64 * (4 + precision.bytes() as u64)
+/// Bytes of the maps of `cells` cells.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MapBytes {
+    /// What a solver keeps: activation and repolarisation times (f32) per
+    /// beat slot, the beat counts (u32).
+    pub kept: u64,
+    /// The peak while they are written: the maps, the ordered fields
+    /// (activation, repolarisation, APD) and the `.vti` holding them all.
+    pub written: u64,
+}
+
+pub fn map_bytes(recording: &Recording, cells: u64) -> MapBytes {
+    let field = cells.saturating_mul(4).saturating_mul(recording.slots() as u64);
+    let rep = u64::from(recording.down.is_some());
+    let count = if recording.beats.is_some() { cells.saturating_mul(4) } else { 0 };
+    let kept = field.saturating_mul(1 + rep).saturating_add(count);
+    let ordered = field.saturating_mul(1 + 2 * rep);
+    MapBytes { kept, written: kept.saturating_add(ordered.saturating_mul(2)) }
 }
 
 /// `MemAvailable` of /proc/meminfo, where the system reports it.
@@ -143,7 +168,7 @@ mod tests {
         let d = GridDims::new(64, 64, 64);
         let cells = d.cells() as u64;
         let one =
-            |vars, placement| estimate("karma", d, vars, Precision::F32, naive, &placement, false).unwrap();
+            |vars, placement| estimate("karma", d, vars, Precision::F32, naive, &placement, None).unwrap();
         // Karma on one GPU: U, U_next and v (paper eq. 6 with mesh = ds).
         assert_eq!(one(2, Placement::Gpus(vec![0])).gpu_bytes, vec![(0, 3 * 4 * cells)]);
         // The CPU: U, U_next, v, plus the initial state and one copy (5 fields for Karma).
@@ -167,7 +192,7 @@ mod tests {
             Precision::F32,
             naive,
             &Placement::Gpus(vec![0, 1]),
-            false,
+            None,
         );
         assert!(matches!(sheet, Err(MultiError::NotThreeDimensional { .. })));
     }

@@ -6,6 +6,8 @@ use serde::Serialize;
 use thiserror::Error;
 
 use crate::backend::gpu::KernelConfigError;
+use crate::events::recording::Maps;
+use crate::events::{EventStart, Events};
 use crate::scalar::Scalar;
 use crate::state::State;
 
@@ -58,10 +60,12 @@ pub enum SolverError {
     DeviceMemory { device: String, needed: String, free: String },
 }
 
-/// A time stepper that owns the state.
+/// A time stepper that owns the state and acts on the run's events.
 ///
 /// `advance` may return before the work is done (the GPU queues it);
-/// `synchronize`, `state` and `any_nonfinite` wait for it.
+/// `synchronize`, `state`, `maps` and `any_nonfinite` wait for it. A
+/// solver counts the steps it takes from the step `set_events` gives (0
+/// otherwise): stimuli apply, and crossings are timed, by that count.
 pub trait Solver<T: Scalar> {
     fn kind(&self) -> BackendKind;
     /// Human-readable device: "NVIDIA H100 80GB HBM3" or "CPU (16 threads)".
@@ -75,6 +79,20 @@ pub trait Solver<T: Scalar> {
     /// Replaces the state (stimuli, restarts). `state` has the solver's
     /// grid and model.
     fn set_state(&mut self, state: &State<T>) -> Result<(), SolverError>;
+    /// Installs the events of a run that stands at `start`: the solver
+    /// applies the stimuli due at a step before it takes it (and before
+    /// the state or the maps at that step are read) and records crossings
+    /// at every step, on its own memory. `maps` (the whole grid's, so far)
+    /// is given exactly when `events.recording` is.
+    fn set_events(
+        &mut self,
+        events: &Events,
+        start: EventStart,
+        maps: Option<&Maps>,
+    ) -> Result<(), SolverError>;
+    /// The maps recorded so far, for the whole grid (in a multi-process
+    /// run every rank gets them: a collective call).
+    fn maps(&mut self) -> Result<Option<Maps>, SolverError>;
     /// Whether variable 0 holds a NaN or an infinity (on any rank).
     fn any_nonfinite(&mut self) -> Result<bool, SolverError>;
     /// Whether `flag` is set on any process of a multi-process run. The

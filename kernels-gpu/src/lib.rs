@@ -32,6 +32,7 @@
 #![cfg_attr(target_arch = "nvptx64", allow(internal_features))]
 
 pub mod cell;
+pub mod events;
 pub mod layout;
 pub mod math;
 pub mod model;

@@ -20,6 +20,8 @@ pub enum Kernel {
     TowerMarch,
     /// The NaN/Inf check (no model).
     FlagNonfinite,
+    /// A stimulus applied to its region (no model).
+    Stimulate,
 }
 
 /// One `.entry` of the PTX.
@@ -67,6 +69,8 @@ macro_rules! entry_table {
         pub static ENTRY_POINTS: &[EntryPoint] = &[
             EntryPoint { model: "", kernel: Kernel::FlagNonfinite, precision: "f32", name: $crate::entry_name!(flag, nonfinite, f32) },
             EntryPoint { model: "", kernel: Kernel::FlagNonfinite, precision: "f64", name: $crate::entry_name!(flag, nonfinite, f64) },
+            EntryPoint { model: "", kernel: Kernel::Stimulate, precision: "f32", name: $crate::entry_name!(stimulate, cells, f32) },
+            EntryPoint { model: "", kernel: Kernel::Stimulate, precision: "f64", name: $crate::entry_name!(stimulate, cells, f64) },
             $(
                 entry!($name, naive, Naive3d, f32), entry!($name, naive, Naive3d, f64),
                 entry!($name, naive2d, Naive2d, f32), entry!($name, naive2d, Naive2d, f64),

@@ -227,7 +227,7 @@ fn measure<M: CellModel, T: Scalar>(
     kernel: KernelConfig,
     steps: u64,
 ) -> anyhow::Result<BenchRecord> {
-    check_memory(selected, domain, T::PRECISION, kernel, false)?;
+    check_memory(selected, domain, T::PRECISION, kernel, None)?;
     let initial = InitialCondition::Planar.state::<T>(M::INFO, domain.dims());
     let mut solver = build_solver::<M, T>(selected, &args.compute, kernel, domain, &initial)?;
     drop(initial);

@@ -124,7 +124,8 @@ pub fn info(args: InfoArgs, matches: &ArgMatches) -> anyhow::Result<ExitCode> {
         if on_gpu { "gpu" } else { "cpu" }
     );
     let available = available_host_bytes();
-    match estimate(model.name, dims, variables, precision, kernel, &placement, config.output.activation_map) {
+    let recording = config.output.recording(model)?;
+    match estimate(model.name, dims, variables, precision, kernel, &placement, recording.as_ref()) {
         Ok(needs) => {
             for (ordinal, bytes) in &needs.gpu_bytes {
                 let free = match &gpu {

@@ -10,9 +10,10 @@ use clap::ArgMatches;
 use fibril_host::backend::KernelConfig;
 use fibril_host::checkpoint::{self, CheckpointHeader};
 use fibril_host::driver::{self, Outcome, RunContext, Schedule};
-use fibril_host::events::activation::ActivationMap;
 use fibril_host::events::protocol;
+use fibril_host::events::recording::{Maps, Recording};
 use fibril_host::events::stimulus::{StimulusSchedule, StimulusSpec};
+use fibril_host::events::{EventStart, Events};
 use fibril_host::io::snapshots::{Formats, SnapshotWriter};
 use fibril_host::io::{OutputDir, write_json_atomic};
 use fibril_host::time::{MAX_STEPS, short};
@@ -50,9 +51,9 @@ struct Plan {
     formats: Formats,
     /// Indices of the variables each snapshot writes.
     save: Vec<usize>,
-    /// The activation map's threshold and sampling interval, if the run
-    /// keeps one (asked for, or carried on from the checkpoint).
-    activation: Option<(f64, u64)>,
+    /// The maps the run records (asked for, or carried on from the
+    /// checkpoint).
+    recording: Option<Recording>,
     resume: Option<Resume>,
 }
 
@@ -109,7 +110,7 @@ pub fn check_resolved(mut resolved: Resolved) -> anyhow::Result<CheckedRun> {
         snapshot_every: checked.snapshot_every,
         checkpoint_every: checked.checkpoint_every,
         check_every: resolved.config.run.check_every_steps,
-        activation_every: resolved.config.output.activation_every_steps,
+        recording: checked.recording,
         stimuli: checked.stimuli,
         config: resolved.config,
     })
@@ -124,7 +125,7 @@ pub struct CheckedRun {
     pub snapshot_every: Option<u64>,
     pub checkpoint_every: Option<u64>,
     pub check_every: u64,
-    pub activation_every: u64,
+    pub recording: Option<Recording>,
     pub stimuli: StimulusSchedule,
     pub config: RunConfig,
 }
@@ -200,7 +201,7 @@ struct Checked {
     /// Said before the run starts (options accepted that will do nothing).
     notes: Vec<String>,
     save: Vec<usize>,
-    activation_threshold: f64,
+    recording: Option<Recording>,
 }
 
 /// The checks of a configuration that need neither the disk nor the
@@ -220,13 +221,9 @@ fn check(config: &RunConfig, domain: &Domain) -> anyhow::Result<Checked> {
         .snapshot_every_ms
         .map(|ms| duration_steps("--snapshot-every-ms", ms, dt))
         .transpose()?;
-    for (name, n) in [
-        ("check_every_steps", config.run.check_every_steps),
-        ("activation_every_steps", config.output.activation_every_steps),
-    ] {
-        if !(1..=MAX_STEPS).contains(&n) {
-            bail!("{name} = {n}: give a whole number of steps from 1 to {MAX_STEPS}");
-        }
+    let n = config.run.check_every_steps;
+    if !(1..=MAX_STEPS).contains(&n) {
+        bail!("check_every_steps = {n}: give a whole number of steps from 1 to {MAX_STEPS}");
     }
     let checkpoint_every = config
         .run
@@ -256,10 +253,7 @@ fn check(config: &RunConfig, domain: &Domain) -> anyhow::Result<Checked> {
         bail!("--format needs at least one of npy, vti, png");
     }
     let save = config.output.saved_variables(model)?;
-    let activation_threshold = config.output.activation_threshold(model);
-    if config.output.activation_map && !activation_threshold.is_finite() {
-        bail!("--activation-threshold must be a finite number");
-    }
+    let recording = config.output.recording(model)?;
     Ok(Checked {
         total_steps,
         snapshot_every,
@@ -268,7 +262,7 @@ fn check(config: &RunConfig, domain: &Domain) -> anyhow::Result<Checked> {
         stimuli,
         notes,
         save,
-        activation_threshold,
+        recording,
     })
 }
 
@@ -284,32 +278,24 @@ fn plan(resolved: &Resolved, args: &RunArgs, domain: Domain) -> anyhow::Result<P
     let resume = args
         .resume
         .as_ref()
-        .map(|path| {
-            check_resume(path, config, &domain, precision, checked.total_steps, checked.activation_threshold)
-        })
+        .map(|path| check_resume(path, &domain, precision, checked.total_steps, checked.recording))
         .transpose()?;
-    // A resumed run carries on what its checkpoint carries: the map goes on
-    // (with its own threshold and interval) whether or not it was asked for.
-    let activation = match &resume {
+    // A resumed run carries on what its checkpoint carries: the maps go on
+    // (with their own thresholds) whether or not they were asked for.
+    let recording = match &resume {
         Some(r) => {
-            if let (Some((threshold, every)), false) = (r.header.activation, config.output.activation_map) {
-                eprintln!(
-                    "fibril: {} carries an activation map; continuing it (threshold {threshold}, every {every} steps)",
-                    r.path.display(),
-                );
+            if let (Some(saved), None) = (r.header.recording, checked.recording) {
+                eprintln!("fibril: {} carries {}; continuing them", r.path.display(), describe(&saved));
             }
-            r.header.activation
+            r.header.recording
         }
-        None => config
-            .output
-            .activation_map
-            .then_some((checked.activation_threshold, config.output.activation_every_steps)),
+        None => checked.recording,
     };
     let kernel = config.compute.kernel_config();
     let mut selected = select(&config.compute, config.compute.single_gpu_count()?, &args.ranks)?;
     let resume_from = args.resume.as_ref().map(|p| p.display().to_string()).unwrap_or_default();
     selected.bind_options(&format!("{}\n{resume_from}", config.to_toml()));
-    check_memory(&selected, &domain, precision, kernel, activation.is_some())?;
+    check_memory(&selected, &domain, precision, kernel, recording.as_ref())?;
     let out = match &resume {
         _ if !selected.is_root() => None,
         Some(r) => {
@@ -342,20 +328,39 @@ fn plan(resolved: &Resolved, args: &RunArgs, domain: Domain) -> anyhow::Result<P
         stimulus_specs: checked.stimulus_specs,
         formats: config.output.formats(),
         save: checked.save,
-        activation,
+        recording,
         resume,
     })
+}
+
+/// The maps of a recording, in words.
+fn describe(r: &Recording) -> String {
+    let maps = if r.down.is_some() { "activation, repolarisation and APD maps" } else { "an activation map" };
+    let beats = r.beats.map_or(String::new(), |b| format!(" of the last {b} beats"));
+    let down = r.down.map_or(String::new(), |d| format!(", repolarisation threshold {d}"));
+    format!("{maps}{beats} (threshold {}{down})", r.up)
+}
+
+/// The options that ask for the maps of `r`.
+fn options_for(r: &Recording) -> String {
+    let mut o = format!("--activation-map --activation-threshold {}", r.up);
+    if let Some(d) = r.down {
+        o += &format!(" --apd-map --repolarisation-threshold {d}");
+    }
+    if let Some(b) = r.beats {
+        o += &format!(" --beats {b}");
+    }
+    o
 }
 
 /// Reads the checkpoint and refuses one that is damaged or that belongs to
 /// another run, before any work starts.
 fn check_resume(
     path: &Path,
-    config: &RunConfig,
     domain: &Domain,
     precision: Precision,
     total_steps: u64,
-    activation_threshold: f64,
+    recording: Option<Recording>,
 ) -> anyhow::Result<Resume> {
     let bytes = checkpoint::read_bytes(path)?;
     let header = checkpoint::decode_header(path, &bytes)?;
@@ -378,24 +383,19 @@ fn check_resume(
             short(header.t_ms)
         );
     }
-    if config.output.activation_map {
-        let wanted = (activation_threshold, config.output.activation_every_steps);
-        match header.activation {
+    if let Some(wanted) = recording {
+        match header.recording {
             None => bail!(
                 "{} holds no activation map, so this run cannot continue one; \
-                 drop --activation-map, or start the run again with it",
+                 drop the map options, or start the run again with them",
                 path.display()
             ),
             Some(saved) if saved != wanted => bail!(
-                "{} holds an activation map with threshold {} sampled every {} steps, \
-                 this run asks for {} every {}; pass --activation-threshold {} --activation-every-steps {}",
+                "{} holds {}, this run asks for {}; pass {} (or none of the map options)",
                 path.display(),
-                saved.0,
-                saved.1,
-                wanted.0,
-                wanted.1,
-                saved.0,
-                saved.1
+                describe(&saved),
+                describe(&wanted),
+                options_for(&saved)
             ),
             Some(_) => {}
         }
@@ -437,34 +437,34 @@ fn execute<M: CellModel, T: Scalar>(
         stimulus_specs,
         formats,
         save,
-        activation,
+        recording,
         resume,
     } = plan;
     let output = &config.output;
-    let (initial, mut activation) = match &resume {
-        // The saved map, if the checkpoint has one (`plan` said so).
+    let (initial, maps) = match &resume {
+        // The saved maps, if the checkpoint has them (`plan` said so).
         Some(r) => {
             let saved = checkpoint::decode::<T>(&r.path, &r.bytes)?;
-            (saved.state, saved.activation)
+            (saved.state, saved.maps)
         }
-        None => (
-            config.run.init.condition().state::<T>(M::INFO, domain.dims()),
-            activation.map(|(threshold, every)| ActivationMap::<T>::new(domain.cells(), threshold, every)),
-        ),
+        None => {
+            let initial = config.run.init.condition().state::<T>(M::INFO, domain.dims());
+            let maps = recording.map(|r| Maps::at_start(r, domain.dims(), initial.slice(0), 0.0));
+            (initial, maps)
+        }
     };
     let mut solver = build_solver::<M, T>(&selected, &config.compute, kernel, &domain, &initial)?;
     drop(initial);
+    let events = Events { stimuli, recording };
+    let start = if resume.is_some() { EventStart::resumed(schedule.start_step) } else { EventStart::NEW };
+    solver.set_events(&events, start, maps.as_ref())?;
+    drop(maps);
     let Some(out) = out else {
         // A rank other than 0: the same loop, gathering what rank 0 writes.
-        let mut ctx = RunContext {
-            writer: None,
-            stimuli: &stimuli,
-            activation: activation.as_mut(),
-            checkpoint_path: None,
-            stop,
-            progress: &mut |_| {},
-        };
+        let mut ctx = RunContext { writer: None, checkpoint_path: None, stop, progress: &mut |_| {} };
         let report = driver::run(solver.as_mut(), &domain, &schedule, &mut ctx)?;
+        // Collective: rank 0 gathers the maps to write them.
+        solver.maps()?;
         return Ok(match report.outcome {
             Outcome::Completed => ExitCode::SUCCESS,
             Outcome::NonFinite { .. } => ExitCode::from(3),
@@ -487,8 +487,6 @@ fn execute<M: CellModel, T: Scalar>(
     let mut progress = |s| bar.set_position(s);
     let mut ctx = RunContext {
         writer: Some(&mut writer),
-        stimuli: &stimuli,
-        activation: activation.as_mut(),
         checkpoint_path: Some(&checkpoint_path),
         stop,
         progress: &mut progress,
@@ -496,15 +494,19 @@ fn execute<M: CellModel, T: Scalar>(
     let report = driver::run(solver.as_mut(), &domain, &schedule, &mut ctx)?;
     bar.finish_and_clear();
 
-    let activation_record = match &activation {
-        Some(map) => Some(ActivationRecord {
-            threshold: map.threshold,
-            every_steps: map.every_steps,
-            activated_cells: map.activated(),
-            files: writer.write_activation(domain.dims(), map)?,
+    let t0 = std::time::Instant::now();
+    let activation_record = match solver.maps()? {
+        Some(maps) => Some(ActivationRecord {
+            threshold: maps.recording.up,
+            repolarisation_threshold: maps.recording.down,
+            beats: maps.recording.beats,
+            checked_every_step: true,
+            activated_cells: maps.activated(),
+            files: writer.write_maps(&maps)?,
         }),
         None => None,
     };
+    let maps_s = t0.elapsed().as_secs_f64();
     let summary = RunSummary {
         fibril_version: env!("CARGO_PKG_VERSION"),
         command: std::env::args().collect(),
@@ -524,10 +526,9 @@ fn execute<M: CellModel, T: Scalar>(
         resumed_from: resume
             .as_ref()
             .map(|r| ResumeRecord { checkpoint: r.path.clone(), step: r.header.step }),
-        wall_s: report.stepping_s + report.output_s + report.host_s,
+        wall_s: report.stepping_s + report.output_s + maps_s,
         stepping_s: report.stepping_s,
-        output_s: report.output_s,
-        host_s: report.host_s,
+        output_s: report.output_s + maps_s,
         throughput: Throughput::new(
             report.steps_advanced,
             report.stepping_s,

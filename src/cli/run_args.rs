@@ -7,6 +7,7 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 use fibril_host::ModelInfo;
+use fibril_host::events::recording::Recording;
 use fibril_host::init::InitialCondition;
 use fibril_host::io::snapshots::Formats;
 use serde::{Deserialize, Serialize};
@@ -126,7 +127,8 @@ pub struct OutputArgs {
     #[arg(long, value_enum, value_delimiter = ',', default_values_t = [FormatArg::Npy])]
     pub format: Vec<FormatArg>,
     /// Record the activation time of every cell (first upward crossing of
-    /// --activation-threshold) and write activation.npy/.vti at the end.
+    /// --activation-threshold, checked at every step on the device and
+    /// interpolated within the step) and write activation.npy/.vti.
     #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true", default_value_t = false)]
     pub activation_map: bool,
     /// Threshold of the potential for the activation map [default: the
@@ -134,10 +136,26 @@ pub struct OutputArgs {
     #[arg(long, allow_negative_numbers = true)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub activation_threshold: Option<f64>,
-    /// Sample U for the activation map every this many steps (the crossing
-    /// time is interpolated between samples; 1 = exact to the step).
-    #[arg(long, default_value_t = 10, value_parser = steps_in_range)]
-    pub activation_every_steps: u64,
+    /// Also record the repolarisation time (first downward crossing of
+    /// --repolarisation-threshold after the activation) and write
+    /// repolarisation.npy and apd.npy (implies --activation-map).
+    #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true", default_value_t = false)]
+    pub apd_map: bool,
+    /// Threshold of the downward crossing for --apd-map [default: the
+    /// activation threshold]; the 90%-repolarisation level gives APD90.
+    #[arg(long, allow_negative_numbers = true)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub repolarisation_threshold: Option<f64>,
+    /// Keep the last N activations (and repolarisations) of every cell
+    /// instead of the first: maps of shape (N, nz, ny, nx), oldest beat
+    /// first, for paced runs (implies --activation-map).
+    #[arg(long, value_name = "N")]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub beats: Option<u32>,
+    /// Removed: crossings are checked at every step now. Kept only to say so.
+    #[arg(long, hide = true)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub activation_every_steps: Option<u64>,
     /// No progress bar and no final line.
     #[arg(long, short, num_args = 0..=1, require_equals = true, default_missing_value = "true", default_value_t = false)]
     pub quiet: bool,
@@ -226,6 +244,39 @@ impl OutputArgs {
         self.activation_threshold.unwrap_or(model.activation_threshold)
     }
 
+    /// The maps the run records, checked; `None` without any.
+    pub fn recording(&self, model: &ModelInfo) -> anyhow::Result<Option<Recording>> {
+        if let Some(n) = self.activation_every_steps {
+            anyhow::bail!(
+                "--activation-every-steps {n} (activation_every_steps) is gone: activation times are now \
+                 checked at every step on the device and interpolated within the step; remove it"
+            );
+        }
+        if !(self.activation_map || self.apd_map || self.beats.is_some()) {
+            if self.repolarisation_threshold.is_some() {
+                anyhow::bail!("--repolarisation-threshold needs --apd-map");
+            }
+            return Ok(None);
+        }
+        let up = self.activation_threshold(model);
+        if !up.is_finite() {
+            anyhow::bail!("--activation-threshold must be a finite number");
+        }
+        if self.repolarisation_threshold.is_some() && !self.apd_map {
+            anyhow::bail!("--repolarisation-threshold needs --apd-map");
+        }
+        let down = self.apd_map.then(|| self.repolarisation_threshold.unwrap_or(up));
+        if down.is_some_and(|d| !d.is_finite()) {
+            anyhow::bail!("--repolarisation-threshold must be a finite number");
+        }
+        if let Some(n) = self.beats
+            && !(1..=MAX_BEATS).contains(&n)
+        {
+            anyhow::bail!("--beats {n}: keep from 1 to {MAX_BEATS} beats per cell");
+        }
+        Ok(Some(Recording { up, down, beats: self.beats }))
+    }
+
     pub fn formats(&self) -> Formats {
         Formats {
             npy: self.format.contains(&FormatArg::Npy),
@@ -235,9 +286,42 @@ impl OutputArgs {
     }
 }
 
+/// The most beats per cell a per-beat map keeps (each costs 4 bytes per
+/// cell per map on the device).
+pub const MAX_BEATS: u32 = 64;
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn recordings_are_checked() {
+        let karma = fibril_host::models::find("karma").unwrap();
+        let out = |f: &dyn Fn(&mut OutputArgs)| {
+            let mut o = OutputArgs::default();
+            f(&mut o);
+            o.recording(karma)
+        };
+        assert_eq!(out(&|_| {}).unwrap(), None);
+        let r = out(&|o| o.apd_map = true).unwrap().unwrap();
+        assert_eq!(
+            (r.up, r.down, r.beats),
+            (karma.activation_threshold, Some(karma.activation_threshold), None)
+        );
+        let r = out(&|o| o.beats = Some(4)).unwrap().unwrap();
+        assert_eq!((r.down, r.beats), (None, Some(4)));
+        let e = |f: &dyn Fn(&mut OutputArgs)| out(f).unwrap_err().to_string();
+        assert!(e(&|o| o.activation_every_steps = Some(4)).contains("is gone"));
+        assert!(e(&|o| o.repolarisation_threshold = Some(0.5)).contains("needs --apd-map"));
+        assert!(e(&|o| o.beats = Some(0)).contains("from 1 to 64"));
+        assert!(
+            e(&|o| {
+                o.apd_map = true;
+                o.repolarisation_threshold = Some(f64::NAN);
+            })
+            .contains("finite")
+        );
+    }
 
     #[test]
     fn defaults_come_from_clap() {

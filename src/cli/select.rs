@@ -6,6 +6,7 @@ use std::time::Duration;
 use anyhow::{Context, bail};
 use fibril_host::backend::gpu::device_count;
 use fibril_host::backend::{CpuSolver, GpuDevice, GpuSolver, KernelConfig, Solver};
+use fibril_host::events::recording::Recording;
 use fibril_host::memory::{Estimate, Placement, available_host_bytes, estimate, format_bytes};
 use fibril_host::multi::gpu::SplitRun;
 use fibril_host::multi::nccl::{self, UniqueId};
@@ -182,7 +183,7 @@ pub fn check_memory(
     domain: &Domain,
     precision: Precision,
     kernel: KernelConfig,
-    activation_map: bool,
+    recording: Option<&Recording>,
 ) -> anyhow::Result<Estimate> {
     let info = domain.model().info();
     let needs = estimate(
@@ -192,7 +193,7 @@ pub fn check_memory(
         precision,
         kernel,
         &selected.placement(),
-        activation_map,
+        recording,
     )?;
     for &(ordinal, bytes) in &needs.gpu_bytes {
         let gpu = selected.device(ordinal).expect("the estimate names the selected GPUs");

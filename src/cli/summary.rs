@@ -31,12 +31,16 @@ impl Throughput {
     }
 }
 
-/// The activation-time map of a run.
+/// The activation (and repolarisation, APD) maps of a run.
 #[derive(Debug, Serialize)]
 pub struct ActivationRecord {
     pub threshold: f64,
-    /// U was sampled every this many steps (crossings interpolated between).
-    pub every_steps: u64,
+    /// Threshold of the repolarisation map, when the run records one.
+    pub repolarisation_threshold: Option<f64>,
+    /// Beats kept per cell in per-beat mode; `None`: the first activation.
+    pub beats: Option<u32>,
+    /// Crossings are checked at every step and interpolated within it.
+    pub checked_every_step: bool,
     pub activated_cells: usize,
     pub files: Vec<String>,
 }
@@ -70,12 +74,10 @@ pub struct RunSummary {
     /// Steps advanced by this invocation (fewer than `steps` when resumed).
     pub steps_advanced: u64,
     pub resumed_from: Option<ResumeRecord>,
-    /// Wall time of the run loop (stepping, output, stimuli), seconds.
+    /// Wall time of the run loop (stepping with its events, output), seconds.
     pub wall_s: f64,
     pub stepping_s: f64,
     pub output_s: f64,
-    /// Stimuli and activation sampling on the host, seconds.
-    pub host_s: f64,
     /// Computed from the stepping time and `steps_advanced` alone.
     #[serde(flatten)]
     pub throughput: Throughput,

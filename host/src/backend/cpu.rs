@@ -13,10 +13,13 @@ use kernels_gpu::{CellModel, GridDims, Locals, StepCoeffs, ZWindow};
 use rayon::prelude::*;
 
 use crate::domain::Domain;
+use crate::events::recording::Maps;
+use crate::events::{EventStart, Events, HostEvents};
 use crate::models::{ModelVisitor, dispatch};
 use crate::scalar::Scalar;
 use crate::solver::{BackendKind, Solver, SolverError};
 use crate::state::State;
+use kernels_gpu::events::{Recorder, SlicePlacement};
 
 /// Cells per parallel task in 2D and 1D grids (3D grids take a slice each).
 const CELLS_PER_TASK: usize = 16 * 1024;
@@ -32,6 +35,8 @@ pub struct CpuSolver<M: CellModel, T: Scalar> {
     u_next: Vec<T>,
     /// The model's local variables, cell after cell.
     locals: Vec<M::Locals<T>>,
+    /// The step count, stimuli and maps.
+    events: HostEvents,
 }
 
 impl<M: CellModel, T: Scalar> CpuSolver<M, T> {
@@ -49,6 +54,7 @@ impl<M: CellModel, T: Scalar> CpuSolver<M, T> {
             u: initial.slice(0).to_vec(),
             u_next: vec![T::ZERO; domain.cells()],
             locals: vec![M::Locals::<T>::from_fn(|_| T::ZERO); domain.cells()],
+            events: HostEvents::none(domain.dims(), domain.dt_ms()),
         };
         solver.load_locals(initial);
         solver
@@ -82,10 +88,46 @@ impl<M: CellModel, T: Scalar> CpuSolver<M, T> {
         self.step_window(ZWindow::all(self.grid.nz));
     }
 
+    /// Installs the events of this buffer, placed in the whole grid by
+    /// `place` (a sub-domain's share; `maps` are this buffer's).
+    pub fn set_local_events(
+        &mut self,
+        events: &Events,
+        start: EventStart,
+        place: SlicePlacement,
+        maps: Option<Maps>,
+    ) {
+        assert_eq!(events.recording.is_some(), maps.is_some(), "maps exactly when recording");
+        self.events = HostEvents {
+            events: events.clone(),
+            step: start.step,
+            stimulated: start.stimuli_applied.then_some(start.step),
+            place,
+            maps,
+            ..self.events.clone()
+        };
+    }
+
+    /// This buffer's maps (after the stimuli of the current step).
+    pub fn local_maps(&mut self) -> Option<&Maps> {
+        self.events.stimulate(&mut self.u);
+        self.events.maps.as_ref()
+    }
+
+    /// Variable 0 after the stimuli of the current step.
+    fn stimulated_u(&mut self) -> &[T] {
+        self.events.stimulate(&mut self.u);
+        &self.u
+    }
+
     /// One step of the slices in `window` (of the compacted grid) only,
-    /// then the buffers swap; the other slices of the new U hold stale
-    /// values (a sub-domain's halo slices, refilled by the halo exchange).
+    /// after the stimuli due at this step (applied to every slice, halos
+    /// included), then the buffers swap; the other slices of the new U
+    /// hold stale values (a sub-domain's halo slices, refilled by the halo
+    /// exchange).
     pub fn step_window(&mut self, window: ZWindow) {
+        self.events.stimulate(&mut self.u);
+        let rec = self.events.recorder::<T>();
         // The shared math uses explicit fused multiply-adds. Without the FMA
         // instruction they become calls to a software `fma`: correct (the
         // same single rounding) but several times slower, so the row loop
@@ -110,19 +152,21 @@ impl<M: CellModel, T: Scalar> CpuSolver<M, T> {
                 #[cfg(target_arch = "x86_64")]
                 if fma {
                     // SAFETY: the processor supports FMA (detected above).
-                    unsafe { step_rows_fma::<M, T>(u, u_next, locals, g, row, &step, &coeffs) };
+                    unsafe { step_rows_fma::<M, T>(u, u_next, locals, g, row, &step, &coeffs, &rec) };
                     return;
                 }
                 let _ = fma;
-                step_rows::<M, T>(u, u_next, locals, g, row, &step, &coeffs);
+                step_rows::<M, T>(u, u_next, locals, g, row, &step, &coeffs, &rec);
             });
         std::mem::swap(&mut self.u, &mut self.u_next);
+        self.events.step += 1;
     }
 }
 
 /// [`step_rows`] compiled with the FMA instruction available.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "fma")]
+#[allow(clippy::too_many_arguments, reason = "step_rows' parameters, one to one")]
 fn step_rows_fma<M: CellModel, T: Scalar>(
     u: &[T],
     u_next: &mut [T],
@@ -131,14 +175,16 @@ fn step_rows_fma<M: CellModel, T: Scalar>(
     first_row: usize,
     step: &StepCoeffs<T>,
     coeffs: &M::Coeffs<T>,
+    rec: &Recorder<T>,
 ) {
-    step_rows::<M, T>(u, u_next, locals, g, first_row, step, coeffs);
+    step_rows::<M, T>(u, u_next, locals, g, first_row, step, coeffs, rec);
 }
 
 /// Advances the rows of cells that `u_next` and `locals` hold, starting at
 /// row `first_row` (row r is y = r % ny, z = r / ny of the compacted grid
-/// `g`); reads `u`, the whole grid.
+/// `g`); reads `u`, the whole grid; records crossings with `rec`.
 #[inline(always)]
+#[allow(clippy::too_many_arguments, reason = "a row task's inputs, as the kernels take them")]
 fn step_rows<M: CellModel, T: Scalar>(
     u: &[T],
     u_next: &mut [T],
@@ -147,6 +193,7 @@ fn step_rows<M: CellModel, T: Scalar>(
     first_row: usize,
     step: &StepCoeffs<T>,
     coeffs: &M::Coeffs<T>,
+    rec: &Recorder<T>,
 ) {
     let nx = g.nx as usize;
     let axes = g.axes();
@@ -158,7 +205,8 @@ fn step_rows<M: CellModel, T: Scalar>(
         for (x, (un, cell)) in u_next.iter_mut().zip(locals.iter_mut()).enumerate() {
             let x = x as u32;
             let (xm, xp) = mirror_neighbours(x, g.nx);
-            let uc = u[g.index(x, y, z)];
+            let i = g.index(x, y, z);
+            let uc = u[i];
             let at = |x, y, z| u[g.index(x, y, z)];
             let lap = match axes {
                 3 => laplacian7(
@@ -174,6 +222,9 @@ fn step_rows<M: CellModel, T: Scalar>(
                 _ => laplacian3(uc, at(xm, y, z), at(xp, y, z)),
             };
             *un = step_cell::<M, T>(uc, lap, cell, step, coeffs);
+            // SAFETY: the maps (if any) hold the grid's cells and row tasks
+            // are disjoint, so cell i's entries are this thread's alone.
+            unsafe { rec.record(i as u32, uc, *un) };
         }
     }
 }
@@ -225,7 +276,7 @@ impl<M: CellModel, T: Scalar> Solver<T> for CpuSolver<M, T> {
     }
 
     fn state(&mut self) -> Result<State<T>, SolverError> {
-        let mut vars = vec![self.u.clone()];
+        let mut vars = vec![self.stimulated_u().to_vec()];
         for k in 0..M::Locals::<T>::COUNT {
             vars.push(self.locals.iter().map(|cell| cell.get(k)).collect());
         }
@@ -238,6 +289,20 @@ impl<M: CellModel, T: Scalar> Solver<T> for CpuSolver<M, T> {
         self.u.copy_from_slice(state.slice(0));
         self.load_locals(state);
         Ok(())
+    }
+
+    fn set_events(
+        &mut self,
+        events: &Events,
+        start: EventStart,
+        maps: Option<&Maps>,
+    ) -> Result<(), SolverError> {
+        self.set_local_events(events, start, SlicePlacement::whole(self.dims.nz), maps.cloned());
+        Ok(())
+    }
+
+    fn maps(&mut self) -> Result<Option<Maps>, SolverError> {
+        Ok(self.local_maps().cloned())
     }
 
     fn any_nonfinite(&mut self) -> Result<bool, SolverError> {

@@ -1,14 +1,16 @@
-//! Stimuli: variable 0 set to a value in a region of the grid, at given
-//! steps.
+//! Stimuli: variable 0 set to a value, or driven by a current, in a region
+//! of the grid, at given steps.
 //!
-//! A stimulus is applied between two steps, on the host, through
-//! [`Solver::state`](crate::solver::Solver::state) and
-//! [`Solver::set_state`](crate::solver::Solver::set_state), so it works
-//! the same whatever memory layout a backend keeps.
+//! The solvers apply them on their own memory before the step they belong
+//! to (on the GPU a kernel over the region's cells, no round trip through
+//! the host), through the one routine `kernels_gpu::events::stimulate_cell`
+//! that the CPU calls too, so CPU and GPU stay bit-identical.
 //!
 //! Semantics: at every step at which a stimulus is active, variable 0 is
 //! *set* to `value` (by default the model's excited value) in its region
-//! before that step is taken (the other variables are left alone).
+//! before that step is taken, or, with `current`, raised by `current * dt`
+//! (a current injected during the step, split off from the step itself);
+//! the other variables are left alone.
 //! A stimulus with `duration_ms = 0` is active at one step, like the
 //! paper's S1 and S2; one with `duration_ms = d` is active at the `d / dt`
 //! steps `start, start + 1, ...`, so it clamps U for `d` ms. Periodic
@@ -21,6 +23,9 @@
 //! `cross-field` takes `z_frac` along the wave axis and `x_frac` along the
 //! cross axis (x in 3D and in a sheet).
 
+use kernels_gpu::events::{
+    REGION_BOX, REGION_SPHERE, Recorder, SlicePlacement, StimulusArgs, StimulusMode, stimulate_cell,
+};
 use kernels_gpu::{GridDims, ModelInfo};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
@@ -81,6 +86,10 @@ pub struct StimulusSpec {
     /// value (3 for Karma, as in the paper).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub value: Option<f64>,
+    /// Instead of setting a value, inject this current while active: du/dt
+    /// raised by it (variable 0's unit per time unit).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub current: Option<f64>,
     /// Repeat every this many ms (periodic pacing).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub period_ms: Option<f64>,
@@ -119,6 +128,7 @@ impl StimulusSpec {
             at_ms,
             duration_ms: 0.0,
             value: None,
+            current: None,
             period_ms: None,
             count: None,
             x: None,
@@ -223,6 +233,34 @@ impl Region {
         let u = state.slice_mut(0);
         self.for_each_cell(dims, |i| u[i] = value);
     }
+
+    /// The region as the stimulus routine of `kernels_gpu::events` takes it.
+    fn args<T: Scalar>(&self, dims: GridDims) -> StimulusArgs<T> {
+        let (lo, hi) = self.bounds(dims);
+        let (kind, center, radius2) = match self {
+            Region::Cells { .. } => (REGION_BOX, [0.0; 3], 0.0),
+            Region::Sphere { center, radius } => (REGION_SPHERE, *center, radius * radius),
+        };
+        StimulusArgs {
+            lo,
+            hi,
+            kind,
+            mode: StimulusMode::Set as u32,
+            center,
+            radius2,
+            mask: 0,
+            amount: T::ZERO,
+        }
+    }
+}
+
+/// What a stimulus does while active.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Action {
+    /// Variable 0 set to this value.
+    Set(f64),
+    /// du/dt raised by this current.
+    Current(f64),
 }
 
 /// A stimulus ready to run: a region and the steps at which it is active.
@@ -230,7 +268,7 @@ impl Region {
 pub struct Stimulus {
     pub kind: RegionKind,
     pub region: Region,
-    pub value: f64,
+    pub action: Action,
     /// First step at which it is active.
     pub start_step: u64,
     /// Consecutive steps it stays active in each beat (at least 1).
@@ -242,6 +280,43 @@ pub struct Stimulus {
 }
 
 impl Stimulus {
+    /// What the stimulus routine needs, for a time step of `dt_ms`: a
+    /// current becomes the increment `current * dt`, rounded once to `T`.
+    pub fn args<T: Scalar>(&self, dims: GridDims, dt_ms: f64) -> StimulusArgs<T> {
+        let mut args = self.region.args::<T>(dims);
+        match self.action {
+            Action::Set(value) => args.amount = T::from_f64(value),
+            Action::Current(current) => {
+                args.mode = StimulusMode::Add as u32;
+                args.amount = T::from_f64(current * dt_ms);
+            }
+        }
+        args
+    }
+
+    /// The cells of a buffer of `local` cells placed in the whole grid by
+    /// `place` (a sub-domain with its halo slices, or the whole grid) that
+    /// the stimulus may touch: a box `(origin, extent)` in the buffer's
+    /// cells, or `None` if it touches none of them.
+    pub fn local_box(
+        &self,
+        whole: GridDims,
+        local: GridDims,
+        place: SlicePlacement,
+    ) -> Option<(GridDims, GridDims)> {
+        let (lo, hi) = self.region.bounds(whole);
+        let inside = |z: &u32| (lo[2]..hi[2]).contains(&place.global_z(*z));
+        let first = (0..local.nz).find(inside)?;
+        let last = (0..local.nz).rev().find(inside).unwrap_or(first);
+        if lo[0] >= hi[0] || lo[1] >= hi[1] {
+            return None;
+        }
+        Some((
+            GridDims::new(lo[0], lo[1], first),
+            GridDims::new(hi[0] - lo[0], hi[1] - lo[1], last + 1 - first),
+        ))
+    }
+
     /// Whether it is active at `step`.
     pub fn active_at(&self, step: u64) -> bool {
         self.next_active(step) == Some(step)
@@ -306,10 +381,26 @@ impl StimulusSpec {
                 )));
             }
         }
-        let value = self.value.unwrap_or(model.stimulus_value);
-        if !value.is_finite() {
-            return Err(err(format!("value = {value} must be a finite number")));
-        }
+        let action = match (self.value, self.current) {
+            (Some(_), Some(_)) => {
+                return Err(err(
+                    "give either `value` (set variable 0) or `current` (inject a current), not both".into(),
+                ));
+            }
+            (_, Some(current)) => {
+                if !current.is_finite() {
+                    return Err(err(format!("current = {current} must be a finite number")));
+                }
+                Action::Current(current)
+            }
+            (value, None) => {
+                let value = value.unwrap_or(model.stimulus_value);
+                if !value.is_finite() {
+                    return Err(err(format!("value = {value} must be a finite number")));
+                }
+                Action::Set(value)
+            }
+        };
         let n = [dims.nx, dims.ny, dims.nz];
         let region = match self.region {
             RegionKind::Planar => {
@@ -409,7 +500,7 @@ impl StimulusSpec {
         if self.count == Some(0) {
             return Err(err("count must be at least 1".into()));
         }
-        Ok(Stimulus { kind: self.region, region, value, start_step, steps, period_steps, count: self.count })
+        Ok(Stimulus { kind: self.region, region, action, start_step, steps, period_steps, count: self.count })
     }
 }
 
@@ -454,15 +545,59 @@ impl StimulusSchedule {
         self.stimuli.iter().filter_map(|s| s.next_active(from)).min()
     }
 
-    /// Applies every stimulus active at `step`, in the order given; returns
-    /// how many were.
-    pub fn apply_at<T: Scalar>(&self, step: u64, state: &mut State<T>) -> usize {
+    /// Applies every stimulus active at `step` to a whole-grid state on the
+    /// host, in the order given (what the solvers do on their memory);
+    /// returns how many were.
+    pub fn apply_at<T: Scalar>(&self, step: u64, state: &mut State<T>, dt_ms: f64) -> usize {
+        let dims = state.dims();
+        let place = SlicePlacement::whole(dims.nz);
         let mut applied = 0;
         for s in self.stimuli.iter().filter(|s| s.active_at(step)) {
-            s.region.apply(state, T::from_f64(s.value));
+            apply_to_buffer(s, state.slice_mut(0), dims, place, dt_ms, &Recorder::off());
             applied += 1;
         }
         applied
+    }
+
+    /// (Stimulus, step) applications in steps `from..to`.
+    pub fn applications(&self, from: u64, to: u64) -> u64 {
+        let mut n = 0;
+        for s in &self.stimuli {
+            let mut k = from;
+            while let Some(a) = s.next_active(k).filter(|&a| a < to) {
+                n += 1;
+                k = a + 1;
+            }
+        }
+        n
+    }
+}
+
+/// Applies `s` to a row-major buffer of variable 0 of `local` cells placed
+/// in the whole grid by `place` (see [`Stimulus::local_box`]), recording
+/// jumps with `rec`: the CPU's loop over the routine the stimulus kernel
+/// runs.
+pub fn apply_to_buffer<T: Scalar>(
+    s: &Stimulus,
+    u: &mut [T],
+    local: GridDims,
+    place: SlicePlacement,
+    dt_ms: f64,
+    rec: &Recorder<T>,
+) {
+    let whole = GridDims::new(local.nx, local.ny, place.global_nz);
+    let Some((origin, extent)) = s.local_box(whole, local, place) else { return };
+    let args = s.args::<T>(whole, dt_ms);
+    assert_eq!(u.len(), local.cells(), "the buffer holds the grid");
+    let ptr = u.as_mut_ptr();
+    for z in origin.nz..origin.nz + extent.nz {
+        for y in origin.ny..origin.ny + extent.ny {
+            for x in origin.nx..origin.nx + extent.nx {
+                // SAFETY: (x, y, z) is a cell of `local` (the box is clipped
+                // to it), `u` holds `local`, the recorder is the caller's.
+                unsafe { stimulate_cell(ptr, local, None, place, &args, rec, (x, y, z)) };
+            }
+        }
     }
 }
 
@@ -611,8 +746,10 @@ mod tests {
         assert_eq!(sched.next_due(0), Some(10));
         assert_eq!(sched.next_due(11), None);
         let mut f = State::<f64>::uniform(Karma::INFO, dims, &[0.0, 0.25]);
-        assert_eq!(sched.apply_at(9, &mut f), 0);
-        assert_eq!(sched.apply_at(10, &mut f), 2);
+        assert_eq!(sched.apply_at(9, &mut f, DT), 0);
+        assert_eq!(sched.apply_at(10, &mut f, DT), 2);
+        assert_eq!(sched.applications(0, 10), 0);
+        assert_eq!(sched.applications(0, 11), 2);
         // The later stimulus wins where they overlap; v is untouched.
         assert_eq!(f.u()[[0, 0, 0]], 1.5);
         assert_eq!(f.u()[[0, 0, 1]], 1.5);
@@ -673,6 +810,6 @@ mod tests {
         let e = compile(&StimulusSpec::new(RegionKind::CrossField, 0.0), cable).unwrap_err().to_string();
         assert!(e.contains("is a cable"), "{e}");
         // Without a value, the model's excited value.
-        assert_eq!(s.value, 3.0);
+        assert_eq!(s.action, Action::Set(3.0));
     }
 }

@@ -16,23 +16,31 @@ const MAGIC: &[u8] = b"\x93NUMPY";
 /// The bytes of a `.npy` file holding `array`.
 pub fn encode<T: Scalar>(array: &Array3<T>) -> Vec<u8> {
     let (d0, d1, d2) = array.dim();
-    let dict =
-        format!("{{'descr': '{}', 'fortran_order': False, 'shape': ({d0}, {d1}, {d2}), }}", T::NUMPY_DTYPE);
+    match array.as_slice() {
+        Some(values) => encode_shaped(&[d0, d1, d2], values),
+        None => encode_shaped(&[d0, d1, d2], &array.iter().copied().collect::<Vec<_>>()),
+    }
+}
+
+/// The bytes of a `.npy` file of any shape holding `values` in C order
+/// (per-beat maps are (beats, nz, ny, nx)).
+pub fn encode_shaped<T: Scalar>(shape: &[usize], values: &[T]) -> Vec<u8> {
+    assert_eq!(shape.iter().product::<usize>(), values.len(), "the shape holds the values");
+    let dims: String = shape.iter().map(|n| format!("{n}, ")).collect();
+    let dims = if shape.len() == 1 { dims } else { dims.trim_end_matches(", ").to_string() };
+    let dict = format!("{{'descr': '{}', 'fortran_order': False, 'shape': ({dims}), }}", T::NUMPY_DTYPE);
     // Header (magic, version, length, dict, padding, newline) is a multiple of 64 bytes.
     let unpadded = MAGIC.len() + 2 + 2 + dict.len() + 1;
     let padding = (64 - unpadded % 64) % 64;
     let header_len = dict.len() + padding + 1;
-    let mut out = Vec::with_capacity(unpadded + padding + array.len() * T::BYTES);
+    let mut out = Vec::with_capacity(unpadded + padding + values.len() * T::BYTES);
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(&[1, 0]);
     out.extend_from_slice(&(header_len as u16).to_le_bytes());
     out.extend_from_slice(dict.as_bytes());
     out.extend(std::iter::repeat_n(b' ', padding));
     out.push(b'\n');
-    match array.as_slice() {
-        Some(values) => T::extend_le_bytes(values, &mut out),
-        None => T::extend_le_bytes(&array.iter().copied().collect::<Vec<_>>(), &mut out),
-    }
+    T::extend_le_bytes(values, &mut out);
     out
 }
 

@@ -4,12 +4,11 @@
 use std::io;
 use std::path::PathBuf;
 
-use kernels_gpu::GridDims;
 use ndarray::Array3;
 use serde::{Deserialize, Serialize};
 
-use crate::events::activation::ActivationMap;
-use crate::io::image::{finite_range, write_midplanes};
+use crate::events::recording::Maps;
+use crate::io::image::{finite_range, label, write_midplanes};
 use crate::io::vti::{self, PvdEntry, VtiArray};
 use crate::io::{npy, output_dir::OutputDir, write_atomic, write_json_atomic};
 use crate::scalar::Scalar;
@@ -174,37 +173,74 @@ impl SnapshotWriter {
         Ok(())
     }
 
-    /// Writes the activation-time map as `activation.npy` (float32, shape
-    /// (nz, ny, nx), NaN where never activated), `activation.vti` (array
-    /// `activation_ms`) and, with PNG output, `activation.png`; returns the
-    /// file names.
-    pub fn write_activation<T: Scalar>(
-        &self,
-        dims: GridDims,
-        map: &ActivationMap<T>,
-    ) -> Result<Vec<String>, WriteError> {
-        let shape = (dims.nz as usize, dims.ny as usize, dims.nx as usize);
-        let array =
-            Array3::from_shape_vec(shape, map.times_ms.clone()).expect("activation map matches the grid");
-        let mut files = vec!["activation.npy".to_string(), "activation.vti".to_string()];
-        let path = self.dir.join(&files[0]);
-        npy::write(&path, &array).map_err(at(path))?;
-        let path = self.dir.join(&files[1]);
-        vti::write(
-            &path,
-            [dims.nx, dims.ny, dims.nz],
-            self.dx,
-            0.0,
-            &[VtiArray::new("activation_ms", &map.times_ms)],
-        )
-        .map_err(at(path))?;
-        if self.formats.png {
-            let (lo, hi) = finite_range(map.times_ms.iter().map(|&t| t as f64));
-            let file = "activation.png".to_string();
+    /// Writes the maps: `activation.npy`, with repolarisation also
+    /// `repolarisation.npy` and `apd.npy` (float32, ms, shape (nz, ny, nx),
+    /// or (beats, nz, ny, nx) in per-beat mode, oldest beat first; NaN where
+    /// a cell has no such time), one `activation.vti` with every map as an
+    /// array (`activation_ms`, `repolarisation_ms`, `apd_ms`, with a `_beatK`
+    /// suffix per beat) and, with PNG output, `activation.png` and
+    /// `apd.png` (the latest beat); returns the file names.
+    pub fn write_maps(&self, maps: &Maps) -> Result<Vec<String>, WriteError> {
+        let dims = maps.dims;
+        let ordered = maps.ordered();
+        let cells = dims.cells();
+        let grid = [dims.nz as usize, dims.ny as usize, dims.nx as usize];
+        let shape: Vec<usize> = if maps.recording.beats.is_some() {
+            [&[ordered.fields][..], &grid[..]].concat()
+        } else {
+            grid.to_vec()
+        };
+        let mut fields: Vec<(&str, &[f32])> = vec![("activation", &ordered.activation)];
+        if let (Some(r), Some(a)) = (&ordered.repolarisation, &ordered.apd) {
+            fields.push(("repolarisation", r));
+            fields.push(("apd", a));
+        }
+        let mut files = Vec::new();
+        for (name, values) in &fields {
+            let file = format!("{name}.npy");
             let path = self.dir.join(&file);
-            let title = format!("activation time ms  threshold {}", crate::io::image::label(map.threshold));
-            write_midplanes(&path, &array, lo, hi, &title).map_err(at(path))?;
+            write_atomic(&path, &npy::encode_shaped(&shape, values)).map_err(at(path))?;
             files.push(file);
+        }
+        let names: Vec<String> = fields
+            .iter()
+            .flat_map(|(name, _)| {
+                (0..ordered.fields).map(move |b| match maps.recording.beats {
+                    Some(_) => format!("{name}_ms_beat{b}"),
+                    None => format!("{name}_ms"),
+                })
+            })
+            .collect();
+        let mut arrays = Vec::new();
+        for (k, (_, values)) in fields.iter().enumerate() {
+            for b in 0..ordered.fields {
+                arrays
+                    .push(VtiArray::new(&names[k * ordered.fields + b], &values[b * cells..(b + 1) * cells]));
+            }
+        }
+        let file = "activation.vti".to_string();
+        let path = self.dir.join(&file);
+        vti::write(&path, [dims.nx, dims.ny, dims.nz], self.dx, 0.0, &arrays).map_err(at(path))?;
+        files.push(file);
+        if self.formats.png {
+            let last = ordered.fields - 1;
+            for (name, values) in &fields {
+                if *name == "repolarisation" {
+                    continue;
+                }
+                let latest = values[last * cells..(last + 1) * cells].to_vec();
+                let (lo, hi) = finite_range(latest.iter().map(|&t| t as f64));
+                let array =
+                    Array3::from_shape_vec((grid[0], grid[1], grid[2]), latest).expect("a field of the grid");
+                let title = match *name {
+                    "apd" => format!("APD ms  threshold {}", label(maps.recording.down.unwrap_or(f64::NAN))),
+                    _ => format!("activation time ms  threshold {}", label(maps.recording.up)),
+                };
+                let file = format!("{name}.png");
+                let path = self.dir.join(&file);
+                write_midplanes(&path, &array, lo, hi, &title).map_err(at(path))?;
+                files.push(file);
+            }
         }
         Ok(files)
     }

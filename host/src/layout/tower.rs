@@ -75,6 +75,28 @@ mod tests {
         }
     }
 
+    /// Writing a cell at every place `tower_copies` names (what the
+    /// stimulus kernel does) gives the packing of the changed field: no
+    /// extra line is left stale.
+    #[test]
+    fn a_cell_written_at_all_its_copies_equals_packing_the_changed_field() {
+        let d = GridDims::new(96, 8, 3);
+        let lay = TowerLayout::new(d, 32, 4).unwrap();
+        let mut field = coordinates(d);
+        let mut packed = pack(&lay, &field);
+        for (x, y, z) in
+            [(0, 0, 0), (1, 2, 1), (31, 3, 2), (32, 5, 0), (63, 7, 1), (64, 1, 1), (94, 6, 2), (95, 0, 0)]
+        {
+            let value = -1.0 - x as f64;
+            field[d.index(x, y, z)] = value;
+            let (at, n) = kernels_gpu::events::tower_copies(&lay, x, y, z);
+            for &i in &at[..n] {
+                packed[i as usize] = value;
+            }
+            assert_eq!(packed, pack(&lay, &field), "cell ({x}, {y}, {z})");
+        }
+    }
+
     #[test]
     fn extra_lines_hold_neighbour_columns_and_mirrors() {
         let d = GridDims::new(96, 8, 3);

@@ -6,6 +6,8 @@ use kernels_gpu::CellModel;
 use super::split::ZSplit;
 use crate::backend::{BackendKind, CpuSolver, Solver, SolverError};
 use crate::domain::Domain;
+use crate::events::recording::Maps;
+use crate::events::{EventStart, Events};
 use crate::scalar::Scalar;
 use crate::state::State;
 
@@ -83,6 +85,24 @@ impl<M: CellModel, T: Scalar> Solver<T> for CpuMultiSolver<M, T> {
         Ok(())
     }
 
+    fn set_events(
+        &mut self,
+        events: &Events,
+        start: EventStart,
+        maps: Option<&Maps>,
+    ) -> Result<(), SolverError> {
+        for (i, part) in self.parts.iter_mut().enumerate() {
+            let local = maps.map(|m| m.scatter(&self.split, i));
+            part.set_local_events(events, start, self.split.placement(i), local);
+        }
+        Ok(())
+    }
+
+    fn maps(&mut self) -> Result<Option<Maps>, SolverError> {
+        let parts: Option<Vec<Maps>> = self.parts.iter_mut().map(|p| p.local_maps().cloned()).collect();
+        Ok(parts.map(|p| Maps::gather(&self.split, &p)))
+    }
+
     fn any_nonfinite(&mut self) -> Result<bool, SolverError> {
         for part in &mut self.parts {
             if part.any_nonfinite()? {
@@ -132,6 +152,62 @@ mod tests {
                 let g = split.global_slice(i, z as u32);
                 assert_eq!(*u, (x + 10 * y + 100 * g as usize) as f64, "part {i} local z {z}");
             }
+        }
+    }
+
+    /// Stimuli that reach halo and mirror slices, and every map, on the
+    /// split grid equal the single domain's, bit for bit.
+    #[test]
+    fn events_on_a_split_grid_are_bit_identical_to_the_single_domain() {
+        use crate::events::recording::{Maps, Recording};
+        use crate::events::stimulus::{RegionKind, StimulusSchedule, StimulusSpec};
+        use crate::events::{EventStart, Events};
+        let dims = GridDims::new(12, 9, 17);
+        let d = domain(dims);
+        let start = State::<f32>::rest(Karma::INFO, dims);
+        // A ball at the bottom (the mirror halo's slice z = 1) paced twice,
+        // and a current into a slab across a sub-domain boundary.
+        let mut paced = StimulusSpec::new(RegionKind::Sphere, 0.5);
+        paced.center = Some([6.0, 4.0, 1.0]);
+        paced.radius = Some(3.0);
+        paced.duration_ms = 1.0;
+        paced.period_ms = Some(50.0);
+        paced.count = Some(2);
+        let mut current = StimulusSpec::new(RegionKind::Box, 20.0);
+        current.z = Some([5, 7]);
+        current.x = Some([0, 1]);
+        current.current = Some(5.0);
+        current.duration_ms = 1.0;
+        let stimuli = StimulusSchedule::compile(&[paced, current], dims, d.dt_ms(), Karma::INFO).unwrap();
+        let recording = Recording { up: Karma::INFO.activation_threshold, down: Some(0.5), beats: Some(2) };
+        let events = Events { stimuli, recording: Some(recording) };
+        let maps = Maps::at_start(recording, dims, start.slice(0), 0.0);
+        let mut single = CpuSolver::<Karma, f32>::new(&d, &start);
+        single.set_events(&events, EventStart::NEW, Some(&maps)).unwrap();
+        single.advance(2400).unwrap();
+        let (want, want_maps) = (single.state().unwrap(), single.maps().unwrap().unwrap());
+        let activations: u32 = want_maps.count.as_ref().unwrap().iter().sum();
+        let repolarised = want_maps.repolarisation.as_ref().unwrap().iter().filter(|t| !t.is_nan()).count();
+        // Not vacuous: the wave reached every cell and every cell repolarised.
+        assert!(
+            activations as usize >= dims.cells() && repolarised >= dims.cells(),
+            "{activations} {repolarised}"
+        );
+        for parts in [2, 3] {
+            let mut multi =
+                CpuMultiSolver::<Karma, f32>::new(&d, &start, ZSplit::balanced(17, parts).unwrap());
+            multi.set_events(&events, EventStart::NEW, Some(&maps)).unwrap();
+            multi.advance(2400).unwrap();
+            assert_eq!(multi.state().unwrap(), want, "{parts} parts: state");
+            let got = multi.maps().unwrap().unwrap();
+            let bits = |v: &[f32]| v.iter().map(|t| t.to_bits()).collect::<Vec<_>>();
+            assert_eq!(bits(&got.activation), bits(&want_maps.activation), "{parts} parts: activation");
+            assert_eq!(
+                bits(got.repolarisation.as_ref().unwrap()),
+                bits(want_maps.repolarisation.as_ref().unwrap()),
+                "{parts} parts: repolarisation"
+            );
+            assert_eq!(got.count, want_maps.count, "{parts} parts: counts");
         }
     }
 

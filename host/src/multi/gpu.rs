@@ -35,7 +35,7 @@ use cudarc::driver::sys::{self, CUdeviceptr, CUmemorytype};
 use cudarc::driver::{
     CudaContext, CudaEvent, CudaSlice, CudaStream, DevicePtr, DriverError, PinnedHostSlice, result,
 };
-use kernels_gpu::ZWindow;
+use kernels_gpu::{GridDims, ZWindow};
 use serde::Serialize;
 
 use kernels_gpu::CellModel;
@@ -46,6 +46,8 @@ use super::{MultiError, check_splittable};
 use crate::backend::gpu::solver::SliceGeometry;
 use crate::backend::{BackendKind, GpuDevice, GpuSolver, KernelConfig, Solver, SolverError};
 use crate::domain::Domain;
+use crate::events::recording::Maps;
+use crate::events::{EventStart, Events};
 use crate::scalar::Scalar;
 use crate::state::State;
 
@@ -106,6 +108,8 @@ struct Part<M: CellModel, T: Scalar> {
     a_done: CudaEvent,
     b_done: CudaEvent,
     c_done: CudaEvent,
+    /// The stimuli of this step are applied (what the step kernels wait for).
+    stimulated: CudaEvent,
     /// The halos of this step have arrived and the boundary kernels that
     /// read the previous ones are done: what the neighbours wait for.
     halo_done: CudaEvent,
@@ -245,6 +249,17 @@ impl<M: CellModel, T: Scalar> GpuMultiSolver<M, T> {
     fn step(&mut self) -> Result<(), SolverError> {
         for i in 0..self.parts.len() {
             self.order_step(i)?;
+        }
+        for part in &mut self.parts {
+            // Stimuli first, on the stream that has waited for everything
+            // the step's kernels wait for; the other kernels wait for them.
+            let first = if self.overlap { part.a.clone() } else { part.b.clone() };
+            if part.solver.stimulate_on(&first)? {
+                part.stimulated.record(&first).map_err(cuda("recording an event"))?;
+                for s in [&part.b, &part.c] {
+                    s.wait(&part.stimulated).map_err(cuda("ordering stimuli"))?;
+                }
+            }
         }
         for part in &mut self.parts {
             let n = part.owned;
@@ -495,6 +510,83 @@ impl<M: CellModel, T: Scalar> GpuMultiSolver<M, T> {
         let gathered = p.copy.clone_dtoh(&all).map_err(cuda("downloading the gathered fields"))?;
         Ok(self.split.unpack_gathered(M::INFO, d.nx, d.ny, &gathered))
     }
+
+    /// Equal chunks of bytes from every rank, concatenated in rank order
+    /// (one NCCL all-gather).
+    fn all_gather_bytes(&mut self, chunk: &[u8]) -> Result<Vec<u8>, SolverError> {
+        let p = &self.parts[0];
+        let send = p.copy.clone_htod(chunk).map_err(cuda("uploading a chunk to gather"))?;
+        let all = p
+            .copy
+            .alloc_zeros::<u8>(chunk.len() * self.split.parts())
+            .map_err(cuda("allocating a gather"))?;
+        {
+            let (s, _s) = send.device_ptr(&p.copy);
+            let (r, _r) = all.device_ptr(&p.copy);
+            let comm = p.comm.as_ref().expect("ranks have a communicator");
+            // SAFETY: `send` holds one chunk and `all` one chunk per rank.
+            unsafe { comm.all_gather(s, r, chunk.len(), DataType::Uint8, p.copy.cu_stream())? };
+        }
+        p.copy.clone_dtoh(&all).map_err(cuda("downloading a gather"))
+    }
+
+    /// The whole grid's maps on every rank: each rank sends its local maps
+    /// (halo slices included, padded to the largest part's size), every
+    /// rank keeps the owned slices of each.
+    fn all_gather_maps(&mut self, local: &Maps) -> Result<Maps, SolverError> {
+        let slice = local.dims.slice_cells();
+        let most = (0..self.split.parts()).map(|i| self.split.owned_len(i) as usize + 2).max().unwrap_or(0);
+        let slots = local.recording.slots();
+        let padded = |field: &[f32], fields: usize, local_cells: usize| -> Vec<f32> {
+            let mut out = vec![f32::NAN; fields * most * slice];
+            for f in 0..fields {
+                out[f * most * slice..f * most * slice + local_cells]
+                    .copy_from_slice(&field[f * local_cells..(f + 1) * local_cells]);
+            }
+            out
+        };
+        let cells = local.dims.cells();
+        let mut values = padded(&local.activation, slots, cells);
+        if let Some(r) = &local.repolarisation {
+            values.extend(padded(r, slots, cells));
+        }
+        if let Some(c) = &local.count {
+            let bits: Vec<f32> = c.iter().map(|&n| f32::from_bits(n)).collect();
+            values.extend(padded(&bits, 1, cells));
+        }
+        let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+        let gathered = self.all_gather_bytes(&bytes)?;
+        let per_rank = bytes.len();
+        let parts = (0..self.split.parts())
+            .map(|i| {
+                let dims =
+                    self.split.local_dims(GridDims::new(local.dims.nx, local.dims.ny, self.split.nz()), i);
+                let chunk: Vec<f32> = gathered[i * per_rank..(i + 1) * per_rank]
+                    .chunks_exact(4)
+                    .map(|b| f32::from_le_bytes(b.try_into().expect("4 bytes")))
+                    .collect();
+                let take = |at: usize, fields: usize| -> Vec<f32> {
+                    (0..fields)
+                        .flat_map(|f| {
+                            chunk[at + f * most * slice..at + f * most * slice + dims.cells()].to_vec()
+                        })
+                        .collect()
+                };
+                let block = slots * most * slice;
+                let mut at = 0;
+                let activation = take(at, slots);
+                at += block;
+                let repolarisation = local.repolarisation.as_ref().map(|_| {
+                    let r = take(at, slots);
+                    at += block;
+                    r
+                });
+                let count = local.count.as_ref().map(|_| take(at, 1).into_iter().map(f32::to_bits).collect());
+                Maps { recording: local.recording, dims, activation, repolarisation, count }
+            })
+            .collect::<Vec<_>>();
+        Ok(Maps::gather(&self.split, &parts))
+    }
 }
 
 impl<M: CellModel, T: Scalar> Part<M, T> {
@@ -542,6 +634,7 @@ impl<M: CellModel, T: Scalar> Part<M, T> {
             a_done: event()?,
             b_done: event()?,
             c_done: event()?,
+            stimulated: event()?,
             halo_done: event()?,
             step_done: event()?,
             staged: [event()?, event()?],
@@ -794,6 +887,32 @@ impl<M: CellModel, T: Scalar> Solver<T> for GpuMultiSolver<M, T> {
             part.solver.set_state(&self.split.scatter(state, part.index))?;
         }
         self.synchronize_all()
+    }
+
+    fn set_events(
+        &mut self,
+        events: &Events,
+        start: EventStart,
+        maps: Option<&Maps>,
+    ) -> Result<(), SolverError> {
+        self.synchronize_all()?;
+        for part in &mut self.parts {
+            let local = maps.map(|m| m.scatter(&self.split, part.index));
+            part.solver.set_local_events(events, start, self.split.placement(part.index), local.as_ref())?;
+        }
+        self.synchronize_all()
+    }
+
+    /// The whole grid's maps; in a multi-process run every rank gets them
+    /// (an all-gather of each rank's owned slices).
+    fn maps(&mut self) -> Result<Option<Maps>, SolverError> {
+        self.synchronize_all()?;
+        let parts = self.parts.iter_mut().map(|p| p.solver.local_maps()).collect::<Result<Vec<_>, _>>()?;
+        let Some(parts) = parts.into_iter().collect::<Option<Vec<Maps>>>() else { return Ok(None) };
+        match self.scope {
+            Scope::Whole => Ok(Some(Maps::gather(&self.split, &parts))),
+            Scope::Rank { .. } => self.all_gather_maps(&parts[0]).map(Some),
+        }
     }
 
     fn any_nonfinite(&mut self) -> Result<bool, SolverError> {

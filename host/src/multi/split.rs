@@ -91,6 +91,12 @@ impl ZSplit {
         kernels_gpu::stencil::mirror(z, self.nz() as i64) as u32
     }
 
+    /// Where part `i`'s local slices lie in the whole grid, as the stimulus
+    /// routine takes it (the same rule as [`ZSplit::global_slice`]).
+    pub fn placement(&self, i: usize) -> kernels_gpu::events::SlicePlacement {
+        kernels_gpu::events::SlicePlacement { offset: self.starts[i] as i32 - 1, global_nz: self.nz() }
+    }
+
     /// Part `i`'s local state (halos filled) cut from the global state.
     /// Every variable is scattered; only variable 0 is exchanged later
     /// (the halos' local variables are never read).

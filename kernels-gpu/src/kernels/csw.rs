@@ -7,6 +7,7 @@
 //! per block (the uncoalesced reads the tower layout removes).
 
 use crate::cell::{StepCoeffs, step_cell};
+use crate::events::Recorder;
 use crate::gpu::{block_dim, block_idx, dynamic_shared, sync_threads, thread_idx};
 use crate::layout::grid::{GridDims, ZWindow};
 use crate::model::{CellModel, Locals};
@@ -28,6 +29,7 @@ use crate::stencil::{laplacian7, mirror, mirror_neighbours};
 /// holds cell (x0 + i, y0 + j). Halo cells outside the domain are never
 /// read: the mirror rule maps those neighbours back inside the tile.
 #[inline(always)]
+#[allow(clippy::too_many_arguments, reason = "the kernel's parameter list, one to one")]
 pub unsafe fn step<M: CellModel, T: Real>(
     u: *const T,
     u_next: *mut T,
@@ -36,6 +38,7 @@ pub unsafe fn step<M: CellModel, T: Real>(
     step: &StepCoeffs<T>,
     c: &M::Coeffs<T>,
     window: ZWindow,
+    rec: &Recorder<T>,
 ) {
     let (tx, ty) = thread_idx();
     let (bxi, byi, _) = block_idx();
@@ -110,8 +113,10 @@ pub unsafe fn step<M: CellModel, T: Real>(
                     below,
                     above,
                 );
-                *u_next.add(at(z)) = step_cell::<M, T>(cur, lap, &mut locals, step, c);
+                let un = step_cell::<M, T>(cur, lap, &mut locals, step, c);
+                *u_next.add(at(z)) = un;
                 locals.store(local, stride, at(z));
+                rec.record(at(z) as u32, cur, un);
             }
             sync_threads();
             below = cur;

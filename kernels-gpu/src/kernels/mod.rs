@@ -8,13 +8,16 @@
 //! [`crate::registry::ENTRY_POINTS`] (`<model>_<kernel>_<f32|f64>`).
 //!
 //! Every step kernel takes `(u, u_next, local, layout, step, coeffs,
-//! window)`: U double-buffered (read `u`, write `u_next`), the model's
+//! window, rec)`: U double-buffered (read `u`, write `u_next`), the model's
 //! local variables in place, the grid (`GridDims`) or tower layout
-//! (`TowerLayout`), the numerics' `StepCoeffs`, the model's coefficients
-//! and the z-window of slices to advance; `tower_march` adds `z_chunk`.
+//! (`TowerLayout`), the numerics' `StepCoeffs`, the model's coefficients,
+//! the z-window of slices to advance and the crossing recorder
+//! (`events::Recorder`, off in benchmarks); `tower_march` adds `z_chunk`.
+//! The stimulus kernel (`stimulate`) is model-free, like the NaN check.
 
 pub mod csw;
 mod diagnostics;
+mod events;
 pub mod naive;
 pub mod tower;
 
@@ -37,9 +40,10 @@ macro_rules! step_entry {
                 step: $crate::cell::StepCoeffs<$t>,
                 coeffs: <$ty as $crate::model::CellModel>::Coeffs<$t>,
                 window: $crate::ZWindow,
+                rec: $crate::events::Recorder<$t>,
                 $($extra: $extra_ty),*
             ) {
-                unsafe { $($body)*(u, u_next, local, $layout_kind, &step, &coeffs, window $(, $extra)*) }
+                unsafe { $($body)*(u, u_next, local, $layout_kind, &step, &coeffs, window, &rec $(, $extra)*) }
             }
         };
     };

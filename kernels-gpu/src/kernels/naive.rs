@@ -7,6 +7,7 @@
 //! tower kernels.
 
 use crate::cell::{StepCoeffs, step_cell};
+use crate::events::Recorder;
 use crate::gpu::{block_dim, block_idx, thread_idx};
 use crate::layout::grid::{GridDims, ZWindow};
 use crate::model::{CellModel, Locals};
@@ -23,7 +24,7 @@ use crate::stencil::{laplacian3, laplacian5, laplacian7, mirror_offsets};
 /// variable k of cell i at `k * g.cells() + i`), or is any pointer when the
 /// model has no locals; `g.cells() < 2^32`; `g` is compacted with exactly
 /// `AXES` leading axes of two cells or more (one cell when `AXES = 1` and
-/// `nx = 1`); `window` lies in `0..nz`.
+/// `nx = 1`); `window` lies in `0..nz`; `rec` is off or valid for `g`.
 ///
 /// # Parameters
 /// `u` is read, `u_next` written at the window's cells, `local` read and
@@ -36,6 +37,7 @@ use crate::stencil::{laplacian3, laplacian5, laplacian7, mirror_offsets};
 /// x, y from the block and grid, z = window.begin + blockIdx.z; one cell
 /// per thread.
 #[inline(always)]
+#[allow(clippy::too_many_arguments, reason = "the kernel's parameter list, one to one")]
 pub unsafe fn step<M: CellModel, T: Real, const AXES: u32>(
     u: *const T,
     u_next: *mut T,
@@ -44,6 +46,7 @@ pub unsafe fn step<M: CellModel, T: Real, const AXES: u32>(
     step: &StepCoeffs<T>,
     coeffs: &M::Coeffs<T>,
     window: ZWindow,
+    rec: &Recorder<T>,
 ) {
     let (tx, ty) = thread_idx();
     let (bx, by, bz) = block_idx();
@@ -92,7 +95,9 @@ pub unsafe fn step<M: CellModel, T: Real, const AXES: u32>(
         let i = i as usize;
         let stride = g.cells();
         let mut locals = M::Locals::<T>::load(local, stride, i);
-        *u_next.add(i) = step_cell::<M, T>(uc, lap, &mut locals, step, coeffs);
+        let un = step_cell::<M, T>(uc, lap, &mut locals, step, coeffs);
+        *u_next.add(i) = un;
         locals.store(local, stride, i);
+        rec.record(i as u32, uc, un);
     }
 }

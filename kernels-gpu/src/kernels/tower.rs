@@ -27,6 +27,7 @@
 //! reading); with `z_chunk = 1` it does the work of `karma_tower_*`.
 
 use crate::cell::{StepCoeffs, step_cell};
+use crate::events::Recorder;
 use crate::gpu::{block_idx, dynamic_shared, sync_threads, thread_idx};
 use crate::layout::grid::ZWindow;
 use crate::layout::tower::TowerLayout;
@@ -177,6 +178,7 @@ unsafe fn advance_slices<M: CellModel, T: Real>(
     c: &M::Coeffs<T>,
     z_begin: u32,
     z_end: u32,
+    rec: &Recorder<T>,
 ) {
     let b = Block::new(lay);
     let tiles = dynamic_shared::<T>();
@@ -216,6 +218,7 @@ unsafe fn advance_slices<M: CellModel, T: Real>(
             let un = step_cell::<M, T>(cur, lap, &mut locals, step, c);
             *u_next.add((own0 + z * wall) as usize) = un;
             locals.store(local, stride, vi);
+            rec.record(vi as u32, cur, un);
             // Algorithm 2, lines 45-49: edge columns into the neighbours'
             // extra lines (or the mirror into this tower's own).
             if b.line_dst0 != NO_LINE {
@@ -233,6 +236,7 @@ unsafe fn advance_slices<M: CellModel, T: Real>(
 /// # Safety
 /// See [`advance_slices`]; `window` in `0..nz`, grid `(towers_x, towers_y, window.len())`.
 #[inline(always)]
+#[allow(clippy::too_many_arguments, reason = "the kernel's parameter list, one to one")]
 pub unsafe fn step_slice<M: CellModel, T: Real>(
     u: *const T,
     u_next: *mut T,
@@ -241,10 +245,11 @@ pub unsafe fn step_slice<M: CellModel, T: Real>(
     step: &StepCoeffs<T>,
     c: &M::Coeffs<T>,
     window: ZWindow,
+    rec: &Recorder<T>,
 ) {
     let (_, _, g) = block_idx();
     let z = window.begin + g;
-    unsafe { advance_slices::<M, T>(u, u_next, local, lay, step, c, z, z + 1) }
+    unsafe { advance_slices::<M, T>(u, u_next, local, lay, step, c, z, z + 1, rec) }
 }
 
 /// Each block marches up `z_chunk` slices of its tower's window (the whole
@@ -263,10 +268,11 @@ pub unsafe fn step_march<M: CellModel, T: Real>(
     step: &StepCoeffs<T>,
     c: &M::Coeffs<T>,
     window: ZWindow,
+    rec: &Recorder<T>,
     z_chunk: u32,
 ) {
     let (_, _, g) = block_idx();
     let z_begin = window.begin + g * z_chunk;
     let z_end = if window.end - z_begin > z_chunk { z_begin + z_chunk } else { window.end };
-    unsafe { advance_slices::<M, T>(u, u_next, local, lay, step, c, z_begin, z_end) }
+    unsafe { advance_slices::<M, T>(u, u_next, local, lay, step, c, z_begin, z_end, rec) }
 }

@@ -8,12 +8,15 @@ use cudarc::driver::{
     PushKernelArg,
 };
 use cudarc::nvrtc::Ptx;
+use kernels_gpu::events::{Recorder, SlicePlacement, StimulusArgs};
 use kernels_gpu::registry::{self, Kernel};
 use kernels_gpu::{CellModel, FLAT_BLOCK, GridDims, Locals, StepCoeffs, TowerLayout, ZWindow};
 
 use super::device::GpuDevice;
 use super::kernel::{KernelConfig, KernelKind};
 use crate::domain::Domain;
+use crate::events::recording::{Maps, Recording};
+use crate::events::{EventStart, Events};
 use crate::layout::tower;
 use crate::scalar::Scalar;
 use crate::solver::{BackendKind, Solver, SolverError};
@@ -27,7 +30,8 @@ use crate::state::State;
 struct ByValue<P>(P);
 
 // SAFETY: only instantiated with `GridDims`, `TowerLayout`, `ZWindow`,
-// `StepCoeffs<T>` and a model's `Coeffs<T>`, plain `#[repr(C)]` structs of
+// `StepCoeffs<T>`, `Recorder<T>`, `SlicePlacement`, `StimulusArgs<T>` and a
+// model's `Coeffs<T>`, plain `#[repr(C)]` structs of
 // numbers whose kernel-side declaration is the same Rust type, so host and
 // device agree on size, alignment and field order.
 unsafe impl<P: Copy> DeviceRepr for ByValue<P> {}
@@ -77,7 +81,37 @@ pub struct GpuSolver<M: CellModel, T: Scalar> {
     /// for models without locals: the driver allocates nothing smaller).
     local: CudaSlice<T>,
     flag: CudaSlice<u32>,
+    stimulate_fn: CudaFunction,
+    /// Steps taken, counted from the run's start (sets stimuli and times).
+    step_count: u64,
+    /// The step whose stimuli are in U.
+    stimulated: Option<u64>,
+    dt_ms: f64,
+    /// Where this buffer's slices lie in the whole grid.
+    place: SlicePlacement,
+    events: Events,
+    /// Each stimulus's arguments and its box in this buffer, if it touches it.
+    stimuli: Vec<Option<StimulusLaunch<T>>>,
+    maps: Option<DeviceMaps>,
+    /// Off, or over `maps`; its time is set per step.
+    recorder: Recorder<T>,
     model: PhantomData<M>,
+}
+
+/// A stimulus ready to launch on one buffer.
+#[derive(Clone, Copy)]
+struct StimulusLaunch<T> {
+    args: StimulusArgs<T>,
+    origin: GridDims,
+    extent: GridDims,
+}
+
+/// The maps on the device, row-major over the buffer's cells.
+struct DeviceMaps {
+    recording: Recording,
+    activation: CudaSlice<f32>,
+    repolarisation: Option<CudaSlice<f32>>,
+    count: Option<CudaSlice<u32>>,
 }
 
 impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
@@ -107,6 +141,9 @@ impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
         let flag_name = registry::entry_point("", Kernel::FlagNonfinite, T::NAME)
             .expect("the registry lists the NaN check")
             .name;
+        let stimulate_name = registry::entry_point("", Kernel::Stimulate, T::NAME)
+            .expect("the registry lists the stimulus")
+            .name;
         let module = device.ctx.load_module(Ptx::from_src(ptx)).map_err(cuda("loading the kernels"))?;
         let stream = device.stream.clone();
         let u_elements = config.u_elements(dims)? as usize;
@@ -119,6 +156,15 @@ impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
             flag: stream.alloc_zeros::<u32>(1).map_err(cuda("allocating the NaN flag"))?,
             step_fn: load_kernel(&module, step_name)?,
             flag_fn: load_kernel(&module, flag_name)?,
+            stimulate_fn: load_kernel(&module, stimulate_name)?,
+            step_count: 0,
+            stimulated: None,
+            dt_ms: domain.dt_ms(),
+            place: SlicePlacement::whole(dims.nz),
+            events: Events::default(),
+            stimuli: Vec::new(),
+            maps: None,
+            recorder: Recorder::off(),
             stream,
             device_name: device.info().name.clone(),
             config,
@@ -139,9 +185,145 @@ impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
 
     fn launch_step(&mut self) -> Result<(), SolverError> {
         let stream = self.stream.clone();
+        self.stimulate_on(&stream)?;
         self.launch_window_on(&stream, ZWindow::all(self.grid.nz))?;
-        std::mem::swap(&mut self.u, &mut self.u_next);
+        self.swap_buffers();
         Ok(())
+    }
+
+    /// Installs the events of this buffer, placed in the whole grid by
+    /// `place` (a sub-domain's share; `maps` are this buffer's, halo
+    /// slices included).
+    pub(crate) fn set_local_events(
+        &mut self,
+        events: &Events,
+        start: EventStart,
+        place: SlicePlacement,
+        maps: Option<&Maps>,
+    ) -> Result<(), SolverError> {
+        assert_eq!(events.recording.is_some(), maps.is_some(), "maps exactly when recording");
+        let whole = GridDims::new(self.dims.nx, self.dims.ny, place.global_nz);
+        self.stimuli = events
+            .stimuli
+            .stimuli
+            .iter()
+            .map(|s| {
+                s.local_box(whole, self.dims, place).map(|(origin, extent)| StimulusLaunch {
+                    args: s.args::<T>(whole, self.dt_ms),
+                    origin,
+                    extent,
+                })
+            })
+            .collect();
+        self.events = events.clone();
+        self.step_count = start.step;
+        self.stimulated = start.stimuli_applied.then_some(start.step);
+        self.place = place;
+        self.maps = None;
+        self.recorder = Recorder::off();
+        if let Some(maps) = maps {
+            assert_eq!(maps.dims, self.dims, "maps of this buffer");
+            let up = |v: &[f32], during| self.stream.clone_htod(v).map_err(cuda(during));
+            let device = DeviceMaps {
+                recording: maps.recording,
+                activation: up(&maps.activation, "uploading the activation map")?,
+                repolarisation: match &maps.repolarisation {
+                    Some(r) => Some(up(r, "uploading the repolarisation map")?),
+                    None => None,
+                },
+                count: match &maps.count {
+                    Some(c) => Some(self.stream.clone_htod(c).map_err(cuda("uploading the beat counts"))?),
+                    None => None,
+                },
+            };
+            let address = |p: (cudarc::driver::sys::CUdeviceptr, _)| p.0;
+            let addresses = [
+                address(device.activation.device_ptr(&self.stream)),
+                device.repolarisation.as_ref().map_or(0, |r| address(r.device_ptr(&self.stream))),
+                device.count.as_ref().map_or(0, |c| address(c.device_ptr(&self.stream))),
+            ];
+            self.recorder = maps.recording.recorder::<T>(addresses, self.dims.cells(), self.dt_ms);
+            self.maps = Some(device);
+        }
+        Ok(())
+    }
+
+    /// This buffer's maps (halo slices included), downloaded, after the
+    /// stimuli of the current step.
+    pub(crate) fn local_maps(&mut self) -> Result<Option<Maps>, SolverError> {
+        let stream = self.stream.clone();
+        self.stimulate_on(&stream)?;
+        let Some(device) = &self.maps else { return Ok(None) };
+        let down = |v: &CudaSlice<f32>, during| self.stream.clone_dtoh(v).map_err(cuda(during));
+        Ok(Some(Maps {
+            recording: device.recording,
+            dims: self.dims,
+            activation: down(&device.activation, "downloading the activation map")?,
+            repolarisation: match &device.repolarisation {
+                Some(r) => Some(down(r, "downloading the repolarisation map")?),
+                None => None,
+            },
+            count: match &device.count {
+                Some(c) => Some(self.stream.clone_dtoh(c).map_err(cuda("downloading the beat counts"))?),
+                None => None,
+            },
+        }))
+    }
+
+    /// The recorder for the step about to be taken.
+    fn step_recorder(&self) -> Recorder<T> {
+        self.recorder.at(self.step_count as f64 * self.dt_ms)
+    }
+
+    /// Launches, on `stream`, the stimuli due at the current step unless
+    /// they are in U already: before the step's kernels (which the caller
+    /// orders after it) and before U or the maps are read. Returns whether
+    /// it launched any.
+    pub(crate) fn stimulate_on(&mut self, stream: &Arc<CudaStream>) -> Result<bool, SolverError> {
+        let step = self.step_count;
+        if self.stimulated == Some(step) {
+            return Ok(false);
+        }
+        self.stimulated = Some(step);
+        let mut any = false;
+        for (k, launch) in self.stimuli.iter().enumerate() {
+            let Some(launch) = launch else { continue };
+            if !self.events.stimuli.stimuli[k].active_at(step) {
+                continue;
+            }
+            any = true;
+            let n = launch.extent.cells() as u64;
+            let blocks = n.div_ceil(FLAT_BLOCK as u64).min(4096) as u32;
+            let cfg =
+                LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (FLAT_BLOCK, 1, 1), shared_mem_bytes: 0 };
+            let (lay, towers) = match self.layout {
+                Layout::Towers(lay) => (lay, 1u32),
+                // Not read (towers = 0); any valid layout value.
+                Layout::RowMajor => {
+                    (TowerLayout::new(GridDims::new(32, 1, 1), 32, 1).expect("a valid layout"), 0)
+                }
+            };
+            let args = (
+                ByValue(self.dims),
+                ByValue(lay),
+                ByValue(self.place),
+                ByValue(launch.args),
+                ByValue(self.step_recorder()),
+                ByValue(launch.origin),
+                ByValue(launch.extent),
+            );
+            let mut b = stream.launch_builder(&self.stimulate_fn);
+            b.arg(&mut self.u).arg(&args.0).arg(&args.1).arg(&towers).arg(&args.2).arg(&args.3);
+            b.arg(&args.4).arg(&args.5).arg(&args.6);
+            // SAFETY: stimulate_cells_<t> takes (u, grid, layout, towers,
+            // placement, args, recorder, origin, extent); `u` is this
+            // solver's current U of `dims` in the layout `towers` names,
+            // the box was clipped to the buffer (`local_box`), the
+            // recorder is off or over this buffer's maps, the region has no
+            // mask; a 1D grid-stride launch.
+            unsafe { b.launch(cfg) }.map_err(cuda("launching a stimulus"))?;
+        }
+        Ok(any)
     }
 
     /// One step made of one launch per window; the windows must be disjoint
@@ -159,10 +341,11 @@ impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
         }
         assert!(covered.iter().all(|c| *c), "windows leave slices out");
         let stream = self.stream.clone();
+        self.stimulate_on(&stream)?;
         for w in windows {
             self.launch_window_on(&stream, *w)?;
         }
-        std::mem::swap(&mut self.u, &mut self.u_next);
+        self.swap_buffers();
         Ok(())
     }
 
@@ -202,15 +385,16 @@ impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
         assert!(self.grid.cells() < u32::MAX as usize, "32-bit indices");
     }
 
-    /// `naive` and `csw`: `(u, u_next, local, dims, step, coeffs, window)`.
+    /// `naive` and `csw`: `(u, u_next, local, dims, step, coeffs, window, rec)`.
     fn launch_row_major(&mut self, stream: &Arc<CudaStream>, window: ZWindow) -> Result<(), SolverError> {
         self.check_buffers(self.grid.cells());
         let cfg = self.launch_config(window);
         let (dims, step, coeffs, window_arg) =
             (ByValue(self.grid), ByValue(self.step), ByValue(self.coeffs), ByValue(window));
+        let rec = ByValue(self.step_recorder());
         let mut launch = stream.launch_builder(&self.step_fn);
         launch.arg(&self.u).arg(&mut self.u_next).arg(&mut self.local);
-        launch.arg(&dims).arg(&step).arg(&coeffs).arg(&window_arg);
+        launch.arg(&dims).arg(&step).arg(&coeffs).arg(&window_arg).arg(&rec);
         // SAFETY: the entry point is this model's naive or csw kernel for
         // this precision and grid shape (from the registry), whose
         // parameters are exactly these, in this order; the buffers are
@@ -219,12 +403,13 @@ impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
         // grid has the number of axes the entry point was chosen for and
         // fewer than 2^32 cells; the window lies inside it; grid, block and
         // shared memory come from `KernelConfig`, which implements each
-        // kernel's documented launch shape, and `check` accepted this grid.
+        // kernel's documented launch shape, and `check` accepted this grid;
+        // the recorder is off or over maps of this grid's cells.
         unsafe { launch.launch(cfg) }.map_err(cuda("launching the step kernel"))?;
         Ok(())
     }
 
-    /// `tower`: `(u, u_next, local, layout, step, coeffs, window)`.
+    /// `tower`: `(u, u_next, local, layout, step, coeffs, window, rec)`.
     fn launch_tower(
         &mut self,
         stream: &Arc<CudaStream>,
@@ -235,9 +420,10 @@ impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
         let cfg = self.launch_config(window);
         let (layout, step, coeffs, window_arg) =
             (ByValue(lay), ByValue(self.step), ByValue(self.coeffs), ByValue(window));
+        let rec = ByValue(self.step_recorder());
         let mut launch = stream.launch_builder(&self.step_fn);
         launch.arg(&self.u).arg(&mut self.u_next).arg(&mut self.local);
-        launch.arg(&layout).arg(&step).arg(&coeffs).arg(&window_arg);
+        launch.arg(&layout).arg(&step).arg(&coeffs).arg(&window_arg).arg(&rec);
         // SAFETY: as in `launch_row_major`, with U and U_next in the tower
         // layout `lay` (ds_size elements each, checked) with valid extra
         // lines (packed on upload, kept by the kernel), the grid a whole
@@ -246,7 +432,7 @@ impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
         Ok(())
     }
 
-    /// `tower_march`: `(u, u_next, local, layout, step, coeffs, window, z_chunk)`.
+    /// `tower_march`: `(u, u_next, local, layout, step, coeffs, window, rec, z_chunk)`.
     fn launch_tower_march(
         &mut self,
         stream: &Arc<CudaStream>,
@@ -259,18 +445,20 @@ impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
         assert!(z_chunk >= 1, "a block climbs at least one slice");
         let (layout, step, coeffs, window_arg) =
             (ByValue(lay), ByValue(self.step), ByValue(self.coeffs), ByValue(window));
+        let rec = ByValue(self.step_recorder());
         let mut launch = stream.launch_builder(&self.step_fn);
         launch.arg(&self.u).arg(&mut self.u_next).arg(&mut self.local);
-        launch.arg(&layout).arg(&step).arg(&coeffs).arg(&window_arg).arg(&z_chunk);
+        launch.arg(&layout).arg(&step).arg(&coeffs).arg(&window_arg).arg(&rec).arg(&z_chunk);
         // SAFETY: as in `launch_tower`; z_chunk >= 1 and the grid's z extent
         // is ceil(window / z_chunk) from the same value (`KernelConfig::grid`).
         unsafe { launch.launch(cfg) }.map_err(cuda("launching the step kernel"))?;
         Ok(())
     }
 
-    /// Makes the U_next just written the current U.
+    /// Makes the U_next just written the current U: the step is taken.
     pub(crate) fn swap_buffers(&mut self) {
         std::mem::swap(&mut self.u, &mut self.u_next);
+        self.step_count += 1;
     }
 
     /// Device address of U_next (where a step writes, and where halo slices
@@ -338,6 +526,8 @@ impl<M: CellModel, T: Scalar> Solver<T> for GpuSolver<M, T> {
     }
 
     fn state(&mut self) -> Result<State<T>, SolverError> {
+        let stream = self.stream.clone();
+        self.stimulate_on(&stream)?;
         let mut vars = vec![self.download_u()?];
         let cells = self.dims.cells();
         let count = M::Locals::<T>::COUNT;
@@ -361,6 +551,19 @@ impl<M: CellModel, T: Scalar> Solver<T> for GpuSolver<M, T> {
             self.stream.memcpy_htod(&local, &mut self.local).map_err(cuda("uploading the locals"))?;
         }
         Ok(())
+    }
+
+    fn set_events(
+        &mut self,
+        events: &Events,
+        start: EventStart,
+        maps: Option<&Maps>,
+    ) -> Result<(), SolverError> {
+        self.set_local_events(events, start, SlicePlacement::whole(self.dims.nz), maps)
+    }
+
+    fn maps(&mut self) -> Result<Option<Maps>, SolverError> {
+        self.local_maps()
     }
 
     fn any_nonfinite(&mut self) -> Result<bool, SolverError> {
