@@ -34,7 +34,7 @@ const TEXT_SCALE: usize = 2;
 const BAR_WIDTH: usize = 18;
 
 impl Rgb {
-    fn new(width: usize, height: usize) -> Self {
+    pub(crate) fn new(width: usize, height: usize) -> Self {
         Self { width, height, pixels: BACKGROUND.repeat(width * height) }
     }
 
