@@ -6,7 +6,6 @@
 
 pub mod atomic;
 pub mod colormap;
-pub mod font;
 pub mod image;
 pub mod npy;
 pub mod output_dir;

@@ -23,6 +23,7 @@
 use std::ops::Range;
 use std::sync::OnceLock;
 
+use plotters::coord::Shift;
 use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 use plotters::style::{FontStyle, register_font};
@@ -371,6 +372,13 @@ fn draw_legend<'a, 'b: 'a>(chart: &mut Chart<'a, 'b>, series: &[Series]) -> Resu
         .label_font(text(TICK_PX))
         .draw()
         .map_err(drawing)
+}
+
+/// A drawing area of plotters over `img`, for pictures drawn partly by
+/// hand (the mid-plane images).
+pub(crate) fn area_over(img: &mut Rgb) -> DrawingArea<BitMapBackend<'_>, Shift> {
+    let (w, h) = (img.width as u32, img.height as u32);
+    BitMapBackend::with_buffer(&mut img.pixels, (w, h)).into_drawing_area()
 }
 
 #[cfg(test)]

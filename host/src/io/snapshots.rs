@@ -144,11 +144,14 @@ impl SnapshotWriter {
             files.push(file);
         }
         if self.formats.png {
-            for (name, array, (lo, hi)) in &named {
+            for (k, (name, array, (lo, hi))) in self.save.iter().zip(&named) {
                 let file = format!("{name}_{index:06}.png");
                 let path = self.dir.join(&file);
                 let title = format!("{name}  t = {} ms", crate::io::image::label(t_ms));
-                write_midplanes(&path, array, *lo, *hi, &title).map_err(at(path))?;
+                let unit = variables[*k].unit;
+                // "1" marks a dimensionless variable: its name alone.
+                let bar_label = if unit == "1" { name.to_string() } else { format!("{name} ({unit})") };
+                write_midplanes(&path, array, *lo, *hi, &title, &bar_label).map_err(at(path))?;
                 files.push(file);
             }
         }
@@ -202,8 +205,8 @@ impl SnapshotWriter {
             let (lo, hi) = finite_range(map.times_ms.iter().map(|&t| t as f64));
             let file = "activation.png".to_string();
             let path = self.dir.join(&file);
-            let title = format!("activation time ms  threshold {}", crate::io::image::label(map.threshold));
-            write_midplanes(&path, &array, lo, hi, &title).map_err(at(path))?;
+            let title = format!("activation time, threshold {}", crate::io::image::label(map.threshold));
+            write_midplanes(&path, &array, lo, hi, &title, "activation time (ms)").map_err(at(path))?;
             files.push(file);
         }
         Ok(files)
