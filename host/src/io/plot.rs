@@ -265,7 +265,7 @@ pub fn trajectory_png(
         .map_err(PlotError::Encode)
 }
 
-#[allow(clippy::too_many_arguments)]
+#[allow(clippy::too_many_arguments)] // the arguments of trajectory_png
 pub(crate) fn trajectory(
     title: &str,
     x_label: &str,
