@@ -6,10 +6,10 @@
 
 pub mod atomic;
 pub mod colormap;
-pub mod font;
 pub mod image;
 pub mod npy;
 pub mod output_dir;
+pub mod plot;
 pub mod snapshots;
 pub mod vti;
 

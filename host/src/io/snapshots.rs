@@ -143,11 +143,14 @@ impl SnapshotWriter {
             files.push(file);
         }
         if self.formats.png {
-            for (name, array, (lo, hi)) in &named {
+            for (k, (name, array, (lo, hi))) in self.save.iter().zip(&named) {
                 let file = format!("{name}_{index:06}.png");
                 let path = self.dir.join(&file);
                 let title = format!("{name}  t = {} ms", crate::io::image::label(t_ms));
-                write_midplanes(&path, array, *lo, *hi, &title).map_err(at(path))?;
+                let unit = variables[*k].unit;
+                // "1" marks a dimensionless variable: its name alone.
+                let bar_label = if unit == "1" { name.to_string() } else { format!("{name} ({unit})") };
+                write_midplanes(&path, array, *lo, *hi, &title, &bar_label).map_err(at(path))?;
                 files.push(file);
             }
         }
@@ -232,13 +235,19 @@ impl SnapshotWriter {
                 let (lo, hi) = finite_range(latest.iter().map(|&t| t as f64));
                 let array =
                     Array3::from_shape_vec((grid[0], grid[1], grid[2]), latest).expect("a field of the grid");
-                let title = match *name {
-                    "apd" => format!("APD ms  threshold {}", label(maps.recording.down.unwrap_or(f64::NAN))),
-                    _ => format!("activation time ms  threshold {}", label(maps.recording.up)),
+                let (title, bar) = match *name {
+                    "apd" => (
+                        format!("APD, threshold {}", label(maps.recording.down.unwrap_or(f64::NAN))),
+                        "APD (ms)",
+                    ),
+                    _ => (
+                        format!("activation time, threshold {}", label(maps.recording.up)),
+                        "activation time (ms)",
+                    ),
                 };
                 let file = format!("{name}.png");
                 let path = self.dir.join(&file);
-                write_midplanes(&path, &array, lo, hi, &title).map_err(at(path))?;
+                write_midplanes(&path, &array, lo, hi, &title, bar).map_err(at(path))?;
                 files.push(file);
             }
         }
