@@ -31,13 +31,14 @@
 //!
 //! Split of the work: [`ecg_cell_term`] is one cell's term without the
 //! factor `dx^d / (2 dx)` common to all cells, in f64 whatever the field's
-//! precision (differences of f32 values are exact in f64); a kernel sums
-//! the terms of all cells (a block reduction in f64, then one atomic add or
-//! a second pass) and multiplies the total by [`ecg_scale`]. The host's
-//! CPU reference (`fibril_host::events::ecg`) does the same. The terms are
-//! bit-identical on the CPU and the GPU (only correctly rounded `+ - * /`
-//! and `sqrt`); a sum in another order differs from the CPU's only by the
-//! rounding of f64 additions.
+//! precision (so an f32 field loses nothing to cancellation: the
+//! difference of two f32 values of similar magnitude is exact in f64); a
+//! kernel sums the terms of all cells (a block reduction in f64, then one
+//! atomic add or a second pass) and multiplies the total by
+//! [`ecg_scale`]. The host's CPU reference (`fibril_host::events::ecg`)
+//! does the same. The terms are bit-identical on the CPU and the GPU (only
+//! correctly rounded `+ - * /` and `sqrt`); a sum in another order differs
+//! from the CPU's only by the rounding of f64 additions.
 
 use crate::real::Real;
 
