@@ -4,12 +4,13 @@
 //! ([`models`], one file each, behind the [`CellModel`] trait of [`model`]),
 //! the time step of a cell ([`cell`]), the Laplacian with mirror boundaries
 //! ([`stencil`]), the index arithmetic of the row-major grid and of the
-//! paper's towers ([`layout`]) and the transcendental functions
-//! ([`math`]). The host crate calls these functions on the CPU; the kernels in
-//! [`kernels`] call the very same functions on the GPU after `build.rs` has
-//! compiled this crate to PTX with rustc's NVPTX backend. Because both sides
-//! execute the same sequence of IEEE-754 operations (no fused multiply-add,
-//! no approximate division, no flush-to-zero; see [`math`]), the CPU
+//! paper's towers ([`layout`]), the transcendental functions ([`math`])
+//! and the per-cell pieces of the analyses ([`ecg`], [`tips`]). The host
+//! crate calls these functions on the CPU; the kernels in [`kernels`] call
+//! the very same functions on the GPU after `build.rs` has compiled this
+//! crate to PTX with rustc's NVPTX backend. Because both sides execute the
+//! same sequence of IEEE-754 operations (no fused multiply-add, no
+//! approximate division, no flush-to-zero; see [`math`]), the CPU
 //! reference and the GPU agree bit for bit. Fused multiply-adds are
 //! written out explicitly (`Real::mul_add`), never left to the compiler:
 //! an FMA rounds once on every platform, so it keeps the two sides equal
@@ -32,6 +33,7 @@
 #![cfg_attr(target_arch = "nvptx64", allow(internal_features))]
 
 pub mod cell;
+pub mod ecg;
 pub mod events;
 pub mod layout;
 pub mod math;
@@ -40,6 +42,7 @@ pub mod models;
 pub mod real;
 pub mod registry;
 pub mod stencil;
+pub mod tips;
 
 #[cfg(target_arch = "nvptx64")]
 mod gpu;

@@ -1,13 +1,17 @@
 //! What happens to the tissue during a run besides stepping: stimuli
 //! ([`stimulus`]), the named protocols that time them ([`protocol`]), and
-//! what is recorded of the wave ([`recording`]). The solvers act on them
-//! at every step on their own memory (a GPU run keeps them on the device);
-//! the run loop (`crate::driver`) only installs them and reads the maps
-//! when it writes them.
+//! what is recorded of the wave ([`recording`]: activation,
+//! repolarisation and APD maps; the pseudo-ECG of [`ecg`]; spiral tips and
+//! filaments in [`tips`]). The solvers act on stimuli and maps at every
+//! step on their own memory (a GPU run keeps them on the device); the run
+//! loop (`crate::driver`) only installs them and reads the maps when it
+//! writes them.
 
+pub mod ecg;
 pub mod protocol;
 pub mod recording;
 pub mod stimulus;
+pub mod tips;
 
 use kernels_gpu::GridDims;
 use kernels_gpu::events::{Recorder, SlicePlacement};
