@@ -25,6 +25,7 @@ use common::{cpu_run, domain, planar_start, rich_start};
 use fibril_host::backend::{
     BlockSize, CpuSolver, GpuDevice, GpuSolver, GpuUnavailable, KernelConfig, KernelKind, Solver, SolverError,
 };
+use fibril_host::events::ecg::Electrode;
 use fibril_host::events::recording::{Maps, Recording};
 use fibril_host::events::stimulus::{RegionKind, StimulusSchedule, StimulusSpec};
 use fibril_host::events::{EventStart, Events};
@@ -59,6 +60,7 @@ const CHECKS: &[(&str, Check)] = &[
     ("z_split_nccl_exchange_bit_identical_to_cpu", multi_gpu_nccl),
     ("events_on_the_device_every_kernel_bit_identical_to_cpu", device_events),
     ("events_on_split_sub_domains_bit_identical_to_cpu", device_events_split),
+    ("pseudo_ecg_on_the_device_agrees_with_cpu_to_1e_12", device_ecg),
 ];
 
 /// What a check returns when it cannot run here; reported as "skipped".
@@ -636,6 +638,47 @@ fn device_events_split(gpu: &GpuDevice) -> Result<(), String> {
             }
         }
     }
+    Ok(())
+}
+
+/// The pseudo-ECG summed on the GPU (one GPU, and three sub-domains)
+/// against the CPU's sum of the same state: the terms are bit-identical,
+/// only the order of the f64 additions differs, so the relative difference
+/// is bounded by a few ulps of the sum of |terms| (1e-12 here).
+fn device_ecg(gpu: &GpuDevice) -> Result<(), String> {
+    let cfg = naive();
+    let dims = GridDims::new(40, 36, 30);
+    let (d, start, events, maps) = events_run(dims);
+    let electrodes = [
+        Electrode::new("above", [12.0, 10.0, 30.0]),
+        Electrode::new("side", [-5.0, 10.0, 9.0]),
+        Electrode::new("below", [12.0, 10.0, -8.0]),
+    ];
+    let probes = fibril_host::events::ecg::probes(&electrodes, d.dx());
+    let (state, _) = cpu_events(&d, &start, &events, &maps, 400);
+    let want = fibril_host::events::ecg::pseudo_ecg(state.slice(0), dims, d.dx(), &electrodes).unwrap();
+    let close = |got: &[f64], what: &str| -> Result<(), String> {
+        for (k, (g, w)) in got.iter().zip(&want).enumerate() {
+            if *w == 0.0 || ((g - w) / w).abs() > 1e-12 {
+                return Err(format!("{what}: electrode {k}: gpu {g} vs cpu {w}"));
+            }
+        }
+        Ok(())
+    };
+    let mut s = GpuSolver::<Karma, f32>::new(gpu, fibril::PTX, cfg, &d, &start).map_err(|e| e.to_string())?;
+    s.set_events(&events, EventStart::NEW, Some(&maps)).map_err(|e| e.to_string())?;
+    s.advance(400).map_err(|e| e.to_string())?;
+    close(&s.ecg(&probes).map_err(|e| e.to_string())?, "one GPU")?;
+    let ordinals = split_ordinals()?;
+    let devices: Vec<GpuDevice> =
+        ordinals.iter().map(|&o| GpuDevice::open(o)).collect::<Result<_, _>>().map_err(|e| e.to_string())?;
+    let run = SplitRun { ptx: fibril::PTX, config: cfg, domain: &d, initial: &start };
+    let mut m =
+        GpuMultiSolver::<Karma, f32>::new(&devices, &run, Exchange::Peer, true).map_err(|e| e.to_string())?;
+    m.set_events(&events, EventStart::NEW, Some(&maps)).map_err(|e| e.to_string())?;
+    m.advance(400).map_err(|e| e.to_string())?;
+    close(&m.ecg(&probes).map_err(|e| e.to_string())?, "split")?;
+    println!("    (ECG at 3 electrodes: {want:?})");
     Ok(())
 }
 

@@ -21,10 +21,13 @@ use thiserror::Error;
 
 use crate::checkpoint;
 use crate::domain::Domain;
+use crate::events::ecg::EcgTrace;
+use crate::events::tips::SingularityRecorder;
 use crate::io::snapshots::{SnapshotWriter, WriteError};
 use crate::scalar::Scalar;
 use crate::solver::{Solver, SolverError};
 use crate::state::State;
+use kernels_gpu::ecg::EcgProbe;
 
 /// When things happen during a run, in steps.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -133,6 +136,10 @@ pub enum DriverError {
 pub struct RunContext<'a> {
     /// Snapshot output; `None` on the ranks that write nothing.
     pub writer: Option<&'a mut SnapshotWriter>,
+    /// The pseudo-ECG, sampled by the solver every `every` steps.
+    pub ecg: Option<&'a mut EcgSampler>,
+    /// Spiral tips or filaments, found every `every` steps.
+    pub tips: Option<&'a mut TipsSampler>,
     /// Where checkpoints go: at `checkpoint_every` and when interrupted
     /// (`None` on the ranks that write nothing).
     pub checkpoint_path: Option<&'a Path>,
@@ -140,6 +147,21 @@ pub struct RunContext<'a> {
     pub stop: &'a AtomicBool,
     /// Called with the current step after every chunk.
     pub progress: &'a mut dyn FnMut(u64),
+}
+
+/// The pseudo-ECG of a run: where and how often, and the trace so far.
+pub struct EcgSampler {
+    pub every: u64,
+    pub probes: Vec<EcgProbe>,
+    pub trace: EcgTrace,
+}
+
+/// Phase singularities of a run: how often, and what was found so far.
+/// Found on the host from variable 0 downloaded at each sample (a sheet's
+/// field is small; a volume's costs a download per sample).
+pub struct TipsSampler {
+    pub every: u64,
+    pub recorder: SingularityRecorder<f64>,
 }
 
 /// Downloads the state once per stop, on first use.
@@ -151,6 +173,17 @@ fn state_of<'f, T: Scalar>(
         *cache = Some(solver.state()?);
     }
     Ok(cache.as_mut().expect("just filled"))
+}
+
+/// Writes the ECG trace so far beside the checkpoint, before it: a
+/// resumed run finds every sample its checkpoint had taken.
+fn write_ecg(ctx: &RunContext<'_>) -> Result<(), DriverError> {
+    if let (Some(ecg), Some(writer)) = (ctx.ecg.as_deref(), ctx.writer.as_deref()) {
+        let dir = writer.dir().path();
+        let path = dir.join(crate::events::ecg::ECG_FILE);
+        ecg.trace.write(dir).map_err(|source| WriteError { path, source })?;
+    }
+    Ok(())
 }
 
 /// Snapshots written so far (0 on the ranks that write none).
@@ -201,6 +234,22 @@ pub fn run<T: Scalar>(
         let mut cache: Option<State<T>> = None;
         let t_ms = step as f64 * dt;
         if !skip_output {
+            if let Some(ecg) = ctx.ecg.as_deref_mut()
+                && step.is_multiple_of(ecg.every)
+            {
+                let t0 = Instant::now();
+                let values = solver.ecg(&ecg.probes)?;
+                ecg.trace.push(t_ms, values);
+                report.output_s += t0.elapsed().as_secs_f64();
+            }
+            if let Some(tips) = ctx.tips.as_deref_mut()
+                && step.is_multiple_of(tips.every)
+            {
+                let t0 = Instant::now();
+                let u: Vec<f64> = state_of(&mut cache, solver)?.slice(0).iter().map(|v| v.to_f64()).collect();
+                tips.recorder.sample(t_ms, &u);
+                report.output_s += t0.elapsed().as_secs_f64();
+            }
             if schedule.snapshot_due(step) {
                 let t0 = Instant::now();
                 let state = state_of(&mut cache, solver)?;
@@ -210,6 +259,7 @@ pub fn run<T: Scalar>(
                 report.output_s += t0.elapsed().as_secs_f64();
             }
             if schedule.checkpoint_due(step) {
+                write_ecg(ctx)?;
                 let progress = checkpoint::Progress { step, snapshots: snapshots_written(ctx) };
                 write_checkpoint(&mut report, &mut cache, solver, progress)?;
             }
@@ -221,6 +271,7 @@ pub fn run<T: Scalar>(
         }
         if solver.any_rank(ctx.stop.load(Ordering::SeqCst))? {
             if report.checkpoints.last() != Some(&step) {
+                write_ecg(ctx)?;
                 let progress = checkpoint::Progress { step, snapshots: snapshots_written(ctx) };
                 write_checkpoint(&mut report, &mut cache, solver, progress)?;
             }
@@ -231,6 +282,8 @@ pub fn run<T: Scalar>(
         let candidates = [
             Schedule::next_multiple(step, schedule.snapshot_every),
             Schedule::next_multiple(step, schedule.checkpoint_every),
+            Schedule::next_multiple(step, ctx.ecg.as_deref().map(|e| e.every)),
+            Schedule::next_multiple(step, ctx.tips.as_deref().map(|t| t.every)),
         ];
         for next in candidates.into_iter().flatten() {
             target = target.min(next);
@@ -322,6 +375,9 @@ mod tests {
             self.log.push((self.step, "maps"));
             self.inner.maps()
         }
+        fn ecg(&mut self, probes: &[kernels_gpu::ecg::EcgProbe]) -> Result<Vec<f64>, SolverError> {
+            self.inner.ecg(probes)
+        }
         fn any_nonfinite(&mut self) -> Result<bool, SolverError> {
             self.inner.any_nonfinite()
         }
@@ -351,6 +407,8 @@ mod tests {
         schedule.checkpoint_every = Some(10);
         let mut ctx = RunContext {
             writer: Some(&mut writer),
+            ecg: None,
+            tips: None,
             checkpoint_path: Some(&path),
             stop: &stop,
             progress: &mut |_| {},

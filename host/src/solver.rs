@@ -10,6 +10,7 @@ use crate::events::recording::Maps;
 use crate::events::{EventStart, Events};
 use crate::scalar::Scalar;
 use crate::state::State;
+use kernels_gpu::ecg::EcgProbe;
 
 /// Where a solver runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -93,6 +94,10 @@ pub trait Solver<T: Scalar> {
     /// The maps recorded so far, for the whole grid (in a multi-process
     /// run every rank gets them: a collective call).
     fn maps(&mut self) -> Result<Option<Maps>, SolverError>;
+    /// The pseudo-ECG of the current state (after the step's stimuli) at
+    /// each probe (`crate::events::ecg`), summed on the solver's own
+    /// memory; every rank of a multi-process run gets it.
+    fn ecg(&mut self, probes: &[EcgProbe]) -> Result<Vec<f64>, SolverError>;
     /// Whether variable 0 holds a NaN or an infinity (on any rank).
     fn any_nonfinite(&mut self) -> Result<bool, SolverError>;
     /// Whether `flag` is set on any process of a multi-process run. The

@@ -22,6 +22,8 @@ pub enum Kernel {
     FlagNonfinite,
     /// A stimulus applied to its region (no model).
     Stimulate,
+    /// Partial sums of the pseudo-ECG (no model).
+    EcgPartial,
 }
 
 /// One `.entry` of the PTX.
@@ -71,6 +73,8 @@ macro_rules! entry_table {
             EntryPoint { model: "", kernel: Kernel::FlagNonfinite, precision: "f64", name: $crate::entry_name!(flag, nonfinite, f64) },
             EntryPoint { model: "", kernel: Kernel::Stimulate, precision: "f32", name: $crate::entry_name!(stimulate, cells, f32) },
             EntryPoint { model: "", kernel: Kernel::Stimulate, precision: "f64", name: $crate::entry_name!(stimulate, cells, f64) },
+            EntryPoint { model: "", kernel: Kernel::EcgPartial, precision: "f32", name: $crate::entry_name!(ecg, partial, f32) },
+            EntryPoint { model: "", kernel: Kernel::EcgPartial, precision: "f64", name: $crate::entry_name!(ecg, partial, f64) },
             $(
                 entry!($name, naive, Naive3d, f32), entry!($name, naive, Naive3d, f64),
                 entry!($name, naive2d, Naive2d, f32), entry!($name, naive2d, Naive2d, f64),

@@ -17,6 +17,7 @@ use std::path::Path;
 use anyhow::{Context, anyhow, bail};
 use clap::ArgMatches;
 use clap::parser::ValueSource;
+use fibril_host::events::ecg::Electrode;
 use fibril_host::events::stimulus::StimulusSpec;
 use serde::{Deserialize, Serialize};
 
@@ -36,6 +37,24 @@ pub struct RunConfig {
     /// Stimuli, each a `[[stimulus]]` table.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub stimulus: Vec<StimulusSpec>,
+    /// Pseudo-ECG electrodes, each an `[[electrode]]` table.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub electrode: Vec<Electrode>,
+}
+
+/// An `--electrode` value: a TOML inline table.
+pub fn parse_electrode(text: &str) -> anyhow::Result<Electrode> {
+    #[derive(Deserialize)]
+    struct One {
+        electrode: Electrode,
+    }
+    let one: One = toml::from_str(&format!("electrode = {text}")).map_err(|e| {
+        anyhow!(
+            "--electrode {text:?} is not a valid electrode table (name = \"V1\", position = [x, y, z]): {}",
+            e.message()
+        )
+    })?;
+    Ok(one.electrode)
 }
 
 /// A `--stimulus` value: a TOML inline table.
@@ -165,6 +184,8 @@ impl RunConfig {
     ) -> anyhow::Result<Self> {
         let stimulus =
             options.stimuli.iter().map(|s| parse_stimulus(s)).collect::<anyhow::Result<Vec<_>>>()?;
+        let electrode =
+            options.electrodes.iter().map(|s| parse_electrode(s)).collect::<anyhow::Result<Vec<_>>>()?;
         let from_args = RunConfig {
             grid: options.grid.clone(),
             model: options.model.clone(),
@@ -172,6 +193,7 @@ impl RunConfig {
             run: options.run.clone(),
             output: options.output.clone(),
             stimulus,
+            electrode,
         };
         let Some((path, file)) = file else {
             return Ok(from_args);
@@ -181,6 +203,12 @@ impl RunConfig {
         for (section, value) in file {
             if section == "stimulus" {
                 if options.stimuli.is_empty() {
+                    merged.insert(section, value);
+                }
+                continue;
+            }
+            if section == "electrode" {
+                if options.electrodes.is_empty() {
                     merged.insert(section, value);
                 }
                 continue;

@@ -10,12 +10,16 @@ use clap::ArgMatches;
 use fibril_host::backend::KernelConfig;
 use fibril_host::checkpoint::{self, CheckpointHeader};
 use fibril_host::driver::{self, Outcome, RunContext, Schedule};
+use fibril_host::driver::{EcgSampler, TipsSampler};
+use fibril_host::events::ecg::{ECG_FILE, EcgTrace, Electrode, check_electrodes};
 use fibril_host::events::protocol;
 use fibril_host::events::recording::{Maps, Recording};
 use fibril_host::events::stimulus::{StimulusSchedule, StimulusSpec};
+use fibril_host::events::tips::SingularityRecorder;
 use fibril_host::events::{EventStart, Events};
+use fibril_host::io::plot::{Series, line_plot_png, trajectory_png};
 use fibril_host::io::snapshots::{Formats, SnapshotWriter};
-use fibril_host::io::{OutputDir, write_json_atomic};
+use fibril_host::io::{OutputDir, write_atomic, write_json_atomic};
 use fibril_host::time::{MAX_STEPS, short};
 use fibril_host::{CellModel, Domain, ModelVisitor, Precision, Scalar, dispatch};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -25,7 +29,7 @@ use super::config::{Resolved, RunConfig};
 use super::interrupt::{self, INTERRUPTED_EXIT};
 use super::run_args::{InitArg, ProtocolArg, RunArgs};
 use super::select::{Selected, build_solver, check_memory, select};
-use super::summary::{ActivationRecord, ResumeRecord, RunSummary, Throughput};
+use super::summary::{ActivationRecord, EcgRecord, ResumeRecord, RunSummary, Throughput};
 
 /// Name of the checkpoint file in the output directory.
 pub const CHECKPOINT_FILE: &str = "checkpoint.fibril";
@@ -54,6 +58,10 @@ struct Plan {
     /// The maps the run records (asked for, or carried on from the
     /// checkpoint).
     recording: Option<Recording>,
+    /// The pseudo-ECG's electrodes and sampling interval, steps.
+    ecg: Option<(Vec<Electrode>, u64)>,
+    /// The interval of the tip search, steps.
+    tips: Option<u64>,
     resume: Option<Resume>,
 }
 
@@ -202,6 +210,8 @@ struct Checked {
     notes: Vec<String>,
     save: Vec<usize>,
     recording: Option<Recording>,
+    ecg: Option<(Vec<Electrode>, u64)>,
+    tips: Option<u64>,
 }
 
 /// The checks of a configuration that need neither the disk nor the
@@ -254,6 +264,31 @@ fn check(config: &RunConfig, domain: &Domain) -> anyhow::Result<Checked> {
     }
     let save = config.output.saved_variables(model)?;
     let recording = config.output.recording(model)?;
+    let ecg = match (&config.electrode[..], config.output.ecg_every_ms) {
+        ([], None) => None,
+        ([], Some(_)) => bail!("--ecg-every-ms needs at least one electrode (--electrode or [[electrode]])"),
+        (electrodes, every) => {
+            check_electrodes(electrodes, domain.dims(), domain.dx())?;
+            let kind = config.compute.kernel_config().kind;
+            if kind.uses_towers() && config.compute.backend != super::args::BackendArg::Cpu {
+                bail!(
+                    "the pseudo-ECG reads the row-major layout, and --kernel {kind} keeps the tower layout; \
+                     use --kernel naive or csw"
+                );
+            }
+            let every = duration_steps("--ecg-every-ms", every.unwrap_or(1.0), dt)?;
+            Some((electrodes.to_vec(), every))
+        }
+    };
+    let tips = match config.output.tips_every_ms {
+        None => None,
+        Some(ms) => {
+            if domain.dims().axes() < 2 {
+                bail!("--tips-every-ms needs a sheet or a volume; this grid is a cable or a single cell");
+            }
+            Some(duration_steps("--tips-every-ms", ms, dt)?)
+        }
+    };
     Ok(Checked {
         total_steps,
         snapshot_every,
@@ -263,6 +298,8 @@ fn check(config: &RunConfig, domain: &Domain) -> anyhow::Result<Checked> {
         notes,
         save,
         recording,
+        ecg,
+        tips,
     })
 }
 
@@ -291,6 +328,12 @@ fn plan(resolved: &Resolved, args: &RunArgs, domain: Domain) -> anyhow::Result<P
         }
         None => checked.recording,
     };
+    if resume.is_some() && checked.tips.is_some() {
+        bail!(
+            "checkpoints do not keep the tip trace, so a resumed run could not write a whole tips.csv; \
+             resume without --tips-every-ms (or run again from the start with it)"
+        );
+    }
     let kernel = config.compute.kernel_config();
     let mut selected = select(&config.compute, config.compute.single_gpu_count()?, &args.ranks)?;
     let resume_from = args.resume.as_ref().map(|p| p.display().to_string()).unwrap_or_default();
@@ -329,7 +372,104 @@ fn plan(resolved: &Resolved, args: &RunArgs, domain: Domain) -> anyhow::Result<P
         formats: config.output.formats(),
         save: checked.save,
         recording,
+        ecg: checked.ecg,
+        tips: checked.tips,
         resume,
+    })
+}
+
+/// The trace a resumed run continues: the samples up to its checkpoint's
+/// time in the `ecg.csv` beside the checkpoint (written before it).
+fn resumed_trace(checkpoint: &Path, electrodes: &[Electrode], until_ms: f64) -> anyhow::Result<EcgTrace> {
+    let dir = checkpoint.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let path = dir.join(fibril_host::events::ecg::ECG_FILE);
+    let text = std::fs::read_to_string(&path).with_context(|| {
+        format!(
+            "the pseudo-ECG goes on from {}, which cannot be read; resume with the output directory \
+             the checkpoint was written in, or without --electrode",
+            path.display()
+        )
+    })?;
+    EcgTrace::from_csv(electrodes, &text, until_ms).ok_or_else(|| {
+        anyhow::anyhow!(
+            "{} is not the trace of these electrodes ({}); resume with the same electrodes",
+            path.display(),
+            electrodes.iter().map(|e| e.name.as_str()).collect::<Vec<_>>().join(", ")
+        )
+    })
+}
+
+/// Writes `tips.csv` (and, for a sheet, the trajectory `tips.png`) or
+/// `filaments.csv`.
+fn write_tips(
+    out: &OutputDir,
+    recorder: &SingularityRecorder<f64>,
+    domain: &Domain,
+) -> anyhow::Result<Vec<String>> {
+    let path = recorder.write(out.path()).context("writing the tips")?;
+    let mut files = vec![path.file_name().expect("a file").to_string_lossy().into_owned()];
+    if !recorder.is_volume() && !recorder.tips().rows().is_empty() {
+        let d = domain.dims();
+        // The sheet's two axes of more than one cell.
+        let axes: Vec<usize> =
+            [d.nx, d.ny, d.nz].iter().enumerate().filter(|(_, n)| **n > 1).map(|(a, _)| a).collect();
+        let (a, b) = (axes[0], axes[1]);
+        let points: Vec<(f64, f64)> =
+            recorder.tips().rows().iter().map(|(_, tip)| (tip.position_mm[a], tip.position_mm[b])).collect();
+        let n = [d.nx, d.ny, d.nz];
+        let extent = |k: usize| (0.0, (n[k] - 1) as f64 * domain.dx());
+        let space = domain.model().info().units.space;
+        let names = ["x", "y", "z"];
+        let png = trajectory_png(
+            &format!("spiral tips, {}", domain.model().info().title),
+            &format!("{} ({space})", names[a]),
+            &format!("{} ({space})", names[b]),
+            &[Series::from_points("tip", &points)],
+            extent(a),
+            extent(b),
+            900,
+            900,
+        )?;
+        let file = "tips.png";
+        write_atomic(&out.join(file), &png).with_context(|| format!("writing {file}"))?;
+        files.push(file.into());
+    }
+    Ok(files)
+}
+
+/// Writes `ecg.csv` and its plot `ecg.png`.
+fn write_ecg(out: &OutputDir, sampler: &EcgSampler, domain: &Domain) -> anyhow::Result<EcgRecord> {
+    let trace = &sampler.trace;
+    trace.write(out.path()).with_context(|| format!("writing {}", out.join(ECG_FILE).display()))?;
+    let units = domain.model().info().units;
+    let series: Vec<Series> = trace
+        .electrodes()
+        .iter()
+        .enumerate()
+        .map(|(k, e)| {
+            let (x, y) = trace.rows().iter().map(|(t, v)| (*t, v[k])).unzip();
+            Series::new(e.name.clone(), x, y)
+        })
+        .collect();
+    let mut files = vec![ECG_FILE.to_string()];
+    if trace.rows().len() >= 2 {
+        let png = line_plot_png(
+            &format!("pseudo-ECG, {}", domain.model().info().title),
+            &format!("time ({})", units.time),
+            "phi (arb. units)",
+            &series,
+            1200,
+            500,
+        )?;
+        let path = out.join("ecg.png");
+        write_atomic(&path, &png).with_context(|| format!("writing {}", path.display()))?;
+        files.push("ecg.png".into());
+    }
+    Ok(EcgRecord {
+        electrodes: trace.electrodes().to_vec(),
+        every_steps: sampler.every,
+        samples: trace.rows().len(),
+        files,
     })
 }
 
@@ -438,6 +578,8 @@ fn execute<M: CellModel, T: Scalar>(
         formats,
         save,
         recording,
+        ecg,
+        tips,
         resume,
     } = plan;
     let output = &config.output;
@@ -457,11 +599,37 @@ fn execute<M: CellModel, T: Scalar>(
     drop(initial);
     let events = Events { stimuli, recording };
     let start = if resume.is_some() { EventStart::resumed(schedule.start_step) } else { EventStart::NEW };
+    let v_star = output.activation_threshold(M::INFO);
+    let mut tips = match tips {
+        Some(every) => Some(TipsSampler {
+            every,
+            recorder: SingularityRecorder::new(domain.dims(), domain.dx(), v_star)?,
+        }),
+        None => None,
+    };
+    let mut ecg = match ecg {
+        Some((electrodes, every)) => Some(EcgSampler {
+            every,
+            probes: fibril_host::events::ecg::probes(&electrodes, domain.dx()),
+            trace: match &resume {
+                None => EcgTrace::new(&electrodes),
+                Some(r) => resumed_trace(&r.path, &electrodes, schedule.start_step as f64 * domain.dt_ms())?,
+            },
+        }),
+        None => None,
+    };
     solver.set_events(&events, start, maps.as_ref())?;
     drop(maps);
     let Some(out) = out else {
         // A rank other than 0: the same loop, gathering what rank 0 writes.
-        let mut ctx = RunContext { writer: None, checkpoint_path: None, stop, progress: &mut |_| {} };
+        let mut ctx = RunContext {
+            writer: None,
+            ecg: ecg.as_mut(),
+            tips: tips.as_mut(),
+            checkpoint_path: None,
+            stop,
+            progress: &mut |_| {},
+        };
         let report = driver::run(solver.as_mut(), &domain, &schedule, &mut ctx)?;
         // Collective: rank 0 gathers the maps to write them.
         solver.maps()?;
@@ -487,6 +655,8 @@ fn execute<M: CellModel, T: Scalar>(
     let mut progress = |s| bar.set_position(s);
     let mut ctx = RunContext {
         writer: Some(&mut writer),
+        ecg: ecg.as_mut(),
+        tips: tips.as_mut(),
         checkpoint_path: Some(&checkpoint_path),
         stop,
         progress: &mut progress,
@@ -505,6 +675,14 @@ fn execute<M: CellModel, T: Scalar>(
             files: writer.write_maps(&maps)?,
         }),
         None => None,
+    };
+    let ecg_record = match &ecg {
+        Some(sampler) => Some(write_ecg(&out, sampler, &domain)?),
+        None => None,
+    };
+    let tips_files = match &tips {
+        Some(sampler) => write_tips(&out, &sampler.recorder, &domain)?,
+        None => Vec::new(),
     };
     let maps_s = t0.elapsed().as_secs_f64();
     let summary = RunSummary {
@@ -541,6 +719,8 @@ fn execute<M: CellModel, T: Scalar>(
         checkpoint_steps: report.checkpoints.clone(),
         checkpoint_file: (!report.checkpoints.is_empty()).then(|| CHECKPOINT_FILE.to_string()),
         activation: activation_record,
+        ecg: ecg_record,
+        tips_files,
     };
     let summary_path = out.join("summary.json");
     write_json_atomic(&summary_path, &summary)

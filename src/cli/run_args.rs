@@ -64,6 +64,12 @@ pub struct RunOptions {
     /// (repeatable; replaces the file's [[stimulus]] list).
     #[arg(long = "stimulus", value_name = "TOML")]
     pub stimuli: Vec<String>,
+    /// A pseudo-ECG electrode as a TOML inline table, e.g.
+    /// '{name = "V1", position = [20, 20, 60]}' (model space units, cell
+    /// (i, j, k) at (i dx, j dx, k dx); repeatable; replaces the file's
+    /// [[electrode]] list). The trace goes to ecg.csv and ecg.png.
+    #[arg(long = "electrode", value_name = "TOML")]
+    pub electrodes: Vec<String>,
 }
 
 /// What is simulated and for how long: the `[run]` section.
@@ -152,6 +158,17 @@ pub struct OutputArgs {
     #[arg(long, value_name = "N")]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub beats: Option<u32>,
+    /// Find spiral tips (a sheet: tips.csv, tips.png) or scroll filaments
+    /// (a volume: filaments.csv) every this many ms, from the phase of
+    /// variable 0 against its value one interval before.
+    #[arg(long, allow_negative_numbers = true)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tips_every_ms: Option<f64>,
+    /// Sample the pseudo-ECG every this many ms (the model's time unit)
+    /// [default: 1].
+    #[arg(long, allow_negative_numbers = true)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ecg_every_ms: Option<f64>,
     /// Removed: crossings are checked at every step now. Kept only to say so.
     #[arg(long, hide = true)]
     #[serde(skip_serializing_if = "Option::is_none")]

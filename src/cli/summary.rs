@@ -45,6 +45,15 @@ pub struct ActivationRecord {
     pub files: Vec<String>,
 }
 
+/// The pseudo-ECG of a run.
+#[derive(Debug, Serialize)]
+pub struct EcgRecord {
+    pub electrodes: Vec<fibril_host::events::ecg::Electrode>,
+    pub every_steps: u64,
+    pub samples: usize,
+    pub files: Vec<String>,
+}
+
 /// Where a resumed run continued from.
 #[derive(Debug, Serialize)]
 pub struct ResumeRecord {
@@ -89,6 +98,10 @@ pub struct RunSummary {
     /// Steps at which this invocation wrote the checkpoint.
     pub checkpoint_steps: Vec<u64>,
     pub activation: Option<ActivationRecord>,
+    pub ecg: Option<EcgRecord>,
+    /// `tips.csv` and `tips.png`, or `filaments.csv`, with --tips-every-ms.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub tips_files: Vec<String>,
 }
 
 impl RunSummary {

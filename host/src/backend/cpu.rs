@@ -13,12 +13,14 @@ use kernels_gpu::{CellModel, GridDims, Locals, StepCoeffs, ZWindow};
 use rayon::prelude::*;
 
 use crate::domain::Domain;
+use crate::events::ecg::pseudo_ecg_at;
 use crate::events::recording::Maps;
 use crate::events::{EventStart, Events, HostEvents};
 use crate::models::{ModelVisitor, dispatch};
 use crate::scalar::Scalar;
 use crate::solver::{BackendKind, Solver, SolverError};
 use crate::state::State;
+use kernels_gpu::ecg::EcgProbe;
 use kernels_gpu::events::{Recorder, SlicePlacement};
 
 /// Cells per parallel task in 2D and 1D grids (3D grids take a slice each).
@@ -303,6 +305,11 @@ impl<M: CellModel, T: Scalar> Solver<T> for CpuSolver<M, T> {
 
     fn maps(&mut self) -> Result<Option<Maps>, SolverError> {
         Ok(self.local_maps().cloned())
+    }
+
+    fn ecg(&mut self, probes: &[EcgProbe]) -> Result<Vec<f64>, SolverError> {
+        let dims = self.dims;
+        Ok(pseudo_ecg_at(self.stimulated_u(), dims, probes))
     }
 
     fn any_nonfinite(&mut self) -> Result<bool, SolverError> {

@@ -35,14 +35,17 @@ use crate::scalar::Scalar;
 /// Name of the trace file in a run's output directory.
 pub const ECG_FILE: &str = "ecg.csv";
 
-/// A point electrode. The name labels its column in `ecg.csv`.
-#[derive(Clone, Debug, PartialEq)]
+/// A point electrode. The name labels its column in `ecg.csv`. In a run
+/// configuration an `[[electrode]]` table: `name = "V1"`, `position = [x, y, z]`.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Electrode {
     pub name: String,
     /// Position (x, y, z) in the model's space unit (mm for the models in
     /// mm, despite the suffix, space units for the dimensionless ones), in
     /// the frame where cell (i, j, k) sits at (i dx, j dx, k dx). For a
     /// sheet of nz = 1 the tissue is the plane z = 0.
+    #[serde(rename = "position")]
     pub position_mm: [f64; 3],
 }
 
@@ -131,10 +134,21 @@ pub fn pseudo_ecg<T: Scalar>(
     dx: f64,
     electrodes: &[Electrode],
 ) -> Result<Vec<f64>, EcgError> {
-    assert_eq!(u.len(), dims.cells(), "the field has one value per cell");
     check_electrodes(electrodes, dims, dx)?;
-    let probes: Vec<EcgProbe> =
-        electrodes.iter().map(|e| EcgProbe { electrode: e.position_mm, dx }).collect();
+    Ok(pseudo_ecg_at(u, dims, &probes(electrodes, dx)))
+}
+
+/// The kernels' form of the electrodes.
+pub fn probes(electrodes: &[Electrode], dx: f64) -> Vec<EcgProbe> {
+    electrodes.iter().map(|e| EcgProbe { electrode: e.position_mm, dx }).collect()
+}
+
+/// [`pseudo_ecg`] at checked probes (what the CPU solver computes).
+///
+/// # Panics
+/// If `u` does not hold `dims.cells()` values (a programming error).
+pub fn pseudo_ecg_at<T: Scalar>(u: &[T], dims: GridDims, probes: &[EcgProbe]) -> Vec<f64> {
+    assert_eq!(u.len(), dims.cells(), "the field has one value per cell");
     let (nx, ny) = (dims.nx, dims.ny);
     let rows = dims.ny as usize * dims.nz as usize;
     let row_sums: Vec<Vec<f64>> = (0..rows)
@@ -148,7 +162,7 @@ pub fn pseudo_ecg<T: Scalar>(
                 let (xm, xp) = mirror_neighbours(x, nx);
                 let at = |x, y, z| u[dims.index(x, y, z)];
                 let nb = [at(xm, y, z), at(xp, y, z), at(x, ym, z), at(x, yp, z), at(x, y, zm), at(x, y, zp)];
-                for (sum, probe) in sums.iter_mut().zip(&probes) {
+                for (sum, probe) in sums.iter_mut().zip(probes) {
                     *sum += ecg_cell_term(nb[0], nb[1], nb[2], nb[3], nb[4], nb[5], x, y, z, probe);
                 }
             }
@@ -161,8 +175,8 @@ pub fn pseudo_ecg<T: Scalar>(
             *t += s;
         }
     }
-    let scale = ecg_scale(dx, dims.axes());
-    Ok(total.into_iter().map(|t| t * scale).collect())
+    let scale = probes.first().map_or(0.0, |p| ecg_scale(p.dx, dims.axes()));
+    total.into_iter().map(|t| t * scale).collect()
 }
 
 /// The pseudo-ECG over a run: one row per sample, written as `ecg.csv`
@@ -224,6 +238,30 @@ impl EcgTrace {
             out.push('\n');
         }
         out
+    }
+
+    /// The trace of `ecg.csv` text written by [`EcgTrace::to_csv`] for
+    /// these electrodes, up to and including time `until_ms` (a resumed
+    /// run keeps the samples its checkpoint had taken). `None` if the text
+    /// is not such a trace.
+    pub fn from_csv(electrodes: &[Electrode], text: &str, until_ms: f64) -> Option<Self> {
+        let mut lines = text.lines();
+        let header: Vec<&str> = lines.next()?.split(',').collect();
+        let names: Vec<&str> = electrodes.iter().map(|e| e.name.as_str()).collect();
+        if header.first() != Some(&"t_ms") || header[1..] != names[..] {
+            return None;
+        }
+        let mut trace = Self::new(electrodes);
+        for line in lines {
+            let fields: Vec<f64> = line.split(',').map(str::parse).collect::<Result<_, _>>().ok()?;
+            if fields.len() != names.len() + 1 {
+                return None;
+            }
+            if fields[0] <= until_ms {
+                trace.rows.push((fields[0], fields[1..].to_vec()));
+            }
+        }
+        Some(trace)
     }
 
     /// Writes `ecg.csv` into `dir` atomically (the whole trace, so it can

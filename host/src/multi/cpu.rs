@@ -10,6 +10,7 @@ use crate::events::recording::Maps;
 use crate::events::{EventStart, Events};
 use crate::scalar::Scalar;
 use crate::state::State;
+use kernels_gpu::ecg::EcgProbe;
 
 /// G CPU sub-domains that exchange halo slices of variable 0 after every step.
 pub struct CpuMultiSolver<M: CellModel, T: Scalar> {
@@ -101,6 +102,13 @@ impl<M: CellModel, T: Scalar> Solver<T> for CpuMultiSolver<M, T> {
     fn maps(&mut self) -> Result<Option<Maps>, SolverError> {
         let parts: Option<Vec<Maps>> = self.parts.iter_mut().map(|p| p.local_maps().cloned()).collect();
         Ok(parts.map(|p| Maps::gather(&self.split, &p)))
+    }
+
+    /// From the gathered state: the CPU split is a test of the split, and
+    /// the pseudo-ECG is a sum over the whole grid.
+    fn ecg(&mut self, probes: &[EcgProbe]) -> Result<Vec<f64>, SolverError> {
+        let state = self.state()?;
+        Ok(crate::events::ecg::pseudo_ecg_at(state.slice(0), state.dims(), probes))
     }
 
     fn any_nonfinite(&mut self) -> Result<bool, SolverError> {

@@ -35,6 +35,7 @@ use cudarc::driver::sys::{self, CUdeviceptr, CUmemorytype};
 use cudarc::driver::{
     CudaContext, CudaEvent, CudaSlice, CudaStream, DevicePtr, DriverError, PinnedHostSlice, result,
 };
+use kernels_gpu::ecg::{EcgProbe, ecg_scale};
 use kernels_gpu::{GridDims, ZWindow};
 use serde::Serialize;
 
@@ -913,6 +914,30 @@ impl<M: CellModel, T: Scalar> Solver<T> for GpuMultiSolver<M, T> {
             Scope::Whole => Ok(Some(Maps::gather(&self.split, &parts))),
             Scope::Rank { .. } => self.all_gather_maps(&parts[0]).map(Some),
         }
+    }
+
+    /// Each part sums its owned slices (its halos give the gradient at its
+    /// boundaries); the parts' sums are added in part order, on every rank.
+    fn ecg(&mut self, probes: &[EcgProbe]) -> Result<Vec<f64>, SolverError> {
+        self.synchronize_all()?;
+        let mut per_part = Vec::new();
+        for part in &mut self.parts {
+            let n = part.owned;
+            let z_offset = self.split.owned(part.index).start as i32 - 1;
+            per_part.push(part.solver.ecg_sums(probes, ZWindow::new(1, n + 1), z_offset, true)?);
+        }
+        if matches!(self.scope, Scope::Rank { .. }) {
+            let mine: Vec<u8> = per_part[0].iter().flat_map(|v| v.to_le_bytes()).collect();
+            let all = self.all_gather_bytes(&mine)?;
+            per_part = all
+                .chunks_exact(mine.len().max(1))
+                .map(|c| {
+                    c.chunks_exact(8).map(|b| f64::from_le_bytes(b.try_into().expect("8 bytes"))).collect()
+                })
+                .collect();
+        }
+        let scale = probes.first().map_or(0.0, |p| ecg_scale(p.dx, 3));
+        Ok((0..probes.len()).map(|k| per_part.iter().map(|p| p[k]).sum::<f64>() * scale).collect())
     }
 
     fn any_nonfinite(&mut self) -> Result<bool, SolverError> {

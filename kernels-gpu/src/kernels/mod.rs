@@ -17,6 +17,7 @@
 
 pub mod csw;
 mod diagnostics;
+mod ecg;
 mod events;
 pub mod naive;
 pub mod tower;

@@ -8,6 +8,7 @@ use cudarc::driver::{
     PushKernelArg,
 };
 use cudarc::nvrtc::Ptx;
+use kernels_gpu::ecg::{EcgProbe, ecg_scale};
 use kernels_gpu::events::{Recorder, SlicePlacement, StimulusArgs};
 use kernels_gpu::registry::{self, Kernel};
 use kernels_gpu::{CellModel, FLAT_BLOCK, GridDims, Locals, StepCoeffs, TowerLayout, ZWindow};
@@ -82,6 +83,9 @@ pub struct GpuSolver<M: CellModel, T: Scalar> {
     local: CudaSlice<T>,
     flag: CudaSlice<u32>,
     stimulate_fn: CudaFunction,
+    ecg_fn: CudaFunction,
+    /// One f64 per block of the pseudo-ECG's reduction (allocated on first use).
+    ecg_partials: Option<CudaSlice<f64>>,
     /// Steps taken, counted from the run's start (sets stimuli and times).
     step_count: u64,
     /// The step whose stimuli are in U.
@@ -144,6 +148,9 @@ impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
         let stimulate_name = registry::entry_point("", Kernel::Stimulate, T::NAME)
             .expect("the registry lists the stimulus")
             .name;
+        let ecg_name = registry::entry_point("", Kernel::EcgPartial, T::NAME)
+            .expect("the registry lists the ECG sum")
+            .name;
         let module = device.ctx.load_module(Ptx::from_src(ptx)).map_err(cuda("loading the kernels"))?;
         let stream = device.stream.clone();
         let u_elements = config.u_elements(dims)? as usize;
@@ -157,6 +164,8 @@ impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
             step_fn: load_kernel(&module, step_name)?,
             flag_fn: load_kernel(&module, flag_name)?,
             stimulate_fn: load_kernel(&module, stimulate_name)?,
+            ecg_fn: load_kernel(&module, ecg_name)?,
+            ecg_partials: None,
             step_count: 0,
             stimulated: None,
             dt_ms: domain.dt_ms(),
@@ -268,6 +277,57 @@ impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
                 None => None,
             },
         }))
+    }
+
+    /// The unscaled pseudo-ECG sums of the slices of `window` at each
+    /// probe (after the step's stimuli), each added in block order on the
+    /// host. `halos`: the slices beside the window are a sub-domain's halos.
+    pub(crate) fn ecg_sums(
+        &mut self,
+        probes: &[EcgProbe],
+        window: ZWindow,
+        z_offset: i32,
+        halos: bool,
+    ) -> Result<Vec<f64>, SolverError> {
+        assert!(matches!(self.layout, Layout::RowMajor), "the pseudo-ECG reads the row-major layout");
+        let stream = self.stream.clone();
+        self.stimulate_on(&stream)?;
+        const THREADS: u32 = 256;
+        const BLOCKS: u32 = 1024;
+        if self.ecg_partials.is_none() {
+            self.ecg_partials =
+                Some(stream.alloc_zeros::<f64>(BLOCKS as usize).map_err(cuda("allocating the ECG sums"))?);
+        }
+        let n = window.len() as u64 * self.dims.slice_cells() as u64;
+        let blocks = n.div_ceil(THREADS as u64).clamp(1, BLOCKS as u64) as u32;
+        let cfg = LaunchConfig {
+            grid_dim: (blocks, 1, 1),
+            block_dim: (THREADS, 1, 1),
+            shared_mem_bytes: THREADS * 8,
+        };
+        let mut sums = Vec::with_capacity(probes.len());
+        for probe in probes {
+            let partials = self.ecg_partials.as_mut().expect("allocated above");
+            let (grid, window_arg, probe_arg) = (ByValue(self.dims), ByValue(window), ByValue(*probe));
+            let halos = u32::from(halos);
+            let mut b = stream.launch_builder(&self.ecg_fn);
+            b.arg(&self.u)
+                .arg(&grid)
+                .arg(&window_arg)
+                .arg(&z_offset)
+                .arg(&halos)
+                .arg(&probe_arg)
+                .arg(&mut *partials);
+            // SAFETY: ecg_partial_<t> takes (u, grid, window, z_offset, halos,
+            // probe, partials); U is row-major over `dims`, the window lies
+            // in it with halo slices beside it when `halos`, `partials`
+            // holds BLOCKS >= blocks f64, the block is a power of two with
+            // as many f64 of shared memory.
+            unsafe { b.launch(cfg) }.map_err(cuda("launching the ECG sum"))?;
+            let host = stream.clone_dtoh(partials).map_err(cuda("downloading the ECG sums"))?;
+            sums.push(host[..blocks as usize].iter().sum::<f64>());
+        }
+        Ok(sums)
     }
 
     /// The recorder for the step about to be taken.
@@ -564,6 +624,12 @@ impl<M: CellModel, T: Scalar> Solver<T> for GpuSolver<M, T> {
 
     fn maps(&mut self) -> Result<Option<Maps>, SolverError> {
         self.local_maps()
+    }
+
+    fn ecg(&mut self, probes: &[EcgProbe]) -> Result<Vec<f64>, SolverError> {
+        let sums = self.ecg_sums(probes, ZWindow::all(self.dims.nz), 0, false)?;
+        let scale = probes.first().map_or(0.0, |p| ecg_scale(p.dx, self.dims.axes()));
+        Ok(sums.into_iter().map(|s| s * scale).collect())
     }
 
     fn any_nonfinite(&mut self) -> Result<bool, SolverError> {
