@@ -27,7 +27,9 @@ name, wall, path = sys.argv[1], float(sys.argv[2]), sys.argv[3]
 d = json.load(open(path))
 if "stepping_s" in d:
     row = {"case": name, "process_wall_s": wall, "loop_s": d["wall_s"], "stepping_s": d["stepping_s"],
-           "output_s": d["output_s"], "steps": d["steps_advanced"], "device": d["device"], "method": d["method"]}
+           "output_s": d["output_s"], "output_waited_s": d.get("output_waited_s"),
+           "snapshot_files": sum(len(r["files"]) for r in d["snapshots"]),
+           "steps": d["steps_advanced"], "device": d["device"], "method": d["method"]}
 else:
     r = d["results"][0] if "results" in d else d
     row = {"case": name, "process_wall_s": wall, "bench": r}
@@ -44,6 +46,20 @@ run_case() { # name, extra args...
   cp "$dir/summary.json" "$out/summary-$name-$size-$gpus.json"
   rm -rf "$dir"
 }
+# The disk's bandwidth as fibril writes (whole files, fsync before the
+# rename): 1 GiB in 64 MiB files.
+python3 - "$work" > "$out/disk-$size-$gpus.json" <<'PY'
+import os, sys, time
+d = sys.argv[1]; block = os.urandom(64 << 20); t0 = time.time()
+for i in range(16):
+    p = os.path.join(d, f"dd{i}")
+    with open(p, "wb") as f:
+        f.write(block); f.flush(); os.fsync(f.fileno())
+    os.remove(p)
+dt = time.time() - t0
+print('{"disk_write_gb_per_s": %.3f, "bytes": %d, "seconds": %.3f}' % (16 * len(block) / dt / 1e9, 16 * len(block), dt))
+PY
+cat "$out/disk-$size-$gpus.json"
 t0=$(date +%s.%N)
 $bin bench "${common[@]}" --steps "$steps" --warmup 200 --repeats 1 --json "$work/bench.json" > "$out/bench-$size-$gpus.log" 2>&1
 t1=$(date +%s.%N)

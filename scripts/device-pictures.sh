@@ -22,4 +22,6 @@ $bin run --backend gpu --model aliev_panfilov --nx 512 --ny 512 --nz 1 --protoco
 cp "$work/spiral/tips.png" "$out/tips-aliev_panfilov-512.png"
 cp "$work/spiral/tips.csv" "$out/tips-aliev_panfilov-512.csv"
 rm -rf "$work"
+# Few files come back: everything in one archive.
+tar -C "$out" -czf /tmp/pictures.tgz . && rm -rf "${out:?}"/* && mv /tmp/pictures.tgz "$out/"
 ls -la "$out"

@@ -215,7 +215,8 @@ fn a_second_run_into_the_same_directory_is_told_so() {
         .spawn()
         .unwrap();
     let start = Instant::now();
-    while !out.join(".fibril-lock").exists() {
+    // The lock is created empty and then given the pid: wait for both.
+    while std::fs::read_to_string(out.join(".fibril-lock")).map_or(true, |pid| pid.trim().is_empty()) {
         assert!(start.elapsed() < Duration::from_secs(30), "first run did not start");
         std::thread::sleep(Duration::from_millis(5));
     }

@@ -23,7 +23,8 @@ use crate::checkpoint;
 use crate::domain::Domain;
 use crate::events::ecg::EcgTrace;
 use crate::events::tips::SingularityRecorder;
-use crate::io::snapshots::{SnapshotWriter, WriteError};
+use crate::io::queue::SnapshotQueue;
+use crate::io::snapshots::WriteError;
 use crate::scalar::Scalar;
 use crate::solver::{Solver, SolverError};
 use crate::state::State;
@@ -135,7 +136,7 @@ pub enum DriverError {
 /// drop.
 pub struct RunContext<'a> {
     /// Snapshot output; `None` on the ranks that write nothing.
-    pub writer: Option<&'a mut SnapshotWriter>,
+    pub writer: Option<&'a mut SnapshotQueue>,
     /// The pseudo-ECG, sampled by the solver every `every` steps.
     pub ecg: Option<&'a mut EcgSampler>,
     /// Spiral tips or filaments, found every `every` steps.
@@ -175,6 +176,14 @@ fn state_of<'f, T: Scalar>(
     Ok(cache.as_mut().expect("just filled"))
 }
 
+/// Waits for the queued snapshots: a checkpoint counts only snapshots on disk.
+fn flush(ctx: &mut RunContext<'_>) -> Result<(), DriverError> {
+    if let Some(writer) = ctx.writer.as_deref_mut() {
+        writer.flush()?;
+    }
+    Ok(())
+}
+
 /// Writes the ECG trace so far beside the checkpoint, before it: a
 /// resumed run finds every sample its checkpoint had taken.
 fn write_ecg(ctx: &RunContext<'_>) -> Result<(), DriverError> {
@@ -188,7 +197,7 @@ fn write_ecg(ctx: &RunContext<'_>) -> Result<(), DriverError> {
 
 /// Snapshots written so far (0 on the ranks that write none).
 fn snapshots_written(ctx: &RunContext<'_>) -> u64 {
-    ctx.writer.as_deref().map_or(0, SnapshotWriter::next_index)
+    ctx.writer.as_deref().map_or(0, SnapshotQueue::next_index)
 }
 
 /// Runs `schedule` on `solver`, whose events are installed.
@@ -252,13 +261,20 @@ pub fn run<T: Scalar>(
             }
             if schedule.snapshot_due(step) {
                 let t0 = Instant::now();
-                let state = state_of(&mut cache, solver)?;
+                state_of(&mut cache, solver)?;
                 if let Some(writer) = ctx.writer.as_deref_mut() {
-                    writer.write(step, t_ms, state)?;
+                    // The state goes to the writer, unless the checkpoint at
+                    // this step needs it too.
+                    if schedule.checkpoint_due(step) {
+                        writer.write_borrowed(step, t_ms, cache.as_ref().expect("downloaded above"))?;
+                    } else {
+                        writer.write(step, t_ms, cache.take().expect("downloaded above"))?;
+                    }
                 }
                 report.output_s += t0.elapsed().as_secs_f64();
             }
             if schedule.checkpoint_due(step) {
+                flush(ctx)?;
                 write_ecg(ctx)?;
                 let progress = checkpoint::Progress { step, snapshots: snapshots_written(ctx) };
                 write_checkpoint(&mut report, &mut cache, solver, progress)?;
@@ -271,6 +287,7 @@ pub fn run<T: Scalar>(
         }
         if solver.any_rank(ctx.stop.load(Ordering::SeqCst))? {
             if report.checkpoints.last() != Some(&step) {
+                flush(ctx)?;
                 write_ecg(ctx)?;
                 let progress = checkpoint::Progress { step, snapshots: snapshots_written(ctx) };
                 write_checkpoint(&mut report, &mut cache, solver, progress)?;
@@ -312,6 +329,7 @@ mod tests {
     use crate::events::stimulus::{RegionKind, StimulusSchedule, StimulusSpec};
     use crate::events::{EventStart, Events};
     use crate::io::OutputDir;
+    use crate::io::queue::SnapshotQueue;
     use crate::io::snapshots::{Formats, SnapshotWriter};
     use crate::models::ModelSetup;
     use crate::{CellModel, GridDims};
@@ -400,7 +418,8 @@ mod tests {
         solver.set_events(&events, EventStart::NEW, Some(&maps)).unwrap();
         let dir = std::env::temp_dir().join(format!("fibril-driver-{}", std::process::id()));
         let out = OutputDir::prepare(&dir, true).unwrap();
-        let mut writer = SnapshotWriter::new(out, vec![0], Formats::default(), 0.6);
+        let mut writer =
+            SnapshotQueue::background(SnapshotWriter::new(out, vec![0], Formats::default(), 0.6));
         let stop = AtomicBool::new(false);
         let path = dir.join("checkpoint.fibril");
         let mut schedule = Schedule::new(20, None, 100);

@@ -75,10 +75,12 @@ pub fn estimate(
         Placement::Cpu => {
             (variables as u64 + 1).saturating_mul(cells).saturating_mul(b).saturating_add(maps.kept)
         }
-        // Only the initial state while it is uploaded, below the output's peak.
+        // On the GPU snapshots are written behind the computation
+        // (`io::queue`): one being written and one queued beside the output's
+        // copies. (The initial state while it is uploaded is below that.)
         Placement::Gpus(ordinals) if ordinals.len() == 1 => {
             add(ordinals[0], device(dims)?.saturating_add(maps.kept));
-            0
+            state.saturating_mul(2)
         }
         Placement::Gpus(ordinals) => {
             let split = check_splittable(dims, ordinals.len())?;
@@ -87,9 +89,9 @@ pub fn estimate(
                 let local_maps = recording.map_or(0, |r| map_bytes(r, local.cells() as u64).kept);
                 add(ordinal, device(local)?.saturating_add(local_maps));
             }
-            // The initial state and its scattered slabs while they are
-            // uploaded: no more than the output's two copies.
-            0
+            // The snapshot queue, as on one GPU (the initial state and its
+            // scattered slabs while they are uploaded stay below it).
+            state.saturating_mul(2)
         }
         Placement::Rank { rank, world, ordinal } => {
             let split = check_splittable(dims, *world)?;
@@ -99,7 +101,8 @@ pub fn estimate(
             let local_maps = recording.map_or(0, |r| map_bytes(r, local.cells() as u64).kept);
             let gathered = state.max(maps.kept.saturating_mul(2));
             add(*ordinal, device(local)?.saturating_add(local_maps).saturating_add(gathered));
-            0
+            // The snapshot queue (rank 0 writes).
+            state.saturating_mul(2)
         }
     };
     let host_bytes = resident.saturating_add(output);
@@ -174,7 +177,9 @@ mod tests {
         // The CPU: U, U_next, v, plus the initial state and one copy (5 fields for Karma).
         // Solver (U, U_next, v), a downloaded copy and a checkpoint's bytes.
         assert_eq!(one(2, Placement::Cpu).host_bytes, 7 * 4 * cells);
-        assert_eq!(one(2, Placement::Gpus(vec![0])).host_bytes, 4 * 4 * cells);
+        // The GPU: a downloaded copy and a checkpoint's bytes, and the
+        // snapshot queue's two states (being written, queued).
+        assert_eq!(one(2, Placement::Gpus(vec![0])).host_bytes, 8 * 4 * cells);
         // A four-variable model needs two more fields on the GPU.
         assert_eq!(one(4, Placement::Gpus(vec![0])).gpu_bytes, vec![(0, 5 * 4 * cells)]);
         // Two sub-domains on the same GPU count together.

@@ -7,6 +7,7 @@ use std::sync::atomic::AtomicBool;
 
 use anyhow::{Context, bail};
 use clap::ArgMatches;
+use fibril_host::backend::BackendKind;
 use fibril_host::backend::KernelConfig;
 use fibril_host::checkpoint::{self, CheckpointHeader};
 use fibril_host::driver::{self, Outcome, RunContext, Schedule};
@@ -18,6 +19,7 @@ use fibril_host::events::stimulus::{StimulusSchedule, StimulusSpec};
 use fibril_host::events::tips::SingularityRecorder;
 use fibril_host::events::{EventStart, Events};
 use fibril_host::io::plot::{Series, line_plot_png, trajectory_png};
+use fibril_host::io::queue::SnapshotQueue;
 use fibril_host::io::snapshots::{Formats, SnapshotWriter};
 use fibril_host::io::{OutputDir, write_atomic, write_json_atomic};
 use fibril_host::time::{MAX_STEPS, short};
@@ -640,7 +642,7 @@ fn execute<M: CellModel, T: Scalar>(
         });
     };
     let saved_variables = save.iter().map(|&k| M::INFO.variables[k].name).collect();
-    let mut writer = match &resume {
+    let writer = match &resume {
         Some(r) => SnapshotWriter::resume(
             out.clone(),
             save,
@@ -650,11 +652,17 @@ fn execute<M: CellModel, T: Scalar>(
         )?,
         None => SnapshotWriter::new(out.clone(), save, formats, domain.dx()),
     };
+    // Behind the computation on the GPU; inline on the CPU, whose cores the
+    // computation uses (see `SnapshotQueue`).
+    let mut queue = match solver.kind() {
+        BackendKind::Gpu => SnapshotQueue::background(writer),
+        BackendKind::Cpu => SnapshotQueue::inline(writer),
+    };
     let checkpoint_path = out.join(CHECKPOINT_FILE);
     let bar = progress_bar(schedule.total_steps, schedule.start_step, output.quiet);
     let mut progress = |s| bar.set_position(s);
     let mut ctx = RunContext {
-        writer: Some(&mut writer),
+        writer: Some(&mut queue),
         ecg: ecg.as_mut(),
         tips: tips.as_mut(),
         checkpoint_path: Some(&checkpoint_path),
@@ -663,6 +671,10 @@ fn execute<M: CellModel, T: Scalar>(
     };
     let report = driver::run(solver.as_mut(), &domain, &schedule, &mut ctx)?;
     bar.finish_and_clear();
+    let t0 = std::time::Instant::now();
+    let waited_s = queue.waited_s;
+    let writer = queue.finish()?;
+    let finish_s = t0.elapsed().as_secs_f64();
 
     let t0 = std::time::Instant::now();
     let activation_record = match solver.maps()? {
@@ -704,9 +716,10 @@ fn execute<M: CellModel, T: Scalar>(
         resumed_from: resume
             .as_ref()
             .map(|r| ResumeRecord { checkpoint: r.path.clone(), step: r.header.step }),
-        wall_s: report.stepping_s + report.output_s + maps_s,
+        wall_s: report.stepping_s + report.output_s + finish_s + maps_s,
         stepping_s: report.stepping_s,
-        output_s: report.output_s + maps_s,
+        output_s: report.output_s + finish_s + maps_s,
+        output_waited_s: waited_s + finish_s,
         throughput: Throughput::new(
             report.steps_advanced,
             report.stepping_s,

@@ -86,7 +86,13 @@ pub struct RunSummary {
     /// Wall time of the run loop (stepping with its events, output), seconds.
     pub wall_s: f64,
     pub stepping_s: f64,
+    /// Downloads and writes of snapshots, checkpoints and maps, seconds
+    /// (on the GPU snapshots are written behind the stepping, so this
+    /// counts the downloads and the waits for the disk).
     pub output_s: f64,
+    /// Of `output_s`, time spent waiting for the disk (the snapshot queue
+    /// full, or emptied before a checkpoint and at the end).
+    pub output_waited_s: f64,
     /// Computed from the stepping time and `steps_advanced` alone.
     #[serde(flatten)]
     pub throughput: Throughput,

@@ -10,6 +10,7 @@ pub mod image;
 pub mod npy;
 pub mod output_dir;
 pub mod plot;
+pub mod queue;
 pub mod snapshots;
 pub mod vti;
 
