@@ -68,6 +68,9 @@ pub fn estimate(
     // written (activation, repolarisation, APD) and the file of them all.
     let maps = recording.map_or(MapBytes::default(), |r| map_bytes(r, cells));
     let output = state.saturating_mul(2).saturating_add(maps.kept.saturating_mul(2)).max(maps.written);
+    // GPU downloads go through page-locked staging as large as the larger
+    // of U and the locals.
+    let staging = (locals.max(1) as u64).saturating_mul(cells).saturating_mul(b);
     let resident = match placement {
         // The solver's arrays: U, U_next, the locals and the maps. (The
         // initial state is dropped once the solver holds it, before any
@@ -80,7 +83,7 @@ pub fn estimate(
         // copies. (The initial state while it is uploaded is below that.)
         Placement::Gpus(ordinals) if ordinals.len() == 1 => {
             add(ordinals[0], device(dims)?.saturating_add(maps.kept));
-            state.saturating_mul(2)
+            state.saturating_mul(2).saturating_add(staging)
         }
         Placement::Gpus(ordinals) => {
             let split = check_splittable(dims, ordinals.len())?;
@@ -89,9 +92,10 @@ pub fn estimate(
                 let local_maps = recording.map_or(0, |r| map_bytes(r, local.cells() as u64).kept);
                 add(ordinal, device(local)?.saturating_add(local_maps));
             }
-            // The snapshot queue, as on one GPU (the initial state and its
-            // scattered slabs while they are uploaded stay below it).
-            state.saturating_mul(2)
+            // The snapshot queue and the staging, as on one GPU (the initial
+            // state and its scattered slabs while they are uploaded stay
+            // below it).
+            state.saturating_mul(2).saturating_add(staging)
         }
         Placement::Rank { rank, world, ordinal } => {
             let split = check_splittable(dims, *world)?;
@@ -101,8 +105,8 @@ pub fn estimate(
             let local_maps = recording.map_or(0, |r| map_bytes(r, local.cells() as u64).kept);
             let gathered = state.max(maps.kept.saturating_mul(2));
             add(*ordinal, device(local)?.saturating_add(local_maps).saturating_add(gathered));
-            // The snapshot queue (rank 0 writes).
-            state.saturating_mul(2)
+            // The snapshot queue (rank 0 writes) and the staging.
+            state.saturating_mul(2).saturating_add(staging)
         }
     };
     let host_bytes = resident.saturating_add(output);
@@ -177,9 +181,9 @@ mod tests {
         // The CPU: U, U_next, v, plus the initial state and one copy (5 fields for Karma).
         // Solver (U, U_next, v), a downloaded copy and a checkpoint's bytes.
         assert_eq!(one(2, Placement::Cpu).host_bytes, 7 * 4 * cells);
-        // The GPU: a downloaded copy and a checkpoint's bytes, and the
-        // snapshot queue's two states (being written, queued).
-        assert_eq!(one(2, Placement::Gpus(vec![0])).host_bytes, 8 * 4 * cells);
+        // The GPU: a downloaded copy and a checkpoint's bytes, the snapshot
+        // queue's two states (being written, queued) and the staging of a field.
+        assert_eq!(one(2, Placement::Gpus(vec![0])).host_bytes, 9 * 4 * cells);
         // A four-variable model needs two more fields on the GPU.
         assert_eq!(one(4, Placement::Gpus(vec![0])).gpu_bytes, vec![(0, 5 * 4 * cells)]);
         // Two sub-domains on the same GPU count together.

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use cudarc::driver::{
     CudaFunction, CudaModule, CudaSlice, CudaStream, DevicePtr, DeviceRepr, DriverError, LaunchConfig,
-    PushKernelArg,
+    PinnedHostSlice, PushKernelArg,
 };
 use cudarc::nvrtc::Ptx;
 use kernels_gpu::ecg::{EcgProbe, ecg_scale};
@@ -84,6 +84,9 @@ pub struct GpuSolver<M: CellModel, T: Scalar> {
     flag: CudaSlice<u32>,
     stimulate_fn: CudaFunction,
     ecg_fn: CudaFunction,
+    /// Page-locked staging of downloads (allocated on first use): a copy
+    /// into pageable memory runs at a fraction of the link's speed.
+    staging: Option<PinnedHostSlice<T>>,
     /// One f64 per block of the pseudo-ECG's reduction (allocated on first use).
     ecg_partials: Option<CudaSlice<f64>>,
     /// Steps taken, counted from the run's start (sets stimuli and times).
@@ -100,6 +103,13 @@ pub struct GpuSolver<M: CellModel, T: Scalar> {
     /// Off, or over `maps`; its time is set per step.
     recorder: Recorder<T>,
     model: PhantomData<M>,
+}
+
+/// The buffers a state download reads.
+#[derive(Clone, Copy)]
+enum Download {
+    U,
+    Locals,
 }
 
 /// A stimulus ready to launch on one buffer.
@@ -166,6 +176,7 @@ impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
             stimulate_fn: load_kernel(&module, stimulate_name)?,
             ecg_fn: load_kernel(&module, ecg_name)?,
             ecg_partials: None,
+            staging: None,
             step_count: 0,
             stimulated: None,
             dt_ms: domain.dt_ms(),
@@ -551,9 +562,44 @@ impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
         }
     }
 
+    /// `src` copied to the host through the pinned staging buffer.
+    fn download(&mut self, which: Download, during: &'static str) -> Result<Vec<T>, SolverError> {
+        let len = match which {
+            Download::U => self.u.len(),
+            Download::Locals => self.local.len(),
+        };
+        if self.staging.as_ref().is_none_or(|s| s.len() < len) {
+            self.staging = None;
+            let ctx = self.stream.context();
+            // SAFETY: the buffer is written by a copy before it is read.
+            // Not write-combined: the host reads it.
+            let pinned = unsafe { ctx.alloc_pinned_with_flags::<T>(len, 0) }
+                .map_err(cuda("allocating pinned memory"))?;
+            self.staging = Some(pinned);
+        }
+        let staging = self.staging.as_mut().expect("allocated above");
+        let src = match which {
+            Download::U => self.u.device_ptr(&self.stream).0,
+            Download::Locals => self.local.device_ptr(&self.stream).0,
+        };
+        let ptr = staging.as_mut_ptr().map_err(cuda(during))?;
+        // SAFETY: the staging holds at least `len` elements and nothing
+        // else uses it; `src` holds `len` elements on this stream's device.
+        // The copy is waited for below (the context does not track events,
+        // so the staging's own event would not be recorded).
+        let host = unsafe {
+            let dst = std::slice::from_raw_parts_mut(ptr, len);
+            cudarc::driver::result::memcpy_dtoh_async(dst, src, self.stream.cu_stream())
+                .map_err(cuda(during))?;
+            dst
+        };
+        self.stream.synchronize().map_err(cuda(during))?;
+        Ok(host.to_vec())
+    }
+
     /// U in row-major order, downloaded and unpacked from the device layout.
     fn download_u(&mut self) -> Result<Vec<T>, SolverError> {
-        let raw = self.stream.clone_dtoh(&self.u).map_err(cuda("downloading U"))?;
+        let raw = self.download(Download::U, "downloading U")?;
         Ok(match self.layout {
             Layout::RowMajor => raw,
             Layout::Towers(lay) => tower::unpack(&lay, &raw),
@@ -592,7 +638,7 @@ impl<M: CellModel, T: Scalar> Solver<T> for GpuSolver<M, T> {
         let cells = self.dims.cells();
         let count = M::Locals::<T>::COUNT;
         if count > 0 {
-            let local = self.stream.clone_dtoh(&self.local).map_err(cuda("downloading the locals"))?;
+            let local = self.download(Download::Locals, "downloading the locals")?;
             vars.extend(local.chunks_exact(cells).take(count).map(<[T]>::to_vec));
         }
         Ok(State::from_vecs(M::INFO, self.dims, vars))
