@@ -83,14 +83,9 @@ impl<T: Real> Recorder<T> {
     /// gives and `i < cells`; no other thread touches cell `i`'s entries.
     #[inline(always)]
     pub unsafe fn record(&self, i: u32, before: T, after: T) {
-        if self.activation == 0 {
-            return;
-        }
-        let up = before < self.up && after >= self.up;
-        let down = before >= self.down && after < self.down;
-        if up | down {
+        if let Some(up) = self.crossed(before, after) {
             let threshold = if up { self.up } else { self.down };
-            let t = self.crossing_time(threshold, before, after, 1.0);
+            let t = self.crossing_time(threshold, before, after);
             // SAFETY: forwarded from the caller.
             unsafe { self.crossing(i, up, t) }
         }
@@ -103,24 +98,32 @@ impl<T: Real> Recorder<T> {
     /// As [`Recorder::record`].
     #[inline(always)]
     pub unsafe fn record_jump(&self, i: u32, before: T, after: T) {
-        if self.activation == 0 {
-            return;
-        }
-        let up = before < self.up && after >= self.up;
-        let down = before >= self.down && after < self.down;
-        if up | down {
+        if let Some(up) = self.crossed(before, after) {
             // SAFETY: forwarded from the caller.
             unsafe { self.crossing(i, up, self.t_ms as f32) }
         }
     }
 
-    /// `t_ms + frac * span * dt_ms`, frac the linear interpolant's zero, in
-    /// f64 whatever `T` is, rounded once to f32 (the maps' type).
+    /// `Some(true)` for an upward crossing of `up`, `Some(false)` for a
+    /// downward one of `down` (never both: they would need after >= up >
+    /// down > after or the reverse), `None` otherwise or when off.
     #[inline(always)]
-    fn crossing_time(&self, threshold: T, before: T, after: T, span: f64) -> f32 {
+    fn crossed(&self, before: T, after: T) -> Option<bool> {
+        if self.activation == 0 {
+            return None;
+        }
+        let up = before < self.up && after >= self.up;
+        let down = before >= self.down && after < self.down;
+        if up | down { Some(up) } else { None }
+    }
+
+    /// `t_ms + frac * dt_ms`, frac the linear interpolant's zero, in f64
+    /// whatever `T` is, rounded once to f32 (the maps' type).
+    #[inline(always)]
+    fn crossing_time(&self, threshold: T, before: T, after: T) -> f32 {
         let (b, a) = (before.to_f64(), after.to_f64());
         let frac = (threshold.to_f64() - b) / (a - b);
-        (self.t_ms + frac * span * self.dt_ms) as f32
+        (self.t_ms + frac * self.dt_ms) as f32
     }
 
     /// Writes the crossing into the maps.

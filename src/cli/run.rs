@@ -419,7 +419,17 @@ fn write_tips(
         let points: Vec<(f64, f64)> =
             recorder.tips().rows().iter().map(|(_, tip)| (tip.position_mm[a], tip.position_mm[b])).collect();
         let n = [d.nx, d.ny, d.nz];
-        let extent = |k: usize| (0.0, (n[k] - 1) as f64 * domain.dx());
+        // The tips' own box with a margin, inside the tissue: a tip
+        // circles a few cells, which the whole sheet would shrink to a dot.
+        let extent = |k: usize, of: &dyn Fn(&(f64, f64)) -> f64| {
+            let (lo, hi) = points
+                .iter()
+                .map(of)
+                .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), v| (l.min(v), h.max(v)));
+            let margin = (0.25 * (hi - lo)).max(5.0 * domain.dx());
+            let end = (n[k] - 1) as f64 * domain.dx();
+            ((lo - margin).max(0.0), (hi + margin).min(end))
+        };
         let space = domain.model().info().units.space;
         let names = ["x", "y", "z"];
         let png = trajectory_png(
@@ -427,8 +437,8 @@ fn write_tips(
             &format!("{} ({space})", names[a]),
             &format!("{} ({space})", names[b]),
             &[Series::from_points("tip", &points)],
-            extent(a),
-            extent(b),
+            extent(a, &|p| p.0),
+            extent(b, &|p| p.1),
             900,
             900,
         )?;
