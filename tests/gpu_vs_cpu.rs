@@ -521,7 +521,8 @@ fn every_model_every_shape(gpu: &GpuDevice) -> Result<(), String> {
     if failures.is_empty() { Ok(()) } else { Err(failures.join("\n    ")) }
 }
 
-/// Stimuli (a paced sphere that sets U, a box that injects a current) and
+/// Stimuli (a paced sphere that sets U, a box that injects a current, a
+/// mask of the top slices) and
 /// every map (activation, repolarisation, the last two beats) on a Karma
 /// grid from rest.
 fn events_run(dims: GridDims) -> (Domain, State<f32>, Events, Maps) {
@@ -537,7 +538,22 @@ fn events_run(dims: GridDims) -> (Domain, State<f32>, Events, Maps) {
     current.x = Some([0, 2]);
     current.current = Some(5.0);
     current.duration_ms = 1.0;
-    let stimuli = StimulusSchedule::compile(&[paced, current], dims, d.dt_ms(), Karma::INFO).unwrap();
+    // A mask: the top two slices' checkerboard (the top mirror halo of a
+    // split grid holds a copy of one of them).
+    let mask: Vec<f32> = (0..dims.cells())
+        .map(|i| {
+            let (x, z) = (i % dims.nx as usize, i / dims.slice_cells());
+            f32::from(z + 2 >= dims.nz as usize && x % 2 == 0)
+        })
+        .collect();
+    let file =
+        std::env::temp_dir().join(format!("fibril-gpu-mask-{}-{}.npy", std::process::id(), dims.cells()));
+    let shape = [dims.nz as usize, dims.ny as usize, dims.nx as usize];
+    std::fs::write(&file, fibril_host::io::npy::encode_shaped(&shape, &mask)).unwrap();
+    let mut masked = StimulusSpec::new(RegionKind::Mask, 20.0);
+    masked.file = Some(file.clone());
+    let stimuli = StimulusSchedule::compile(&[paced, current, masked], dims, d.dt_ms(), Karma::INFO).unwrap();
+    std::fs::remove_file(&file).unwrap();
     let recording = Recording { up: Karma::INFO.activation_threshold, down: Some(0.5), beats: Some(2) };
     let maps = Maps::at_start(recording, dims, start.slice(0), 0.0);
     (d, start, Events { stimuli, recording: Some(recording) }, maps)

@@ -101,6 +101,7 @@ impl<M: CellModel, T: Scalar> CpuSolver<M, T> {
     ) {
         assert_eq!(events.recording.is_some(), maps.is_some(), "maps exactly when recording");
         self.events = HostEvents {
+            masks: HostEvents::mask_bits(events, self.dims, place),
             events: events.clone(),
             step: start.step,
             stimulated: start.stimuli_applied.then_some(start.step),

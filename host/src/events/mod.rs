@@ -18,7 +18,7 @@ use kernels_gpu::events::{Recorder, SlicePlacement};
 
 use crate::scalar::Scalar;
 use recording::{Maps, Recording};
-use stimulus::{StimulusSchedule, apply_to_buffer};
+use stimulus::{StimulusSchedule, apply_with_mask};
 
 /// Where a solver's events start: the step the state is at, and whether
 /// the stimuli due at that step are already in the state (a checkpoint
@@ -59,6 +59,8 @@ pub struct HostEvents {
     pub local: GridDims,
     pub place: SlicePlacement,
     pub maps: Option<Maps>,
+    /// Each mask stimulus's bits for this buffer (others `None`).
+    pub masks: Vec<Option<Vec<u32>>>,
 }
 
 impl HostEvents {
@@ -72,7 +74,21 @@ impl HostEvents {
             local,
             place: SlicePlacement::whole(local.nz),
             maps: None,
+            masks: Vec::new(),
         }
+    }
+
+    /// The buffer's bits of every mask stimulus (for [`HostEvents::masks`]).
+    pub fn mask_bits(events: &Events, local: GridDims, place: SlicePlacement) -> Vec<Option<Vec<u32>>> {
+        events
+            .stimuli
+            .stimuli
+            .iter()
+            .map(|s| match &s.region {
+                stimulus::Region::Mask(mask) => Some(mask.local_bits(local, place)),
+                _ => None,
+            })
+            .collect()
     }
 
     /// Applies the stimuli active at the current step to `u` (variable 0 of
@@ -85,8 +101,11 @@ impl HostEvents {
         }
         self.stimulated = Some(self.step);
         let rec = self.recorder::<T>();
-        for s in self.events.stimuli.stimuli.iter().filter(|s| s.active_at(self.step)) {
-            apply_to_buffer(s, u, self.local, self.place, self.dt_ms, &rec);
+        for (k, s) in self.events.stimuli.stimuli.iter().enumerate() {
+            if s.active_at(self.step) {
+                let bits = self.masks.get(k).and_then(|m| m.as_deref());
+                apply_with_mask(s, u, (self.local, self.place), self.dt_ms, &rec, bits);
+            }
         }
     }
 

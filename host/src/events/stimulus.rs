@@ -24,7 +24,8 @@
 //! cross axis (x in 3D and in a sheet).
 
 use kernels_gpu::events::{
-    REGION_BOX, REGION_SPHERE, Recorder, SlicePlacement, StimulusArgs, StimulusMode, stimulate_cell,
+    REGION_BOX, REGION_MASK, REGION_SPHERE, Recorder, SlicePlacement, StimulusArgs, StimulusMode,
+    stimulate_cell,
 };
 use kernels_gpu::{GridDims, ModelInfo};
 use serde::{Deserialize, Serialize};
@@ -56,6 +57,8 @@ pub enum RegionKind {
     /// The cross-field S2 of eq. 9, generalised: fractions of the grid in x
     /// and z, all y (in a sheet: x and y).
     CrossField,
+    /// The cells where an `.npy` mask of the grid's shape is not zero.
+    Mask,
 }
 
 impl RegionKind {
@@ -65,6 +68,7 @@ impl RegionKind {
             RegionKind::Box => "box",
             RegionKind::Sphere => "sphere",
             RegionKind::CrossField => "cross-field",
+            RegionKind::Mask => "mask",
         }
     }
 }
@@ -117,6 +121,11 @@ pub struct StimulusSpec {
     /// the wave axis: y in a sheet).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub z_frac: Option<[f64; 2]>,
+    /// Mask: an `.npy` file of shape (nz, ny, nx), uint8, bool or float;
+    /// the cells whose value is not zero (a path relative to the working
+    /// directory).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file: Option<std::path::PathBuf>,
 }
 
 impl StimulusSpec {
@@ -138,6 +147,7 @@ impl StimulusSpec {
             radius: None,
             x_frac: None,
             z_frac: None,
+            file: None,
         }
     }
 }
@@ -149,6 +159,71 @@ pub enum Region {
     Cells { lo: [u32; 3], hi: [u32; 3] },
     /// Cells whose centre is within `radius` (cells) of `center` (cells).
     Sphere { center: [f64; 3], radius: f64 },
+    /// The cells of a mask of the whole grid.
+    Mask(std::sync::Arc<Mask>),
+}
+
+/// A set of cells of a grid: one bit per cell, row-major (bit i % 32 of
+/// word i / 32), and the bounding box of the set cells (half-open).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Mask {
+    pub dims: GridDims,
+    pub bits: Vec<u32>,
+    pub lo: [u32; 3],
+    pub hi: [u32; 3],
+    pub count: u64,
+}
+
+impl Mask {
+    /// The cells of `dims` where `values` (row-major) is not zero.
+    pub fn from_values(dims: GridDims, values: &[f64]) -> Self {
+        assert_eq!(values.len(), dims.cells(), "one value per cell");
+        let mut bits = vec![0u32; dims.cells().div_ceil(32)];
+        let (mut lo, mut hi, mut count) = ([u32::MAX; 3], [0u32; 3], 0);
+        for (i, &v) in values.iter().enumerate() {
+            if v != 0.0 {
+                bits[i / 32] |= 1 << (i % 32);
+                let c = [
+                    (i % dims.nx as usize) as u32,
+                    ((i / dims.nx as usize) % dims.ny as usize) as u32,
+                    (i / dims.slice_cells()) as u32,
+                ];
+                for a in 0..3 {
+                    lo[a] = lo[a].min(c[a]);
+                    hi[a] = hi[a].max(c[a] + 1);
+                }
+                count += 1;
+            }
+        }
+        if count == 0 {
+            (lo, hi) = ([0; 3], [0; 3]);
+        }
+        Self { dims, bits, lo, hi, count }
+    }
+
+    pub fn get(&self, x: u32, y: u32, z: u32) -> bool {
+        let i = self.dims.index(x, y, z);
+        self.bits[i / 32] & (1 << (i % 32)) != 0
+    }
+
+    /// The bits of a buffer of `local` cells placed in the grid by `place`
+    /// (a sub-domain with its halo slices, or the whole grid), indexed by
+    /// the buffer's cells, as the stimulus routine reads them.
+    pub fn local_bits(&self, local: GridDims, place: SlicePlacement) -> Vec<u32> {
+        let mut bits = vec![0u32; local.cells().div_ceil(32)];
+        for z in 0..local.nz {
+            let g = place.global_z(z);
+            for y in 0..local.ny {
+                for x in 0..local.nx {
+                    if self.get(x, y, g) {
+                        let i = local.index(x, y, z);
+                        bits[i / 32] |= 1 << (i % 32);
+                    }
+                }
+            }
+        }
+        bits
+    }
 }
 
 impl Region {
@@ -157,6 +232,7 @@ impl Region {
         let n = [dims.nx, dims.ny, dims.nz];
         match self {
             Region::Cells { lo, hi } => (*lo, *hi),
+            Region::Mask(mask) => (mask.lo, mask.hi),
             Region::Sphere { center, radius } => {
                 let mut lo = [0; 3];
                 let mut hi = [0; 3];
@@ -174,6 +250,7 @@ impl Region {
     fn contains(&self, x: u32, y: u32, z: u32) -> bool {
         match self {
             Region::Cells { .. } => true,
+            Region::Mask(mask) => mask.get(x, y, z),
             Region::Sphere { center, radius } => {
                 let d = [x as f64 - center[0], y as f64 - center[1], z as f64 - center[2]];
                 d[0] * d[0] + d[1] * d[1] + d[2] * d[2] <= radius * radius
@@ -205,6 +282,7 @@ impl Region {
         }
         match self {
             Region::Cells { .. } => false,
+            Region::Mask(mask) => mask.count == 0,
             // The cell of the bounding box nearest the centre, axis by axis,
             // is the nearest of all: the ball holds a cell iff it holds that one.
             Region::Sphere { center, .. } => {
@@ -219,6 +297,7 @@ impl Region {
         let (lo, hi) = self.bounds(dims);
         match self {
             Region::Cells { .. } => (0..3).map(|a| u64::from(hi[a].saturating_sub(lo[a]))).product(),
+            Region::Mask(mask) => mask.count,
             Region::Sphere { .. } => {
                 let mut n = 0;
                 self.for_each_cell(dims, |_| n += 1);
@@ -240,6 +319,8 @@ impl Region {
         let (kind, center, radius2) = match self {
             Region::Cells { .. } => (REGION_BOX, [0.0; 3], 0.0),
             Region::Sphere { center, radius } => (REGION_SPHERE, *center, radius * radius),
+            // The bits' address is the buffer's own (`Mask::local_bits`).
+            Region::Mask(_) => (REGION_MASK, [0.0; 3], 0.0),
         };
         StimulusArgs {
             lo,
@@ -364,7 +445,7 @@ impl StimulusSpec {
         let region_name = self.region.name();
         let err = |what: String| StimulusError::Invalid { index, region: region_name, what };
         // Fields that belong to another shape are mistakes, not no-ops.
-        let given: [(&str, bool, &[RegionKind]); 7] = [
+        let given: [(&str, bool, &[RegionKind]); 8] = [
             ("x", self.x.is_some(), &[RegionKind::Box]),
             ("y", self.y.is_some(), &[RegionKind::Box]),
             ("z", self.z.is_some(), &[RegionKind::Box]),
@@ -372,6 +453,7 @@ impl StimulusSpec {
             ("radius", self.radius.is_some(), &[RegionKind::Sphere]),
             ("x_frac", self.x_frac.is_some(), &[RegionKind::CrossField]),
             ("z_frac", self.z_frac.is_some(), &[RegionKind::CrossField]),
+            ("file", self.file.is_some(), &[RegionKind::Mask]),
         ];
         for (key, present, kinds) in given {
             if present && !kinds.contains(&self.region) {
@@ -444,6 +526,30 @@ impl StimulusSpec {
                     )));
                 }
                 Region::Sphere { center, radius }
+            }
+            RegionKind::Mask => {
+                let Some(path) = &self.file else {
+                    return Err(err(
+                        "a mask needs `file = \"mask.npy\"` (an .npy of shape (nz, ny, nx))".into()
+                    ));
+                };
+                if !path.is_file() {
+                    return Err(err(format!("the mask {} is not a file; give an .npy file", path.display())));
+                }
+                let array = crate::io::npy::read(path)
+                    .map_err(|e| err(format!("cannot read the mask {}: {e}", path.display())))?;
+                let want = [dims.nz as usize, dims.ny as usize, dims.nx as usize];
+                if array.shape != want {
+                    return Err(err(format!(
+                        "the mask {} has shape {:?}; this grid needs ({}, {}, {}) = (nz, ny, nx)",
+                        path.display(),
+                        array.shape,
+                        want[0],
+                        want[1],
+                        want[2]
+                    )));
+                }
+                Region::Mask(std::sync::Arc::new(Mask::from_values(dims, &array.values)))
             }
             RegionKind::CrossField => {
                 let x_frac = self.x_frac.unwrap_or(CROSS_FIELD_X_FRAC);
@@ -585,9 +691,34 @@ pub fn apply_to_buffer<T: Scalar>(
     dt_ms: f64,
     rec: &Recorder<T>,
 ) {
+    apply_with_mask(s, u, (local, place), dt_ms, rec, None);
+}
+
+/// [`apply_to_buffer`] with a mask region's bits for this buffer already
+/// made ([`Mask::local_bits`]; made here when `None`).
+pub fn apply_with_mask<T: Scalar>(
+    s: &Stimulus,
+    u: &mut [T],
+    (local, place): (GridDims, SlicePlacement),
+    dt_ms: f64,
+    rec: &Recorder<T>,
+    bits: Option<&[u32]>,
+) {
     let whole = GridDims::new(local.nx, local.ny, place.global_nz);
     let Some((origin, extent)) = s.local_box(whole, local, place) else { return };
-    let args = s.args::<T>(whole, dt_ms);
+    let mut args = s.args::<T>(whole, dt_ms);
+    let made;
+    if let Region::Mask(mask) = &s.region {
+        let bits = match bits {
+            Some(b) => b,
+            None => {
+                made = mask.local_bits(local, place);
+                &made[..]
+            }
+        };
+        assert!(bits.len() * 32 >= local.cells(), "a bit per cell of the buffer");
+        args.mask = bits.as_ptr() as u64;
+    }
     assert_eq!(u.len(), local.cells(), "the buffer holds the grid");
     let ptr = u.as_mut_ptr();
     for z in origin.nz..origin.nz + extent.nz {
@@ -755,6 +886,46 @@ mod tests {
         assert_eq!(f.u()[[0, 0, 1]], 1.5);
         assert_eq!(f.u()[[0, 0, 2]], 0.0);
         assert!(f.var(1).iter().all(|&v| v == 0.25));
+    }
+
+    /// A mask of a sphere's cells stimulates exactly those cells, also on
+    /// a sub-domain's buffer with halo slices; a mask of the wrong shape is
+    /// refused naming the shape wanted.
+    #[test]
+    fn a_mask_region_is_the_cells_of_its_file() {
+        let dims = GridDims::new(9, 8, 7);
+        let mut sphere = StimulusSpec::new(RegionKind::Sphere, 0.0);
+        sphere.center = Some([4.0, 3.0, 2.0]);
+        sphere.radius = Some(2.5);
+        let s = compile(&sphere, dims).unwrap();
+        let cells = cells_of(&s, dims);
+        let mut values = vec![0.0f32; dims.cells()];
+        for &(x, y, z) in &cells {
+            values[dims.index(x, y, z)] = 1.0;
+        }
+        let path = std::env::temp_dir().join(format!("fibril-mask-{}.npy", std::process::id()));
+        std::fs::write(&path, crate::io::npy::encode_shaped(&[7, 8, 9], &values)).unwrap();
+        let mut spec = StimulusSpec::new(RegionKind::Mask, 0.0);
+        spec.file = Some(path.clone());
+        let m = compile(&spec, dims).unwrap();
+        assert_eq!(cells_of(&m, dims), cells);
+        assert_eq!(m.region.cell_count(dims), cells.len() as u64);
+        // A sub-domain holding global slices 1..=3 between halos (local 0..=4).
+        let local = GridDims::new(9, 8, 5);
+        let place = SlicePlacement { offset: 0, global_nz: 7 };
+        let mut u = vec![0.0f32; local.cells()];
+        apply_to_buffer(&m, &mut u, local, place, DT, &Recorder::off());
+        for z in 0..5 {
+            for y in 0..8 {
+                for x in 0..9 {
+                    let want = cells.contains(&(x, y, place.global_z(z)));
+                    assert_eq!(u[local.index(x, y, z)] == 3.0, want, "({x}, {y}, local {z})");
+                }
+            }
+        }
+        let e = compile(&spec, GridDims::new(9, 8, 6)).unwrap_err().to_string();
+        assert!(e.contains("has shape [7, 8, 9]; this grid needs (6, 8, 9)"), "{e}");
+        std::fs::remove_file(&path).unwrap();
     }
 
     #[test]

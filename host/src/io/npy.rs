@@ -58,7 +58,8 @@ pub struct NpyArray {
     pub values: Vec<f64>,
 }
 
-/// Reads a `.npy` file of `<f4` or `<f8` in C order (what [`write`] produces).
+/// Reads a `.npy` file of `<f4` or `<f8` (what [`write`] produces), or of
+/// `|u1`/`|b1` (masks), in C order.
 pub fn read(path: &Path) -> io::Result<NpyArray> {
     decode(&std::fs::read(path)?)
 }
@@ -95,9 +96,14 @@ pub fn decode(bytes: &[u8]) -> io::Result<NpyArray> {
         .collect::<io::Result<_>>()?;
     let data = &bytes[10 + header_len..];
     let size: usize = match descr.as_str() {
+        "|u1" | "|b1" => 1,
         "<f4" => 4,
         "<f8" => 8,
-        other => return Err(bad(format!("unsupported dtype {other}"))),
+        other => {
+            return Err(bad(format!(
+                "unsupported dtype {other} (fibril reads uint8, bool, float32, float64)"
+            )));
+        }
     };
     // The shape decides the size only once it is known to fit the data:
     // a header may claim any shape.
@@ -109,10 +115,12 @@ pub fn decode(bytes: &[u8]) -> io::Result<NpyArray> {
         }
         None => return Err(bad(format!("shape {shape:?} is larger than memory can hold"))),
     }
-    let values: Vec<f64> = if size == 4 {
-        data.chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes")) as f64).collect()
-    } else {
-        data.chunks_exact(8).map(|c| f64::from_le_bytes(c.try_into().expect("8 bytes"))).collect()
+    let values: Vec<f64> = match size {
+        1 => data.iter().map(|&b| b as f64).collect(),
+        4 => {
+            data.chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes")) as f64).collect()
+        }
+        _ => data.chunks_exact(8).map(|c| f64::from_le_bytes(c.try_into().expect("8 bytes"))).collect(),
     };
     Ok(NpyArray { descr, shape, values })
 }

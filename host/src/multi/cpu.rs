@@ -186,7 +186,17 @@ mod tests {
         current.x = Some([0, 1]);
         current.current = Some(5.0);
         current.duration_ms = 1.0;
-        let stimuli = StimulusSchedule::compile(&[paced, current], dims, d.dt_ms(), Karma::INFO).unwrap();
+        // A mask of the top slice's even columns (the top mirror halo copies slice 15).
+        let mask: Vec<f32> = (0..dims.cells())
+            .map(|i| f32::from(i / dims.slice_cells() >= 15 && (i % dims.nx as usize).is_multiple_of(2)))
+            .collect();
+        let file = std::env::temp_dir().join(format!("fibril-split-mask-{}.npy", std::process::id()));
+        std::fs::write(&file, crate::io::npy::encode_shaped(&[17, 9, 12], &mask)).unwrap();
+        let mut masked = StimulusSpec::new(RegionKind::Mask, 30.0);
+        masked.file = Some(file.clone());
+        let stimuli =
+            StimulusSchedule::compile(&[paced, current, masked], dims, d.dt_ms(), Karma::INFO).unwrap();
+        std::fs::remove_file(&file).unwrap();
         let recording = Recording { up: Karma::INFO.activation_threshold, down: Some(0.5), beats: Some(2) };
         let events = Events { stimuli, recording: Some(recording) };
         let maps = Maps::at_start(recording, dims, start.slice(0), 0.0);

@@ -17,6 +17,7 @@ use super::device::GpuDevice;
 use super::kernel::{KernelConfig, KernelKind};
 use crate::domain::Domain;
 use crate::events::recording::{Maps, Recording};
+use crate::events::stimulus::Region;
 use crate::events::{EventStart, Events};
 use crate::layout::tower;
 use crate::scalar::Scalar;
@@ -113,11 +114,12 @@ enum Download {
 }
 
 /// A stimulus ready to launch on one buffer.
-#[derive(Clone, Copy)]
 struct StimulusLaunch<T> {
     args: StimulusArgs<T>,
     origin: GridDims,
     extent: GridDims,
+    /// A mask region's bits for this buffer (`args.mask` points at them).
+    _mask: Option<CudaSlice<u32>>,
 }
 
 /// The maps on the device, row-major over the buffer's cells.
@@ -223,18 +225,25 @@ impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
     ) -> Result<(), SolverError> {
         assert_eq!(events.recording.is_some(), maps.is_some(), "maps exactly when recording");
         let whole = GridDims::new(self.dims.nx, self.dims.ny, place.global_nz);
-        self.stimuli = events
-            .stimuli
-            .stimuli
-            .iter()
-            .map(|s| {
-                s.local_box(whole, self.dims, place).map(|(origin, extent)| StimulusLaunch {
-                    args: s.args::<T>(whole, self.dt_ms),
-                    origin,
-                    extent,
-                })
-            })
-            .collect();
+        let mut launches = Vec::with_capacity(events.stimuli.stimuli.len());
+        for s in &events.stimuli.stimuli {
+            let Some((origin, extent)) = s.local_box(whole, self.dims, place) else {
+                launches.push(None);
+                continue;
+            };
+            let mut args = s.args::<T>(whole, self.dt_ms);
+            let mask = match &s.region {
+                Region::Mask(mask) => {
+                    let bits = mask.local_bits(self.dims, place);
+                    let device = self.stream.clone_htod(&bits).map_err(cuda("uploading a stimulus mask"))?;
+                    args.mask = device.device_ptr(&self.stream).0;
+                    Some(device)
+                }
+                _ => None,
+            };
+            launches.push(Some(StimulusLaunch { args, origin, extent, _mask: mask }));
+        }
+        self.stimuli = launches;
         self.events = events.clone();
         self.step_count = start.step;
         self.stimulated = start.stimuli_applied.then_some(start.step);
@@ -390,8 +399,9 @@ impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
             // placement, args, recorder, origin, extent); `u` is this
             // solver's current U of `dims` in the layout `towers` names,
             // the box was clipped to the buffer (`local_box`), the
-            // recorder is off or over this buffer's maps, the region has no
-            // mask; a 1D grid-stride launch.
+            // recorder is off or over this buffer's maps, a mask region's bits
+            // are this buffer's (uploaded by `set_local_events`, kept in the
+            // launch); a 1D grid-stride launch.
             unsafe { b.launch(cfg) }.map_err(cuda("launching a stimulus"))?;
         }
         Ok(any)
