@@ -623,6 +623,12 @@ fn device_events(gpu: &GpuDevice) -> Result<(), String> {
             .map_err(|e| format!("{cfg}: {e}"))?;
         same_maps(&s.maps().map_err(|e| e.to_string())?.unwrap(), &want_maps)
             .map_err(|e| format!("{cfg}: {e}"))?;
+        // A download into an earlier state's memory equals a fresh one.
+        let mut reused = State::rest(Karma::INFO, dims);
+        s.advance(7).map_err(|e| e.to_string())?;
+        s.state_into(&mut reused).map_err(|e| e.to_string())?;
+        bit_identical(&reused, &s.state().map_err(|e| e.to_string())?)
+            .map_err(|e| format!("{cfg} state_into: {e}"))?;
     }
     Ok(())
 }

@@ -261,6 +261,12 @@ pub fn run<T: Scalar>(
             }
             if schedule.snapshot_due(step) {
                 let t0 = Instant::now();
+                if cache.is_none()
+                    && let Some(mut reused) = ctx.writer.as_deref().and_then(|w| w.take_recycled::<T>())
+                {
+                    solver.state_into(&mut reused)?;
+                    cache = Some(reused);
+                }
                 state_of(&mut cache, solver)?;
                 if let Some(writer) = ctx.writer.as_deref_mut() {
                     // The state goes to the writer, unless the checkpoint at

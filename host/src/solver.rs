@@ -77,6 +77,14 @@ pub trait Solver<T: Scalar> {
     fn synchronize(&mut self) -> Result<(), SolverError>;
     /// A copy of the current state, every variable.
     fn state(&mut self) -> Result<State<T>, SolverError>;
+    /// The current state written into `dst` (a state of this solver's grid
+    /// and model, from an earlier call): a solver that can fills its
+    /// buffers in place, so that a run writing many snapshots does not
+    /// fault in fresh memory for each.
+    fn state_into(&mut self, dst: &mut State<T>) -> Result<(), SolverError> {
+        *dst = self.state()?;
+        Ok(())
+    }
     /// Replaces the state (stimuli, restarts). `state` has the solver's
     /// grid and model.
     fn set_state(&mut self, state: &State<T>) -> Result<(), SolverError>;

@@ -28,12 +28,21 @@ use crate::state::State;
 
 type Job = Box<dyn FnOnce(&mut SnapshotWriter) -> Result<(), WriteError> + Send>;
 
+/// States the writer thread is done with, handed back so the next snapshot
+/// is downloaded into them: fresh blocks of this size cost more in page
+/// faults than the copy itself (the H100 measurement in docs/BENCHMARKS.md).
+type Recycled = Arc<Mutex<Vec<Box<dyn std::any::Any + Send>>>>;
+
+/// States kept for reuse at most: the queue's one and the one being written.
+const RECYCLED_MAX: usize = 2;
+
 /// The snapshots of a run, written inline or by a writer thread.
 pub struct SnapshotQueue {
     writer: Arc<Mutex<SnapshotWriter>>,
     dir: OutputDir,
     next_index: u64,
     worker: Option<Worker>,
+    recycled: Recycled,
     /// Seconds the run waited for the disk.
     pub waited_s: f64,
 }
@@ -49,7 +58,14 @@ impl SnapshotQueue {
     /// Writes each snapshot before `write` returns.
     pub fn inline(writer: SnapshotWriter) -> Self {
         let (dir, next_index) = (writer.dir().clone(), writer.next_index());
-        Self { writer: Arc::new(Mutex::new(writer)), dir, next_index, worker: None, waited_s: 0.0 }
+        Self {
+            writer: Arc::new(Mutex::new(writer)),
+            dir,
+            next_index,
+            worker: None,
+            recycled: Arc::default(),
+            waited_s: 0.0,
+        }
     }
 
     /// Writes snapshots on a thread of its own, one queued at most.
@@ -75,10 +91,28 @@ impl SnapshotQueue {
         &self.dir
     }
 
+    /// A state the writer is done with, to download the next one into
+    /// (only with a writer thread: inline, nothing is kept).
+    pub fn take_recycled<T: Scalar>(&self) -> Option<State<T>> {
+        let mut list = self.recycled.lock().expect("never poisoned");
+        let state = list.pop()?;
+        state.downcast::<State<T>>().ok().map(|b| *b)
+    }
+
     /// Writes (or queues) a snapshot of `state` at `step`.
     pub fn write<T: Scalar>(&mut self, step: u64, t_ms: f64, state: State<T>) -> Result<(), WriteError> {
         self.next_index += 1;
-        let job: Job = Box::new(move |w: &mut SnapshotWriter| w.write(step, t_ms, &state));
+        let recycled = self.worker.is_some().then(|| self.recycled.clone());
+        let job: Job = Box::new(move |w: &mut SnapshotWriter| {
+            w.write(step, t_ms, &state)?;
+            if let Some(list) = recycled {
+                let mut list = list.lock().expect("never poisoned");
+                if list.len() < RECYCLED_MAX {
+                    list.push(Box::new(state));
+                }
+            }
+            Ok(())
+        });
         let Some(worker) = &mut self.worker else {
             return job(&mut self.writer.lock().expect("the writer never panics"));
         };

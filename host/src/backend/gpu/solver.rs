@@ -574,6 +574,11 @@ impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
 
     /// `src` copied to the host through the pinned staging buffer.
     fn download(&mut self, which: Download, during: &'static str) -> Result<Vec<T>, SolverError> {
+        Ok(self.download_staged(which, during)?.to_vec())
+    }
+
+    /// `src` copied into the pinned staging buffer, which is returned.
+    fn download_staged(&mut self, which: Download, during: &'static str) -> Result<&[T], SolverError> {
         let len = match which {
             Download::U => self.u.len(),
             Download::Locals => self.local.len(),
@@ -604,7 +609,7 @@ impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
             dst
         };
         self.stream.synchronize().map_err(cuda(during))?;
-        Ok(host.to_vec())
+        Ok(host)
     }
 
     /// U in row-major order, downloaded and unpacked from the device layout.
@@ -652,6 +657,27 @@ impl<M: CellModel, T: Scalar> Solver<T> for GpuSolver<M, T> {
             vars.extend(local.chunks_exact(cells).take(count).map(<[T]>::to_vec));
         }
         Ok(State::from_vecs(M::INFO, self.dims, vars))
+    }
+
+    fn state_into(&mut self, dst: &mut State<T>) -> Result<(), SolverError> {
+        assert_eq!(dst.dims(), self.dims, "a state of the solver's grid");
+        assert_eq!(dst.model().name, M::INFO.name, "a state of the solver's model");
+        if let Layout::Towers(_) = self.layout {
+            *dst = self.state()?;
+            return Ok(());
+        }
+        let stream = self.stream.clone();
+        self.stimulate_on(&stream)?;
+        let cells = self.dims.cells();
+        dst.slice_mut(0).copy_from_slice(&self.download_staged(Download::U, "downloading U")?[..cells]);
+        let count = M::Locals::<T>::COUNT;
+        if count > 0 {
+            let local = self.download_staged(Download::Locals, "downloading the locals")?;
+            for k in 0..count {
+                dst.slice_mut(k + 1).copy_from_slice(&local[k * cells..(k + 1) * cells]);
+            }
+        }
+        Ok(())
     }
 
     fn set_state(&mut self, state: &State<T>) -> Result<(), SolverError> {
