@@ -14,10 +14,18 @@ fn temp_path(path: &Path) -> PathBuf {
 /// flushed to disk and renamed over `path`. On error the partial file is
 /// removed and `path` is untouched.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    write_atomic_with(path, |w| w.write_all(bytes))
+}
+
+/// [`write_atomic`] with the content streamed by `fill` into the temporary
+/// file, so that a large file is never held whole in memory (a snapshot's
+/// field would otherwise be encoded into a fresh buffer of its size).
+pub fn write_atomic_with(path: &Path, fill: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> io::Result<()> {
     let tmp = temp_path(path);
     let result = (|| {
-        let mut f = File::create(&tmp)?;
-        f.write_all(bytes)?;
+        let mut w = io::BufWriter::with_capacity(1 << 20, File::create(&tmp)?);
+        fill(&mut w)?;
+        let f = w.into_inner().map_err(io::IntoInnerError::into_error)?;
         f.sync_all()?;
         fs::rename(&tmp, path)
     })();

@@ -8,7 +8,7 @@ use std::path::Path;
 
 use ndarray::Array3;
 
-use crate::io::atomic::write_atomic;
+use crate::io::atomic::{write_atomic, write_atomic_with};
 use crate::scalar::Scalar;
 
 const MAGIC: &[u8] = b"\x93NUMPY";
@@ -26,27 +26,57 @@ pub fn encode<T: Scalar>(array: &Array3<T>) -> Vec<u8> {
 /// (per-beat maps are (beats, nz, ny, nx)).
 pub fn encode_shaped<T: Scalar>(shape: &[usize], values: &[T]) -> Vec<u8> {
     assert_eq!(shape.iter().product::<usize>(), values.len(), "the shape holds the values");
+    let mut out = header(shape, T::NUMPY_DTYPE);
+    out.reserve(values.len() * T::BYTES);
+    T::extend_le_bytes(values, &mut out);
+    out
+}
+
+/// The header of a `.npy` file (magic, version, length, dict, padding).
+fn header(shape: &[usize], dtype: &str) -> Vec<u8> {
     let dims: String = shape.iter().map(|n| format!("{n}, ")).collect();
     let dims = if shape.len() == 1 { dims } else { dims.trim_end_matches(", ").to_string() };
-    let dict = format!("{{'descr': '{}', 'fortran_order': False, 'shape': ({dims}), }}", T::NUMPY_DTYPE);
+    let dict = format!("{{'descr': '{dtype}', 'fortran_order': False, 'shape': ({dims}), }}");
     // Header (magic, version, length, dict, padding, newline) is a multiple of 64 bytes.
     let unpadded = MAGIC.len() + 2 + 2 + dict.len() + 1;
     let padding = (64 - unpadded % 64) % 64;
     let header_len = dict.len() + padding + 1;
-    let mut out = Vec::with_capacity(unpadded + padding + values.len() * T::BYTES);
+    let mut out = Vec::with_capacity(unpadded + padding);
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(&[1, 0]);
     out.extend_from_slice(&(header_len as u16).to_le_bytes());
     out.extend_from_slice(dict.as_bytes());
     out.extend(std::iter::repeat_n(b' ', padding));
     out.push(b'\n');
-    T::extend_le_bytes(values, &mut out);
     out
+}
+
+/// Streams the `.npy` file of `values` (C order, `shape`) into `w`, a
+/// block of values at a time: the bytes [`encode_shaped`] makes, without
+/// a buffer of the whole file.
+pub fn write_shaped_to<T: Scalar>(
+    w: &mut dyn std::io::Write,
+    shape: &[usize],
+    values: &[T],
+) -> io::Result<()> {
+    assert_eq!(shape.iter().product::<usize>(), values.len(), "the shape holds the values");
+    w.write_all(&header(shape, T::NUMPY_DTYPE))?;
+    let mut block = Vec::with_capacity(64 * 1024 * T::BYTES);
+    for chunk in values.chunks(64 * 1024) {
+        block.clear();
+        T::extend_le_bytes(chunk, &mut block);
+        w.write_all(&block)?;
+    }
+    Ok(())
 }
 
 /// Writes `array` to `path` atomically.
 pub fn write<T: Scalar>(path: &Path, array: &Array3<T>) -> io::Result<()> {
-    write_atomic(path, &encode(array))
+    let (d0, d1, d2) = array.dim();
+    match array.as_slice() {
+        Some(values) => write_atomic_with(path, |w| write_shaped_to(w, &[d0, d1, d2], values)),
+        None => write_atomic(path, &encode(array)),
+    }
 }
 
 /// A parsed `.npy` file of little-endian floats.
@@ -133,6 +163,11 @@ mod tests {
     fn round_trip_f32_and_f64() {
         let a = Array3::from_shape_fn((2, 3, 5), |(z, y, x)| (100 * z + 10 * y + x) as f32 + 0.25);
         let bytes = encode(&a);
+        // Streamed in blocks (more values than one block), the same bytes.
+        let big: Vec<f32> = (0..200_003).map(|i| i as f32 * 0.5).collect();
+        let mut streamed = Vec::new();
+        write_shaped_to(&mut streamed, &[200_003], &big).unwrap();
+        assert_eq!(streamed, encode_shaped(&[200_003], &big));
         assert_eq!((bytes.len() - 2 * 3 * 5 * 4) % 64, 0, "header padded to 64 bytes");
         let back = decode(&bytes).unwrap();
         assert_eq!(back.descr, "<f4");
