@@ -161,28 +161,14 @@ impl Maps {
     /// keeps them) cut from the whole grid's.
     pub fn scatter(&self, split: &ZSplit, i: usize) -> Maps {
         let local = split.local_dims(self.dims, i);
-        let slice = self.dims.slice_cells();
-        let cut = |field: &[f32], slots: usize| -> Vec<f32> {
-            let mut out = Vec::with_capacity(local.cells() * slots);
-            for s in 0..slots {
-                let base = s * self.cells();
-                for z in 0..local.nz {
-                    let g = split.global_slice(i, z) as usize;
-                    out.extend_from_slice(&field[base + g * slice..base + (g + 1) * slice]);
-                }
-            }
-            out
-        };
         let slots = self.recording.slots();
+        let cut = |field: &[f32]| scatter_field(field, self.dims, split, i, slots);
         Maps {
             recording: self.recording,
             dims: local,
-            activation: cut(&self.activation, slots),
-            repolarisation: self.repolarisation.as_deref().map(|r| cut(r, slots)),
-            count: self.count.as_ref().map(|c| {
-                let as_f32: Vec<f32> = c.iter().map(|&n| f32::from_bits(n)).collect();
-                cut(&as_f32, 1).into_iter().map(f32::to_bits).collect()
-            }),
+            activation: cut(&self.activation),
+            repolarisation: self.repolarisation.as_deref().map(cut),
+            count: self.count.as_deref().map(|c| scatter_field(c, self.dims, split, i, 1)),
         }
     }
 
@@ -190,48 +176,56 @@ impl Maps {
     pub fn gather(split: &ZSplit, parts: &[Maps]) -> Maps {
         let first = &parts[0];
         let dims = GridDims::new(first.dims.nx, first.dims.ny, split.nz());
-        let slice = dims.slice_cells();
         let slots = first.recording.slots();
-        let join = |get: &dyn Fn(&Maps) -> Vec<f32>, slots: usize| -> Vec<f32> {
-            let mut out = vec![0.0; dims.cells() * slots];
-            for (i, part) in parts.iter().enumerate() {
-                let field = get(part);
-                let local_cells = part.dims.cells();
-                for s in 0..slots {
-                    for z in split.owned(i) {
-                        let local_z = (z - split.owned(i).start + 1) as usize;
-                        let src = s * local_cells + local_z * slice;
-                        let dst = s * dims.cells() + z as usize * slice;
-                        out[dst..dst + slice].copy_from_slice(&field[src..src + slice]);
-                    }
-                }
-            }
-            out
-        };
+        let fields = |get: fn(&Maps) -> &[f32]| -> Vec<&[f32]> { parts.iter().map(get).collect() };
         Maps {
             recording: first.recording,
             dims,
-            activation: join(&|m: &Maps| m.activation.clone(), slots),
-            repolarisation: first
-                .repolarisation
-                .as_ref()
-                .map(|_| join(&|m: &Maps| m.repolarisation.clone().expect("every part records"), slots)),
+            activation: gather_field(&fields(|m| &m.activation), dims, split, slots),
+            repolarisation: first.repolarisation.as_ref().map(|_| {
+                let get: fn(&Maps) -> &[f32] = |m| m.repolarisation.as_deref().expect("every part records");
+                gather_field(&fields(get), dims, split, slots)
+            }),
             count: first.count.as_ref().map(|_| {
-                let bits = join(
-                    &|m: &Maps| {
-                        m.count
-                            .as_ref()
-                            .expect("every part counts")
-                            .iter()
-                            .map(|&n| f32::from_bits(n))
-                            .collect()
-                    },
-                    1,
-                );
-                bits.into_iter().map(f32::to_bits).collect()
+                let counts: Vec<&[u32]> =
+                    parts.iter().map(|m| m.count.as_deref().expect("every part counts")).collect();
+                gather_field(&counts, dims, split, 1)
             }),
         }
     }
+}
+
+/// Sub-domain `i`'s slices (halos included, by the split's mirror rule) of
+/// each of the `slots` fields of `whole`, the whole grid's.
+fn scatter_field<V: Copy>(field: &[V], whole: GridDims, split: &ZSplit, i: usize, slots: usize) -> Vec<V> {
+    let local = split.local_dims(whole, i);
+    let slice = whole.slice_cells();
+    let mut out = Vec::with_capacity(local.cells() * slots);
+    for s in 0..slots {
+        let base = s * whole.cells();
+        for z in 0..local.nz {
+            let g = split.global_slice(i, z) as usize;
+            out.extend_from_slice(&field[base + g * slice..base + (g + 1) * slice]);
+        }
+    }
+    out
+}
+
+/// The whole grid's `slots` fields from every part's owned slices.
+fn gather_field<V: Copy + Default>(parts: &[&[V]], whole: GridDims, split: &ZSplit, slots: usize) -> Vec<V> {
+    let slice = whole.slice_cells();
+    let mut out = vec![V::default(); whole.cells() * slots];
+    for (i, field) in parts.iter().enumerate() {
+        let local_cells = split.local_dims(whole, i).cells();
+        let owned = split.owned(i);
+        for s in 0..slots {
+            let src = s * local_cells + slice;
+            let dst = s * whole.cells() + owned.start as usize * slice;
+            let n = owned.len() * slice;
+            out[dst..dst + n].copy_from_slice(&field[src..src + n]);
+        }
+    }
+    out
 }
 
 /// Maps ready to write: `fields` fields of the grid each (1, or the beats).
