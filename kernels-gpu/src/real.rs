@@ -40,6 +40,18 @@ pub trait Real:
     const EXPM1_POLY: &'static [Self];
     /// Above this |x|, tanh(x) rounds to +-1 in this type.
     const TANH_SATURATION: Self;
+    /// Largest x for which [`crate::math::exp`] computes e^x (2^k of the
+    /// reduction stays a normal number); above it exp returns +infinity.
+    const EXP_MAX: Self;
+    /// Smallest x for which exp computes e^x; below it exp returns 0.
+    const EXP_MIN: Self;
+    /// Coefficients 2/1, 2/3, 2/5, ... of ln(m) = s * P(s^2) with
+    /// s = (m - 1)/(m + 1) (the series of 2 atanh s), enough terms for
+    /// m in [sqrt(1/2), sqrt(2)] to be below half an ulp of this type.
+    const LN_POLY: &'static [Self];
+    const SQRT_2: Self;
+    const INFINITY: Self;
+    const NAN: Self;
     /// Size in bytes (used for memory estimates and bandwidth figures).
     const BYTES: usize;
     /// Name as numpy spells the little-endian dtype (`<f4`, `<f8`).
@@ -68,6 +80,9 @@ pub trait Real:
     fn round_split(self) -> (Self, i32);
     /// 2^k for k within the normal exponent range of the type.
     fn exp2_int(k: i32) -> Self;
+    /// For a positive finite x (subnormals included): (m, e) with
+    /// x = m 2^e and m in [1, 2), read from the bits.
+    fn split_exponent(self) -> (Self, i32);
 }
 
 impl Real for f32 {
@@ -86,6 +101,14 @@ impl Real for f32 {
         &[1.0 / 2.0, 1.0 / 6.0, 1.0 / 24.0, 1.0 / 120.0, 1.0 / 720.0, 1.0 / 5040.0];
     // 1 - tanh(x) = 2 e^{-2x}/(1 + e^{-2x}) < 2^-25 for x > 9.01.
     const TANH_SATURATION: Self = 9.1;
+    // round(88 / ln2) = 127 and round(-87 / ln2) = -126: 2^k stays normal.
+    const EXP_MAX: Self = 88.0;
+    const EXP_MIN: Self = -87.0;
+    // s^2 <= 0.0295: the term 2 s^13/13 is below 2^-25 s.
+    const LN_POLY: &'static [Self] = &[2.0, 2.0 / 3.0, 2.0 / 5.0, 2.0 / 7.0, 2.0 / 9.0, 2.0 / 11.0];
+    const SQRT_2: Self = core::f32::consts::SQRT_2;
+    const INFINITY: Self = f32::INFINITY;
+    const NAN: Self = f32::NAN;
     const BYTES: usize = 4;
     const NUMPY_DTYPE: &'static str = "<f4";
     const NAME: &'static str = "f32";
@@ -127,6 +150,15 @@ impl Real for f32 {
     fn exp2_int(k: i32) -> Self {
         f32::from_bits(((k + 127) as u32) << 23)
     }
+    #[inline(always)]
+    fn split_exponent(self) -> (Self, i32) {
+        // A subnormal is first scaled by 2^25 (exact) into the normal range.
+        let (x, bias) =
+            if self.to_bits() & 0x7f80_0000 == 0 { (self * 33_554_432.0, 127 + 25) } else { (self, 127) };
+        let bits = x.to_bits();
+        let e = ((bits >> 23) & 0xff) as i32 - bias;
+        (f32::from_bits((bits & 0x007f_ffff) | 0x3f80_0000), e)
+    }
 }
 
 impl Real for f64 {
@@ -157,6 +189,26 @@ impl Real for f64 {
     ];
     // 1 - tanh(x) < 2^-54 for x > 19.06.
     const TANH_SATURATION: Self = 19.1;
+    // round(709 / ln2) = 1023 and round(-708 / ln2) = -1021.
+    const EXP_MAX: Self = 709.0;
+    const EXP_MIN: Self = -708.0;
+    // s^2 <= 0.0295: the term 2 s^23/23 is below 2^-54 s.
+    const LN_POLY: &'static [Self] = &[
+        2.0,
+        2.0 / 3.0,
+        2.0 / 5.0,
+        2.0 / 7.0,
+        2.0 / 9.0,
+        2.0 / 11.0,
+        2.0 / 13.0,
+        2.0 / 15.0,
+        2.0 / 17.0,
+        2.0 / 19.0,
+        2.0 / 21.0,
+    ];
+    const SQRT_2: Self = core::f64::consts::SQRT_2;
+    const INFINITY: Self = f64::INFINITY;
+    const NAN: Self = f64::NAN;
     const BYTES: usize = 8;
     const NUMPY_DTYPE: &'static str = "<f8";
     const NAME: &'static str = "f64";
@@ -199,6 +251,18 @@ impl Real for f64 {
     fn exp2_int(k: i32) -> Self {
         f64::from_bits(((k + 1023) as u64) << 52)
     }
+    #[inline(always)]
+    fn split_exponent(self) -> (Self, i32) {
+        // A subnormal is first scaled by 2^54 (exact) into the normal range.
+        let (x, bias) = if self.to_bits() & 0x7ff0_0000_0000_0000 == 0 {
+            (self * 18_014_398_509_481_984.0, 1023 + 54)
+        } else {
+            (self, 1023)
+        };
+        let bits = x.to_bits();
+        let e = ((bits >> 52) & 0x7ff) as i32 - bias;
+        (f64::from_bits((bits & 0x000f_ffff_ffff_ffff) | 0x3ff0_0000_0000_0000), e)
+    }
 }
 
 #[cfg(test)]
@@ -232,6 +296,15 @@ mod tests {
             assert_eq!(f32::exp2_int(k), 2f32.powi(k));
             assert_eq!(f64::exp2_int(k), 2f64.powi(k));
         }
+        for x in [1.0f64, 3.0, 0.75, 1e-300, 5e-324, 1.7e308] {
+            let (m, e) = x.split_exponent();
+            assert!((1.0..2.0).contains(&m) && m * 2f64.powi(e) == x, "{x}: {m} 2^{e}");
+            let (m, e) = (x as f32).split_exponent();
+            if x as f32 > 0.0 && (x as f32).is_finite() {
+                assert!((1.0..2.0).contains(&m) && (m as f64) * 2f64.powi(e) == (x as f32) as f64, "{x}");
+            }
+        }
+        assert_eq!(1e-45f32.split_exponent(), (1.0, -149));
         assert!(!Real::is_finite(f32::NAN) && !Real::is_finite(f32::INFINITY));
         assert!(Real::is_finite(f32::MAX) && !Real::is_finite(f64::NEG_INFINITY));
     }
