@@ -84,10 +84,11 @@ pub fn exp<T: Real>(x: T) -> T {
 /// NaN, ln +infinity = +infinity.
 #[inline(always)]
 pub fn ln<T: Real>(x: T) -> T {
-    if !(x > T::ZERO) {
+    if x <= T::ZERO {
         return if x == T::ZERO { -T::INFINITY } else { T::NAN };
     }
-    if x == T::INFINITY {
+    // +infinity and NaN (which compares false above) return themselves.
+    if !x.is_finite() {
         return x;
     }
     let (m, e) = x.split_exponent();

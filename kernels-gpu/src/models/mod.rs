@@ -14,6 +14,8 @@ pub mod diffusion;
 pub mod fenton_karma;
 pub mod karma;
 pub mod mitchell_schaeffer;
+#[cfg(test)]
+pub mod testing;
 
 pub use aliev_panfilov::AlievPanfilov;
 pub use bocf::Bocf;
