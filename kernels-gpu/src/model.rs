@@ -147,6 +147,23 @@ pub struct ModelInfo {
     /// State outside the stimulated slab of the planar start, one value per
     /// variable: the rest state for most models; Karma's paper start sets v = 0.5.
     pub planar_background: &'static [f64],
+    /// The current stimulus of pacing and of the S1-S2 protocol, for the
+    /// models that must be stimulated by a current (the ionic models: a
+    /// clamp of the potential breaks their ion balances); `None` where a
+    /// set-value stimulus ([`ModelInfo::stimulus_value`]) is the default.
+    pub stimulus_current: Option<StimulusCurrent>,
+    /// Whether runs default to f64: true where f32 does not reproduce the
+    /// action potential within the tolerance the model's tests state.
+    pub default_f64: bool,
+}
+
+/// A current stimulus: du/dt raised by `amplitude` for `duration`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StimulusCurrent {
+    /// In the unit of du/dt: mV/ms, which is uA/uF, for the ionic models.
+    pub amplitude: f64,
+    /// In [`Units::time`].
+    pub duration: f64,
 }
 
 #[cfg(not(target_arch = "nvptx64"))]

@@ -97,6 +97,8 @@ impl CellModel for AlievPanfilov {
         activation_threshold: 0.3,
         stimulus_value: 1.0,
         planar_background: &[0.0, 0.0],
+        stimulus_current: None,
+        default_f64: false,
     };
 
     type Locals<T: Real> = [T; 1];

@@ -43,6 +43,8 @@ impl CellModel for Diffusion {
         activation_threshold: 0.5,
         stimulus_value: 1.0,
         planar_background: &[0.0],
+        stimulus_current: None,
+        default_f64: false,
     };
 
     type Locals<T: Real> = [T; 0];

@@ -269,6 +269,8 @@ impl CellModel for FentonKarma {
         activation_threshold: 0.25,
         stimulus_value: 1.0,
         planar_background: &[0.0, 1.0, 1.0],
+        stimulus_current: None,
+        default_f64: false,
     };
 
     type Locals<T: Real> = [T; 2];

@@ -118,6 +118,8 @@ impl CellModel for Karma {
         // planar wave started from it propagates (with v* = 0.5 it does not:
         // (v/v*)^M = 1 at once).
         planar_background: &[0.0, 0.5],
+        stimulus_current: None,
+        default_f64: false,
     };
 
     type Locals<T: Real> = [T; 1];

@@ -107,6 +107,8 @@ impl CellModel for MitchellSchaeffer {
         activation_threshold: 0.13,
         stimulus_value: 1.0,
         planar_background: &[0.0, 1.0],
+        stimulus_current: None,
+        default_f64: false,
     };
 
     type Locals<T: Real> = [T; 1];
