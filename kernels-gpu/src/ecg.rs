@@ -40,6 +40,7 @@
 //! correctly rounded `+ - * /` and `sqrt`); a sum in another order differs
 //! from the CPU's only by the rounding of f64 additions.
 
+use crate::math::sqrt;
 use crate::real::Real;
 
 /// The electrode and the grid spacing one pseudo-ECG channel needs.
@@ -53,16 +54,6 @@ pub struct EcgProbe {
     pub electrode: [f64; 3],
     /// Grid spacing in the model's space unit.
     pub dx: f64,
-}
-
-/// Correctly rounded square root on both sides (`sqrt.rn.f64` on NVPTX),
-/// so the CPU and the GPU agree bit for bit.
-#[inline(always)]
-fn sqrt(x: f64) -> f64 {
-    #[cfg(target_arch = "nvptx64")]
-    return core::f64::math::sqrt(x);
-    #[cfg(not(target_arch = "nvptx64"))]
-    return x.sqrt();
 }
 
 /// The term of cell (x, y, z) given its six neighbours' values (taken with

@@ -56,6 +56,18 @@ pub fn expm1<T: Real>(x: T) -> T {
     scale.mul_add(em1_r, scale - T::ONE)
 }
 
+/// Correctly rounded square root of an f64 on both sides (`sqrt.rn.f64`
+/// on NVPTX, the SSE2 instruction on the CPU), so they agree bit for bit;
+/// also what host-side coefficients use, since this crate is `no_std` on
+/// the GPU.
+#[inline(always)]
+pub fn sqrt(x: f64) -> f64 {
+    #[cfg(target_arch = "nvptx64")]
+    return core::f64::math::sqrt(x);
+    #[cfg(not(target_arch = "nvptx64"))]
+    return x.sqrt();
+}
+
 /// e^x; see the module docs for the range.
 #[inline(always)]
 pub fn exp<T: Real>(x: T) -> T {
