@@ -61,6 +61,7 @@ const CHECKS: &[(&str, Check)] = &[
     ("events_on_the_device_every_kernel_bit_identical_to_cpu", device_events),
     ("events_on_split_sub_domains_bit_identical_to_cpu", device_events_split),
     ("pseudo_ecg_on_the_device_agrees_with_cpu_to_1e_12", device_ecg),
+    ("tips_and_filaments_on_the_device_bit_identical_to_cpu", device_tips),
 ];
 
 /// What a check returns when it cannot run here; reported as "skipped".
@@ -701,6 +702,82 @@ fn device_ecg(gpu: &GpuDevice) -> Result<(), String> {
     m.advance(400).map_err(|e| e.to_string())?;
     close(&m.ecg(&probes).map_err(|e| e.to_string())?, "split")?;
     println!("    (ECG at 3 electrodes: {want:?})");
+    Ok(())
+}
+
+/// Spiral tips (a sheet) and filament points (a volume) found by the
+/// `phase_plaquettes` kernel against the CPU's scan of the same states:
+/// the same plaquettes with the same charges and bit-identical positions,
+/// once sorted (the kernel appends in no fixed order), at ten samples of
+/// an Aliev-Panfilov spiral and scroll wave started by the S1-S2 protocol.
+fn device_tips(gpu: &GpuDevice) -> Result<(), String> {
+    use fibril_host::events::protocol::{scroll_s2, scroll_s2_step};
+    use fibril_host::events::stimulus::Action;
+    use fibril_host::events::tips::{ChargedPlaquette, PhaseMemory};
+    use fibril_host::models::ModelSetup;
+    use kernels_gpu::models::AlievPanfilov;
+
+    let mut counts = Vec::new();
+    for dims in [GridDims::new(96, 80, 1), GridDims::new(48, 40, 24)] {
+        let (dx, dt) = (1.0, 0.05);
+        let model = ModelSetup::new("aliev_panfilov", None, &[]).map_err(|e| e.to_string())?;
+        let d = Domain::new(dims, dx, dt, 1.0, model).map_err(|e| e.to_string())?;
+        let s2_step = scroll_s2_step(&d).map_err(|e| e.to_string())?;
+        let s2 = scroll_s2(s2_step as f64 * dt)
+            .compile(1, dims, dt, AlievPanfilov::INFO)
+            .map_err(|e| e.to_string())?;
+        let start = InitialCondition::Planar.state::<f32>(AlievPanfilov::INFO, dims);
+        let mut cpu = CpuSolver::<AlievPanfilov, f32>::new(&d, &start);
+        cpu.advance(s2_step).map_err(|e| e.to_string())?;
+        let mut state = cpu.state().map_err(|e| e.to_string())?;
+        let Action::Set(value) = s2.action else { return Err("S2 sets a value".into()) };
+        s2.region.apply(&mut state, value as f32);
+        cpu.set_state(&state).map_err(|e| e.to_string())?;
+        let mut gpu_solver = GpuSolver::<AlievPanfilov, f32>::new(gpu, fibril::PTX, naive(), &d, &state)
+            .map_err(|e| e.to_string())?;
+        let v_star = AlievPanfilov::INFO.activation_threshold;
+        let (mut cpu_memory, mut unused) = (PhaseMemory::default(), PhaseMemory::default());
+        let sorted = |mut p: Vec<ChargedPlaquette>| {
+            p.sort_by_key(|p| (p.normal, dims.index(p.base[0], p.base[1], p.base[2])));
+            p
+        };
+        let mut found = 0;
+        for sample in 0..11 {
+            if sample > 0 {
+                cpu.advance(20).map_err(|e| e.to_string())?;
+                gpu_solver.advance(20).map_err(|e| e.to_string())?;
+            }
+            let want = cpu.phase_singularities(v_star, &mut cpu_memory).map_err(|e| e.to_string())?;
+            let got = gpu_solver.phase_singularities(v_star, &mut unused).map_err(|e| e.to_string())?;
+            match (want, got) {
+                (None, None) if sample == 0 => {}
+                (Some(want), Some(got)) if sample > 0 => {
+                    let (want, got) = (sorted(want), sorted(got));
+                    if want != got {
+                        return Err(format!(
+                            "{dims:?}, sample {sample}: {} plaquettes on the GPU, {} on the CPU; first \
+                             difference {:?}",
+                            got.len(),
+                            want.len(),
+                            got.iter().zip(&want).find(|(g, w)| g != w)
+                        ));
+                    }
+                    found += want.len();
+                }
+                (want, got) => {
+                    return Err(format!("{dims:?}, sample {sample}: CPU {want:?}, GPU {got:?}"));
+                }
+            }
+        }
+        if found == 0 {
+            return Err(format!("{dims:?}: no singularity found, so nothing was compared"));
+        }
+        counts.push(found);
+    }
+    println!(
+        "    ({} tip and {} filament-point records compared over 10 samples each)",
+        counts[0], counts[1]
+    );
     Ok(())
 }
 

@@ -22,7 +22,7 @@ use thiserror::Error;
 use crate::checkpoint;
 use crate::domain::Domain;
 use crate::events::ecg::EcgTrace;
-use crate::events::tips::SingularityRecorder;
+use crate::events::tips::{PhaseMemory, SingularityRecorder};
 use crate::io::queue::SnapshotQueue;
 use crate::io::snapshots::WriteError;
 use crate::scalar::Scalar;
@@ -158,11 +158,12 @@ pub struct EcgSampler {
 }
 
 /// Phase singularities of a run: how often, and what was found so far.
-/// Found on the host from variable 0 downloaded at each sample (a sheet's
-/// field is small; a volume's costs a download per sample).
+/// The solver finds them (`Solver::phase_singularities`: on the device
+/// for one GPU, else from the state on the host, kept in `memory`).
 pub struct TipsSampler {
     pub every: u64,
-    pub recorder: SingularityRecorder<f64>,
+    pub recorder: SingularityRecorder,
+    pub memory: PhaseMemory,
 }
 
 /// Downloads the state once per stop, on first use.
@@ -255,8 +256,9 @@ pub fn run<T: Scalar>(
                 && step.is_multiple_of(tips.every)
             {
                 let t0 = Instant::now();
-                let u: Vec<f64> = state_of(&mut cache, solver)?.slice(0).iter().map(|v| v.to_f64()).collect();
-                tips.recorder.sample(t_ms, &u);
+                if let Some(found) = solver.phase_singularities(tips.recorder.v_star(), &mut tips.memory)? {
+                    tips.recorder.record(t_ms, &found);
+                }
                 report.output_s += t0.elapsed().as_secs_f64();
             }
             if schedule.snapshot_due(step) {

@@ -7,6 +7,7 @@ use thiserror::Error;
 
 use crate::backend::gpu::KernelConfigError;
 use crate::events::recording::Maps;
+use crate::events::tips::{ChargedPlaquette, PhaseMemory};
 use crate::events::{EventStart, Events};
 use crate::scalar::Scalar;
 use crate::state::State;
@@ -106,6 +107,22 @@ pub trait Solver<T: Scalar> {
     /// each probe (`crate::events::ecg`), summed on the solver's own
     /// memory; every rank of a multi-process run gets it.
     fn ecg(&mut self, probes: &[EcgProbe]) -> Result<Vec<f64>, SolverError>;
+    /// The plaquettes where the phase of variable 0 winds between the
+    /// current state (after the step's stimuli) and the state at the
+    /// previous call, for spiral tips and filaments; `None` at the first
+    /// call. In any order (the recorder sorts them). `memory` keeps the
+    /// previous field for the solvers that find them on the host from a
+    /// downloaded state (the default); a solver that finds them on its own
+    /// memory keeps the field there and leaves `memory` alone. In a
+    /// multi-process run every rank gets them (a collective call).
+    fn phase_singularities(
+        &mut self,
+        v_star: f64,
+        memory: &mut PhaseMemory,
+    ) -> Result<Option<Vec<ChargedPlaquette>>, SolverError> {
+        let state = self.state()?;
+        Ok(memory.sample(state.slice(0), state.dims(), v_star))
+    }
     /// Whether variable 0 holds a NaN or an infinity (on any rank).
     fn any_nonfinite(&mut self) -> Result<bool, SolverError>;
     /// Whether `flag` is set on any process of a multi-process run. The

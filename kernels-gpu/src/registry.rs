@@ -24,6 +24,8 @@ pub enum Kernel {
     Stimulate,
     /// Partial sums of the pseudo-ECG (no model).
     EcgPartial,
+    /// The charged plaquettes between two samples of V (no model).
+    PhasePlaquettes,
 }
 
 /// One `.entry` of the PTX.
@@ -75,6 +77,8 @@ macro_rules! entry_table {
             EntryPoint { model: "", kernel: Kernel::Stimulate, precision: "f64", name: $crate::entry_name!(stimulate, cells, f64) },
             EntryPoint { model: "", kernel: Kernel::EcgPartial, precision: "f32", name: $crate::entry_name!(ecg, partial, f32) },
             EntryPoint { model: "", kernel: Kernel::EcgPartial, precision: "f64", name: $crate::entry_name!(ecg, partial, f64) },
+            EntryPoint { model: "", kernel: Kernel::PhasePlaquettes, precision: "f32", name: $crate::entry_name!(phase, plaquettes, f32) },
+            EntryPoint { model: "", kernel: Kernel::PhasePlaquettes, precision: "f64", name: $crate::entry_name!(phase, plaquettes, f64) },
             $(
                 entry!($name, naive, Naive3d, f32), entry!($name, naive, Naive3d, f64),
                 entry!($name, naive2d, Naive2d, f32), entry!($name, naive2d, Naive2d, f64),

@@ -50,6 +50,7 @@
 //! whenever Newton converges (it does for the smooth fields of a resolved
 //! spiral; a plaquette where the Jacobian vanishes stops early).
 
+use crate::layout::grid::GridDims;
 use crate::real::Real;
 
 /// Newton steps of the position estimate (quadratic convergence: from a
@@ -165,6 +166,53 @@ pub fn plaquette_singularity<T: Real>(now: [T; 4], prev: [T; 4], v_star: f64) ->
         step += 1;
     }
     Singularity { s, t, charge }
+}
+
+/// The (first, second) axes of a plaquette normal to `normal` (0 = x,
+/// 1 = y, 2 = z): (y, z) for x, (z, x) for y, (x, y) for z, so that
+/// first x second = normal.
+#[inline(always)]
+pub const fn plaquette_axes(normal: u32) -> (usize, usize) {
+    (((normal + 1) % 3) as usize, ((normal + 2) % 3) as usize)
+}
+
+/// The plaquette normal to `normal` with corner (0, 0) at cell `base` of a
+/// row-major grid: `None` when the grid has one cell along one of its
+/// in-plane axes, or `base` is the last cell along one (no plaquette
+/// starts there); else its charge and position from V(t) `now` and
+/// V(t - tau) `prev`. One routine for the CPU's scan and the GPU kernel,
+/// so they visit the same plaquettes with the same corners.
+///
+/// # Safety
+/// `now` and `prev` hold `grid.cells()` values; `base` is a cell of `grid`.
+#[inline(always)]
+pub unsafe fn plaquette_at<T: Real>(
+    now: *const T,
+    prev: *const T,
+    grid: GridDims,
+    normal: u32,
+    base: [u32; 3],
+    v_star: f64,
+) -> Option<Singularity> {
+    let n = [grid.nx, grid.ny, grid.nz];
+    let (p, q) = plaquette_axes(normal);
+    if n[p] < 2 || n[q] < 2 || base[p] + 1 >= n[p] || base[q] + 1 >= n[q] {
+        return None;
+    }
+    let mut c = [base; 4];
+    c[1][p] += 1;
+    c[2][p] += 1;
+    c[2][q] += 1;
+    c[3][q] += 1;
+    let index = |k: usize| grid.index(c[k][0], c[k][1], c[k][2]);
+    // SAFETY: every corner is a cell of `grid` (checked above).
+    let (v_now, v_prev) = unsafe {
+        (
+            [*now.add(index(0)), *now.add(index(1)), *now.add(index(2)), *now.add(index(3))],
+            [*prev.add(index(0)), *prev.add(index(1)), *prev.add(index(2)), *prev.add(index(3))],
+        )
+    };
+    Some(plaquette_singularity(v_now, v_prev, v_star))
 }
 
 #[cfg(test)]

@@ -16,7 +16,7 @@ use fibril_host::events::ecg::{ECG_FILE, EcgTrace, Electrode, check_electrodes};
 use fibril_host::events::protocol;
 use fibril_host::events::recording::{Maps, Recording};
 use fibril_host::events::stimulus::{StimulusSchedule, StimulusSpec};
-use fibril_host::events::tips::SingularityRecorder;
+use fibril_host::events::tips::{PhaseMemory, SingularityRecorder};
 use fibril_host::events::{EventStart, Events};
 use fibril_host::io::plot::{Series, line_plot_png, trajectory_png};
 use fibril_host::io::queue::SnapshotQueue;
@@ -405,7 +405,7 @@ fn resumed_trace(checkpoint: &Path, electrodes: &[Electrode], until_ms: f64) -> 
 /// `filaments.csv`.
 fn write_tips(
     out: &OutputDir,
-    recorder: &SingularityRecorder<f64>,
+    recorder: &SingularityRecorder,
     domain: &Domain,
 ) -> anyhow::Result<Vec<String>> {
     let path = recorder.write(out.path()).context("writing the tips")?;
@@ -616,6 +616,7 @@ fn execute<M: CellModel, T: Scalar>(
         Some(every) => Some(TipsSampler {
             every,
             recorder: SingularityRecorder::new(domain.dims(), domain.dx(), v_star)?,
+            memory: PhaseMemory::default(),
         }),
         None => None,
     };

@@ -1,12 +1,15 @@
-//! Spiral tips of a sheet and scroll-wave filaments of a volume, found on
-//! the CPU from variable 0 at two times, and their CSV traces.
+//! Spiral tips of a sheet and scroll-wave filaments of a volume, found
+//! from variable 0 at two times (on the CPU here, on the GPU by the
+//! `phase_plaquettes` kernel with the same per-plaquette routine), and
+//! their CSV traces.
 //!
 //! A plaquette (four cells around a unit square of the grid) holds a phase
 //! singularity when the phase of `(V(t - tau) - V*, V(t) - V*)` winds once
 //! around it: the method, the exact charge and the sub-cell position are
 //! those of [`kernels_gpu::tips`], applied here to every plaquette. The
-//! caller keeps `V(t - tau)`; [`SingularityRecorder`] does it for a run,
-//! with tau the interval between its samples. tau should be well below
+//! caller keeps `V(t - tau)`: [`PhaseMemory`] on the host, or the solver
+//! on its device (`Solver::phase_singularities`), with tau the interval
+//! between the samples that [`SingularityRecorder`] records. tau should be well below
 //! half a rotation period (a tenth to a quarter is usual); V* inside the
 //! action potential's range (the model's activation threshold does).
 //!
@@ -32,7 +35,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use kernels_gpu::GridDims;
-use kernels_gpu::tips::{Singularity, plaquette_singularity};
+use kernels_gpu::tips::{Singularity, plaquette_at, plaquette_axes};
 use rayon::prelude::*;
 use thiserror::Error;
 
@@ -83,32 +86,15 @@ pub struct ChargedPlaquette {
     pub singularity: Singularity,
 }
 
-/// The (first, second) axes of a plaquette normal to `normal`: (y, z) for
-/// x, (z, x) for y, (x, y) for z, so that first x second = normal.
-pub const fn plaquette_axes(normal: u8) -> (usize, usize) {
-    (((normal + 1) % 3) as usize, ((normal + 2) % 3) as usize)
-}
-
 impl ChargedPlaquette {
     /// The singularity's position in cells.
     pub fn position_cells(&self) -> [f64; 3] {
-        let (p, q) = plaquette_axes(self.normal);
+        let (p, q) = plaquette_axes(u32::from(self.normal));
         let mut x = self.base.map(f64::from);
         x[p] += self.singularity.s;
         x[q] += self.singularity.t;
         x
     }
-}
-
-/// The corners (0, 0), (1, 0), (1, 1), (0, 1) of a plaquette, as cells.
-fn corners(normal: u8, base: [u32; 3]) -> [[u32; 3]; 4] {
-    let (p, q) = plaquette_axes(normal);
-    let mut c = [base; 4];
-    c[1][p] += 1;
-    c[2][p] += 1;
-    c[2][q] += 1;
-    c[3][q] += 1;
-    c
 }
 
 /// Every charged plaquette of the grid, from V(t) (`now`) and V(t - tau)
@@ -127,29 +113,22 @@ pub fn charged_plaquettes<T: Scalar>(
 ) -> Vec<ChargedPlaquette> {
     assert_eq!(now.len(), dims.cells(), "V(t) has one value per cell");
     assert_eq!(prev.len(), dims.cells(), "V(t - tau) has one value per cell");
-    let n = [dims.nx, dims.ny, dims.nz];
     let mut found = Vec::new();
     for normal in 0..3u8 {
-        let (p, q) = plaquette_axes(normal);
-        if n[p] < 2 || n[q] < 2 {
-            continue;
-        }
-        // Base cells: all along the normal, all but the last along p and q.
-        let mut hi = n;
-        hi[p] -= 1;
-        hi[q] -= 1;
-        let per_slice: Vec<Vec<ChargedPlaquette>> = (0..hi[2])
+        let per_slice: Vec<Vec<ChargedPlaquette>> = (0..dims.nz)
             .into_par_iter()
             .map(|z| {
                 let mut out = Vec::new();
-                for y in 0..hi[1] {
-                    for x in 0..hi[0] {
+                for y in 0..dims.ny {
+                    for x in 0..dims.nx {
                         let base = [x, y, z];
-                        let cells = corners(normal, base).map(|[i, j, k]| dims.index(i, j, k));
-                        let sing =
-                            plaquette_singularity(cells.map(|c| now[c]), cells.map(|c| prev[c]), v_star);
-                        if sing.charge != 0 {
-                            out.push(ChargedPlaquette { normal, base, singularity: sing });
+                        // SAFETY: both fields hold dims.cells() values (asserted)
+                        // and (x, y, z) is a cell of dims.
+                        let sing = unsafe {
+                            plaquette_at(now.as_ptr(), prev.as_ptr(), dims, u32::from(normal), base, v_star)
+                        };
+                        if let Some(singularity) = sing.filter(|s| s.charge != 0) {
+                            out.push(ChargedPlaquette { normal, base, singularity });
                         }
                     }
                 }
@@ -412,34 +391,60 @@ impl FilamentTrace {
     }
 }
 
-/// Tips (sheet) or filaments (volume) over a run: keeps the previous
-/// sample of V, so tau is the interval between calls to
-/// [`SingularityRecorder::sample`].
+/// V at the previous sample, for the solvers that find singularities on
+/// the host from a downloaded state (the CPU solvers, the tower layouts and
+/// split grids; the single-GPU row-major solver keeps it on the device).
+/// Held as f64 (exact for f32 states; the charge and position are
+/// computed in f64 from either).
+#[derive(Clone, Debug, Default)]
+pub struct PhaseMemory {
+    previous: Option<Vec<f64>>,
+}
+
+impl PhaseMemory {
+    /// The charged plaquettes between `now` and the field of the previous
+    /// call (`None` at the first call), which `now` then replaces.
+    ///
+    /// # Panics
+    /// If `now` does not hold one value per cell, or the grid changed
+    /// between calls (programming errors).
+    pub fn sample<T: Scalar>(
+        &mut self,
+        now: &[T],
+        dims: GridDims,
+        v_star: f64,
+    ) -> Option<Vec<ChargedPlaquette>> {
+        let now: Vec<f64> = now.iter().map(|v| v.to_f64()).collect();
+        let found = self.previous.as_deref().map(|prev| charged_plaquettes(&now, prev, dims, v_star));
+        self.previous = Some(now);
+        found
+    }
+}
+
+/// Tips (sheet) or filaments (volume) over a run, from the charged
+/// plaquettes of each sample (tau is the interval between samples).
 #[derive(Clone, Debug)]
-pub struct SingularityRecorder<T> {
+pub struct SingularityRecorder {
     dims: GridDims,
     dx: f64,
     v_star: f64,
-    previous: Option<Vec<T>>,
     tips: TipsTrace,
     filaments: FilamentTrace,
 }
 
-impl<T: Scalar> SingularityRecorder<T> {
+impl SingularityRecorder {
     /// For a sheet or a volume of spacing `dx`, at the level `v_star`.
     pub fn new(dims: GridDims, dx: f64, v_star: f64) -> Result<Self, TipsError> {
         if dims.axes() < 2 {
             return Err(TipsError::NoPlane { nx: dims.nx, ny: dims.ny, nz: dims.nz });
         }
         check_level(v_star)?;
-        Ok(Self {
-            dims,
-            dx,
-            v_star,
-            previous: None,
-            tips: TipsTrace::default(),
-            filaments: FilamentTrace::default(),
-        })
+        Ok(Self { dims, dx, v_star, tips: TipsTrace::default(), filaments: FilamentTrace::default() })
+    }
+
+    /// The level the phase turns around.
+    pub fn v_star(&self) -> f64 {
+        self.v_star
     }
 
     /// Whether this grid gives filaments (a volume) rather than tips.
@@ -447,34 +452,21 @@ impl<T: Scalar> SingularityRecorder<T> {
         self.dims.axes() == 3
     }
 
-    /// Records V at `t_ms`; from the second call on, finds the
-    /// singularities between it and the previous sample and returns how
-    /// many tips or filaments there are (0 at the first call).
-    ///
-    /// # Panics
-    /// If `u` does not hold one value per cell (a programming error).
-    pub fn sample(&mut self, t_ms: f64, u: &[T]) -> usize {
-        assert_eq!(u.len(), self.dims.cells(), "V has one value per cell");
-        let found = match self.previous.as_deref() {
-            None => 0,
-            Some(prev) => {
-                let plaquettes = charged_plaquettes(u, prev, self.dims, self.v_star);
-                if self.is_volume() {
-                    let filaments = link_filaments(&plaquettes, self.dims, self.dx);
-                    self.filaments.push(t_ms, &filaments);
-                    filaments.len()
-                } else {
-                    let tips = tips_from(&plaquettes, self.dx);
-                    self.tips.push(t_ms, &tips);
-                    tips.len()
-                }
-            }
-        };
-        match &mut self.previous {
-            Some(prev) => prev.copy_from_slice(u),
-            None => self.previous = Some(u.to_vec()),
+    /// Records the singularities found at `t_ms` (the charged plaquettes
+    /// between this sample and the previous one, in any order) and returns
+    /// how many tips or filaments there are.
+    pub fn record(&mut self, t_ms: f64, plaquettes: &[ChargedPlaquette]) -> usize {
+        if self.is_volume() {
+            let filaments = link_filaments(plaquettes, self.dims, self.dx);
+            self.filaments.push(t_ms, &filaments);
+            filaments.len()
+        } else {
+            let mut sorted = plaquettes.to_vec();
+            sorted.sort_by_key(|p| (p.normal, self.dims.index(p.base[0], p.base[1], p.base[2])));
+            let tips = tips_from(&sorted, self.dx);
+            self.tips.push(t_ms, &tips);
+            tips.len()
         }
-        found
     }
 
     pub fn tips(&self) -> &TipsTrace {
@@ -495,6 +487,18 @@ impl<T: Scalar> SingularityRecorder<T> {
 mod tests {
     use super::*;
     use std::f64::consts::PI;
+
+    /// One sample of a run found on the host: the plaquettes since the
+    /// previous sample recorded (0 at the first).
+    fn sample<T: Scalar>(
+        rec: &mut SingularityRecorder,
+        memory: &mut PhaseMemory,
+        t_ms: f64,
+        u: &[T],
+        dims: GridDims,
+    ) -> usize {
+        memory.sample(u, dims, rec.v_star()).map_or(0, |found| rec.record(t_ms, &found))
+    }
 
     /// Fields `now` and `prev` of V = f(x, y, z, wt) at wt = 0 and -wtau.
     fn fields(dims: GridDims, wtau: f64, f: impl Fn(f64, f64, f64, f64) -> f64) -> (Vec<f64>, Vec<f64>) {
@@ -625,7 +629,7 @@ mod tests {
         let sheet = GridDims::new(8, 8, 1);
         assert!(matches!(find_tips(&u, &u, cube, 1.0, 0.5), Err(TipsError::NotASheet { .. })));
         assert!(matches!(find_filaments(&u, &u, sheet, 1.0, 0.5), Err(TipsError::NotAVolume { .. })));
-        assert!(matches!(SingularityRecorder::<f32>::new(cable, 1.0, 0.5), Err(TipsError::NoPlane { .. })));
+        assert!(matches!(SingularityRecorder::new(cable, 1.0, 0.5), Err(TipsError::NoPlane { .. })));
         let e = find_tips(&u, &u, sheet, 1.0, f64::NAN).unwrap_err();
         assert!(e.to_string().contains("activation threshold"), "{e}");
     }
@@ -633,11 +637,12 @@ mod tests {
     #[test]
     fn the_recorder_delays_by_one_sample_and_writes_csv() {
         let dims = GridDims::new(24, 20, 1);
-        let mut rec = SingularityRecorder::<f64>::new(dims, 0.5, 0.0).unwrap();
+        let mut rec = SingularityRecorder::new(dims, 0.5, 0.0).unwrap();
+        let mut memory = PhaseMemory::default();
         let f = spiral(10.3, 7.6, 1.0);
         for (k, t_ms) in [0.0, 2.5, 5.0].into_iter().enumerate() {
             let (now, _) = fields(dims, 0.0, |x, y, z, _| f(x, y, z, 0.4 * k as f64));
-            assert_eq!(rec.sample(t_ms, &now), usize::from(k > 0));
+            assert_eq!(sample(&mut rec, &mut memory, t_ms, &now, dims), usize::from(k > 0));
         }
         let csv = rec.tips().to_csv();
         let lines: Vec<&str> = csv.lines().collect();
@@ -695,14 +700,15 @@ mod tests {
         solver.set_state(&state).unwrap();
 
         let v_star = AlievPanfilov::INFO.activation_threshold;
-        let mut rec = SingularityRecorder::<f32>::new(dims, dx, v_star).unwrap();
+        let mut rec = SingularityRecorder::new(dims, dx, v_star).unwrap();
+        let mut memory = PhaseMemory::default();
         let every = 20; // 1 time unit: tau is a few percent of the period
         let mut step = s2_step;
-        rec.sample(step as f64 * dt, solver.potential());
+        sample(&mut rec, &mut memory, step as f64 * dt, solver.potential(), dims);
         while (step as f64) * dt < 500.0 {
             solver.advance(every).unwrap();
             step += every;
-            let found = rec.sample(step as f64 * dt, solver.potential());
+            let found = sample(&mut rec, &mut memory, step as f64 * dt, solver.potential(), dims);
             assert_eq!(found, 1, "t = {}: {found} tips", step as f64 * dt);
         }
         let settled: Vec<&Tip> = rec.tips().rows().iter().filter(|r| r.0 >= 200.0).map(|r| &r.1).collect();

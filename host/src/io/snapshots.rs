@@ -8,6 +8,7 @@ use ndarray::Array3;
 use serde::{Deserialize, Serialize};
 
 use crate::events::recording::Maps;
+use crate::io::atomic::write_atomic_with;
 use crate::io::image::{finite_range, label, write_midplanes};
 use crate::io::vti::{self, PvdEntry, VtiArray};
 use crate::io::{npy, output_dir::OutputDir, write_atomic, write_json_atomic};
@@ -39,6 +40,28 @@ impl Default for Formats {
     fn default() -> Self {
         Self { npy: true, vti: false, png: false }
     }
+}
+
+/// One file of a snapshot or of the maps, written by [`write_all`].
+type FileJob<'a> = Box<dyn FnOnce() -> Result<(), WriteError> + Send + 'a>;
+
+/// Writes every file on a thread of its own and returns their names, in
+/// order. Each file ends with an fsync, and a disk keeps several in flight
+/// faster than it finishes them one after the other (and a picture's
+/// drawing overlaps the large writes). The first failure in file order is
+/// returned; the files that were written stay complete (each is renamed
+/// into place only when whole).
+fn write_all(jobs: Vec<(String, FileJob<'_>)>) -> Result<Vec<String>, WriteError> {
+    let files: Vec<String> = jobs.iter().map(|(file, _)| file.clone()).collect();
+    let results: Vec<Result<(), WriteError>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = jobs.into_iter().map(|(_, job)| scope.spawn(job)).collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
+            .collect()
+    });
+    results.into_iter().collect::<Result<Vec<()>, WriteError>>()?;
+    Ok(files)
 }
 
 /// Writes snapshots, numbered in order, in the chosen formats, and
@@ -119,41 +142,50 @@ impl SnapshotWriter {
     pub fn write<T: Scalar>(&mut self, step: u64, t_ms: f64, state: &State<T>) -> Result<(), WriteError> {
         let index = self.next_index;
         self.next_index += 1;
-        let mut files = Vec::new();
         let variables = state.model().variables;
         let named: Vec<(&str, &Array3<T>, (f64, f64))> =
             self.save.iter().map(|&k| (variables[k].name, state.var(k), variables[k].display)).collect();
+        let mut jobs: Vec<(String, FileJob<'_>)> = Vec::new();
         if self.formats.npy {
-            for (name, array, _) in &named {
+            for &(name, array, _) in &named {
                 let file = format!("{name}_{index:06}.npy");
                 let path = self.dir.join(&file);
-                npy::write(&path, array).map_err(at(path))?;
-                files.push(file);
+                jobs.push((file, Box::new(move || npy::write(&path, array).map_err(at(path)))));
             }
         }
         if self.formats.vti {
             let file = format!("fields_{index:06}.vti");
             let path = self.dir.join(&file);
-            let arrays: Vec<VtiArray> = named
-                .iter()
-                .map(|(name, a, _)| VtiArray::new(name, a.as_slice().expect("standard layout")))
-                .collect();
-            let d = state.dims();
-            vti::write(&path, [d.nx, d.ny, d.nz], self.dx, t_ms, &arrays).map_err(at(path))?;
-            files.push(file);
+            let (named, dx) = (&named, self.dx);
+            jobs.push((
+                file,
+                Box::new(move || {
+                    let arrays: Vec<VtiArray> = named
+                        .iter()
+                        .map(|(name, a, _)| VtiArray::new(name, a.as_slice().expect("standard layout")))
+                        .collect();
+                    let d = state.dims();
+                    vti::write(&path, [d.nx, d.ny, d.nz], dx, t_ms, &arrays).map_err(at(path))
+                }),
+            ));
         }
         if self.formats.png {
-            for (k, (name, array, (lo, hi))) in self.save.iter().zip(&named) {
+            for (&k, &(name, array, (lo, hi))) in self.save.iter().zip(&named) {
                 let file = format!("{name}_{index:06}.png");
                 let path = self.dir.join(&file);
                 let title = format!("{name}  t = {} ms", crate::io::image::label(t_ms));
-                let unit = variables[*k].unit;
+                let unit = variables[k].unit;
                 // "1" marks a dimensionless variable: its name alone.
                 let bar_label = if unit == "1" { name.to_string() } else { format!("{name} ({unit})") };
-                write_midplanes(&path, array, *lo, *hi, &title, &bar_label).map_err(at(path))?;
-                files.push(file);
+                jobs.push((
+                    file,
+                    Box::new(move || {
+                        write_midplanes(&path, array, lo, hi, &title, &bar_label).map_err(at(path))
+                    }),
+                ));
             }
         }
+        let files = write_all(jobs)?;
         self.records.push(SnapshotRecord { index, step, t_ms, files });
         self.write_indexes()
     }
@@ -198,13 +230,6 @@ impl SnapshotWriter {
             fields.push(("repolarisation", r));
             fields.push(("apd", a));
         }
-        let mut files = Vec::new();
-        for (name, values) in &fields {
-            let file = format!("{name}.npy");
-            let path = self.dir.join(&file);
-            write_atomic(&path, &npy::encode_shaped(&shape, values)).map_err(at(path))?;
-            files.push(file);
-        }
         let names: Vec<String> = fields
             .iter()
             .flat_map(|(name, _)| {
@@ -214,28 +239,43 @@ impl SnapshotWriter {
                 })
             })
             .collect();
-        let mut arrays = Vec::new();
-        for (k, (_, values)) in fields.iter().enumerate() {
-            for b in 0..ordered.fields {
-                arrays
-                    .push(VtiArray::new(&names[k * ordered.fields + b], &values[b * cells..(b + 1) * cells]));
-            }
+        let mut jobs: Vec<(String, FileJob<'_>)> = Vec::new();
+        for &(name, values) in &fields {
+            let file = format!("{name}.npy");
+            let path = self.dir.join(&file);
+            let shape = &shape;
+            jobs.push((
+                file,
+                Box::new(move || {
+                    write_atomic_with(&path, |w| npy::write_shaped_to(w, shape, values)).map_err(at(path))
+                }),
+            ));
         }
         let file = "activation.vti".to_string();
         let path = self.dir.join(&file);
-        vti::write(&path, [dims.nx, dims.ny, dims.nz], self.dx, 0.0, &arrays).map_err(at(path))?;
-        files.push(file);
+        let (fields_ref, names, dx, per_map) = (&fields, &names, self.dx, ordered.fields);
+        jobs.push((
+            file,
+            Box::new(move || {
+                let mut arrays = Vec::new();
+                for (k, (_, values)) in fields_ref.iter().enumerate() {
+                    for b in 0..per_map {
+                        arrays.push(VtiArray::new(
+                            &names[k * per_map + b],
+                            &values[b * cells..(b + 1) * cells],
+                        ));
+                    }
+                }
+                vti::write(&path, [dims.nx, dims.ny, dims.nz], dx, 0.0, &arrays).map_err(at(path))
+            }),
+        ));
         if self.formats.png {
-            let last = ordered.fields - 1;
-            for (name, values) in &fields {
-                if *name == "repolarisation" {
+            let last = per_map - 1;
+            for &(name, values) in &fields {
+                if name == "repolarisation" {
                     continue;
                 }
-                let latest = values[last * cells..(last + 1) * cells].to_vec();
-                let (lo, hi) = finite_range(latest.iter().map(|&t| t as f64));
-                let array =
-                    Array3::from_shape_vec((grid[0], grid[1], grid[2]), latest).expect("a field of the grid");
-                let (title, bar) = match *name {
+                let (title, bar) = match name {
                     "apd" => (
                         format!("APD, threshold {}", label(maps.recording.down.unwrap_or(f64::NAN))),
                         "APD (ms)",
@@ -247,10 +287,19 @@ impl SnapshotWriter {
                 };
                 let file = format!("{name}.png");
                 let path = self.dir.join(&file);
-                write_midplanes(&path, &array, lo, hi, &title, bar).map_err(at(path))?;
-                files.push(file);
+                jobs.push((
+                    file,
+                    Box::new(move || {
+                        let latest = values[last * cells..(last + 1) * cells].to_vec();
+                        let (lo, hi) = finite_range(latest.iter().map(|&t| t as f64));
+                        let array = Array3::from_shape_vec((grid[0], grid[1], grid[2]), latest)
+                            .expect("a field of the grid");
+                        write_midplanes(&path, &array, lo, hi, &title, bar).map_err(at(path))
+                    }),
+                ));
             }
         }
+        let files = write_all(jobs)?;
         Ok(files)
     }
 

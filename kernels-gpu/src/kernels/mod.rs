@@ -20,6 +20,7 @@ mod diagnostics;
 mod ecg;
 mod events;
 pub mod naive;
+mod tips;
 pub mod tower;
 
 /// The entry point `<model>_<kernel>_<t>` of one kernel body for one model

@@ -11,6 +11,7 @@ use cudarc::nvrtc::Ptx;
 use kernels_gpu::ecg::{EcgProbe, ecg_scale};
 use kernels_gpu::events::{Recorder, SlicePlacement, StimulusArgs};
 use kernels_gpu::registry::{self, Kernel};
+use kernels_gpu::tips::Singularity;
 use kernels_gpu::{CellModel, FLAT_BLOCK, GridDims, Locals, StepCoeffs, TowerLayout, ZWindow};
 
 use super::device::GpuDevice;
@@ -18,6 +19,7 @@ use super::kernel::{KernelConfig, KernelKind};
 use crate::domain::Domain;
 use crate::events::recording::{Maps, Recording};
 use crate::events::stimulus::Region;
+use crate::events::tips::{ChargedPlaquette, PhaseMemory};
 use crate::events::{EventStart, Events};
 use crate::layout::tower;
 use crate::scalar::Scalar;
@@ -90,6 +92,10 @@ pub struct GpuSolver<M: CellModel, T: Scalar> {
     staging: Option<PinnedHostSlice<T>>,
     /// One f64 per block of the pseudo-ECG's reduction (allocated on first use).
     ecg_partials: Option<CudaSlice<f64>>,
+    phase_fn: CudaFunction,
+    /// V at the previous phase-singularity sample and the kernel's list
+    /// (allocated at the first sample).
+    phase: Option<PhaseBuffers<T>>,
     /// Steps taken, counted from the run's start (sets stimuli and times).
     step_count: u64,
     /// The step whose stimuli are in U.
@@ -121,6 +127,23 @@ struct StimulusLaunch<T> {
     /// A mask region's bits for this buffer (`args.mask` points at them).
     _mask: Option<CudaSlice<u32>>,
 }
+
+/// What the phase-singularity kernel reads and writes between samples.
+struct PhaseBuffers<T> {
+    /// V at the previous sample, row-major.
+    previous: CudaSlice<T>,
+    /// (s, t) per charged plaquette.
+    position: CudaSlice<f64>,
+    /// (normal, x, y, z, charge) per charged plaquette.
+    ids: CudaSlice<u32>,
+    count: CudaSlice<u32>,
+    /// Records the lists hold.
+    capacity: u32,
+}
+
+/// Records the phase lists start with (a few hundred filaments' worth);
+/// they grow to what a sample finds.
+const PHASE_CAPACITY: u32 = 1 << 14;
 
 /// The maps on the device, row-major over the buffer's cells.
 struct DeviceMaps {
@@ -163,6 +186,9 @@ impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
         let ecg_name = registry::entry_point("", Kernel::EcgPartial, T::NAME)
             .expect("the registry lists the ECG sum")
             .name;
+        let phase_name = registry::entry_point("", Kernel::PhasePlaquettes, T::NAME)
+            .expect("the registry lists the phase kernel")
+            .name;
         let module = device.ctx.load_module(Ptx::from_src(ptx)).map_err(cuda("loading the kernels"))?;
         let stream = device.stream.clone();
         let u_elements = config.u_elements(dims)? as usize;
@@ -178,6 +204,8 @@ impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
             stimulate_fn: load_kernel(&module, stimulate_name)?,
             ecg_fn: load_kernel(&module, ecg_name)?,
             ecg_partials: None,
+            phase_fn: load_kernel(&module, phase_name)?,
+            phase: None,
             staging: None,
             step_count: 0,
             stimulated: None,
@@ -348,6 +376,81 @@ impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
             sums.push(host[..blocks as usize].iter().sum::<f64>());
         }
         Ok(sums)
+    }
+
+    /// The charged plaquettes between U (after the step's stimuli) and U
+    /// at the previous call, found by the `phase_plaquettes` kernel on the
+    /// row-major layout; `None` at the first call, which keeps U.
+    fn phase_plaquettes(&mut self, v_star: f64) -> Result<Option<Vec<ChargedPlaquette>>, SolverError> {
+        assert!(matches!(self.layout, Layout::RowMajor), "the phase kernel reads the row-major layout");
+        let stream = self.stream.clone();
+        self.stimulate_on(&stream)?;
+        let cells = self.dims.cells();
+        let alloc_lists = |capacity: u32| -> Result<(CudaSlice<f64>, CudaSlice<u32>), SolverError> {
+            Ok((
+                stream.alloc_zeros::<f64>(2 * capacity as usize).map_err(cuda("allocating the tips list"))?,
+                stream.alloc_zeros::<u32>(5 * capacity as usize).map_err(cuda("allocating the tips list"))?,
+            ))
+        };
+        let Some(phase) = self.phase.as_mut() else {
+            let mut previous = stream.alloc_zeros::<T>(cells).map_err(cuda("allocating V(t - tau)"))?;
+            stream.memcpy_dtod(&self.u, &mut previous).map_err(cuda("keeping V(t - tau)"))?;
+            let (position, ids) = alloc_lists(PHASE_CAPACITY)?;
+            let count = stream.alloc_zeros::<u32>(1).map_err(cuda("allocating the tips count"))?;
+            self.phase = Some(PhaseBuffers { previous, position, ids, count, capacity: PHASE_CAPACITY });
+            return Ok(None);
+        };
+        let blocks = (cells as u64).div_ceil(FLAT_BLOCK as u64).min(8192) as u32;
+        let cfg =
+            LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (FLAT_BLOCK, 1, 1), shared_mem_bytes: 0 };
+        let found = loop {
+            stream.memset_zeros(&mut phase.count).map_err(cuda("clearing the tips count"))?;
+            let grid = ByValue(self.dims);
+            let mut b = stream.launch_builder(&self.phase_fn);
+            b.arg(&self.u)
+                .arg(&phase.previous)
+                .arg(&grid)
+                .arg(&v_star)
+                .arg(&mut phase.position)
+                .arg(&mut phase.ids)
+                .arg(&mut phase.count)
+                .arg(&phase.capacity);
+            // SAFETY: phase_plaquettes_<t> takes (now, prev, grid, v_star,
+            // position, ids, count, capacity); U and `previous` hold the
+            // grid's cells row-major, the lists 2 and 5 x capacity values,
+            // `count` one u32 zeroed above; any 1D launch is valid.
+            unsafe { b.launch(cfg) }.map_err(cuda("launching the tips search"))?;
+            let found = stream.clone_dtoh(&phase.count).map_err(cuda("reading the tips count"))?[0];
+            if found <= phase.capacity {
+                break found as usize;
+            }
+            // More than the lists hold: grow them and search again (V(t -
+            // tau) is still the previous sample's).
+            let capacity = found.next_power_of_two();
+            (phase.position, phase.ids) = alloc_lists(capacity)?;
+            phase.capacity = capacity;
+        };
+        let (position, ids) = if found == 0 {
+            (Vec::new(), Vec::new())
+        } else {
+            (
+                stream
+                    .clone_dtoh(&phase.position.slice(0..2 * found))
+                    .map_err(cuda("downloading the tips"))?,
+                stream.clone_dtoh(&phase.ids.slice(0..5 * found)).map_err(cuda("downloading the tips"))?,
+            )
+        };
+        stream.memcpy_dtod(&self.u, &mut phase.previous).map_err(cuda("keeping V(t - tau)"))?;
+        let plaquettes = position
+            .chunks_exact(2)
+            .zip(ids.chunks_exact(5))
+            .map(|(st, id)| ChargedPlaquette {
+                normal: id[0] as u8,
+                base: [id[1], id[2], id[3]],
+                singularity: Singularity { s: st[0], t: st[1], charge: id[4] as i32 },
+            })
+            .collect();
+        Ok(Some(plaquettes))
     }
 
     /// The recorder for the step about to be taken.
@@ -712,6 +815,21 @@ impl<M: CellModel, T: Scalar> Solver<T> for GpuSolver<M, T> {
         let sums = self.ecg_sums(probes, ZWindow::all(self.dims.nz), 0, false)?;
         let scale = probes.first().map_or(0.0, |p| ecg_scale(p.dx, self.dims.axes()));
         Ok(sums.into_iter().map(|s| s * scale).collect())
+    }
+
+    fn phase_singularities(
+        &mut self,
+        v_star: f64,
+        memory: &mut PhaseMemory,
+    ) -> Result<Option<Vec<ChargedPlaquette>>, SolverError> {
+        match self.layout {
+            Layout::RowMajor => self.phase_plaquettes(v_star),
+            // Towers: from the state on the host, as the trait's default.
+            Layout::Towers(_) => {
+                let state = self.state()?;
+                Ok(memory.sample(state.slice(0), self.dims, v_star))
+            }
+        }
     }
 
     fn any_nonfinite(&mut self) -> Result<bool, SolverError> {
