@@ -9,6 +9,7 @@
 //! list of models and in the one dispatch over (model, precision).
 
 pub mod aliev_panfilov;
+pub mod beeler_reuter;
 pub mod bocf;
 pub mod diffusion;
 pub mod fenton_karma;
@@ -18,6 +19,7 @@ pub mod mitchell_schaeffer;
 pub mod testing;
 
 pub use aliev_panfilov::AlievPanfilov;
+pub use beeler_reuter::BeelerReuter;
 pub use bocf::Bocf;
 pub use diffusion::Diffusion;
 pub use fenton_karma::FentonKarma;
