@@ -14,6 +14,7 @@ pub mod diffusion;
 pub mod fenton_karma;
 pub mod karma;
 pub mod mitchell_schaeffer;
+pub mod ten_tusscher_2006;
 #[cfg(test)]
 pub mod testing;
 
@@ -23,6 +24,7 @@ pub use diffusion::Diffusion;
 pub use fenton_karma::FentonKarma;
 pub use karma::Karma;
 pub use mitchell_schaeffer::MitchellSchaeffer;
+pub use ten_tusscher_2006::TenTusscher2006;
 
 /// Calls `$callback!` with the list of models, one `name: Type` per line,
 /// where `name` is the model's [`ModelInfo::name`](crate::model::ModelInfo)
