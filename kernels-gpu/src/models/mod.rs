@@ -15,6 +15,7 @@ pub mod diffusion;
 pub mod fenton_karma;
 pub mod karma;
 pub mod mitchell_schaeffer;
+pub mod ten_tusscher_2006;
 #[cfg(test)]
 pub mod testing;
 
@@ -25,6 +26,7 @@ pub use diffusion::Diffusion;
 pub use fenton_karma::FentonKarma;
 pub use karma::Karma;
 pub use mitchell_schaeffer::MitchellSchaeffer;
+pub use ten_tusscher_2006::TenTusscher2006;
 
 /// Calls `$callback!` with the list of models, one `name: Type` per line,
 /// where `name` is the model's [`ModelInfo::name`](crate::model::ModelInfo)
