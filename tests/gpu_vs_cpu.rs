@@ -477,7 +477,26 @@ impl ModelVisitor for NaiveCheck<'_> {
     type Output = Result<(), String>;
     fn visit<M: CellModel, T: Scalar>(self) -> Self::Output {
         let d = common::usual_domain(self.dims, common::model(M::INFO.name));
-        let start = InitialCondition::Planar.state::<T>(M::INFO, self.dims);
+        let mut start = InitialCondition::Planar.state::<T>(M::INFO, self.dims);
+        // The ionic models start at rest (their S1 is a current the run
+        // adds); here the slab is raised to the model's excited value
+        // instead, so that a wave propagates through the compared steps.
+        if M::INFO.stimulus_current.is_some() {
+            let axis = fibril_host::init::wave_axis(self.dims);
+            let n = [self.dims.nx, self.dims.ny, self.dims.nz][axis];
+            let slab = fibril_host::init::planar_stimulus_slices(n);
+            let excited = T::from_f64(M::INFO.stimulus_value);
+            let d = self.dims;
+            for z in 0..d.nz {
+                for y in 0..d.ny {
+                    for x in 0..d.nx {
+                        if [x, y, z][axis] < slab {
+                            start.slice_mut(0)[d.index(x, y, z)] = excited;
+                        }
+                    }
+                }
+            }
+        }
         compare::<M, T>(self.gpu, naive(), &d, start, self.steps)
             .map_err(|e| format!("{} {} on {:?}: {e}", M::INFO.name, T::NAME, self.dims))
     }

@@ -62,10 +62,13 @@ pub fn planar_stimulus_slices(n: u32) -> u32 {
     (0..n).take_while(|&k| k as f64 <= 0.05 * n as f64).count() as u32
 }
 
+/// The planar start: the slab set to the model's excited value, or, for a
+/// model stimulated by a current, the background alone (the run adds the
+/// slab's current stimulus at t = 0: [`crate::events::protocol::planar_s1`]).
 fn planar<T: Scalar>(model: &'static ModelInfo, dims: GridDims) -> State<T> {
     let axis = wave_axis(dims);
     let n = [dims.nx, dims.ny, dims.nz][axis];
-    let slices = planar_stimulus_slices(n);
+    let slices = if model.stimulus_current.is_some() { 0 } else { planar_stimulus_slices(n) };
     let background: Vec<T> = model.planar_background.iter().map(|&v| T::from_f64(v)).collect();
     let excited = T::from_f64(model.stimulus_value);
     State::from_fn(model, dims, |x, y, z, cell| {

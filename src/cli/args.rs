@@ -64,10 +64,24 @@ pub struct GridArgs {
     #[arg(long, allow_negative_numbers = true)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub dt: Option<f64>,
-    /// Diffusion coefficient D of the potential [default: the model's usual].
+    /// Diffusion coefficient D of the potential, space unit^2 per time
+    /// unit (mm^2/ms for the ionic models) [default: the model's usual].
     #[arg(long, allow_negative_numbers = true)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub diffusion: Option<f64>,
+    /// Monodomain conductivity sigma, S/m (= mS/mm): with --chi and --cm,
+    /// D = sigma / (chi Cm) instead of --diffusion (models in mV only).
+    #[arg(long, allow_negative_numbers = true, value_name = "S_PER_M")]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sigma: Option<f64>,
+    /// Membrane surface-to-volume ratio chi, 1/mm (models in mV only).
+    #[arg(long, allow_negative_numbers = true, value_name = "PER_MM")]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub chi: Option<f64>,
+    /// Membrane capacitance Cm, uF/cm^2 (models in mV only).
+    #[arg(long, allow_negative_numbers = true, value_name = "UF_PER_CM2")]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cm: Option<f64>,
 }
 
 impl GridArgs {
@@ -77,6 +91,50 @@ impl GridArgs {
             self.ny.unwrap_or(self.size),
             self.nz.unwrap_or(self.size),
         )
+    }
+
+    /// D from the monodomain parameters, when they are given: the tissue
+    /// equation of the ionic models is Cm dV/dt = -I_ion + div(sigma grad
+    /// V)/chi + I_stim with currents per unit capacitance, so D = sigma /
+    /// (chi Cm): with sigma in mS/mm, chi in 1/mm and Cm in uF/mm^2 (1
+    /// uF/cm^2 = 0.01 uF/mm^2), mS mm^2/uF = mm^2/ms. Refused for a
+    /// dimensionless model (its potential has no unit for sigma to act
+    /// on), when only some of the three are given, or with --diffusion.
+    pub fn monodomain_diffusion(&self, model: &ModelInfo) -> anyhow::Result<Option<f64>> {
+        let given = [("--sigma", self.sigma), ("--chi", self.chi), ("--cm", self.cm)];
+        if given.iter().all(|(_, v)| v.is_none()) {
+            return Ok(None);
+        }
+        if model.variables[0].unit != "mV" {
+            bail!(
+                "--sigma, --chi and --cm are the monodomain parameters of the models in physical units \
+                 (V in mV), and {} is dimensionless (its potential has unit \"{}\"); give --diffusion in {}^2/{} \
+                 instead",
+                model.name,
+                model.variables[0].unit,
+                model.units.space,
+                model.units.time
+            );
+        }
+        if self.diffusion.is_some() {
+            bail!(
+                "give either --diffusion or --sigma, --chi and --cm (which set D = sigma/(chi Cm)), not both"
+            );
+        }
+        let missing: Vec<&str> = given.iter().filter(|(_, v)| v.is_none()).map(|(n, _)| *n).collect();
+        if !missing.is_empty() {
+            bail!(
+                "D = sigma/(chi Cm) needs all three of --sigma, --chi and --cm; missing {}",
+                missing.join(", ")
+            );
+        }
+        let [sigma, chi, cm] = given.map(|(_, v)| v.expect("all given"));
+        for (name, v) in [("--sigma", sigma), ("--chi", chi), ("--cm", cm)] {
+            if !(v > 0.0 && v.is_finite()) {
+                bail!("{name} = {v} must be a positive number");
+            }
+        }
+        Ok(Some(sigma / (chi * cm * 0.01)))
     }
 
     /// Fills spacing, step and diffusion left unset with `model`'s usual values.
@@ -164,8 +222,10 @@ pub struct ComputeArgs {
     /// auto: the GPU when one is usable, else the CPU (with a notice).
     #[arg(long, value_enum, default_value_t = BackendArg::Auto)]
     pub backend: BackendArg,
-    /// Floating-point precision of the state and arithmetic.
-    #[arg(long, value_enum, default_value_t = PrecisionArg::F32)]
+    /// Floating-point precision of the state and arithmetic: auto = the
+    /// model's own (f64 for the models whose tests found f32 too coarse,
+    /// `fibril models NAME` says; f32 for the others).
+    #[arg(long, value_enum, default_value_t = PrecisionArg::Auto)]
     pub precision: PrecisionArg,
     /// GPU kernel (GPU backend only).
     #[arg(long, value_enum, default_value_t = KernelArg::Naive)]
@@ -297,14 +357,17 @@ pub enum ExchangeArg {
 #[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum PrecisionArg {
+    Auto,
     F32,
     F64,
 }
 
-impl From<PrecisionArg> for Precision {
-    fn from(p: PrecisionArg) -> Self {
-        match p {
-            PrecisionArg::F32 => Precision::F32,
+impl PrecisionArg {
+    /// The precision a run of `model` computes in.
+    pub fn resolve(self, model: &kernels_gpu::ModelInfo) -> Precision {
+        match self {
+            PrecisionArg::Auto if model.default_f64 => Precision::F64,
+            PrecisionArg::Auto | PrecisionArg::F32 => Precision::F32,
             PrecisionArg::F64 => Precision::F64,
         }
     }
@@ -357,6 +420,9 @@ impl ComputeArgs {
 pub fn domain(grid: &GridArgs, model: &ModelArgs) -> anyhow::Result<Domain> {
     let setup = model.setup()?;
     let mut grid = grid.clone();
+    if let Some(d) = grid.monodomain_diffusion(setup.info())? {
+        grid.diffusion = Some(d);
+    }
     grid.resolve(setup.info());
     let (dx, dt, diffusion) =
         (grid.dx.expect("resolved"), grid.dt.expect("resolved"), grid.diffusion.expect("resolved"));
@@ -381,6 +447,27 @@ pub fn duration_steps(what: &str, ms: f64, dt_ms: f64) -> anyhow::Result<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn monodomain_parameters_give_d_for_ionic_models_only() {
+        let tp06 = fibril_host::models::find("ten_tusscher_2006").unwrap();
+        let karma = fibril_host::models::find("karma").unwrap();
+        let mut g = GridArgs { sigma: Some(0.1334), chi: Some(140.0), cm: Some(1.0), ..GridArgs::default() };
+        // Niederer et al. 2011's harmonic mean of the intra- and extracellular
+        // longitudinal conductivities, chi = 1400/cm, Cm = 1 uF/cm^2: D = 0.0953 mm^2/ms.
+        let d = g.monodomain_diffusion(tp06).unwrap().unwrap();
+        assert!((d - 0.0953).abs() < 1e-4, "{d}");
+        let e = g.monodomain_diffusion(karma).unwrap_err().to_string();
+        assert!(e.contains("dimensionless") && e.contains("--diffusion"), "{e}");
+        g.diffusion = Some(0.1);
+        assert!(g.monodomain_diffusion(tp06).unwrap_err().to_string().contains("not both"));
+        g.diffusion = None;
+        g.cm = None;
+        assert!(g.monodomain_diffusion(tp06).unwrap_err().to_string().contains("missing --cm"));
+        g.cm = Some(-1.0);
+        assert!(g.monodomain_diffusion(tp06).unwrap_err().to_string().contains("positive"));
+        assert_eq!(GridArgs::default().monodomain_diffusion(karma).unwrap(), None);
+    }
 
     #[test]
     fn durations_convert_exactly_or_are_refused() {

@@ -16,7 +16,7 @@ use clap::Args;
 use fibril_host::backend::{BlockSize, KernelConfig, KernelKind};
 use fibril_host::init::InitialCondition;
 use fibril_host::io::write_json_atomic;
-use fibril_host::{CellModel, Domain, ModelVisitor, Precision, Scalar, dispatch};
+use fibril_host::{CellModel, Domain, ModelVisitor, Scalar, dispatch};
 use serde::Serialize;
 
 use super::args::{self, ComputeArgs, GridArgs, ModelArgs, RankArgs};
@@ -103,7 +103,7 @@ pub fn bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
         bail!("--steps and --repeats must be at least 1");
     }
     let domain = args::domain(&args.grid, &args.model)?;
-    let precision = Precision::from(args.compute.precision);
+    let precision = args.compute.precision.resolve(domain.model().info());
     if args.sweep {
         return dispatch(domain.model().info(), precision, Sweep { args: &args, domain: &domain });
     }

@@ -5,7 +5,6 @@
 use std::process::ExitCode;
 
 use clap::{ArgMatches, Args};
-use fibril_host::Precision;
 use fibril_host::backend::gpu::device_count;
 use fibril_host::backend::{GpuDevice, KernelConfig, KernelKind};
 use fibril_host::memory::{Placement, available_host_bytes, estimate, format_bytes};
@@ -70,7 +69,7 @@ pub fn info(args: InfoArgs, matches: &ArgMatches) -> anyhow::Result<ExitCode> {
     config.grid.resolve(model);
     let dims = config.grid.dims();
     let variables = model.variables.len();
-    let precision = Precision::from(config.compute.precision);
+    let precision = config.compute.precision.resolve(model);
     let kernel = config.compute.kernel_config();
     let block = config.compute.block;
     // What `fibril run` would refuse, said first: the rest assumes a valid grid.

@@ -73,11 +73,30 @@ pub fn describe(m: &ModelInfo) -> String {
         u.time,
         n.diffusion * n.dt / (n.dx * n.dx)
     );
+    let stimulus = match m.stimulus_current {
+        Some(c) => format!(
+            "stimuli inject a current of {} {}/{} for {} {} (a stimulus with `value` sets {} instead)",
+            short(c.amplitude),
+            m.variables[0].unit,
+            u.time,
+            short(c.duration),
+            u.time,
+            m.variables[0].name
+        ),
+        None => format!("stimuli set {} to {}", m.variables[0].name, short(m.stimulus_value)),
+    };
     out += &format!(
-        "activation threshold {} (activation maps, the scroll protocol); stimuli set {} to {}\n",
+        "activation threshold {} (activation maps, the scroll protocol); {stimulus}\n",
         short(m.activation_threshold),
-        m.variables[0].name,
-        short(m.stimulus_value)
+    );
+    if m.variables[0].unit == "mV" {
+        out += "physical units: the tissue equation is Cm dV/dt = -I_ion + div(sigma grad V)/chi + I_stim \
+                (currents in uA/uF = mV/ms); give D (--diffusion, mm^2/ms) or --sigma (S/m), --chi (1/mm) \
+                and --cm (uF/cm^2)\n";
+    }
+    out += &format!(
+        "precision: {} by default (--precision overrides)\n",
+        if m.default_f64 { "f64 (its tests found f32 too coarse over many beats)" } else { "f32" }
     );
     out += "variables (the first diffuses):\n";
     for v in m.variables {

@@ -76,8 +76,8 @@ pub fn run(args: RunArgs, matches: &ArgMatches) -> anyhow::Result<ExitCode> {
     }
     let plan = plan(&resolved, &args, domain?)?;
     let stop = interrupt::install()?;
-    let precision = Precision::from(resolved.config.compute.precision);
     let model = plan.domain.model().info();
+    let precision = resolved.config.compute.precision.resolve(model);
     dispatch(model, precision, Execute { config: &resolved.config, args: &args, plan, stop })
 }
 
@@ -190,10 +190,17 @@ fn check_protocol(config: &RunConfig) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The stimuli of the run: the protocol's, then the configured ones.
-fn stimulus_specs(config: &RunConfig) -> anyhow::Result<Vec<StimulusSpec>> {
+/// The stimuli of the run: the protocol's (the planar S1 of a model
+/// stimulated by a current, the scroll protocol's S2), then the
+/// configured ones.
+fn stimulus_specs(config: &RunConfig, model: &kernels_gpu::ModelInfo) -> anyhow::Result<Vec<StimulusSpec>> {
     check_protocol(config)?;
     let mut specs = Vec::new();
+    if config.run.init == InitArg::Planar
+        && let Some(s1) = protocol::planar_s1(model)
+    {
+        specs.push(s1);
+    }
     if config.run.protocol == ProtocolArg::Scroll {
         specs.push(protocol::scroll_s2(config.run.s2_ms.expect("resolved before planning")));
     }
@@ -242,10 +249,10 @@ fn check(config: &RunConfig, domain: &Domain) -> anyhow::Result<Checked> {
         .checkpoint_every_ms
         .map(|ms| duration_steps("--checkpoint-every-ms", ms, dt))
         .transpose()?;
-    let stimulus_specs = stimulus_specs(config)?;
+    let stimulus_specs = stimulus_specs(config, model)?;
     let stimuli =
         StimulusSchedule::compile(&stimulus_specs, domain.dims(), dt, model).context("invalid stimulus")?;
-    let from_protocol = usize::from(config.run.protocol == ProtocolArg::Scroll);
+    let from_protocol = stimulus_specs.len() - config.stimulus.len();
     let mut notes = Vec::new();
     for (i, s) in stimuli.stimuli.iter().enumerate() {
         if s.start_step > total_steps {
@@ -313,7 +320,7 @@ fn plan(resolved: &Resolved, args: &RunArgs, domain: Domain) -> anyhow::Result<P
     for note in &checked.notes {
         eprintln!("fibril: note: {note}");
     }
-    let precision = Precision::from(config.compute.precision);
+    let precision = config.compute.precision.resolve(domain.model().info());
     let resume = args
         .resume
         .as_ref()

@@ -29,12 +29,15 @@
 //! size, spacing, step and parameter set that admits one (71.3 ms at
 //! 128^3, 104.2 ms at 256^3 with Karma's defaults).
 
-use kernels_gpu::{CellModel, GridDims};
+use kernels_gpu::{CellModel, GridDims, ModelInfo};
 use thiserror::Error;
 
 use crate::backend::CpuSolver;
 use crate::domain::Domain;
-use crate::events::stimulus::{CROSS_FIELD_X_FRAC, CROSS_FIELD_Z_FRAC, RegionKind, StimulusSpec};
+use crate::events::stimulus::{
+    CROSS_FIELD_X_FRAC, CROSS_FIELD_Z_FRAC, RegionKind, StimulusSchedule, StimulusSpec,
+};
+use crate::events::{EventStart, Events};
 use crate::init::{InitialCondition, cross_axis, wave_axis};
 use crate::models::{ModelVisitor, dispatch};
 use crate::scalar::{Precision, Scalar};
@@ -125,6 +128,13 @@ impl ModelVisitor for Probe<'_> {
         let threshold = T::from_f64(M::INFO.activation_threshold);
         let start = InitialCondition::Planar.state::<T>(M::INFO, self.column.dims());
         let mut solver = CpuSolver::<M, T>::new(self.column, &start);
+        if let Some(s1) = planar_s1(M::INFO) {
+            let dims = self.column.dims();
+            let stimuli = StimulusSchedule::compile(&[s1], dims, self.column.dt_ms(), M::INFO)
+                .expect("the planar S1 fits every grid");
+            let events = Events { stimuli, recording: None };
+            solver.set_events(&events, EventStart::NEW, None).expect("the CPU solver takes any events");
+        }
         let mut excited = start.slice(0)[self.probe] > threshold;
         for step in 1..=self.limit {
             solver.advance(1).expect("the CPU solver does not fail");
@@ -137,6 +147,14 @@ impl ModelVisitor for Probe<'_> {
         }
         None
     }
+}
+
+/// The planar S1 of a model stimulated by a current (the ionic models):
+/// the slab of the planar start (k <= 0.05 n along the wave axis) receives
+/// the model's current for its duration from t = 0, the state starting at
+/// rest; `None` for the models whose planar start sets the slab's value.
+pub fn planar_s1(model: &ModelInfo) -> Option<StimulusSpec> {
+    model.stimulus_current.map(|_| StimulusSpec::new(RegionKind::Planar, 0.0))
 }
 
 /// The S2 of the scroll protocol at `at_ms`: the cross-field quarter,

@@ -83,11 +83,15 @@ pub struct StimulusSpec {
     /// When it starts, ms (a whole number of time steps).
     #[serde(default)]
     pub at_ms: f64,
-    /// How long U is clamped, ms; 0 applies it at one step only.
+    /// How long U is clamped (or the current flows), ms; 0 applies it at
+    /// one step only, except for a model's own current stimulus (neither
+    /// `value` nor `current` given, for the ionic models), which lasts the
+    /// model's own duration.
     #[serde(default)]
     pub duration_ms: f64,
     /// The value variable 0 is set to; by default the model's excited
-    /// value (3 for Karma, as in the paper).
+    /// value (3 for Karma, as in the paper), or for the models stimulated
+    /// by a current (`fibril models NAME` says which) that current.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub value: Option<f64>,
     /// Instead of setting a value, inject this current while active: du/dt
@@ -475,6 +479,11 @@ impl StimulusSpec {
                 }
                 Action::Current(current)
             }
+            // Neither: the model's own stimulus, a current for the ionic
+            // models (a clamp of V breaks their ion balances), else a value.
+            (None, None) if model.stimulus_current.is_some() => {
+                Action::Current(model.stimulus_current.expect("matched").amplitude)
+            }
             (value, None) => {
                 let value = value.unwrap_or(model.stimulus_value);
                 if !value.is_finite() {
@@ -482,6 +491,11 @@ impl StimulusSpec {
                 }
                 Action::Set(value)
             }
+        };
+        // A model's own current lasts the model's own duration unless one is given.
+        let duration_ms = match (self.value, self.current, model.stimulus_current) {
+            (None, None, Some(current)) if self.duration_ms == 0.0 => current.duration,
+            _ => self.duration_ms,
         };
         let n = [dims.nx, dims.ny, dims.nz];
         let region = match self.region {
@@ -583,8 +597,7 @@ impl StimulusSpec {
             )));
         }
         let start_step = ms_to_steps(self.at_ms, dt_ms).map_err(|e| err(format!("at_ms: {e}")))?;
-        let steps =
-            ms_to_steps(self.duration_ms, dt_ms).map_err(|e| err(format!("duration_ms: {e}")))?.max(1);
+        let steps = ms_to_steps(duration_ms, dt_ms).map_err(|e| err(format!("duration_ms: {e}")))?.max(1);
         let period_steps = match self.period_ms {
             None => {
                 if self.count.is_some() {

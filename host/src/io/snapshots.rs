@@ -42,17 +42,17 @@ impl Default for Formats {
     }
 }
 
-/// One file of a snapshot or of the maps, written by [`write_all`].
+/// One or more files of a snapshot or of the maps, written by [`write_all`].
 type FileJob<'a> = Box<dyn FnOnce() -> Result<(), WriteError> + Send + 'a>;
 
-/// Writes every file on a thread of its own and returns their names, in
-/// order. Each file ends with an fsync, and a disk keeps several in flight
+/// Runs every job on a thread of its own and returns the names of their
+/// files, in order. Each file ends with an fsync, and a disk keeps several in flight
 /// faster than it finishes them one after the other (and a picture's
 /// drawing overlaps the large writes). The first failure in file order is
 /// returned; the files that were written stay complete (each is renamed
 /// into place only when whole).
-fn write_all(jobs: Vec<(String, FileJob<'_>)>) -> Result<Vec<String>, WriteError> {
-    let files: Vec<String> = jobs.iter().map(|(file, _)| file.clone()).collect();
+fn write_all(jobs: Vec<(Vec<String>, FileJob<'_>)>) -> Result<Vec<String>, WriteError> {
+    let files: Vec<String> = jobs.iter().flat_map(|(files, _)| files.iter().cloned()).collect();
     let results: Vec<Result<(), WriteError>> = std::thread::scope(|scope| {
         let handles: Vec<_> = jobs.into_iter().map(|(_, job)| scope.spawn(job)).collect();
         handles
@@ -145,12 +145,12 @@ impl SnapshotWriter {
         let variables = state.model().variables;
         let named: Vec<(&str, &Array3<T>, (f64, f64))> =
             self.save.iter().map(|&k| (variables[k].name, state.var(k), variables[k].display)).collect();
-        let mut jobs: Vec<(String, FileJob<'_>)> = Vec::new();
+        let mut jobs: Vec<(Vec<String>, FileJob<'_>)> = Vec::new();
         if self.formats.npy {
             for &(name, array, _) in &named {
                 let file = format!("{name}_{index:06}.npy");
                 let path = self.dir.join(&file);
-                jobs.push((file, Box::new(move || npy::write(&path, array).map_err(at(path)))));
+                jobs.push((vec![file], Box::new(move || npy::write(&path, array).map_err(at(path)))));
             }
         }
         if self.formats.vti {
@@ -158,7 +158,7 @@ impl SnapshotWriter {
             let path = self.dir.join(&file);
             let (named, dx) = (&named, self.dx);
             jobs.push((
-                file,
+                vec![file],
                 Box::new(move || {
                     let arrays: Vec<VtiArray> = named
                         .iter()
@@ -170,6 +170,10 @@ impl SnapshotWriter {
             ));
         }
         if self.formats.png {
+            // The pictures one after the other on one thread: each drawing
+            // holds a canvas, and one at a time keeps the memory a run
+            // needs at its estimate whatever the number of variables saved.
+            let mut pictures = Vec::new();
             for (&k, &(name, array, (lo, hi))) in self.save.iter().zip(&named) {
                 let file = format!("{name}_{index:06}.png");
                 let path = self.dir.join(&file);
@@ -177,13 +181,18 @@ impl SnapshotWriter {
                 let unit = variables[k].unit;
                 // "1" marks a dimensionless variable: its name alone.
                 let bar_label = if unit == "1" { name.to_string() } else { format!("{name} ({unit})") };
-                jobs.push((
-                    file,
-                    Box::new(move || {
-                        write_midplanes(&path, array, lo, hi, &title, &bar_label).map_err(at(path))
-                    }),
-                ));
+                pictures.push((file, path, array, lo, hi, title, bar_label));
             }
+            let files = pictures.iter().map(|p| p.0.clone()).collect();
+            jobs.push((
+                files,
+                Box::new(move || {
+                    for (_, path, array, lo, hi, title, bar_label) in pictures {
+                        write_midplanes(&path, array, lo, hi, &title, &bar_label).map_err(at(path))?;
+                    }
+                    Ok(())
+                }),
+            ));
         }
         let files = write_all(jobs)?;
         self.records.push(SnapshotRecord { index, step, t_ms, files });
@@ -239,13 +248,13 @@ impl SnapshotWriter {
                 })
             })
             .collect();
-        let mut jobs: Vec<(String, FileJob<'_>)> = Vec::new();
+        let mut jobs: Vec<(Vec<String>, FileJob<'_>)> = Vec::new();
         for &(name, values) in &fields {
             let file = format!("{name}.npy");
             let path = self.dir.join(&file);
             let shape = &shape;
             jobs.push((
-                file,
+                vec![file],
                 Box::new(move || {
                     write_atomic_with(&path, |w| npy::write_shaped_to(w, shape, values)).map_err(at(path))
                 }),
@@ -255,7 +264,7 @@ impl SnapshotWriter {
         let path = self.dir.join(&file);
         let (fields_ref, names, dx, per_map) = (&fields, &names, self.dx, ordered.fields);
         jobs.push((
-            file,
+            vec![file],
             Box::new(move || {
                 let mut arrays = Vec::new();
                 for (k, (_, values)) in fields_ref.iter().enumerate() {
@@ -271,6 +280,7 @@ impl SnapshotWriter {
         ));
         if self.formats.png {
             let last = per_map - 1;
+            let mut pictures = Vec::new();
             for &(name, values) in &fields {
                 if name == "repolarisation" {
                     continue;
@@ -287,17 +297,23 @@ impl SnapshotWriter {
                 };
                 let file = format!("{name}.png");
                 let path = self.dir.join(&file);
-                jobs.push((
-                    file,
-                    Box::new(move || {
+                pictures.push((file, path, values, title, bar));
+            }
+            let files = pictures.iter().map(|p| p.0.clone()).collect();
+            jobs.push((
+                files,
+                Box::new(move || {
+                    // One picture at a time, as for the snapshots.
+                    for (_, path, values, title, bar) in pictures {
                         let latest = values[last * cells..(last + 1) * cells].to_vec();
                         let (lo, hi) = finite_range(latest.iter().map(|&t| t as f64));
                         let array = Array3::from_shape_vec((grid[0], grid[1], grid[2]), latest)
                             .expect("a field of the grid");
-                        write_midplanes(&path, &array, lo, hi, &title, bar).map_err(at(path))
-                    }),
-                ));
-            }
+                        write_midplanes(&path, &array, lo, hi, &title, bar).map_err(at(path))?;
+                    }
+                    Ok(())
+                }),
+            ));
         }
         let files = write_all(jobs)?;
         Ok(files)

@@ -42,6 +42,8 @@ macro_rules! for_each_model {
             aliev_panfilov: $crate::models::AlievPanfilov,
             fenton_karma: $crate::models::FentonKarma,
             mitchell_schaeffer: $crate::models::MitchellSchaeffer,
+            beeler_reuter: $crate::models::BeelerReuter,
+            ten_tusscher_2006: $crate::models::TenTusscher2006,
             diffusion: $crate::models::Diffusion,
         }
     };
