@@ -13,6 +13,7 @@ pub mod bocf;
 pub mod diffusion;
 pub mod fenton_karma;
 pub mod karma;
+pub mod luo_rudy_1991;
 pub mod mitchell_schaeffer;
 #[cfg(test)]
 pub mod testing;
@@ -22,6 +23,7 @@ pub use bocf::Bocf;
 pub use diffusion::Diffusion;
 pub use fenton_karma::FentonKarma;
 pub use karma::Karma;
+pub use luo_rudy_1991::LuoRudy1991;
 pub use mitchell_schaeffer::MitchellSchaeffer;
 
 /// Calls `$callback!` with the list of models, one `name: Type` per line,
