@@ -14,6 +14,7 @@ pub mod bocf;
 pub mod diffusion;
 pub mod fenton_karma;
 pub mod karma;
+pub mod luo_rudy_1991;
 pub mod mitchell_schaeffer;
 pub mod ten_tusscher_2006;
 #[cfg(test)]
@@ -25,6 +26,7 @@ pub use bocf::Bocf;
 pub use diffusion::Diffusion;
 pub use fenton_karma::FentonKarma;
 pub use karma::Karma;
+pub use luo_rudy_1991::LuoRudy1991;
 pub use mitchell_schaeffer::MitchellSchaeffer;
 pub use ten_tusscher_2006::TenTusscher2006;
 
