@@ -36,10 +36,11 @@
 
 use crate::real::Real;
 
-/// e^x - 1, accurate to a few ulp for |x| <= 40 (the range tanh needs).
-/// NaN in, NaN out; outside that range the result is meaningless.
+/// The Cody-Waite reduction x = k ln2 + r and expm1(r): returns (2^k,
+/// expm1(r)), from which e^x = 2^k expm1(r) + 2^k and e^x - 1 = 2^k
+/// expm1(r) + (2^k - 1).
 #[inline(always)]
-pub fn expm1<T: Real>(x: T) -> T {
+fn reduced_expm1<T: Real>(x: T) -> (T, T) {
     let (kf, k) = (x * T::INV_LN2).round_split();
     let r = (-kf).mul_add(T::LN2_LO, (-kf).mul_add(T::LN2_HI, x));
     // Horner, highest coefficient first.
@@ -50,9 +51,15 @@ pub fn expm1<T: Real>(x: T) -> T {
         i -= 1;
         p = r.mul_add(p, poly[i]);
     }
-    let em1_r = (r * r).mul_add(p, r);
+    (T::exp2_int(k), (r * r).mul_add(p, r))
+}
+
+/// e^x - 1, accurate to a few ulp for |x| <= 40 (the range tanh needs).
+/// NaN in, NaN out; outside that range the result is meaningless.
+#[inline(always)]
+pub fn expm1<T: Real>(x: T) -> T {
+    let (scale, em1_r) = reduced_expm1(x);
     // For k = 0 this is exactly em1_r (1 * em1_r + 0), so no branch.
-    let scale = T::exp2_int(k);
     scale.mul_add(em1_r, scale - T::ONE)
 }
 
@@ -78,17 +85,7 @@ pub fn exp<T: Real>(x: T) -> T {
         return T::ZERO;
     }
     // NaN passes both tests and comes out NaN.
-    let (kf, k) = (x * T::INV_LN2).round_split();
-    let r = (-kf).mul_add(T::LN2_LO, (-kf).mul_add(T::LN2_HI, x));
-    let poly = T::EXPM1_POLY;
-    let mut p = poly[poly.len() - 1];
-    let mut i = poly.len() - 1;
-    while i > 0 {
-        i -= 1;
-        p = r.mul_add(p, poly[i]);
-    }
-    let em1_r = (r * r).mul_add(p, r);
-    let scale = T::exp2_int(k);
+    let (scale, em1_r) = reduced_expm1(x);
     scale.mul_add(em1_r, scale)
 }
 

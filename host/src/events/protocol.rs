@@ -184,6 +184,7 @@ pub fn check_plane(dims: GridDims) -> Result<(), ProtocolError> {
 mod tests {
     use super::*;
     use crate::models::ModelSetup;
+    use kernels_gpu::models::Karma;
 
     fn model(name: &str) -> ModelSetup {
         ModelSetup::new(name, None, &[]).unwrap()
@@ -191,6 +192,35 @@ mod tests {
 
     fn domain(nz: u32) -> Domain {
         Domain::new(GridDims::new(8, 8, nz), 0.6, 0.05, 1.0, model("karma")).unwrap()
+    }
+
+    #[test]
+    fn ionic_models_start_at_rest_with_a_current_s1_and_a_current_s2() {
+        use crate::events::stimulus::Action;
+        use kernels_gpu::models::LuoRudy1991;
+        let info = LuoRudy1991::INFO;
+        let dims = GridDims::new(4, 120, 1);
+        let start = InitialCondition::Planar.state::<f64>(info, dims);
+        assert!(start.slice(0).iter().all(|&v| v == info.variables[0].rest), "the planar start is at rest");
+        let current = info.stimulus_current.unwrap();
+        let s1 = planar_s1(info).unwrap().compile(1, dims, 0.01, info).unwrap();
+        assert_eq!(s1.action, Action::Current(current.amplitude));
+        assert_eq!((s1.start_step, s1.steps), (0, (current.duration / 0.01).round() as u64));
+        let s2 = scroll_s2(300.0).compile(2, dims, 0.01, info).unwrap();
+        assert_eq!(s2.action, Action::Current(current.amplitude));
+        // A value given explicitly still clamps.
+        let mut clamp = scroll_s2(300.0);
+        clamp.value = Some(10.0);
+        assert_eq!(clamp.compile(2, dims, 0.01, info).unwrap().action, Action::Set(10.0));
+        assert!(planar_s1(Karma::INFO).is_none(), "Karma's planar start sets the slab's value");
+        // The S2 timing runs the S1 as a current: the wave leaves the slab
+        // and its back passes 0.4 of the sheet.
+        let setup = ModelSetup::new("luo_rudy_1991", None, &[]).unwrap();
+        let d = Domain::new(dims, 0.25, 0.01, 0.1, setup).unwrap();
+        let t_ms = scroll_s2_step(&d).unwrap() as f64 * 0.01;
+        // LR1's action potential lasts about 360 ms (APD90 at 1 Hz, the
+        // model's tests) plus the travel to cell 48 at about 0.56 m/s.
+        assert!((330.0..450.0).contains(&t_ms), "{t_ms}");
     }
 
     #[test]

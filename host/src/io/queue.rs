@@ -69,7 +69,8 @@ impl SnapshotQueue {
     }
 
     /// Writes snapshots on a thread of its own, one queued at most.
-    pub fn background(writer: SnapshotWriter) -> Self {
+    pub fn background(mut writer: SnapshotWriter) -> Self {
+        writer.write_files_in_parallel();
         let mut queue = Self::inline(writer);
         let (tx, rx) = sync_channel::<Job>(1);
         let failed = Arc::new(Mutex::new(None));

@@ -45,14 +45,20 @@ impl Default for Formats {
 /// One or more files of a snapshot or of the maps, written by [`write_all`].
 type FileJob<'a> = Box<dyn FnOnce() -> Result<(), WriteError> + Send + 'a>;
 
-/// Runs every job on a thread of its own and returns the names of their
-/// files, in order. Each file ends with an fsync, and a disk keeps several in flight
+/// Runs every job, each on a thread of its own when `parallel`, and
+/// returns the names of their files, in order. Each file ends with an fsync, and a disk keeps several in flight
 /// faster than it finishes them one after the other (and a picture's
 /// drawing overlaps the large writes). The first failure in file order is
 /// returned; the files that were written stay complete (each is renamed
 /// into place only when whole).
-fn write_all(jobs: Vec<(Vec<String>, FileJob<'_>)>) -> Result<Vec<String>, WriteError> {
+fn write_all(jobs: Vec<(Vec<String>, FileJob<'_>)>, parallel: bool) -> Result<Vec<String>, WriteError> {
     let files: Vec<String> = jobs.iter().flat_map(|(files, _)| files.iter().cloned()).collect();
+    if !parallel {
+        for (_, job) in jobs {
+            job()?;
+        }
+        return Ok(files);
+    }
     let results: Vec<Result<(), WriteError>> = std::thread::scope(|scope| {
         let handles: Vec<_> = jobs.into_iter().map(|(_, job)| scope.spawn(job)).collect();
         handles
@@ -78,6 +84,9 @@ pub struct SnapshotWriter {
     dx: f64,
     /// The snapshots listed in this directory's index.
     records: Vec<SnapshotRecord>,
+    /// Whether a snapshot's files are written on threads of their own
+    /// (behind a GPU run; see [`SnapshotWriter::write_files_in_parallel`]).
+    parallel: bool,
     /// The number the next snapshot's files get (continued across a
     /// resume, also into another directory).
     next_index: usize,
@@ -99,9 +108,17 @@ fn at(path: PathBuf) -> impl FnOnce(io::Error) -> WriteError {
 impl SnapshotWriter {
     /// `save` lists the variables to write (indices into the model's
     /// variables; at least one).
+    /// Writes each snapshot's files on threads of their own: for a writer
+    /// behind a GPU run, where the fsyncs overlap and the run waits less
+    /// (the H100 measurement in docs/BENCHMARKS.md). A CPU run writes
+    /// inline, one file at a time, within its memory estimate.
+    pub fn write_files_in_parallel(&mut self) {
+        self.parallel = true;
+    }
+
     pub fn new(dir: OutputDir, save: Vec<usize>, formats: Formats, dx: f64) -> Self {
         assert!(!save.is_empty(), "a snapshot saves at least one variable");
-        Self { dir, save, formats, dx, records: Vec::new(), next_index: 0 }
+        Self { dir, save, formats, dx, records: Vec::new(), next_index: 0, parallel: false }
     }
 
     /// A writer that continues a run being resumed from `step`, whose
@@ -194,7 +211,7 @@ impl SnapshotWriter {
                 }),
             ));
         }
-        let files = write_all(jobs)?;
+        let files = write_all(jobs, self.parallel)?;
         self.records.push(SnapshotRecord { index, step, t_ms, files });
         self.write_indexes()
     }
@@ -315,7 +332,11 @@ impl SnapshotWriter {
                 }),
             ));
         }
-        let files = write_all(jobs)?;
+        // One file at a time: the maps' files each build their data in memory
+        // (the vti encodes every map, the pictures copy one), so together
+        // they would exceed what the memory estimate allows for the end of
+        // a run; they are written once.
+        let files = write_all(jobs, false)?;
         Ok(files)
     }
 

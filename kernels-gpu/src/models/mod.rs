@@ -45,6 +45,7 @@ macro_rules! for_each_model {
             fenton_karma: $crate::models::FentonKarma,
             mitchell_schaeffer: $crate::models::MitchellSchaeffer,
             beeler_reuter: $crate::models::BeelerReuter,
+            luo_rudy_1991: $crate::models::LuoRudy1991,
             ten_tusscher_2006: $crate::models::TenTusscher2006,
             diffusion: $crate::models::Diffusion,
         }
