@@ -298,10 +298,17 @@ mod tests {
         }
         for x in [1.0f64, 3.0, 0.75, 1e-300, 5e-324, 1.7e308] {
             let (m, e) = x.split_exponent();
-            assert!((1.0..2.0).contains(&m) && m * 2f64.powi(e) == x, "{x}: {m} 2^{e}");
+            assert!(
+                (1.0..2.0).contains(&m) && m * 2f64.powi(e / 2) * 2f64.powi(e - e / 2) == x,
+                "{x}: {m} 2^{e}"
+            );
             let (m, e) = (x as f32).split_exponent();
             if x as f32 > 0.0 && (x as f32).is_finite() {
-                assert!((1.0..2.0).contains(&m) && (m as f64) * 2f64.powi(e) == (x as f32) as f64, "{x}");
+                assert!(
+                    (1.0..2.0).contains(&m)
+                        && (m as f64) * 2f64.powi(e / 2) * 2f64.powi(e - e / 2) == (x as f32) as f64,
+                    "{x}"
+                );
             }
         }
         assert_eq!(1e-45f32.split_exponent(), (1.0, -149));
