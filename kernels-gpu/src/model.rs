@@ -86,6 +86,20 @@ pub struct Parameter {
     pub meaning: &'static str,
 }
 
+impl Parameter {
+    /// A parameter, in the order of the struct's fields (for the models'
+    /// tables, one line each).
+    pub const fn new(
+        name: &'static str,
+        default: f64,
+        unit: &'static str,
+        range: Range,
+        meaning: &'static str,
+    ) -> Self {
+        Self { name, default, unit, range, meaning }
+    }
+}
+
 /// A named parameter set: the values that differ from the defaults.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Preset {

@@ -159,17 +159,6 @@ pub struct BeelerReuterCoeffs<T> {
     pub dt_df: T,
 }
 
-/// One parameter: name, default (BR 1977), unit, range, meaning.
-const fn p(
-    name: &'static str,
-    default: f64,
-    unit: &'static str,
-    range: Range,
-    meaning: &'static str,
-) -> Parameter {
-    Parameter { name, default, unit, range, meaning }
-}
-
 const POS: Range = Range::Positive;
 const NONNEG: Range = Range::NonNegative;
 const ANY: Range = Range::Finite;
@@ -252,19 +241,37 @@ impl CellModel for BeelerReuter {
             },
         ],
         parameters: &[
-            p("g_na", 4.0, "mS/cm^2", NONNEG, "g_Na, maximal conductance of i_Na"),
-            p("g_nac", 0.003, "mS/cm^2", NONNEG, "g_NaC, steady sodium conductance of i_Na"),
-            p("e_na", 50.0, "mV", ANY, "E_Na, reversal potential of i_Na"),
-            p("g_s", 0.09, "mS/cm^2", NONNEG, "g_s, maximal conductance of the slow inward current i_s"),
-            p("e_s0", -82.3, "mV", ANY, "the -82.3 mV of E_s = -82.3 - 13.0287 ln([Ca]_i/1 M)"),
-            p("k_es", 13.0287, "mV", POS, "the 13.0287 mV of E_s (Nernst slope RT/2F of Ca2+)"),
-            p("a_k1", 0.35, "uA/cm^2", NONNEG, "the 0.35 uA/cm^2 that multiplies i_K1"),
-            p("a_x1", 0.8, "uA/cm^2", NONNEG, "the 0.8 uA/cm^2 of the fully activated i_x1 (x1 = 1)"),
-            p("ca_influx", 1e-7, "M cm^2/(uA ms)", NONNEG, "the 1e-7 of d[Ca]_i/dt = -1e-7 i_s + ..."),
-            p("ca_uptake", 0.07, "1/ms", NONNEG, "the 0.07 ms^-1 rate of return of [Ca]_i"),
-            p("ca_rest", 1e-7, "M", POS, "the 1e-7 M that [Ca]_i returns to"),
-            p("cm", 1.0, "uF/cm^2", POS, "C_m, membrane capacitance"),
-            p(
+            Parameter::new("g_na", 4.0, "mS/cm^2", NONNEG, "g_Na, maximal conductance of i_Na"),
+            Parameter::new("g_nac", 0.003, "mS/cm^2", NONNEG, "g_NaC, steady sodium conductance of i_Na"),
+            Parameter::new("e_na", 50.0, "mV", ANY, "E_Na, reversal potential of i_Na"),
+            Parameter::new(
+                "g_s",
+                0.09,
+                "mS/cm^2",
+                NONNEG,
+                "g_s, maximal conductance of the slow inward current i_s",
+            ),
+            Parameter::new("e_s0", -82.3, "mV", ANY, "the -82.3 mV of E_s = -82.3 - 13.0287 ln([Ca]_i/1 M)"),
+            Parameter::new("k_es", 13.0287, "mV", POS, "the 13.0287 mV of E_s (Nernst slope RT/2F of Ca2+)"),
+            Parameter::new("a_k1", 0.35, "uA/cm^2", NONNEG, "the 0.35 uA/cm^2 that multiplies i_K1"),
+            Parameter::new(
+                "a_x1",
+                0.8,
+                "uA/cm^2",
+                NONNEG,
+                "the 0.8 uA/cm^2 of the fully activated i_x1 (x1 = 1)",
+            ),
+            Parameter::new(
+                "ca_influx",
+                1e-7,
+                "M cm^2/(uA ms)",
+                NONNEG,
+                "the 1e-7 of d[Ca]_i/dt = -1e-7 i_s + ...",
+            ),
+            Parameter::new("ca_uptake", 0.07, "1/ms", NONNEG, "the 0.07 ms^-1 rate of return of [Ca]_i"),
+            Parameter::new("ca_rest", 1e-7, "M", POS, "the 1e-7 M that [Ca]_i returns to"),
+            Parameter::new("cm", 1.0, "uF/cm^2", POS, "C_m, membrane capacitance"),
+            Parameter::new(
                 "speedup_df",
                 1.0,
                 "1",

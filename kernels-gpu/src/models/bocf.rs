@@ -75,17 +75,6 @@ pub struct BocfCoeffs<T> {
     pub dt: T,
 }
 
-/// One BOCF parameter: name, EPI value, unit, meaning.
-const fn p(
-    name: &'static str,
-    default: f64,
-    unit: &'static str,
-    range: Range,
-    meaning: &'static str,
-) -> Parameter {
-    Parameter { name, default, unit, range, meaning }
-}
-
 const POS: Range = Range::Positive;
 const ANY: Range = Range::Finite;
 
@@ -126,34 +115,34 @@ impl CellModel for Bocf {
         ],
         // The EPI column of the paper's Table 1.
         parameters: &[
-            p("u_o", 0.0, "1", ANY, "u_o, potential offset of J_so"),
-            p("u_u", 1.55, "1", ANY, "u_u, upper potential of J_fi"),
-            p("theta_v", 0.3, "1", ANY, "theta_v, threshold of J_fi and of the v gate"),
-            p("theta_w", 0.13, "1", ANY, "theta_w, threshold of J_si, J_so and the w gate"),
-            p("theta_vm", 0.006, "1", ANY, "theta_v^-, switch of tau_v^- and v_inf"),
-            p("theta_o", 0.006, "1", ANY, "theta_o, switch of tau_o and w_inf"),
-            p("tau_v1m", 60.0, "ms", POS, "tau_v1^-, v recovery below theta_v^-"),
-            p("tau_v2m", 1150.0, "ms", POS, "tau_v2^-, v recovery above theta_v^-"),
-            p("tau_vp", 1.4506, "ms", POS, "tau_v^+, v inactivation"),
-            p("tau_w1m", 60.0, "ms", POS, "tau_w1^-, w recovery, low u"),
-            p("tau_w2m", 15.0, "ms", POS, "tau_w2^-, w recovery, high u"),
-            p("k_wm", 65.0, "1", ANY, "k_w^-, steepness of tau_w^-"),
-            p("u_wm", 0.03, "1", ANY, "u_w^-, midpoint of tau_w^-"),
-            p("tau_wp", 200.0, "ms", POS, "tau_w^+, w inactivation"),
-            p("tau_fi", 0.11, "ms", POS, "tau_fi, fast inward current"),
-            p("tau_o1", 400.0, "ms", POS, "tau_o1, J_so below theta_o"),
-            p("tau_o2", 6.0, "ms", POS, "tau_o2, J_so above theta_o"),
-            p("tau_so1", 30.0181, "ms", POS, "tau_so1, J_so above theta_w, low u"),
-            p("tau_so2", 0.9957, "ms", POS, "tau_so2, J_so above theta_w, high u"),
-            p("k_so", 2.0458, "1", ANY, "k_so, steepness of tau_so"),
-            p("u_so", 0.65, "1", ANY, "u_so, midpoint of tau_so"),
-            p("tau_s1", 2.7342, "ms", POS, "tau_s1, s below theta_w"),
-            p("tau_s2", 16.0, "ms", POS, "tau_s2, s above theta_w"),
-            p("k_s", 2.0994, "1", ANY, "k_s, steepness of s_inf"),
-            p("u_s", 0.9087, "1", ANY, "u_s, midpoint of s_inf"),
-            p("tau_si", 1.8875, "ms", POS, "tau_si, slow inward current"),
-            p("tau_winf", 0.07, "1", POS, "tau_winf, slope of w_inf below theta_o"),
-            p("wstar_inf", 0.94, "1", ANY, "w*_inf, w_inf above theta_o"),
+            Parameter::new("u_o", 0.0, "1", ANY, "u_o, potential offset of J_so"),
+            Parameter::new("u_u", 1.55, "1", ANY, "u_u, upper potential of J_fi"),
+            Parameter::new("theta_v", 0.3, "1", ANY, "theta_v, threshold of J_fi and of the v gate"),
+            Parameter::new("theta_w", 0.13, "1", ANY, "theta_w, threshold of J_si, J_so and the w gate"),
+            Parameter::new("theta_vm", 0.006, "1", ANY, "theta_v^-, switch of tau_v^- and v_inf"),
+            Parameter::new("theta_o", 0.006, "1", ANY, "theta_o, switch of tau_o and w_inf"),
+            Parameter::new("tau_v1m", 60.0, "ms", POS, "tau_v1^-, v recovery below theta_v^-"),
+            Parameter::new("tau_v2m", 1150.0, "ms", POS, "tau_v2^-, v recovery above theta_v^-"),
+            Parameter::new("tau_vp", 1.4506, "ms", POS, "tau_v^+, v inactivation"),
+            Parameter::new("tau_w1m", 60.0, "ms", POS, "tau_w1^-, w recovery, low u"),
+            Parameter::new("tau_w2m", 15.0, "ms", POS, "tau_w2^-, w recovery, high u"),
+            Parameter::new("k_wm", 65.0, "1", ANY, "k_w^-, steepness of tau_w^-"),
+            Parameter::new("u_wm", 0.03, "1", ANY, "u_w^-, midpoint of tau_w^-"),
+            Parameter::new("tau_wp", 200.0, "ms", POS, "tau_w^+, w inactivation"),
+            Parameter::new("tau_fi", 0.11, "ms", POS, "tau_fi, fast inward current"),
+            Parameter::new("tau_o1", 400.0, "ms", POS, "tau_o1, J_so below theta_o"),
+            Parameter::new("tau_o2", 6.0, "ms", POS, "tau_o2, J_so above theta_o"),
+            Parameter::new("tau_so1", 30.0181, "ms", POS, "tau_so1, J_so above theta_w, low u"),
+            Parameter::new("tau_so2", 0.9957, "ms", POS, "tau_so2, J_so above theta_w, high u"),
+            Parameter::new("k_so", 2.0458, "1", ANY, "k_so, steepness of tau_so"),
+            Parameter::new("u_so", 0.65, "1", ANY, "u_so, midpoint of tau_so"),
+            Parameter::new("tau_s1", 2.7342, "ms", POS, "tau_s1, s below theta_w"),
+            Parameter::new("tau_s2", 16.0, "ms", POS, "tau_s2, s above theta_w"),
+            Parameter::new("k_s", 2.0994, "1", ANY, "k_s, steepness of s_inf"),
+            Parameter::new("u_s", 0.9087, "1", ANY, "u_s, midpoint of s_inf"),
+            Parameter::new("tau_si", 1.8875, "ms", POS, "tau_si, slow inward current"),
+            Parameter::new("tau_winf", 0.07, "1", POS, "tau_winf, slope of w_inf below theta_o"),
+            Parameter::new("wstar_inf", 0.94, "1", ANY, "w*_inf, w_inf above theta_o"),
         ],
         presets: &[
             Preset { name: "epi", meaning: "epicardial cells (Table 1, EPI)", values: &[] },

@@ -148,17 +148,6 @@ const R_GAS: f64 = 8314.0;
 /// Faraday constant, C/mol (CellML export of the paper).
 const FARADAY: f64 = 96484.6;
 
-/// One parameter: name, default, unit, range, meaning.
-const fn p(
-    name: &'static str,
-    default: f64,
-    unit: &'static str,
-    range: Range,
-    meaning: &'static str,
-) -> Parameter {
-    Parameter { name, default, unit, range, meaning }
-}
-
 const NONNEG: Range = Range::NonNegative;
 const POS: Range = Range::Positive;
 
@@ -389,20 +378,44 @@ impl CellModel for LuoRudy1991 {
             },
         ],
         parameters: &[
-            p("g_na", 23.0, "mS/cm^2", NONNEG, "G_Na, maximal conductance of I_Na"),
-            p("g_si", 0.09, "mS/cm^2", NONNEG, "G_si, maximal conductance of the slow inward current I_si"),
-            p("g_k", 0.282, "mS/cm^2", NONNEG, "G_K at [K]_o = 5.4 mM (scaled by sqrt([K]_o/5.4)), I_K"),
-            p("g_k1", 0.6047, "mS/cm^2", NONNEG, "G_K1 at [K]_o = 5.4 mM (scaled by sqrt([K]_o/5.4)), I_K1"),
-            p("g_kp", 0.0183, "mS/cm^2", NONNEG, "G_Kp, plateau potassium current I_Kp"),
-            p("g_b", 0.03921, "mS/cm^2", NONNEG, "G_b, background current I_b"),
-            p("e_b", -59.87, "mV", Range::Finite, "E_b, reversal potential of I_b"),
-            p("k_o", 5.4, "mM", POS, "[K]_o, extracellular potassium (E_K, E_K1, G_K, G_K1)"),
-            p("k_i", 145.0, "mM", POS, "[K]_i, intracellular potassium (E_K, E_K1)"),
-            p("na_o", 140.0, "mM", POS, "[Na]_o, extracellular sodium (E_Na, E_K)"),
-            p("na_i", 18.0, "mM", POS, "[Na]_i, intracellular sodium (E_Na, E_K)"),
-            p("pr_nak", 0.01833, "1", NONNEG, "PR_NaK, Na/K permeability ratio of I_K (E_K)"),
-            p("temperature", 310.0, "K", POS, "T, absolute temperature of RT/F (R = 8314, F = 96484.6)"),
-            p("c_m", 1.0, "uF/cm^2", POS, "C_m, membrane capacitance (dV/dt = -I_ion/C_m)"),
+            Parameter::new("g_na", 23.0, "mS/cm^2", NONNEG, "G_Na, maximal conductance of I_Na"),
+            Parameter::new(
+                "g_si",
+                0.09,
+                "mS/cm^2",
+                NONNEG,
+                "G_si, maximal conductance of the slow inward current I_si",
+            ),
+            Parameter::new(
+                "g_k",
+                0.282,
+                "mS/cm^2",
+                NONNEG,
+                "G_K at [K]_o = 5.4 mM (scaled by sqrt([K]_o/5.4)), I_K",
+            ),
+            Parameter::new(
+                "g_k1",
+                0.6047,
+                "mS/cm^2",
+                NONNEG,
+                "G_K1 at [K]_o = 5.4 mM (scaled by sqrt([K]_o/5.4)), I_K1",
+            ),
+            Parameter::new("g_kp", 0.0183, "mS/cm^2", NONNEG, "G_Kp, plateau potassium current I_Kp"),
+            Parameter::new("g_b", 0.03921, "mS/cm^2", NONNEG, "G_b, background current I_b"),
+            Parameter::new("e_b", -59.87, "mV", Range::Finite, "E_b, reversal potential of I_b"),
+            Parameter::new("k_o", 5.4, "mM", POS, "[K]_o, extracellular potassium (E_K, E_K1, G_K, G_K1)"),
+            Parameter::new("k_i", 145.0, "mM", POS, "[K]_i, intracellular potassium (E_K, E_K1)"),
+            Parameter::new("na_o", 140.0, "mM", POS, "[Na]_o, extracellular sodium (E_Na, E_K)"),
+            Parameter::new("na_i", 18.0, "mM", POS, "[Na]_i, intracellular sodium (E_Na, E_K)"),
+            Parameter::new("pr_nak", 0.01833, "1", NONNEG, "PR_NaK, Na/K permeability ratio of I_K (E_K)"),
+            Parameter::new(
+                "temperature",
+                310.0,
+                "K",
+                POS,
+                "T, absolute temperature of RT/F (R = 8314, F = 96484.6)",
+            ),
+            Parameter::new("c_m", 1.0, "uF/cm^2", POS, "C_m, membrane capacitance (dV/dt = -I_ion/C_m)"),
         ],
         presets: &[],
         default_preset: "",
