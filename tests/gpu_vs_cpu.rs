@@ -787,6 +787,23 @@ fn device_tips(gpu: &GpuDevice) -> Result<(), String> {
                     return Err(format!("{dims:?}, sample {sample}: CPU {want:?}, GPU {got:?}"));
                 }
             }
+            if sample == 5 {
+                // A checkpoint's phase memory, and a resumed GPU solver
+                // that continues from it (the samples after this one).
+                let kept = gpu_solver.phase_memory(&unused).map_err(|e| e.to_string())?;
+                let want = cpu.phase_memory(&cpu_memory).map_err(|e| e.to_string())?;
+                let bits = |f: &Option<Vec<f64>>| {
+                    f.as_ref().map(|f| f.iter().map(|v| v.to_bits()).collect::<Vec<_>>())
+                };
+                if kept.is_none() || bits(&kept) != bits(&want) {
+                    return Err(format!("{dims:?}: the GPU's phase memory differs from the CPU's"));
+                }
+                let now = gpu_solver.state().map_err(|e| e.to_string())?;
+                gpu_solver = GpuSolver::<AlievPanfilov, f32>::new(gpu, fibril::PTX, naive(), &d, &now)
+                    .map_err(|e| e.to_string())?;
+                let kept = kept.expect("checked above");
+                gpu_solver.restore_phase_memory(&kept, &mut unused).map_err(|e| e.to_string())?;
+            }
         }
         if found == 0 {
             return Err(format!("{dims:?}: no singularity found, so nothing was compared"));
@@ -794,7 +811,8 @@ fn device_tips(gpu: &GpuDevice) -> Result<(), String> {
         counts.push(found);
     }
     println!(
-        "    ({} tip and {} filament-point records compared over 10 samples each)",
+        "    ({} tip and {} filament-point records compared over 10 samples each, the last 5 after a \
+         restored phase memory)",
         counts[0], counts[1]
     );
     Ok(())

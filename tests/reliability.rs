@@ -300,3 +300,71 @@ fn os_errors_are_said_once() {
     assert_eq!(stderr.matches("os error").count(), 1, "{stderr}");
     std::fs::remove_file(&blocker).unwrap();
 }
+
+/// A spiral (sheet) or a scroll (volume) of the paper's protocol, finding
+/// tips or filaments every `every` ms, on the CPU.
+fn singularities(out: &Path, grid: &[&str], every: &str, extra: &[&str]) -> Output {
+    let mut args = vec!["run", "--out", s(out), "--protocol", "scroll", "--tips-every-ms", every];
+    args.extend_from_slice(&["--backend", "cpu", "-q"]);
+    args.extend_from_slice(grid);
+    args.extend_from_slice(extra);
+    fibril(&args)
+}
+
+/// The tip trace survives a resume: stopped between two samples (the
+/// checkpoint keeps V at the last one) and resumed, the run writes the
+/// tips.csv / filaments.csv of a run that never stopped, byte for byte.
+#[test]
+fn tips_and_filaments_carry_through_a_resume() {
+    let sheet: &[&str] = &["--nx", "64", "--ny", "64", "--nz", "1"];
+    let volume: &[&str] = &["--size", "32"];
+    // 1 ms = 20 steps; the checkpoints fall at steps 3,010 and 837,
+    // between samples.
+    for (name, grid, every, split, end, file) in [
+        ("sheet", sheet, "1", "3010", "6000", "tips.csv"),
+        ("volume", volume, "2", "837", "1000", "filaments.csv"),
+    ] {
+        let whole = scratch(&format!("tips-whole-{name}"));
+        let halves = scratch(&format!("tips-halves-{name}"));
+        ok(&singularities(&whole, grid, every, &["--steps", end]));
+        ok(&singularities(&halves, grid, every, &["--steps", split, "--checkpoint-every-ms", "1000"]));
+        let checkpoint = halves.join("checkpoint.fibril");
+        // Another interval would leave a gap or an overlap: refused.
+        let o = singularities(&halves, grid, "0.9", &["--steps", end, "--resume", s(&checkpoint)]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            !o.status.success() && err.contains("pass the --tips-every-ms the run was started with"),
+            "{err}"
+        );
+        ok(&singularities(&halves, grid, every, &["--steps", end, "--resume", s(&checkpoint)]));
+        let trace = |d: &Path| std::fs::read_to_string(d.join(file)).unwrap();
+        let (a, b) = (trace(&whole), trace(&halves));
+        let rows = a.lines().count() - 1;
+        assert!(rows > 20, "{name}: the test needs singularities ({rows} rows)");
+        // Samples on both sides of the checkpoint.
+        let t_split = split.parse::<f64>().unwrap() * 0.05;
+        let times: Vec<f64> =
+            a.lines().skip(1).map(|l| l.split(',').next().unwrap().parse().unwrap()).collect();
+        assert!(times.iter().any(|&t| t < t_split) && times.iter().any(|&t| t > t_split), "{name}");
+        assert!(a == b, "{name}: {file} differs after resuming");
+        std::fs::remove_dir_all(&whole).unwrap();
+        std::fs::remove_dir_all(&halves).unwrap();
+    }
+}
+
+/// A checkpoint of a run that found no tips cannot start a tip trace.
+#[test]
+fn a_tip_trace_needs_a_checkpoint_with_a_tip_memory() {
+    let out = scratch("tips-none");
+    let grid: &[&str] = &["--nx", "16", "--ny", "16", "--nz", "1", "--backend", "cpu", "-q"];
+    let mut args = vec!["run", "--out", s(&out), "--steps", "30", "--checkpoint-every-ms", "1"];
+    args.extend_from_slice(grid);
+    ok(&fibril(&args));
+    let checkpoint = out.join("checkpoint.fibril");
+    let mut args = vec!["run", "--steps", "60", "--tips-every-ms", "1", "--resume", s(&checkpoint)];
+    args.extend_from_slice(grid);
+    let o = fibril(&args);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success() && err.contains("holds no tip memory"), "{err}");
+    std::fs::remove_dir_all(&out).unwrap();
+}

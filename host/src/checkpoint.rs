@@ -1,18 +1,19 @@
 //! Checkpoints: the full state of a run in one binary file, to continue it
 //! later with the same result as if it had never stopped.
 //!
-//! Format version 3, every number little-endian:
+//! Format version 4, every number little-endian:
 //!
 //! ```text
 //! offset  size  field
 //!      0     8  magic "FIBRILCK"
-//!      8     4  format version (3)
+//!      8     4  format version (4)
 //!     12     4  bytes per value: 4 (f32) or 8 (f64)
 //!     16    12  nx, ny, nz (u32)
 //!     28     4  number of variables N (u32)
 //!     32    24  dx, dt_ms, diffusion (f64)
 //!     56     4  flags: bit 0 activation map present, bit 1 repolarisation
-//!               map present, bit 2 beat counts present (per-beat mode)
+//!               map present, bit 2 beat counts present (per-beat mode),
+//!               bit 3 phase memory present (a run finding spiral tips)
 //!     60     4  length M of the model section, bytes (u32)
 //!     64     8  step (u64)
 //!     72     8  t_ms (f64)
@@ -28,11 +29,15 @@
 //!  128+M     -  payload: the N variables (cells values each, row-major, in
 //!               the model's order); with bit 0, B x cells activation times
 //!               (f32, ms); with bit 1, B x cells repolarisation times; with
-//!               bit 2, the activations so far of each cell (u32)
+//!               bit 2, the activations so far of each cell (u32); with
+//!               bit 3, the step of the last tip sample (u64) and variable 0
+//!               at that sample (cells values), which the next sample's
+//!               phase is measured against
 //! ```
 //!
-//! Version 2 (the same header, with the activation map's sampling
-//! interval at 88 and its previous sample's time at 96, and after the
+//! Version 3 is version 4 without bit 3 (it still resumes, except a run
+//! finding tips, whose next sample needs the phase memory). Version 2 (the
+//! same header, with the activation map's sampling interval at 88 and its previous sample's time at 96, and after the
 //! times that sample of variable 0) and version 1 (Karma or pure
 //! diffusion, U and v, the parameters at fixed offsets) are still read:
 //! their activation times carry on; the sample is not needed any more,
@@ -56,7 +61,7 @@ use crate::scalar::{Precision, Scalar};
 use crate::state::State;
 
 pub const MAGIC: &[u8; 8] = b"FIBRILCK";
-pub const FORMAT_VERSION: u32 = 3;
+pub const FORMAT_VERSION: u32 = 4;
 /// Bytes before the model section (versions 2 and 3).
 pub const HEADER_BYTES: usize = 128;
 const CHECKSUM_AT: usize = 120;
@@ -69,6 +74,8 @@ const FLAG_ACTIVATION: u32 = 1;
 const FLAG_REPOLARISATION: u32 = 2;
 /// Version 3: beat counts follow the times.
 const FLAG_COUNT: u32 = 4;
+/// Version 4: the phase memory of a run finding tips follows the maps.
+const FLAG_PHASE: u32 = 8;
 /// Versions 1 and 2: the map's previous sample of variable 0 follows.
 const FLAG_PREVIOUS: u32 = 2;
 
@@ -119,6 +126,9 @@ pub struct CheckpointHeader {
     /// Snapshots the run had written when the checkpoint was taken (the
     /// number of the next one); version 1 did not record it.
     pub snapshots: Option<u64>,
+    /// Version 4 of a run finding spiral tips: the step of its last tip
+    /// sample, whose field of variable 0 the payload holds.
+    pub phase_step: Option<u64>,
     /// Versions 1 and 2: a previous sample of variable 0 follows the times.
     has_previous: bool,
     /// Where the payload starts.
@@ -134,6 +144,17 @@ pub struct Checkpoint<T> {
     pub header: CheckpointHeader,
     pub state: State<T>,
     pub maps: Option<Maps>,
+    /// The phase memory of a run finding spiral tips.
+    pub phase: Option<PhaseSample>,
+}
+
+/// Variable 0 at the last tip sample of a run (the field the next sample's
+/// phase is measured against), in f64: exact for an f32 or f64 state,
+/// stored in the state's precision.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PhaseSample {
+    pub step: u64,
+    pub field: Vec<f64>,
 }
 
 /// Why a checkpoint cannot be used. Each message says what to do.
@@ -216,12 +237,14 @@ pub struct Progress {
 }
 
 /// The bytes of a checkpoint of `state` at `progress` of a run on
-/// `domain`, with the maps recorded so far.
+/// `domain`, with the maps recorded so far and the phase memory of a run
+/// finding tips.
 pub fn encode<T: Scalar>(
     domain: &Domain,
     progress: Progress,
     state: &State<T>,
     maps: Option<&Maps>,
+    phase: Option<&PhaseSample>,
 ) -> Vec<u8> {
     let step = progress.step;
     let cells = domain.cells();
@@ -245,6 +268,11 @@ pub fn encode<T: Scalar>(
             beats = maps.recording.slots() as u64;
             payload_len += 4 * cells;
         }
+    }
+    if let Some(phase) = phase {
+        assert_eq!(phase.field.len(), cells, "the phase memory of the whole grid");
+        flags |= FLAG_PHASE;
+        payload_len += 8 + cells * T::BYTES;
     }
     let section = model_section(domain);
     let dims = domain.dims();
@@ -283,6 +311,11 @@ pub fn encode<T: Scalar>(
             out.extend(c.iter().flat_map(|n| n.to_le_bytes()));
         }
     }
+    if let Some(phase) = phase {
+        put_u64(&mut out, phase.step);
+        let field: Vec<T> = phase.field.iter().map(|&v| T::from_f64(v)).collect();
+        T::extend_le_bytes(&field, &mut out);
+    }
     debug_assert_eq!(out.len(), HEADER_BYTES + section.len() + payload_len);
     let mut h = Fnv1a64::default();
     h.update(&out[..CHECKSUM_AT]);
@@ -298,8 +331,9 @@ pub fn write<T: Scalar>(
     progress: Progress,
     state: &State<T>,
     maps: Option<&Maps>,
+    phase: Option<&PhaseSample>,
 ) -> io::Result<()> {
-    write_atomic(path, &encode(domain, progress, state, maps))
+    write_atomic(path, &encode(domain, progress, state, maps, phase))
 }
 
 /// Reads little-endian numbers off a byte string; running past its end is
@@ -363,7 +397,7 @@ pub fn decode_header(path: &Path, bytes: &[u8]) -> Result<CheckpointHeader, Chec
     let version = r.u32().map_err(|_| truncated(HEADER_BYTES as u64))?;
     match version {
         1 => decode_header_v1(path, bytes),
-        2 | 3 => decode_header_v2(path, bytes, version),
+        2..=4 => decode_header_v2(path, bytes, version),
         found => Err(CheckpointError::Version { path: path_buf(), found }),
     }
 }
@@ -430,6 +464,9 @@ fn payload_needed(
     beats: u64,
 ) -> Option<u64> {
     let mut needed = cells.checked_mul(variables)?.checked_mul(value_bytes)?;
+    if version >= 4 && flags & FLAG_PHASE != 0 {
+        needed = needed.checked_add(cells.checked_mul(value_bytes)?.checked_add(8)?)?;
+    }
     if flags & FLAG_ACTIVATION == 0 {
         return Some(needed);
     }
@@ -575,6 +612,11 @@ fn decode_header_v2(path: &Path, bytes: &[u8], version: u32) -> Result<Checkpoin
             needed.map_or("more".into(), |n| n.to_string())
         )));
     }
+    // The phase memory closes the payload (the lengths were checked).
+    let phase_step = (version >= 4 && flags & FLAG_PHASE != 0).then(|| {
+        let at = payload_at + payload_len as usize - 8 - frame.cells as usize * value_bytes as usize;
+        u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"))
+    });
     Ok(CheckpointHeader {
         version,
         precision: frame.precision,
@@ -590,6 +632,7 @@ fn decode_header_v2(path: &Path, bytes: &[u8], version: u32) -> Result<Checkpoin
         t_ms,
         recording,
         snapshots: Some(snapshots),
+        phase_step,
         has_previous: version < 3 && has_maps && flags & FLAG_PREVIOUS != 0,
         payload_at,
         stored_variables: variables as usize,
@@ -671,6 +714,7 @@ fn decode_header_v1(path: &Path, bytes: &[u8]) -> Result<CheckpointHeader, Check
             beats: None,
         }),
         snapshots: None,
+        phase_step: None,
         has_previous: flags & FLAG_ACTIVATION != 0 && flags & FLAG_PREVIOUS != 0,
         payload_at: V1_HEADER_BYTES,
         stored_variables: 2,
@@ -758,7 +802,11 @@ pub fn decode<T: Scalar>(path: &Path, bytes: &[u8]) -> Result<Checkpoint<T>, Che
         let count = recording.beats.map(|_| words(at, cells).map(u32::from_le_bytes).collect());
         Maps { recording, dims: header.dims, activation, repolarisation, count }
     });
-    Ok(Checkpoint { header, state, maps })
+    let phase = header.phase_step.map(|step| {
+        let at = payload.len() - n;
+        PhaseSample { step, field: values::<T>(&payload[at..]).into_iter().map(|v| v.to_f64()).collect() }
+    });
+    Ok(Checkpoint { header, state, maps, phase })
 }
 
 impl CheckpointHeader {
@@ -869,7 +917,8 @@ mod tests {
         let recording = Recording { up: 1.0, down: Some(0.5), beats: Some(3) };
         let mut maps = Maps::at_start(recording, d.dims(), f.slice(0), 0.5);
         maps.repolarisation.as_mut().unwrap()[7] = 12.5;
-        let bytes = encode(&d, Progress { step: 40, snapshots: 3 }, &f, Some(&maps));
+        let phase = PhaseSample { step: 38, field: f.slice(1).iter().map(|&v| f64::from(v)).collect() };
+        let bytes = encode(&d, Progress { step: 40, snapshots: 3 }, &f, Some(&maps), Some(&phase));
         let path = std::env::temp_dir().join(format!("fibril-ckpt-{}.fibril", std::process::id()));
         std::fs::write(&path, &bytes).unwrap();
         let back = read::<f32>(&path).unwrap();
@@ -891,6 +940,8 @@ mod tests {
             bits(maps.repolarisation.as_ref().unwrap())
         );
         assert_eq!(back_maps.count, maps.count);
+        assert_eq!(back.header.phase_step, Some(38));
+        assert_eq!(back.phase, Some(phase));
         // In the wrong precision it is refused, naming the fix.
         let e = read::<f64>(&path).unwrap_err().to_string();
         assert!(e.contains("--precision f32"), "{e}");
@@ -900,7 +951,7 @@ mod tests {
     #[test]
     fn damage_is_refused() {
         let d = domain(3);
-        let bytes = encode(&d, Progress { step: 7, snapshots: 3 }, &state(&d), None);
+        let bytes = encode(&d, Progress { step: 7, snapshots: 3 }, &state(&d), None, None);
         let p = Path::new("x.fibril");
         assert!(decode_header(p, &bytes).is_ok());
 
@@ -937,9 +988,9 @@ mod tests {
         let e = decode_header(p, b"\x93NUMPY not a checkpoint").unwrap_err();
         assert!(matches!(e, CheckpointError::NotACheckpoint { .. }));
 
-        let mut v4 = bytes;
-        v4[8] = 4;
-        assert!(matches!(decode_header(p, &v4), Err(CheckpointError::Version { found: 4, .. })));
+        let mut v5 = bytes;
+        v5[8] = 5;
+        assert!(matches!(decode_header(p, &v5), Err(CheckpointError::Version { found: 5, .. })));
     }
 
     /// A version 1 file, as the fibril before named models wrote it.
@@ -989,9 +1040,11 @@ mod tests {
     #[test]
     fn mismatches_name_the_field_and_the_fix() {
         let d = domain(3);
-        let header =
-            decode_header(Path::new("c"), &encode(&d, Progress { step: 1, snapshots: 3 }, &state(&d), None))
-                .unwrap();
+        let header = decode_header(
+            Path::new("c"),
+            &encode(&d, Progress { step: 1, snapshots: 3 }, &state(&d), None, None),
+        )
+        .unwrap();
         let e = header.check_matches(Path::new("c"), &domain(4)).unwrap_err().to_string();
         assert!(e.contains("the grid is 3x4x5 in the checkpoint but 4x5x6 here"), "{e}");
         assert!(e.contains("--nx 3 --ny 4 --nz 5"), "{e}");

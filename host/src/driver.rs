@@ -164,6 +164,15 @@ pub struct TipsSampler {
     pub every: u64,
     pub recorder: SingularityRecorder,
     pub memory: PhaseMemory,
+    /// The step of the last sample (a checkpoint keeps its field).
+    pub last_sample: Option<u64>,
+}
+
+impl TipsSampler {
+    /// Every `every` steps into `recorder`, from the first sample.
+    pub fn new(every: u64, recorder: SingularityRecorder) -> Self {
+        Self { every, recorder, memory: PhaseMemory::default(), last_sample: None }
+    }
 }
 
 /// Downloads the state once per stop, on first use.
@@ -185,15 +194,29 @@ fn flush(ctx: &mut RunContext<'_>) -> Result<(), DriverError> {
     Ok(())
 }
 
-/// Writes the ECG trace so far beside the checkpoint, before it: a
-/// resumed run finds every sample its checkpoint had taken.
-fn write_ecg(ctx: &RunContext<'_>) -> Result<(), DriverError> {
-    if let (Some(ecg), Some(writer)) = (ctx.ecg.as_deref(), ctx.writer.as_deref()) {
-        let dir = writer.dir().path();
+/// Writes the ECG and tip traces so far beside the checkpoint, before it:
+/// a resumed run finds every sample its checkpoint had taken.
+fn write_traces(ctx: &RunContext<'_>) -> Result<(), DriverError> {
+    let Some(writer) = ctx.writer.as_deref() else { return Ok(()) };
+    let dir = writer.dir().path();
+    if let Some(ecg) = ctx.ecg.as_deref() {
         let path = dir.join(crate::events::ecg::ECG_FILE);
         ecg.trace.write(dir).map_err(|source| WriteError { path, source })?;
     }
+    if let Some(tips) = ctx.tips.as_deref() {
+        tips.recorder.write(dir).map_err(|source| WriteError { path: dir.to_path_buf(), source })?;
+    }
     Ok(())
+}
+
+/// The phase memory a checkpoint keeps for a run finding tips.
+fn phase_sample<T: Scalar>(
+    ctx: &RunContext<'_>,
+    solver: &mut dyn Solver<T>,
+) -> Result<Option<checkpoint::PhaseSample>, SolverError> {
+    let Some(tips) = ctx.tips.as_deref() else { return Ok(None) };
+    let Some(step) = tips.last_sample else { return Ok(None) };
+    Ok(solver.phase_memory(&tips.memory)?.map(|field| checkpoint::PhaseSample { step, field }))
 }
 
 /// Snapshots written so far (0 on the ranks that write none).
@@ -225,7 +248,8 @@ pub fn run<T: Scalar>(
     let write_checkpoint = |report: &mut RunReport,
                             cache: &mut Option<State<T>>,
                             solver: &mut dyn Solver<T>,
-                            progress: checkpoint::Progress|
+                            progress: checkpoint::Progress,
+                            phase: Option<checkpoint::PhaseSample>|
      -> Result<(), DriverError> {
         let t0 = Instant::now();
         let state = state_of(cache, solver)?;
@@ -233,7 +257,7 @@ pub fn run<T: Scalar>(
         let maps = solver.maps()?;
         let step = progress.step;
         if let Some(path) = checkpoint_path {
-            checkpoint::write(path, domain, progress, state, maps.as_ref())
+            checkpoint::write(path, domain, progress, state, maps.as_ref(), phase.as_ref())
                 .map_err(|source| WriteError { path: path.to_path_buf(), source })?;
         }
         report.checkpoints.push(step);
@@ -259,6 +283,7 @@ pub fn run<T: Scalar>(
                 if let Some(found) = solver.phase_singularities(tips.recorder.v_star(), &mut tips.memory)? {
                     tips.recorder.record(t_ms, &found);
                 }
+                tips.last_sample = Some(step);
                 report.output_s += t0.elapsed().as_secs_f64();
             }
             if schedule.snapshot_due(step) {
@@ -283,9 +308,10 @@ pub fn run<T: Scalar>(
             }
             if schedule.checkpoint_due(step) {
                 flush(ctx)?;
-                write_ecg(ctx)?;
+                write_traces(ctx)?;
                 let progress = checkpoint::Progress { step, snapshots: snapshots_written(ctx) };
-                write_checkpoint(&mut report, &mut cache, solver, progress)?;
+                let phase = phase_sample(ctx, solver)?;
+                write_checkpoint(&mut report, &mut cache, solver, progress, phase)?;
             }
         }
         skip_output = false;
@@ -296,9 +322,10 @@ pub fn run<T: Scalar>(
         if solver.any_rank(ctx.stop.load(Ordering::SeqCst))? {
             if report.checkpoints.last() != Some(&step) {
                 flush(ctx)?;
-                write_ecg(ctx)?;
+                write_traces(ctx)?;
                 let progress = checkpoint::Progress { step, snapshots: snapshots_written(ctx) };
-                write_checkpoint(&mut report, &mut cache, solver, progress)?;
+                let phase = phase_sample(ctx, solver)?;
+                write_checkpoint(&mut report, &mut cache, solver, progress, phase)?;
             }
             report.outcome = Outcome::Interrupted { step, t_ms };
             return Ok(report);

@@ -123,6 +123,18 @@ pub trait Solver<T: Scalar> {
         let state = self.state()?;
         Ok(memory.sample(state.slice(0), state.dims(), v_star))
     }
+    /// Variable 0 at the previous `phase_singularities` call (`None`
+    /// before the first), for a checkpoint; the default reads `memory`.
+    fn phase_memory(&mut self, memory: &PhaseMemory) -> Result<Option<Vec<f64>>, SolverError> {
+        Ok(memory.previous().map(<[f64]>::to_vec))
+    }
+    /// Continues the phase memory of a checkpoint: the next
+    /// `phase_singularities` call compares with `field` (variable 0, one
+    /// value per cell, exact in the solver's precision).
+    fn restore_phase_memory(&mut self, field: &[f64], memory: &mut PhaseMemory) -> Result<(), SolverError> {
+        memory.restore(field.to_vec());
+        Ok(())
+    }
     /// Whether variable 0 holds a NaN or an infinity (on any rank).
     fn any_nonfinite(&mut self) -> Result<bool, SolverError>;
     /// Whether `flag` is set on any process of a multi-process run. The

@@ -16,7 +16,7 @@ use fibril_host::events::ecg::{ECG_FILE, EcgTrace, Electrode, check_electrodes};
 use fibril_host::events::protocol;
 use fibril_host::events::recording::{Maps, Recording};
 use fibril_host::events::stimulus::{StimulusSchedule, StimulusSpec};
-use fibril_host::events::tips::{PhaseMemory, SingularityRecorder};
+use fibril_host::events::tips::SingularityRecorder;
 use fibril_host::events::{EventStart, Events};
 use fibril_host::io::plot::{Series, line_plot_png, trajectory_png};
 use fibril_host::io::queue::SnapshotQueue;
@@ -337,11 +337,8 @@ fn plan(resolved: &Resolved, args: &RunArgs, domain: Domain) -> anyhow::Result<P
         }
         None => checked.recording,
     };
-    if resume.is_some() && checked.tips.is_some() {
-        bail!(
-            "checkpoints do not keep the tip trace, so a resumed run could not write a whole tips.csv; \
-             resume without --tips-every-ms (or run again from the start with it)"
-        );
+    if let (Some(r), Some(every)) = (&resume, checked.tips) {
+        check_tips_resume(r, every, domain.dt_ms())?;
     }
     let kernel = config.compute.kernel_config();
     let mut selected = select(&config.compute, config.compute.single_gpu_count()?, &args.ranks)?;
@@ -384,6 +381,55 @@ fn plan(resolved: &Resolved, args: &RunArgs, domain: Domain) -> anyhow::Result<P
         ecg: checked.ecg,
         tips: checked.tips,
         resume,
+    })
+}
+
+/// Refuses to continue a tip trace from a checkpoint that holds no phase
+/// memory, or whose last tip sample is not where this run's interval puts
+/// the last sample before the checkpoint.
+fn check_tips_resume(r: &Resume, every: u64, dt_ms: f64) -> anyhow::Result<()> {
+    let step = r.header.step;
+    let expected = step - step % every;
+    match r.header.phase_step {
+        None => bail!(
+            "{} holds no tip memory (its run did not find tips, or an older fibril wrote it), so this run \
+             cannot continue a tip trace; resume without --tips-every-ms",
+            r.path.display()
+        ),
+        Some(found) if found != expected => bail!(
+            "{} took its last tip sample at step {found}, but --tips-every-ms {} samples every {every} \
+             steps, the last before the checkpoint's step {step} at {expected}; pass the --tips-every-ms \
+             the run was started with",
+            r.path.display(),
+            short(every as f64 * dt_ms)
+        ),
+        Some(_) => Ok(()),
+    }
+}
+
+/// The tip trace a resumed run continues: the samples up to its
+/// checkpoint's time in the `tips.csv` or `filaments.csv` beside the
+/// checkpoint (written before it).
+fn resumed_singularities(
+    checkpoint: &Path,
+    recorder: &mut SingularityRecorder,
+    until_ms: f64,
+) -> anyhow::Result<()> {
+    let dir = checkpoint.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let path = dir.join(recorder.file_name());
+    let text = std::fs::read_to_string(&path).with_context(|| {
+        format!(
+            "the tip trace goes on from {}, which cannot be read; resume with the output directory \
+             the checkpoint was written in, or without --tips-every-ms",
+            path.display()
+        )
+    })?;
+    recorder.continue_from_csv(&text, until_ms).map_err(|line| {
+        anyhow::anyhow!(
+            "{} is not a trace fibril wrote (line {line}); resume with the output directory the \
+             checkpoint was written in, or without --tips-every-ms",
+            path.display()
+        )
     })
 }
 
@@ -602,16 +648,16 @@ fn execute<M: CellModel, T: Scalar>(
         resume,
     } = plan;
     let output = &config.output;
-    let (initial, maps) = match &resume {
+    let (initial, maps, phase) = match &resume {
         // The saved maps, if the checkpoint has them (`plan` said so).
         Some(r) => {
             let saved = checkpoint::decode::<T>(&r.path, &r.bytes)?;
-            (saved.state, saved.maps)
+            (saved.state, saved.maps, saved.phase)
         }
         None => {
             let initial = config.run.init.condition().state::<T>(M::INFO, domain.dims());
             let maps = recording.map(|r| Maps::at_start(r, domain.dims(), initial.slice(0), 0.0));
-            (initial, maps)
+            (initial, maps, None)
         }
     };
     let mut solver = build_solver::<M, T>(&selected, &config.compute, kernel, &domain, &initial)?;
@@ -620,11 +666,19 @@ fn execute<M: CellModel, T: Scalar>(
     let start = if resume.is_some() { EventStart::resumed(schedule.start_step) } else { EventStart::NEW };
     let v_star = output.activation_threshold(M::INFO);
     let mut tips = match tips {
-        Some(every) => Some(TipsSampler {
-            every,
-            recorder: SingularityRecorder::new(domain.dims(), domain.dx(), v_star)?,
-            memory: PhaseMemory::default(),
-        }),
+        Some(every) => {
+            let mut sampler =
+                TipsSampler::new(every, SingularityRecorder::new(domain.dims(), domain.dx(), v_star)?);
+            if let Some(r) = &resume {
+                // `plan` checked that the checkpoint holds the memory.
+                let phase = phase.expect("a checkpoint with a tip memory");
+                let until_ms = schedule.start_step as f64 * domain.dt_ms();
+                resumed_singularities(&r.path, &mut sampler.recorder, until_ms)?;
+                solver.restore_phase_memory(&phase.field, &mut sampler.memory)?;
+                sampler.last_sample = Some(phase.step);
+            }
+            Some(sampler)
+        }
         None => None,
     };
     let mut ecg = match ecg {

@@ -320,6 +320,29 @@ pub fn find_filaments<T: Scalar>(
     Ok(link_filaments(&charged_plaquettes(now, prev, dims, v_star), dims, dx))
 }
 
+const TIPS_HEADER: &str = "t_ms,charge,x_mm,y_mm,z_mm";
+const FILAMENTS_HEADER: &str = "t_ms,filament_id,x_mm,y_mm,z_mm";
+
+/// The rows of a trace CSV with this header, five finite numbers each,
+/// with their line numbers (1-based); `Err(line)` at the first that is
+/// not.
+fn csv_rows(text: &str, header: &str) -> Result<Vec<(usize, [f64; 5])>, usize> {
+    let mut lines = text.lines();
+    if lines.next() != Some(header) {
+        return Err(1);
+    }
+    lines
+        .enumerate()
+        .map(|(k, line)| {
+            let n = k + 2;
+            let fields: Vec<f64> =
+                line.split(',').map(str::parse).collect::<Result<_, _>>().map_err(|_| n)?;
+            let fields: [f64; 5] = fields.try_into().map_err(|_| n)?;
+            if fields.iter().all(|x| x.is_finite()) { Ok((n, fields)) } else { Err(n) }
+        })
+        .collect()
+}
+
 /// Tips over a run: `tips.csv` with the header `t_ms,charge,x_mm,y_mm,z_mm`,
 /// one row per tip per sample.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -338,12 +361,35 @@ impl TipsTrace {
 
     /// The CSV text; numbers in Rust's shortest exact decimal form.
     pub fn to_csv(&self) -> String {
-        let mut out = String::from("t_ms,charge,x_mm,y_mm,z_mm\n");
+        let mut out = String::from(TIPS_HEADER);
+        out.push('\n');
         for (t, tip) in &self.rows {
             let [x, y, z] = tip.position_mm;
             let _ = writeln!(out, "{t},{},{x},{y},{z}", tip.charge);
         }
         out
+    }
+
+    /// The trace of `tips.csv` text up to and including `until_ms` (a
+    /// resumed run keeps its checkpoint's samples), on a grid of spacing
+    /// `dx` (the positions in cells are the file's divided by it);
+    /// `Err(line)` names the first line that is not what
+    /// [`TipsTrace::to_csv`] writes.
+    pub fn from_csv(text: &str, until_ms: f64, dx: f64) -> Result<Self, usize> {
+        let mut rows = Vec::new();
+        for (n, f) in csv_rows(text, TIPS_HEADER)? {
+            if f[1] != 1.0 && f[1] != -1.0 {
+                return Err(n);
+            }
+            if f[0] <= until_ms {
+                let position_mm = [f[2], f[3], f[4]];
+                rows.push((
+                    f[0],
+                    Tip { charge: f[1] as i32, position_cells: position_mm.map(|c| c / dx), position_mm },
+                ));
+            }
+        }
+        Ok(Self { rows })
     }
 
     /// Writes `tips.csv` into `dir` atomically (the whole trace) and returns its path.
@@ -359,28 +405,46 @@ impl TipsTrace {
 /// each filament.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct FilamentTrace {
-    rows: Vec<(f64, usize, FilamentPoint)>,
+    /// (t_ms, filament id, position in the model's space unit).
+    rows: Vec<(f64, usize, [f64; 3])>,
 }
 
 impl FilamentTrace {
     pub fn push(&mut self, t_ms: f64, filaments: &[Filament]) {
         for f in filaments {
-            self.rows.extend(f.points.iter().map(|&p| (t_ms, f.id, p)));
+            self.rows.extend(f.points.iter().map(|p| (t_ms, f.id, p.position_mm)));
         }
     }
 
-    pub fn rows(&self) -> &[(f64, usize, FilamentPoint)] {
+    pub fn rows(&self) -> &[(f64, usize, [f64; 3])] {
         &self.rows
     }
 
     /// The CSV text; numbers in Rust's shortest exact decimal form.
     pub fn to_csv(&self) -> String {
-        let mut out = String::from("t_ms,filament_id,x_mm,y_mm,z_mm\n");
-        for (t, id, p) in &self.rows {
-            let [x, y, z] = p.position_mm;
+        let mut out = String::from(FILAMENTS_HEADER);
+        out.push('\n');
+        for (t, id, [x, y, z]) in &self.rows {
             let _ = writeln!(out, "{t},{id},{x},{y},{z}");
         }
         out
+    }
+
+    /// The trace of `filaments.csv` text up to and including `until_ms`
+    /// (a resumed run keeps its checkpoint's samples); `Err(line)` names
+    /// the first line that is not what [`FilamentTrace::to_csv`] writes.
+    pub fn from_csv(text: &str, until_ms: f64) -> Result<Self, usize> {
+        let mut rows = Vec::new();
+        for (n, fields) in csv_rows(text, FILAMENTS_HEADER)? {
+            let id = fields[1];
+            if id < 0.0 || id.fract() != 0.0 {
+                return Err(n);
+            }
+            if fields[0] <= until_ms {
+                rows.push((fields[0], id as usize, [fields[2], fields[3], fields[4]]));
+            }
+        }
+        Ok(Self { rows })
     }
 
     /// Writes `filaments.csv` into `dir` atomically and returns its path.
@@ -418,6 +482,16 @@ impl PhaseMemory {
         let found = self.previous.as_deref().map(|prev| charged_plaquettes(&now, prev, dims, v_star));
         self.previous = Some(now);
         found
+    }
+
+    /// The field of the previous call, for a checkpoint.
+    pub fn previous(&self) -> Option<&[f64]> {
+        self.previous.as_deref()
+    }
+
+    /// Continues from a checkpoint's field: the next call compares with it.
+    pub fn restore(&mut self, field: Vec<f64>) {
+        self.previous = Some(field);
     }
 }
 
@@ -475,6 +549,23 @@ impl SingularityRecorder {
 
     pub fn filaments(&self) -> &FilamentTrace {
         &self.filaments
+    }
+
+    /// `tips.csv` (sheet) or `filaments.csv` (volume).
+    pub fn file_name(&self) -> &'static str {
+        if self.is_volume() { FILAMENTS_FILE } else { TIPS_FILE }
+    }
+
+    /// Continues the trace of a checkpointed run: the rows of its CSV (the
+    /// file [`SingularityRecorder::write`] wrote) up to and including
+    /// `until_ms`. `Err(line)` names the first line that does not parse.
+    pub fn continue_from_csv(&mut self, text: &str, until_ms: f64) -> Result<(), usize> {
+        if self.is_volume() {
+            self.filaments = FilamentTrace::from_csv(text, until_ms)?;
+        } else {
+            self.tips = TipsTrace::from_csv(text, until_ms, self.dx)?;
+        }
+        Ok(())
     }
 
     /// Writes `tips.csv` (sheet) or `filaments.csv` (volume) into `dir`.
@@ -635,7 +726,7 @@ mod tests {
     }
 
     #[test]
-    fn the_recorder_delays_by_one_sample_and_writes_csv() {
+    fn the_recorder_delays_by_one_sample_writes_csv_and_reads_it_back() {
         let dims = GridDims::new(24, 20, 1);
         let mut rec = SingularityRecorder::new(dims, 0.5, 0.0).unwrap();
         let mut memory = PhaseMemory::default();
@@ -666,6 +757,18 @@ mod tests {
         trace.write(&dir).unwrap();
         assert!(dir.join(FILAMENTS_FILE).is_file());
         std::fs::remove_dir_all(&dir).unwrap();
+        // Read back (a resumed run): up to a time, exactly; damage named by line.
+        let back = FilamentTrace::from_csv(&trace.to_csv(), 7.5).unwrap();
+        assert_eq!(back, trace);
+        assert_eq!(FilamentTrace::from_csv(&trace.to_csv(), 7.0).unwrap().rows().len(), 0);
+        let tips = TipsTrace::from_csv(&csv, 2.5, 0.5).unwrap();
+        assert_eq!(tips.to_csv().lines().count(), 2);
+        assert_eq!(tips.rows()[0].1, rec.tips().rows()[0].1);
+        assert_eq!(TipsTrace::from_csv(&csv, 5.0, 0.5).unwrap().to_csv(), csv);
+        assert_eq!(TipsTrace::from_csv("t_ms,charge,x_mm,y_mm,z_mm\n1,2,0,0,0\n", 9.0, 1.0), Err(2));
+        assert_eq!(TipsTrace::from_csv("t_ms,x\n", 9.0, 1.0), Err(1));
+        assert_eq!(FilamentTrace::from_csv("t_ms,filament_id,x_mm,y_mm,z_mm\n1,0,0,0\n", 9.0), Err(2));
+        assert_eq!(FilamentTrace::from_csv("t_ms,filament_id,x_mm,y_mm,z_mm\n1,0.5,0,0,0\n", 9.0), Err(2));
     }
 
     /// A real spiral: Aliev-Panfilov on a 128 x 128 sheet (dx = 1, dt =

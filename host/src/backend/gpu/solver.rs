@@ -378,6 +378,20 @@ impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
         Ok(sums)
     }
 
+    /// The phase kernel's buffers around V(t - tau) = `previous`.
+    fn phase_buffers(&self, previous: CudaSlice<T>) -> Result<PhaseBuffers<T>, SolverError> {
+        let position = self.stream.alloc_zeros::<f64>(2 * PHASE_CAPACITY as usize);
+        let ids = self.stream.alloc_zeros::<u32>(5 * PHASE_CAPACITY as usize);
+        let count = self.stream.alloc_zeros::<u32>(1);
+        Ok(PhaseBuffers {
+            previous,
+            position: position.map_err(cuda("allocating the tips list"))?,
+            ids: ids.map_err(cuda("allocating the tips list"))?,
+            count: count.map_err(cuda("allocating the tips count"))?,
+            capacity: PHASE_CAPACITY,
+        })
+    }
+
     /// The charged plaquettes between U (after the step's stimuli) and U
     /// at the previous call, found by the `phase_plaquettes` kernel on the
     /// row-major layout; `None` at the first call, which keeps U.
@@ -395,9 +409,7 @@ impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
         let Some(phase) = self.phase.as_mut() else {
             let mut previous = stream.alloc_zeros::<T>(cells).map_err(cuda("allocating V(t - tau)"))?;
             stream.memcpy_dtod(&self.u, &mut previous).map_err(cuda("keeping V(t - tau)"))?;
-            let (position, ids) = alloc_lists(PHASE_CAPACITY)?;
-            let count = stream.alloc_zeros::<u32>(1).map_err(cuda("allocating the tips count"))?;
-            self.phase = Some(PhaseBuffers { previous, position, ids, count, capacity: PHASE_CAPACITY });
+            self.phase = Some(self.phase_buffers(previous)?);
             return Ok(None);
         };
         let blocks = (cells as u64).div_ceil(FLAT_BLOCK as u64).min(8192) as u32;
@@ -830,6 +842,31 @@ impl<M: CellModel, T: Scalar> Solver<T> for GpuSolver<M, T> {
                 Ok(memory.sample(state.slice(0), self.dims, v_star))
             }
         }
+    }
+
+    fn phase_memory(&mut self, memory: &PhaseMemory) -> Result<Option<Vec<f64>>, SolverError> {
+        match (&self.layout, &self.phase) {
+            (Layout::RowMajor, Some(phase)) => {
+                let field =
+                    self.stream.clone_dtoh(&phase.previous).map_err(cuda("downloading V(t - tau)"))?;
+                Ok(Some(field.into_iter().map(|v| v.to_f64()).collect()))
+            }
+            (Layout::RowMajor, None) => Ok(None),
+            (Layout::Towers(_), _) => Ok(memory.previous().map(<[f64]>::to_vec)),
+        }
+    }
+
+    fn restore_phase_memory(&mut self, field: &[f64], memory: &mut PhaseMemory) -> Result<(), SolverError> {
+        match self.layout {
+            Layout::RowMajor => {
+                assert_eq!(field.len(), self.dims.cells(), "a field of the whole grid");
+                let values: Vec<T> = field.iter().map(|&v| T::from_f64(v)).collect();
+                let previous = self.stream.clone_htod(&values).map_err(cuda("uploading V(t - tau)"))?;
+                self.phase = Some(self.phase_buffers(previous)?);
+            }
+            Layout::Towers(_) => memory.restore(field.to_vec()),
+        }
+        Ok(())
     }
 
     fn any_nonfinite(&mut self) -> Result<bool, SolverError> {
