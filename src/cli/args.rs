@@ -10,6 +10,7 @@
 use anyhow::{Context, bail};
 use clap::{Args, FromArgMatches, ValueEnum};
 use fibril_host::backend::{BlockSize, KernelConfig, KernelKind};
+use fibril_host::events::stimulus::Membrane;
 use fibril_host::models::parse_assignment;
 use fibril_host::time::{ms_to_steps, short};
 use fibril_host::{Domain, GridDims, ModelInfo, ModelSetup, Precision};
@@ -74,11 +75,13 @@ pub struct GridArgs {
     #[arg(long, allow_negative_numbers = true, value_name = "S_PER_M")]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sigma: Option<f64>,
-    /// Membrane surface-to-volume ratio chi, 1/mm (models in mV only).
+    /// Membrane surface-to-volume ratio chi, 1/mm (models in mV only):
+    /// with --cm, for D from --sigma and for stimuli given as
+    /// `current_density` in uA/cm^3.
     #[arg(long, allow_negative_numbers = true, value_name = "PER_MM")]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub chi: Option<f64>,
-    /// Membrane capacitance Cm, uF/cm^2 (models in mV only).
+    /// Membrane capacitance Cm, uF/cm^2 (models in mV only; with --chi).
     #[arg(long, allow_negative_numbers = true, value_name = "UF_PER_CM2")]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cm: Option<f64>,
@@ -105,6 +108,13 @@ impl GridArgs {
         if given.iter().all(|(_, v)| v.is_none()) {
             return Ok(None);
         }
+        for (name, v) in given {
+            if let Some(v) = v
+                && !(v > 0.0 && v.is_finite())
+            {
+                bail!("{name} = {v} must be a positive number");
+            }
+        }
         if model.variables[0].unit != "mV" {
             bail!(
                 "--sigma, --chi and --cm are the monodomain parameters of the models in physical units \
@@ -115,6 +125,17 @@ impl GridArgs {
                 model.units.space,
                 model.units.time
             );
+        }
+        if self.sigma.is_none() {
+            // chi and Cm alone: the membrane that current densities of
+            // stimuli act on; D comes from --diffusion or the model.
+            if self.chi.is_none() || self.cm.is_none() {
+                bail!(
+                    "--chi and --cm go together (they turn stimulus current densities in uA/cm^3 into uA/uF, \
+                     and with --sigma give D = sigma/(chi Cm)); give both"
+                );
+            }
+            return Ok(None);
         }
         if self.diffusion.is_some() {
             bail!(
@@ -129,12 +150,13 @@ impl GridArgs {
             );
         }
         let [sigma, chi, cm] = given.map(|(_, v)| v.expect("all given"));
-        for (name, v) in [("--sigma", sigma), ("--chi", chi), ("--cm", cm)] {
-            if !(v > 0.0 && v.is_finite()) {
-                bail!("{name} = {v} must be a positive number");
-            }
-        }
         Ok(Some(sigma / (chi * cm * 0.01)))
+    }
+
+    /// The membrane of --chi and --cm, for stimuli given as current
+    /// densities (checked by [`GridArgs::monodomain_diffusion`]).
+    pub fn membrane(&self) -> Option<Membrane> {
+        Some(Membrane { chi_per_mm: self.chi?, cm_uf_per_cm2: self.cm? })
     }
 
     /// Fills spacing, step and diffusion left unset with `model`'s usual values.
@@ -467,6 +489,14 @@ mod tests {
         g.cm = Some(-1.0);
         assert!(g.monodomain_diffusion(tp06).unwrap_err().to_string().contains("positive"));
         assert_eq!(GridArgs::default().monodomain_diffusion(karma).unwrap(), None);
+        // chi and Cm alone: a membrane for current densities, no D.
+        let g = GridArgs { chi: Some(140.0), cm: Some(1.0), ..GridArgs::default() };
+        assert_eq!(g.monodomain_diffusion(tp06).unwrap(), None);
+        let membrane = g.membrane().unwrap();
+        assert!((membrane.current_per_capacitance(50_000.0) - 35.714).abs() < 1e-3);
+        let g = GridArgs { chi: Some(140.0), ..GridArgs::default() };
+        assert!(g.monodomain_diffusion(tp06).unwrap_err().to_string().contains("go together"));
+        assert!(g.monodomain_diffusion(karma).unwrap_err().to_string().contains("dimensionless"));
     }
 
     #[test]

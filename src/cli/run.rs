@@ -205,6 +205,15 @@ fn stimulus_specs(config: &RunConfig, model: &kernels_gpu::ModelInfo) -> anyhow:
         specs.push(protocol::scroll_s2(config.run.s2_ms.expect("resolved before planning")));
     }
     specs.extend(config.stimulus.iter().cloned());
+    // Current densities (uA/cm^3) become currents (uA/uF) in the
+    // membrane of --chi and --cm.
+    let membrane = config.grid.membrane();
+    let specs = specs
+        .iter()
+        .enumerate()
+        .map(|(i, spec)| spec.with_membrane(i + 1, membrane))
+        .collect::<Result<_, _>>()
+        .context("invalid stimulus")?;
     Ok(specs)
 }
 
@@ -777,7 +786,7 @@ fn execute<M: CellModel, T: Scalar>(
         domain: domain.record(),
         initial_condition: config.run.init.name(),
         protocol: config.run.protocol,
-        stimuli: stimulus_specs,
+        stimuli: stimulus_specs.iter().map(|s| s.effective(M::INFO)).collect(),
         backend: solver.kind().to_string(),
         device: solver.device_name(),
         method: solver.method(),

@@ -71,7 +71,9 @@ pub struct RunSummary {
     pub domain: DomainRecord,
     pub initial_condition: &'static str,
     pub protocol: ProtocolArg,
-    /// Every stimulus, the protocol's included, as specified (times in ms).
+    /// Every stimulus, the protocol's included, as applied (times in ms;
+    /// the model's own value, or current and duration, written out; a
+    /// current density as the current it drives).
     pub stimuli: Vec<StimulusSpec>,
     pub backend: String,
     pub device: String,

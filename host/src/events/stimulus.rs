@@ -98,6 +98,12 @@ pub struct StimulusSpec {
     /// raised by it (variable 0's unit per time unit).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub current: Option<f64>,
+    /// Instead of `current`, a current per volume of tissue, uA/cm^3 (as
+    /// the Niederer et al. 2011 benchmark gives its stimulus), for the
+    /// models in physical units: it drives du/dt by I / (chi Cm) uA/uF,
+    /// so the run needs the membrane's chi and Cm ([`StimulusSpec::with_membrane`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub current_density: Option<f64>,
     /// Repeat every this many ms (periodic pacing).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub period_ms: Option<f64>,
@@ -142,6 +148,7 @@ impl StimulusSpec {
             duration_ms: 0.0,
             value: None,
             current: None,
+            current_density: None,
             period_ms: None,
             count: None,
             x: None,
@@ -436,7 +443,78 @@ fn fraction_range(frac: [f64; 2], n: u32) -> (u32, u32) {
     (lo, hi)
 }
 
+/// Why a current density cannot be used without a membrane, and the fix.
+fn needs_membrane(density: f64) -> String {
+    format!(
+        "current_density = {density} uA/cm^3 is a current per volume of tissue: pass --chi (1/mm) and --cm \
+         (uF/cm^2) to turn it into uA/uF, or give `current` in uA/uF"
+    )
+}
+
+/// The membrane a current density acts on: surface-to-volume ratio chi
+/// (1/mm) and capacitance Cm (uF/cm^2).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Membrane {
+    pub chi_per_mm: f64,
+    pub cm_uf_per_cm2: f64,
+}
+
+impl Membrane {
+    /// The current per unit capacitance (uA/uF) a current per volume
+    /// (uA/cm^3) drives: I_v / (chi Cm), with chi in 1/cm (10 chi_per_mm):
+    /// uA/cm^3 / (1/cm uF/cm^2) = uA/uF. 50,000 uA/cm^3 with chi = 140/mm
+    /// and Cm = 1 uF/cm^2 is 35.71 uA/uF (Niederer et al. 2011).
+    pub fn current_per_capacitance(self, ua_per_cm3: f64) -> f64 {
+        ua_per_cm3 / (10.0 * self.chi_per_mm * self.cm_uf_per_cm2)
+    }
+}
+
 impl StimulusSpec {
+    /// The spec with its `current_density` turned into the `current` it
+    /// drives in `membrane` (a spec without one is returned as it is);
+    /// `index` (from 1) names it in errors. Without a membrane, a current
+    /// density is refused, naming the options that give one.
+    pub fn with_membrane(&self, index: usize, membrane: Option<Membrane>) -> Result<Self, StimulusError> {
+        let Some(density) = self.current_density else { return Ok(self.clone()) };
+        let err = |what: String| StimulusError::Invalid { index, region: self.region.name(), what };
+        if self.value.is_some() || self.current.is_some() {
+            return Err(err(
+                "give one of `value` (set variable 0), `current` (uA/uF) or `current_density` (uA/cm^3)"
+                    .into(),
+            ));
+        }
+        if !density.is_finite() {
+            return Err(err(format!("current_density = {density} must be a finite number")));
+        }
+        let Some(membrane) = membrane else {
+            return Err(err(needs_membrane(density)));
+        };
+        let mut out = self.clone();
+        out.current = Some(membrane.current_per_capacitance(density));
+        out.current_density = None;
+        Ok(out)
+    }
+
+    /// The spec as the run applies it: the model's own stimulus written
+    /// out (its current and duration for the ionic models, its excited
+    /// value for the others), for the record in `summary.json`. A spec
+    /// that does not compile is returned as it is.
+    pub fn effective(&self, model: &ModelInfo) -> Self {
+        let mut out = self.clone();
+        if self.value.is_none() && self.current.is_none() && self.current_density.is_none() {
+            match model.stimulus_current {
+                Some(own) => {
+                    out.current = Some(own.amplitude);
+                    if self.duration_ms == 0.0 {
+                        out.duration_ms = own.duration;
+                    }
+                }
+                None => out.value = Some(model.stimulus_value),
+            }
+        }
+        out
+    }
+
     /// Checks the spec against the grid, the time step and the model;
     /// `index` (from 1) names it in errors.
     pub fn compile(
@@ -466,6 +544,9 @@ impl StimulusSpec {
                     kinds[0].name()
                 )));
             }
+        }
+        if let Some(density) = self.current_density {
+            return Err(err(needs_membrane(density)));
         }
         let action = match (self.value, self.current) {
             (Some(_), Some(_)) => {
@@ -939,6 +1020,33 @@ mod tests {
         let e = compile(&spec, GridDims::new(9, 8, 6)).unwrap_err().to_string();
         assert!(e.contains("has shape [7, 8, 9]; this grid needs (6, 8, 9)"), "{e}");
         std::fs::remove_file(&path).unwrap();
+    }
+
+    #[test]
+    fn current_densities_need_a_membrane_and_the_record_says_what_applies() {
+        let dims = GridDims::new(8, 8, 1);
+        let mut spec = StimulusSpec::new(RegionKind::Box, 0.0);
+        spec.current_density = Some(50_000.0);
+        spec.duration_ms = 2.0;
+        // Niederer et al. 2011: 50,000 uA/cm^3 in chi = 1400/cm, Cm = 1 uF/cm^2.
+        let membrane = Membrane { chi_per_mm: 140.0, cm_uf_per_cm2: 1.0 };
+        let applied = spec.with_membrane(1, Some(membrane)).unwrap();
+        assert_eq!((applied.current_density, applied.duration_ms), (None, 2.0));
+        assert!((applied.current.unwrap() - 50_000.0 / 1400.0).abs() < 1e-12);
+        let e = spec.with_membrane(3, None).unwrap_err().to_string();
+        assert!(e.contains("stimulus 3") && e.contains("--chi") && e.contains("--cm"), "{e}");
+        // Unconverted, it does not compile; with a current as well, it is ambiguous.
+        assert!(compile(&spec, dims).unwrap_err().to_string().contains("--chi"));
+        spec.current = Some(1.0);
+        assert!(spec.with_membrane(1, Some(membrane)).unwrap_err().to_string().contains("one of"));
+        // The record: the model's own stimulus written out.
+        let plain = StimulusSpec::new(RegionKind::Box, 1.0);
+        assert_eq!(plain.effective(Karma::INFO).value, Some(Karma::INFO.stimulus_value));
+        let tp06 = kernels_gpu::models::TenTusscher2006::INFO;
+        let own = tp06.stimulus_current.unwrap();
+        let e = plain.effective(tp06);
+        assert_eq!((e.value, e.current, e.duration_ms), (None, Some(own.amplitude), own.duration));
+        assert!(own.duration > 0.0);
     }
 
     #[test]
