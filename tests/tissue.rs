@@ -224,3 +224,75 @@ fn a_step_above_the_gershgorin_limit_is_refused_naming_the_largest_stable_dt() {
     let iso = Operator::build(&iso).unwrap();
     assert!((iso.dt_max - 0.25 / 6.0).abs() < 1e-15);
 }
+
+/// The files VTK's own XML writer (the one ParaView uses) made in every
+/// data mode (`scripts/make-vti-fixtures.py`), against the same values
+/// saved by numpy.
+#[test]
+fn masks_and_fibres_read_from_every_kind_of_vti_that_vtk_writes() {
+    use fibril_host::io::npy;
+    use fibril_host::tissue::files::{read_fibres, read_labels};
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/vti");
+    let mask = npy::read(&dir.join("expected-tissue.npy")).unwrap().values;
+    let six = npy::read(&dir.join("expected-fibres6.npy")).unwrap().values;
+    let files = [
+        "ascii.vti",
+        "binary-uint32.vti",
+        "binary-zlib.vti",
+        "appended-raw-uint64.vti",
+        "appended-raw-uint32.vti",
+        "appended-base64.vti",
+        "appended-raw-zlib.vti",
+    ];
+    for name in files {
+        let path = dir.join(name);
+        let l = read_labels(&path, Some("tissue")).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(l.dims, GridDims::new(5, 4, 3), "{name}");
+        assert_eq!((l.spacing, l.origin), (Some(0.5), Some([1.0, 2.0, 3.0])), "{name}");
+        assert_eq!(l.labels.iter().map(|&v| v as f64).collect::<Vec<_>>(), mask, "{name}");
+        let labels = read_labels(&path, Some("labels")).unwrap();
+        assert!(labels.labels.contains(&2), "{name}: the int16 label field");
+        let Fibres::PerCell { fibre, sheet: Some(sheet) } =
+            read_fibres(&path, Some("fibres6"), l.dims).unwrap()
+        else {
+            panic!("{name}: six components give fibre and sheet")
+        };
+        for i in 0..l.dims.cells() {
+            for k in 0..3 {
+                assert_eq!(fibre[i][k], six[6 * i + k] as f32, "{name}: fibre of cell {i}");
+                assert_eq!(sheet[i][k], six[6 * i + 3 + k] as f32, "{name}: sheet of cell {i}");
+            }
+        }
+        let three = read_fibres(&path, Some("fibres"), l.dims).unwrap();
+        assert!(!three.has_sheet());
+        // Two arrays fit a mask (tissue, labels): a name is needed.
+        let e = read_labels(&path, None).unwrap_err().to_string();
+        assert!(e.contains("several arrays") && e.contains("tissue"), "{e}");
+    }
+    let e = read_labels(&dir.join("anisotropic-spacing.vti"), Some("tissue")).unwrap_err().to_string();
+    assert!(e.contains("not the same along every axis"), "{e}");
+    let e =
+        read_fibres(&dir.join("ascii.vti"), Some("fibres"), GridDims::new(5, 4, 4)).unwrap_err().to_string();
+    assert!(e.contains("5x4x3") && e.contains("5x4x4"), "{e}");
+}
+
+#[test]
+fn npy_masks_and_fibres_of_the_wrong_type_or_shape_are_refused() {
+    use fibril_host::io::npy::encode_shaped;
+    use fibril_host::tissue::files::{read_fibres, read_labels};
+    let dir = std::env::temp_dir().join(format!("fibril-tissue-files-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let floats = dir.join("float-mask.npy");
+    std::fs::write(&floats, encode_shaped(&[2, 3, 4], &[1.0f32; 24])).unwrap();
+    let e = read_labels(&floats, None).unwrap_err().to_string();
+    assert!(e.contains("<f4") && e.contains("uint8 or bool"), "{e}");
+    let flat = dir.join("flat-fibres.npy");
+    std::fs::write(&flat, encode_shaped(&[24, 3], &[1.0f32; 72])).unwrap();
+    let e = read_fibres(&flat, None, GridDims::new(4, 3, 2)).unwrap_err().to_string();
+    assert!(e.contains("(nz, ny, nx, 3)"), "{e}");
+    let four = dir.join("four.npy");
+    std::fs::write(&four, encode_shaped(&[2, 3, 4, 4], &[1.0f64; 96])).unwrap();
+    let e = read_fibres(&four, None, GridDims::new(4, 3, 2)).unwrap_err().to_string();
+    assert!(e.contains("4 components"), "{e}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -17,6 +17,7 @@
 
 pub mod conductivity;
 pub mod cpu;
+pub mod files;
 pub mod geometry;
 pub mod gpu;
 pub mod maps;
