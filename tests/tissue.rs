@@ -296,3 +296,41 @@ fn npy_masks_and_fibres_of_the_wrong_type_or_shape_are_refused() {
     assert!(e.contains("4 components"), "{e}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// What a checkpoint carries (the box state with NaN outside the tissue,
+/// and the maps) restarts a tissue solver at the same bits as the run that
+/// did not stop, in both layouts.
+#[test]
+fn a_tissue_run_resumed_from_its_state_and_maps_ends_with_the_same_bits() {
+    let dims = GridDims::new(19, 17, 6);
+    let op = Arc::new(Operator::build(&irregular(dims, 0.6)).unwrap());
+    let d = domain(dims, "karma", 0.6, 0.05, 1.0);
+    op.check_dt(0.05).unwrap();
+    let start = common::rich_start::<f32>(dims);
+    let mut s1 = StimulusSpec::new(RegionKind::Sphere, 7.5);
+    s1.center = Some([9.0, 3.0, 3.0]);
+    s1.radius = Some(2.5);
+    s1.duration_ms = 1.0;
+    let stimuli = StimulusSchedule::compile(&[s1], dims, 0.05, Karma::INFO).unwrap();
+    let recording = Recording { up: 1.0, down: Some(0.5), beats: None };
+    let events = Events { stimuli, recording: Some(recording) };
+    for layout in LAYOUTS {
+        let maps = Maps::at_start(recording, dims, start.slice(0), 0.0);
+        let mut whole = cpu::for_model(&d, &op, layout, &start);
+        whole.set_events(&events, EventStart::NEW, Some(&maps)).unwrap();
+        whole.advance(300).unwrap();
+        let mut first = cpu::for_model(&d, &op, layout, &start);
+        first.set_events(&events, EventStart::NEW, Some(&maps)).unwrap();
+        first.advance(160).unwrap();
+        let (saved, saved_maps) = (first.state().unwrap(), first.maps().unwrap().unwrap());
+        assert!(saved.slice(0).iter().any(|v| v.is_nan()), "the saved state marks the outside");
+        let mut resumed = cpu::for_model(&d, &op, layout, &saved);
+        resumed.set_events(&events, EventStart::resumed(160), Some(&saved_maps)).unwrap();
+        resumed.advance(140).unwrap();
+        let bits = |s: &State<f32>| s.slice(0).iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+        assert_eq!(bits(&whole.state().unwrap()), bits(&resumed.state().unwrap()), "{layout:?}");
+        let (a, b) = (whole.maps().unwrap().unwrap(), resumed.maps().unwrap().unwrap());
+        let mbits = |m: &Maps| m.activation.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+        assert_eq!(mbits(&a), mbits(&b), "{layout:?} maps");
+    }
+}
