@@ -89,19 +89,7 @@ impl Domain {
         diffusion: f64,
         model: ModelSetup,
     ) -> Result<Self, DomainError> {
-        for (axis, cells) in [("nx", dims.nx), ("ny", dims.ny), ("nz", dims.nz)] {
-            if cells == 0 {
-                return Err(DomainError::EmptyAxis { axis });
-            }
-        }
-        if dims.checked_cells().is_none_or(|c| c > MAX_CELLS) {
-            return Err(DomainError::TooManyCells { nx: dims.nx, ny: dims.ny, nz: dims.nz });
-        }
-        for (name, value) in [("dx", dx), ("dt", dt_ms), ("diffusion", diffusion)] {
-            if !(value > 0.0 && value.is_finite()) {
-                return Err(DomainError::NotPositive { name, value });
-            }
-        }
+        let domain = Self::with_own_operator(dims, dx, dt_ms, diffusion, model)?;
         let number = diffusion * dt_ms / (dx * dx);
         let axes = dims.axes();
         let limit = max_diffusion_number(axes);
@@ -115,6 +103,34 @@ impl Domain {
                 dt_max: limit * dx * dx / diffusion,
                 dx_min: (diffusion * dt_ms / limit).sqrt(),
             });
+        }
+        Ok(domain)
+    }
+
+    /// A domain whose diffusion is an operator of its own (a tissue's
+    /// weights, `crate::tissue`), which checks its own stability
+    /// (`tissue::Operator::check_dt`): every check of [`Domain::new`] but
+    /// the isotropic limit. `diffusion` is the largest coefficient, for
+    /// the records.
+    pub fn with_own_operator(
+        dims: GridDims,
+        dx: f64,
+        dt_ms: f64,
+        diffusion: f64,
+        model: ModelSetup,
+    ) -> Result<Self, DomainError> {
+        for (axis, cells) in [("nx", dims.nx), ("ny", dims.ny), ("nz", dims.nz)] {
+            if cells == 0 {
+                return Err(DomainError::EmptyAxis { axis });
+            }
+        }
+        if dims.checked_cells().is_none_or(|c| c > MAX_CELLS) {
+            return Err(DomainError::TooManyCells { nx: dims.nx, ny: dims.ny, nz: dims.nz });
+        }
+        for (name, value) in [("dx", dx), ("dt", dt_ms), ("diffusion", diffusion)] {
+            if !(value > 0.0 && value.is_finite()) {
+                return Err(DomainError::NotPositive { name, value });
+            }
         }
         Ok(Self { dims, dx, dt_ms, diffusion, model })
     }

@@ -21,6 +21,7 @@ pub mod scalar;
 pub mod solver;
 pub mod state;
 pub mod time;
+pub mod tissue;
 
 pub use domain::{Domain, DomainError};
 pub use kernels_gpu::{CellModel, GridDims, ModelInfo};

@@ -43,6 +43,7 @@ pub mod real;
 pub mod registry;
 pub mod stencil;
 pub mod tips;
+pub mod tissue;
 
 #[cfg(target_arch = "nvptx64")]
 mod gpu;

@@ -26,6 +26,12 @@ pub enum Kernel {
     EcgPartial,
     /// The charged plaquettes between two samples of V (no model).
     PhasePlaquettes,
+    /// One thread per tissue cell of a dense grid with a mask (`kernels::tissue`).
+    TissueDense,
+    /// One thread per tissue cell of the compact layout (`kernels::tissue`).
+    TissueCompact,
+    /// A stimulus over the stored cells of a tissue buffer (no model).
+    StimulateTissue,
 }
 
 /// One `.entry` of the PTX.
@@ -79,10 +85,14 @@ macro_rules! entry_table {
             EntryPoint { model: "", kernel: Kernel::EcgPartial, precision: "f64", name: $crate::entry_name!(ecg, partial, f64) },
             EntryPoint { model: "", kernel: Kernel::PhasePlaquettes, precision: "f32", name: $crate::entry_name!(phase, plaquettes, f32) },
             EntryPoint { model: "", kernel: Kernel::PhasePlaquettes, precision: "f64", name: $crate::entry_name!(phase, plaquettes, f64) },
+            EntryPoint { model: "", kernel: Kernel::StimulateTissue, precision: "f32", name: $crate::entry_name!(stimulate, tissue, f32) },
+            EntryPoint { model: "", kernel: Kernel::StimulateTissue, precision: "f64", name: $crate::entry_name!(stimulate, tissue, f64) },
             $(
                 entry!($name, naive, Naive3d, f32), entry!($name, naive, Naive3d, f64),
                 entry!($name, naive2d, Naive2d, f32), entry!($name, naive2d, Naive2d, f64),
                 entry!($name, naive1d, Naive1d, f32), entry!($name, naive1d, Naive1d, f64),
+                entry!($name, tissue_dense, TissueDense, f32), entry!($name, tissue_dense, TissueDense, f64),
+                entry!($name, tissue_compact, TissueCompact, f32), entry!($name, tissue_compact, TissueCompact, f64),
                 $(
                     entry!(@$paper $name, csw, Csw, f32), entry!(@$paper $name, csw, Csw, f64),
                     entry!(@$paper $name, tower, Tower, f32), entry!(@$paper $name, tower, Tower, f64),

@@ -40,6 +40,9 @@ pub struct RunConfig {
     /// Pseudo-ECG electrodes, each an `[[electrode]]` table.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub electrode: Vec<Electrode>,
+    /// A geometry with fibres (`[tissue]`, `cli::tissue`); the box without.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tissue: Option<super::tissue::TissueArgs>,
 }
 
 /// An `--electrode` value: a TOML inline table.
@@ -194,6 +197,7 @@ impl RunConfig {
             output: options.output.clone(),
             stimulus,
             electrode,
+            tissue: None,
         };
         let Some((path, file)) = file else {
             return Ok(from_args);
@@ -211,6 +215,11 @@ impl RunConfig {
                 if options.electrodes.is_empty() {
                     merged.insert(section, value);
                 }
+                continue;
+            }
+            if section == "tissue" {
+                // No option overrides it (it has none on the command line).
+                merged.insert(section, value);
                 continue;
             }
             let toml::Value::Table(keys) = value else {

@@ -10,6 +10,7 @@ pub mod run;
 pub mod run_args;
 pub mod select;
 pub mod summary;
+pub mod tissue;
 
 use clap::{Parser, Subcommand};
 

@@ -32,6 +32,7 @@ use super::interrupt::{self, INTERRUPTED_EXIT};
 use super::run_args::{InitArg, ProtocolArg, RunArgs};
 use super::select::{Selected, build_solver, check_memory, select};
 use super::summary::{ActivationRecord, EcgRecord, ResumeRecord, RunSummary, Throughput};
+use super::tissue::{self, TissueRun};
 
 /// Name of the checkpoint file in the output directory.
 pub const CHECKPOINT_FILE: &str = "checkpoint.fibril";
@@ -65,6 +66,8 @@ struct Plan {
     /// The interval of the tip search, steps.
     tips: Option<u64>,
     resume: Option<Resume>,
+    /// The geometry and fibres of a `[tissue]` run.
+    tissue: Option<TissueRun>,
 }
 
 pub fn run(args: RunArgs, matches: &ArgMatches) -> anyhow::Result<ExitCode> {
@@ -85,7 +88,7 @@ pub fn run(args: RunArgs, matches: &ArgMatches) -> anyhow::Result<ExitCode> {
 /// builds the domain. The domain's error is returned apart (the outer
 /// `Ok`), so that `--print-config` still prints a configuration whose
 /// domain would be refused.
-fn complete(resolved: &mut Resolved) -> anyhow::Result<anyhow::Result<Domain>> {
+fn complete(resolved: &mut Resolved) -> anyhow::Result<anyhow::Result<(Domain, Option<TissueRun>)>> {
     // The model's usual dx, dt and D fill what was not given, so that
     // --print-config shows (and a file of it reproduces) the run.
     let model = resolved.config.model.setup()?;
@@ -95,9 +98,18 @@ fn complete(resolved: &mut Resolved) -> anyhow::Result<anyhow::Result<Domain>> {
     resolved.config.model.parameters =
         model.parameters().into_iter().map(|p| ParamAssign { name: p.name.into(), value: p.value }).collect();
     resolved.config.model.preset = model.preset().map(String::from);
-    let domain = args::domain(&resolved.config.grid, &resolved.config.model);
+    let domain = match resolved.config.tissue.clone() {
+        // The tissue sets the grid (a mask file's shape and spacing) and
+        // checks its own stability.
+        Some(t) => {
+            let explicit = resolved.explicit.clone();
+            tissue::prepare(&t, &mut resolved.config.grid, &|k| explicit.contains(k), model.clone())
+                .map(|(d, t)| (d, Some(t)))
+        }
+        None => args::domain(&resolved.config.grid, &resolved.config.model).map(|d| (d, None)),
+    };
     check_protocol(&resolved.config)?;
-    if let Ok(domain) = &domain {
+    if let Ok((domain, _)) = &domain {
         resolve_protocol(&mut resolved.config, domain)?;
     }
     Ok(domain)
@@ -112,7 +124,7 @@ fn complete(resolved: &mut Resolved) -> anyhow::Result<anyhow::Result<Domain>> {
 pub fn check_resolved(mut resolved: Resolved) -> anyhow::Result<CheckedRun> {
     let domain = complete(&mut resolved)?;
     let _ = resolved.config.to_toml();
-    let domain = domain?;
+    let (domain, _) = domain?;
     let checked = check(&resolved.config, &domain)?;
     Ok(CheckedRun {
         domain,
@@ -323,8 +335,15 @@ fn check(config: &RunConfig, domain: &Domain) -> anyhow::Result<Checked> {
 
 /// Validates every input, reads the checkpoint to resume from and probes
 /// the hardware before any work starts.
-fn plan(resolved: &Resolved, args: &RunArgs, domain: Domain) -> anyhow::Result<Plan> {
+fn plan(
+    resolved: &Resolved,
+    args: &RunArgs,
+    (domain, tissue): (Domain, Option<TissueRun>),
+) -> anyhow::Result<Plan> {
     let config = &resolved.config;
+    if tissue.is_some() {
+        tissue::check_options(config)?;
+    }
     let checked = check(config, &domain)?;
     for note in &checked.notes {
         eprintln!("fibril: note: {note}");
@@ -353,7 +372,10 @@ fn plan(resolved: &Resolved, args: &RunArgs, domain: Domain) -> anyhow::Result<P
     let mut selected = select(&config.compute, config.compute.single_gpu_count()?, &args.ranks)?;
     let resume_from = args.resume.as_ref().map(|p| p.display().to_string()).unwrap_or_default();
     selected.bind_options(&format!("{}\n{resume_from}", config.to_toml()));
-    check_memory(&selected, &domain, precision, kernel, recording.as_ref())?;
+    if tissue.is_none() {
+        // A tissue solver checks the memory of its own layout.
+        check_memory(&selected, &domain, precision, kernel, recording.as_ref())?;
+    }
     let out = match &resume {
         _ if !selected.is_root() => None,
         Some(r) => {
@@ -390,6 +412,7 @@ fn plan(resolved: &Resolved, args: &RunArgs, domain: Domain) -> anyhow::Result<P
         ecg: checked.ecg,
         tips: checked.tips,
         resume,
+        tissue,
     })
 }
 
@@ -655,6 +678,7 @@ fn execute<M: CellModel, T: Scalar>(
         ecg,
         tips,
         resume,
+        tissue,
     } = plan;
     let output = &config.output;
     let (initial, maps, phase) = match &resume {
@@ -669,7 +693,10 @@ fn execute<M: CellModel, T: Scalar>(
             (initial, maps, None)
         }
     };
-    let mut solver = build_solver::<M, T>(&selected, &config.compute, kernel, &domain, &initial)?;
+    let mut solver = match &tissue {
+        Some(t) => tissue::build_solver::<M, T>(&selected, t, &domain, &initial)?,
+        None => build_solver::<M, T>(&selected, &config.compute, kernel, &domain, &initial)?,
+    };
     drop(initial);
     let events = Events { stimuli, recording };
     let start = if resume.is_some() { EventStart::resumed(schedule.start_step) } else { EventStart::NEW };

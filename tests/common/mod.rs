@@ -83,3 +83,23 @@ pub fn rich_start<T: Scalar>(dims: GridDims) -> State<T> {
         (u, v)
     })
 }
+
+/// A tissue with a hole (a cylinder along z), an irregular outline (10%
+/// of the cells removed at random) and fibres that change direction from
+/// cell to cell, off every axis; D_fibre = `d`, D_cross = `d` / 5.
+pub fn irregular_tissue(dims: GridDims, dx: f64, d: f64) -> fibril_host::tissue::Tissue {
+    use fibril_host::tissue::{Conductivity, Fibres, geometry};
+    let mut t = geometry::cylinder(dims, dx, 2.0 * dx, [1.0, 0.0, 0.0], Conductivity::isotropic(d));
+    let mut rng = Lcg(7);
+    for l in &mut t.labels {
+        if rng.next_unit() < 0.1 {
+            *l = 0;
+        }
+    }
+    let fibre = (0..dims.cells())
+        .map(|_| [1.0, rng.next_unit() as f32 * 2.0 - 1.0, rng.next_unit() as f32 - 0.5])
+        .collect();
+    t.fibres = Fibres::PerCell { fibre, sheet: None };
+    t.conductivity = Conductivity { fibre: d, cross: 0.2 * d, sheet: None };
+    t
+}

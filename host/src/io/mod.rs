@@ -13,6 +13,7 @@ pub mod plot;
 pub mod queue;
 pub mod snapshots;
 pub mod vti;
+pub mod vti_read;
 
 pub use atomic::{write_atomic, write_json_atomic};
 pub use output_dir::{OutputDir, OutputDirError};

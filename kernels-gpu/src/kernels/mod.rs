@@ -21,6 +21,7 @@ mod ecg;
 mod events;
 pub mod naive;
 mod tips;
+pub mod tissue;
 pub mod tower;
 
 /// The entry point `<model>_<kernel>_<t>` of one kernel body for one model
@@ -65,6 +66,7 @@ macro_rules! model_entry_points {
         step_entry!(dims $crate::GridDims, [$crate::kernels::naive::step::<$ty, $t, 3>], $name, naive, $ty, $t);
         step_entry!(dims $crate::GridDims, [$crate::kernels::naive::step::<$ty, $t, 2>], $name, naive2d, $ty, $t);
         step_entry!(dims $crate::GridDims, [$crate::kernels::naive::step::<$ty, $t, 1>], $name, naive1d, $ty, $t);
+        $crate::kernels::tissue::tissue_entries!($name, $ty, $t);
     };
     (@paper $name:ident, $ty:path, $t:ident) => {
         step_entry!(dims $crate::GridDims, [$crate::kernels::csw::step::<$ty, $t>], $name, csw, $ty, $t);

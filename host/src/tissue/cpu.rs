@@ -1,0 +1,383 @@
+//! The CPU solver of a tissue: the reference of the GPU's tissue kernels.
+//!
+//! Every cell is stepped by the very function the kernels call
+//! (`kernels_gpu::tissue::step_dense_cell` or `step_compact_cell`), on
+//! buffers laid out as on the device (the locals variable after variable),
+//! in parallel over runs of cells; stimuli by
+//! `kernels_gpu::tissue::stimulate_stored_cell`, like the stimulus kernel.
+
+use std::sync::Arc;
+
+use kernels_gpu::events::{Recorder, SlicePlacement};
+use kernels_gpu::tissue::{
+    CompactTissue, DenseTissue, step_compact_cell, step_dense_cell, stimulate_stored_cell,
+};
+use kernels_gpu::{CellModel, Locals, StepCoeffs};
+use rayon::prelude::*;
+
+use super::TissueLayout;
+use super::maps::Storage;
+use super::weights::Operator;
+use crate::domain::Domain;
+use crate::events::ecg::pseudo_ecg_at;
+use crate::events::recording::Maps;
+use crate::events::stimulus::Region;
+use crate::events::{EventStart, Events};
+use crate::scalar::Scalar;
+use crate::solver::{BackendKind, Solver, SolverError};
+use crate::state::State;
+use kernels_gpu::ecg::EcgProbe;
+
+/// Cells per parallel task.
+const CELLS_PER_TASK: usize = 8 * 1024;
+
+/// Where a step reads and writes, as addresses (shared by the tasks, each
+/// of which touches only its own cells).
+#[derive(Clone, Copy)]
+struct Buffers {
+    u: u64,
+    u_next: u64,
+    local: u64,
+}
+
+/// The layout's kernel argument.
+#[derive(Clone, Copy)]
+enum Lay {
+    Dense(DenseTissue),
+    Compact(CompactTissue),
+}
+
+pub struct TissueCpuSolver<M: CellModel, T: Scalar> {
+    storage: Storage,
+    step: StepCoeffs<T>,
+    coeffs: M::Coeffs<T>,
+    u: Vec<T>,
+    u_next: Vec<T>,
+    /// Local variable k of stored cell c at `k * stored + c`.
+    local: Vec<T>,
+    weights: Vec<T>,
+    /// Compact layout: the neighbour table (empty for the dense one).
+    neighbours: Vec<u32>,
+    dt_ms: f64,
+    step_count: u64,
+    /// The step whose stimuli are in U.
+    stimulated: Option<u64>,
+    events: Events,
+    /// Each mask stimulus's bits over the box.
+    mask_bits: Vec<Option<Vec<u32>>>,
+    /// The maps over the stored cells.
+    maps: Option<Maps>,
+}
+
+impl<M: CellModel, T: Scalar> TissueCpuSolver<M, T> {
+    /// A solver of `op` in `layout` for the domain's model and time step
+    /// (the operator's stability was checked for that step).
+    ///
+    /// # Panics
+    /// If `initial` is not a state of the domain's grid and model `M`, or
+    /// the operator is of another grid (programming errors).
+    pub fn new(domain: &Domain, op: &Arc<Operator>, layout: TissueLayout, initial: &State<T>) -> Self {
+        assert_eq!(initial.dims(), domain.dims(), "initial state matches the domain");
+        assert_eq!(op.dims, domain.dims(), "the tissue's grid is the domain's");
+        assert_eq!(initial.model().name, M::INFO.name, "initial state of this model");
+        let storage = Storage::new(op, layout);
+        let stored = storage.stored();
+        let (weights, neighbours) = match layout {
+            TissueLayout::Dense => (op.dense_weights::<T>(), Vec::new()),
+            TissueLayout::Compact => (op.compact_weights::<T>(), op.neighbours.clone()),
+        };
+        let mut solver = Self {
+            storage,
+            // The weights are the operator in 1/time: the diffusion term
+            // is multiplied by dt, like the Laplacian by D dt / h^2.
+            step: StepCoeffs::new(domain.dt_ms(), domain.dt_ms()),
+            coeffs: domain.model_coeffs::<M, T>(),
+            u: vec![T::ZERO; stored],
+            u_next: vec![T::ZERO; stored],
+            local: vec![T::ZERO; (M::Locals::<T>::COUNT * stored).max(1)],
+            weights,
+            neighbours,
+            dt_ms: domain.dt_ms(),
+            step_count: 0,
+            stimulated: None,
+            events: Events::default(),
+            mask_bits: Vec::new(),
+            maps: None,
+        };
+        solver.load(initial);
+        solver
+    }
+
+    fn load(&mut self, state: &State<T>) {
+        let vars = self.storage.vars(state);
+        let stored = self.storage.stored();
+        self.u.copy_from_slice(&vars[0]);
+        // Cells the step skips (outside the tissue) keep their value in both buffers.
+        self.u_next.copy_from_slice(&vars[0]);
+        for (k, var) in vars[1..].iter().enumerate() {
+            self.local[k * stored..(k + 1) * stored].copy_from_slice(var);
+        }
+    }
+
+    fn lay(&self) -> Lay {
+        let s = &self.storage;
+        match s.layout {
+            TissueLayout::Dense => Lay::Dense(DenseTissue {
+                dims: s.dims,
+                weights: self.weights.as_ptr() as u64,
+                mask: s.mask.as_ptr() as u64,
+            }),
+            TissueLayout::Compact => Lay::Compact(CompactTissue {
+                dims: s.dims,
+                cells: s.cells.len() as u32,
+                weights: self.weights.as_ptr() as u64,
+                neighbours: self.neighbours.as_ptr() as u64,
+                index: s.cells.as_ptr() as u64,
+            }),
+        }
+    }
+
+    /// The recorder at the current step (off without maps).
+    fn recorder(&mut self) -> Recorder<T> {
+        let t_ms = self.step_count as f64 * self.dt_ms;
+        let stored = self.storage.stored();
+        match &mut self.maps {
+            Some(maps) => {
+                let addresses = maps.host_addresses();
+                maps.recording.recorder::<T>(addresses, stored, self.dt_ms).at(t_ms)
+            }
+            None => Recorder::off(),
+        }
+    }
+
+    /// Applies the stimuli due at the current step, unless applied already.
+    fn stimulate(&mut self) {
+        if self.stimulated == Some(self.step_count) {
+            return;
+        }
+        self.stimulated = Some(self.step_count);
+        let rec = self.recorder();
+        let dims = self.storage.dims;
+        for (k, s) in self.events.stimuli.stimuli.iter().enumerate() {
+            if !s.active_at(self.step_count) {
+                continue;
+            }
+            let Some((first, end)) = self.storage.stimulus_range(s) else { continue };
+            let mut args = s.args::<T>(dims, self.dt_ms);
+            if let Some(bits) = &self.mask_bits[k] {
+                args.mask = bits.as_ptr() as u64;
+            }
+            let (u, index) = (self.u.as_mut_ptr(), self.storage.index_address());
+            for c in first..end {
+                // SAFETY: c is a stored cell of `u`; the index table (compact)
+                // and the mask bits cover what they must; the recorder is
+                // over the stored cells' maps.
+                unsafe { stimulate_stored_cell(u, dims, index, &args, &rec, c) };
+            }
+        }
+    }
+
+    fn step_once(&mut self) {
+        self.stimulate();
+        let rec = self.recorder();
+        let lay = self.lay();
+        let bufs = Buffers {
+            u: self.u.as_ptr() as u64,
+            u_next: self.u_next.as_mut_ptr() as u64,
+            local: self.local.as_mut_ptr() as u64,
+        };
+        let (step, coeffs) = (self.step, self.coeffs);
+        let stored = self.storage.stored();
+        #[cfg(target_arch = "x86_64")]
+        let fma = std::arch::is_x86_feature_detected!("fma");
+        #[cfg(not(target_arch = "x86_64"))]
+        let fma = false;
+        (0..stored.div_ceil(CELLS_PER_TASK)).into_par_iter().for_each(|task| {
+            let range = (task * CELLS_PER_TASK) as u32..((task + 1) * CELLS_PER_TASK).min(stored) as u32;
+            #[cfg(target_arch = "x86_64")]
+            if fma {
+                // SAFETY: the processor has FMA (detected above); the task's
+                // cells are its own (see `step_cells`).
+                unsafe { step_cells_fma::<M, T>(bufs, lay, &step, &coeffs, &rec, range) };
+                return;
+            }
+            let _ = fma;
+            // SAFETY: as above.
+            unsafe { step_cells::<M, T>(bufs, lay, &step, &coeffs, &rec, range) };
+        });
+        std::mem::swap(&mut self.u, &mut self.u_next);
+        self.step_count += 1;
+    }
+}
+
+/// [`step_cells`] compiled with the FMA instruction available.
+///
+/// # Safety
+/// As [`step_cells`], on a processor with FMA.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "fma")]
+unsafe fn step_cells_fma<M: CellModel, T: Scalar>(
+    bufs: Buffers,
+    lay: Lay,
+    step: &StepCoeffs<T>,
+    coeffs: &M::Coeffs<T>,
+    rec: &Recorder<T>,
+    range: std::ops::Range<u32>,
+) {
+    // SAFETY: forwarded.
+    unsafe { step_cells::<M, T>(bufs, lay, step, coeffs, rec, range) }
+}
+
+/// Steps the stored cells of `range` with the kernels' per-cell functions.
+///
+/// # Safety
+/// The buffers and `lay` are a solver's (lengths as the per-cell functions
+/// require); no other task steps a cell of `range`.
+#[inline(always)]
+unsafe fn step_cells<M: CellModel, T: Scalar>(
+    bufs: Buffers,
+    lay: Lay,
+    step: &StepCoeffs<T>,
+    coeffs: &M::Coeffs<T>,
+    rec: &Recorder<T>,
+    range: std::ops::Range<u32>,
+) {
+    let (u, u_next, local) = (bufs.u as *const T, bufs.u_next as *mut T, bufs.local as *mut T);
+    // SAFETY: forwarded from the caller.
+    unsafe {
+        match lay {
+            Lay::Dense(d) => {
+                for i in range {
+                    step_dense_cell::<M, T>(u, u_next, local, &d, step, coeffs, rec, i);
+                }
+            }
+            Lay::Compact(c) => {
+                for i in range {
+                    step_compact_cell::<M, T>(u, u_next, local, &c, step, coeffs, rec, i);
+                }
+            }
+        }
+    }
+}
+
+impl<M: CellModel, T: Scalar> Solver<T> for TissueCpuSolver<M, T> {
+    fn kind(&self) -> BackendKind {
+        BackendKind::Cpu
+    }
+
+    fn device_name(&self) -> String {
+        format!("CPU ({} threads)", rayon::current_num_threads())
+    }
+
+    fn method(&self) -> String {
+        format!("cpu-tissue-{}", self.storage.layout.name())
+    }
+
+    fn advance(&mut self, steps: u64) -> Result<(), SolverError> {
+        for _ in 0..steps {
+            self.step_once();
+        }
+        Ok(())
+    }
+
+    fn synchronize(&mut self) -> Result<(), SolverError> {
+        Ok(())
+    }
+
+    fn state(&mut self) -> Result<State<T>, SolverError> {
+        self.stimulate();
+        let stored = self.storage.stored();
+        let mut vars: Vec<&[T]> = vec![&self.u];
+        for k in 0..M::Locals::<T>::COUNT {
+            vars.push(&self.local[k * stored..(k + 1) * stored]);
+        }
+        Ok(self.storage.state(M::INFO, &vars))
+    }
+
+    fn set_state(&mut self, state: &State<T>) -> Result<(), SolverError> {
+        assert_eq!(state.dims(), self.storage.dims, "state matches the solver's grid");
+        assert_eq!(state.model().name, M::INFO.name, "state of the solver's model");
+        self.load(state);
+        Ok(())
+    }
+
+    fn set_events(
+        &mut self,
+        events: &Events,
+        start: EventStart,
+        maps: Option<&Maps>,
+    ) -> Result<(), SolverError> {
+        assert_eq!(events.recording.is_some(), maps.is_some(), "maps exactly when recording");
+        let dims = self.storage.dims;
+        self.mask_bits = events
+            .stimuli
+            .stimuli
+            .iter()
+            .map(|s| match &s.region {
+                Region::Mask(mask) => Some(mask.local_bits(dims, SlicePlacement::whole(dims.nz))),
+                _ => None,
+            })
+            .collect();
+        self.events = events.clone();
+        self.step_count = start.step;
+        self.stimulated = start.stimuli_applied.then_some(start.step);
+        self.maps = maps.map(|m| self.storage.maps_from_box(m));
+        Ok(())
+    }
+
+    fn maps(&mut self) -> Result<Option<Maps>, SolverError> {
+        self.stimulate();
+        Ok(self.maps.as_ref().map(|m| self.storage.maps_to_box(m)))
+    }
+
+    /// The pseudo-ECG of the box with the cells outside the tissue at the
+    /// model's rest (`fibril run` does not offer electrodes with a tissue:
+    /// the sum does not yet follow the tissue's boundary).
+    fn ecg(&mut self, probes: &[EcgProbe]) -> Result<Vec<f64>, SolverError> {
+        self.stimulate();
+        let rest = T::from_f64(M::INFO.variables[0].rest);
+        let mut field = vec![rest; self.storage.dims.cells()];
+        for (c, &v) in self.u.iter().enumerate() {
+            let i = self.storage.box_index(c);
+            if self.storage.mask[i] != 0 {
+                field[i] = v;
+            }
+        }
+        Ok(pseudo_ecg_at(&field, self.storage.dims, probes))
+    }
+
+    fn any_nonfinite(&mut self) -> Result<bool, SolverError> {
+        Ok(self.u.par_iter().any(|x| !x.is_finite()))
+    }
+}
+
+/// A CPU tissue solver for the domain's model, chosen at run time (the
+/// typed [`TissueCpuSolver`] behind the interface), for code that does not
+/// otherwise need the model's type: tests, probes.
+pub fn for_model<T: Scalar>(
+    domain: &Domain,
+    op: &Arc<Operator>,
+    layout: TissueLayout,
+    initial: &State<T>,
+) -> Box<dyn Solver<T>> {
+    struct Build<'a, T> {
+        domain: &'a Domain,
+        op: &'a Arc<Operator>,
+        layout: TissueLayout,
+        initial: &'a State<T>,
+    }
+    impl<T: Scalar> crate::models::ModelVisitor for Build<'_, T> {
+        type Output = Box<dyn std::any::Any>;
+        fn visit<M: CellModel, S: Scalar>(self) -> Self::Output {
+            // `dispatch` was asked for T's precision, so S is T.
+            let initial: &State<S> =
+                (self.initial as &dyn std::any::Any).downcast_ref().expect("dispatched on T's precision");
+            let solver: Box<dyn Solver<S>> =
+                Box::new(TissueCpuSolver::<M, S>::new(self.domain, self.op, self.layout, initial));
+            Box::new(solver)
+        }
+    }
+    let build = Build { domain, op, layout, initial };
+    let any = crate::models::dispatch(domain.model().info(), T::PRECISION, build);
+    *any.downcast::<Box<dyn Solver<T>>>().expect("dispatched on T's precision")
+}

@@ -1,0 +1,458 @@
+//! A tissue resident on one GPU: the tissue kernels of `kernels_gpu`
+//! (`kernels::tissue`), dense with a mask or compact, with stimuli and
+//! maps on the device as for the box.
+
+use std::marker::PhantomData;
+use std::sync::Arc;
+
+use cudarc::driver::{
+    CudaFunction, CudaSlice, CudaStream, DevicePtr, DeviceRepr, LaunchConfig, PushKernelArg,
+};
+use cudarc::nvrtc::Ptx;
+use kernels_gpu::events::{Recorder, SlicePlacement, StimulusArgs};
+use kernels_gpu::registry::{self, Kernel};
+use kernels_gpu::tissue::{CompactTissue, DenseTissue};
+use kernels_gpu::{CellModel, DEFAULT_BLOCK, FLAT_BLOCK, GridDims, Locals, StepCoeffs, ZWindow};
+
+use super::TissueLayout;
+use super::maps::Storage;
+use super::weights::Operator;
+use crate::backend::gpu::GpuDevice;
+use crate::backend::gpu::solver::cuda;
+use crate::domain::Domain;
+use crate::events::ecg::pseudo_ecg_at;
+use crate::events::recording::{Maps, Recording};
+use crate::events::stimulus::Region;
+use crate::events::{EventStart, Events};
+use crate::scalar::Scalar;
+use crate::solver::{BackendKind, Solver, SolverError};
+use crate::state::State;
+use kernels_gpu::ecg::EcgProbe;
+
+/// A `#[repr(C)]` struct of `kernels-gpu` passed by value to a kernel.
+#[repr(transparent)]
+#[derive(Clone, Copy)]
+struct ByValue<P>(P);
+
+// SAFETY: instantiated only with `DenseTissue`, `CompactTissue`,
+// `GridDims`, `ZWindow`, `StepCoeffs<T>`, `Recorder<T>`, `StimulusArgs<T>`
+// and a model's `Coeffs<T>`: plain `#[repr(C)]` structs of numbers whose
+// kernel-side declaration is the same Rust type.
+unsafe impl<P: Copy> DeviceRepr for ByValue<P> {}
+
+fn load(module: &Arc<cudarc::driver::CudaModule>, name: &str) -> Result<CudaFunction, SolverError> {
+    module.load_function(name).map_err(|_| SolverError::MissingKernel { name: name.into() })
+}
+
+/// A stimulus ready to launch: its arguments and its range of stored cells.
+struct StimulusLaunch<T> {
+    args: StimulusArgs<T>,
+    first: u32,
+    end: u32,
+    _mask: Option<CudaSlice<u32>>,
+}
+
+/// The maps on the device, over the stored cells.
+struct DeviceMaps {
+    recording: Recording,
+    activation: CudaSlice<f32>,
+    repolarisation: Option<CudaSlice<f32>>,
+    count: Option<CudaSlice<u32>>,
+}
+
+/// The layout's buffers beside the weights.
+enum LayoutBuffers {
+    Dense { mask: CudaSlice<u8> },
+    Compact { neighbours: CudaSlice<u32>, index: CudaSlice<u32> },
+}
+
+pub struct TissueGpuSolver<M: CellModel, T: Scalar> {
+    stream: Arc<CudaStream>,
+    device_name: String,
+    storage: Storage,
+    step_fn: CudaFunction,
+    stimulate_fn: CudaFunction,
+    flag_fn: CudaFunction,
+    step: StepCoeffs<T>,
+    coeffs: M::Coeffs<T>,
+    u: CudaSlice<T>,
+    u_next: CudaSlice<T>,
+    /// Local variable k of stored cell c at `k * stored + c`.
+    local: CudaSlice<T>,
+    weights: CudaSlice<T>,
+    buffers: LayoutBuffers,
+    flag: CudaSlice<u32>,
+    dt_ms: f64,
+    step_count: u64,
+    stimulated: Option<u64>,
+    events: Events,
+    stimuli: Vec<Option<StimulusLaunch<T>>>,
+    maps: Option<DeviceMaps>,
+    recorder: Recorder<T>,
+    model: PhantomData<M>,
+}
+
+/// Device bytes of a tissue run: U twice, the locals, the weights and the
+/// layout's tables (per stored cell).
+pub fn device_bytes(op: &Operator, layout: TissueLayout, variables: usize, bytes_per_value: usize) -> u64 {
+    let (stored, tissue) = match layout {
+        TissueLayout::Dense => (op.dims.cells() as u64, 0u64),
+        TissueLayout::Compact => (op.tissue_cells() as u64, op.tissue_cells() as u64),
+    };
+    let values = (variables as u64 + 1 + kernels_gpu::tissue::DIRECTIONS as u64) * stored;
+    let tables = match layout {
+        TissueLayout::Dense => stored,
+        TissueLayout::Compact => (kernels_gpu::tissue::DIRECTIONS as u64 + 1) * 4 * tissue,
+    };
+    values * bytes_per_value as u64 + tables
+}
+
+impl<M: CellModel, T: Scalar> TissueGpuSolver<M, T> {
+    /// Loads the tissue kernels, uploads the weights and `initial`.
+    pub fn new(
+        device: &GpuDevice,
+        ptx: &str,
+        domain: &Domain,
+        op: &Arc<Operator>,
+        layout: TissueLayout,
+        initial: &State<T>,
+    ) -> Result<Self, SolverError> {
+        assert_eq!(initial.dims(), domain.dims(), "initial state matches the domain");
+        assert_eq!(op.dims, domain.dims(), "the tissue's grid is the domain's");
+        assert_eq!(initial.model().name, M::INFO.name, "initial state of this model");
+        device.check_fits(device_bytes(op, layout, M::INFO.variables.len(), T::BYTES))?;
+        let kernel = match layout {
+            TissueLayout::Dense => Kernel::TissueDense,
+            TissueLayout::Compact => Kernel::TissueCompact,
+        };
+        let name = |model: &str, kernel| {
+            registry::entry_point(model, kernel, T::NAME)
+                .map(|e| e.name)
+                .ok_or_else(|| SolverError::MissingKernel { name: format!("{model} {kernel:?} {}", T::NAME) })
+        };
+        let ctx = device.context();
+        let module = ctx.load_module(Ptx::from_src(ptx)).map_err(cuda("loading the kernels"))?;
+        let stream = ctx.default_stream();
+        let storage = Storage::new(op, layout);
+        let stored = storage.stored();
+        let alloc = |n: usize, during| stream.alloc_zeros::<T>(n.max(1)).map_err(cuda(during));
+        let (weights, buffers) = match layout {
+            TissueLayout::Dense => (
+                stream.clone_htod(&op.dense_weights::<T>()).map_err(cuda("uploading the weights"))?,
+                LayoutBuffers::Dense {
+                    mask: stream.clone_htod(&storage.mask).map_err(cuda("uploading the mask"))?,
+                },
+            ),
+            TissueLayout::Compact => (
+                stream.clone_htod(&op.compact_weights::<T>()).map_err(cuda("uploading the weights"))?,
+                LayoutBuffers::Compact {
+                    neighbours: stream
+                        .clone_htod(&op.neighbours)
+                        .map_err(cuda("uploading the neighbour table"))?,
+                    index: stream.clone_htod(&storage.cells).map_err(cuda("uploading the cell list"))?,
+                },
+            ),
+        };
+        let mut solver = Self {
+            step_fn: load(&module, name(M::INFO.name, kernel)?)?,
+            stimulate_fn: load(&module, name("", Kernel::StimulateTissue)?)?,
+            flag_fn: load(&module, name("", Kernel::FlagNonfinite)?)?,
+            u: alloc(stored, "allocating U")?,
+            u_next: alloc(stored, "allocating U_next")?,
+            local: alloc(M::Locals::<T>::COUNT * stored, "allocating the locals")?,
+            weights,
+            buffers,
+            flag: stream.alloc_zeros::<u32>(1).map_err(cuda("allocating the NaN flag"))?,
+            step: StepCoeffs::new(domain.dt_ms(), domain.dt_ms()),
+            coeffs: domain.model_coeffs::<M, T>(),
+            dt_ms: domain.dt_ms(),
+            step_count: 0,
+            stimulated: None,
+            events: Events::default(),
+            stimuli: Vec::new(),
+            maps: None,
+            recorder: Recorder::off(),
+            device_name: device.info().name.clone(),
+            storage,
+            stream,
+            model: PhantomData,
+        };
+        solver.set_state(initial)?;
+        Ok(solver)
+    }
+
+    fn address<V>(&self, s: &CudaSlice<V>) -> u64 {
+        s.device_ptr(&self.stream).0
+    }
+
+    fn step_recorder(&self) -> Recorder<T> {
+        self.recorder.at(self.step_count as f64 * self.dt_ms)
+    }
+
+    /// Launches the stimuli due at the current step unless they are in U.
+    fn stimulate(&mut self) -> Result<(), SolverError> {
+        let step = self.step_count;
+        if self.stimulated == Some(step) {
+            return Ok(());
+        }
+        self.stimulated = Some(step);
+        let index = match &self.buffers {
+            LayoutBuffers::Dense { .. } => 0u64,
+            LayoutBuffers::Compact { index, .. } => self.address(index),
+        };
+        let rec = ByValue(self.step_recorder());
+        let dims = ByValue(self.storage.dims);
+        for (k, launch) in self.stimuli.iter().enumerate() {
+            let Some(launch) = launch else { continue };
+            if !self.events.stimuli.stimuli[k].active_at(step) {
+                continue;
+            }
+            let n = (launch.end - launch.first) as u64;
+            let blocks = n.div_ceil(FLAT_BLOCK as u64).min(4096) as u32;
+            let cfg =
+                LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (FLAT_BLOCK, 1, 1), shared_mem_bytes: 0 };
+            let args = ByValue(launch.args);
+            let mut b = self.stream.launch_builder(&self.stimulate_fn);
+            b.arg(&mut self.u)
+                .arg(&dims)
+                .arg(&index)
+                .arg(&launch.first)
+                .arg(&launch.end)
+                .arg(&args)
+                .arg(&rec);
+            // SAFETY: stimulate_tissue_<t> takes (u, dims, index, first, end,
+            // args, rec); U holds the stored cells, first..end lies in them,
+            // `index` is 0 (dense: stored cells are the box's) or the cell
+            // list of the compact layout, a mask region's bits cover the box
+            // (kept alive in the launch), the recorder is off or over the
+            // stored cells' maps; a 1D grid-stride launch.
+            unsafe { b.launch(cfg) }.map_err(cuda("launching a stimulus"))?;
+        }
+        Ok(())
+    }
+
+    fn launch_step(&mut self) -> Result<(), SolverError> {
+        self.stimulate()?;
+        let (step, coeffs, rec) = (ByValue(self.step), ByValue(self.coeffs), ByValue(self.step_recorder()));
+        let weights = self.address(&self.weights);
+        match &self.buffers {
+            LayoutBuffers::Dense { mask } => {
+                let dims = self.storage.dims;
+                let lay = ByValue(DenseTissue { dims, weights, mask: self.address(mask) });
+                let (bx, by) = DEFAULT_BLOCK;
+                let cfg = LaunchConfig {
+                    grid_dim: (dims.nx.div_ceil(bx), dims.ny.div_ceil(by), dims.nz),
+                    block_dim: (bx, by, 1),
+                    shared_mem_bytes: 0,
+                };
+                let window = ByValue(ZWindow::all(dims.nz));
+                let mut b = self.stream.launch_builder(&self.step_fn);
+                b.arg(&self.u).arg(&mut self.u_next).arg(&mut self.local);
+                b.arg(&lay).arg(&step).arg(&coeffs).arg(&window).arg(&rec);
+                // SAFETY: <model>_tissue_dense_<t> takes (u, u_next, local,
+                // lay, step, coeffs, window, rec); U, U_next hold the box's
+                // cells, the locals COUNT times as many, the weights 18 per
+                // cell (zero outside the tissue and towards unconnected
+                // neighbours, so every read neighbour is in the box), the
+                // mask one byte per cell; the grid covers x, y by whole
+                // blocks and z by slices; the recorder is off or over the
+                // box's maps.
+                unsafe { b.launch(cfg) }.map_err(cuda("launching the tissue step"))?;
+            }
+            LayoutBuffers::Compact { neighbours, index } => {
+                let cells = self.storage.cells.len() as u32;
+                let lay = ByValue(CompactTissue {
+                    dims: self.storage.dims,
+                    cells,
+                    weights,
+                    neighbours: self.address(neighbours),
+                    index: self.address(index),
+                });
+                let cfg = LaunchConfig {
+                    grid_dim: (cells.div_ceil(FLAT_BLOCK), 1, 1),
+                    block_dim: (FLAT_BLOCK, 1, 1),
+                    shared_mem_bytes: 0,
+                };
+                let mut b = self.stream.launch_builder(&self.step_fn);
+                b.arg(&self.u).arg(&mut self.u_next).arg(&mut self.local);
+                b.arg(&lay).arg(&step).arg(&coeffs).arg(&rec);
+                // SAFETY: <model>_tissue_compact_<t> takes (u, u_next, local,
+                // lay, step, coeffs, rec); U, U_next hold the tissue cells,
+                // the locals COUNT times as many, the weights and the
+                // neighbour table 18 per cell with indices of tissue cells,
+                // the index table one per cell; one thread per tissue cell;
+                // the recorder is off or over the tissue cells' maps.
+                unsafe { b.launch(cfg) }.map_err(cuda("launching the tissue step"))?;
+            }
+        }
+        std::mem::swap(&mut self.u, &mut self.u_next);
+        self.step_count += 1;
+        Ok(())
+    }
+
+    /// The stored variables, downloaded.
+    fn download(&mut self) -> Result<Vec<Vec<T>>, SolverError> {
+        self.stimulate()?;
+        let stored = self.storage.stored();
+        let mut vars = vec![self.stream.clone_dtoh(&self.u).map_err(cuda("downloading U"))?];
+        let count = M::Locals::<T>::COUNT;
+        if count > 0 {
+            let local = self.stream.clone_dtoh(&self.local).map_err(cuda("downloading the locals"))?;
+            vars.extend(local.chunks_exact(stored).take(count).map(<[T]>::to_vec));
+        }
+        Ok(vars)
+    }
+}
+
+impl<M: CellModel, T: Scalar> Solver<T> for TissueGpuSolver<M, T> {
+    fn kind(&self) -> BackendKind {
+        BackendKind::Gpu
+    }
+
+    fn device_name(&self) -> String {
+        self.device_name.clone()
+    }
+
+    fn method(&self) -> String {
+        format!("tissue-{}", self.storage.layout.name())
+    }
+
+    fn advance(&mut self, steps: u64) -> Result<(), SolverError> {
+        for _ in 0..steps {
+            self.launch_step()?;
+        }
+        Ok(())
+    }
+
+    fn synchronize(&mut self) -> Result<(), SolverError> {
+        self.stream.synchronize().map_err(cuda("running the tissue step"))
+    }
+
+    fn state(&mut self) -> Result<State<T>, SolverError> {
+        let vars = self.download()?;
+        let refs: Vec<&[T]> = vars.iter().map(Vec::as_slice).collect();
+        Ok(self.storage.state(M::INFO, &refs))
+    }
+
+    fn set_state(&mut self, state: &State<T>) -> Result<(), SolverError> {
+        assert_eq!(state.dims(), self.storage.dims, "state matches the solver's grid");
+        assert_eq!(state.model().name, M::INFO.name, "state of the solver's model");
+        let vars = self.storage.vars(state);
+        self.stream.memcpy_htod(&vars[0], &mut self.u).map_err(cuda("uploading U"))?;
+        // Cells the step skips keep their value in both buffers.
+        self.stream.memcpy_htod(&vars[0], &mut self.u_next).map_err(cuda("uploading U"))?;
+        if vars.len() > 1 {
+            let local: Vec<T> = vars[1..].concat();
+            self.stream.memcpy_htod(&local, &mut self.local).map_err(cuda("uploading the locals"))?;
+        }
+        Ok(())
+    }
+
+    fn set_events(
+        &mut self,
+        events: &Events,
+        start: EventStart,
+        maps: Option<&Maps>,
+    ) -> Result<(), SolverError> {
+        assert_eq!(events.recording.is_some(), maps.is_some(), "maps exactly when recording");
+        let dims = self.storage.dims;
+        let mut launches = Vec::with_capacity(events.stimuli.stimuli.len());
+        for s in &events.stimuli.stimuli {
+            let Some((first, end)) = self.storage.stimulus_range(s) else {
+                launches.push(None);
+                continue;
+            };
+            let mut args = s.args::<T>(dims, self.dt_ms);
+            let mask = match &s.region {
+                Region::Mask(mask) => {
+                    let bits = mask.local_bits(dims, SlicePlacement::whole(dims.nz));
+                    let device = self.stream.clone_htod(&bits).map_err(cuda("uploading a stimulus mask"))?;
+                    args.mask = self.address(&device);
+                    Some(device)
+                }
+                _ => None,
+            };
+            launches.push(Some(StimulusLaunch { args, first, end, _mask: mask }));
+        }
+        self.stimuli = launches;
+        self.events = events.clone();
+        self.step_count = start.step;
+        self.stimulated = start.stimuli_applied.then_some(start.step);
+        self.maps = None;
+        self.recorder = Recorder::off();
+        if let Some(maps) = maps {
+            let maps = self.storage.maps_from_box(maps);
+            let up = |v: &[f32], during| self.stream.clone_htod(v).map_err(cuda(during));
+            let device = DeviceMaps {
+                recording: maps.recording,
+                activation: up(&maps.activation, "uploading the activation map")?,
+                repolarisation: match &maps.repolarisation {
+                    Some(r) => Some(up(r, "uploading the repolarisation map")?),
+                    None => None,
+                },
+                count: match &maps.count {
+                    Some(c) => Some(self.stream.clone_htod(c).map_err(cuda("uploading the beat counts"))?),
+                    None => None,
+                },
+            };
+            let addresses = [
+                self.address(&device.activation),
+                device.repolarisation.as_ref().map_or(0, |r| self.address(r)),
+                device.count.as_ref().map_or(0, |c| self.address(c)),
+            ];
+            self.recorder = maps.recording.recorder::<T>(addresses, self.storage.stored(), self.dt_ms);
+            self.maps = Some(device);
+        }
+        Ok(())
+    }
+
+    fn maps(&mut self) -> Result<Option<Maps>, SolverError> {
+        self.stimulate()?;
+        let Some(device) = &self.maps else { return Ok(None) };
+        let down = |v: &CudaSlice<f32>, during| self.stream.clone_dtoh(v).map_err(cuda(during));
+        let stored = Maps {
+            recording: device.recording,
+            dims: GridDims::new(self.storage.stored() as u32, 1, 1),
+            activation: down(&device.activation, "downloading the activation map")?,
+            repolarisation: match &device.repolarisation {
+                Some(r) => Some(down(r, "downloading the repolarisation map")?),
+                None => None,
+            },
+            count: match &device.count {
+                Some(c) => Some(self.stream.clone_dtoh(c).map_err(cuda("downloading the beat counts"))?),
+                None => None,
+            },
+        };
+        Ok(Some(self.storage.maps_to_box(&stored)))
+    }
+
+    /// As the CPU tissue solver's: from the downloaded state, the cells
+    /// outside the tissue at the model's rest.
+    fn ecg(&mut self, probes: &[EcgProbe]) -> Result<Vec<f64>, SolverError> {
+        let u = self.download()?.swap_remove(0);
+        let rest = T::from_f64(M::INFO.variables[0].rest);
+        let mut field = vec![rest; self.storage.dims.cells()];
+        for (c, &v) in u.iter().enumerate() {
+            let i = self.storage.box_index(c);
+            if self.storage.mask[i] != 0 {
+                field[i] = v;
+            }
+        }
+        Ok(pseudo_ecg_at(&field, self.storage.dims, probes))
+    }
+
+    fn any_nonfinite(&mut self) -> Result<bool, SolverError> {
+        self.stream.memset_zeros(&mut self.flag).map_err(cuda("clearing the NaN flag"))?;
+        let n = self.u.len() as u64;
+        let blocks = (n.div_ceil(FLAT_BLOCK as u64)).min(4096) as u32;
+        let cfg =
+            LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (FLAT_BLOCK, 1, 1), shared_mem_bytes: 0 };
+        let mut launch = self.stream.launch_builder(&self.flag_fn);
+        launch.arg(&self.u).arg(&n).arg(&mut self.flag);
+        // SAFETY: flag_nonfinite_<t> takes (values, n, flag); `u` holds n
+        // values and `flag` one u32; any 1D grid is valid.
+        unsafe { launch.launch(cfg) }.map_err(cuda("launching the NaN check"))?;
+        let flag = self.stream.clone_dtoh(&self.flag).map_err(cuda("reading the NaN flag"))?;
+        Ok(flag[0] != 0)
+    }
+}

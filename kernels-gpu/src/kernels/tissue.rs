@@ -1,0 +1,173 @@
+//! The tissue kernels: one thread per cell, the bodies of
+//! [`crate::tissue`] (the CPU's too).
+//!
+//! - `<model>_tissue_dense_<t>(u, u_next, local, lay: DenseTissue, step,
+//!   coeffs, window, rec)`: the row-major box with a mask; launched like
+//!   the naive kernel (2D blocks over x and y, `grid.z = window.len()`),
+//!   the cells outside the tissue return at once;
+//! - `<model>_tissue_compact_<t>(u, u_next, local, lay: CompactTissue,
+//!   step, coeffs, rec)`: only the tissue cells, a 1D launch of one thread
+//!   per tissue cell;
+//! - `stimulate_tissue_<t>(u, dims, index, first, end, args, rec)`: a
+//!   stimulus over the stored cells `first..end` of either layout
+//!   (grid-stride loop).
+
+use crate::cell::StepCoeffs;
+use crate::events::{Recorder, StimulusArgs};
+use crate::gpu::{block_dim, block_idx, flat_thread_count, flat_thread_index, thread_idx};
+use crate::layout::grid::{GridDims, ZWindow};
+use crate::model::CellModel;
+use crate::real::Real;
+use crate::tissue::{CompactTissue, DenseTissue, step_compact_cell, step_dense_cell, stimulate_stored_cell};
+
+/// One step of the tissue cells of the slices of `window`.
+///
+/// # Safety
+/// As [`step_dense_cell`] for every cell; launch with `grid = (ceil(nx /
+/// bx), ceil(ny / by), window.len())`, `window` inside `0..nz`.
+#[inline(always)]
+#[allow(clippy::too_many_arguments, reason = "the kernel's parameter list, one to one")]
+pub unsafe fn step_dense<M: CellModel, T: Real>(
+    u: *const T,
+    u_next: *mut T,
+    local: *mut T,
+    lay: DenseTissue,
+    step: &StepCoeffs<T>,
+    coeffs: &M::Coeffs<T>,
+    window: ZWindow,
+    rec: &Recorder<T>,
+) {
+    let (tx, ty) = thread_idx();
+    let (bx, by, bz) = block_idx();
+    let (dx, dy) = block_dim();
+    let x = bx * dx + tx;
+    let y = by * dy + ty;
+    let z = window.begin + bz;
+    let g = lay.dims;
+    if x >= g.nx || y >= g.ny {
+        return;
+    }
+    let i = (z * g.ny + y) * g.nx + x;
+    // SAFETY: i is a cell of the grid, stepped by this thread alone.
+    unsafe { step_dense_cell::<M, T>(u, u_next, local, &lay, step, coeffs, rec, i) }
+}
+
+/// One step of every tissue cell of a compact layout.
+///
+/// # Safety
+/// As [`step_compact_cell`] for every cell; a 1D launch of at least
+/// `lay.cells` threads.
+#[inline(always)]
+pub unsafe fn step_compact<M: CellModel, T: Real>(
+    u: *const T,
+    u_next: *mut T,
+    local: *mut T,
+    lay: CompactTissue,
+    step: &StepCoeffs<T>,
+    coeffs: &M::Coeffs<T>,
+    rec: &Recorder<T>,
+) {
+    let c = flat_thread_index();
+    if c >= lay.cells as usize {
+        return;
+    }
+    // SAFETY: c is a tissue cell, stepped by this thread alone.
+    unsafe { step_compact_cell::<M, T>(u, u_next, local, &lay, step, coeffs, rec, c as u32) }
+}
+
+/// The tissue entry points of one model and precision (called by the
+/// registry's callback in `kernels/mod.rs`).
+macro_rules! tissue_entries {
+    ($model:ident, $ty:path, $t:ident) => {
+        const _: () = {
+            /// One step of the tissue cells of a dense grid (`kernels::tissue` has the contract).
+            #[unsafe(export_name = $crate::entry_name!($model, tissue_dense, $t))]
+            #[allow(clippy::too_many_arguments, reason = "the kernel's parameter list")]
+            pub unsafe extern "ptx-kernel" fn dense(
+                u: *const $t,
+                u_next: *mut $t,
+                local: *mut $t,
+                lay: $crate::tissue::DenseTissue,
+                step: $crate::cell::StepCoeffs<$t>,
+                coeffs: <$ty as $crate::model::CellModel>::Coeffs<$t>,
+                window: $crate::ZWindow,
+                rec: $crate::events::Recorder<$t>,
+            ) {
+                unsafe {
+                    $crate::kernels::tissue::step_dense::<$ty, $t>(
+                        u, u_next, local, lay, &step, &coeffs, window, &rec,
+                    )
+                }
+            }
+
+            /// One step of the tissue cells of a compact layout (`kernels::tissue` has the contract).
+            #[unsafe(export_name = $crate::entry_name!($model, tissue_compact, $t))]
+            pub unsafe extern "ptx-kernel" fn compact(
+                u: *const $t,
+                u_next: *mut $t,
+                local: *mut $t,
+                lay: $crate::tissue::CompactTissue,
+                step: $crate::cell::StepCoeffs<$t>,
+                coeffs: <$ty as $crate::model::CellModel>::Coeffs<$t>,
+                rec: $crate::events::Recorder<$t>,
+            ) {
+                unsafe {
+                    $crate::kernels::tissue::step_compact::<$ty, $t>(
+                        u, u_next, local, lay, &step, &coeffs, &rec,
+                    )
+                }
+            }
+        };
+    };
+}
+pub(crate) use tissue_entries;
+
+/// Applies `args` to the stored cells `first..end` of a tissue buffer.
+///
+/// # Safety
+/// As [`stimulate_stored_cell`] for every `c` in `first..end`; any 1D launch.
+#[inline(always)]
+unsafe fn stimulate<T: Real>(
+    u: *mut T,
+    dims: GridDims,
+    index: u64,
+    first: u32,
+    end: u32,
+    args: StimulusArgs<T>,
+    rec: Recorder<T>,
+) {
+    let mut c = first as usize + flat_thread_index();
+    let stride = flat_thread_count();
+    while c < end as usize {
+        // SAFETY: c is a stored cell; the rest per the contract.
+        unsafe { stimulate_stored_cell(u, dims, index, &args, &rec, c as u32) };
+        c += stride;
+    }
+}
+
+macro_rules! stimulate_entry {
+    ($t:ident) => {
+        #[unsafe(export_name = crate::entry_name!(stimulate, tissue, $t))]
+        pub unsafe extern "ptx-kernel" fn entry(
+            u: *mut $t,
+            dims: GridDims,
+            index: u64,
+            first: u32,
+            end: u32,
+            args: StimulusArgs<$t>,
+            rec: Recorder<$t>,
+        ) {
+            unsafe { stimulate(u, dims, index, first, end, args, rec) }
+        }
+    };
+}
+
+mod f32_entry {
+    use super::*;
+    stimulate_entry!(f32);
+}
+
+mod f64_entry {
+    use super::*;
+    stimulate_entry!(f64);
+}

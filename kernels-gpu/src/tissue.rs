@@ -1,0 +1,331 @@
+//! Diffusion through real tissue: an anisotropic conductivity tensor and
+//! an irregular geometry, folded into per-cell neighbour weights, and one
+//! time step of a tissue cell, written once for the CPU and the GPU.
+//!
+//! The monodomain diffusion term div(D grad V) with a full tensor D
+//! (Xia et al. 2015, eq. 9: sum over i, j of d/di (D_ij dV/dj)) is
+//! discretised by the host (`fibril_host::tissue::weights`) on the
+//! 19-point neighbourhood of a cell (its 6 face and 12 edge neighbours,
+//! [`OFFSETS`]) as
+//!
+//! ```text
+//! dV_i/dt (diffusion) = sum_k w_ik (V_{n_k(i)} - V_i)
+//! ```
+//!
+//! with weights in 1/ms that carry the tensor, the spacing, the no-flux
+//! rule at the faces of the box and at the boundary of the tissue, and the
+//! mask. Written as differences, a uniform field stays exactly uniform
+//! (every term is `w * 0`), whatever the weights' rounding. A cell's
+//! weight towards a neighbour that is not connected (outside the box,
+//! outside the tissue, or not coupled by the tensor) is exactly 0, and
+//! such a neighbour is never read: the cells outside the tissue may hold
+//! anything.
+//!
+//! Two layouts step the same cells with the same function
+//! ([`weighted_diffusion`], then [`crate::cell::step_cell`] with
+//! `diffusion_number = dt`):
+//! - dense with a mask ([`DenseTissue`]): every cell of the box is stored,
+//!   row-major; the cells outside the tissue are skipped;
+//! - compact ([`CompactTissue`]; Xia et al. 2015, section 3: only tissue
+//!   cells are stored and computed): the tissue cells in row-major order,
+//!   with a table of neighbour indices beside the weights.
+//!
+//! Both read the same weights (rounded once on the host) in the same
+//! order, so they give the same bits, on the CPU and on the GPU.
+
+use crate::cell::{StepCoeffs, step_cell};
+use crate::events::{Recorder, StimulusArgs};
+use crate::layout::grid::GridDims;
+use crate::model::{CellModel, Locals};
+use crate::real::Real;
+
+/// Neighbours of the 19-point stencil besides the cell itself.
+pub const DIRECTIONS: usize = 18;
+
+/// The neighbour offsets (x, y, z), in the order the weights are stored
+/// and summed: the 6 faces (-x, +x, -y, +y, -z, +z), then the 12 edges in
+/// the xy, xz and yz planes.
+pub const OFFSETS: [[i32; 3]; DIRECTIONS] = [
+    [-1, 0, 0],
+    [1, 0, 0],
+    [0, -1, 0],
+    [0, 1, 0],
+    [0, 0, -1],
+    [0, 0, 1],
+    [-1, -1, 0],
+    [1, -1, 0],
+    [-1, 1, 0],
+    [1, 1, 0],
+    [-1, 0, -1],
+    [1, 0, -1],
+    [-1, 0, 1],
+    [1, 0, 1],
+    [0, -1, -1],
+    [0, 1, -1],
+    [0, -1, 1],
+    [0, 1, 1],
+];
+
+/// The direction of `OFFSETS[k]` reversed.
+pub const fn opposite(k: usize) -> usize {
+    let o = OFFSETS[k];
+    let mut j = 0;
+    while j < DIRECTIONS {
+        let p = OFFSETS[j];
+        if p[0] == -o[0] && p[1] == -o[1] && p[2] == -o[2] {
+            return j;
+        }
+        j += 1;
+    }
+    panic!("every offset has its opposite")
+}
+
+/// The direction whose offset is `o`, if it is one of the stencil's.
+pub const fn direction_of(o: [i32; 3]) -> Option<usize> {
+    let mut j = 0;
+    while j < DIRECTIONS {
+        let p = OFFSETS[j];
+        if p[0] == o[0] && p[1] == o[1] && p[2] == o[2] {
+            return Some(j);
+        }
+        j += 1;
+    }
+    None
+}
+
+/// The diffusion term of one cell: `sum_k w_k (u[n_k] - uc)`, one fused
+/// multiply-add per connected neighbour in the order of [`OFFSETS`];
+/// directions with a zero weight are skipped (their neighbour is not read).
+/// The sum starts at +0 and a skipped term would add `w * +0`, which
+/// leaves any sum unchanged, so skipping changes no bit.
+///
+/// # Safety
+/// `weights` holds `DIRECTIONS * stride` values (weight k of cell c at
+/// `k * stride + c`, `c < stride`); `neighbour(k)` is a valid index of
+/// `u` wherever weight k is not zero.
+#[inline(always)]
+pub unsafe fn weighted_diffusion<T: Real>(
+    u: *const T,
+    uc: T,
+    weights: *const T,
+    stride: usize,
+    c: usize,
+    neighbour: impl Fn(usize) -> usize,
+) -> T {
+    let mut acc = T::ZERO;
+    let mut k = 0;
+    while k < DIRECTIONS {
+        // SAFETY: per the contract.
+        let w = unsafe { *weights.add(k * stride + c) };
+        if w != T::ZERO {
+            // SAFETY: per the contract (weight k is not zero).
+            let un = unsafe { *u.add(neighbour(k)) };
+            acc = w.mul_add(un - uc, acc);
+        }
+        k += 1;
+    }
+    acc
+}
+
+/// A row-major grid of which only the cells of a mask are tissue, with
+/// their weights. `#[repr(C)]`: passed by value to the dense kernels.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DenseTissue {
+    pub dims: GridDims,
+    /// `*const T`: weight k of cell i at `k * cells + i` (0 outside the tissue).
+    pub weights: u64,
+    /// `*const u8`: 1 for a tissue cell, 0 elsewhere, row-major.
+    pub mask: u64,
+}
+
+impl DenseTissue {
+    /// Index offset of direction `k` on this grid (added with wrapping
+    /// arithmetic, so -1 becomes `i - 1`).
+    #[inline(always)]
+    pub const fn offset(&self, k: usize) -> u32 {
+        let o = OFFSETS[k];
+        let (nx, slice) = (self.dims.nx as i64, self.dims.nx as i64 * self.dims.ny as i64);
+        (o[0] as i64 + o[1] as i64 * nx + o[2] as i64 * slice) as u32
+    }
+}
+
+/// Only the tissue cells, in row-major order of the box, with a table of
+/// neighbours. `#[repr(C)]`: passed by value to the compact kernels.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CompactTissue {
+    /// The box the tissue lies in.
+    pub dims: GridDims,
+    /// Number of tissue cells.
+    pub cells: u32,
+    /// `*const T`: weight k of tissue cell c at `k * cells + c`.
+    pub weights: u64,
+    /// `*const u32`: the tissue cell in direction k of cell c at
+    /// `k * cells + c` (c itself where the weight is 0).
+    pub neighbours: u64,
+    /// `*const u32`: the row-major index in the box of tissue cell c.
+    pub index: u64,
+}
+
+/// One time step of cell `i` of a dense grid with a mask: nothing outside
+/// the tissue, else the weighted diffusion, the model's reaction and the
+/// crossing recorder, exactly as [`step_compact_cell`] does.
+///
+/// # Safety
+/// `u`, `u_next` hold the grid's cells, `local` `M::Locals::COUNT` times as
+/// many (variable k of cell i at `k * cells + i`); `lay`'s buffers hold
+/// what its doc says for this precision; every nonzero weight points inside
+/// the grid; `i` is a cell of the grid that no other thread steps; `rec`
+/// is off or valid for the grid's cells.
+#[inline(always)]
+#[allow(clippy::too_many_arguments, reason = "a kernel's parameters, one to one")]
+pub unsafe fn step_dense_cell<M: CellModel, T: Real>(
+    u: *const T,
+    u_next: *mut T,
+    local: *mut T,
+    lay: &DenseTissue,
+    step: &StepCoeffs<T>,
+    coeffs: &M::Coeffs<T>,
+    rec: &Recorder<T>,
+    i: u32,
+) {
+    let cells = lay.dims.cells();
+    let iu = i as usize;
+    // SAFETY: per the contract.
+    unsafe {
+        if *(lay.mask as *const u8).add(iu) == 0 {
+            return;
+        }
+        let uc = *u.add(iu);
+        let diffusion = weighted_diffusion(u, uc, lay.weights as *const T, cells, iu, |k| {
+            i.wrapping_add(lay.offset(k)) as usize
+        });
+        let mut locals = M::Locals::<T>::load(local, cells, iu);
+        let un = step_cell::<M, T>(uc, diffusion, &mut locals, step, coeffs);
+        *u_next.add(iu) = un;
+        locals.store(local, cells, iu);
+        rec.record(i, uc, un);
+    }
+}
+
+/// One time step of tissue cell `c` of a compact layout; the same
+/// operations in the same order as [`step_dense_cell`].
+///
+/// # Safety
+/// As [`step_dense_cell`], with `u`, `u_next` holding `lay.cells` values,
+/// `local` `M::Locals::COUNT * lay.cells`, `c < lay.cells`, the neighbour
+/// table holding indices below `lay.cells`, and `rec` over the tissue cells.
+#[inline(always)]
+#[allow(clippy::too_many_arguments, reason = "a kernel's parameters, one to one")]
+pub unsafe fn step_compact_cell<M: CellModel, T: Real>(
+    u: *const T,
+    u_next: *mut T,
+    local: *mut T,
+    lay: &CompactTissue,
+    step: &StepCoeffs<T>,
+    coeffs: &M::Coeffs<T>,
+    rec: &Recorder<T>,
+    c: u32,
+) {
+    let cells = lay.cells as usize;
+    let cu = c as usize;
+    let table = lay.neighbours as *const u32;
+    // SAFETY: per the contract.
+    unsafe {
+        let uc = *u.add(cu);
+        let diffusion = weighted_diffusion(u, uc, lay.weights as *const T, cells, cu, |k| {
+            *table.add(k * cells + cu) as usize
+        });
+        let mut locals = M::Locals::<T>::load(local, cells, cu);
+        let un = step_cell::<M, T>(uc, diffusion, &mut locals, step, coeffs);
+        *u_next.add(cu) = un;
+        locals.store(local, cells, cu);
+        rec.record(c, uc, un);
+    }
+}
+
+/// Applies a stimulus to stored cell `c` of a tissue buffer and records
+/// the jump: stored cell c is box cell `index[c]` (compact), or box cell
+/// c itself when `index` is 0 (dense). The region test is the one of
+/// [`crate::events::stimulate_cell`], on the box's coordinates.
+///
+/// # Safety
+/// `u` holds the stored cells and `c` is one of them; `index` is 0 or
+/// holds a box index per stored cell; the mask of a mask region covers
+/// the box; `rec` is off or valid for the stored cells.
+#[inline(always)]
+pub unsafe fn stimulate_stored_cell<T: Real>(
+    u: *mut T,
+    dims: GridDims,
+    index: u64,
+    args: &StimulusArgs<T>,
+    rec: &Recorder<T>,
+    c: u32,
+) {
+    // SAFETY: per the contract.
+    unsafe {
+        let i = if index == 0 { c } else { *(index as *const u32).add(c as usize) };
+        let x = i % dims.nx;
+        let y = (i / dims.nx) % dims.ny;
+        let z = i / (dims.nx * dims.ny);
+        if !args.contains(x, y, z, i) {
+            return;
+        }
+        let before = *u.add(c as usize);
+        let after = args.apply(before);
+        *u.add(c as usize) = after;
+        rec.record_jump(c, before, after);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn offsets_are_the_19_point_neighbourhood_with_opposites() {
+        for (k, o) in OFFSETS.iter().enumerate() {
+            let n = o.iter().filter(|&&a| a != 0).count();
+            assert_eq!(n, if k < 6 { 1 } else { 2 }, "faces first, then edges: {o:?}");
+            assert_eq!(opposite(opposite(k)), k);
+            assert_eq!(direction_of(*o), Some(k));
+            assert!(OFFSETS[k + 1..].iter().all(|p| p != o), "{o:?} twice");
+        }
+        assert_eq!(direction_of([1, 1, 1]), None);
+        assert_eq!(opposite(0), 1);
+    }
+
+    #[test]
+    fn weighted_sum_skips_unconnected_neighbours_and_keeps_uniform_fields() {
+        let stride = 1;
+        let mut w = [0.0f64; DIRECTIONS];
+        w[1] = 2.0;
+        w[9] = -0.5;
+        // Neighbour values; an unconnected one is NaN and must not be read.
+        let u = [1.0, 3.0, 5.0, f64::NAN];
+        let nb = |k: usize| match k {
+            1 => 1,
+            9 => 2,
+            _ => 3,
+        };
+        // SAFETY: the buffers hold what the contract asks.
+        let d = unsafe { weighted_diffusion(u.as_ptr(), 1.0, w.as_ptr(), stride, 0, nb) };
+        assert_eq!(d, 2.0 * 2.0 - 0.5 * 4.0);
+        let flat = [7.25f32; 4];
+        let wf: [f32; DIRECTIONS] = core::array::from_fn(|k| k as f32 * 0.37 - 2.0);
+        // SAFETY: as above; every index is below 4.
+        let d = unsafe { weighted_diffusion(flat.as_ptr(), 7.25, wf.as_ptr(), 1, 0, |k| k % 4) };
+        assert_eq!(d.to_bits(), 0f32.to_bits(), "a uniform field gives exactly +0");
+    }
+
+    #[test]
+    fn dense_offsets_wrap_to_the_neighbours_index() {
+        let lay = DenseTissue { dims: GridDims::new(5, 4, 3), weights: 0, mask: 0 };
+        let i = lay.dims.index(2, 2, 1) as u32;
+        for (k, o) in OFFSETS.iter().enumerate() {
+            let j = lay.dims.index((2 + o[0]) as u32, (2 + o[1]) as u32, (1 + o[2]) as u32) as u32;
+            assert_eq!(i.wrapping_add(lay.offset(k)), j);
+        }
+    }
+}

@@ -1,0 +1,324 @@
+//! The `[tissue]` section of a run configuration: a geometry (a mask or
+//! label file, or a built-in generator), fibres (a file, one direction,
+//! or the generator's) and conductivities (diffusion coefficients, or
+//! intra- and extracellular conductivities with chi and Cm), turned into
+//! the tissue operator of the run, checked before any work starts.
+//!
+//! ```toml
+//! [tissue]
+//! geometry = "file"            # file (default) | slab | shell | cylinder
+//! mask = "atria.vti"           # .npy (uint8/bool, (nz, ny, nx)) or .vti; labels 1.. are tissue
+//! mask_array = "tissue"        # the .vti array (when it has several)
+//! fibres = "fibres.npy"        # (nz, ny, nx, 3) or 6 with the sheet; or .vti vectors
+//! d_fibre = 0.3                # mm^2/ms (or sigma_i / sigma_e with [grid] chi and cm)
+//! d_cross = 0.05
+//! layout = "compact"           # compact (default) | dense
+//! ```
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use anyhow::{Context, bail};
+use fibril_host::backend::Solver;
+use fibril_host::tissue::cpu::TissueCpuSolver;
+use fibril_host::tissue::files::{read_fibres, read_labels};
+use fibril_host::tissue::geometry::Generator;
+use fibril_host::tissue::gpu::TissueGpuSolver;
+use fibril_host::tissue::{Conductivity, Fibres, Operator, Tissue, TissueLayout};
+use fibril_host::{CellModel, Domain, ModelInfo, ModelSetup, Scalar, State};
+use serde::{Deserialize, Serialize};
+
+use super::args::GridArgs;
+use super::select::Selected;
+
+/// `[tissue]`: what the tissue is. Every key is optional; see the module doc.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct TissueArgs {
+    /// file (the default), slab, shell or cylinder.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub geometry: Option<String>,
+    /// Mask or label field (.npy or .vti): 0 = no tissue, 1.. = labels.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mask: Option<PathBuf>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mask_array: Option<String>,
+    /// Fibre field (.npy or .vti), 3 (fibre) or 6 (fibre, sheet) components.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fibres: Option<PathBuf>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fibres_array: Option<String>,
+    /// One fibre direction everywhere (x, y, z) [default: x].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fibre: Option<[f64; 3]>,
+    /// One sheet direction everywhere (orthotropic tissue, with d_sheet).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sheet: Option<[f64; 3]>,
+    /// Diffusion coefficients, space unit^2 per time unit [default: the
+    /// run's diffusion along and across].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub d_fibre: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub d_cross: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub d_sheet: Option<f64>,
+    /// Intra- and extracellular conductivities, S/m, [along, across] or
+    /// [along, across, sheet]: with [grid] chi and cm, D = sigma / (chi
+    /// Cm) with sigma = sigma_i sigma_e / (sigma_i + sigma_e), the
+    /// monodomain conductivity of equal anisotropy ratios (the harmonic
+    /// mean; Niederer et al. 2011).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sigma_i: Option<Vec<f64>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sigma_e: Option<Vec<f64>>,
+    /// slab and shell: fibre angles, degrees, from the first to the last
+    /// slice (slab) or from epicardium to endocardium (shell) [-60, 60].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub angles_deg: Option<[f64; 2]>,
+    /// shell: wall thickness, space units.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub wall: Option<f64>,
+    /// cylinder: radius of the hole, space units.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hole: Option<f64>,
+    /// compact (only tissue cells, the default) or dense (the box with a mask).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub layout: Option<TissueLayout>,
+    /// Conductivities of the cells of one label, each a `[[tissue.region]]`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub region: Vec<RegionArgs>,
+}
+
+/// `[[tissue.region]]`: the conductivities of one label.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RegionArgs {
+    pub label: u8,
+    pub d_fibre: f64,
+    pub d_cross: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub d_sheet: Option<f64>,
+}
+
+/// The tissue of a run, ready for its solver.
+#[derive(Clone, Debug)]
+pub struct TissueRun {
+    pub op: Arc<Operator>,
+    pub layout: TissueLayout,
+}
+
+impl TissueArgs {
+    pub fn layout(&self) -> TissueLayout {
+        self.layout.unwrap_or(TissueLayout::Compact)
+    }
+
+    /// The conductivities from D or from sigma_i, sigma_e, chi and Cm.
+    fn conductivity(&self, grid: &GridArgs, model: &ModelInfo) -> anyhow::Result<Conductivity> {
+        let given_d = self.d_fibre.is_some() || self.d_cross.is_some() || self.d_sheet.is_some();
+        match (&self.sigma_i, &self.sigma_e) {
+            (None, None) => {
+                let d = grid.diffusion.unwrap_or(model.numerics.diffusion);
+                let fibre = self.d_fibre.unwrap_or(d);
+                Ok(Conductivity { fibre, cross: self.d_cross.unwrap_or(fibre), sheet: self.d_sheet })
+            }
+            (Some(si), Some(se)) => {
+                if given_d {
+                    bail!("[tissue] gives both d_* and sigma_i/sigma_e; keep one of the two");
+                }
+                if si.len() != se.len() || !(2..=3).contains(&si.len()) {
+                    bail!(
+                        "[tissue] sigma_i and sigma_e take [along, across] or [along, across, sheet] in S/m, \
+                         the same number each"
+                    );
+                }
+                if model.variables[0].unit != "mV" {
+                    bail!(
+                        "[tissue] sigma_i/sigma_e need a model in mV; {} is dimensionless: give d_fibre and d_cross",
+                        model.name
+                    );
+                }
+                let (Some(chi), Some(cm)) = (grid.chi, grid.cm) else {
+                    bail!(
+                        "[tissue] sigma_i/sigma_e need [grid] chi (1/mm) and cm (uF/cm^2) for D = sigma/(chi Cm)"
+                    );
+                };
+                if grid.sigma.is_some() {
+                    bail!(
+                        "[grid] sigma is the isotropic conductivity; with [tissue] sigma_i/sigma_e leave it out"
+                    );
+                }
+                let d: Vec<f64> = si
+                    .iter()
+                    .zip(se)
+                    .map(|(&i, &e)| {
+                        if !(i > 0.0 && e > 0.0 && i.is_finite() && e.is_finite()) {
+                            bail!("[tissue] conductivities must be positive, got sigma_i {i}, sigma_e {e}");
+                        }
+                        // mS/mm over (1/mm) (uF/mm^2): mm^2/ms.
+                        Ok(i * e / (i + e) / (chi * cm * 0.01))
+                    })
+                    .collect::<anyhow::Result<_>>()?;
+                Ok(Conductivity { fibre: d[0], cross: d[1], sheet: d.get(2).copied() })
+            }
+            _ => bail!("[tissue] sigma_i and sigma_e go together"),
+        }
+    }
+}
+
+/// Builds the tissue of `args`, fixing the grid's dims and dx from a
+/// geometry file (refusing a grid given otherwise), and the run's domain
+/// with the tissue's stability limit checked for its dt.
+pub fn prepare(
+    args: &TissueArgs,
+    grid: &mut GridArgs,
+    explicit: &dyn Fn(&str) -> bool,
+    setup: ModelSetup,
+) -> anyhow::Result<(Domain, TissueRun)> {
+    let model = setup.info();
+    if grid.sigma.is_some() {
+        bail!(
+            "[grid] sigma is an isotropic conductivity; with [tissue] give sigma_i and sigma_e (or d_fibre and d_cross)"
+        );
+    }
+    let conductivity = args.conductivity(grid, model)?;
+    let geometry = args.geometry.as_deref().unwrap_or("file");
+    let generated_fibres = matches!(geometry, "slab" | "shell");
+    if generated_fibres && (args.fibre.is_some() || args.fibres.is_some()) {
+        bail!(
+            "[tissue] geometry = \"{geometry}\" makes its own fibres; drop fibre/fibres (or use geometry = \"file\")"
+        );
+    }
+    let only = |key: &str, present: bool, geometries: &str| -> anyhow::Result<()> {
+        if present && !geometries.split(',').any(|g| g == geometry) {
+            bail!("[tissue] {key} belongs to geometry = {geometries}, not \"{geometry}\"; remove it");
+        }
+        Ok(())
+    };
+    only("mask", args.mask.is_some(), "file")?;
+    only("mask_array", args.mask_array.is_some(), "file")?;
+    only("angles_deg", args.angles_deg.is_some(), "slab,shell")?;
+    only("wall", args.wall.is_some(), "shell")?;
+    only("hole", args.hole.is_some(), "cylinder")?;
+    let dx_given = grid.dx.filter(|_| explicit("dx"));
+    let mut tissue = match geometry {
+        "file" => {
+            let Some(path) = &args.mask else {
+                bail!(
+                    "[tissue] needs mask = \"FILE\" (.npy or .vti), or geometry = \"slab\", \"shell\" or \"cylinder\""
+                );
+            };
+            let field = read_labels(path, args.mask_array.as_deref()).context("reading the tissue mask")?;
+            let d = field.dims;
+            for (key, value, n) in [("nx", grid.nx, d.nx), ("ny", grid.ny, d.ny), ("nz", grid.nz, d.nz)] {
+                let given = value.filter(|_| explicit(key)).or(explicit("size").then_some(grid.size));
+                if let Some(v) = given
+                    && v != n
+                {
+                    bail!(
+                        "the grid has {key} = {v}, but {} is {}x{}x{} (nx x ny x nz); leave the grid's size out \
+                         with a mask file (it sets the grid)",
+                        path.display(),
+                        d.nx,
+                        d.ny,
+                        d.nz
+                    );
+                }
+            }
+            let dx = match (field.spacing, dx_given) {
+                (Some(h), Some(dx)) if (h - dx).abs() > 1e-9 * h => bail!(
+                    "{} has spacing {h}, the grid dx = {dx}; leave dx out (the file sets it) or resample the file",
+                    path.display()
+                ),
+                (Some(h), _) => h,
+                (None, _) => grid.dx.unwrap_or(model.numerics.dx),
+            };
+            let fibres = match (&args.fibres, args.fibre) {
+                (Some(_), Some(_)) => {
+                    bail!("[tissue] gives both fibres (a file) and fibre (one direction); keep one")
+                }
+                (Some(f), None) => {
+                    read_fibres(f, args.fibres_array.as_deref(), d).context("reading the fibres")?
+                }
+                (None, f) => Fibres::Constant { fibre: f.unwrap_or([1.0, 0.0, 0.0]), sheet: args.sheet },
+            };
+            Tissue { dims: d, dx, labels: field.labels, fibres, conductivity, regions: Vec::new() }
+        }
+        "slab" | "shell" | "cylinder" => {
+            let dims = grid.dims();
+            let dx = grid.dx.unwrap_or(model.numerics.dx);
+            let angles_deg = args.angles_deg.unwrap_or([-60.0, 60.0]);
+            let generator = match geometry {
+                "slab" => Generator::Slab { angles_deg },
+                "shell" => Generator::Shell {
+                    wall: args.wall.context("[tissue] geometry = \"shell\" needs wall (its thickness)")?,
+                    angles_deg,
+                },
+                _ => Generator::Cylinder {
+                    hole: args.hole.context("[tissue] geometry = \"cylinder\" needs hole (its radius)")?,
+                    fibre: args.fibre.unwrap_or([1.0, 0.0, 0.0]),
+                },
+            };
+            generator.tissue(dims, dx, conductivity)
+        }
+        other => bail!("[tissue] geometry = \"{other}\": use file, slab, shell or cylinder"),
+    };
+    tissue.regions = args
+        .region
+        .iter()
+        .map(|r| (r.label, Conductivity { fibre: r.d_fibre, cross: r.d_cross, sheet: r.d_sheet }))
+        .collect();
+    grid.nx = Some(tissue.dims.nx);
+    grid.ny = Some(tissue.dims.ny);
+    grid.nz = Some(tissue.dims.nz);
+    grid.dx = Some(tissue.dx);
+    let dt = grid.dt.unwrap_or(model.numerics.dt);
+    let op = Operator::build(&tissue).context("invalid tissue")?;
+    op.check_dt(dt).context("invalid simulation parameters")?;
+    let largest = std::iter::once(&tissue.conductivity)
+        .chain(tissue.regions.iter().map(|r| &r.1))
+        .map(Conductivity::largest)
+        .fold(0.0, f64::max);
+    grid.diffusion = Some(largest);
+    let domain = Domain::with_own_operator(tissue.dims, tissue.dx, dt, largest, setup)
+        .context("invalid simulation parameters")?;
+    Ok((domain, TissueRun { op: Arc::new(op), layout: args.layout() }))
+}
+
+/// The solver of a tissue run on the selected backend (one GPU or the CPU).
+pub fn build_solver<M: CellModel, T: Scalar>(
+    selected: &Selected,
+    tissue: &TissueRun,
+    domain: &Domain,
+    initial: &State<T>,
+) -> anyhow::Result<Box<dyn Solver<T>>> {
+    Ok(match selected {
+        Selected::Cpu => Box::new(TissueCpuSolver::<M, T>::new(domain, &tissue.op, tissue.layout, initial)),
+        Selected::Gpus(gpus) if gpus.len() == 1 => Box::new(TissueGpuSolver::<M, T>::new(
+            &gpus[0],
+            crate::PTX,
+            domain,
+            &tissue.op,
+            tissue.layout,
+            initial,
+        )?),
+        _ => bail!(
+            "a tissue runs on one GPU or on the CPU; drop --gpus/--gpu-ids and the multi-process launch"
+        ),
+    })
+}
+
+/// What a tissue run does not offer yet, refused before any work starts.
+pub fn check_options(config: &super::config::RunConfig) -> anyhow::Result<()> {
+    if !config.electrode.is_empty() || config.output.ecg_every_ms.is_some() {
+        bail!(
+            "the pseudo-ECG does not follow a tissue's boundary yet; drop [[electrode]] and --ecg-every-ms"
+        );
+    }
+    if config.output.tips_every_ms.is_some() {
+        bail!("spiral tips are not found on a tissue yet; drop --tips-every-ms");
+    }
+    if config.compute.kernel != super::args::KernelArg::Naive {
+        bail!("a tissue has its own kernels (the layout in [tissue]); drop --kernel");
+    }
+    Ok(())
+}
