@@ -26,7 +26,7 @@ for dx in ${DXS:-0.5 0.2 0.1}; do
 dx=$dx; print(round(20/dx), round(7/dx), round(3/dx), int(1.5/dx - 0.5 + 1e-9))")
   for dt in ${DTS:-0.05 0.01 0.005}; do
     case_dir="$out/dx$dx-dt$dt"
-    stim="{region = \"box\", x = [0, $last], y = [0, $last], z = [0, $last], current = 35.714285714285715, duration_ms = 2.0}"
+    stim="{region = \"box\", x = [0, $last], y = [0, $last], z = [0, $last], current_density = 50000.0, duration_ms = 2.0}"
     log="$out/dx$dx-dt$dt.log"
     if "$fibril" run "$here/configs/niederer.toml" --backend "$backend" --nx "$nx" --ny "$ny" --nz "$nz" \
         --dx "$dx" --dt "$dt" --stimulus "$stim" --out "$case_dir" --overwrite --quiet > "$log" 2>&1; then
