@@ -5,7 +5,8 @@
 //! rounded operations, in the same order, so their fields must agree with
 //! the CPU bit for bit in f32 and in f64 (tolerance zero); against the f64
 //! reference the f32 GPU run must agree within the tolerance stated below
-//! (`approx`).
+//! (`approx`). The checks run the default, fast math (Karma's tanh from a
+//! table); `exact_math_...` repeats every kernel with the reference tanh.
 //!
 //! Without a CUDA device (no driver library, or a driver that reports no
 //! GPU) each check prints "skipped: no CUDA device" (this file runs without
@@ -36,6 +37,7 @@ use fibril_host::multi::gpu::SplitRun;
 use fibril_host::multi::{Exchange, GpuMultiSolver};
 use fibril_host::{CellModel, Domain, GridDims, ModelVisitor, Precision, Scalar, State, dispatch};
 use kernels_gpu::ZWindow;
+use kernels_gpu::fast_math::MathMode;
 use kernels_gpu::models::{Diffusion, Karma};
 
 type Check = fn(&GpuDevice) -> Result<(), String>;
@@ -48,6 +50,7 @@ const CHECKS: &[(&str, Check)] = &[
     ("naive_f32_agrees_with_cpu_f64_within_tolerance", naive_f32_vs_cpu_f64),
     ("every_model_naive_f32_f64_1000_steps_bit_identical_to_cpu", every_model_naive),
     ("every_model_sheets_cables_and_single_cells_bit_identical", every_model_every_shape),
+    ("exact_math_every_kernel_f32_f64_bit_identical_to_cpu", exact_math_every_kernel),
     ("nonfinite_check_finds_a_planted_nan", nonfinite_detection),
     ("too_large_grid_is_refused_before_allocation", memory_refusal),
     ("every_kernel_and_block_bit_identical_to_cpu_f32", every_kernel_and_block),
@@ -519,6 +522,29 @@ fn every_model_naive(gpu: &GpuDevice) -> Result<(), String> {
     } else {
         Err(failures.join("\n    "))
     }
+}
+
+/// Every kernel with the reference tanh (`--exact-math`), f32 and f64.
+fn exact_math_every_kernel(gpu: &GpuDevice) -> Result<(), String> {
+    for kind in KernelKind::ALL {
+        let cfg = config(kind, (32, 4)).with_z_chunk(if kind == KernelKind::TowerMarch { 3 } else { 0 });
+        let dims = grid_for(cfg, 7);
+        let d = common::domain_in(dims, "karma", MathMode::Exact);
+        compare::<Karma, f32>(gpu, cfg, &d, rich_start::<f32>(dims), 300)
+            .map_err(|e| format!("{cfg} f32: {e}"))?;
+        compare::<Karma, f64>(gpu, cfg, &d, rich_start::<f64>(dims), 300)
+            .map_err(|e| format!("{cfg} f64: {e}"))?;
+    }
+    // Not vacuous: the two tanh give different fields.
+    let dims = GridDims::new(36, 21, 45);
+    let start = rich_start::<f32>(dims);
+    let [fast, exact] = [MathMode::Fast, MathMode::Exact].map(|math| {
+        gpu_run::<Karma, f32>(gpu, naive(), &common::domain_in(dims, "karma", math), &start, 300)
+    });
+    if fast?.u() == exact?.u() {
+        return Err("fast and exact math gave the same field".into());
+    }
+    Ok(())
 }
 
 /// Every model on a sheet, a cable (along y, compacted), and a single cell.

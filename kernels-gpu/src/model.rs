@@ -20,6 +20,7 @@
 //! descriptions serve the kernels, the CPU solver, the command line and the
 //! documentation.
 
+use crate::fast_math::MathMode;
 use crate::real::Real;
 
 /// One state variable of a model.
@@ -289,6 +290,15 @@ pub trait CellModel: Copy + 'static {
     /// The coefficients for `params` (one value per [`ModelInfo::parameters`],
     /// in order, already checked against their ranges) and the step `dt`.
     fn coeffs<T: Real>(params: &[f64], dt: f64) -> Self::Coeffs<T>;
+
+    /// As [`CellModel::coeffs`], with the transcendental functions of
+    /// `math` where the model has a cheaper variant
+    /// ([`crate::fast_math`]); `coeffs` itself is the reference (exact)
+    /// choice. Models without a variant ignore `math` (this default).
+    fn coeffs_in<T: Real>(params: &[f64], dt: f64, math: MathMode) -> Self::Coeffs<T> {
+        let _ = math;
+        Self::coeffs(params, dt)
+    }
 
     /// The reaction of one cell over one step: returns `du/dt` at the old
     /// state `(u, locals)` and advances `locals` to the end of the step.

@@ -13,6 +13,7 @@ use fibril_host::backend::{BlockSize, KernelConfig, KernelKind};
 use fibril_host::models::parse_assignment;
 use fibril_host::time::{ms_to_steps, short};
 use fibril_host::{Domain, GridDims, ModelInfo, ModelSetup, Precision};
+use kernels_gpu::fast_math::MathMode;
 use serde::{Deserialize, Serialize};
 
 /// The value of an argument group when no flag is given (clap's defaults).
@@ -162,6 +163,11 @@ pub struct ModelArgs {
     #[arg(long = "param", value_name = "NAME=VALUE", value_parser = parse_param)]
     #[serde(with = "parameter_table", skip_serializing_if = "Vec::is_empty")]
     pub parameters: Vec<ParamAssign>,
+    /// The reference transcendental functions (within a few ulp) instead of
+    /// the fast tanh (a table within 8e-8; Karma), at about 20 more
+    /// instructions per cell. CPU and GPU agree bit for bit either way.
+    #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true", default_value_t = false)]
+    pub exact_math: bool,
 }
 
 /// One `--param NAME=VALUE`.
@@ -211,7 +217,8 @@ impl ModelArgs {
     pub fn setup(&self) -> anyhow::Result<ModelSetup> {
         let overrides: Vec<(String, f64)> =
             self.parameters.iter().map(|p| (p.name.clone(), p.value)).collect();
-        Ok(ModelSetup::new(&self.name, self.preset.as_deref(), &overrides)?)
+        let math = if self.exact_math { MathMode::Exact } else { MathMode::Fast };
+        Ok(ModelSetup::new(&self.name, self.preset.as_deref(), &overrides)?.with_math(math))
     }
 }
 

@@ -71,6 +71,8 @@ pub struct BenchRecord {
     pub method: String,
     pub model: &'static str,
     pub precision: String,
+    /// "fast" (the table tanh) or "exact" (`--exact-math`).
+    pub math: &'static str,
     pub nx: u32,
     pub ny: u32,
     pub nz: u32,
@@ -156,12 +158,13 @@ impl BenchRecord {
             _ => String::new(),
         };
         format!(
-            "{} {} {} {} {}x{}x{}: median {:.4} s per {} steps -> {:.1} steps/s, {:.3e} cell-updates/s, \
+            "{} {} {} {} {} math {}x{}x{}: median {:.4} s per {} steps -> {:.1} steps/s, {:.3e} cell-updates/s, \
              real-time factor {:.4}, {:.0} GB/s ({} B/cell-update){roofline}{efficiency}",
             self.device,
             self.model,
             self.method,
             self.precision,
+            self.math,
             self.nx,
             self.ny,
             self.nz,
@@ -178,13 +181,14 @@ impl BenchRecord {
     /// One `key=value` line for scripts.
     fn parse_line(&self) -> String {
         format!(
-            "bench backend={} gpus={} model={} method={} precision={} size={}x{}x{} steps_per_s={:.3} \
+            "bench backend={} gpus={} model={} method={} precision={} math={} size={}x{}x{} steps_per_s={:.3} \
              cell_updates_per_s={:.6e} gb_per_s={:.1} roofline={}",
             self.backend,
             self.gpus,
             self.model,
             self.method.replace(' ', ":"),
             self.precision,
+            self.math,
             self.nx,
             self.ny,
             self.nz,
@@ -273,6 +277,7 @@ fn measure<M: CellModel, T: Scalar>(
         method: solver.method(),
         model: M::INFO.name,
         precision: T::PRECISION.to_string(),
+        math: domain.model().math().name(),
         nx: d.nx,
         ny: d.ny,
         nz: d.nz,
