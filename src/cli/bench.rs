@@ -117,7 +117,8 @@ pub fn bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
             "{} {} {} {:?}",
             args.steps, args.warmup, args.repeats, args.compute.gpus
         ));
-        let kernel = args.compute.kernel_config();
+        let kernel =
+            args.compute.kernel_config(domain.model().info(), precision, domain.dims(), selected.gpus());
         let measure =
             Measure { args: &args, selected: &selected, domain: &domain, kernel, steps: args.steps };
         let mut record = dispatch(domain.model().info(), precision, measure)?;
@@ -343,6 +344,7 @@ fn sweep<M: CellModel, T: Scalar>(args: &BenchArgs, base: &Domain) -> anyhow::Re
                 configs.push(KernelConfig::new(KernelKind::TowerMarch, *block).with_z_chunk(chunk));
             }
             configs.push(KernelConfig::new(KernelKind::Naive, *block));
+            configs.push(KernelConfig::new(KernelKind::Columns, *block));
             for cfg in configs {
                 let kind = cfg.kind;
                 let label = match (kind, cfg.z_chunk) {
