@@ -1,11 +1,13 @@
 //! The GPU kernels against the CPU reference.
 //!
-//! All kernels (naive, csw, tower, tower-march, every block size) run the
-//! same shared functions with the same coefficients and only correctly
-//! rounded operations, in the same order, so their fields must agree with
-//! the CPU bit for bit in f32 and in f64 (tolerance zero); against the f64
-//! reference the f32 GPU run must agree within the tolerance stated below
-//! (`approx`).
+//! All kernels (naive, csw, tower, tower-march, columns, every block size)
+//! run the same shared functions with the same coefficients and only
+//! correctly rounded operations, in the same order, so their fields must
+//! agree with the CPU bit for bit in f32 and in f64 (tolerance zero);
+//! against the f64 reference the f32 GPU run must agree within the
+//! tolerance stated below (`approx`). The checks run the default, fast
+//! math (Karma's tanh from a table); `exact_math_...` repeats every
+//! kernel with the reference tanh.
 //!
 //! Without a CUDA device (no driver library, or a driver that reports no
 //! GPU) each check prints "skipped: no CUDA device" (this file runs without
@@ -38,6 +40,7 @@ use fibril_host::tissue::gpu::TissueGpuSolver;
 use fibril_host::tissue::{Operator, TissueLayout};
 use fibril_host::{CellModel, Domain, GridDims, ModelVisitor, Precision, Scalar, State, dispatch};
 use kernels_gpu::ZWindow;
+use kernels_gpu::fast_math::MathMode;
 use kernels_gpu::models::{Diffusion, Karma};
 use std::sync::Arc;
 
@@ -51,6 +54,8 @@ const CHECKS: &[(&str, Check)] = &[
     ("naive_f32_agrees_with_cpu_f64_within_tolerance", naive_f32_vs_cpu_f64),
     ("every_model_naive_f32_f64_1000_steps_bit_identical_to_cpu", every_model_naive),
     ("every_model_sheets_cables_and_single_cells_bit_identical", every_model_every_shape),
+    ("every_model_columns_f32_f64_1000_steps_bit_identical_to_cpu", every_model_columns),
+    ("exact_math_every_kernel_f32_f64_bit_identical_to_cpu", exact_math_every_kernel),
     ("nonfinite_check_finds_a_planted_nan", nonfinite_detection),
     ("too_large_grid_is_refused_before_allocation", memory_refusal),
     ("every_kernel_and_block_bit_identical_to_cpu_f32", every_kernel_and_block),
@@ -111,22 +116,36 @@ fn naive() -> KernelConfig {
     config(KernelKind::Naive, (32, 8))
 }
 
-/// The kernels compared in the paper, at their default blocks, and the baseline.
-fn paper_configs() -> [KernelConfig; 4] {
+/// The kernels compared in the paper, at their default blocks, the
+/// baseline and columns (with partial z-chunks).
+fn paper_configs() -> [KernelConfig; 5] {
     [
         naive(),
         config(KernelKind::Csw, (64, 4)),
         config(KernelKind::Tower, (32, 8)),
         config(KernelKind::TowerMarch, (32, 8)),
+        config(KernelKind::Columns, (32, 8)).with_z_chunk(5),
     ]
 }
 
+/// The z-chunk the z-window and split checks give the marching kernels
+/// (partial chunks), 0 for the others.
+fn test_z_chunk(kind: KernelKind) -> u32 {
+    match kind {
+        KernelKind::TowerMarch | KernelKind::Columns => 3,
+        _ => 0,
+    }
+}
+
 /// A grid that suits `cfg`: whole towers for the tower kernels (two towers
-/// in x, three in y), partial blocks on every side for the others.
+/// in x, three in y), partial blocks on every side for the others (for
+/// columns, whose threads hold 4 cells along x, nx a multiple of 4).
 fn grid_for(cfg: KernelConfig, nz: u32) -> GridDims {
     let (bx, by) = (cfg.block.x, cfg.block.y);
     if cfg.kind.uses_towers() {
         GridDims::new(2 * bx, (3 * by).max(3), nz)
+    } else if cfg.kind == KernelKind::Columns {
+        GridDims::new(4 * bx + 12, 3 * by + 1, nz)
     } else {
         GridDims::new(2 * bx + 5, 3 * by + 1, nz)
     }
@@ -368,7 +387,7 @@ fn paper_kernels_scroll_wave(gpu: &GpuDevice) -> Result<(), String> {
 /// multi-GPU overlap does) equals the single launch, for every kernel.
 fn z_windows(gpu: &GpuDevice) -> Result<(), String> {
     for kind in KernelKind::ALL {
-        let cfg = config(kind, (32, 4)).with_z_chunk(if kind == KernelKind::TowerMarch { 3 } else { 0 });
+        let cfg = config(kind, (32, 4)).with_z_chunk(test_z_chunk(kind));
         let dims = grid_for(cfg, 9);
         let d = domain(dims, "karma");
         let start = rich_start::<f32>(dims);
@@ -400,7 +419,7 @@ fn split_bit_identical(ordinals: &[usize], exchanges: &[Exchange]) -> Result<(),
     let devices: Vec<GpuDevice> =
         ordinals.iter().map(|&o| GpuDevice::open(o)).collect::<Result<_, _>>().map_err(|e| e.to_string())?;
     for kind in KernelKind::ALL {
-        let cfg = config(kind, (32, 4)).with_z_chunk(if kind == KernelKind::TowerMarch { 2 } else { 0 });
+        let cfg = config(kind, (32, 4)).with_z_chunk(test_z_chunk(kind));
         // 5 owned slices per part on 3 parts (16 / 3 -> 6, 5, 5), 2 per part at least on 4.
         let dims = grid_for(cfg, 16);
         let d = domain(dims, "karma");
@@ -476,6 +495,8 @@ struct NaiveCheck<'a> {
     gpu: &'a GpuDevice,
     dims: GridDims,
     steps: u64,
+    /// The kernel compared (the naive one but for `every_model_columns`).
+    cfg: KernelConfig,
 }
 
 impl ModelVisitor for NaiveCheck<'_> {
@@ -502,7 +523,7 @@ impl ModelVisitor for NaiveCheck<'_> {
                 }
             }
         }
-        compare::<M, T>(self.gpu, naive(), &d, start, self.steps)
+        compare::<M, T>(self.gpu, self.cfg, &d, start, self.steps)
             .map_err(|e| format!("{} {} on {:?}: {e}", M::INFO.name, T::NAME, self.dims))
     }
 }
@@ -513,7 +534,7 @@ fn every_model_naive(gpu: &GpuDevice) -> Result<(), String> {
     let mut failures = Vec::new();
     for m in MODELS {
         for precision in [Precision::F32, Precision::F64] {
-            if let Err(e) = dispatch(m, precision, NaiveCheck { gpu, dims, steps: 1000 }) {
+            if let Err(e) = dispatch(m, precision, NaiveCheck { gpu, dims, steps: 1000, cfg: naive() }) {
                 failures.push(e);
             }
         }
@@ -524,6 +545,51 @@ fn every_model_naive(gpu: &GpuDevice) -> Result<(), String> {
     } else {
         Err(failures.join("\n    "))
     }
+}
+
+/// Every registered model on the columns kernel, f32 and f64: 1,000 steps
+/// of a propagating wave on a grid with a partial block along x and y and
+/// partial z-chunks.
+fn every_model_columns(gpu: &GpuDevice) -> Result<(), String> {
+    let dims = GridDims::new(36, 21, 45);
+    let cfg = config(KernelKind::Columns, (32, 4)).with_z_chunk(7);
+    let mut failures = Vec::new();
+    for m in MODELS {
+        for precision in [Precision::F32, Precision::F64] {
+            if let Err(e) = dispatch(m, precision, NaiveCheck { gpu, dims, steps: 1000, cfg }) {
+                failures.push(e);
+            }
+        }
+    }
+    if failures.is_empty() {
+        println!("    ({} models x 2 precisions bit-identical)", MODELS.len());
+        Ok(())
+    } else {
+        Err(failures.join("\n    "))
+    }
+}
+
+/// Every kernel with the reference tanh (`--exact-math`), f32 and f64.
+fn exact_math_every_kernel(gpu: &GpuDevice) -> Result<(), String> {
+    for kind in KernelKind::ALL {
+        let cfg = config(kind, (32, 4)).with_z_chunk(test_z_chunk(kind));
+        let dims = grid_for(cfg, 7);
+        let d = common::domain_in(dims, "karma", MathMode::Exact);
+        compare::<Karma, f32>(gpu, cfg, &d, rich_start::<f32>(dims), 300)
+            .map_err(|e| format!("{cfg} f32: {e}"))?;
+        compare::<Karma, f64>(gpu, cfg, &d, rich_start::<f64>(dims), 300)
+            .map_err(|e| format!("{cfg} f64: {e}"))?;
+    }
+    // Not vacuous: the two tanh give different fields.
+    let dims = GridDims::new(36, 21, 45);
+    let start = rich_start::<f32>(dims);
+    let [fast, exact] = [MathMode::Fast, MathMode::Exact].map(|math| {
+        gpu_run::<Karma, f32>(gpu, naive(), &common::domain_in(dims, "karma", math), &start, 300)
+    });
+    if fast?.u() == exact?.u() {
+        return Err("fast and exact math gave the same field".into());
+    }
+    Ok(())
 }
 
 /// Every model on a sheet, a cable (along y, compacted), and a single cell.
@@ -537,7 +603,7 @@ fn every_model_every_shape(gpu: &GpuDevice) -> Result<(), String> {
             }
             for precision in [Precision::F32, Precision::F64] {
                 let steps = if dims.cells() == 1 { 4000 } else { 600 };
-                if let Err(e) = dispatch(m, precision, NaiveCheck { gpu, dims, steps }) {
+                if let Err(e) = dispatch(m, precision, NaiveCheck { gpu, dims, steps, cfg: naive() }) {
                     failures.push(e);
                 }
             }

@@ -25,7 +25,8 @@
 //!    120     8  checksum: FNV-1a 64 of bytes 0..120, the model section and the payload
 //!    128     M  model section: the model's name, its preset (empty if none),
 //!               the parameter count P (u16) and P (name, f64 value) pairs,
-//!               the N variable names; each name a u16 length and UTF-8 bytes
+//!               the N variable names, the math mode ("fast" or "exact";
+//!               version 4); each name a u16 length and UTF-8 bytes
 //!  128+M     -  payload: the N variables (cells values each, row-major, in
 //!               the model's order); with bit 0, B x cells activation times
 //!               (f32, ms); with bit 1, B x cells repolarisation times; with
@@ -51,6 +52,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use kernels_gpu::GridDims;
+use kernels_gpu::fast_math::MathMode;
 use thiserror::Error;
 
 use crate::domain::Domain;
@@ -115,6 +117,9 @@ pub struct CheckpointHeader {
     /// The model's name.
     pub model: String,
     pub preset: Option<String>,
+    /// The transcendental functions the run used (checkpoints before
+    /// version 4: exact, the only ones there were).
+    pub math: MathMode,
     /// Every parameter by name, with its value.
     pub parameters: Vec<(String, f64)>,
     /// The variables stored, in order.
@@ -225,6 +230,7 @@ fn model_section(domain: &Domain) -> Vec<u8> {
     for v in model.info().variables {
         put_name(&mut out, v.name);
     }
+    put_name(&mut out, model.math().name());
     out
 }
 
@@ -599,6 +605,17 @@ fn decode_header_v2(path: &Path, bytes: &[u8], version: u32) -> Result<Checkpoin
     for _ in 0..variables.min(1024) {
         names.push(text(s.name())?);
     }
+    // Version 4 names the math mode; the earlier ones had the reference
+    // functions only, which are the exact mode's.
+    let math = if version >= 4 {
+        match text(s.name())?.as_str() {
+            "fast" => MathMode::Fast,
+            "exact" => MathMode::Exact,
+            _ => return Err(bad_section()),
+        }
+    } else {
+        MathMode::Exact
+    };
     if names.len() != variables as usize || s.at != payload_at {
         return Err(bad_section());
     }
@@ -626,6 +643,7 @@ fn decode_header_v2(path: &Path, bytes: &[u8], version: u32) -> Result<Checkpoin
         diffusion,
         model,
         preset: (!preset.is_empty()).then_some(preset),
+        math,
         parameters,
         variables: names,
         step,
@@ -704,6 +722,7 @@ fn decode_header_v1(path: &Path, bytes: &[u8]) -> Result<CheckpointHeader, Check
         diffusion,
         model: model.into(),
         preset: None,
+        math: MathMode::Exact,
         parameters,
         variables,
         step,
@@ -848,6 +867,18 @@ impl CheckpointHeader {
                 self.model.clone(),
                 model.name().into(),
                 format!("pass --model {}", self.model),
+            );
+        }
+        if self.math != model.math() {
+            let fix = match self.math {
+                MathMode::Exact => "pass --exact-math (the run was started with the reference functions)",
+                MathMode::Fast => "drop --exact-math (the run was started with the fast functions)",
+            };
+            return mismatch(
+                "the math mode".into(),
+                self.math.name().into(),
+                model.math().name().into(),
+                fix.into(),
             );
         }
         for (name, in_file) in &self.parameters {
@@ -1033,7 +1064,15 @@ mod tests {
         let back = decode::<f32>(p, &bytes).unwrap();
         assert_eq!((back.header.version, back.header.model.as_str(), back.header.step), (1, "karma", 12));
         assert_eq!(back.header.snapshots, None);
-        back.header.check_matches(p, &d).unwrap();
+        // Written with the reference tanh: it resumes in the exact mode only.
+        assert_eq!(back.header.math, MathMode::Exact);
+        let e = back.header.check_matches(p, &d).unwrap_err().to_string();
+        assert!(
+            e.contains("the math mode is exact in the checkpoint but fast here; pass --exact-math"),
+            "{e}"
+        );
+        let exact = ModelSetup::new("karma", None, &[]).unwrap().with_math(MathMode::Exact);
+        back.header.check_matches(p, &Domain::new(d.dims(), 0.6, 0.05, 1.0, exact).unwrap()).unwrap();
         assert_eq!(back.state, f);
     }
 
@@ -1057,6 +1096,12 @@ mod tests {
         let e = header.check_matches(Path::new("c"), &other).unwrap_err().to_string();
         assert!(
             e.contains("parameter vstar is 0.6 in the checkpoint but 0.72 here; pass --param vstar=0.6"),
+            "{e}"
+        );
+        let exact = Domain::new(d.dims(), 0.6, 0.05, 1.0, karma().with_math(MathMode::Exact)).unwrap();
+        let e = header.check_matches(Path::new("c"), &exact).unwrap_err().to_string();
+        assert!(
+            e.contains("the math mode is fast in the checkpoint but exact here; drop --exact-math"),
             "{e}"
         );
         let diffusion =

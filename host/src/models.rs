@@ -2,6 +2,7 @@
 //! one with a preset and parameter values, and the one dispatch from a
 //! run-time choice of (model, precision) to the typed code.
 
+use kernels_gpu::fast_math::MathMode;
 use kernels_gpu::model::{CellModel, ModelInfo};
 use serde::Serialize;
 use thiserror::Error;
@@ -76,6 +77,8 @@ pub struct ModelSetup {
     preset: Option<&'static str>,
     /// One value per parameter, in the order of `info.parameters`.
     values: Vec<f64>,
+    /// The transcendental functions of the reaction (fast unless asked).
+    math: MathMode,
 }
 
 /// A parameter as recorded in summaries and printed by `fibril models`.
@@ -149,7 +152,7 @@ impl ModelSetup {
                 });
             }
         }
-        Ok(Self { info, preset: preset.map(|p| p.name), values })
+        Ok(Self { info, preset: preset.map(|p| p.name), values, math: MathMode::default() })
     }
 
     /// A model with its default preset.
@@ -167,6 +170,16 @@ impl ModelSetup {
 
     pub fn preset(&self) -> Option<&'static str> {
         self.preset
+    }
+
+    /// The same model with the transcendental functions of `math`.
+    pub fn with_math(self, math: MathMode) -> Self {
+        Self { math, ..self }
+    }
+
+    /// The transcendental functions of the reaction: fast (the default) or exact.
+    pub fn math(&self) -> MathMode {
+        self.math
     }
 
     /// One value per parameter, in table order (what [`CellModel::coeffs`] takes).
@@ -189,13 +202,14 @@ impl ModelSetup {
             .collect()
     }
 
-    /// The coefficients of model `M` (which must be this model) for `dt`.
+    /// The coefficients of model `M` (which must be this model) for `dt`,
+    /// with this setup's [`MathMode`].
     ///
     /// # Panics
     /// If `M` is another model: a programming error of the dispatch.
     pub fn coeffs<M: CellModel, T: Scalar>(&self, dt: f64) -> M::Coeffs<T> {
         assert_eq!(M::INFO.name, self.info.name, "coefficients asked of the wrong model");
-        M::coeffs::<T>(&self.values, dt)
+        M::coeffs_in::<T>(&self.values, dt, self.math)
     }
 }
 

@@ -35,6 +35,7 @@
 pub mod cell;
 pub mod ecg;
 pub mod events;
+pub mod fast_math;
 pub mod layout;
 pub mod math;
 pub mod model;

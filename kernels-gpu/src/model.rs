@@ -20,6 +20,8 @@
 //! descriptions serve the kernels, the CPU solver, the command line and the
 //! documentation.
 
+use crate::fast_math::MathMode;
+use crate::layout::quad;
 use crate::real::Real;
 
 /// One state variable of a model.
@@ -240,6 +242,19 @@ pub trait Locals<T: Copy>: Copy + core::fmt::Debug + Send + Sync {
     /// # Safety
     /// As [`Locals::load`], and `base` is writable.
     unsafe fn store(&self, base: *mut T, stride: usize, i: usize);
+
+    /// Loads the locals of cells `i..i + 4`, one [`quad`] per variable.
+    ///
+    /// # Safety
+    /// As [`Locals::load`] for each of the four cells; `base`, `i` and
+    /// `stride` are such that every `base + k * stride + i` is 16-byte aligned.
+    unsafe fn load_quad(base: *const T, stride: usize, i: usize) -> [Self; 4];
+
+    /// Stores the locals of cells `i..i + 4`, one [`quad`] per variable.
+    ///
+    /// # Safety
+    /// As [`Locals::load_quad`], and `base` is writable.
+    unsafe fn store_quad(cells: &[Self; 4], base: *mut T, stride: usize, i: usize);
 }
 
 impl<T: Copy + core::fmt::Debug + Send + Sync, const N: usize> Locals<T> for [T; N] {
@@ -270,6 +285,24 @@ impl<T: Copy + core::fmt::Debug + Send + Sync, const N: usize> Locals<T> for [T;
             k += 1;
         }
     }
+
+    #[inline(always)]
+    unsafe fn load_quad(base: *const T, stride: usize, i: usize) -> [Self; 4] {
+        // SAFETY: each quad lies inside the buffer and is aligned (caller).
+        let q: [[T; 4]; N] = core::array::from_fn(|k| unsafe { quad::load(base, k * stride + i) });
+        core::array::from_fn(|j| core::array::from_fn(|k| q[k][j]))
+    }
+
+    #[inline(always)]
+    unsafe fn store_quad(cells: &[Self; 4], base: *mut T, stride: usize, i: usize) {
+        let mut k = 0;
+        while k < N {
+            let q = [cells[0][k], cells[1][k], cells[2][k], cells[3][k]];
+            // SAFETY: as in `load_quad`.
+            unsafe { quad::store(base, k * stride + i, q) };
+            k += 1;
+        }
+    }
 }
 
 /// A cell model. Implementations are unit types; one file per model under
@@ -289,6 +322,15 @@ pub trait CellModel: Copy + 'static {
     /// The coefficients for `params` (one value per [`ModelInfo::parameters`],
     /// in order, already checked against their ranges) and the step `dt`.
     fn coeffs<T: Real>(params: &[f64], dt: f64) -> Self::Coeffs<T>;
+
+    /// As [`CellModel::coeffs`], with the transcendental functions of
+    /// `math` where the model has a cheaper variant
+    /// ([`crate::fast_math`]); `coeffs` itself is the reference (exact)
+    /// choice. Models without a variant ignore `math` (this default).
+    fn coeffs_in<T: Real>(params: &[f64], dt: f64, math: MathMode) -> Self::Coeffs<T> {
+        let _ = math;
+        Self::coeffs(params, dt)
+    }
 
     /// The reaction of one cell over one step: returns `du/dt` at the old
     /// state `(u, locals)` and advances `locals` to the end of the step.
@@ -339,6 +381,17 @@ mod tests {
         // SAFETY: as above.
         let back = unsafe { <[f32; 3] as Locals<f32>>::load(soa.as_ptr(), stride, 4) };
         assert_eq!(back, cell);
+        // Four cells at once: variable k of cell j at k * 8 + 4 + j.
+        let mut soa = [quad::Quad([0.0f32; 4]); 4];
+        let base = soa.as_mut_ptr() as *mut f32;
+        let cells: [[f32; 2]; 4] = [[1.0, 10.0], [2.0, 20.0], [3.0, 30.0], [4.0, 40.0]];
+        // SAFETY: 16 aligned values; quads at 4 and 12.
+        let back = unsafe {
+            <[f32; 2] as Locals<f32>>::store_quad(&cells, base, 8, 4);
+            <[f32; 2] as Locals<f32>>::load_quad(base, 8, 4)
+        };
+        assert_eq!(back, cells);
+        assert_eq!((soa[1].0, soa[3].0), ([1.0, 2.0, 3.0, 4.0], [10.0, 20.0, 30.0, 40.0]));
         assert_eq!(<[f64; 0] as Locals<f64>>::COUNT, 0);
     }
 }

@@ -12,6 +12,8 @@ pub enum Kernel {
     Naive2d,
     /// One thread per cell, 1D grid (ny = nz = 1; also a single cell).
     Naive1d,
+    /// Four cells per thread along x, marching up z (3D grids, nx % 4 = 0).
+    Columns,
     /// Classic sliding window (paper section 3.1).
     Csw,
     /// towerDS, one block per tower slice (paper Algorithm 2).
@@ -93,6 +95,7 @@ macro_rules! entry_table {
                 entry!($name, naive1d, Naive1d, f32), entry!($name, naive1d, Naive1d, f64),
                 entry!($name, tissue_dense, TissueDense, f32), entry!($name, tissue_dense, TissueDense, f64),
                 entry!($name, tissue_compact, TissueCompact, f32), entry!($name, tissue_compact, TissueCompact, f64),
+                entry!($name, columns, Columns, f32), entry!($name, columns, Columns, f64),
                 $(
                     entry!(@$paper $name, csw, Csw, f32), entry!(@$paper $name, csw, Csw, f64),
                     entry!(@$paper $name, tower, Tower, f32), entry!(@$paper $name, tower, Tower, f64),

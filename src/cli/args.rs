@@ -9,11 +9,13 @@
 
 use anyhow::{Context, bail};
 use clap::{Args, FromArgMatches, ValueEnum};
+use fibril_host::backend::gpu::columns_is_faster;
 use fibril_host::backend::{BlockSize, KernelConfig, KernelKind};
 use fibril_host::events::stimulus::Membrane;
 use fibril_host::models::parse_assignment;
 use fibril_host::time::{ms_to_steps, short};
 use fibril_host::{Domain, GridDims, ModelInfo, ModelSetup, Precision};
+use kernels_gpu::fast_math::MathMode;
 use serde::{Deserialize, Serialize};
 
 /// The value of an argument group when no flag is given (clap's defaults).
@@ -184,6 +186,11 @@ pub struct ModelArgs {
     #[arg(long = "param", value_name = "NAME=VALUE", value_parser = parse_param)]
     #[serde(with = "parameter_table", skip_serializing_if = "Vec::is_empty")]
     pub parameters: Vec<ParamAssign>,
+    /// The reference transcendental functions (within a few ulp) instead of
+    /// the fast tanh (a table within 8e-8; Karma), at about 20 more
+    /// instructions per cell. CPU and GPU agree bit for bit either way.
+    #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true", default_value_t = false)]
+    pub exact_math: bool,
 }
 
 /// One `--param NAME=VALUE`.
@@ -233,7 +240,8 @@ impl ModelArgs {
     pub fn setup(&self) -> anyhow::Result<ModelSetup> {
         let overrides: Vec<(String, f64)> =
             self.parameters.iter().map(|p| (p.name.clone(), p.value)).collect();
-        Ok(ModelSetup::new(&self.name, self.preset.as_deref(), &overrides)?)
+        let math = if self.exact_math { MathMode::Exact } else { MathMode::Fast };
+        Ok(ModelSetup::new(&self.name, self.preset.as_deref(), &overrides)?.with_math(math))
     }
 }
 
@@ -250,14 +258,15 @@ pub struct ComputeArgs {
     #[arg(long, value_enum, default_value_t = PrecisionArg::Auto)]
     pub precision: PrecisionArg,
     /// GPU kernel (GPU backend only).
-    #[arg(long, value_enum, default_value_t = KernelArg::Naive)]
+    #[arg(long, value_enum, default_value_t = KernelArg::Auto)]
     pub kernel: KernelArg,
     /// Threads per block, BXxBY: BX a multiple of 32, BX*BY <= 1024 (GPU
     /// backend; for tower kernels also the tower size).
     #[arg(long, default_value = "32x8", value_parser = parse_block)]
     pub block: BlockSize,
-    /// tower-march only: slices each block climbs (0 = the whole tower, the
-    /// paper's sliding window; small values trade register reuse for parallelism).
+    /// tower-march: slices each block climbs (0 = the whole tower, the
+    /// paper's sliding window; small values trade register reuse for
+    /// parallelism); columns: slices each thread climbs (0 = 4).
     #[arg(long, default_value_t = 0)]
     pub z_chunk: u32,
     /// CUDA device ordinal (the first of several with --gpus).
@@ -398,6 +407,10 @@ impl PrecisionArg {
 #[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum KernelArg {
+    /// columns on one GPU where the grid allows it (three axes of two
+    /// cells or more, nx a multiple of 4) and it is faster (f32, models
+    /// with at most 2 local variables), naive otherwise.
+    Auto,
     /// One thread per cell on the row-major grid.
     Naive,
     /// Classic sliding window: 2D blocks march along z (paper section 3.1).
@@ -406,15 +419,21 @@ pub enum KernelArg {
     Tower,
     /// towerDS, each block marching along its tower.
     TowerMarch,
+    /// Four cells per thread along x (128-bit loads), each thread marching
+    /// up --z-chunk slices with the planes below and at it in registers.
+    Columns,
 }
 
-impl From<KernelArg> for KernelKind {
-    fn from(k: KernelArg) -> Self {
-        match k {
-            KernelArg::Naive => KernelKind::Naive,
-            KernelArg::Csw => KernelKind::Csw,
-            KernelArg::Tower => KernelKind::Tower,
-            KernelArg::TowerMarch => KernelKind::TowerMarch,
+impl KernelArg {
+    /// The kernel asked for by name (`None` for `auto`).
+    fn named(self) -> Option<KernelKind> {
+        match self {
+            KernelArg::Auto => None,
+            KernelArg::Naive => Some(KernelKind::Naive),
+            KernelArg::Csw => Some(KernelKind::Csw),
+            KernelArg::Tower => Some(KernelKind::Tower),
+            KernelArg::TowerMarch => Some(KernelKind::TowerMarch),
+            KernelArg::Columns => Some(KernelKind::Columns),
         }
     }
 }
@@ -432,8 +451,29 @@ impl ComputeArgs {
         }
     }
 
-    pub fn kernel_config(&self) -> KernelConfig {
-        KernelConfig::new(self.kernel.into(), self.block).with_z_chunk(self.z_chunk)
+    /// The kernel that steps `model` in `precision` on `dims` split over
+    /// `gpus` GPUs: the one named, or for `auto` columns on one GPU where
+    /// the grid allows it and it is the faster kernel
+    /// ([`columns_is_faster`]), naive otherwise.
+    pub fn kernel_config(
+        &self,
+        model: &ModelInfo,
+        precision: Precision,
+        dims: GridDims,
+        gpus: usize,
+    ) -> KernelConfig {
+        let with = |kind| KernelConfig::new(kind, self.block).with_z_chunk(self.z_chunk);
+        let columns = with(KernelKind::Columns);
+        match self.kernel.named() {
+            Some(kind) => with(kind),
+            None if gpus == 1
+                && columns_is_faster(model.variables.len() - 1, precision)
+                && columns.check(model.name, dims).is_ok() =>
+            {
+                columns
+            }
+            None => with(KernelKind::Naive),
+        }
     }
 }
 
@@ -509,6 +549,26 @@ mod tests {
         assert!(e.contains("use 0.1 or 0.15"), "{e}");
         assert!(duration_steps("d", -1.0, 0.05).is_err());
         assert!(duration_steps("d", 0.0, 0.05).is_err());
+    }
+
+    #[test]
+    fn auto_takes_columns_on_one_gpu_where_the_grid_allows_it() {
+        let compute = ComputeArgs::default();
+        assert_eq!(compute.kernel, KernelArg::Auto);
+        let find = |name| fibril_host::models::find(name).unwrap();
+        let kind =
+            |model, precision, dims, gpus| compute.kernel_config(find(model), precision, dims, gpus).kind;
+        let cube = GridDims::new(256, 256, 256);
+        assert_eq!(kind("karma", Precision::F32, cube, 1), KernelKind::Columns);
+        assert_eq!(kind("fenton_karma", Precision::F32, cube, 1), KernelKind::Columns);
+        assert_eq!(kind("karma", Precision::F64, cube, 1), KernelKind::Naive);
+        assert_eq!(kind("bocf", Precision::F32, cube, 1), KernelKind::Naive);
+        assert_eq!(kind("karma", Precision::F32, cube, 2), KernelKind::Naive);
+        assert_eq!(kind("karma", Precision::F32, GridDims::new(250, 256, 256), 1), KernelKind::Naive);
+        assert_eq!(kind("karma", Precision::F32, GridDims::new(512, 512, 1), 1), KernelKind::Naive);
+        let named = ComputeArgs { kernel: KernelArg::Csw, ..ComputeArgs::default() };
+        let csw = named.kernel_config(find("bocf"), Precision::F64, GridDims::new(8, 8, 8), 1);
+        assert_eq!(csw.kind, KernelKind::Csw);
     }
 
     #[test]

@@ -71,6 +71,8 @@ pub struct BenchRecord {
     pub method: String,
     pub model: &'static str,
     pub precision: String,
+    /// "fast" (the table tanh) or "exact" (`--exact-math`).
+    pub math: &'static str,
     pub nx: u32,
     pub ny: u32,
     pub nz: u32,
@@ -115,7 +117,8 @@ pub fn bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
             "{} {} {} {:?}",
             args.steps, args.warmup, args.repeats, args.compute.gpus
         ));
-        let kernel = args.compute.kernel_config();
+        let kernel =
+            args.compute.kernel_config(domain.model().info(), precision, domain.dims(), selected.gpus());
         let measure =
             Measure { args: &args, selected: &selected, domain: &domain, kernel, steps: args.steps };
         let mut record = dispatch(domain.model().info(), precision, measure)?;
@@ -156,12 +159,13 @@ impl BenchRecord {
             _ => String::new(),
         };
         format!(
-            "{} {} {} {} {}x{}x{}: median {:.4} s per {} steps -> {:.1} steps/s, {:.3e} cell-updates/s, \
+            "{} {} {} {} {} math {}x{}x{}: median {:.4} s per {} steps -> {:.1} steps/s, {:.3e} cell-updates/s, \
              real-time factor {:.4}, {:.0} GB/s ({} B/cell-update){roofline}{efficiency}",
             self.device,
             self.model,
             self.method,
             self.precision,
+            self.math,
             self.nx,
             self.ny,
             self.nz,
@@ -178,13 +182,14 @@ impl BenchRecord {
     /// One `key=value` line for scripts.
     fn parse_line(&self) -> String {
         format!(
-            "bench backend={} gpus={} model={} method={} precision={} size={}x{}x{} steps_per_s={:.3} \
+            "bench backend={} gpus={} model={} method={} precision={} math={} size={}x{}x{} steps_per_s={:.3} \
              cell_updates_per_s={:.6e} gb_per_s={:.1} roofline={}",
             self.backend,
             self.gpus,
             self.model,
             self.method.replace(' ', ":"),
             self.precision,
+            self.math,
             self.nx,
             self.ny,
             self.nz,
@@ -273,6 +278,7 @@ fn measure<M: CellModel, T: Scalar>(
         method: solver.method(),
         model: M::INFO.name,
         precision: T::PRECISION.to_string(),
+        math: domain.model().math().name(),
         nx: d.nx,
         ny: d.ny,
         nz: d.nz,
@@ -338,6 +344,7 @@ fn sweep<M: CellModel, T: Scalar>(args: &BenchArgs, base: &Domain) -> anyhow::Re
                 configs.push(KernelConfig::new(KernelKind::TowerMarch, *block).with_z_chunk(chunk));
             }
             configs.push(KernelConfig::new(KernelKind::Naive, *block));
+            configs.push(KernelConfig::new(KernelKind::Columns, *block));
             for cfg in configs {
                 let kind = cfg.kind;
                 let label = match (kind, cfg.z_chunk) {

@@ -299,7 +299,8 @@ fn check(config: &RunConfig, domain: &Domain) -> anyhow::Result<Checked> {
         ([], Some(_)) => bail!("--ecg-every-ms needs at least one electrode (--electrode or [[electrode]])"),
         (electrodes, every) => {
             check_electrodes(electrodes, domain.dims(), domain.dx())?;
-            let kind = config.compute.kernel_config().kind;
+            let precision = config.compute.precision.resolve(model);
+            let kind = config.compute.kernel_config(model, precision, domain.dims(), 1).kind;
             if kind.uses_towers() && config.compute.backend != super::args::BackendArg::Cpu {
                 bail!(
                     "the pseudo-ECG reads the row-major layout, and --kernel {kind} keeps the tower layout; \
@@ -368,8 +369,9 @@ fn plan(
     if let (Some(r), Some(every)) = (&resume, checked.tips) {
         check_tips_resume(r, every, domain.dt_ms())?;
     }
-    let kernel = config.compute.kernel_config();
     let mut selected = select(&config.compute, config.compute.single_gpu_count()?, &args.ranks)?;
+    let kernel =
+        config.compute.kernel_config(domain.model().info(), precision, domain.dims(), selected.gpus());
     let resume_from = args.resume.as_ref().map(|p| p.display().to_string()).unwrap_or_default();
     selected.bind_options(&format!("{}\n{resume_from}", config.to_toml()));
     if tissue.is_none() {

@@ -4,6 +4,7 @@
 use fibril_host::backend::cpu;
 use fibril_host::init::InitialCondition;
 use fibril_host::{CellModel, Domain, GridDims, ModelSetup, Scalar, State};
+use kernels_gpu::fast_math::MathMode;
 use kernels_gpu::models::Karma;
 
 /// Model `name` with its default preset.
@@ -14,6 +15,11 @@ pub fn model(name: &str) -> ModelSetup {
 /// A domain of the paper's discretisation (dx = 0.6, dt = 0.05, D = 1).
 pub fn domain(dims: GridDims, model_name: &str) -> Domain {
     Domain::new(dims, 0.6, 0.05, 1.0, model(model_name)).expect("valid test domain")
+}
+
+/// As [`domain`], with the transcendental functions of `math`.
+pub fn domain_in(dims: GridDims, model_name: &str, math: MathMode) -> Domain {
+    Domain::new(dims, 0.6, 0.05, 1.0, model(model_name).with_math(math)).expect("valid test domain")
 }
 
 /// A domain of `model`'s usual discretisation.

@@ -12,9 +12,11 @@
 //! local variables in place, the grid (`GridDims`) or tower layout
 //! (`TowerLayout`), the numerics' `StepCoeffs`, the model's coefficients,
 //! the z-window of slices to advance and the crossing recorder
-//! (`events::Recorder`, off in benchmarks); `tower_march` adds `z_chunk`.
+//! (`events::Recorder`, off in benchmarks); `tower_march` and `columns`
+//! add `z_chunk`.
 //! The stimulus kernel (`stimulate`) is model-free, like the NaN check.
 
+pub mod columns;
 pub mod csw;
 mod diagnostics;
 mod ecg;
@@ -67,6 +69,15 @@ macro_rules! model_entry_points {
         step_entry!(dims $crate::GridDims, [$crate::kernels::naive::step::<$ty, $t, 2>], $name, naive2d, $ty, $t);
         step_entry!(dims $crate::GridDims, [$crate::kernels::naive::step::<$ty, $t, 1>], $name, naive1d, $ty, $t);
         $crate::kernels::tissue::tissue_entries!($name, $ty, $t);
+        step_entry!(
+            dims $crate::GridDims,
+            [$crate::kernels::columns::step::<$ty, $t>],
+            $name,
+            columns,
+            $ty,
+            $t,
+            z_chunk: u32
+        );
     };
     (@paper $name:ident, $ty:path, $t:ident) => {
         step_entry!(dims $crate::GridDims, [$crate::kernels::csw::step::<$ty, $t>], $name, csw, $ty, $t);

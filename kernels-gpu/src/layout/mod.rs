@@ -2,4 +2,5 @@
 //! tower layout, each owning its index arithmetic.
 
 pub mod grid;
+pub mod quad;
 pub mod tower;

@@ -4,6 +4,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use kernels_gpu::layout::quad::QUAD;
 use kernels_gpu::layout::tower::{Axis, TowerLayoutError, block_is_valid};
 use kernels_gpu::registry::{self, Kernel};
 use kernels_gpu::{DEFAULT_BLOCK, GridDims, TowerLayout, ZWindow, csw_shared_elems, tower_shared_elems};
@@ -27,11 +28,31 @@ pub enum KernelKind {
     Tower,
     /// towerDS with each block marching along its tower.
     TowerMarch,
+    /// Four cells per thread along x, each thread marching up a chunk of
+    /// z-slices (row-major; 3D grids with nx a multiple of 4).
+    Columns,
+}
+
+/// Slices each thread of `columns` climbs when `--z-chunk` is 0: the best
+/// of 1, 2, 4 and 8 at 256^3 and within 1.5% of the best at 512^3 on an
+/// H100 (docs/BENCHMARKS.md).
+pub const COLUMNS_Z_CHUNK: u32 = 4;
+
+/// Whether `columns` steps a model with `locals` local variables in
+/// `precision` faster than `naive` (what `--kernel auto` asks). Measured on
+/// an H100 at 256^3 (docs/BENCHMARKS.md): in f32, 6-45% faster for the
+/// models with at most 2 locals (Karma, Aliev-Panfilov, Fenton-Karma,
+/// Mitchell-Schaeffer, pure diffusion), 24-55% slower for those with 3 or
+/// more (BOCF and the ionic models: four cells' states per thread cost
+/// occupancy where the reaction, not memory, bounds the step); in f64 the
+/// quads double the registers and columns is at best level with naive.
+pub fn columns_is_faster(locals: usize, precision: Precision) -> bool {
+    precision == Precision::F32 && locals <= 2
 }
 
 impl KernelKind {
-    pub const ALL: [KernelKind; 4] =
-        [KernelKind::Naive, KernelKind::Csw, KernelKind::Tower, KernelKind::TowerMarch];
+    pub const ALL: [KernelKind; 5] =
+        [KernelKind::Naive, KernelKind::Csw, KernelKind::Tower, KernelKind::TowerMarch, KernelKind::Columns];
 
     /// Name on the command line and in reports.
     pub const fn name(self) -> &'static str {
@@ -40,6 +61,7 @@ impl KernelKind {
             KernelKind::Csw => "csw",
             KernelKind::Tower => "tower",
             KernelKind::TowerMarch => "tower-march",
+            KernelKind::Columns => "columns",
         }
     }
 
@@ -55,6 +77,7 @@ impl KernelKind {
             KernelKind::Csw => Kernel::Csw,
             KernelKind::Tower => Kernel::Tower,
             KernelKind::TowerMarch => Kernel::TowerMarch,
+            KernelKind::Columns => Kernel::Columns,
         }
     }
 
@@ -86,8 +109,10 @@ impl KernelKind {
 impl fmt::Display for KernelConfig {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{} {}", self.kind, self.block)?;
-        if self.kind == KernelKind::TowerMarch && self.z_chunk != 0 {
-            write!(f, " z{}", self.z_chunk)?;
+        match self.kind {
+            KernelKind::TowerMarch if self.z_chunk != 0 => write!(f, " z{}", self.z_chunk)?,
+            KernelKind::Columns => write!(f, " z{}", self.columns_z_chunk())?,
+            _ => {}
         }
         Ok(())
     }
@@ -174,6 +199,11 @@ pub enum KernelConfigError {
         "one GPU handles fewer than 2^32 array elements (the kernels index in 32 bits); this grid needs {elements}"
     )]
     TooLarge { elements: u64 },
+    #[error(
+        "the columns kernel steps 4 cells per thread along x and needs nx to be a multiple of 4, but nx = {nx}; \
+         use nx = {sizes}, or --kernel naive (any size)"
+    )]
+    NotQuads { nx: u32, sizes: String },
 }
 
 /// The multiples of `block` nearest to `cells`: "96 or 128", or just "32".
@@ -201,9 +231,19 @@ impl KernelConfig {
         Self { z_chunk, ..self }
     }
 
-    /// Slices per block of the marching kernels for a window of `slices` slices.
+    /// Slices per block (tower-march) or thread (columns) of the marching
+    /// kernels for a window of `slices` slices.
     pub fn effective_z_chunk(&self, slices: u32) -> u32 {
-        if self.z_chunk == 0 { slices } else { self.z_chunk.min(slices) }
+        match self.kind {
+            KernelKind::Columns => self.columns_z_chunk().min(slices).max(1),
+            _ if self.z_chunk == 0 => slices,
+            _ => self.z_chunk.min(slices),
+        }
+    }
+
+    /// The slices each thread of `columns` climbs (0 asks for the default).
+    fn columns_z_chunk(&self) -> u32 {
+        if self.z_chunk == 0 { COLUMNS_Z_CHUNK } else { self.z_chunk }
     }
 
     /// The tower layout of `dims`, if this kernel uses one.
@@ -261,11 +301,15 @@ impl KernelConfig {
         if dims.cells() > u32::MAX as usize {
             return Err(KernelConfigError::TooLarge { elements: dims.cells() as u64 });
         }
+        if self.kind == KernelKind::Columns && !dims.nx.is_multiple_of(QUAD) {
+            return Err(KernelConfigError::NotQuads { nx: dims.nx, sizes: nearest_multiples(dims.nx, QUAD) });
+        }
         let grid = self.grid(dims.compact(), ZWindow::all(dims.compact().nz));
         let fix = match self.kind {
             KernelKind::Naive | KernelKind::Tower => "use --kernel csw or tower-march",
             KernelKind::Csw => "use a larger --block",
             KernelKind::TowerMarch => "use a larger --z-chunk (0 = the whole tower)",
+            KernelKind::Columns => "use a larger --z-chunk",
         };
         for (axis, blocks) in [("y", grid.1), ("z", grid.2)] {
             if blocks > MAX_GRID_YZ {
@@ -299,7 +343,7 @@ impl KernelConfig {
     /// Dynamic shared memory per block, in elements.
     pub fn shared_elems(&self) -> u32 {
         match self.kind {
-            KernelKind::Naive => 0,
+            KernelKind::Naive | KernelKind::Columns => 0,
             KernelKind::Csw => csw_shared_elems(self.block.x, self.block.y),
             KernelKind::Tower | KernelKind::TowerMarch => tower_shared_elems(self.block.x, self.block.y),
         }
@@ -317,6 +361,11 @@ impl KernelConfig {
         let tiles = (dims.nx.div_ceil(bx), dims.ny.div_ceil(by));
         let slices = window.len();
         match self.kind {
+            KernelKind::Columns => (
+                dims.nx.div_ceil(QUAD).div_ceil(bx),
+                tiles.1,
+                slices.div_ceil(self.effective_z_chunk(slices)),
+            ),
             KernelKind::Naive | KernelKind::Tower => (tiles.0, tiles.1, slices),
             KernelKind::Csw => (tiles.0, tiles.1, 1),
             KernelKind::TowerMarch => (tiles.0, tiles.1, slices.div_ceil(self.effective_z_chunk(slices))),
@@ -386,8 +435,28 @@ mod tests {
         for dims in [GridDims::new(64, 64, 1), GridDims::new(1, 1, 90), GridDims::new(1, 1, 1)] {
             naive.check("diffusion", dims).unwrap();
         }
-        assert_eq!(KernelKind::available_for("karma").len(), 4);
-        assert_eq!(KernelKind::available_for("diffusion"), vec![KernelKind::Naive]);
+        assert_eq!(KernelKind::available_for("karma").len(), 5);
+        assert_eq!(KernelKind::available_for("diffusion"), vec![KernelKind::Naive, KernelKind::Columns]);
+    }
+
+    #[test]
+    fn columns_needs_quads_along_x_and_climbs_chunks_of_z() {
+        let cfg = KernelConfig::new(KernelKind::Columns, BlockSize { x: 32, y: 8 });
+        let e = cfg.check("karma", GridDims::new(70, 64, 64)).unwrap_err().to_string();
+        assert!(e.contains("nx = 68 or 72") && e.contains("--kernel naive"), "{e}");
+        assert!(cfg.check("bocf", GridDims::new(68, 37, 9)).is_ok());
+        let e = cfg.check("karma", GridDims::new(64, 64, 1)).unwrap_err().to_string();
+        assert!(e.contains("--kernel naive for sheets"), "{e}");
+        // 256^3: 64 quads along x in 2 blocks of 32 threads, 64 chunks of 4 slices.
+        assert_eq!(cfg.grid(GridDims::new(256, 256, 256), ZWindow::all(256)), (2, 32, 64));
+        // A window of 10 slices in chunks of 3 (the last one partial), 17 quads.
+        let chunked = cfg.with_z_chunk(3);
+        assert_eq!(chunked.grid(GridDims::new(68, 17, 12), ZWindow::new(1, 11)), (1, 3, 4));
+        assert_eq!(chunked.effective_z_chunk(2), 2);
+        assert_eq!(
+            (cfg.to_string(), chunked.to_string()),
+            ("columns 32x8 z4".into(), "columns 32x8 z3".into())
+        );
     }
 
     #[test]

@@ -7,5 +7,5 @@ pub mod kernel;
 pub mod solver;
 
 pub use device::{DeviceInfo, GpuDevice, GpuUnavailable, device_count};
-pub use kernel::{BlockSize, KernelConfig, KernelConfigError, KernelKind};
+pub use kernel::{BlockSize, KernelConfig, KernelConfigError, KernelKind, columns_is_faster};
 pub use solver::GpuSolver;

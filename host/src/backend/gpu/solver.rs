@@ -561,6 +561,7 @@ impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
             (KernelKind::Naive | KernelKind::Csw, Layout::RowMajor) => self.launch_row_major(stream, window),
             (KernelKind::Tower, Layout::Towers(lay)) => self.launch_tower(stream, lay, window),
             (KernelKind::TowerMarch, Layout::Towers(lay)) => self.launch_tower_march(stream, lay, window),
+            (KernelKind::Columns, Layout::RowMajor) => self.launch_columns(stream, window),
             _ => unreachable!("the layout follows the kernel (KernelKind::uses_towers)"),
         }
     }
@@ -601,6 +602,28 @@ impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
         // shared memory come from `KernelConfig`, which implements each
         // kernel's documented launch shape, and `check` accepted this grid;
         // the recorder is off or over maps of this grid's cells.
+        unsafe { launch.launch(cfg) }.map_err(cuda("launching the step kernel"))?;
+        Ok(())
+    }
+
+    /// `columns`: `(u, u_next, local, dims, step, coeffs, window, rec, z_chunk)`.
+    fn launch_columns(&mut self, stream: &Arc<CudaStream>, window: ZWindow) -> Result<(), SolverError> {
+        self.check_buffers(self.grid.cells());
+        assert!(self.grid.nx.is_multiple_of(4) && self.grid.axes() == 3, "checked by KernelConfig::check");
+        let cfg = self.launch_config(window);
+        let z_chunk = self.config.effective_z_chunk(window.len());
+        let (dims, step, coeffs, window_arg) =
+            (ByValue(self.grid), ByValue(self.step), ByValue(self.coeffs), ByValue(window));
+        let rec = ByValue(self.step_recorder());
+        let mut launch = stream.launch_builder(&self.step_fn);
+        launch.arg(&self.u).arg(&mut self.u_next).arg(&mut self.local);
+        launch.arg(&dims).arg(&step).arg(&coeffs).arg(&window_arg).arg(&rec).arg(&z_chunk);
+        // SAFETY: as in `launch_row_major`, and: nx is a multiple of 4 and
+        // the grid has three axes (asserted); the buffers are separate
+        // allocations, so 256-byte aligned, and the locals of variable k
+        // start at k * cells, a multiple of 4; z_chunk >= 1 and the grid's
+        // z extent is ceil(window / z_chunk) from the same value
+        // (`KernelConfig::grid`).
         unsafe { launch.launch(cfg) }.map_err(cuda("launching the step kernel"))?;
         Ok(())
     }
