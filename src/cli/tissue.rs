@@ -317,7 +317,7 @@ pub fn check_options(config: &super::config::RunConfig) -> anyhow::Result<()> {
     if config.output.tips_every_ms.is_some() {
         bail!("spiral tips are not found on a tissue yet; drop --tips-every-ms");
     }
-    if config.compute.kernel != super::args::KernelArg::Naive {
+    if config.compute.kernel != super::args::KernelArg::Auto {
         bail!("a tissue has its own kernels (the layout in [tissue]); drop --kernel");
     }
     Ok(())
