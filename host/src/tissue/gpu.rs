@@ -18,7 +18,7 @@ use super::TissueLayout;
 use super::maps::Storage;
 use super::weights::Operator;
 use crate::backend::gpu::GpuDevice;
-use crate::backend::gpu::solver::cuda;
+use crate::backend::gpu::solver::{any_nonfinite_on, cuda};
 use crate::domain::Domain;
 use crate::events::ecg::pseudo_ecg_at;
 use crate::events::recording::{Maps, Recording};
@@ -442,17 +442,6 @@ impl<M: CellModel, T: Scalar> Solver<T> for TissueGpuSolver<M, T> {
     }
 
     fn any_nonfinite(&mut self) -> Result<bool, SolverError> {
-        self.stream.memset_zeros(&mut self.flag).map_err(cuda("clearing the NaN flag"))?;
-        let n = self.u.len() as u64;
-        let blocks = (n.div_ceil(FLAT_BLOCK as u64)).min(4096) as u32;
-        let cfg =
-            LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (FLAT_BLOCK, 1, 1), shared_mem_bytes: 0 };
-        let mut launch = self.stream.launch_builder(&self.flag_fn);
-        launch.arg(&self.u).arg(&n).arg(&mut self.flag);
-        // SAFETY: flag_nonfinite_<t> takes (values, n, flag); `u` holds n
-        // values and `flag` one u32; any 1D grid is valid.
-        unsafe { launch.launch(cfg) }.map_err(cuda("launching the NaN check"))?;
-        let flag = self.stream.clone_dtoh(&self.flag).map_err(cuda("reading the NaN flag"))?;
-        Ok(flag[0] != 0)
+        any_nonfinite_on(&self.stream, &self.flag_fn, &self.u, &mut self.flag)
     }
 }

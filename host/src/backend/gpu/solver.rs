@@ -44,6 +44,29 @@ pub(crate) fn cuda(during: &'static str) -> impl FnOnce(DriverError) -> SolverEr
     move |source| SolverError::Cuda { during, source }
 }
 
+/// Whether `values` holds a NaN or an infinity, by the `flag_nonfinite_<t>`
+/// kernel `check` on `stream` (`flag`: one u32 of scratch), so that only
+/// the flag crosses to the host.
+pub(crate) fn any_nonfinite_on<T: Scalar>(
+    stream: &Arc<CudaStream>,
+    check: &CudaFunction,
+    values: &CudaSlice<T>,
+    flag: &mut CudaSlice<u32>,
+) -> Result<bool, SolverError> {
+    stream.memset_zeros(flag).map_err(cuda("clearing the NaN flag"))?;
+    let n = values.len() as u64;
+    let blocks = (n.div_ceil(FLAT_BLOCK as u64)).min(4096) as u32;
+    let cfg = LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (FLAT_BLOCK, 1, 1), shared_mem_bytes: 0 };
+    let mut launch = stream.launch_builder(check);
+    launch.arg(values).arg(&n).arg(&mut *flag);
+    // SAFETY: flag_nonfinite_<t> takes (values: *const T, n: u64, flag:
+    // *mut u32); `values` holds n values and `flag` one u32; any 1D grid is
+    // valid.
+    unsafe { launch.launch(cfg) }.map_err(cuda("launching the NaN check"))?;
+    let flag = stream.clone_dtoh(flag).map_err(cuda("reading the NaN flag"))?;
+    Ok(flag[0] != 0)
+}
+
 fn load_kernel(module: &Arc<CudaModule>, name: &str) -> Result<CudaFunction, SolverError> {
     module.load_function(name).map_err(|_| SolverError::MissingKernel { name: name.into() })
 }
@@ -893,18 +916,7 @@ impl<M: CellModel, T: Scalar> Solver<T> for GpuSolver<M, T> {
     }
 
     fn any_nonfinite(&mut self) -> Result<bool, SolverError> {
-        self.stream.memset_zeros(&mut self.flag).map_err(cuda("clearing the NaN flag"))?;
         // Tower buffers are checked whole: the extra lines copy core cells.
-        let n = self.u.len() as u64;
-        let blocks = (n.div_ceil(FLAT_BLOCK as u64)).min(4096) as u32;
-        let cfg =
-            LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (FLAT_BLOCK, 1, 1), shared_mem_bytes: 0 };
-        let mut launch = self.stream.launch_builder(&self.flag_fn);
-        launch.arg(&self.u).arg(&n).arg(&mut self.flag);
-        // SAFETY: flag_nonfinite_* takes (values: *const T, n: u64, flag: *mut u32);
-        // `u` holds n values and `flag` one u32; any 1D grid is valid.
-        unsafe { launch.launch(cfg) }.map_err(cuda("launching the NaN check"))?;
-        let flag = self.stream.clone_dtoh(&self.flag).map_err(cuda("reading the NaN flag"))?;
-        Ok(flag[0] != 0)
+        any_nonfinite_on(&self.stream, &self.flag_fn, &self.u, &mut self.flag)
     }
 }
