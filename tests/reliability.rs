@@ -368,3 +368,37 @@ fn a_tip_trace_needs_a_checkpoint_with_a_tip_memory() {
     assert!(!o.status.success() && err.contains("holds no tip memory"), "{err}");
     std::fs::remove_dir_all(&out).unwrap();
 }
+
+/// A checkpoint of a tissue run resumes on that tissue (the same bits as
+/// a run that never stopped) and is refused on another one, naming it.
+#[test]
+fn a_tissue_checkpoint_resumes_on_its_own_tissue_only() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let config = root.join("configs/niederer.toml");
+    let dir = scratch("tissue-resume");
+    std::fs::create_dir_all(&dir).unwrap();
+    let run = |out: &Path, config: &Path, extra: &[&str]| {
+        let mut args = vec!["run", s(config), "--backend", "cpu", "-q", "--out", s(out), "--save", "all"];
+        args.extend_from_slice(extra);
+        fibril(&args)
+    };
+    let (whole, halves) = (dir.join("whole"), dir.join("halves"));
+    ok(&run(&whole, &config, &["--steps", "120"]));
+    ok(&run(&halves, &config, &["--steps", "50", "--checkpoint-every-ms", "1"]));
+    let checkpoint = halves.join("checkpoint.fibril");
+    // Another tissue: the same grid, other conductivities.
+    let other = dir.join("other.toml");
+    let text = std::fs::read_to_string(&config).unwrap();
+    assert!(text.contains("sigma_i = [0.17, 0.019]"));
+    std::fs::write(&other, text.replace("sigma_i = [0.17, 0.019]", "sigma_i = [0.17, 0.038]")).unwrap();
+    let o = run(&halves, &other, &["--steps", "120", "--resume", s(&checkpoint)]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success() && err.contains("the tissue is tissue"), "{err}");
+    assert!(err.contains("resume with the [tissue]"), "{err}");
+    ok(&run(&halves, &config, &["--steps", "120", "--resume", s(&checkpoint)]));
+    let (step_a, files_a) = last_snapshot(&whole);
+    let (step_b, files_b) = last_snapshot(&halves);
+    assert_eq!((step_a, step_b), (120, 120));
+    assert!(files_a == files_b, "the resumed tissue run differs");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

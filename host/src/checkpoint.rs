@@ -26,7 +26,9 @@
 //!    128     M  model section: the model's name, its preset (empty if none),
 //!               the parameter count P (u16) and P (name, f64 value) pairs,
 //!               the N variable names, the math mode ("fast" or "exact";
-//!               version 4); each name a u16 length and UTF-8 bytes
+//!               version 4), the tissue's operator fingerprint (16 hex
+//!               digits, empty for the isotropic box; version 4); each
+//!               name a u16 length and UTF-8 bytes
 //!  128+M     -  payload: the N variables (cells values each, row-major, in
 //!               the model's order); with bit 0, B x cells activation times
 //!               (f32, ms); with bit 1, B x cells repolarisation times; with
@@ -120,6 +122,8 @@ pub struct CheckpointHeader {
     /// The transcendental functions the run used (checkpoints before
     /// version 4: exact, the only ones there were).
     pub math: MathMode,
+    /// The fingerprint of the run's tissue operator (`None`: the box).
+    pub operator: Option<u64>,
     /// Every parameter by name, with its value.
     pub parameters: Vec<(String, f64)>,
     /// The variables stored, in order.
@@ -231,6 +235,7 @@ fn model_section(domain: &Domain) -> Vec<u8> {
         put_name(&mut out, v.name);
     }
     put_name(&mut out, model.math().name());
+    put_name(&mut out, &domain.operator_fingerprint().map_or(String::new(), |f| format!("{f:016x}")));
     out
 }
 
@@ -616,6 +621,14 @@ fn decode_header_v2(path: &Path, bytes: &[u8], version: u32) -> Result<Checkpoin
     } else {
         MathMode::Exact
     };
+    let operator = if version >= 4 {
+        match text(s.name())?.as_str() {
+            "" => None,
+            hex => Some(u64::from_str_radix(hex, 16).map_err(|_| bad_section())?),
+        }
+    } else {
+        None
+    };
     if names.len() != variables as usize || s.at != payload_at {
         return Err(bad_section());
     }
@@ -644,6 +657,7 @@ fn decode_header_v2(path: &Path, bytes: &[u8], version: u32) -> Result<Checkpoin
         model,
         preset: (!preset.is_empty()).then_some(preset),
         math,
+        operator,
         parameters,
         variables: names,
         step,
@@ -723,6 +737,7 @@ fn decode_header_v1(path: &Path, bytes: &[u8]) -> Result<CheckpointHeader, Check
         model: model.into(),
         preset: None,
         math: MathMode::Exact,
+        operator: None,
         parameters,
         variables,
         step,
@@ -867,6 +882,17 @@ impl CheckpointHeader {
                 self.model.clone(),
                 model.name().into(),
                 format!("pass --model {}", self.model),
+            );
+        }
+        if self.operator != domain.operator_fingerprint() {
+            let name =
+                |f: Option<u64>| f.map_or("the isotropic box".to_string(), |f| format!("tissue {f:016x}"));
+            return mismatch(
+                "the tissue".into(),
+                name(self.operator),
+                name(domain.operator_fingerprint()),
+                "resume with the [tissue] (geometry, fibres, conductivities, dx) the run was started with"
+                    .into(),
             );
         }
         if self.math != model.math() {
@@ -1098,6 +1124,20 @@ mod tests {
             e.contains("parameter vstar is 0.6 in the checkpoint but 0.72 here; pass --param vstar=0.6"),
             "{e}"
         );
+        // A tissue's fingerprint is kept and compared.
+        let tissue = d.clone().with_operator_fingerprint(0x1234_5678_9abc_def0);
+        let e = header.check_matches(Path::new("c"), &tissue).unwrap_err().to_string();
+        assert!(
+            e.contains("the tissue is the isotropic box in the checkpoint but tissue 123456789abcdef0"),
+            "{e}"
+        );
+        let of_tissue = decode_header(
+            Path::new("t"),
+            &encode(&tissue, Progress { step: 1, snapshots: 0 }, &state(&d), None, None),
+        )
+        .unwrap();
+        assert_eq!(of_tissue.operator, Some(0x1234_5678_9abc_def0));
+        of_tissue.check_matches(Path::new("t"), &tissue).unwrap();
         let exact = Domain::new(d.dims(), 0.6, 0.05, 1.0, karma().with_math(MathMode::Exact)).unwrap();
         let e = header.check_matches(Path::new("c"), &exact).unwrap_err().to_string();
         assert!(

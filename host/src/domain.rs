@@ -45,6 +45,10 @@ pub struct Domain {
     /// Diffusion coefficient D of variable 0 (space unit^2 / time unit).
     diffusion: f64,
     model: ModelSetup,
+    /// A fingerprint of a tissue's operator (its cells, labels and
+    /// weights; `None` for the isotropic box), so that a checkpoint of one
+    /// tissue does not resume on another.
+    operator: Option<u64>,
 }
 
 /// The model of a run as summaries record it.
@@ -134,7 +138,7 @@ impl Domain {
                 return Err(DomainError::NotPositive { name, value });
             }
         }
-        Ok(Self { dims, dx, dt_ms, diffusion, model })
+        Ok(Self { dims, dx, dt_ms, diffusion, model, operator: None })
     }
 
     /// The same problem on a grid of `nz` slices (a z-sub-domain with its
@@ -159,6 +163,14 @@ impl Domain {
     }
     pub fn model(&self) -> &ModelSetup {
         &self.model
+    }
+    /// The same domain with the fingerprint of its tissue's operator.
+    pub fn with_operator_fingerprint(self, fingerprint: u64) -> Self {
+        Self { operator: Some(fingerprint), ..self }
+    }
+    /// The fingerprint of the tissue's operator (`None` for the box).
+    pub fn operator_fingerprint(&self) -> Option<u64> {
+        self.operator
     }
     pub fn cells(&self) -> usize {
         self.dims.cells()

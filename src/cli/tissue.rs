@@ -280,7 +280,8 @@ pub fn prepare(
         .fold(0.0, f64::max);
     grid.diffusion = Some(largest);
     let domain = Domain::with_own_operator(tissue.dims, tissue.dx, dt, largest, setup)
-        .context("invalid simulation parameters")?;
+        .context("invalid simulation parameters")?
+        .with_operator_fingerprint(op.fingerprint());
     Ok((domain, TissueRun { op: Arc::new(op), layout: args.layout() }))
 }
 

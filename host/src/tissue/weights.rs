@@ -87,6 +87,28 @@ pub fn coords(dims: GridDims, i: usize) -> [u32; 3] {
 }
 
 impl Operator {
+    /// FNV-1a 64 of the grid, the tissue cells, their labels and weights
+    /// (bit patterns): equal for the same tissue, spacing and
+    /// conductivities, different (but for a 2^-64 chance) otherwise. A
+    /// checkpoint keeps it so that a run is not resumed on another tissue.
+    pub fn fingerprint(&self) -> u64 {
+        let mut h = crate::checkpoint::Fnv1a64::default();
+        for n in [self.dims.nx, self.dims.ny, self.dims.nz] {
+            h.update(&n.to_le_bytes());
+        }
+        h.update(&self.dx.to_le_bytes());
+        for c in &self.cells {
+            h.update(&c.to_le_bytes());
+        }
+        h.update(&self.labels);
+        for w in &self.weights {
+            h.update(&w.to_le_bytes());
+        }
+        h.finish()
+    }
+}
+
+impl Operator {
     /// Builds the weights of `tissue` (checked first).
     pub fn build(tissue: &Tissue) -> Result<Self, TissueError> {
         tissue.check()?;
