@@ -336,3 +336,53 @@ fn models_parameters_and_presets_are_checked_before_any_work() {
     let one = String::from_utf8_lossy(&fibril(&["models", "bocf"]).stdout).to_string();
     assert!(one.contains("tau_fi") && one.contains("tnnp") && one.contains("dx = 0.25 mm"), "{one}");
 }
+
+#[test]
+fn rate_tables_serve_the_ionic_models_and_are_refused_elsewhere() {
+    assert_refused(
+        &["run", "--model", "karma", "--rate-tables", "--backend", "cpu"],
+        &[
+            "model karma has no rate table",
+            "beeler_reuter, luo_rudy_1991, ten_tusscher_2006",
+            "drop --rate-tables",
+        ],
+    );
+    // A Beeler-Reuter wave with and without the table: recorded as such,
+    // close (the table is within 5e-5 of each function) but not equal.
+    let runs = [false, true].map(|tables| {
+        let out = scratch(if tables { "br-tables" } else { "br-exact" });
+        let mut args = vec![
+            "run",
+            "--model",
+            "beeler_reuter",
+            "--nx",
+            "40",
+            "--ny",
+            "8",
+            "--nz",
+            "1",
+            "--duration-ms",
+            "30",
+            "--init",
+            "planar",
+            "--save",
+            "V",
+            "--backend",
+            "cpu",
+            "--out",
+        ];
+        args.push(out.to_str().unwrap());
+        if tables {
+            args.push("--rate-tables");
+        }
+        let o = fibril(&args);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let summary = read_json(&out.join("summary.json"));
+        let v = fibril_host::io::npy::read(&out.join("V_000000.npy")).unwrap().values;
+        std::fs::remove_dir_all(&out).unwrap();
+        (summary["domain"]["model"]["math"].as_str().unwrap().to_string(), v)
+    });
+    assert_eq!((runs[0].0.as_str(), runs[1].0.as_str()), ("fast", "fast+tables"));
+    let worst = runs[0].1.iter().zip(&runs[1].1).map(|(a, b)| (a - b).abs()).fold(0.0, f64::max);
+    assert!(worst > 0.0 && worst < 0.5, "largest |dV| with and without the table: {worst} mV");
+}

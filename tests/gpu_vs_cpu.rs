@@ -72,6 +72,7 @@ const CHECKS: &[(&str, Check)] = &[
     ("tips_and_filaments_on_the_device_bit_identical_to_cpu", device_tips),
     ("tissue_every_model_dense_and_compact_f32_f64_bit_identical_to_cpu", tissue_every_model),
     ("tissue_events_dense_and_compact_bit_identical_to_cpu", tissue_events),
+    ("rate_tables_naive_columns_tissue_split_f32_f64_bit_identical_to_cpu", rate_tables_every_path),
 ];
 
 /// What a check returns when it cannot run here; reported as "skipped".
@@ -450,7 +451,7 @@ fn multi_gpu_every_model(gpu: &GpuDevice) -> Result<(), String> {
     println!("    (sub-domains on GPUs {ordinals:?}; this device: {})", gpu.info().name);
     for m in MODELS {
         for precision in [Precision::F32, Precision::F64] {
-            dispatch(m, precision, SplitCheck { devices: &devices })?;
+            dispatch(m, precision, SplitCheck { devices: &devices, tables: false })?;
         }
     }
     Ok(())
@@ -458,13 +459,14 @@ fn multi_gpu_every_model(gpu: &GpuDevice) -> Result<(), String> {
 
 struct SplitCheck<'a> {
     devices: &'a [GpuDevice],
+    tables: bool,
 }
 
 impl ModelVisitor for SplitCheck<'_> {
     type Output = Result<(), String>;
     fn visit<M: CellModel, T: Scalar>(self) -> Self::Output {
         let dims = GridDims::new(37, 21, 17);
-        let d = common::usual_domain(dims, common::model(M::INFO.name));
+        let d = common::usual_domain(dims, setup_of(M::INFO.name, self.tables));
         let start = InitialCondition::Planar.state::<T>(M::INFO, dims);
         let want = cpu_run(&d, &start, 400);
         let run = SplitRun { ptx: fibril::PTX, config: naive(), domain: &d, initial: &start };
@@ -497,35 +499,47 @@ struct NaiveCheck<'a> {
     steps: u64,
     /// The kernel compared (the naive one but for `every_model_columns`).
     cfg: KernelConfig,
+    /// With the model's rate table (`--rate-tables`).
+    tables: bool,
+}
+
+/// Model `name` with its default preset, reading its rate table if `tables`.
+fn setup_of(name: &str, tables: bool) -> fibril_host::ModelSetup {
+    common::model(name).with_rate_tables(tables).expect("a model with a rate table")
 }
 
 impl ModelVisitor for NaiveCheck<'_> {
     type Output = Result<(), String>;
     fn visit<M: CellModel, T: Scalar>(self) -> Self::Output {
-        let d = common::usual_domain(self.dims, common::model(M::INFO.name));
-        let mut start = InitialCondition::Planar.state::<T>(M::INFO, self.dims);
-        // The ionic models start at rest (their S1 is a current the run
-        // adds); here the slab is raised to the model's excited value
-        // instead, so that a wave propagates through the compared steps.
-        if M::INFO.stimulus_current.is_some() {
-            let axis = fibril_host::init::wave_axis(self.dims);
-            let n = [self.dims.nx, self.dims.ny, self.dims.nz][axis];
-            let slab = fibril_host::init::planar_stimulus_slices(n);
-            let excited = T::from_f64(M::INFO.stimulus_value);
-            let d = self.dims;
-            for z in 0..d.nz {
-                for y in 0..d.ny {
-                    for x in 0..d.nx {
-                        if [x, y, z][axis] < slab {
-                            start.slice_mut(0)[d.index(x, y, z)] = excited;
-                        }
+        let d = common::usual_domain(self.dims, setup_of(M::INFO.name, self.tables));
+        let start = wave_start::<M, T>(self.dims);
+        compare::<M, T>(self.gpu, self.cfg, &d, start, self.steps)
+            .map_err(|e| format!("{} {} on {:?}: {e}", M::INFO.name, T::NAME, self.dims))
+    }
+}
+
+/// The model's planar start. The ionic models start at rest (their S1 is
+/// a current the run adds); here the slab is raised to the model's
+/// excited value instead, so that a wave propagates through the compared
+/// steps.
+fn wave_start<M: CellModel, T: Scalar>(dims: GridDims) -> State<T> {
+    let mut start = InitialCondition::Planar.state::<T>(M::INFO, dims);
+    if M::INFO.stimulus_current.is_some() {
+        let axis = fibril_host::init::wave_axis(dims);
+        let n = [dims.nx, dims.ny, dims.nz][axis];
+        let slab = fibril_host::init::planar_stimulus_slices(n);
+        let excited = T::from_f64(M::INFO.stimulus_value);
+        for z in 0..dims.nz {
+            for y in 0..dims.ny {
+                for x in 0..dims.nx {
+                    if [x, y, z][axis] < slab {
+                        start.slice_mut(0)[dims.index(x, y, z)] = excited;
                     }
                 }
             }
         }
-        compare::<M, T>(self.gpu, self.cfg, &d, start, self.steps)
-            .map_err(|e| format!("{} {} on {:?}: {e}", M::INFO.name, T::NAME, self.dims))
     }
+    start
 }
 
 /// Every registered model, f32 and f64: 1,000 steps of a propagating wave.
@@ -534,7 +548,9 @@ fn every_model_naive(gpu: &GpuDevice) -> Result<(), String> {
     let mut failures = Vec::new();
     for m in MODELS {
         for precision in [Precision::F32, Precision::F64] {
-            if let Err(e) = dispatch(m, precision, NaiveCheck { gpu, dims, steps: 1000, cfg: naive() }) {
+            if let Err(e) =
+                dispatch(m, precision, NaiveCheck { gpu, dims, steps: 1000, cfg: naive(), tables: false })
+            {
                 failures.push(e);
             }
         }
@@ -556,7 +572,8 @@ fn every_model_columns(gpu: &GpuDevice) -> Result<(), String> {
     let mut failures = Vec::new();
     for m in MODELS {
         for precision in [Precision::F32, Precision::F64] {
-            if let Err(e) = dispatch(m, precision, NaiveCheck { gpu, dims, steps: 1000, cfg }) {
+            if let Err(e) = dispatch(m, precision, NaiveCheck { gpu, dims, steps: 1000, cfg, tables: false })
+            {
                 failures.push(e);
             }
         }
@@ -567,6 +584,54 @@ fn every_model_columns(gpu: &GpuDevice) -> Result<(), String> {
     } else {
         Err(failures.join("\n    "))
     }
+}
+
+/// The ionic models reading their rate tables (`--rate-tables`), f32 and
+/// f64: the naive and columns kernels, a tissue in both layouts and a
+/// split over sub-domains (each with its own copy of the table) against
+/// the CPU with the same table; and the tables do change the field.
+fn rate_tables_every_path(gpu: &GpuDevice) -> Result<(), String> {
+    let ordinals = split_ordinals()?;
+    let devices: Vec<GpuDevice> =
+        ordinals.iter().map(|&o| GpuDevice::open(o)).collect::<Result<_, _>>().map_err(|e| e.to_string())?;
+    let with_tables: Vec<_> =
+        MODELS.iter().filter(|m| fibril_host::models::rate_table_of(m).is_some()).collect();
+    if with_tables.is_empty() {
+        return Err("no model has a rate table".into());
+    }
+    let columns = config(KernelKind::Columns, (32, 4)).with_z_chunk(7);
+    for m in &with_tables {
+        for precision in [Precision::F32, Precision::F64] {
+            let naive =
+                NaiveCheck { gpu, dims: GridDims::new(37, 21, 45), steps: 1000, cfg: naive(), tables: true };
+            dispatch(m, precision, naive)?;
+            let cols =
+                NaiveCheck { gpu, dims: GridDims::new(36, 21, 45), steps: 1000, cfg: columns, tables: true };
+            dispatch(m, precision, cols)?;
+            dispatch(
+                m,
+                precision,
+                TissueCheck { gpu, dims: GridDims::new(37, 21, 13), steps: 500, tables: true },
+            )?;
+            dispatch(m, precision, SplitCheck { devices: &devices, tables: true })?;
+        }
+    }
+    // Not vacuous: with and without the table the GPU fields differ.
+    let dims = GridDims::new(37, 21, 9);
+    let start = wave_start::<kernels_gpu::models::BeelerReuter, f32>(dims);
+    let [exact, tabled] = [false, true].map(|tables| {
+        let d = common::usual_domain(dims, setup_of("beeler_reuter", tables));
+        gpu_run::<kernels_gpu::models::BeelerReuter, f32>(gpu, naive(), &d, &start, 300)
+    });
+    if exact?.u() == tabled?.u() {
+        return Err("the rate table did not change the field".into());
+    }
+    let names: Vec<&str> = with_tables.iter().map(|m| m.name).collect();
+    println!(
+        "    ({} x 2 precisions x naive, columns, 2 tissue layouts, split: bit-identical)",
+        names.join(", ")
+    );
+    Ok(())
 }
 
 /// Every kernel with the reference tanh (`--exact-math`), f32 and f64.
@@ -603,7 +668,9 @@ fn every_model_every_shape(gpu: &GpuDevice) -> Result<(), String> {
             }
             for precision in [Precision::F32, Precision::F64] {
                 let steps = if dims.cells() == 1 { 4000 } else { 600 };
-                if let Err(e) = dispatch(m, precision, NaiveCheck { gpu, dims, steps, cfg: naive() }) {
+                if let Err(e) =
+                    dispatch(m, precision, NaiveCheck { gpu, dims, steps, cfg: naive(), tables: false })
+                {
                     failures.push(e);
                 }
             }
@@ -903,6 +970,7 @@ struct TissueCheck<'a> {
     gpu: &'a GpuDevice,
     dims: GridDims,
     steps: u64,
+    tables: bool,
 }
 
 impl ModelVisitor for TissueCheck<'_> {
@@ -911,8 +979,9 @@ impl ModelVisitor for TissueCheck<'_> {
         let n = M::INFO.numerics;
         let op = Arc::new(Operator::build(&common::irregular_tissue(self.dims, n.dx, n.diffusion)).unwrap());
         let dt = n.dt.min(0.9 * op.dt_max);
-        let d = Domain::with_own_operator(self.dims, n.dx, dt, n.diffusion, common::model(M::INFO.name))
-            .map_err(|e| e.to_string())?;
+        let d =
+            Domain::with_own_operator(self.dims, n.dx, dt, n.diffusion, setup_of(M::INFO.name, self.tables))
+                .map_err(|e| e.to_string())?;
         let mut start = InitialCondition::Planar.state::<T>(M::INFO, self.dims);
         if M::INFO.stimulus_current.is_some() {
             let slab = fibril_host::init::planar_stimulus_slices(self.dims.nx);
@@ -947,7 +1016,7 @@ fn tissue_every_model(gpu: &GpuDevice) -> Result<(), String> {
     for dims in [GridDims::new(37, 21, 13), GridDims::new(45, 38, 1)] {
         for m in MODELS {
             for precision in [Precision::F32, Precision::F64] {
-                if let Err(e) = dispatch(m, precision, TissueCheck { gpu, dims, steps: 500 }) {
+                if let Err(e) = dispatch(m, precision, TissueCheck { gpu, dims, steps: 500, tables: false }) {
                     failures.push(e);
                 }
             }

@@ -25,8 +25,9 @@
 //!    120     8  checksum: FNV-1a 64 of bytes 0..120, the model section and the payload
 //!    128     M  model section: the model's name, its preset (empty if none),
 //!               the parameter count P (u16) and P (name, f64 value) pairs,
-//!               the N variable names, the math mode ("fast" or "exact";
-//!               version 4), the tissue's operator fingerprint (16 hex
+//!               the N variable names, the math mode ("fast" or "exact",
+//!               followed by "+tables" for a run that read its model's
+//!               rate table; version 4), the tissue's operator fingerprint (16 hex
 //!               digits, empty for the isotropic box; version 4); each
 //!               name a u16 length and UTF-8 bytes
 //!  128+M     -  payload: the N variables (cells values each, row-major, in
@@ -122,6 +123,8 @@ pub struct CheckpointHeader {
     /// The transcendental functions the run used (checkpoints before
     /// version 4: exact, the only ones there were).
     pub math: MathMode,
+    /// Whether the run read its model's rate table (`--rate-tables`).
+    pub rate_tables: bool,
     /// The fingerprint of the run's tissue operator (`None`: the box).
     pub operator: Option<u64>,
     /// Every parameter by name, with its value.
@@ -234,7 +237,7 @@ fn model_section(domain: &Domain) -> Vec<u8> {
     for v in model.info().variables {
         put_name(&mut out, v.name);
     }
-    put_name(&mut out, model.math().name());
+    put_name(&mut out, &model.math_name());
     put_name(&mut out, &domain.operator_fingerprint().map_or(String::new(), |f| format!("{f:016x}")));
     out
 }
@@ -612,14 +615,20 @@ fn decode_header_v2(path: &Path, bytes: &[u8], version: u32) -> Result<Checkpoin
     }
     // Version 4 names the math mode; the earlier ones had the reference
     // functions only, which are the exact mode's.
-    let math = if version >= 4 {
-        match text(s.name())?.as_str() {
+    let (math, rate_tables) = if version >= 4 {
+        let named = text(s.name())?;
+        let (mode, tables) = match named.strip_suffix("+tables") {
+            Some(mode) => (mode, true),
+            None => (named.as_str(), false),
+        };
+        let math = match mode {
             "fast" => MathMode::Fast,
             "exact" => MathMode::Exact,
             _ => return Err(bad_section()),
-        }
+        };
+        (math, tables)
     } else {
-        MathMode::Exact
+        (MathMode::Exact, false)
     };
     let operator = if version >= 4 {
         match text(s.name())?.as_str() {
@@ -657,6 +666,7 @@ fn decode_header_v2(path: &Path, bytes: &[u8], version: u32) -> Result<Checkpoin
         model,
         preset: (!preset.is_empty()).then_some(preset),
         math,
+        rate_tables,
         operator,
         parameters,
         variables: names,
@@ -737,6 +747,7 @@ fn decode_header_v1(path: &Path, bytes: &[u8]) -> Result<CheckpointHeader, Check
         model: model.into(),
         preset: None,
         math: MathMode::Exact,
+        rate_tables: false,
         operator: None,
         parameters,
         variables,
@@ -906,6 +917,14 @@ impl CheckpointHeader {
                 model.math().name().into(),
                 fix.into(),
             );
+        }
+        if self.rate_tables != model.rate_tables() {
+            let (fix, said) = match self.rate_tables {
+                true => ("pass --rate-tables (the run was started with the model's rate table)", "on"),
+                false => ("drop --rate-tables (the run was started with the exact functions only)", "off"),
+            };
+            let here = if model.rate_tables() { "on" } else { "off" };
+            return mismatch("the rate-table option".into(), said.into(), here.into(), fix.into());
         }
         for (name, in_file) in &self.parameters {
             let in_run = model.get(name);
@@ -1100,6 +1119,37 @@ mod tests {
         let exact = ModelSetup::new("karma", None, &[]).unwrap().with_math(MathMode::Exact);
         back.header.check_matches(p, &Domain::new(d.dims(), 0.6, 0.05, 1.0, exact).unwrap()).unwrap();
         assert_eq!(back.state, f);
+    }
+
+    #[test]
+    fn a_run_with_rate_tables_resumes_with_them_only() {
+        let br = |tables: bool| {
+            let setup =
+                ModelSetup::new("beeler_reuter", None, &[]).unwrap().with_rate_tables(tables).unwrap();
+            Domain::new(GridDims::new(4, 3, 2), 0.2, 0.02, 0.1, setup).unwrap()
+        };
+        let start =
+            |d: &Domain| State::<f32>::from_fn(d.model().info(), d.dims(), |_, _, _, cell| cell.fill(0.5));
+        let (tabled, exact) = (br(true), br(false));
+        let p = Path::new("c");
+        let of_tabled = decode_header(
+            p,
+            &encode(&tabled, Progress { step: 1, snapshots: 0 }, &start(&tabled), None, None),
+        )
+        .unwrap();
+        assert!(of_tabled.rate_tables && of_tabled.math == MathMode::Fast);
+        of_tabled.check_matches(p, &tabled).unwrap();
+        let e = of_tabled.check_matches(p, &exact).unwrap_err().to_string();
+        assert!(
+            e.contains("the rate-table option is on in the checkpoint but off here; pass --rate-tables"),
+            "{e}"
+        );
+        let of_exact =
+            decode_header(p, &encode(&exact, Progress { step: 1, snapshots: 0 }, &start(&exact), None, None))
+                .unwrap();
+        assert!(!of_exact.rate_tables);
+        let e = of_exact.check_matches(p, &tabled).unwrap_err().to_string();
+        assert!(e.contains("off in the checkpoint but on here; drop --rate-tables"), "{e}");
     }
 
     #[test]

@@ -62,8 +62,10 @@ pub struct ModelRecord {
     pub variables: Vec<&'static str>,
     pub time_unit: &'static str,
     pub space_unit: &'static str,
-    /// "fast" (tanh from a table, within 8e-8) or "exact" (`--exact-math`).
-    pub math: &'static str,
+    /// "fast" (tanh from a table, within 8e-8) or "exact" (`--exact-math`),
+    /// followed by "+tables" where the ionic model read its rate table
+    /// (`--rate-tables`).
+    pub math: String,
 }
 
 /// The parameters of a [`Domain`] as they appear in run summaries.
@@ -222,7 +224,7 @@ impl Domain {
                 variables: info.variables.iter().map(|v| v.name).collect(),
                 time_unit: info.units.time,
                 space_unit: info.units.space,
-                math: self.model.math().name(),
+                math: self.model.math_name(),
             },
         }
     }

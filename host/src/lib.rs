@@ -17,6 +17,7 @@ pub mod layout;
 pub mod memory;
 pub mod models;
 pub mod multi;
+pub mod rate_tables;
 pub mod scalar;
 pub mod solver;
 pub mod state;

@@ -4,6 +4,7 @@
 
 use kernels_gpu::fast_math::MathMode;
 use kernels_gpu::model::{CellModel, ModelInfo};
+use kernels_gpu::rate_table::TableSpec;
 use serde::Serialize;
 use thiserror::Error;
 
@@ -50,6 +51,23 @@ pub fn names() -> String {
     MODELS.iter().map(|m| m.name).collect::<Vec<_>>().join(", ")
 }
 
+/// The shape of the rate table of `model` (`--rate-tables`), if it has one.
+pub fn rate_table_of(model: &ModelInfo) -> Option<TableSpec> {
+    struct Table;
+    impl ModelVisitor for Table {
+        type Output = Option<TableSpec>;
+        fn visit<M: CellModel, T: Scalar>(self) -> Option<TableSpec> {
+            M::RATE_TABLE
+        }
+    }
+    dispatch(model, Precision::F64, Table)
+}
+
+/// "beeler_reuter, ..." : the models with a rate table, for messages.
+pub fn names_with_rate_tables() -> String {
+    MODELS.iter().filter(|m| rate_table_of(m).is_some()).map(|m| m.name).collect::<Vec<_>>().join(", ")
+}
+
 /// Why a model choice was refused; each message lists what would work.
 #[derive(Debug, Error, PartialEq)]
 pub enum ModelError {
@@ -67,6 +85,10 @@ pub enum ModelError {
     Syntax { text: String },
     #[error("parameter {name} is given twice; keep one value")]
     Twice { name: String },
+    #[error(
+        "model {model} has no rate table (--rate-tables serves the ionic models: {with}); drop --rate-tables"
+    )]
+    NoRateTable { model: &'static str, with: String },
 }
 
 /// A model with a preset and its parameter values: what a run simulates.
@@ -79,6 +101,8 @@ pub struct ModelSetup {
     values: Vec<f64>,
     /// The transcendental functions of the reaction (fast unless asked).
     math: MathMode,
+    /// Whether the reaction reads the model's rate table (off unless asked).
+    rate_tables: bool,
 }
 
 /// A parameter as recorded in summaries and printed by `fibril models`.
@@ -152,7 +176,13 @@ impl ModelSetup {
                 });
             }
         }
-        Ok(Self { info, preset: preset.map(|p| p.name), values, math: MathMode::default() })
+        Ok(Self {
+            info,
+            preset: preset.map(|p| p.name),
+            values,
+            math: MathMode::default(),
+            rate_tables: false,
+        })
     }
 
     /// A model with its default preset.
@@ -182,6 +212,28 @@ impl ModelSetup {
         self.math
     }
 
+    /// The same model reading its rate table (`on`), or its exact
+    /// functions only; refused for a model without a table.
+    pub fn with_rate_tables(self, on: bool) -> Result<Self, ModelError> {
+        if on && rate_table_of(self.info).is_none() {
+            return Err(ModelError::NoRateTable { model: self.info.name, with: names_with_rate_tables() });
+        }
+        Ok(Self { rate_tables: on, ..self })
+    }
+
+    /// Whether the reaction reads the model's rate table where the
+    /// potential lies inside it (Bartocci et al. 2011, section 5).
+    pub fn rate_tables(&self) -> bool {
+        self.rate_tables
+    }
+
+    /// The numerics of the reaction as records and checkpoints name them:
+    /// the math mode, then "+tables" with the rate tables.
+    pub fn math_name(&self) -> String {
+        let tables = if self.rate_tables { "+tables" } else { "" };
+        format!("{}{tables}", self.math.name())
+    }
+
     /// One value per parameter, in table order (what [`CellModel::coeffs`] takes).
     pub fn values(&self) -> &[f64] {
         &self.values
@@ -203,13 +255,22 @@ impl ModelSetup {
     }
 
     /// The coefficients of model `M` (which must be this model) for `dt`,
-    /// with this setup's [`MathMode`].
+    /// with this setup's [`MathMode`] and, if asked, its rate table (on
+    /// the host, kept for the process: [`crate::rate_tables`]).
     ///
     /// # Panics
     /// If `M` is another model: a programming error of the dispatch.
     pub fn coeffs<M: CellModel, T: Scalar>(&self, dt: f64) -> M::Coeffs<T> {
         assert_eq!(M::INFO.name, self.info.name, "coefficients asked of the wrong model");
-        M::coeffs_in::<T>(&self.values, dt, self.math)
+        let c = M::coeffs_in::<T>(&self.values, dt, self.math);
+        match self.rate_tables {
+            true => {
+                let table = crate::rate_tables::host_table::<M, T>(&self.values, dt)
+                    .expect("with_rate_tables admits only models with a table");
+                M::with_rate_table(c, table)
+            }
+            false => c,
+        }
     }
 }
 

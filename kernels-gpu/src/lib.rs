@@ -40,6 +40,7 @@ pub mod layout;
 pub mod math;
 pub mod model;
 pub mod models;
+pub mod rate_table;
 pub mod real;
 pub mod registry;
 pub mod stencil;

@@ -22,6 +22,7 @@
 
 use crate::fast_math::MathMode;
 use crate::layout::quad;
+use crate::rate_table::{RateTable, TableSpec};
 use crate::real::Real;
 
 /// One state variable of a model.
@@ -338,6 +339,34 @@ pub trait CellModel: Copy + 'static {
     /// precision; only correctly rounded operations and the shared
     /// functions of [`crate::math`], so CPU and GPU agree bit for bit.
     fn reaction<T: Real>(u: T, locals: &mut Self::Locals<T>, c: &Self::Coeffs<T>) -> T;
+
+    /// The shape of the model's lookup table of functions of variable 0
+    /// ([`crate::rate_table`]; Bartocci et al. 2011, section 5), for runs
+    /// that ask for one; `None` (the default) where the model has none.
+    const RATE_TABLE: Option<TableSpec> = None;
+
+    /// The table's columns at potential `v` for these parameters and dt,
+    /// in f64 with the model's exact functions. Called only for models
+    /// with a [`CellModel::RATE_TABLE`].
+    #[cfg(not(target_arch = "nvptx64"))]
+    fn table_columns(params: &[f64], dt: f64, v: f64, out: &mut [f64]) {
+        let _ = (params, dt, v, out);
+        unreachable!("{} has no rate table", Self::INFO.name)
+    }
+
+    /// The table the coefficients carry ([`RateTable::NONE`] for none).
+    fn rate_table<T: Real>(c: &Self::Coeffs<T>) -> RateTable<T> {
+        let _ = c;
+        RateTable::NONE
+    }
+
+    /// The coefficients with `table` attached: its reaction then reads the
+    /// table wherever variable 0 lies inside it. Models without a table
+    /// return `c` unchanged.
+    fn with_rate_table<T: Real>(c: Self::Coeffs<T>, table: RateTable<T>) -> Self::Coeffs<T> {
+        let _ = table;
+        c
+    }
 }
 
 /// The cell's state at rest (every variable at its `rest` value).

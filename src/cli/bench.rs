@@ -71,8 +71,9 @@ pub struct BenchRecord {
     pub method: String,
     pub model: &'static str,
     pub precision: String,
-    /// "fast" (the table tanh) or "exact" (`--exact-math`).
-    pub math: &'static str,
+    /// "fast" (the table tanh) or "exact" (`--exact-math`), followed by
+    /// "+tables" where the model read its rate table (`--rate-tables`).
+    pub math: String,
     pub nx: u32,
     pub ny: u32,
     pub nz: u32,
@@ -278,7 +279,7 @@ fn measure<M: CellModel, T: Scalar>(
         method: solver.method(),
         model: M::INFO.name,
         precision: T::PRECISION.to_string(),
-        math: domain.model().math().name(),
+        math: domain.model().math_name(),
         nx: d.nx,
         ny: d.ny,
         nz: d.nz,

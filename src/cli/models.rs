@@ -141,6 +141,18 @@ pub fn describe(m: &ModelInfo) -> String {
             out += &format!("  {:<10} {}\n  {:<10} {values}\n", p.name, p.meaning, "");
         }
     }
+    if let Some(t) = models::rate_table_of(m) {
+        out += &format!(
+            "rate table (--rate-tables): {} functions of {} sampled every {} {} from {} to {} {},              interpolated linearly (Bartocci et al. 2011, section 5); the exact functions outside it\n",
+            t.columns,
+            m.variables[0].name,
+            short(t.step_mv),
+            m.variables[0].unit,
+            short(t.v_min_mv),
+            short(t.v_max_mv()),
+            m.variables[0].unit,
+        );
+    }
     let kernels: Vec<&str> = KernelKind::available_for(m.name).iter().map(|k| k.name()).collect();
     out += &format!("GPU kernels: {} (naive on any grid shape)\n", kernels.join(", "));
     out
@@ -168,5 +180,13 @@ mod tests {
         let karma = describe(models::find("karma").unwrap());
         assert!(karma.contains("breakup") && karma.contains("vstar = 0.72"), "{karma}");
         assert!(karma.contains("dx = 0.6") && karma.contains("naive, csw, tower, tower-march"), "{karma}");
+        assert!(!karma.contains("rate table"), "{karma}");
+        let br = describe(models::find("beeler_reuter").unwrap());
+        assert!(
+            br.contains(
+                "rate table (--rate-tables): 14 functions of V sampled every 0.1 mV from -120 to 80 mV"
+            ),
+            "{br}"
+        );
     }
 }

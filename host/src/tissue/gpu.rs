@@ -75,6 +75,8 @@ pub struct TissueGpuSolver<M: CellModel, T: Scalar> {
     flag_fn: CudaFunction,
     step: StepCoeffs<T>,
     coeffs: M::Coeffs<T>,
+    /// The device copy of the rate table `coeffs` point at (`--rate-tables`).
+    _rate_table: Option<CudaSlice<T>>,
     u: CudaSlice<T>,
     u_next: CudaSlice<T>,
     /// Local variable k of stored cell c at `k * stored + c`.
@@ -153,6 +155,7 @@ impl<M: CellModel, T: Scalar> TissueGpuSolver<M, T> {
                 },
             ),
         };
+        let device_coeffs = crate::backend::gpu::tables::device_coeffs::<M, T>(domain, &stream)?;
         let mut solver = Self {
             step_fn: load(&module, name(M::INFO.name, kernel)?)?,
             stimulate_fn: load(&module, name("", Kernel::StimulateTissue)?)?,
@@ -164,7 +167,8 @@ impl<M: CellModel, T: Scalar> TissueGpuSolver<M, T> {
             buffers,
             flag: stream.alloc_zeros::<u32>(1).map_err(cuda("allocating the NaN flag"))?,
             step: StepCoeffs::new(domain.dt_ms(), domain.dt_ms()),
-            coeffs: domain.model_coeffs::<M, T>(),
+            coeffs: device_coeffs.coeffs,
+            _rate_table: device_coeffs.table,
             dt_ms: domain.dt_ms(),
             step_count: 0,
             stimulated: None,

@@ -60,7 +60,17 @@ pub fn pace_cell<M: CellModel, T: Real>(
     pacing: Pacing,
     beats: usize,
 ) -> PacedCell<M, T> {
-    let coeffs = M::coeffs::<T>(params, dt_ms);
+    pace_cell_in::<M, T>(&M::coeffs::<T>(params, dt_ms), dt_ms, pacing, beats)
+}
+
+/// As [`pace_cell`], with given coefficients (a rate table attached, say).
+pub fn pace_cell_in<M: CellModel, T: Real>(
+    coeffs: &M::Coeffs<T>,
+    dt_ms: f64,
+    pacing: Pacing,
+    beats: usize,
+) -> PacedCell<M, T> {
+    let coeffs = *coeffs;
     let step = StepCoeffs::<T>::new(dt_ms, 0.0);
     let mut u = T::from_f64(M::INFO.variables[0].rest);
     let mut locals = rest_locals::<M, T>();
@@ -124,8 +134,20 @@ pub fn cable_velocity<M: CellModel, T: Real>(
     threshold: f64,
     max_ms: f64,
 ) -> f64 {
+    cable_velocity_in::<M, T>(&M::coeffs::<T>(params, dt_ms), dt_ms, cable, pacing, threshold, max_ms)
+}
+
+/// As [`cable_velocity`], with given coefficients.
+pub fn cable_velocity_in<M: CellModel, T: Real>(
+    coeffs: &M::Coeffs<T>,
+    dt_ms: f64,
+    cable: Cable,
+    pacing: Pacing,
+    threshold: f64,
+    max_ms: f64,
+) -> f64 {
     let Cable { dx, diffusion, cells } = cable;
-    let coeffs = M::coeffs::<T>(params, dt_ms);
+    let coeffs = *coeffs;
     let step = StepCoeffs::<T>::new(dt_ms, diffusion * dt_ms / (dx * dx));
     let mut u = vec![T::from_f64(M::INFO.variables[0].rest); cells];
     let mut locals = vec![rest_locals::<M, T>(); cells];
@@ -158,6 +180,67 @@ pub fn cable_velocity<M: CellModel, T: Real>(
         }
     }
     (b - a) as f64 * dx / (t_b - t_a)
+}
+
+/// The coefficients of `M` with its rate table attached, and the table
+/// (which must outlive every use of the coefficients).
+pub fn with_table<M: CellModel, T: Real>(params: &[f64], dt_ms: f64) -> (M::Coeffs<T>, Vec<T>) {
+    let spec = M::RATE_TABLE.expect("the model has a rate table");
+    let rows = crate::rate_table::rows_for::<M, T>(params, dt_ms).expect("a table");
+    let table = crate::rate_table::RateTable::new(rows.as_ptr() as u64, &spec);
+    (M::with_rate_table(M::coeffs::<T>(params, dt_ms), table), rows)
+}
+
+/// How far runs with the rate table are from the exact runs, in precision
+/// `T`: the largest differences over `beats` paced beats of rest, peak
+/// (mV), APD90 (ms) and max dV/dt (relative), and the relative difference
+/// of the conduction velocity in `cable`.
+#[derive(Clone, Copy, Debug)]
+pub struct TableDeviation {
+    pub rest_mv: f64,
+    pub peak_mv: f64,
+    pub apd90_ms: f64,
+    pub max_dudt: f64,
+    pub velocity: f64,
+}
+
+/// Paces a cell and runs a cable with and without the rate table of `M`.
+pub fn table_against_exact<M: CellModel, T: Real>(
+    params: &[f64],
+    dt_ms: f64,
+    pacing: Pacing,
+    beats: usize,
+    cable: Cable,
+) -> TableDeviation {
+    let exact = M::coeffs::<T>(params, dt_ms);
+    let (tabled, _rows) = with_table::<M, T>(params, dt_ms);
+    let a = pace_cell_in::<M, T>(&exact, dt_ms, pacing, beats).beats;
+    let b = pace_cell_in::<M, T>(&tabled, dt_ms, pacing, beats).beats;
+    let worst = |f: &dyn Fn(&ActionPotential, &ActionPotential) -> f64| {
+        a.iter().zip(&b).map(|(x, y)| f(x, y)).fold(0.0, f64::max)
+    };
+    let once = Pacing { start_ms: 0.0, period_ms: 1e9, ..pacing };
+    let threshold = M::INFO.activation_threshold;
+    let cv_a = cable_velocity_in::<M, T>(&exact, dt_ms, cable, once, threshold, 400.0);
+    let cv_b = cable_velocity_in::<M, T>(&tabled, dt_ms, cable, once, threshold, 400.0);
+    TableDeviation {
+        rest_mv: worst(&|x, y| (x.rest - y.rest).abs()),
+        peak_mv: worst(&|x, y| (x.peak - y.peak).abs()),
+        apd90_ms: worst(&|x, y| (x.apd90_ms - y.apd90_ms).abs()),
+        max_dudt: worst(&|x, y| (x.max_dudt / y.max_dudt - 1.0).abs()),
+        velocity: (cv_b / cv_a - 1.0).abs(),
+    }
+}
+
+/// The largest interpolation error of each column of `M`'s table (f64),
+/// relative to the column's largest magnitude, outside the potentials of
+/// `skip`.
+pub fn table_column_errors<M: CellModel>(params: &[f64], dt_ms: f64, skip: &[(f64, f64)]) -> Vec<f64> {
+    let spec = M::RATE_TABLE.expect("the model has a rate table");
+    let rows = crate::rate_table::rows_for::<M, f64>(params, dt_ms).expect("a table");
+    crate::rate_table::worst_errors(&spec, &rows, 200_003, skip, |v, out| {
+        M::table_columns(params, dt_ms, v, out)
+    })
 }
 
 /// Largest relative difference between the f32 and the f64 potential of a

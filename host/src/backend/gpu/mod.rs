@@ -5,6 +5,7 @@
 pub mod device;
 pub mod kernel;
 pub mod solver;
+pub mod tables;
 
 pub use device::{DeviceInfo, GpuDevice, GpuUnavailable, device_count};
 pub use kernel::{BlockSize, KernelConfig, KernelConfigError, KernelKind, columns_is_faster};

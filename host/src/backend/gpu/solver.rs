@@ -102,6 +102,8 @@ pub struct GpuSolver<M: CellModel, T: Scalar> {
     grid: GridDims,
     step: StepCoeffs<T>,
     coeffs: M::Coeffs<T>,
+    /// The device copy of the rate table `coeffs` point at (`--rate-tables`).
+    _rate_table: Option<CudaSlice<T>>,
     u: CudaSlice<T>,
     u_next: CudaSlice<T>,
     /// Local variable k of cell i at `k * cells + i` (one unused element
@@ -215,6 +217,7 @@ impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
         let module = device.ctx.load_module(Ptx::from_src(ptx)).map_err(cuda("loading the kernels"))?;
         let stream = device.stream.clone();
         let u_elements = config.u_elements(dims)? as usize;
+        let device_coeffs = super::tables::device_coeffs::<M, T>(domain, &stream)?;
         let mut solver = Self {
             u: stream.alloc_zeros::<T>(u_elements).map_err(cuda("allocating U"))?,
             u_next: stream.alloc_zeros::<T>(u_elements).map_err(cuda("allocating U_next"))?,
@@ -245,7 +248,8 @@ impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
             dims,
             grid,
             step: domain.step_coeffs(),
-            coeffs: domain.model_coeffs::<M, T>(),
+            coeffs: device_coeffs.coeffs,
+            _rate_table: device_coeffs.table,
             model: PhantomData,
         };
         solver.set_state(initial)?;
