@@ -38,6 +38,13 @@ pub struct TableSpec {
 }
 
 impl TableSpec {
+    /// The table of the ionic models: `columns` functions from -120 to +80
+    /// mV every 0.1 mV, wider than an action potential and its stimulus
+    /// reach.
+    pub const fn ionic(columns: usize) -> Self {
+        Self { v_min_mv: -120.0, step_mv: 0.1, intervals: 2000, columns }
+    }
+
     /// Values per row: a (value, difference) pair per column.
     pub const fn row_len(&self) -> usize {
         2 * self.columns

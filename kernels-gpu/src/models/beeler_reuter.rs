@@ -405,7 +405,7 @@ impl CellModel for BeelerReuter {
 /// functions serve). Columns: (y_inf, 1 - e^{-dt/tau}) of m, h, j, d, f,
 /// x1, in that order, then the potential factor of i_x1 and i_K1.
 /// Accuracy: test `rate_table_follows_the_exact_functions`.
-const TABLE: TableSpec = TableSpec { v_min_mv: -120.0, step_mv: 0.1, intervals: 2000, columns: 14 };
+const TABLE: TableSpec = TableSpec::ionic(14);
 const COL_X1_FACTOR: usize = 12;
 const COL_K1: usize = 13;
 

@@ -527,7 +527,7 @@ impl CellModel for LuoRudy1991 {
 /// then X_i, K1_inf and Kp. The h and j rates switch branch at -40 mV, a
 /// node of the table: only the interval just below it, [-40.1, -40) mV,
 /// blends the two branches. Accuracy: test `rate_table_follows_the_exact_functions`.
-const TABLE: TableSpec = TableSpec { v_min_mv: -120.0, step_mv: 0.1, intervals: 2000, columns: 15 };
+const TABLE: TableSpec = TableSpec::ionic(15);
 const COL_XI: usize = 12;
 const COL_K1_INF: usize = 13;
 const COL_KP: usize = 14;

@@ -718,7 +718,7 @@ const VOLTAGE_GATES: usize = 11;
 /// from about 0 to 130 mV) fall inside the table. The h and j rates switch
 /// branch at -40 mV, a node of the table: only the interval just below it
 /// blends the two branches. Accuracy: test `rate_table_follows_the_exact_functions`.
-const TABLE: TableSpec = TableSpec { v_min_mv: -120.0, step_mv: 0.1, intervals: 2000, columns: 30 };
+const TABLE: TableSpec = TableSpec::ionic(30);
 const COL_FACTORS: usize = 2 * VOLTAGE_GATES;
 const COL_K1: usize = COL_FACTORS + 7;
 /// A typical E_K (mV), the offset of the K1 column.
