@@ -71,6 +71,10 @@ pub fn estimate(
     // GPU downloads go through page-locked staging as large as the larger
     // of U and the locals.
     let staging = (locals.max(1) as u64).saturating_mul(cells).saturating_mul(b);
+    // Behind a GPU run each file of a snapshot (one per variable, the .vti,
+    // the index) is written on a thread of its own through a 1 MiB buffer
+    // (`io::atomic`).
+    let writer_buffers = (variables as u64 + 2) << 20;
     let resident = match placement {
         // The solver's arrays: U, U_next, the locals and the maps. (The
         // initial state is dropped once the solver holds it, before any
@@ -83,7 +87,7 @@ pub fn estimate(
         // copies. (The initial state while it is uploaded is below that.)
         Placement::Gpus(ordinals) if ordinals.len() == 1 => {
             add(ordinals[0], device(dims)?.saturating_add(maps.kept));
-            state.saturating_mul(2).saturating_add(staging)
+            state.saturating_mul(2).saturating_add(staging).saturating_add(writer_buffers)
         }
         Placement::Gpus(ordinals) => {
             let split = check_splittable(dims, ordinals.len())?;
@@ -92,10 +96,10 @@ pub fn estimate(
                 let local_maps = recording.map_or(0, |r| map_bytes(r, local.cells() as u64).kept);
                 add(ordinal, device(local)?.saturating_add(local_maps));
             }
-            // The snapshot queue and the staging, as on one GPU (the initial
-            // state and its scattered slabs while they are uploaded stay
-            // below it).
-            state.saturating_mul(2).saturating_add(staging)
+            // The snapshot queue, the staging and the writers' buffers, as on
+            // one GPU (the initial state and its scattered slabs while they
+            // are uploaded stay below it).
+            state.saturating_mul(2).saturating_add(staging).saturating_add(writer_buffers)
         }
         Placement::Rank { rank, world, ordinal } => {
             let split = check_splittable(dims, *world)?;
@@ -105,8 +109,9 @@ pub fn estimate(
             let local_maps = recording.map_or(0, |r| map_bytes(r, local.cells() as u64).kept);
             let gathered = state.max(maps.kept.saturating_mul(2));
             add(*ordinal, device(local)?.saturating_add(local_maps).saturating_add(gathered));
-            // The snapshot queue (rank 0 writes) and the staging.
-            state.saturating_mul(2).saturating_add(staging)
+            // The snapshot queue (rank 0 writes), the staging and the
+            // writers' buffers.
+            state.saturating_mul(2).saturating_add(staging).saturating_add(writer_buffers)
         }
     };
     let host_bytes = resident.saturating_add(output);
@@ -182,8 +187,9 @@ mod tests {
         // Solver (U, U_next, v), a downloaded copy and a checkpoint's bytes.
         assert_eq!(one(2, Placement::Cpu).host_bytes, 7 * 4 * cells);
         // The GPU: a downloaded copy and a checkpoint's bytes, the snapshot
-        // queue's two states (being written, queued) and the staging of a field.
-        assert_eq!(one(2, Placement::Gpus(vec![0])).host_bytes, 9 * 4 * cells);
+        // queue's two states (being written, queued), the staging of a field
+        // and a 1 MiB buffer for each of the 2 + 2 files a snapshot writes at once.
+        assert_eq!(one(2, Placement::Gpus(vec![0])).host_bytes, 9 * 4 * cells + (4 << 20));
         // A four-variable model needs two more fields on the GPU.
         assert_eq!(one(4, Placement::Gpus(vec![0])).gpu_bytes, vec![(0, 5 * 4 * cells)]);
         // Two sub-domains on the same GPU count together.
