@@ -43,7 +43,7 @@ pub fn host_table<M: CellModel, T: Scalar>(params: &[f64], dt: f64) -> Option<Ra
     let address = match found {
         Some(k) => k.address,
         None => {
-            let rows: &'static [T] = Box::leak(rows_for::<M, T>(params, dt)?.into_boxed_slice());
+            let rows: &'static [T] = rows_for::<M, T>(params, dt)?.leak();
             let address = rows.as_ptr() as usize as u64;
             kept.push(Kept {
                 model: M::INFO.name,
@@ -106,7 +106,8 @@ mod tests {
         let table = host_table::<BeelerReuter, f64>(&p, 0.02).unwrap();
         let c = BeelerReuter::with_rate_table(BeelerReuter::coeffs::<f64>(&p, 0.02), table);
         let rows = host_rows::<BeelerReuter, f64>(&c).unwrap();
-        assert_eq!(rows, rows_for::<BeelerReuter, f64>(&p, 0.02).unwrap().as_slice());
+        assert_eq!(rows, rows_for::<BeelerReuter, f64>(&p, 0.02).unwrap().values());
+        assert_eq!(rows.as_ptr() as usize % 16, 0, "rows start 16-byte aligned");
         assert!(host_rows::<BeelerReuter, f64>(&BeelerReuter::coeffs::<f64>(&p, 0.02)).is_none());
     }
 }

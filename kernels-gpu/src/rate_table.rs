@@ -16,10 +16,14 @@
 //! rounded to the compute precision on the host (the values from the f64
 //! functions, the difference in the compute precision), so that
 //! interpolation is one fused multiply-add per column, `d frac + a`, and a
-//! cell reads one row. The index is found with the same pure IEEE
+//! cell reads one row. Rows are padded to a whole number of 16-byte
+//! aligned [`Quad`]s, so two columns (a gate's steady state and its
+//! Rush-Larsen factor, say) come in one 128-bit load in f32 (two 128-bit
+//! loads in f64) rather than four scalar ones. The index is found with the same pure IEEE
 //! operations on both sides (`Real::round_split`, no float-to-integer
 //! conversion), so CPU and GPU interpolate the same bits.
 
+use crate::layout::quad::{self, QUAD, Quad};
 use crate::real::Real;
 
 /// Where a model's table lies in potential and how wide it is; a constant
@@ -45,9 +49,10 @@ impl TableSpec {
         Self { v_min_mv: -120.0, step_mv: 0.1, intervals: 2000, columns }
     }
 
-    /// Values per row: a (value, difference) pair per column.
+    /// Values per row: a (value, difference) pair per column, padded to
+    /// whole quads.
     pub const fn row_len(&self) -> usize {
-        2 * self.columns
+        (2 * self.columns).div_ceil(QUAD as usize) * QUAD as usize
     }
 
     /// Rows in the table.
@@ -166,13 +171,58 @@ impl<T: Real> Row<T> {
         let (a, d) = unsafe { (*self.values.add(2 * c), *self.values.add(2 * c + 1)) };
         d.mul_add(self.frac, a)
     }
+
+    /// Columns `2 p` and `2 p + 1` interpolated, read as one quad.
+    ///
+    /// # Safety
+    /// As [`Row::get`] for column `2 p` (the padding makes the quad whole
+    /// even where column `2 p + 1` is not a column); the table is a
+    /// [`TableRows`] or a copy of one at a 16-byte aligned address.
+    #[inline(always)]
+    pub unsafe fn get_pair(&self, p: usize) -> (T, T) {
+        // SAFETY: rows are whole quads and start 16-byte aligned (caller's contract).
+        let [a0, d0, a1, d1] = unsafe { quad::load(self.values, 4 * p) };
+        (d0.mul_add(self.frac, a0), d1.mul_add(self.frac, a1))
+    }
+}
+
+/// A table's values, rows of [`TableSpec::row_len`] values in 16-byte
+/// aligned quads, as the host builds them.
+#[cfg(not(target_arch = "nvptx64"))]
+#[derive(Clone, Debug, PartialEq)]
+pub struct TableRows<T> {
+    quads: Vec<Quad<T>>,
+}
+
+#[cfg(not(target_arch = "nvptx64"))]
+impl<T: Real> TableRows<T> {
+    /// The values, row after row.
+    pub fn values(&self) -> &[T] {
+        // SAFETY: `Quad<T>` is `repr(C)` over `[T; 4]` with no padding
+        // (16 or 32 bytes for 4 f32 or f64), so the quads are 4 * len
+        // consecutive values.
+        unsafe { std::slice::from_raw_parts(self.quads.as_ptr() as *const T, 4 * self.quads.len()) }
+    }
+
+    /// The address of row 0, for [`RateTable::new`].
+    pub fn address(&self) -> u64 {
+        self.quads.as_ptr() as usize as u64
+    }
+
+    /// The table, given up to live as long as the process (the host's
+    /// tables: coefficients that point at them are copied freely).
+    pub fn leak(self) -> &'static [T] {
+        let quads: &'static [Quad<T>] = Box::leak(self.quads.into_boxed_slice());
+        // SAFETY: as in `values`.
+        unsafe { std::slice::from_raw_parts(quads.as_ptr() as *const T, 4 * quads.len()) }
+    }
 }
 
 /// Fills a table: `row(v, out)` writes the columns at potential `v` (mV)
 /// in f64; each value is rounded once to `T` and each difference is taken
 /// between the rounded values.
 #[cfg(not(target_arch = "nvptx64"))]
-pub fn fill<T: Real>(spec: &TableSpec, mut row: impl FnMut(f64, &mut [f64])) -> Vec<T> {
+pub fn fill<T: Real>(spec: &TableSpec, mut row: impl FnMut(f64, &mut [f64])) -> TableRows<T> {
     let mut at = vec![0.0; spec.columns];
     let samples: Vec<Vec<T>> = (0..spec.rows())
         .map(|i| {
@@ -181,21 +231,23 @@ pub fn fill<T: Real>(spec: &TableSpec, mut row: impl FnMut(f64, &mut [f64])) -> 
             at.iter().map(|&x| T::from_f64(x)).collect()
         })
         .collect();
-    let mut out = Vec::with_capacity(spec.rows() * spec.row_len());
+    let mut values = Vec::with_capacity(spec.rows() * spec.row_len());
     for (i, row) in samples.iter().enumerate() {
         // The last row is never an interval's start: its differences are 0.
         let next = samples.get(i + 1).unwrap_or(row);
         for (&a, &b) in row.iter().zip(next) {
-            out.extend([a, b - a]);
+            values.extend([a, b - a]);
         }
+        values.resize((i + 1) * spec.row_len(), T::ZERO);
     }
-    out
+    let quads = values.chunks_exact(QUAD as usize).map(|q| Quad([q[0], q[1], q[2], q[3]])).collect();
+    TableRows { quads }
 }
 
 /// The table of model `M` for `params` and `dt` in precision `T`, or
 /// `None` if the model has none.
 #[cfg(not(target_arch = "nvptx64"))]
-pub fn rows_for<M: crate::model::CellModel, T: Real>(params: &[f64], dt: f64) -> Option<Vec<T>> {
+pub fn rows_for<M: crate::model::CellModel, T: Real>(params: &[f64], dt: f64) -> Option<TableRows<T>> {
     let spec = M::RATE_TABLE?;
     Some(fill(&spec, |v, out| M::table_columns(params, dt, v, out)))
 }
@@ -209,13 +261,13 @@ pub fn rows_for<M: crate::model::CellModel, T: Real>(params: &[f64], dt: f64) ->
 #[cfg(not(target_arch = "nvptx64"))]
 pub fn worst_errors<T: Real>(
     spec: &TableSpec,
-    rows: &[T],
+    rows: &TableRows<T>,
     points: usize,
     skip: &[(f64, f64)],
     mut exact: impl FnMut(f64, &mut [f64]),
 ) -> Vec<f64> {
-    assert_eq!(rows.len(), spec.rows() * spec.row_len(), "a table of this shape");
-    let table = RateTable::<T>::new(rows.as_ptr() as usize as u64, spec);
+    assert_eq!(rows.values().len(), spec.rows() * spec.row_len(), "a table of this shape");
+    let table = RateTable::<T>::new(rows.address(), spec);
     let mut want = vec![0.0; spec.columns];
     let mut worst = vec![0.0f64; spec.columns];
     let mut scale = vec![0.0f64; spec.columns];
@@ -228,8 +280,13 @@ pub fn worst_errors<T: Real>(
         let row = table.locate(v).expect("inside the table");
         exact(v.to_f64(), &mut want);
         for c in 0..spec.columns {
-            // SAFETY: c < columns; `rows` outlives the loop.
-            let got = unsafe { row.get(c) }.to_f64();
+            // SAFETY: c < columns; `rows` outlives the loop. Read as the
+            // models read: in pairs.
+            let pair = unsafe { row.get_pair(c / 2) };
+            let got = if c % 2 == 0 { pair.0 } else { pair.1 }.to_f64();
+            // SAFETY: as above.
+            let single = unsafe { row.get(c) }.to_f64();
+            assert_eq!(got.to_bits(), single.to_bits(), "pair and single reads agree");
             worst[c] = worst[c].max((got - want[c]).abs());
             scale[c] = scale[c].max(want[c].abs());
         }
@@ -251,8 +308,8 @@ mod tests {
     #[test]
     fn interpolation_is_exact_for_linear_functions_and_at_the_nodes() {
         let rows = fill::<f64>(&SPEC, line);
-        assert_eq!(rows.len(), 401 * 4);
-        let table = RateTable::<f64>::new(rows.as_ptr() as u64, &SPEC);
+        assert_eq!(rows.values().len(), 401 * 4);
+        let table = RateTable::<f64>::new(rows.address(), &SPEC);
         for v in [-100.0, -99.75, -12.3, 0.0, 37.5, 99.99] {
             let row = table.locate(v).unwrap();
             // SAFETY: two columns, rows alive.
@@ -268,7 +325,7 @@ mod tests {
     #[test]
     fn outside_the_table_and_nan_are_not_located() {
         let rows = fill::<f32>(&SPEC, line);
-        let table = RateTable::<f32>::new(rows.as_ptr() as u64, &SPEC);
+        let table = RateTable::<f32>::new(rows.address(), &SPEC);
         for v in [-100.01f32, 100.0, 1e30, f32::NAN, f32::INFINITY, f32::NEG_INFINITY] {
             assert!(table.locate(v).is_none(), "{v}");
         }
@@ -281,13 +338,13 @@ mod tests {
     fn the_index_is_the_floor_of_the_position() {
         // Just below a node the row is the previous one, frac near 1.
         let rows = fill::<f32>(&SPEC, line);
-        let table = RateTable::<f32>::new(rows.as_ptr() as u64, &SPEC);
+        let table = RateTable::<f32>::new(rows.address(), &SPEC);
         let row = table.locate(-12.5 - 1e-4).unwrap();
         assert!(row.frac > 0.999 && row.frac < 1.0, "{}", row.frac);
-        assert_eq!(row.values, rows.as_ptr().wrapping_add(174 * 4));
+        assert_eq!(row.values, rows.values().as_ptr().wrapping_add(174 * 4));
         // At the node itself, that node's row with frac = 0.
         let row = table.locate(-12.5).unwrap();
-        assert_eq!((row.values, row.frac), (rows.as_ptr().wrapping_add(175 * 4), 0.0));
+        assert_eq!((row.values, row.frac), (rows.values().as_ptr().wrapping_add(175 * 4), 0.0));
     }
 
     #[test]

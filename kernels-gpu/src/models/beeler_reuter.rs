@@ -406,8 +406,9 @@ impl CellModel for BeelerReuter {
 /// x1, in that order, then the potential factor of i_x1 and i_K1.
 /// Accuracy: test `rate_table_follows_the_exact_functions`.
 const TABLE: TableSpec = TableSpec::ionic(14);
+/// The potential factor of i_x1 and i_K1, one pair.
 const COL_X1_FACTOR: usize = 12;
-const COL_K1: usize = 13;
+const COL_K1: usize = COL_X1_FACTOR + 1;
 
 /// The reaction with the functions of V read from the located table row
 /// (Bartocci et al. 2011, section 5): the same equations as the exact
@@ -424,13 +425,17 @@ unsafe fn reaction_from_table<T: Real>(
     row: &Row<T>,
 ) -> T {
     let [m, h, j, d, f, x1, ca] = *locals;
-    // SAFETY: every column index below is < TABLE.columns (caller's contract).
-    let col = |k: usize| unsafe { row.get(k) };
-    let gate = |y: T, g: usize| (col(2 * g) - y).mul_add(col(2 * g + 1), y);
+    // SAFETY: every pair below is < TABLE.columns / 2 (caller's contract).
+    let pair = |p: usize| unsafe { row.get_pair(p) };
+    // Gate g: its y_inf and approach are columns 2g and 2g + 1, one pair.
+    let gate = |y: T, g: usize| {
+        let (y_inf, approach) = pair(g);
+        (y_inf - y).mul_add(approach, y)
+    };
     let i_na = sodium_current(v, m, h, j, c);
     let i_s = slow_inward_current(v, d, f, ca, c);
-    let i_x1 = (x1 * c.a_x1) * col(COL_X1_FACTOR);
-    let i_k1 = col(COL_K1);
+    let (x1_factor, i_k1) = pair(COL_X1_FACTOR / 2);
+    let i_x1 = (x1 * c.a_x1) * x1_factor;
     *locals =
         [gate(m, 0), gate(h, 1), gate(j, 2), gate(d, 3), gate(f, 4), gate(x1, 5), calcium_step(ca, i_s, c)];
     -(((i_na + i_s) + i_x1) + i_k1) * c.rate_cm

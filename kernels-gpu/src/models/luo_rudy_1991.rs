@@ -490,10 +490,12 @@ impl CellModel for LuoRudy1991 {
         if let Some(row) = c.table.locate(v) {
             // SAFETY: the table has TABLE's columns, kept alive by whoever
             // attached it.
-            let col = |k: usize| unsafe { row.get(k) };
-            let gate = |g: usize| (col(2 * g), col(2 * g + 1));
-            let gates = [gate(0), gate(1), gate(2), gate(3), gate(4), gate(5)];
-            return reaction_with(v, locals, c, gates, [col(COL_XI), col(COL_K1_INF), col(COL_KP)]);
+            // Pair p is columns 2p and 2p + 1: gate g's (y_inf, approach) is pair g.
+            let pair = |p: usize| unsafe { row.get_pair(p) };
+            let gates = [pair(0), pair(1), pair(2), pair(3), pair(4), pair(5)];
+            let (xi, k1_inf) = pair(COL_XI / 2);
+            let (kp, _) = pair(COL_KP / 2);
+            return reaction_with(v, locals, c, gates, [xi, k1_inf, kp]);
         }
         let r = rates(v, c.e_k1);
         let nd = c.neg_dt;
@@ -528,9 +530,10 @@ impl CellModel for LuoRudy1991 {
 /// node of the table: only the interval just below it, [-40.1, -40) mV,
 /// blends the two branches. Accuracy: test `rate_table_follows_the_exact_functions`.
 const TABLE: TableSpec = TableSpec::ionic(15);
+/// X_i and K1_inf, one pair; Kp and the padding, the next.
 const COL_XI: usize = 12;
-const COL_K1_INF: usize = 13;
-const COL_KP: usize = 14;
+const COL_K1_INF: usize = COL_XI + 1;
+const COL_KP: usize = COL_XI + 2;
 
 /// The reaction from the gates' (y_inf, approach) factors and the
 /// instantaneous factors (X_i, K1_inf, Kp), however they were found.

@@ -645,19 +645,40 @@ impl CellModel for TenTusscher2006 {
         };
         let (gates, factors) = match c.table.locate(v) {
             Some(row) => {
-                // SAFETY: as above.
-                let col = |n: usize| unsafe { row.get(n) };
+                // SAFETY: as above. Pair p is columns 2p and 2p + 1.
+                let pair = |p: usize| unsafe { row.get_pair(p) };
                 let old = [y[0], y[1], y[2], y[3], y[4], y[5], y[7], y[8], y[9], y[10], y[11]];
-                let gates: [T; VOLTAGE_GATES] =
-                    core::array::from_fn(|g| (old[g] - col(2 * g)).mul_add(col(2 * g + 1), old[g]));
+                // Gate g's (y_inf, e^{-dt/tau} - 1) is pair g.
+                let gate = |g: usize| {
+                    let (y_inf, em1) = pair(g);
+                    (old[g] - y_inf).mul_add(em1, old[g])
+                };
+                // Written out (not `array::from_fn`): constant indices keep
+                // the arrays in registers on the GPU.
+                let gates = [
+                    gate(0),
+                    gate(1),
+                    gate(2),
+                    gate(3),
+                    gate(4),
+                    gate(5),
+                    gate(6),
+                    gate(7),
+                    gate(8),
+                    gate(9),
+                    gate(10),
+                ];
+                let f = COL_FACTORS / 2;
+                let ((cal_minus, cal_plus), (naca_up, naca_down)) = (pair(f), pair(f + 1));
+                let ((naca_denom, nak_rect), (pk_denom, _)) = (pair(f + 2), pair(f + 3));
                 let factors = VoltageFactors {
-                    cal_minus: col(COL_FACTORS),
-                    cal_plus: col(COL_FACTORS + 1),
-                    naca_up: col(COL_FACTORS + 2),
-                    naca_down: col(COL_FACTORS + 3),
-                    naca_denom: col(COL_FACTORS + 4),
-                    nak_rect: col(COL_FACTORS + 5),
-                    pk_denom: col(COL_FACTORS + 6),
+                    cal_minus,
+                    cal_plus,
+                    naca_up,
+                    naca_down,
+                    naca_denom,
+                    nak_rect,
+                    pk_denom,
                 };
                 (gates, factors)
             }
@@ -665,8 +686,20 @@ impl CellModel for TenTusscher2006 {
                 let g = voltage_gates(v, c.s_gate_endo);
                 let nd = c.neg_dt;
                 let old = [y[0], y[1], y[2], y[3], y[4], y[5], y[7], y[8], y[9], y[10], y[11]];
-                let gates: [T; VOLTAGE_GATES] =
-                    core::array::from_fn(|n| rush_larsen(old[n], g[n].0, nd * g[n].1));
+                let gate = |n: usize| rush_larsen(old[n], g[n].0, nd * g[n].1);
+                let gates = [
+                    gate(0),
+                    gate(1),
+                    gate(2),
+                    gate(3),
+                    gate(4),
+                    gate(5),
+                    gate(6),
+                    gate(7),
+                    gate(8),
+                    gate(9),
+                    gate(10),
+                ];
                 (gates, voltage_factors(v, c))
             }
         };
@@ -719,6 +752,7 @@ const VOLTAGE_GATES: usize = 11;
 /// branch at -40 mV, a node of the table: only the interval just below it
 /// blends the two branches. Accuracy: test `rate_table_follows_the_exact_functions`.
 const TABLE: TableSpec = TableSpec::ionic(30);
+/// The first of the seven voltage factors (even: they are read in pairs).
 const COL_FACTORS: usize = 2 * VOLTAGE_GATES;
 const COL_K1: usize = COL_FACTORS + 7;
 /// A typical E_K (mV), the offset of the K1 column.

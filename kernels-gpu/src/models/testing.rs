@@ -184,10 +184,13 @@ pub fn cable_velocity_in<M: CellModel, T: Real>(
 
 /// The coefficients of `M` with its rate table attached, and the table
 /// (which must outlive every use of the coefficients).
-pub fn with_table<M: CellModel, T: Real>(params: &[f64], dt_ms: f64) -> (M::Coeffs<T>, Vec<T>) {
+pub fn with_table<M: CellModel, T: Real>(
+    params: &[f64],
+    dt_ms: f64,
+) -> (M::Coeffs<T>, crate::rate_table::TableRows<T>) {
     let spec = M::RATE_TABLE.expect("the model has a rate table");
     let rows = crate::rate_table::rows_for::<M, T>(params, dt_ms).expect("a table");
-    let table = crate::rate_table::RateTable::new(rows.as_ptr() as u64, &spec);
+    let table = crate::rate_table::RateTable::new(rows.address(), &spec);
     (M::with_rate_table(M::coeffs::<T>(params, dt_ms), table), rows)
 }
 
