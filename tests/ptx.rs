@@ -54,3 +54,31 @@ fn embedded_ptx_is_self_contained_and_ieee() {
         }
     }
 }
+
+/// The body of entry point `name` in the PTX text.
+fn entry_body(name: &str) -> &'static str {
+    let start =
+        fibril::PTX.find(&format!(".visible .entry {name}(")).unwrap_or_else(|| panic!("{name} in the PTX"));
+    let rest = &fibril::PTX[start..];
+    &rest[..rest.find("\n}\n").expect("an entry ends with a closing brace")]
+}
+
+#[test]
+fn one_cell_per_thread_kernels_keep_their_state_in_registers() {
+    // Local memory (a per-thread stack in DRAM, cached) costs instructions
+    // and bandwidth in the compute-bound ionic models: an array indexed by
+    // a loop variable that the compiler did not unroll lands there. The
+    // naive and tissue step kernels of every model must not load from it.
+    // (The columns kernel, four cells per thread, does spill for the
+    // models with many variables; it is chosen only for the small ones.)
+    let mut checked = 0;
+    for e in ENTRY_POINTS {
+        let one_per_thread = e.name.contains("_naive") || e.name.contains("_tissue_");
+        if !one_per_thread || !MODELS.iter().any(|m| e.name.starts_with(m.name)) {
+            continue;
+        }
+        assert!(!entry_body(e.name).contains("ld.local"), "{} loads from local memory", e.name);
+        checked += 1;
+    }
+    assert!(checked >= MODELS.len() * 2 * 4, "checked only {checked} entry points");
+}
