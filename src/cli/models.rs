@@ -143,7 +143,7 @@ pub fn describe(m: &ModelInfo) -> String {
     }
     if let Some(t) = models::rate_table_of(m) {
         out += &format!(
-            "rate table (--rate-tables): {} functions of {} sampled every {} {} from {} to {} {},              interpolated linearly (Bartocci et al. 2011, section 5); the exact functions outside it\n",
+            "rate table (--rate-tables): {} functions of {} sampled every {} {} from {} to {} {}, interpolated linearly (Bartocci et al. 2011, section 5); the exact functions outside it\n",
             t.columns,
             m.variables[0].name,
             short(t.step_mv),
