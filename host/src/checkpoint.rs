@@ -195,6 +195,12 @@ pub enum CheckpointError {
     #[error("{path} is corrupt: {why}; resume from another checkpoint or start the run again")]
     Corrupt { path: PathBuf, why: String },
     #[error(
+        "{path} stores the variables {stored:?} of model {model}, which now has {now:?} (the checkpoint was \
+         written by a fibril whose {model} kept other variables); resume it with the fibril that wrote it, or \
+         start the run again"
+    )]
+    OtherVariables { path: PathBuf, model: &'static str, stored: Vec<String>, now: Vec<&'static str> },
+    #[error(
         "{path} holds a run of model {model:?}, which this fibril does not have (its models: {known}); \
          resume it with the fibril that wrote it"
     )]
@@ -776,7 +782,7 @@ pub fn reseal(bytes: &mut [u8]) {
     }
     let at = match u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes")) {
         1 => V1_CHECKSUM_AT,
-        2 | 3 => CHECKSUM_AT,
+        2..=FORMAT_VERSION => CHECKSUM_AT,
         _ => return,
     };
     if bytes.len() < at + 8 {
@@ -818,9 +824,11 @@ pub fn decode<T: Scalar>(path: &Path, bytes: &[u8]) -> Result<Checkpoint<T>, Che
     })?;
     let wanted: Vec<&str> = model.variables.iter().map(|v| v.name).collect();
     if header.variables != wanted {
-        return Err(CheckpointError::Corrupt {
+        return Err(CheckpointError::OtherVariables {
             path: path.to_path_buf(),
-            why: format!("it stores variables {:?}, model {} has {wanted:?}", header.variables, model.name),
+            model: model.name,
+            stored: header.variables.clone(),
+            now: wanted,
         });
     }
     let cells = header.dims.cells();
@@ -1119,6 +1127,23 @@ mod tests {
         let exact = ModelSetup::new("karma", None, &[]).unwrap().with_math(MathMode::Exact);
         back.header.check_matches(p, &Domain::new(d.dims(), 0.6, 0.05, 1.0, exact).unwrap()).unwrap();
         assert_eq!(back.state, f);
+    }
+
+    #[test]
+    fn a_checkpoint_of_other_variables_is_refused_by_name() {
+        // A Karma checkpoint whose second variable is called "w" (as a
+        // fibril whose Karma kept other variables would have written it).
+        let d = domain(3);
+        let mut bytes = encode(&d, Progress { step: 1, snapshots: 0 }, &state(&d), None, None);
+        let at = bytes.windows(3).position(|w| w == [1, 0, b'v']).expect("the name v, length-prefixed");
+        bytes[at + 2] = b'w';
+        reseal(&mut bytes);
+        let e = decode::<f32>(Path::new("old"), &bytes).unwrap_err().to_string();
+        assert!(
+            e.contains(r#"stores the variables ["U", "w"] of model karma, which now has ["U", "v"]"#)
+                && e.contains("start the run again"),
+            "{e}"
+        );
     }
 
     #[test]
