@@ -190,3 +190,34 @@ fn a_split_of_more_parts_than_slices_with_tissue_is_refused_naming_the_fix() {
     assert_eq!(e, SplitError::TooFewTissueSlices { parts: 4, slices: 3 });
     assert!(e.to_string().contains("use at most 3 GPUs"), "{e}");
 }
+
+/// `fibril run` with a tissue refuses one process per GPU (NCCL, a rank
+/// and world size), naming what works, before any work starts.
+#[test]
+fn a_tissue_is_refused_as_one_process_per_gpu_naming_the_fix() {
+    let dir = std::env::temp_dir().join(format!("fibril-tissue-split-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let config = dir.join("shell.toml");
+    std::fs::write(
+        &config,
+        "[grid]\nnx = 16\nny = 16\nnz = 24\n\n[tissue]\ngeometry = \"shell\"\nwall = 2.0\nd_fibre = 1.0\nd_cross = 0.2\n",
+    )
+    .unwrap();
+    let out = dir.join("out");
+    let run = |extra: &[&str]| {
+        let mut args = vec!["run", config.to_str().unwrap(), "--steps", "5", "--out", out.to_str().unwrap()];
+        args.extend_from_slice(extra);
+        std::process::Command::new(env!("CARGO_BIN_EXE_fibril")).args(&args).output().unwrap()
+    };
+    for extra in [&["--exchange", "nccl"][..], &["--exchange", "nccl", "--rank", "1", "--world-size", "2"]] {
+        let o = run(extra);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(!o.status.success(), "{extra:?}: {err}");
+        assert!(err.contains("a tissue runs in one process") && err.contains("--gpus N"), "{extra:?}: {err}");
+        assert!(!out.exists(), "nothing written before the refusal");
+    }
+    // The same tissue on the CPU runs.
+    let o = run(&["--backend", "cpu", "-q"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
