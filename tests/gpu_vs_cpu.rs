@@ -18,6 +18,8 @@
 
 #[path = "common/mod.rs"]
 mod common;
+#[path = "common/split_tissue.rs"]
+mod split_tissue;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::process::ExitCode;
@@ -37,6 +39,7 @@ use fibril_host::models::MODELS;
 use fibril_host::multi::gpu::SplitRun;
 use fibril_host::multi::{Exchange, GpuMultiSolver};
 use fibril_host::tissue::gpu::TissueGpuSolver;
+use fibril_host::tissue::split_gpu::TissueGpuMultiSolver;
 use fibril_host::tissue::{Operator, TissueLayout};
 use fibril_host::{CellModel, Domain, GridDims, ModelVisitor, Precision, Scalar, State, dispatch};
 use kernels_gpu::ZWindow;
@@ -73,6 +76,7 @@ const CHECKS: &[(&str, Check)] = &[
     ("tissue_every_model_dense_and_compact_f32_f64_bit_identical_to_cpu", tissue_every_model),
     ("tissue_events_dense_and_compact_bit_identical_to_cpu", tissue_events),
     ("rate_tables_naive_columns_tissue_split_f32_f64_bit_identical_to_cpu", rate_tables_every_path),
+    ("tissue_split_2_and_3_parts_both_layouts_f32_f64_bit_identical_to_cpu", tissue_split),
 ];
 
 /// What a check returns when it cannot run here; reported as "skipped".
@@ -616,6 +620,10 @@ fn rate_tables_every_path(gpu: &GpuDevice) -> Result<(), String> {
             dispatch(m, precision, SplitCheck { devices: &devices, tables: true })?;
         }
     }
+    // A tissue split over two parts (each part's GPU with its own copy of
+    // the table), both layouts, against the CPU.
+    tables_tissue_split::<f32>(&devices)?;
+    tables_tissue_split::<f64>(&devices)?;
     // Not vacuous: with and without the table the GPU fields differ.
     let dims = GridDims::new(37, 21, 9);
     let start = wave_start::<kernels_gpu::models::BeelerReuter, f32>(dims);
@@ -631,6 +639,43 @@ fn rate_tables_every_path(gpu: &GpuDevice) -> Result<(), String> {
         "    ({} x 2 precisions x naive, columns, 2 tissue layouts, split: bit-identical)",
         names.join(", ")
     );
+    Ok(())
+}
+
+/// Beeler-Reuter with its rate table on a shell split over two parts (the
+/// first two of `devices`), both layouts, 300 steps of a wave, against the
+/// CPU.
+fn tables_tissue_split<T: Scalar>(devices: &[GpuDevice]) -> Result<(), String> {
+    type Br = kernels_gpu::models::BeelerReuter;
+    let dims = GridDims::new(22, 20, 34);
+    let n = Br::INFO.numerics;
+    let op =
+        Arc::new(Operator::build(&split_tissue::shell(dims, n.dx, n.diffusion)).map_err(|e| e.to_string())?);
+    let dt = n.dt.min(0.9 * op.dt_max);
+    let d = Domain::with_own_operator(dims, n.dx, dt, n.diffusion, setup_of(Br::INFO.name, true))
+        .map_err(|e| e.to_string())?;
+    let start = wave_start::<Br, T>(dims);
+    let mut cpu = fibril_host::tissue::cpu::for_model(&d, &op, TissueLayout::Compact, &start);
+    cpu.advance(300).map_err(|e| e.to_string())?;
+    let want = cpu.state().map_err(|e| e.to_string())?;
+    if want.u() == start.u() {
+        return Err("tables, tissue split: the state did not change".into());
+    }
+    for layout in [TissueLayout::Dense, TissueLayout::Compact] {
+        let what = format!("tables, tissue split, {} {layout:?}", T::NAME);
+        let mut s = TissueGpuMultiSolver::<Br, T>::new(
+            &devices[..2],
+            fibril::PTX,
+            &d,
+            &op,
+            layout,
+            Exchange::Peer,
+            &start,
+        )
+        .map_err(|e| format!("{what}: {e}"))?;
+        s.advance(300).map_err(|e| e.to_string())?;
+        bit_identical(&s.state().map_err(|e| e.to_string())?, &want).map_err(|e| format!("{what}: {e}"))?;
+    }
     Ok(())
 }
 
@@ -1055,6 +1100,74 @@ fn tissue_events(gpu: &GpuDevice) -> Result<(), String> {
         let min_beats = op.tissue_cells() as u64;
         same_maps_with_beats(&s.maps().map_err(|e| e.to_string())?.unwrap(), &want_maps, min_beats)
             .map_err(|e| format!("{layout:?}: {e}"))?;
+    }
+    Ok(())
+}
+
+/// A shell of about 20% tissue split by tissue cells into 2 and 3 parts
+/// (one GPU each where there are enough, else all on GPU 0), both
+/// layouts, peer and host exchange, f32 and f64, Karma with stimuli and
+/// every map, against the single-domain CPU run.
+fn tissue_split(gpu: &GpuDevice) -> Result<(), String> {
+    let count = fibril_host::backend::gpu::device_count().map_err(|e| e.to_string())?;
+    if count < 3 {
+        note(format!(
+            "on {count} GPU(s): the parts beyond them shared GPU 0, so those halos crossed by device-local copies"
+        ));
+    }
+    println!("    (this device: {})", gpu.info().name);
+    let dims = GridDims::new(22, 20, 34);
+    let tissue = split_tissue::shell(dims, 0.6, 1.0);
+    tissue_split_in::<f32>(count, &tissue, 600)?;
+    tissue_split_in::<f64>(count, &tissue, 600)
+}
+
+fn tissue_split_in<T: Scalar>(
+    count: usize,
+    tissue: &fibril_host::tissue::Tissue,
+    steps: u64,
+) -> Result<(), String> {
+    let dims = tissue.dims;
+    let op = Arc::new(Operator::build(tissue).map_err(|e| e.to_string())?);
+    let dt = 0.05f64.min(0.9 * op.dt_max);
+    let d = Domain::with_own_operator(dims, tissue.dx, dt, 1.0, common::model("karma"))
+        .map_err(|e| e.to_string())?;
+    let (start, events, maps) = split_tissue::karma_events::<T>(dims, dt);
+    let mut cpu = fibril_host::tissue::cpu::for_model(&d, &op, TissueLayout::Compact, &start);
+    cpu.set_events(&events, EventStart::NEW, Some(&maps)).map_err(|e| e.to_string())?;
+    cpu.advance(steps).map_err(|e| e.to_string())?;
+    let (want, want_maps) = (cpu.state().map_err(|e| e.to_string())?, cpu.maps().unwrap().unwrap());
+    for parts in [2usize, 3] {
+        let ordinals: Vec<usize> = (0..parts).map(|p| if count >= parts { p } else { 0 }).collect();
+        let devices: Vec<GpuDevice> = ordinals
+            .iter()
+            .map(|&o| GpuDevice::open(o))
+            .collect::<Result<_, _>>()
+            .map_err(|e| e.to_string())?;
+        for layout in [TissueLayout::Dense, TissueLayout::Compact] {
+            for exchange in [Exchange::Peer, Exchange::Host] {
+                let what = format!("{} {layout:?} {parts} parts on GPUs {ordinals:?}, {exchange:?}", T::NAME);
+                let mut s = TissueGpuMultiSolver::<Karma, T>::new(
+                    &devices,
+                    fibril::PTX,
+                    &d,
+                    &op,
+                    layout,
+                    exchange,
+                    &start,
+                )
+                .map_err(|e| format!("{what}: {e}"))?;
+                s.set_events(&events, EventStart::NEW, Some(&maps)).map_err(|e| e.to_string())?;
+                for chunk in [1, steps / 2 - 1, steps / 2] {
+                    s.advance(chunk).map_err(|e| e.to_string())?;
+                    s.state().map_err(|e| e.to_string())?;
+                }
+                split_tissue::same_bits(&s.state().map_err(|e| e.to_string())?, &want)
+                    .map_err(|e| format!("{what}: {e}"))?;
+                split_tissue::same_maps(&s.maps().map_err(|e| e.to_string())?.unwrap(), &want_maps)
+                    .map_err(|e| format!("{what}: {e}"))?;
+            }
+        }
     }
     Ok(())
 }

@@ -213,9 +213,11 @@ pub unsafe fn step_dense_cell<M: CellModel, T: Real>(
 /// operations in the same order as [`step_dense_cell`].
 ///
 /// # Safety
-/// As [`step_dense_cell`], with `u`, `u_next` holding `lay.cells` values,
-/// `local` `M::Locals::COUNT * lay.cells`, `c < lay.cells`, the neighbour
-/// table holding indices below `lay.cells`, and `rec` over the tissue cells.
+/// As [`step_dense_cell`], with `u`, `u_next` holding `lay.cells` values
+/// or more, `local` `M::Locals::COUNT * lay.cells`, `c < lay.cells`, the
+/// neighbour table holding indices of `u` (below `lay.cells`, or, for a
+/// sub-domain of a split tissue, of the halo cells stored after them), and
+/// `rec` over the cells of `u`.
 #[inline(always)]
 #[allow(clippy::too_many_arguments, reason = "a kernel's parameters, one to one")]
 pub unsafe fn step_compact_cell<M: CellModel, T: Real>(

@@ -696,7 +696,9 @@ fn execute<M: CellModel, T: Scalar>(
         }
     };
     let mut solver = match &tissue {
-        Some(t) => tissue::build_solver::<M, T>(&selected, t, &domain, &initial)?,
+        Some(t) => {
+            tissue::build_solver::<M, T>(&selected, t, config.compute.exchange.into(), &domain, &initial)?
+        }
         None => build_solver::<M, T>(&selected, &config.compute, kernel, &domain, &initial)?,
     };
     drop(initial);

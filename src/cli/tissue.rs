@@ -20,10 +20,12 @@ use std::sync::Arc;
 
 use anyhow::{Context, bail};
 use fibril_host::backend::Solver;
+use fibril_host::multi::Exchange;
 use fibril_host::tissue::cpu::TissueCpuSolver;
 use fibril_host::tissue::files::{read_fibres, read_labels};
 use fibril_host::tissue::geometry::Generator;
 use fibril_host::tissue::gpu::TissueGpuSolver;
+use fibril_host::tissue::split_gpu::TissueGpuMultiSolver;
 use fibril_host::tissue::{Conductivity, Fibres, Operator, Tissue, TissueLayout};
 use fibril_host::{CellModel, Domain, ModelInfo, ModelSetup, Scalar, State};
 use serde::{Deserialize, Serialize};
@@ -285,10 +287,13 @@ pub fn prepare(
     Ok((domain, TissueRun { op: Arc::new(op), layout: args.layout() }))
 }
 
-/// The solver of a tissue run on the selected backend (one GPU or the CPU).
+/// The solver of a tissue run on the selected backend: the CPU, one GPU,
+/// or several GPUs sharing the tissue along z in parts of about equal
+/// numbers of tissue cells.
 pub fn build_solver<M: CellModel, T: Scalar>(
     selected: &Selected,
     tissue: &TissueRun,
+    exchange: Exchange,
     domain: &Domain,
     initial: &State<T>,
 ) -> anyhow::Result<Box<dyn Solver<T>>> {
@@ -302,11 +307,25 @@ pub fn build_solver<M: CellModel, T: Scalar>(
             tissue.layout,
             initial,
         )?),
-        _ => bail!(
-            "a tissue runs on one GPU or on the CPU; drop --gpus/--gpu-ids and the multi-process launch"
-        ),
+        Selected::Gpus(gpus) => Box::new(TissueGpuMultiSolver::<M, T>::new(
+            gpus,
+            crate::PTX,
+            domain,
+            &tissue.op,
+            tissue.layout,
+            exchange,
+            initial,
+        )?),
+        Selected::Rank { .. } => bail!(MULTI_PROCESS),
     })
 }
+
+/// Why a tissue does not run as one process per GPU: the split is made
+/// from the whole tissue's operator, which every process would have to
+/// build, and its outputs gathered by NCCL, which the tissue's parts of
+/// unequal sizes do not do yet.
+const MULTI_PROCESS: &str = "a tissue runs in one process (the CPU, one GPU, or several GPUs with --gpus N or \
+     --gpu-ids, which split it by tissue cells); start one process with --exchange peer or host, not one per GPU";
 
 /// What a tissue run does not offer yet, refused before any work starts.
 pub fn check_options(config: &super::config::RunConfig) -> anyhow::Result<()> {
@@ -317,6 +336,9 @@ pub fn check_options(config: &super::config::RunConfig) -> anyhow::Result<()> {
     }
     if config.output.tips_every_ms.is_some() {
         bail!("spiral tips are not found on a tissue yet; drop --tips-every-ms");
+    }
+    if config.compute.exchange == super::args::ExchangeArg::Nccl {
+        bail!(MULTI_PROCESS);
     }
     if config.compute.kernel != super::args::KernelArg::Auto {
         bail!("a tissue has its own kernels (the layout in [tissue]); drop --kernel");

@@ -660,7 +660,7 @@ fn contiguous(geo: SliceGeometry) -> SliceGeometry {
 }
 
 /// Lets each GPU read and write its neighbours' memory directly.
-fn enable_peer_access(devices: &[GpuDevice]) -> Result<(), MultiError> {
+pub(crate) fn enable_peer_access(devices: &[GpuDevice]) -> Result<(), MultiError> {
     for pair in devices.windows(2) {
         let (a, b) = (&pair[0], &pair[1]);
         if a.info().ordinal == b.info().ordinal {
@@ -696,7 +696,7 @@ fn enable_peer_access(devices: &[GpuDevice]) -> Result<(), MultiError> {
 }
 
 /// One 2D copy of a slice between device buffers, possibly on two GPUs.
-fn copy_slice_peer(
+pub(crate) fn copy_slice_peer(
     (src_ctx, src, src_geo): (&Arc<CudaContext>, CUdeviceptr, SliceGeometry),
     (dst_ctx, dst, dst_geo): (&Arc<CudaContext>, CUdeviceptr, SliceGeometry),
     stream: &CudaStream,
@@ -774,7 +774,7 @@ fn copy_2d(p: &sys::CUDA_MEMCPY2D, stream: &CudaStream, during: &'static str) ->
 }
 
 /// A slice of a device buffer into a contiguous pinned buffer.
-fn copy_slice_to_host(
+pub(crate) fn copy_slice_to_host(
     src: CUdeviceptr,
     geo: SliceGeometry,
     host: &PinnedHostSlice<u8>,
@@ -794,7 +794,7 @@ fn copy_slice_to_host(
 }
 
 /// A contiguous pinned buffer into a slice of a device buffer.
-fn copy_slice_from_host(
+pub(crate) fn copy_slice_from_host(
     host: &PinnedHostSlice<u8>,
     dst: CUdeviceptr,
     geo: SliceGeometry,

@@ -20,6 +20,11 @@ pub enum SplitError {
     TooFewSlices { nz: u32, parts: usize, max: u32 },
     #[error("a split needs at least one sub-domain")]
     NoParts,
+    #[error(
+        "cannot split the tissue over {parts} sub-domains: only {slices} z-slices hold tissue cells and each \
+         sub-domain needs one at least; use at most {slices} GPUs"
+    )]
+    TooFewTissueSlices { parts: usize, slices: usize },
 }
 
 /// A split of the z-slices `0..nz` into contiguous owned runs.
@@ -43,6 +48,49 @@ impl ZSplit {
         for i in 0..parts as u32 {
             starts.push(starts[i as usize] + base + u32::from(i < extra));
         }
+        Ok(Self { starts })
+    }
+
+    /// Parts that own about the same number of cells, where slice z holds
+    /// `cells[z]` of them (a tissue's cells, which need not fill the box).
+    /// Cut k falls at the slice boundary whose running total is nearest to
+    /// k / parts of all cells, so each part is within one slice's cells of
+    /// the mean (the cuts move at most half a slice each way). Every part
+    /// owns at least one slice holding a cell: the one-slice halo of a
+    /// 19-point stencil then always comes from the adjacent part, and no
+    /// part is idle.
+    pub fn from_cell_counts(cells: &[u64], parts: usize) -> Result<Self, SplitError> {
+        if parts == 0 {
+            return Err(SplitError::NoParts);
+        }
+        let slices = cells.iter().filter(|&&c| c > 0).count();
+        if slices < parts {
+            return Err(SplitError::TooFewTissueSlices { parts, slices });
+        }
+        // below[z] = cells of slices 0..z; nonempty[z] = slices of 0..z holding cells.
+        let mut below = vec![0u64];
+        let mut nonempty = vec![0usize];
+        for &c in cells {
+            below.push(below.last().unwrap_or(&0) + c);
+            nonempty.push(nonempty.last().unwrap_or(&0) + usize::from(c > 0));
+        }
+        let (nz, total) = (cells.len(), below[cells.len()]);
+        let mut starts = vec![0u32];
+        for k in 1..parts {
+            let prev = *starts.last().unwrap_or(&0) as usize;
+            // The part before the cut holds a cell; the parts after it have
+            // a slice with cells each.
+            let candidates =
+                (prev + 1..nz).filter(|&s| nonempty[s] > nonempty[prev] && slices - nonempty[s] >= parts - k);
+            let target = total as f64 * k as f64 / parts as f64;
+            let cut = candidates
+                .min_by(|&a, &b| {
+                    (below[a] as f64 - target).abs().total_cmp(&(below[b] as f64 - target).abs())
+                })
+                .expect("enough slices with cells remain (checked above)");
+            starts.push(cut as u32);
+        }
+        starts.push(nz as u32);
         Ok(Self { starts })
     }
 
@@ -206,6 +254,68 @@ mod tests {
         }
         assert_eq!(s.global_slice(0, 0), 1, "U[-1] = U[1]");
         assert_eq!(s.global_slice(2, 4), 8, "U[nz] = U[nz - 2]");
+    }
+
+    /// The cells of each part of a split of `cells`.
+    fn part_cells(s: &ZSplit, cells: &[u64]) -> Vec<u64> {
+        (0..s.parts()).map(|i| s.owned(i).map(|z| cells[z as usize]).sum()).collect()
+    }
+
+    #[test]
+    fn cell_count_split_balances_a_shell_within_one_slice() {
+        // A thick spherical shell of about 20% of its 48^3 box: few cells
+        // in the end slices, many in the middle ones.
+        let n = 48i64;
+        let cells: Vec<u64> = (0..n)
+            .map(|z| {
+                let mut c = 0;
+                for y in 0..n {
+                    for x in 0..n {
+                        let r2 = [x, y, z].iter().map(|&a| (a as f64 - 23.5).powi(2)).sum::<f64>();
+                        c += u64::from((19.0f64.powi(2)..=23.5f64.powi(2)).contains(&r2));
+                    }
+                }
+                c
+            })
+            .collect();
+        let total: u64 = cells.iter().sum();
+        let fraction = total as f64 / (n * n * n) as f64;
+        assert!((0.15..0.25).contains(&fraction), "{fraction}");
+        let widest = *cells.iter().max().unwrap();
+        for parts in [2, 3, 5, 8] {
+            let s = ZSplit::from_cell_counts(&cells, parts).unwrap();
+            assert_eq!((s.parts(), s.nz()), (parts, n as u32));
+            let mean = total as f64 / parts as f64;
+            for (i, c) in part_cells(&s, &cells).into_iter().enumerate() {
+                assert!(
+                    (c as f64 - mean).abs() <= widest as f64,
+                    "{parts} parts: part {i} has {c}, mean {mean}"
+                );
+            }
+        }
+        // Slices split by count, unlike an equal split of the slices: the
+        // middle parts of three own fewer slices than the ends.
+        let s = ZSplit::from_cell_counts(&cells, 3).unwrap();
+        assert!(s.owned_len(1) < s.owned_len(0) && s.owned_len(1) < s.owned_len(2), "{s:?}");
+    }
+
+    #[test]
+    fn cell_count_split_gives_every_part_a_slice_with_cells() {
+        // Cells in slices 2, 3 and 7 only, one slice far heavier.
+        let cells = [0, 0, 5, 1000, 0, 0, 0, 1, 0];
+        let s = ZSplit::from_cell_counts(&cells, 3).unwrap();
+        assert!(part_cells(&s, &cells).iter().all(|&c| c > 0), "{s:?}");
+        assert_eq!(s.nz(), 9);
+        let e = ZSplit::from_cell_counts(&cells, 4).unwrap_err();
+        assert_eq!(e, SplitError::TooFewTissueSlices { parts: 4, slices: 3 });
+        let text = e.to_string();
+        assert!(
+            text.contains("only 3 z-slices hold tissue") && text.contains("use at most 3 GPUs"),
+            "{text}"
+        );
+        assert_eq!(ZSplit::from_cell_counts(&cells, 0), Err(SplitError::NoParts));
+        // One part: everything.
+        assert_eq!(ZSplit::from_cell_counts(&cells, 1).unwrap(), ZSplit::balanced(9, 1).unwrap());
     }
 
     use kernels_gpu::CellModel;

@@ -34,15 +34,15 @@ const CELLS_PER_TASK: usize = 8 * 1024;
 /// Where a step reads and writes, as addresses (shared by the tasks, each
 /// of which touches only its own cells).
 #[derive(Clone, Copy)]
-struct Buffers {
-    u: u64,
-    u_next: u64,
-    local: u64,
+pub(super) struct Buffers {
+    pub u: u64,
+    pub u_next: u64,
+    pub local: u64,
 }
 
 /// The layout's kernel argument.
 #[derive(Clone, Copy)]
-enum Lay {
+pub(super) enum Lay {
     Dense(DenseTissue),
     Compact(CompactTissue),
 }
@@ -186,28 +186,46 @@ impl<M: CellModel, T: Scalar> TissueCpuSolver<M, T> {
             u_next: self.u_next.as_mut_ptr() as u64,
             local: self.local.as_mut_ptr() as u64,
         };
-        let (step, coeffs) = (self.step, self.coeffs);
-        let stored = self.storage.stored();
-        #[cfg(target_arch = "x86_64")]
-        let fma = std::arch::is_x86_feature_detected!("fma");
-        #[cfg(not(target_arch = "x86_64"))]
-        let fma = false;
-        (0..stored.div_ceil(CELLS_PER_TASK)).into_par_iter().for_each(|task| {
-            let range = (task * CELLS_PER_TASK) as u32..((task + 1) * CELLS_PER_TASK).min(stored) as u32;
-            #[cfg(target_arch = "x86_64")]
-            if fma {
-                // SAFETY: the processor has FMA (detected above); the task's
-                // cells are its own (see `step_cells`).
-                unsafe { step_cells_fma::<M, T>(bufs, lay, &step, &coeffs, &rec, range) };
-                return;
-            }
-            let _ = fma;
-            // SAFETY: as above.
-            unsafe { step_cells::<M, T>(bufs, lay, &step, &coeffs, &rec, range) };
-        });
+        // SAFETY: the buffers and the layout are this solver's, sized for
+        // its stored cells.
+        unsafe { step_range::<M, T>(bufs, lay, &self.step, &self.coeffs, &rec, 0..self.storage.stored()) };
         std::mem::swap(&mut self.u, &mut self.u_next);
         self.step_count += 1;
     }
+}
+
+/// Steps the stored cells of `range` in parallel tasks, with the FMA
+/// instruction where the processor has it.
+///
+/// # Safety
+/// As [`step_cells`] for every cell of `range`.
+pub(super) unsafe fn step_range<M: CellModel, T: Scalar>(
+    bufs: Buffers,
+    lay: Lay,
+    step: &StepCoeffs<T>,
+    coeffs: &M::Coeffs<T>,
+    rec: &Recorder<T>,
+    range: std::ops::Range<usize>,
+) {
+    #[cfg(target_arch = "x86_64")]
+    let fma = std::arch::is_x86_feature_detected!("fma");
+    #[cfg(not(target_arch = "x86_64"))]
+    let fma = false;
+    let (start, end) = (range.start, range.end);
+    (0..(end - start).div_ceil(CELLS_PER_TASK)).into_par_iter().for_each(|task| {
+        let range =
+            (start + task * CELLS_PER_TASK) as u32..(start + (task + 1) * CELLS_PER_TASK).min(end) as u32;
+        #[cfg(target_arch = "x86_64")]
+        if fma {
+            // SAFETY: the processor has FMA (detected above); the task's
+            // cells are its own (see `step_cells`).
+            unsafe { step_cells_fma::<M, T>(bufs, lay, step, coeffs, rec, range) };
+            return;
+        }
+        let _ = fma;
+        // SAFETY: as above.
+        unsafe { step_cells::<M, T>(bufs, lay, step, coeffs, rec, range) };
+    });
 }
 
 /// [`step_cells`] compiled with the FMA instruction available.

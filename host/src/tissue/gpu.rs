@@ -32,7 +32,7 @@ use kernels_gpu::ecg::EcgProbe;
 /// A `#[repr(C)]` struct of `kernels-gpu` passed by value to a kernel.
 #[repr(transparent)]
 #[derive(Clone, Copy)]
-struct ByValue<P>(P);
+pub(super) struct ByValue<P>(pub(super) P);
 
 // SAFETY: instantiated only with `DenseTissue`, `CompactTissue`,
 // `GridDims`, `ZWindow`, `StepCoeffs<T>`, `Recorder<T>`, `StimulusArgs<T>`
@@ -40,7 +40,10 @@ struct ByValue<P>(P);
 // kernel-side declaration is the same Rust type.
 unsafe impl<P: Copy> DeviceRepr for ByValue<P> {}
 
-fn load(module: &Arc<cudarc::driver::CudaModule>, name: &str) -> Result<CudaFunction, SolverError> {
+pub(super) fn load(
+    module: &Arc<cudarc::driver::CudaModule>,
+    name: &str,
+) -> Result<CudaFunction, SolverError> {
     module.load_function(name).map_err(|_| SolverError::MissingKernel { name: name.into() })
 }
 

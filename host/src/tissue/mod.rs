@@ -13,7 +13,10 @@
 //!   cylinder with a hole) and their fibres;
 //! - [`files`]: masks, labels and fibres from `.npy` and `.vti` files;
 //! - [`cpu`], [`gpu`]: the solvers, one per backend, each with both
-//!   layouts.
+//!   layouts;
+//! - [`split`], [`split_cpu`], [`split_gpu`]: the tissue split along z
+//!   over sub-domains of about equal numbers of tissue cells (several
+//!   GPUs), and its solvers.
 
 pub mod conductivity;
 pub mod cpu;
@@ -21,6 +24,9 @@ pub mod files;
 pub mod geometry;
 pub mod gpu;
 pub mod maps;
+pub mod split;
+pub mod split_cpu;
+pub mod split_gpu;
 pub mod weights;
 
 use kernels_gpu::GridDims;

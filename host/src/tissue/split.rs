@@ -1,0 +1,512 @@
+//! A tissue split along z over sub-domains: which cells each part stores,
+//! steps and exchanges, and moving fields and maps between the parts and
+//! the whole grid. The solvers that step the parts are [`super::split_cpu`]
+//! (the reference, testable without a GPU) and [`super::split_gpu`].
+//!
+//! The slices are cut where each part's owned slices hold about the same
+//! number of tissue cells ([`ZSplit::from_cell_counts`]): a heart in its
+//! bounding box has few tissue cells in the end slices, and an equal split
+//! of the slices would leave the end parts idle. Each part stores its owned
+//! slices and one halo slice on each side (the 19-point stencil reaches one
+//! slice up and down); its owned cells carry the weights of the whole
+//! tissue's operator, so a part steps them with the very numbers the
+//! single domain uses, and a halo holds the neighbour's boundary slice of
+//! variable 0, copied after every step. There is no mirror rule: the
+//! weights towards the outside of the box are 0 and those cells are never
+//! read, so the halo slices beyond the ends of the grid stay empty.
+//!
+//! - dense with a mask: a part stores the box of its owned slices and the
+//!   two halo slices (`nx` x `ny` x (owned + 2)), row-major, and steps the
+//!   owned slices (the dense kernel's z-window);
+//! - compact: a part stores the tissue cells of its owned slices first
+//!   (ascending box index), then those of the halo slice below, then those
+//!   of the halo slice above, with its own neighbour table into that list.
+//!   The compact kernel steps cells `0..owned` (its `cells`, which is also
+//!   the stride of the weights, the neighbour table and the locals: a halo
+//!   cell has neither), and reads the halo cells behind them through the
+//!   table.
+//!
+//! In both layouts what a part sends (the tissue cells of its bottom or
+//! top owned slice) and what its neighbour receives (the tissue cells of
+//! that same slice, as its halo) are runs of stored cells of equal length
+//! in the same order, so an exchange is one contiguous copy per halo.
+//! Stimuli are applied to the halo cells too (after the exchange, before
+//! the step; the same function of the same value gives the neighbour's
+//! bits), through a table of each stored cell's index in the whole box.
+
+use std::ops::Range;
+
+use kernels_gpu::tissue::DIRECTIONS;
+use kernels_gpu::{GridDims, ModelInfo};
+
+use super::TissueLayout;
+use super::weights::{NOT_TISSUE, Operator};
+use crate::events::recording::Maps;
+use crate::events::stimulus::Stimulus;
+use crate::multi::{SplitError, ZSplit};
+use crate::scalar::Scalar;
+use crate::state::State;
+
+/// What one part stores and does.
+#[derive(Clone, Debug)]
+pub struct Slab {
+    pub layout: TissueLayout,
+    /// The whole grid.
+    pub global: GridDims,
+    /// Dense: the part's box, owned slices between two halo slices; the
+    /// buffers are laid out on it.
+    pub local: GridDims,
+    /// Global slices the part owns.
+    pub owned: Range<u32>,
+    /// Index in the whole box of every stored cell; [`NOT_TISSUE`] for the
+    /// cells of a halo slice beyond the ends of the grid (dense).
+    pub index: Vec<u32>,
+    /// The stored cells the part steps: compact `0..owned tissue cells`,
+    /// dense the cells of the owned slices.
+    pub stepped: Range<u32>,
+    /// Dense: 1 for a tissue cell, per stored cell (halo slices included,
+    /// 0 beyond the grid). Compact: empty (every stored cell is tissue).
+    pub mask: Vec<u8>,
+    /// Compact: the stored cell in direction k of owned cell c at
+    /// `k * stride + c` (c itself where the weight is 0). Dense: empty.
+    pub neighbours: Vec<u32>,
+    /// The stored cells sent to the part below (0) and above (1): the
+    /// tissue cells (dense: every cell) of the first and last owned slice.
+    pub send: [Range<u32>; 2],
+    /// The stored cells the halos receive from below (0) and above (1);
+    /// empty at the ends of the grid.
+    pub recv: [Range<u32>; 2],
+    /// The owned tissue cells as a range of the operator's cell list.
+    tissue: Range<usize>,
+}
+
+impl Slab {
+    /// Part `i` of `split` over the tissue of `op`, in `layout`.
+    pub fn new(op: &Operator, split: &ZSplit, i: usize, layout: TissueLayout) -> Self {
+        let global = op.dims;
+        let slice = global.slice_cells();
+        let owned = split.owned(i);
+        // The operator's tissue cells in global slices `z0..z1`.
+        let cells_in = |z0: u32, z1: u32| {
+            let at = |z: u32| op.cells.partition_point(|&c| (c as usize) < z as usize * slice);
+            at(z0)..at(z1)
+        };
+        let tissue = cells_in(owned.start, owned.end);
+        let below =
+            if owned.start > 0 { cells_in(owned.start - 1, owned.start) } else { tissue.start..tissue.start };
+        let above =
+            if owned.end < global.nz { cells_in(owned.end, owned.end + 1) } else { tissue.end..tissue.end };
+        let local = GridDims::new(global.nx, global.ny, owned.len() as u32 + 2);
+        let first_slice = cells_in(owned.start, owned.start + 1).len() as u32;
+        let last_slice = cells_in(owned.end - 1, owned.end).len() as u32;
+        match layout {
+            TissueLayout::Compact => {
+                let k = tissue.len() as u32;
+                let (hb, ha) = (below.len() as u32, above.len() as u32);
+                let index: Vec<u32> = [&tissue, &below, &above]
+                    .into_iter()
+                    .flat_map(|r| op.cells[r.clone()].iter().copied())
+                    .collect();
+                // The stored position of a tissue cell of the operator.
+                let stored_of = |g: usize| -> u32 {
+                    if tissue.contains(&g) {
+                        (g - tissue.start) as u32
+                    } else if below.contains(&g) {
+                        k + (g - below.start) as u32
+                    } else {
+                        assert!(above.contains(&g), "the 19-point stencil reaches one slice up and down");
+                        k + hb + (g - above.start) as u32
+                    }
+                };
+                let n = op.tissue_cells();
+                let mut neighbours = vec![0u32; DIRECTIONS * k as usize];
+                for d in 0..DIRECTIONS {
+                    for c in 0..k as usize {
+                        neighbours[d * k as usize + c] =
+                            stored_of(op.neighbours[d * n + tissue.start + c] as usize);
+                    }
+                }
+                Self {
+                    layout,
+                    global,
+                    local,
+                    owned,
+                    index,
+                    stepped: 0..k,
+                    mask: Vec::new(),
+                    neighbours,
+                    send: [0..first_slice, k - last_slice..k],
+                    recv: [k..k + hb, k + hb..k + hb + ha],
+                    tissue,
+                }
+            }
+            TissueLayout::Dense => {
+                let s = slice as u32;
+                let n = owned.len() as u32;
+                let base = (owned.start as i64 - 1) * slice as i64;
+                let global_mask = |g: i64| -> u8 {
+                    let inside = (0..global.cells() as i64).contains(&g);
+                    u8::from(inside && op.cells.binary_search(&(g as u32)).is_ok())
+                };
+                let index: Vec<u32> = (0..local.cells() as i64)
+                    .map(|c| {
+                        let g = base + c;
+                        if (0..global.cells() as i64).contains(&g) { g as u32 } else { NOT_TISSUE }
+                    })
+                    .collect();
+                let mask = (0..local.cells() as i64).map(|c| global_mask(base + c)).collect();
+                Self {
+                    layout,
+                    global,
+                    local,
+                    owned: owned.clone(),
+                    index,
+                    stepped: s..(n + 1) * s,
+                    mask,
+                    neighbours: Vec::new(),
+                    send: [s..2 * s, n * s..(n + 1) * s],
+                    recv: [
+                        if owned.start > 0 { 0..s } else { 0..0 },
+                        if owned.end < global.nz { (n + 1) * s..(n + 2) * s } else { 0..0 },
+                    ],
+                    tissue,
+                }
+            }
+        }
+    }
+
+    /// Number of stored cells (the length of U).
+    pub fn stored(&self) -> usize {
+        self.index.len()
+    }
+
+    /// The stride of the weights, the neighbour table and the locals:
+    /// compact the owned tissue cells, dense the stored cells.
+    pub fn stride(&self) -> usize {
+        match self.layout {
+            TissueLayout::Compact => self.stepped.len(),
+            TissueLayout::Dense => self.stored(),
+        }
+    }
+
+    /// Tissue cells the part owns.
+    pub fn tissue_cells(&self) -> usize {
+        self.tissue.len()
+    }
+
+    /// Whether stored cell `c` is a tissue cell.
+    fn is_tissue(&self, c: usize) -> bool {
+        match self.layout {
+            TissueLayout::Compact => true,
+            TissueLayout::Dense => self.mask[c] != 0,
+        }
+    }
+
+    /// The stored tissue cells the part owns (whose values are its own).
+    pub fn owned_cells(&self) -> impl Iterator<Item = usize> + '_ {
+        (self.stepped.start as usize..self.stepped.end as usize).filter(|&c| self.is_tissue(c))
+    }
+
+    /// The weights of the stored layout in precision `T`: the operator's
+    /// weights of the owned cells, rounded once as the single domain's.
+    pub fn weights<T: Scalar>(&self, op: &Operator) -> Vec<T> {
+        let n = op.tissue_cells();
+        let stride = self.stride();
+        let mut out = vec![T::ZERO; DIRECTIONS * stride];
+        // Local slice 1 is global slice `owned.start`.
+        let slice = self.global.slice_cells();
+        let base = self.owned.start as usize * slice;
+        for (j, g) in self.tissue.clone().enumerate() {
+            let c = match self.layout {
+                TissueLayout::Compact => j,
+                TissueLayout::Dense => op.cells[g] as usize + slice - base,
+            };
+            for k in 0..DIRECTIONS {
+                out[k * stride + c] = T::from_f64(op.weights[k * n + g]);
+            }
+        }
+        out
+    }
+
+    /// The stored cells a stimulus may touch (those of the slices of its
+    /// bounding box), as runs of stored cells.
+    pub fn stimulus_ranges(&self, s: &Stimulus) -> Vec<Range<u32>> {
+        let whole = kernels_gpu::events::SlicePlacement::whole(self.global.nz);
+        let Some((origin, extent)) = s.local_box(self.global, self.global, whole) else { return Vec::new() };
+        let hit = origin.nz..origin.nz + extent.nz;
+        let slice = self.global.slice_cells();
+        let mut ranges: Vec<Range<u32>> = Vec::new();
+        let mut push = |r: Range<u32>| {
+            if r.is_empty() {
+                return;
+            }
+            match ranges.last_mut() {
+                Some(last) if last.end == r.start => last.end = r.end,
+                _ => ranges.push(r),
+            }
+        };
+        match self.layout {
+            TissueLayout::Dense => {
+                let first = (0..self.local.nz).find(|&l| self.slice_in(l, &hit));
+                let last = (0..self.local.nz).rev().find(|&l| self.slice_in(l, &hit));
+                if let (Some(first), Some(last)) = (first, last) {
+                    push(first * slice as u32..(last + 1) * slice as u32);
+                }
+            }
+            TissueLayout::Compact => {
+                let k = self.stepped.end as usize;
+                let owned = &self.index[..k];
+                let (z0, z1) = (hit.start.max(self.owned.start), hit.end.min(self.owned.end));
+                if z0 < z1 {
+                    let at = |z: u32| owned.partition_point(|&i| (i as usize) < z as usize * slice) as u32;
+                    push(at(z0)..at(z1));
+                }
+                if self.owned.start > 0 && hit.contains(&(self.owned.start - 1)) {
+                    push(self.recv[0].clone());
+                }
+                if hit.contains(&self.owned.end) {
+                    push(self.recv[1].clone());
+                }
+            }
+        }
+        ranges
+    }
+
+    /// Whether local slice `l` (dense) is a slice of the grid in `hit`.
+    fn slice_in(&self, l: u32, hit: &Range<u32>) -> bool {
+        let g = self.owned.start as i64 - 1 + l as i64;
+        g >= 0 && g < self.global.nz as i64 && hit.contains(&(g as u32))
+    }
+
+    /// The stored values of variable 0 and the locals from a state of the
+    /// whole grid: `u` for every stored cell, the locals variable after
+    /// variable at the stride; cells outside the tissue at the model's rest
+    /// (never read by a step, but finite for the NaN check).
+    pub fn scatter<T: Scalar>(&self, state: &State<T>) -> (Vec<T>, Vec<T>) {
+        let model = state.model();
+        let rest = |k: usize| T::from_f64(model.variables[k].rest);
+        let value = |k: usize, c: usize| {
+            let i = self.index[c];
+            if i != NOT_TISSUE && self.is_tissue(c) { state.slice(k)[i as usize] } else { rest(k) }
+        };
+        let u = (0..self.stored()).map(|c| value(0, c)).collect();
+        let stride = self.stride();
+        let local = (1..state.len())
+            .flat_map(|k| (0..stride).map(move |c| (k, c)))
+            .map(|(k, c)| value(k, c))
+            .collect();
+        (u, local)
+    }
+
+    /// Writes the part's owned tissue cells into the whole grid's variables.
+    pub fn gather_into<T: Scalar>(&self, vars: &mut [Vec<T>], u: &[T], local: &[T]) {
+        let stride = self.stride();
+        for c in self.owned_cells() {
+            let i = self.index[c] as usize;
+            vars[0][i] = u[c];
+            for (k, var) in vars.iter_mut().enumerate().skip(1) {
+                var[i] = local[(k - 1) * stride + c];
+            }
+        }
+    }
+
+    /// The part's maps (over its stored cells) from the whole grid's.
+    pub fn scatter_maps(&self, maps: &Maps) -> Maps {
+        let slots = maps.recording.slots();
+        let (cells, stored) = (self.global.cells(), self.stored());
+        let pick = |field: &[f32]| -> Vec<f32> {
+            (0..slots)
+                .flat_map(|s| (0..stored).map(move |c| (s, c)))
+                .map(|(s, c)| match self.index[c] {
+                    NOT_TISSUE => f32::NAN,
+                    i => field[s * cells + i as usize],
+                })
+                .collect()
+        };
+        Maps {
+            recording: maps.recording,
+            dims: GridDims::new(stored as u32, 1, 1),
+            activation: pick(&maps.activation),
+            repolarisation: maps.repolarisation.as_deref().map(pick),
+            count: maps.count.as_ref().map(|n| {
+                self.index.iter().map(|&i| if i == NOT_TISSUE { 0 } else { n[i as usize] }).collect()
+            }),
+        }
+    }
+
+    /// Writes the part's owned tissue cells' maps into the whole grid's.
+    pub fn gather_maps_into(&self, out: &mut Maps, part: &Maps) {
+        let slots = part.recording.slots();
+        let (cells, stored) = (self.global.cells(), self.stored());
+        for c in self.owned_cells() {
+            let i = self.index[c] as usize;
+            for s in 0..slots {
+                out.activation[s * cells + i] = part.activation[s * stored + c];
+                if let (Some(o), Some(p)) = (&mut out.repolarisation, &part.repolarisation) {
+                    o[s * cells + i] = p[s * stored + c];
+                }
+            }
+            if let (Some(o), Some(p)) = (&mut out.count, &part.count) {
+                o[i] = p[c];
+            }
+        }
+    }
+}
+
+/// A tissue split over parts: the split and each part's slab.
+#[derive(Clone, Debug)]
+pub struct TissueSplit {
+    pub split: ZSplit,
+    pub slabs: Vec<Slab>,
+}
+
+impl TissueSplit {
+    /// `parts` parts of about equal numbers of tissue cells (refused,
+    /// naming the fix, where the tissue spans fewer slices than parts).
+    pub fn new(op: &Operator, parts: usize, layout: TissueLayout) -> Result<Self, SplitError> {
+        let slice = op.dims.slice_cells();
+        let mut counts = vec![0u64; op.dims.nz as usize];
+        for &c in &op.cells {
+            counts[c as usize / slice] += 1;
+        }
+        let split = ZSplit::from_cell_counts(&counts, parts)?;
+        Ok(Self::with_split(op, split, layout))
+    }
+
+    /// The slabs of a given split (tests place the cuts by hand).
+    pub fn with_split(op: &Operator, split: ZSplit, layout: TissueLayout) -> Self {
+        assert_eq!(split.nz(), op.dims.nz, "the split covers the grid");
+        let slabs = (0..split.parts()).map(|i| Slab::new(op, &split, i, layout)).collect();
+        Self { split, slabs }
+    }
+
+    pub fn parts(&self) -> usize {
+        self.slabs.len()
+    }
+
+    /// Where part `i`'s halos come from: for below (0) and above (1), the
+    /// source part and the stored cells it sends, if there is a neighbour.
+    pub fn halo_source(&self, i: usize, side: usize) -> Option<(usize, Range<u32>)> {
+        let j = if side == 0 { i.checked_sub(1)? } else { Some(i + 1).filter(|&j| j < self.parts())? };
+        let send = self.slabs[j].send[1 - side].clone();
+        debug_assert_eq!(send.len(), self.slabs[i].recv[side].len(), "halo and boundary slice match");
+        Some((j, send))
+    }
+
+    /// The whole grid's state from every part's stored values (NaN outside
+    /// the tissue, as a single-domain tissue solver gives it).
+    pub fn gather<T: Scalar>(&self, model: &'static ModelInfo, parts: &[(&[T], &[T])]) -> State<T> {
+        let global = self.slabs[0].global;
+        let mut vars: Vec<Vec<T>> =
+            (0..model.variables.len()).map(|_| vec![T::NAN; global.cells()]).collect();
+        for (slab, (u, local)) in self.slabs.iter().zip(parts) {
+            slab.gather_into(&mut vars, u, local);
+        }
+        State::from_vecs(model, global, vars)
+    }
+
+    /// The whole grid's maps from every part's (NaN, no activation,
+    /// outside the tissue).
+    pub fn gather_maps(&self, parts: &[Maps]) -> Maps {
+        let mut out = Maps::new(parts[0].recording, self.slabs[0].global);
+        for (slab, part) in self.slabs.iter().zip(parts) {
+            slab.gather_maps_into(&mut out, part);
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tissue::{Conductivity, Fibres, Tissue};
+
+    /// An irregular tissue: cells removed in a pattern that differs from
+    /// slice to slice, one slice without tissue.
+    fn op(dims: GridDims) -> Operator {
+        let mask: Vec<bool> =
+            (0..dims.cells()).map(|i| (i * 7919 + 13) % 11 > 3 && i / dims.slice_cells() != 4).collect();
+        let t = Tissue::from_mask(
+            dims,
+            0.6,
+            &mask,
+            Fibres::Constant { fibre: [1.0, 0.4, -0.3], sheet: None },
+            Conductivity { fibre: 1.0, cross: 0.2, sheet: None },
+        );
+        Operator::build(&t).unwrap()
+    }
+
+    /// ImplicitGlobalGrid's halo test: every stored cell holds its global
+    /// box index; a halo must receive exactly the box indices of the
+    /// neighbour's boundary cells it stands for, in the same order.
+    #[test]
+    fn halos_receive_exactly_the_cells_they_stand_for() {
+        let dims = GridDims::new(7, 6, 11);
+        let op = op(dims);
+        for layout in [TissueLayout::Dense, TissueLayout::Compact] {
+            for parts in [2, 3, 5] {
+                let s = TissueSplit::new(&op, parts, layout).unwrap();
+                let owned: usize = s.slabs.iter().map(|b| b.owned_cells().count()).sum();
+                assert_eq!(owned, op.tissue_cells(), "{layout:?} {parts}: every tissue cell owned once");
+                for i in 0..parts {
+                    let slab = &s.slabs[i];
+                    for side in 0..2 {
+                        let recv = &slab.recv[side];
+                        match s.halo_source(i, side) {
+                            None => assert!(recv.is_empty(), "no halo beyond the grid"),
+                            Some((j, send)) => {
+                                let got = &slab.index[recv.start as usize..recv.end as usize];
+                                let sent = &s.slabs[j].index[send.start as usize..send.end as usize];
+                                assert_eq!(got, sent, "{layout:?} {parts}: part {i} side {side}");
+                                let z = if side == 0 { slab.owned.start - 1 } else { slab.owned.end };
+                                assert!(got.iter().all(|&g| g as usize / dims.slice_cells() == z as usize));
+                            }
+                        }
+                    }
+                    // Every neighbour a stepped cell reads is stored, and it is
+                    // the cell the whole operator reads.
+                    if layout == TissueLayout::Compact {
+                        let k = slab.stride();
+                        let n = op.tissue_cells();
+                        for c in 0..k {
+                            let g = op.cells.binary_search(&slab.index[c]).unwrap();
+                            for d in 0..DIRECTIONS {
+                                let want = op.cells[op.neighbours[d * n + g] as usize];
+                                assert_eq!(slab.index[slab.neighbours[d * k + c] as usize], want);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn weights_of_a_slab_are_the_operators_rounded_once() {
+        let dims = GridDims::new(5, 4, 9);
+        let op = op(dims);
+        let n = op.tissue_cells();
+        let dense = op.dense_weights::<f32>();
+        for layout in [TissueLayout::Dense, TissueLayout::Compact] {
+            let s = TissueSplit::new(&op, 3, layout).unwrap();
+            for slab in &s.slabs {
+                let w = slab.weights::<f32>(&op);
+                let stride = slab.stride();
+                for c in 0..slab.stored() {
+                    let i = slab.index[c];
+                    let stepped = slab.stepped.contains(&(c as u32));
+                    for k in 0..DIRECTIONS {
+                        let got = if c < stride { w[k * stride + c] } else { 0.0 };
+                        let want = if stepped && i != NOT_TISSUE {
+                            dense[k * dims.cells() + i as usize]
+                        } else {
+                            0.0
+                        };
+                        assert_eq!(got.to_bits(), want.to_bits(), "{layout:?} cell {c} direction {k}");
+                    }
+                }
+            }
+        }
+        assert!(n > 0);
+    }
+}

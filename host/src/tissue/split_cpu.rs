@@ -1,0 +1,308 @@
+//! The split tissue run on CPU sub-domains ([`super::split`]): the
+//! reference for the split on GPUs, testable without one. Each part steps
+//! its own cells with the functions the single-domain solver uses
+//! (`super::cpu`), then the halos of variable 0 are copied from the
+//! neighbours' boundary slices.
+
+use std::marker::PhantomData;
+use std::ops::Range;
+use std::sync::Arc;
+
+use kernels_gpu::events::{Recorder, SlicePlacement};
+use kernels_gpu::tissue::{CompactTissue, DenseTissue, stimulate_stored_cell};
+use kernels_gpu::{CellModel, StepCoeffs};
+
+use super::TissueLayout;
+use super::cpu::{Buffers, Lay, step_range};
+use super::split::{Slab, TissueSplit};
+use super::weights::Operator;
+use crate::domain::Domain;
+use crate::events::ecg::pseudo_ecg_at;
+use crate::events::recording::Maps;
+use crate::events::stimulus::Region;
+use crate::events::{EventStart, Events};
+use crate::multi::SplitError;
+use crate::scalar::Scalar;
+use crate::solver::{BackendKind, Solver, SolverError};
+use crate::state::State;
+use kernels_gpu::ecg::EcgProbe;
+
+/// One part's buffers, laid out as on a device.
+struct Part<T> {
+    u: Vec<T>,
+    u_next: Vec<T>,
+    /// Local variable k of the part's cell c at `k * stride + c`.
+    local: Vec<T>,
+    weights: Vec<T>,
+    /// The maps over the part's stored cells.
+    maps: Option<Maps>,
+    /// For each stimulus, the runs of stored cells it may touch here.
+    stimulus_ranges: Vec<Vec<Range<u32>>>,
+}
+
+impl<T: Scalar> Part<T> {
+    fn load(&mut self, slab: &Slab, state: &State<T>) {
+        let (u, local) = slab.scatter(state);
+        self.u_next.clone_from(&u);
+        self.u = u;
+        self.local = if local.is_empty() { vec![T::ZERO] } else { local };
+    }
+
+    /// The recorder at `t_ms` (off without maps).
+    fn recorder(&mut self, stored: usize, t_ms: f64, dt_ms: f64) -> Recorder<T> {
+        match &mut self.maps {
+            Some(maps) => {
+                let addresses = maps.host_addresses();
+                maps.recording.recorder::<T>(addresses, stored, dt_ms).at(t_ms)
+            }
+            None => Recorder::off(),
+        }
+    }
+}
+
+/// G CPU sub-domains of a tissue that exchange halos of variable 0 after
+/// every step.
+pub struct TissueCpuMultiSolver<M: CellModel, T: Scalar> {
+    split: TissueSplit,
+    parts: Vec<Part<T>>,
+    step: StepCoeffs<T>,
+    coeffs: M::Coeffs<T>,
+    dt_ms: f64,
+    step_count: u64,
+    /// The step whose stimuli are in U.
+    stimulated: Option<u64>,
+    events: Events,
+    /// Each mask stimulus's bits over the whole box.
+    mask_bits: Vec<Option<Vec<u32>>>,
+    model: PhantomData<M>,
+}
+
+impl<M: CellModel, T: Scalar> TissueCpuMultiSolver<M, T> {
+    /// `parts` parts of about equal numbers of tissue cells.
+    ///
+    /// # Panics
+    /// As [`super::cpu::TissueCpuSolver::new`].
+    pub fn new(
+        domain: &Domain,
+        op: &Arc<Operator>,
+        layout: TissueLayout,
+        parts: usize,
+        initial: &State<T>,
+    ) -> Result<Self, SplitError> {
+        Ok(Self::with_split(domain, op, TissueSplit::new(op, parts, layout)?, initial))
+    }
+
+    /// The parts of `split` (a split of `op`'s tissue).
+    pub fn with_split(domain: &Domain, op: &Arc<Operator>, split: TissueSplit, initial: &State<T>) -> Self {
+        assert_eq!(initial.dims(), domain.dims(), "initial state matches the domain");
+        assert_eq!(op.dims, domain.dims(), "the tissue's grid is the domain's");
+        assert_eq!(initial.model().name, M::INFO.name, "initial state of this model");
+        let parts = split
+            .slabs
+            .iter()
+            .map(|slab| {
+                let mut part = Part {
+                    u: Vec::new(),
+                    u_next: Vec::new(),
+                    local: Vec::new(),
+                    weights: slab.weights::<T>(op),
+                    maps: None,
+                    stimulus_ranges: Vec::new(),
+                };
+                part.load(slab, initial);
+                part
+            })
+            .collect();
+        Self {
+            split,
+            parts,
+            // As the single domain: the weights are in 1/time.
+            step: StepCoeffs::new(domain.dt_ms(), domain.dt_ms()),
+            coeffs: domain.model_coeffs::<M, T>(),
+            dt_ms: domain.dt_ms(),
+            step_count: 0,
+            stimulated: None,
+            events: Events::default(),
+            mask_bits: Vec::new(),
+            model: PhantomData,
+        }
+    }
+
+    pub fn split(&self) -> &TissueSplit {
+        &self.split
+    }
+
+    /// Refills every halo from the neighbour's boundary slice.
+    pub fn exchange_halos(&mut self) {
+        for i in 0..self.parts.len() {
+            for side in 0..2 {
+                let Some((j, send)) = self.split.halo_source(i, side) else { continue };
+                let values = self.parts[j].u[send.start as usize..send.end as usize].to_vec();
+                let recv = self.split.slabs[i].recv[side].clone();
+                self.parts[i].u[recv.start as usize..recv.end as usize].copy_from_slice(&values);
+            }
+        }
+    }
+
+    /// Applies the stimuli due at the current step to every stored cell
+    /// (halos included), unless applied already.
+    fn stimulate(&mut self) {
+        if self.stimulated == Some(self.step_count) {
+            return;
+        }
+        self.stimulated = Some(self.step_count);
+        let t_ms = self.step_count as f64 * self.dt_ms;
+        for (k, s) in self.events.stimuli.stimuli.iter().enumerate() {
+            if !s.active_at(self.step_count) {
+                continue;
+            }
+            for (slab, part) in self.split.slabs.iter().zip(&mut self.parts) {
+                let mut args = s.args::<T>(slab.global, self.dt_ms);
+                if let Some(bits) = &self.mask_bits[k] {
+                    args.mask = bits.as_ptr() as u64;
+                }
+                let rec = part.recorder(slab.stored(), t_ms, self.dt_ms);
+                let (u, index) = (part.u.as_mut_ptr(), slab.index.as_ptr() as u64);
+                for range in &part.stimulus_ranges[k] {
+                    for c in range.clone() {
+                        // SAFETY: c is a stored cell of `u` with its box
+                        // index in the table (the ranges leave out the
+                        // halo slices beyond the grid); the mask bits
+                        // cover the whole box; the recorder is over the
+                        // part's stored cells.
+                        unsafe { stimulate_stored_cell(u, slab.global, index, &args, &rec, c) };
+                    }
+                }
+            }
+        }
+    }
+
+    fn step_once(&mut self) {
+        self.stimulate();
+        let t_ms = self.step_count as f64 * self.dt_ms;
+        for (slab, part) in self.split.slabs.iter().zip(&mut self.parts) {
+            let rec = part.recorder(slab.stored(), t_ms, self.dt_ms);
+            let lay = match slab.layout {
+                TissueLayout::Dense => Lay::Dense(DenseTissue {
+                    dims: slab.local,
+                    weights: part.weights.as_ptr() as u64,
+                    mask: slab.mask.as_ptr() as u64,
+                }),
+                TissueLayout::Compact => Lay::Compact(CompactTissue {
+                    dims: slab.global,
+                    cells: slab.stepped.end,
+                    weights: part.weights.as_ptr() as u64,
+                    neighbours: slab.neighbours.as_ptr() as u64,
+                    index: slab.index.as_ptr() as u64,
+                }),
+            };
+            let bufs = Buffers {
+                u: part.u.as_ptr() as u64,
+                u_next: part.u_next.as_mut_ptr() as u64,
+                local: part.local.as_mut_ptr() as u64,
+            };
+            let stepped = slab.stepped.start as usize..slab.stepped.end as usize;
+            // SAFETY: U holds the stored cells; the weights, the locals and
+            // the neighbour table the stride's cells; every nonzero weight
+            // of a stepped cell points at a stored cell (dense: inside the
+            // part's box, whose halo slices hold the slices next to the
+            // owned ones; compact: the table's entries); the recorder is
+            // over the stored cells.
+            unsafe { step_range::<M, T>(bufs, lay, &self.step, &self.coeffs, &rec, stepped) };
+            std::mem::swap(&mut part.u, &mut part.u_next);
+        }
+        self.exchange_halos();
+        self.step_count += 1;
+    }
+}
+
+impl<M: CellModel, T: Scalar> Solver<T> for TissueCpuMultiSolver<M, T> {
+    fn kind(&self) -> BackendKind {
+        BackendKind::Cpu
+    }
+
+    fn device_name(&self) -> String {
+        format!("CPU, {} z-slabs ({} threads)", self.parts.len(), rayon::current_num_threads())
+    }
+
+    fn method(&self) -> String {
+        format!("cpu-tissue-{} z-split {}", self.split.slabs[0].layout.name(), self.parts.len())
+    }
+
+    fn advance(&mut self, steps: u64) -> Result<(), SolverError> {
+        for _ in 0..steps {
+            self.step_once();
+        }
+        Ok(())
+    }
+
+    fn synchronize(&mut self) -> Result<(), SolverError> {
+        Ok(())
+    }
+
+    fn state(&mut self) -> Result<State<T>, SolverError> {
+        self.stimulate();
+        let parts: Vec<(&[T], &[T])> = self.parts.iter().map(|p| (&p.u[..], &p.local[..])).collect();
+        Ok(self.split.gather(M::INFO, &parts))
+    }
+
+    fn set_state(&mut self, state: &State<T>) -> Result<(), SolverError> {
+        assert_eq!(state.dims(), self.split.slabs[0].global, "state matches the solver's grid");
+        assert_eq!(state.model().name, M::INFO.name, "state of the solver's model");
+        for (slab, part) in self.split.slabs.iter().zip(&mut self.parts) {
+            part.load(slab, state);
+        }
+        Ok(())
+    }
+
+    fn set_events(
+        &mut self,
+        events: &Events,
+        start: EventStart,
+        maps: Option<&Maps>,
+    ) -> Result<(), SolverError> {
+        assert_eq!(events.recording.is_some(), maps.is_some(), "maps exactly when recording");
+        let global = self.split.slabs[0].global;
+        self.mask_bits = events
+            .stimuli
+            .stimuli
+            .iter()
+            .map(|s| match &s.region {
+                Region::Mask(mask) => Some(mask.local_bits(global, SlicePlacement::whole(global.nz))),
+                _ => None,
+            })
+            .collect();
+        for (slab, part) in self.split.slabs.iter().zip(&mut self.parts) {
+            part.stimulus_ranges = events.stimuli.stimuli.iter().map(|s| slab.stimulus_ranges(s)).collect();
+            part.maps = maps.map(|m| slab.scatter_maps(m));
+        }
+        self.events = events.clone();
+        self.step_count = start.step;
+        self.stimulated = start.stimuli_applied.then_some(start.step);
+        Ok(())
+    }
+
+    fn maps(&mut self) -> Result<Option<Maps>, SolverError> {
+        self.stimulate();
+        let parts: Option<Vec<Maps>> = self.parts.iter().map(|p| p.maps.clone()).collect();
+        Ok(parts.map(|p| self.split.gather_maps(&p)))
+    }
+
+    /// As the single-domain tissue solver's: the box with the cells
+    /// outside the tissue at the model's rest.
+    fn ecg(&mut self, probes: &[EcgProbe]) -> Result<Vec<f64>, SolverError> {
+        self.stimulate();
+        let global = self.split.slabs[0].global;
+        let mut field = vec![T::from_f64(M::INFO.variables[0].rest); global.cells()];
+        for (slab, part) in self.split.slabs.iter().zip(&self.parts) {
+            for c in slab.owned_cells() {
+                field[slab.index[c] as usize] = part.u[c];
+            }
+        }
+        Ok(pseudo_ecg_at(&field, global, probes))
+    }
+
+    fn any_nonfinite(&mut self) -> Result<bool, SolverError> {
+        Ok(self.parts.iter().any(|p| p.u.iter().any(|x| !x.is_finite())))
+    }
+}

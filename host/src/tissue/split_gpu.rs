@@ -1,0 +1,724 @@
+//! The split tissue run ([`super::split`]) on several GPUs driven by one
+//! process (or several parts on one GPU): each part steps its own cells
+//! with the single-domain tissue kernels, then its boundary slices of
+//! variable 0 go into the neighbours' halos, by a direct copy (`peer`) or
+//! through pinned host memory (`host`, the paper's scheme).
+//!
+//! Each part has one stream; events order the streams, nothing waits on
+//! the host between steps. Per step n:
+//! 1. part i's stream waits for each neighbour's `done` of step n - 1
+//!    (its halos have arrived, and the neighbour no longer reads what this
+//!    step's copies overwrite), applies the stimuli (halos included) and
+//!    steps its owned cells from U into U_next;
+//! 2. peer: part i's stream copies its boundary cells of U_next into the
+//!    neighbours' halo cells of U_next, then records `done`. Host: part i's
+//!    stream copies its boundary cells into its pinned buffers and records
+//!    `staged`; then each part's stream waits for its neighbours' `staged`,
+//!    copies the pinned buffers into its halo cells and records `done`.
+//!
+//! The halo cells of U_next are written by nobody else in step n (the
+//! kernels write owned cells only), and were last read in step n - 1,
+//! which the copying stream waited for in 1 (through `done`). A pinned
+//! buffer is refilled in step n + 1 only after the neighbour's `done` of
+//! step n, which follows the copy out of it. Unlike the box's split, the
+//! step is not cut into boundary and interior kernels to hide the copies:
+//! a tissue's boundary slices are irregular, and the halo of one slice is
+//! small next to a part's cells.
+
+use std::marker::PhantomData;
+use std::ops::Range;
+use std::sync::Arc;
+
+use cudarc::driver::{
+    CudaContext, CudaEvent, CudaFunction, CudaSlice, CudaStream, DevicePtr, LaunchConfig, PinnedHostSlice,
+    PushKernelArg,
+};
+use cudarc::nvrtc::Ptx;
+use kernels_gpu::events::{Recorder, SlicePlacement, StimulusArgs};
+use kernels_gpu::registry::{self, Kernel};
+use kernels_gpu::tissue::{CompactTissue, DIRECTIONS, DenseTissue};
+use kernels_gpu::{CellModel, DEFAULT_BLOCK, FLAT_BLOCK, GridDims, Locals, StepCoeffs, ZWindow};
+use thiserror::Error;
+
+use super::TissueLayout;
+use super::gpu::{ByValue, load};
+use super::split::{Slab, TissueSplit};
+use super::weights::Operator;
+use crate::backend::gpu::GpuDevice;
+use crate::backend::gpu::solver::{SliceGeometry, any_nonfinite_on, cuda};
+use crate::backend::gpu::tables::{DeviceCoeffs, device_coeffs};
+use crate::domain::Domain;
+use crate::events::ecg::pseudo_ecg_at;
+use crate::events::recording::{Maps, Recording};
+use crate::events::stimulus::Region;
+use crate::events::{EventStart, Events};
+use crate::multi::gpu::{copy_slice_from_host, copy_slice_peer, copy_slice_to_host, enable_peer_access};
+use crate::multi::{Exchange, MultiError, SplitError};
+use crate::scalar::Scalar;
+use crate::solver::{BackendKind, Solver, SolverError};
+use crate::state::State;
+use kernels_gpu::ecg::EcgProbe;
+
+/// Why a split tissue solver could not be built.
+#[derive(Debug, Error)]
+pub enum TissueSplitError {
+    #[error(transparent)]
+    Multi(#[from] MultiError),
+    #[error(
+        "a tissue split over GPUs exchanges halos by direct or host-staged copies in one process; \
+         use --exchange peer or --exchange host"
+    )]
+    Nccl,
+}
+
+impl From<SplitError> for TissueSplitError {
+    fn from(e: SplitError) -> Self {
+        Self::Multi(MultiError::Split(e))
+    }
+}
+
+impl From<SolverError> for TissueSplitError {
+    fn from(e: SolverError) -> Self {
+        Self::Multi(MultiError::Solver(e))
+    }
+}
+
+/// Device bytes of part `slab`: U twice, the locals and the weights at the
+/// stride, the box-index table, and the layout's table.
+pub fn part_device_bytes(slab: &Slab, variables: usize, bytes_per_value: usize) -> u64 {
+    let (stored, stride) = (slab.stored() as u64, slab.stride() as u64);
+    let values = 2 * stored + (variables as u64 - 1 + DIRECTIONS as u64) * stride;
+    let tables = 4 * stored
+        + match slab.layout {
+            TissueLayout::Dense => stride,
+            TissueLayout::Compact => 4 * DIRECTIONS as u64 * stride,
+        };
+    values * bytes_per_value as u64 + tables
+}
+
+/// A part's U and locals, downloaded.
+type Downloaded<T> = (Vec<T>, Vec<T>);
+
+/// A stimulus ready to launch on one part.
+struct PartStimulus<T> {
+    args: StimulusArgs<T>,
+    ranges: Vec<Range<u32>>,
+    _mask: Option<CudaSlice<u32>>,
+}
+
+/// A part's maps on its device, over its stored cells.
+struct DeviceMaps {
+    recording: Recording,
+    activation: CudaSlice<f32>,
+    repolarisation: Option<CudaSlice<f32>>,
+    count: Option<CudaSlice<u32>>,
+}
+
+/// The layout's buffers beside the weights.
+enum LayoutBuffers {
+    Dense { mask: CudaSlice<u8> },
+    Compact { neighbours: CudaSlice<u32> },
+}
+
+/// One part on its GPU.
+struct Part<T> {
+    ctx: Arc<CudaContext>,
+    stream: Arc<CudaStream>,
+    step_fn: CudaFunction,
+    stimulate_fn: CudaFunction,
+    flag_fn: CudaFunction,
+    u: CudaSlice<T>,
+    u_next: CudaSlice<T>,
+    local: CudaSlice<T>,
+    weights: CudaSlice<T>,
+    buffers: LayoutBuffers,
+    /// Box index of every stored cell (the stimulus kernel's table).
+    index: CudaSlice<u32>,
+    flag: CudaSlice<u32>,
+    /// This part's work of the latest step, its copies included.
+    done: CudaEvent,
+    /// Host exchange: the boundary cells are in the pinned buffers.
+    staged: CudaEvent,
+    /// Host exchange: the cells sent down (0) and up (1).
+    pinned: [Option<PinnedHostSlice<u8>>; 2],
+    stimuli: Vec<Option<PartStimulus<T>>>,
+    maps: Option<DeviceMaps>,
+    recorder: Recorder<T>,
+}
+
+impl<T: Scalar> Part<T> {
+    fn address<V>(&self, s: &CudaSlice<V>) -> u64 {
+        s.device_ptr(&self.stream).0
+    }
+
+    /// Stored cells `r` of a U buffer, as a one-row copy.
+    fn geometry(r: &Range<u32>) -> SliceGeometry {
+        let width = r.len() * T::BYTES;
+        SliceGeometry {
+            offset_bytes: r.start as usize * T::BYTES,
+            width_bytes: width,
+            rows: 1,
+            pitch_bytes: width,
+        }
+    }
+
+    fn upload(&mut self, slab: &Slab, state: &State<T>) -> Result<(), SolverError> {
+        let (u, local) = slab.scatter(state);
+        self.stream.memcpy_htod(&u, &mut self.u).map_err(cuda("uploading U"))?;
+        // Cells the step skips keep their value in both buffers.
+        self.stream.memcpy_htod(&u, &mut self.u_next).map_err(cuda("uploading U"))?;
+        if !local.is_empty() {
+            self.stream.memcpy_htod(&local, &mut self.local).map_err(cuda("uploading the locals"))?;
+        }
+        Ok(())
+    }
+}
+
+/// A tissue split over GPUs (part i on `devices[i]`; a GPU may appear
+/// several times). Only variable 0 crosses between parts.
+pub struct TissueGpuMultiSolver<M: CellModel, T: Scalar> {
+    split: TissueSplit,
+    parts: Vec<Part<T>>,
+    exchange: Exchange,
+    step: StepCoeffs<T>,
+    /// The model's coefficients of each part, each pointing at its own
+    /// GPU's copy of the rate table (`--rate-tables`), kept beside them.
+    coeffs: Vec<DeviceCoeffs<M, T>>,
+    dt_ms: f64,
+    step_count: u64,
+    stimulated: Option<u64>,
+    events: Events,
+    device_names: Vec<String>,
+    model: PhantomData<M>,
+}
+
+impl<M: CellModel, T: Scalar> TissueGpuMultiSolver<M, T> {
+    /// Splits the tissue of `op` over `devices` by tissue cells, checks
+    /// that the parts fit (those on one GPU together), uploads them.
+    pub fn new(
+        devices: &[GpuDevice],
+        ptx: &str,
+        domain: &Domain,
+        op: &Arc<Operator>,
+        layout: TissueLayout,
+        exchange: Exchange,
+        initial: &State<T>,
+    ) -> Result<Self, TissueSplitError> {
+        let split = TissueSplit::new(op, devices.len(), layout)?;
+        Self::with_split(devices, ptx, domain, op, split, exchange, initial)
+    }
+
+    /// The parts of `split` (a split of `op`'s tissue) on `devices`.
+    pub fn with_split(
+        devices: &[GpuDevice],
+        ptx: &str,
+        domain: &Domain,
+        op: &Arc<Operator>,
+        split: TissueSplit,
+        exchange: Exchange,
+        initial: &State<T>,
+    ) -> Result<Self, TissueSplitError> {
+        assert_eq!(initial.dims(), domain.dims(), "initial state matches the domain");
+        assert_eq!(op.dims, domain.dims(), "the tissue's grid is the domain's");
+        assert_eq!(initial.model().name, M::INFO.name, "initial state of this model");
+        assert_eq!(devices.len(), split.parts(), "one device per part");
+        if exchange == Exchange::Nccl {
+            return Err(TissueSplitError::Nccl);
+        }
+        // Every part placed on a GPU counted before anything is allocated.
+        for device in devices {
+            let ordinal = device.info().ordinal;
+            let bytes: u64 = devices
+                .iter()
+                .zip(&split.slabs)
+                .filter(|(d, _)| d.info().ordinal == ordinal)
+                .map(|(_, slab)| part_device_bytes(slab, M::INFO.variables.len(), T::BYTES))
+                .sum();
+            device.check_fits(bytes)?;
+        }
+        if exchange == Exchange::Peer {
+            enable_peer_access(devices)?;
+        }
+        let parts = devices
+            .iter()
+            .zip(&split.slabs)
+            .map(|(device, slab)| Self::part(device, ptx, op, slab, exchange, initial))
+            .collect::<Result<Vec<_>, _>>()?;
+        let coeffs = parts
+            .iter()
+            .map(|part| device_coeffs::<M, T>(domain, &part.stream))
+            .collect::<Result<Vec<_>, _>>()?;
+        let solver = Self {
+            step: StepCoeffs::new(domain.dt_ms(), domain.dt_ms()),
+            coeffs,
+            dt_ms: domain.dt_ms(),
+            step_count: 0,
+            stimulated: None,
+            events: Events::default(),
+            device_names: devices.iter().map(|d| d.info().name.clone()).collect(),
+            split,
+            parts,
+            exchange,
+            model: PhantomData,
+        };
+        for part in &solver.parts {
+            // The uploads ran on the parts' streams: finish them, and give
+            // every `done` a first record for the first step to wait for.
+            part.ctx.synchronize().map_err(cuda("uploading the sub-domains"))?;
+            part.done.record(&part.stream).map_err(cuda("recording an event"))?;
+        }
+        Ok(solver)
+    }
+
+    fn part(
+        device: &GpuDevice,
+        ptx: &str,
+        op: &Operator,
+        slab: &Slab,
+        exchange: Exchange,
+        initial: &State<T>,
+    ) -> Result<Part<T>, SolverError> {
+        let kernel = match slab.layout {
+            TissueLayout::Dense => Kernel::TissueDense,
+            TissueLayout::Compact => Kernel::TissueCompact,
+        };
+        let name = |model: &str, kernel| {
+            registry::entry_point(model, kernel, T::NAME)
+                .map(|e| e.name)
+                .ok_or_else(|| SolverError::MissingKernel { name: format!("{model} {kernel:?} {}", T::NAME) })
+        };
+        let ctx = device.context().clone();
+        ctx.bind_to_thread().map_err(cuda("binding a context"))?;
+        let module = ctx.load_module(Ptx::from_src(ptx)).map_err(cuda("loading the kernels"))?;
+        let stream = ctx.new_stream().map_err(cuda("creating a stream"))?;
+        let (stored, stride) = (slab.stored(), slab.stride());
+        let alloc = |n: usize, during| stream.alloc_zeros::<T>(n.max(1)).map_err(cuda(during));
+        let buffers = match slab.layout {
+            TissueLayout::Dense => LayoutBuffers::Dense {
+                mask: stream.clone_htod(&slab.mask).map_err(cuda("uploading the mask"))?,
+            },
+            TissueLayout::Compact => LayoutBuffers::Compact {
+                neighbours: stream
+                    .clone_htod(&slab.neighbours)
+                    .map_err(cuda("uploading the neighbour table"))?,
+            },
+        };
+        let event = || ctx.new_event(None).map_err(cuda("creating an event"));
+        let most = slab.send.iter().map(|r| r.len()).max().unwrap_or(0).max(1) * T::BYTES;
+        let pinned = || -> Result<Option<PinnedHostSlice<u8>>, SolverError> {
+            if exchange != Exchange::Host {
+                return Ok(None);
+            }
+            // SAFETY: the buffer is written by a copy before it is read.
+            unsafe { ctx.alloc_pinned_with_flags::<u8>(most, cudarc::driver::sys::CU_MEMHOSTALLOC_PORTABLE) }
+                .map(Some)
+                .map_err(cuda("allocating pinned host memory"))
+        };
+        let mut part = Part {
+            step_fn: load(&module, name(M::INFO.name, kernel)?)?,
+            stimulate_fn: load(&module, name("", Kernel::StimulateTissue)?)?,
+            flag_fn: load(&module, name("", Kernel::FlagNonfinite)?)?,
+            u: alloc(stored, "allocating U")?,
+            u_next: alloc(stored, "allocating U_next")?,
+            local: alloc(M::Locals::<T>::COUNT * stride, "allocating the locals")?,
+            weights: stream.clone_htod(&slab.weights::<T>(op)).map_err(cuda("uploading the weights"))?,
+            buffers,
+            index: stream.clone_htod(&slab.index).map_err(cuda("uploading the cell index"))?,
+            flag: stream.alloc_zeros::<u32>(1).map_err(cuda("allocating the NaN flag"))?,
+            done: event()?,
+            staged: event()?,
+            pinned: [pinned()?, pinned()?],
+            stimuli: Vec::new(),
+            maps: None,
+            recorder: Recorder::off(),
+            stream,
+            ctx,
+        };
+        part.upload(slab, initial)?;
+        Ok(part)
+    }
+
+    pub fn split(&self) -> &TissueSplit {
+        &self.split
+    }
+
+    /// Part `i`'s stream waits for its neighbours' latest step.
+    fn order(&self, i: usize) -> Result<(), SolverError> {
+        for side in 0..2 {
+            if let Some((j, _)) = self.split.halo_source(i, side) {
+                self.parts[i].stream.wait(&self.parts[j].done).map_err(cuda("ordering steps"))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Launches the stimuli due at the current step on every part (halos
+    /// included) unless they are in U.
+    fn stimulate(&mut self) -> Result<(), SolverError> {
+        let step = self.step_count;
+        if self.stimulated == Some(step) {
+            return Ok(());
+        }
+        self.stimulated = Some(step);
+        let global = self.split.slabs[0].global;
+        let active: Vec<bool> = self.events.stimuli.stimuli.iter().map(|s| s.active_at(step)).collect();
+        if !active.contains(&true) {
+            return Ok(());
+        }
+        let t_ms = step as f64 * self.dt_ms;
+        for i in 0..self.parts.len() {
+            self.order(i)?;
+            let part = &mut self.parts[i];
+            let index = part.address(&part.index);
+            let (rec, dims) = (ByValue(part.recorder.at(t_ms)), ByValue(global));
+            for (k, launch) in part.stimuli.iter().enumerate() {
+                let Some(launch) = launch.as_ref().filter(|_| active[k]) else { continue };
+                let args = ByValue(launch.args);
+                for r in &launch.ranges {
+                    let blocks = (r.len() as u64).div_ceil(FLAT_BLOCK as u64).min(4096) as u32;
+                    let cfg = LaunchConfig {
+                        grid_dim: (blocks, 1, 1),
+                        block_dim: (FLAT_BLOCK, 1, 1),
+                        shared_mem_bytes: 0,
+                    };
+                    let mut b = part.stream.launch_builder(&part.stimulate_fn);
+                    b.arg(&mut part.u).arg(&dims).arg(&index).arg(&r.start).arg(&r.end).arg(&args).arg(&rec);
+                    // SAFETY: stimulate_tissue_<t> takes (u, dims, index,
+                    // first, end, args, rec); U holds the part's stored
+                    // cells, the range lies in them and leaves out the halo
+                    // slices beyond the grid, `index` holds the box index
+                    // of every stored cell of the whole grid `dims`, a mask
+                    // region's bits cover that box (kept alive in the
+                    // launch), the recorder is off or over the stored
+                    // cells' maps; a 1D grid-stride launch.
+                    unsafe { b.launch(cfg) }.map_err(cuda("launching a stimulus"))?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Enqueues one step on every part and the exchange that follows it.
+    fn step_once(&mut self) -> Result<(), SolverError> {
+        self.stimulate()?;
+        let t_ms = self.step_count as f64 * self.dt_ms;
+        for i in 0..self.parts.len() {
+            self.order(i)?;
+            let slab = &self.split.slabs[i];
+            let part = &mut self.parts[i];
+            let (step, coeffs, rec) =
+                (ByValue(self.step), ByValue(self.coeffs[i].coeffs), ByValue(part.recorder.at(t_ms)));
+            let weights = part.address(&part.weights);
+            match &part.buffers {
+                LayoutBuffers::Dense { mask } => {
+                    let dims = slab.local;
+                    let lay = ByValue(DenseTissue { dims, weights, mask: part.address(mask) });
+                    let window = ZWindow::new(1, dims.nz - 1);
+                    let (bx, by) = DEFAULT_BLOCK;
+                    let cfg = LaunchConfig {
+                        grid_dim: (dims.nx.div_ceil(bx), dims.ny.div_ceil(by), window.len()),
+                        block_dim: (bx, by, 1),
+                        shared_mem_bytes: 0,
+                    };
+                    let window = ByValue(window);
+                    let mut b = part.stream.launch_builder(&part.step_fn);
+                    b.arg(&part.u).arg(&mut part.u_next).arg(&mut part.local);
+                    b.arg(&lay).arg(&step).arg(&coeffs).arg(&window).arg(&rec);
+                    // SAFETY: <model>_tissue_dense_<t> takes (u, u_next,
+                    // local, lay, step, coeffs, window, rec); the buffers
+                    // hold the part's box (owned slices between two halo
+                    // slices), the locals COUNT times as many, the weights
+                    // 18 per cell (zero outside the owned tissue cells and
+                    // towards unconnected neighbours, so every neighbour
+                    // read lies in the owned or halo slices); the window is
+                    // the owned slices, the grid covers x, y by whole
+                    // blocks and z by slices; the recorder is off or over
+                    // the part's cells.
+                    unsafe { b.launch(cfg) }.map_err(cuda("launching the tissue step"))?;
+                }
+                LayoutBuffers::Compact { neighbours } => {
+                    let cells = slab.stepped.end;
+                    let lay = ByValue(CompactTissue {
+                        dims: slab.global,
+                        cells,
+                        weights,
+                        neighbours: part.address(neighbours),
+                        index: part.address(&part.index),
+                    });
+                    let cfg = LaunchConfig {
+                        grid_dim: (cells.div_ceil(FLAT_BLOCK), 1, 1),
+                        block_dim: (FLAT_BLOCK, 1, 1),
+                        shared_mem_bytes: 0,
+                    };
+                    let mut b = part.stream.launch_builder(&part.step_fn);
+                    b.arg(&part.u).arg(&mut part.u_next).arg(&mut part.local);
+                    b.arg(&lay).arg(&step).arg(&coeffs).arg(&rec);
+                    // SAFETY: <model>_tissue_compact_<t> takes (u, u_next,
+                    // local, lay, step, coeffs, rec); U, U_next hold the
+                    // part's owned tissue cells and its halo cells after
+                    // them, the locals, the weights and the neighbour table
+                    // `cells` (the owned ones) per entry, the table's
+                    // indices are stored cells; one thread per owned cell
+                    // (every part owns one at least: `ZSplit::
+                    // from_cell_counts`); the recorder is off or over the
+                    // stored cells' maps.
+                    unsafe { b.launch(cfg) }.map_err(cuda("launching the tissue step"))?;
+                }
+            }
+        }
+        self.exchange_halos()?;
+        for part in &mut self.parts {
+            std::mem::swap(&mut part.u, &mut part.u_next);
+        }
+        self.step_count += 1;
+        Ok(())
+    }
+
+    /// The boundary cells of every part's U_next into its neighbours' halo
+    /// cells of U_next (the module doc has the ordering).
+    fn exchange_halos(&mut self) -> Result<(), SolverError> {
+        let n = self.parts.len();
+        // (destination, side, source, the source's cells)
+        let routes: Vec<(usize, usize, usize, Range<u32>)> = (0..n)
+            .flat_map(|j| (0..2).map(move |side| (j, side)))
+            .filter_map(|(j, side)| self.split.halo_source(j, side).map(|(i, send)| (j, side, i, send)))
+            .filter(|r| !r.3.is_empty())
+            .collect();
+        match self.exchange {
+            // (NCCL is refused when the solver is built.)
+            Exchange::Peer | Exchange::Nccl => {
+                for (j, side, i, send) in &routes {
+                    let (src, dst) = (&self.parts[*i], &self.parts[*j]);
+                    let recv = &self.split.slabs[*j].recv[*side];
+                    copy_slice_peer(
+                        (&src.ctx, src.address(&src.u_next), Part::<T>::geometry(send)),
+                        (&dst.ctx, dst.address(&dst.u_next), Part::<T>::geometry(recv)),
+                        &src.stream,
+                    )?;
+                }
+            }
+            Exchange::Host => {
+                for (_, side, i, send) in &routes {
+                    // Part i sends down (0) what part i - 1 receives from above (1).
+                    let src = &self.parts[*i];
+                    let host = src.pinned[1 - side].as_ref().expect("pinned buffers");
+                    copy_slice_to_host(
+                        src.address(&src.u_next),
+                        Part::<T>::geometry(send),
+                        host,
+                        &src.stream,
+                    )?;
+                }
+                for part in &self.parts {
+                    part.staged.record(&part.stream).map_err(cuda("recording an event"))?;
+                }
+                for (j, side, i, _) in &routes {
+                    let (src, dst) = (&self.parts[*i], &self.parts[*j]);
+                    dst.stream.wait(&src.staged).map_err(cuda("ordering halo copies"))?;
+                    let host = src.pinned[1 - side].as_ref().expect("pinned buffers");
+                    let recv = &self.split.slabs[*j].recv[*side];
+                    let at = Part::<T>::geometry(recv);
+                    copy_slice_from_host(host, dst.address(&dst.u_next), at, &dst.stream)?;
+                }
+            }
+        }
+        for part in &self.parts {
+            part.done.record(&part.stream).map_err(cuda("recording an event"))?;
+        }
+        Ok(())
+    }
+
+    fn synchronize_all(&self) -> Result<(), SolverError> {
+        for part in &self.parts {
+            part.stream.synchronize().map_err(cuda("running the split tissue step"))?;
+        }
+        Ok(())
+    }
+
+    /// Every part's U and locals, downloaded.
+    fn download(&mut self) -> Result<Vec<Downloaded<T>>, SolverError> {
+        self.stimulate()?;
+        self.synchronize_all()?;
+        self.parts
+            .iter()
+            .map(|p| {
+                let u = p.stream.clone_dtoh(&p.u).map_err(cuda("downloading U"))?;
+                let local = p.stream.clone_dtoh(&p.local).map_err(cuda("downloading the locals"))?;
+                Ok((u, local))
+            })
+            .collect()
+    }
+}
+
+impl<M: CellModel, T: Scalar> Drop for TissueGpuMultiSolver<M, T> {
+    /// Parts copy into each other's buffers: every GPU must be idle before
+    /// any part is freed.
+    fn drop(&mut self) {
+        for part in &self.parts {
+            let _ = part.ctx.synchronize();
+        }
+    }
+}
+
+impl<M: CellModel, T: Scalar> Solver<T> for TissueGpuMultiSolver<M, T> {
+    fn kind(&self) -> BackendKind {
+        BackendKind::Gpu
+    }
+
+    fn device_name(&self) -> String {
+        let first = &self.device_names[0];
+        if self.device_names.iter().all(|n| n == first) {
+            format!("{} x {first}", self.device_names.len())
+        } else {
+            self.device_names.join(" + ")
+        }
+    }
+
+    fn method(&self) -> String {
+        format!(
+            "tissue-{} z-split {} exchange {}",
+            self.split.slabs[0].layout.name(),
+            self.parts.len(),
+            self.exchange.name()
+        )
+    }
+
+    fn advance(&mut self, steps: u64) -> Result<(), SolverError> {
+        for _ in 0..steps {
+            self.step_once()?;
+        }
+        Ok(())
+    }
+
+    fn synchronize(&mut self) -> Result<(), SolverError> {
+        self.synchronize_all()
+    }
+
+    fn state(&mut self) -> Result<State<T>, SolverError> {
+        let parts = self.download()?;
+        let refs: Vec<(&[T], &[T])> = parts.iter().map(|(u, l)| (&u[..], &l[..])).collect();
+        Ok(self.split.gather(M::INFO, &refs))
+    }
+
+    fn set_state(&mut self, state: &State<T>) -> Result<(), SolverError> {
+        assert_eq!(state.dims(), self.split.slabs[0].global, "state matches the solver's grid");
+        assert_eq!(state.model().name, M::INFO.name, "state of the solver's model");
+        self.synchronize_all()?;
+        for (slab, part) in self.split.slabs.iter().zip(&mut self.parts) {
+            part.upload(slab, state)?;
+        }
+        self.synchronize_all()
+    }
+
+    fn set_events(
+        &mut self,
+        events: &Events,
+        start: EventStart,
+        maps: Option<&Maps>,
+    ) -> Result<(), SolverError> {
+        assert_eq!(events.recording.is_some(), maps.is_some(), "maps exactly when recording");
+        self.synchronize_all()?;
+        let global = self.split.slabs[0].global;
+        for (slab, part) in self.split.slabs.iter().zip(&mut self.parts) {
+            let mut launches = Vec::with_capacity(events.stimuli.stimuli.len());
+            for s in &events.stimuli.stimuli {
+                let ranges = slab.stimulus_ranges(s);
+                if ranges.is_empty() {
+                    launches.push(None);
+                    continue;
+                }
+                let mut args = s.args::<T>(global, self.dt_ms);
+                let mask = match &s.region {
+                    Region::Mask(mask) => {
+                        let bits = mask.local_bits(global, SlicePlacement::whole(global.nz));
+                        let device =
+                            part.stream.clone_htod(&bits).map_err(cuda("uploading a stimulus mask"))?;
+                        args.mask = part.address(&device);
+                        Some(device)
+                    }
+                    _ => None,
+                };
+                launches.push(Some(PartStimulus { args, ranges, _mask: mask }));
+            }
+            part.stimuli = launches;
+            part.maps = None;
+            part.recorder = Recorder::off();
+            if let Some(maps) = maps {
+                let maps = slab.scatter_maps(maps);
+                let up = |v: &[f32], during| part.stream.clone_htod(v).map_err(cuda(during));
+                let device = DeviceMaps {
+                    recording: maps.recording,
+                    activation: up(&maps.activation, "uploading the activation map")?,
+                    repolarisation: match &maps.repolarisation {
+                        Some(r) => Some(up(r, "uploading the repolarisation map")?),
+                        None => None,
+                    },
+                    count: match &maps.count {
+                        Some(c) => {
+                            Some(part.stream.clone_htod(c).map_err(cuda("uploading the beat counts"))?)
+                        }
+                        None => None,
+                    },
+                };
+                let addresses = [
+                    part.address(&device.activation),
+                    device.repolarisation.as_ref().map_or(0, |r| part.address(r)),
+                    device.count.as_ref().map_or(0, |c| part.address(c)),
+                ];
+                part.recorder = maps.recording.recorder::<T>(addresses, slab.stored(), self.dt_ms);
+                part.maps = Some(device);
+            }
+        }
+        self.events = events.clone();
+        self.step_count = start.step;
+        self.stimulated = start.stimuli_applied.then_some(start.step);
+        self.synchronize_all()
+    }
+
+    fn maps(&mut self) -> Result<Option<Maps>, SolverError> {
+        self.stimulate()?;
+        self.synchronize_all()?;
+        let mut parts = Vec::with_capacity(self.parts.len());
+        for (slab, part) in self.split.slabs.iter().zip(&self.parts) {
+            let Some(device) = &part.maps else { return Ok(None) };
+            let down = |v: &CudaSlice<f32>, during| part.stream.clone_dtoh(v).map_err(cuda(during));
+            parts.push(Maps {
+                recording: device.recording,
+                dims: GridDims::new(slab.stored() as u32, 1, 1),
+                activation: down(&device.activation, "downloading the activation map")?,
+                repolarisation: match &device.repolarisation {
+                    Some(r) => Some(down(r, "downloading the repolarisation map")?),
+                    None => None,
+                },
+                count: match &device.count {
+                    Some(c) => Some(part.stream.clone_dtoh(c).map_err(cuda("downloading the beat counts"))?),
+                    None => None,
+                },
+            });
+        }
+        Ok(Some(self.split.gather_maps(&parts)))
+    }
+
+    /// As the single-domain tissue solvers': from the downloaded state,
+    /// the cells outside the tissue at the model's rest.
+    fn ecg(&mut self, probes: &[EcgProbe]) -> Result<Vec<f64>, SolverError> {
+        let parts = self.download()?;
+        let global = self.split.slabs[0].global;
+        let mut field = vec![T::from_f64(M::INFO.variables[0].rest); global.cells()];
+        for (slab, (u, _)) in self.split.slabs.iter().zip(&parts) {
+            for c in slab.owned_cells() {
+                field[slab.index[c] as usize] = u[c];
+            }
+        }
+        Ok(pseudo_ecg_at(&field, global, probes))
+    }
+
+    fn any_nonfinite(&mut self) -> Result<bool, SolverError> {
+        self.synchronize_all()?;
+        let mut any = false;
+        for part in &mut self.parts {
+            any |= any_nonfinite_on(&part.stream, &part.flag_fn, &part.u, &mut part.flag)?;
+        }
+        Ok(any)
+    }
+}
