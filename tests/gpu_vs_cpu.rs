@@ -1,6 +1,6 @@
 //! The GPU kernels against the CPU reference.
 //!
-//! All kernels (naive, csw, tower, tower-march, columns, every block size)
+//! All kernels (naive, csw, tower, tower-march, columns, blocked, every block size)
 //! run the same shared functions with the same coefficients and only
 //! correctly rounded operations, in the same order, so their fields must
 //! agree with the CPU bit for bit in f32 and in f64 (tolerance zero);
@@ -58,6 +58,8 @@ const CHECKS: &[(&str, Check)] = &[
     ("every_model_naive_f32_f64_1000_steps_bit_identical_to_cpu", every_model_naive),
     ("every_model_sheets_cables_and_single_cells_bit_identical", every_model_every_shape),
     ("every_model_columns_f32_f64_1000_steps_bit_identical_to_cpu", every_model_columns),
+    ("every_model_blocked_k1_to_4_f32_f64_1000_steps_bit_identical_to_cpu", every_model_blocked),
+    ("events_inside_blocked_passes_bit_identical_to_cpu", blocked_events),
     ("exact_math_every_kernel_f32_f64_bit_identical_to_cpu", exact_math_every_kernel),
     ("nonfinite_check_finds_a_planted_nan", nonfinite_detection),
     ("too_large_grid_is_refused_before_allocation", memory_refusal),
@@ -588,6 +590,61 @@ fn every_model_columns(gpu: &GpuDevice) -> Result<(), String> {
     } else {
         Err(failures.join("\n    "))
     }
+}
+
+/// Every registered model on the blocked kernel with 1 to 4 steps per
+/// pass, f32 and f64: 1,000 steps (the last pass of k = 3 is shorter) of a
+/// propagating wave on a grid with partial tiles along x and y and partial
+/// z-chunks. A tile that does not fit a block's shared memory must be
+/// refused as such (ten Tusscher-Panfilov in f64 at k >= 3).
+fn every_model_blocked(gpu: &GpuDevice) -> Result<(), String> {
+    let dims = GridDims::new(37, 21, 45);
+    let mut failures = Vec::new();
+    let (mut compared, mut refused) = (0, Vec::new());
+    for k in 1..=kernels_gpu::blocked::MAX_STEPS_PER_PASS {
+        let cfg = config(KernelKind::Blocked, (32, 4)).with_z_chunk(7).with_steps_per_pass(k);
+        for m in MODELS {
+            for precision in [Precision::F32, Precision::F64] {
+                match dispatch(m, precision, NaiveCheck { gpu, dims, steps: 1000, cfg, tables: false }) {
+                    Ok(()) => compared += 1,
+                    Err(e) if e.contains("bytes of shared memory per block") => {
+                        refused.push(format!("{} {precision} k = {k}", m.name))
+                    }
+                    Err(e) => failures.push(format!("k = {k}: {e}")),
+                }
+            }
+        }
+    }
+    if failures.is_empty() {
+        println!(
+            "    ({compared} model x precision x k bit-identical; refused for shared memory: {refused:?})"
+        );
+        Ok(())
+    } else {
+        Err(failures.join("\n    "))
+    }
+}
+
+/// Stimuli (which end a pass early) and every map (crossings recorded
+/// inside passes) on the blocked kernel, 3,000 steps, against the CPU.
+fn blocked_events(gpu: &GpuDevice) -> Result<(), String> {
+    for k in [2, 3, 4] {
+        let cfg = config(KernelKind::Blocked, (32, 8)).with_z_chunk(5).with_steps_per_pass(k);
+        let dims = grid_for(cfg, 12);
+        let (d, start, events, maps) = events_run(dims);
+        let (want_state, want_maps) = cpu_events(&d, &start, &events, &maps, 3000);
+        let mut s =
+            GpuSolver::<Karma, f32>::new(gpu, fibril::PTX, cfg, &d, &start).map_err(|e| e.to_string())?;
+        s.set_events(&events, EventStart::NEW, Some(&maps)).map_err(|e| e.to_string())?;
+        for chunk in [1, 699, 1300, 1000] {
+            s.advance(chunk).map_err(|e| e.to_string())?;
+        }
+        bit_identical(&s.state().map_err(|e| e.to_string())?, &want_state)
+            .map_err(|e| format!("{cfg}: {e}"))?;
+        same_maps(&s.maps().map_err(|e| e.to_string())?.unwrap(), &want_maps)
+            .map_err(|e| format!("{cfg}: {e}"))?;
+    }
+    Ok(())
 }
 
 /// The ionic models reading their rate tables (`--rate-tables`), f32 and

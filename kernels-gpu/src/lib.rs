@@ -32,6 +32,7 @@
 )]
 #![cfg_attr(target_arch = "nvptx64", allow(internal_features))]
 
+pub mod blocked;
 pub mod cell;
 pub mod ecg;
 pub mod events;

@@ -14,6 +14,8 @@ pub enum Kernel {
     Naive1d,
     /// Four cells per thread along x, marching up z (3D grids, nx % 4 = 0).
     Columns,
+    /// k steps per pass, overlapped tiles marching along z (3D grids; `crate::blocked`).
+    Blocked,
     /// Classic sliding window (paper section 3.1).
     Csw,
     /// towerDS, one block per tower slice (paper Algorithm 2).
@@ -96,6 +98,7 @@ macro_rules! entry_table {
                 entry!($name, tissue_dense, TissueDense, f32), entry!($name, tissue_dense, TissueDense, f64),
                 entry!($name, tissue_compact, TissueCompact, f32), entry!($name, tissue_compact, TissueCompact, f64),
                 entry!($name, columns, Columns, f32), entry!($name, columns, Columns, f64),
+                entry!($name, blocked, Blocked, f32), entry!($name, blocked, Blocked, f64),
                 $(
                     entry!(@$paper $name, csw, Csw, f32), entry!(@$paper $name, csw, Csw, f64),
                     entry!(@$paper $name, tower, Tower, f32), entry!(@$paper $name, tower, Tower, f64),

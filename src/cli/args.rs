@@ -276,9 +276,14 @@ pub struct ComputeArgs {
     pub block: BlockSize,
     /// tower-march: slices each block climbs (0 = the whole tower, the
     /// paper's sliding window; small values trade register reuse for
-    /// parallelism); columns: slices each thread climbs (0 = 4).
+    /// parallelism); columns: slices each thread climbs (0 = 4); blocked:
+    /// slices each block owns (0 = 32).
     #[arg(long, default_value_t = 0)]
     pub z_chunk: u32,
+    /// blocked: time steps per pass over the fields, 1 to 4 (a pass ends
+    /// early before a step with a stimulus). Other kernels take one.
+    #[arg(long, default_value_t = 1)]
+    pub steps_per_pass: u32,
     /// CUDA device ordinal (the first of several with --gpus).
     #[arg(long, default_value_t = 0, value_parser = device_ordinal)]
     pub device: usize,
@@ -432,6 +437,9 @@ pub enum KernelArg {
     /// Four cells per thread along x (128-bit loads), each thread marching
     /// up --z-chunk slices with the planes below and at it in registers.
     Columns,
+    /// --steps-per-pass steps per read of the fields (temporal blocking:
+    /// tiles of --block cells with a recomputed halo, marching along z).
+    Blocked,
 }
 
 impl KernelArg {
@@ -444,6 +452,7 @@ impl KernelArg {
             KernelArg::Tower => Some(KernelKind::Tower),
             KernelArg::TowerMarch => Some(KernelKind::TowerMarch),
             KernelArg::Columns => Some(KernelKind::Columns),
+            KernelArg::Blocked => Some(KernelKind::Blocked),
         }
     }
 }
@@ -472,7 +481,11 @@ impl ComputeArgs {
         dims: GridDims,
         gpus: usize,
     ) -> KernelConfig {
-        let with = |kind| KernelConfig::new(kind, self.block).with_z_chunk(self.z_chunk);
+        let with = |kind| {
+            KernelConfig::new(kind, self.block)
+                .with_z_chunk(self.z_chunk)
+                .with_steps_per_pass(self.steps_per_pass)
+        };
         let columns = with(KernelKind::Columns);
         match self.kernel.named() {
             Some(kind) => with(kind),

@@ -5,7 +5,9 @@
 //! figure is the compulsory traffic of one step (read and write every
 //! variable of every cell once: 2 N values per cell for a model of N
 //! variables, 16 bytes for Karma in f32), so "achieved bandwidth" is a
-//! lower bound on what the kernel really moves.
+//! lower bound on what the kernel really moves. For `--kernel blocked` it
+//! stays the figure of one step (a pass of k steps reads and writes the
+//! fields once, 1/k of it per cell-update), a single-step equivalent.
 
 use std::path::PathBuf;
 use std::process::ExitCode;

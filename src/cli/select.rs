@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use anyhow::{Context, bail};
 use fibril_host::backend::gpu::device_count;
-use fibril_host::backend::{CpuSolver, GpuDevice, GpuSolver, KernelConfig, Solver};
+use fibril_host::backend::{CpuSolver, GpuDevice, GpuSolver, KernelConfig, KernelKind, Solver};
 use fibril_host::events::recording::Recording;
 use fibril_host::memory::{Estimate, Placement, available_host_bytes, estimate, format_bytes};
 use fibril_host::multi::gpu::SplitRun;
@@ -235,6 +235,12 @@ pub fn build_solver<M: CellModel, T: Scalar>(
     initial: &State<T>,
 ) -> anyhow::Result<Box<dyn Solver<T>>> {
     let run = SplitRun { ptx: crate::PTX, config: kernel, domain, initial };
+    let one_gpu = matches!(selected, Selected::Cpu) || matches!(selected, Selected::Gpus(g) if g.len() == 1);
+    if kernel.kind == KernelKind::Blocked && !one_gpu {
+        bail!(
+            "--kernel blocked runs on one GPU (deep halos between GPUs are not built yet); use --gpus 1, or another --kernel"
+        );
+    }
     Ok(match selected {
         Selected::Cpu => Box::new(CpuSolver::<M, T>::new(domain, initial)),
         Selected::Gpus(gpus) if gpus.len() == 1 => {

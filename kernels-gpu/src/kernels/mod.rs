@@ -16,6 +16,7 @@
 //! add `z_chunk`.
 //! The stimulus kernel (`stimulate`) is model-free, like the NaN check.
 
+pub mod blocked;
 pub mod columns;
 pub mod csw;
 mod diagnostics;
@@ -77,6 +78,16 @@ macro_rules! model_entry_points {
             $ty,
             $t,
             z_chunk: u32
+        );
+        step_entry!(
+            dims $crate::GridDims,
+            [$crate::kernels::blocked::step::<$ty, $t>],
+            $name,
+            blocked,
+            $ty,
+            $t,
+            local_next: *mut $t,
+            pass: $crate::blocked::Pass
         );
     };
     (@paper $name:ident, $ty:path, $t:ident) => {

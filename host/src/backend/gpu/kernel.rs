@@ -4,6 +4,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use kernels_gpu::blocked::{self, MAX_STEPS_PER_PASS};
 use kernels_gpu::layout::quad::QUAD;
 use kernels_gpu::layout::tower::{Axis, TowerLayoutError, block_is_valid};
 use kernels_gpu::registry::{self, Kernel};
@@ -31,6 +32,30 @@ pub enum KernelKind {
     /// Four cells per thread along x, each thread marching up a chunk of
     /// z-slices (row-major; 3D grids with nx a multiple of 4).
     Columns,
+    /// k steps per pass over the fields (temporal blocking,
+    /// `kernels_gpu::blocked`; 3D grids).
+    Blocked,
+}
+
+/// Dynamic shared memory a block may use on Hopper (H100, H200) once the
+/// kernel opts in (`CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES`): 227
+/// KiB. The solver asks the device for its own limit; this value serves
+/// the checks made without a device.
+pub const HOPPER_SHARED_PER_BLOCK: u64 = 227 * 1024;
+
+/// Dynamic shared memory a block gets without opting in (every CUDA GPU).
+pub const SHARED_WITHOUT_OPT_IN: u64 = 48 * 1024;
+
+/// The steps of the next pass of the blocked kernel: at most `max` and
+/// `left`, and shortened so that no stimulus falls inside it (a stimulus
+/// due at a step is applied before that step, between passes): a pass from
+/// `first` ends before the first step `first + j` (j >= 1) at which
+/// `stimulus_at` is true. Recording needs no shortening (the kernel records
+/// every step's crossings); the run loop ends `advance` at every output
+/// step, so no output falls inside a pass either.
+pub fn pass_steps(max: u32, left: u64, first: u64, stimulus_at: impl Fn(u64) -> bool) -> u32 {
+    let k = (max as u64).min(left) as u32;
+    (1..k).find(|&j| stimulus_at(first + j as u64)).unwrap_or(k)
 }
 
 /// Slices each thread of `columns` climbs when `--z-chunk` is 0: the best
@@ -51,8 +76,14 @@ pub fn columns_is_faster(locals: usize, precision: Precision) -> bool {
 }
 
 impl KernelKind {
-    pub const ALL: [KernelKind; 5] =
-        [KernelKind::Naive, KernelKind::Csw, KernelKind::Tower, KernelKind::TowerMarch, KernelKind::Columns];
+    pub const ALL: [KernelKind; 6] = [
+        KernelKind::Naive,
+        KernelKind::Csw,
+        KernelKind::Tower,
+        KernelKind::TowerMarch,
+        KernelKind::Columns,
+        KernelKind::Blocked,
+    ];
 
     /// Name on the command line and in reports.
     pub const fn name(self) -> &'static str {
@@ -62,6 +93,7 @@ impl KernelKind {
             KernelKind::Tower => "tower",
             KernelKind::TowerMarch => "tower-march",
             KernelKind::Columns => "columns",
+            KernelKind::Blocked => "blocked",
         }
     }
 
@@ -78,6 +110,7 @@ impl KernelKind {
             KernelKind::Tower => Kernel::Tower,
             KernelKind::TowerMarch => Kernel::TowerMarch,
             KernelKind::Columns => Kernel::Columns,
+            KernelKind::Blocked => Kernel::Blocked,
         }
     }
 
@@ -112,6 +145,7 @@ impl fmt::Display for KernelConfig {
         match self.kind {
             KernelKind::TowerMarch if self.z_chunk != 0 => write!(f, " z{}", self.z_chunk)?,
             KernelKind::Columns => write!(f, " z{}", self.columns_z_chunk())?,
+            KernelKind::Blocked => write!(f, " k{} z{}", self.steps_per_pass, self.blocked_z_chunk())?,
             _ => {}
         }
         Ok(())
@@ -204,6 +238,24 @@ pub enum KernelConfigError {
          use nx = {sizes}, or --kernel naive (any size)"
     )]
     NotQuads { nx: u32, sizes: String },
+    #[error(
+        "--steps-per-pass {steps} is not possible: the blocked kernel takes 1 to {MAX_STEPS_PER_PASS} steps per pass \
+         (other kernels take one); use --kernel blocked --steps-per-pass 2, 3 or 4"
+    )]
+    StepsPerPass { steps: u32 },
+    #[error(
+        "the blocked kernel's tile needs {needed} bytes of shared memory per block ({block} cells, {steps} steps \
+         per pass, {locals} local variables, {precision}), more than the {limit} bytes a block may use on this GPU; \
+         use a smaller --block, fewer --steps-per-pass, f32, or --kernel columns or naive"
+    )]
+    SharedMemory {
+        block: BlockSize,
+        steps: u32,
+        locals: usize,
+        precision: Precision,
+        needed: u64,
+        limit: u64,
+    },
 }
 
 /// The multiples of `block` nearest to `cells`: "96 or 128", or just "32".
@@ -219,11 +271,18 @@ pub struct KernelConfig {
     pub block: BlockSize,
     /// Slices each block of `tower-march` climbs; 0 = the whole tower.
     pub z_chunk: u32,
+    /// Steps per pass of `blocked` (1 for every other kernel).
+    pub steps_per_pass: u32,
 }
 
 impl KernelConfig {
     pub fn new(kind: KernelKind, block: BlockSize) -> Self {
-        Self { kind, block, z_chunk: 0 }
+        Self { kind, block, z_chunk: 0, steps_per_pass: 1 }
+    }
+
+    /// `blocked` with `steps` steps per pass.
+    pub fn with_steps_per_pass(self, steps: u32) -> Self {
+        Self { steps_per_pass: steps, ..self }
     }
 
     /// `tower-march` with each block climbing `z_chunk` slices (0 = all).
@@ -236,6 +295,7 @@ impl KernelConfig {
     pub fn effective_z_chunk(&self, slices: u32) -> u32 {
         match self.kind {
             KernelKind::Columns => self.columns_z_chunk().min(slices).max(1),
+            KernelKind::Blocked => self.blocked_z_chunk().min(slices).max(1),
             _ if self.z_chunk == 0 => slices,
             _ => self.z_chunk.min(slices),
         }
@@ -244,6 +304,43 @@ impl KernelConfig {
     /// The slices each thread of `columns` climbs (0 asks for the default).
     fn columns_z_chunk(&self) -> u32 {
         if self.z_chunk == 0 { COLUMNS_Z_CHUNK } else { self.z_chunk }
+    }
+
+    /// The slices each block of `blocked` owns (0 asks for the default).
+    fn blocked_z_chunk(&self) -> u32 {
+        if self.z_chunk == 0 { blocked::DEFAULT_Z_CHUNK } else { self.z_chunk }
+    }
+
+    /// Dynamic shared memory, in bytes, of a block of `blocked` taking
+    /// `steps` steps for a model with `locals` local variables.
+    pub fn blocked_shared_bytes(&self, steps: u32, locals: usize, precision: Precision) -> u64 {
+        blocked::shared_elems(self.block.x, self.block.y, steps, locals as u32) * precision.bytes() as u64
+    }
+
+    /// Checks that a block of this kernel fits in `limit` bytes of shared
+    /// memory for a model with `locals` local variables in `precision`
+    /// (only `blocked` depends on them).
+    pub fn check_shared_memory(
+        &self,
+        locals: usize,
+        precision: Precision,
+        limit: u64,
+    ) -> Result<(), KernelConfigError> {
+        if self.kind != KernelKind::Blocked {
+            return Ok(());
+        }
+        let needed = self.blocked_shared_bytes(self.steps_per_pass, locals, precision);
+        if needed > limit {
+            return Err(KernelConfigError::SharedMemory {
+                block: self.block,
+                steps: self.steps_per_pass,
+                locals,
+                precision,
+                needed,
+                limit,
+            });
+        }
+        Ok(())
     }
 
     /// The tower layout of `dims`, if this kernel uses one.
@@ -275,6 +372,13 @@ impl KernelConfig {
     pub fn check(&self, model: &str, dims: GridDims) -> Result<(), KernelConfigError> {
         if !block_is_valid(self.block.x, self.block.y) {
             return Err(KernelConfigError::BadBlock { block: self.block });
+        }
+        let steps_ok = match self.kind {
+            KernelKind::Blocked => (1..=MAX_STEPS_PER_PASS).contains(&self.steps_per_pass),
+            _ => self.steps_per_pass == 1,
+        };
+        if !steps_ok {
+            return Err(KernelConfigError::StepsPerPass { steps: self.steps_per_pass });
         }
         if self.kind.entry_point(model, 3, Precision::F32).is_none() {
             let models: Vec<&str> = kernels_gpu::registry::ENTRY_POINTS
@@ -309,7 +413,7 @@ impl KernelConfig {
             KernelKind::Naive | KernelKind::Tower => "use --kernel csw or tower-march",
             KernelKind::Csw => "use a larger --block",
             KernelKind::TowerMarch => "use a larger --z-chunk (0 = the whole tower)",
-            KernelKind::Columns => "use a larger --z-chunk",
+            KernelKind::Columns | KernelKind::Blocked => "use a larger --z-chunk",
         };
         for (axis, blocks) in [("y", grid.1), ("z", grid.2)] {
             if blocks > MAX_GRID_YZ {
@@ -337,13 +441,17 @@ impl KernelConfig {
         precision: Precision,
     ) -> Result<u64, KernelConfigError> {
         let local_elements = (locals as u64 * dims.cells() as u64).max(1);
-        Ok((2 * self.u_elements(dims)? + local_elements) * precision.bytes() as u64)
+        // `blocked` reads the locals of its halos while other blocks write
+        // theirs: the locals are double-buffered too.
+        let local_buffers = if self.kind == KernelKind::Blocked { 2 } else { 1 };
+        Ok((2 * self.u_elements(dims)? + local_buffers * local_elements) * precision.bytes() as u64)
     }
 
-    /// Dynamic shared memory per block, in elements.
+    /// Dynamic shared memory per block, in elements, of the one-step
+    /// kernels (`blocked`: [`KernelConfig::blocked_shared_bytes`]).
     pub fn shared_elems(&self) -> u32 {
         match self.kind {
-            KernelKind::Naive | KernelKind::Columns => 0,
+            KernelKind::Naive | KernelKind::Columns | KernelKind::Blocked => 0,
             KernelKind::Csw => csw_shared_elems(self.block.x, self.block.y),
             KernelKind::Tower | KernelKind::TowerMarch => tower_shared_elems(self.block.x, self.block.y),
         }
@@ -369,6 +477,9 @@ impl KernelConfig {
             KernelKind::Naive | KernelKind::Tower => (tiles.0, tiles.1, slices),
             KernelKind::Csw => (tiles.0, tiles.1, 1),
             KernelKind::TowerMarch => (tiles.0, tiles.1, slices.div_ceil(self.effective_z_chunk(slices))),
+            KernelKind::Blocked => {
+                blocked::launch_shape(dims, (bx, by), window, self.effective_z_chunk(slices)).grid
+            }
         }
     }
 }
@@ -435,8 +546,11 @@ mod tests {
         for dims in [GridDims::new(64, 64, 1), GridDims::new(1, 1, 90), GridDims::new(1, 1, 1)] {
             naive.check("diffusion", dims).unwrap();
         }
-        assert_eq!(KernelKind::available_for("karma").len(), 5);
-        assert_eq!(KernelKind::available_for("diffusion"), vec![KernelKind::Naive, KernelKind::Columns]);
+        assert_eq!(KernelKind::available_for("karma").len(), 6);
+        assert_eq!(
+            KernelKind::available_for("diffusion"),
+            vec![KernelKind::Naive, KernelKind::Columns, KernelKind::Blocked]
+        );
     }
 
     #[test]
@@ -472,5 +586,65 @@ mod tests {
         // A long cable runs as one row of flat blocks.
         assert_eq!(naive.grid(GridDims::new(1000, 1, 1), ZWindow::all(1)), (4, 1, 1));
         assert_eq!(naive.block_dim(1), (256, 1, 1));
+    }
+
+    #[test]
+    fn blocked_takes_one_to_four_steps_and_refuses_tiles_beyond_the_shared_memory() {
+        let cfg = KernelConfig::new(KernelKind::Blocked, BlockSize { x: 32, y: 8 }).with_steps_per_pass(4);
+        let cube = GridDims::new(256, 256, 256);
+        cfg.check("karma", cube).unwrap();
+        assert_eq!(cfg.to_string(), "blocked 32x8 k4 z32");
+        // 256 tiles of 32x8, 8 chunks of 32 slices.
+        assert_eq!(cfg.grid(cube, ZWindow::all(256)), (8, 32, 8));
+        for steps in [0, 5] {
+            let e = cfg.with_steps_per_pass(steps).check("karma", cube).unwrap_err().to_string();
+            assert!(e.contains("1 to 4") && e.contains("--steps-per-pass"), "{e}");
+        }
+        let naive = KernelConfig::new(KernelKind::Naive, BlockSize { x: 32, y: 8 });
+        assert!(
+            naive
+                .with_steps_per_pass(2)
+                .check("karma", cube)
+                .unwrap_err()
+                .to_string()
+                .contains("--kernel blocked")
+        );
+        let e = cfg.check("karma", GridDims::new(64, 64, 1)).unwrap_err().to_string();
+        assert!(e.contains("--kernel naive for sheets"), "{e}");
+        // Karma f32, 32x8, k = 4: a 40 x 16 frame, 12 planes of U and 5 of v.
+        assert_eq!(cfg.blocked_shared_bytes(4, 1, Precision::F32), 640 * 17 * 4);
+        cfg.check_shared_memory(1, Precision::F32, SHARED_WITHOUT_OPT_IN).unwrap();
+        // ten Tusscher-Panfilov (18 locals) in f64 needs 522 KiB: refused, naming the fixes.
+        let e = cfg.check_shared_memory(18, Precision::F64, HOPPER_SHARED_PER_BLOCK).unwrap_err().to_string();
+        assert!(
+            e.contains("522240 bytes") && e.contains("smaller --block") && e.contains("--kernel columns"),
+            "{e}"
+        );
+        // The locals are double-buffered.
+        let columns = KernelConfig::new(KernelKind::Columns, BlockSize { x: 32, y: 8 });
+        let n = cube.cells() as u64 * 4;
+        assert_eq!(
+            cfg.device_bytes(cube, 1, Precision::F32).unwrap(),
+            columns.device_bytes(cube, 1, Precision::F32).unwrap() + n
+        );
+    }
+
+    #[test]
+    fn passes_stop_before_a_stimulus_and_at_the_end() {
+        let none = |_| false;
+        assert_eq!(pass_steps(4, 100, 0, none), 4);
+        assert_eq!(pass_steps(4, 3, 0, none), 3);
+        assert_eq!(pass_steps(3, 0, 7, none), 0);
+        // A stimulus at step 10: a pass from 8 takes 8 and 9; one from 10 (the
+        // stimulus applied before it) goes on.
+        let at_10 = |s| s == 10;
+        assert_eq!(pass_steps(4, 100, 8, at_10), 2);
+        assert_eq!(pass_steps(4, 100, 10, at_10), 4);
+        assert_eq!(pass_steps(4, 100, 9, at_10), 1);
+        // A stimulus held over many steps: one step per pass while it lasts.
+        let window = |s| (20..25).contains(&s);
+        assert_eq!(pass_steps(4, 100, 18, window), 2);
+        assert_eq!(pass_steps(4, 100, 22, window), 1);
+        assert_eq!(pass_steps(4, 100, 24, window), 4);
     }
 }

@@ -8,6 +8,7 @@ use cudarc::driver::{
     PinnedHostSlice, PushKernelArg,
 };
 use cudarc::nvrtc::Ptx;
+use kernels_gpu::blocked::{self, Pass};
 use kernels_gpu::ecg::{EcgProbe, ecg_scale};
 use kernels_gpu::events::{Recorder, SlicePlacement, StimulusArgs};
 use kernels_gpu::registry::{self, Kernel};
@@ -15,7 +16,7 @@ use kernels_gpu::tips::Singularity;
 use kernels_gpu::{CellModel, FLAT_BLOCK, GridDims, Locals, StepCoeffs, TowerLayout, ZWindow};
 
 use super::device::GpuDevice;
-use super::kernel::{KernelConfig, KernelKind};
+use super::kernel::{KernelConfig, KernelKind, SHARED_WITHOUT_OPT_IN, pass_steps};
 use crate::domain::Domain;
 use crate::events::recording::{Maps, Recording};
 use crate::events::stimulus::Region;
@@ -109,6 +110,9 @@ pub struct GpuSolver<M: CellModel, T: Scalar> {
     /// Local variable k of cell i at `k * cells + i` (one unused element
     /// for models without locals: the driver allocates nothing smaller).
     local: CudaSlice<T>,
+    /// The locals a pass of `blocked` writes (it reads `local`; other
+    /// kernels update the locals in place and have none).
+    local_next: Option<CudaSlice<T>>,
     flag: CudaSlice<u32>,
     stimulate_fn: CudaFunction,
     ecg_fn: CudaFunction,
@@ -217,6 +221,13 @@ impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
         let module = device.ctx.load_module(Ptx::from_src(ptx)).map_err(cuda("loading the kernels"))?;
         let stream = device.stream.clone();
         let u_elements = config.u_elements(dims)? as usize;
+        let shared_limit = if config.kind == KernelKind::Blocked {
+            let optin = cudarc::driver::sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN;
+            device.ctx.attribute(optin).map_err(cuda("reading the shared memory per block"))? as u64
+        } else {
+            SHARED_WITHOUT_OPT_IN
+        };
+        config.check_shared_memory(locals, T::PRECISION, shared_limit)?;
         let device_coeffs = super::tables::device_coeffs::<M, T>(domain, &stream)?;
         let mut solver = Self {
             u: stream.alloc_zeros::<T>(u_elements).map_err(cuda("allocating U"))?,
@@ -224,6 +235,14 @@ impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
             local: stream
                 .alloc_zeros::<T>((locals * dims.cells()).max(1))
                 .map_err(cuda("allocating the locals"))?,
+            local_next: match config.kind {
+                KernelKind::Blocked => Some(
+                    stream
+                        .alloc_zeros::<T>((locals * dims.cells()).max(1))
+                        .map_err(cuda("allocating the second locals buffer"))?,
+                ),
+                _ => None,
+            },
             flag: stream.alloc_zeros::<u32>(1).map_err(cuda("allocating the NaN flag"))?,
             step_fn: load_kernel(&module, step_name)?,
             flag_fn: load_kernel(&module, flag_name)?,
@@ -252,8 +271,86 @@ impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
             _rate_table: device_coeffs.table,
             model: PhantomData,
         };
+        if config.kind == KernelKind::Blocked {
+            // Beyond 48 KiB a kernel must opt in to its dynamic shared memory.
+            let bytes = config.blocked_shared_bytes(config.steps_per_pass, locals, T::PRECISION);
+            if bytes > SHARED_WITHOUT_OPT_IN {
+                let attribute =
+                    cudarc::driver::sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES;
+                solver
+                    .step_fn
+                    .set_attribute(attribute, bytes as i32)
+                    .map_err(cuda("opting in to shared memory"))?;
+            }
+        }
         solver.set_state(initial)?;
         Ok(solver)
+    }
+
+    /// `steps` steps of `blocked`, in passes of up to `--steps-per-pass`
+    /// steps ([`pass_steps`]: a pass ends before a step with a stimulus,
+    /// which is applied between passes; crossings are recorded inside).
+    fn advance_blocked(&mut self, steps: u64) -> Result<(), SolverError> {
+        let stream = self.stream.clone();
+        let mut left = steps;
+        while left > 0 {
+            let stimulus_at = |step: u64| {
+                self.stimuli
+                    .iter()
+                    .zip(&self.events.stimuli.stimuli)
+                    .any(|(launch, s)| launch.is_some() && s.active_at(step))
+            };
+            let k = pass_steps(self.config.steps_per_pass, left, self.step_count, stimulus_at);
+            self.stimulate_on(&stream)?;
+            self.launch_blocked(&stream, ZWindow::all(self.grid.nz), k)?;
+            self.swap_buffers();
+            self.step_count += k as u64 - 1;
+            left -= k as u64;
+        }
+        Ok(())
+    }
+
+    /// `blocked`: `(u, u_next, local, dims, step, coeffs, window, rec,
+    /// local_next, pass)`, a pass of `steps` steps.
+    fn launch_blocked(
+        &mut self,
+        stream: &Arc<CudaStream>,
+        window: ZWindow,
+        steps: u32,
+    ) -> Result<(), SolverError> {
+        self.check_buffers(self.grid.cells());
+        assert!(self.grid.axes() == 3, "checked by KernelConfig::check");
+        let tile = (self.config.block.x, self.config.block.y);
+        let pass =
+            Pass { steps, z_chunk: self.config.effective_z_chunk(window.len()), first_step: self.step_count };
+        let shape = blocked::launch_shape(self.grid, tile, window, pass.z_chunk);
+        let locals = M::Locals::<T>::COUNT;
+        let cfg = LaunchConfig {
+            grid_dim: shape.grid,
+            block_dim: shape.block,
+            shared_mem_bytes: self.config.blocked_shared_bytes(steps, locals, T::PRECISION) as u32,
+        };
+        let (dims, step, coeffs, window_arg) =
+            (ByValue(self.grid), ByValue(self.step), ByValue(self.coeffs), ByValue(window));
+        let (rec, pass) = (ByValue(self.step_recorder()), ByValue(pass));
+        let local_next = self.local_next.as_mut().expect("allocated for the blocked kernel");
+        assert_eq!(local_next.len(), self.local.len(), "both locals buffers hold every cell");
+        let mut launch = stream.launch_builder(&self.step_fn);
+        launch.arg(&self.u).arg(&mut self.u_next).arg(&self.local);
+        launch.arg(&dims).arg(&step).arg(&coeffs).arg(&window_arg).arg(&rec).arg(local_next).arg(&pass);
+        // SAFETY: the entry point is this model's blocked kernel for this
+        // precision (from the registry), whose parameters are exactly these,
+        // in this order; U, U_next, the locals and their second buffer are
+        // four distinct allocations of the lengths checked above; the grid
+        // has three axes and fewer than 2^32 cells; the window lies inside
+        // it; 1 <= steps <= 4 and z_chunk >= 1 (`KernelConfig::check`,
+        // `pass_steps`); grid, block and shared memory come from
+        // `kernels_gpu::blocked`, the functions the kernel's contract
+        // names, and the shared memory fits (`check_shared_memory` at
+        // construction, which opted in beyond 48 KiB; a shorter pass needs
+        // less); the recorder is off or over maps of this grid's cells.
+        unsafe { launch.launch(cfg) }.map_err(cuda("launching the blocked kernel"))?;
+        Ok(())
     }
 
     pub fn config(&self) -> KernelConfig {
@@ -589,6 +686,8 @@ impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
             (KernelKind::Tower, Layout::Towers(lay)) => self.launch_tower(stream, lay, window),
             (KernelKind::TowerMarch, Layout::Towers(lay)) => self.launch_tower_march(stream, lay, window),
             (KernelKind::Columns, Layout::RowMajor) => self.launch_columns(stream, window),
+            // One step per launch where the caller steps windows (one pass of one step).
+            (KernelKind::Blocked, Layout::RowMajor) => self.launch_blocked(stream, window, 1),
             _ => unreachable!("the layout follows the kernel (KernelKind::uses_towers)"),
         }
     }
@@ -704,6 +803,9 @@ impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
     /// Makes the U_next just written the current U: the step is taken.
     pub(crate) fn swap_buffers(&mut self) {
         std::mem::swap(&mut self.u, &mut self.u_next);
+        if let Some(next) = self.local_next.as_mut() {
+            std::mem::swap(&mut self.local, next);
+        }
         self.step_count += 1;
     }
 
@@ -801,6 +903,9 @@ impl<M: CellModel, T: Scalar> Solver<T> for GpuSolver<M, T> {
     }
 
     fn advance(&mut self, steps: u64) -> Result<(), SolverError> {
+        if self.config.kind == KernelKind::Blocked {
+            return self.advance_blocked(steps);
+        }
         for _ in 0..steps {
             self.launch_step()?;
         }
