@@ -18,10 +18,11 @@ use super::TissueLayout;
 use super::maps::Storage;
 use super::weights::Operator;
 use crate::backend::gpu::GpuDevice;
+use crate::backend::gpu::maps::DeviceMaps;
 use crate::backend::gpu::solver::{any_nonfinite_on, cuda};
 use crate::domain::Domain;
 use crate::events::ecg::pseudo_ecg_at;
-use crate::events::recording::{Maps, Recording};
+use crate::events::recording::Maps;
 use crate::events::stimulus::Region;
 use crate::events::{EventStart, Events};
 use crate::scalar::Scalar;
@@ -53,14 +54,6 @@ struct StimulusLaunch<T> {
     first: u32,
     end: u32,
     _mask: Option<CudaSlice<u32>>,
-}
-
-/// The maps on the device, over the stored cells.
-struct DeviceMaps {
-    recording: Recording,
-    activation: CudaSlice<f32>,
-    repolarisation: Option<CudaSlice<f32>>,
-    count: Option<CudaSlice<u32>>,
 }
 
 /// The layout's buffers beside the weights.
@@ -389,24 +382,8 @@ impl<M: CellModel, T: Scalar> Solver<T> for TissueGpuSolver<M, T> {
         self.recorder = Recorder::off();
         if let Some(maps) = maps {
             let maps = self.storage.maps_from_box(maps);
-            let up = |v: &[f32], during| self.stream.clone_htod(v).map_err(cuda(during));
-            let device = DeviceMaps {
-                recording: maps.recording,
-                activation: up(&maps.activation, "uploading the activation map")?,
-                repolarisation: match &maps.repolarisation {
-                    Some(r) => Some(up(r, "uploading the repolarisation map")?),
-                    None => None,
-                },
-                count: match &maps.count {
-                    Some(c) => Some(self.stream.clone_htod(c).map_err(cuda("uploading the beat counts"))?),
-                    None => None,
-                },
-            };
-            let addresses = [
-                self.address(&device.activation),
-                device.repolarisation.as_ref().map_or(0, |r| self.address(r)),
-                device.count.as_ref().map_or(0, |c| self.address(c)),
-            ];
+            let device = DeviceMaps::upload(&self.stream, &maps)?;
+            let addresses = device.addresses(&self.stream);
             self.recorder = maps.recording.recorder::<T>(addresses, self.storage.stored(), self.dt_ms);
             self.maps = Some(device);
         }
@@ -416,20 +393,7 @@ impl<M: CellModel, T: Scalar> Solver<T> for TissueGpuSolver<M, T> {
     fn maps(&mut self) -> Result<Option<Maps>, SolverError> {
         self.stimulate()?;
         let Some(device) = &self.maps else { return Ok(None) };
-        let down = |v: &CudaSlice<f32>, during| self.stream.clone_dtoh(v).map_err(cuda(during));
-        let stored = Maps {
-            recording: device.recording,
-            dims: GridDims::new(self.storage.stored() as u32, 1, 1),
-            activation: down(&device.activation, "downloading the activation map")?,
-            repolarisation: match &device.repolarisation {
-                Some(r) => Some(down(r, "downloading the repolarisation map")?),
-                None => None,
-            },
-            count: match &device.count {
-                Some(c) => Some(self.stream.clone_dtoh(c).map_err(cuda("downloading the beat counts"))?),
-                None => None,
-            },
-        };
+        let stored = device.download(&self.stream, GridDims::new(self.storage.stored() as u32, 1, 1))?;
         Ok(Some(self.storage.maps_to_box(&stored)))
     }
 

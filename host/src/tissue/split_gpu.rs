@@ -45,11 +45,12 @@ use super::gpu::{ByValue, load};
 use super::split::{Slab, TissueSplit};
 use super::weights::Operator;
 use crate::backend::gpu::GpuDevice;
+use crate::backend::gpu::maps::DeviceMaps;
 use crate::backend::gpu::solver::{SliceGeometry, any_nonfinite_on, cuda};
 use crate::backend::gpu::tables::{DeviceCoeffs, device_coeffs};
 use crate::domain::Domain;
 use crate::events::ecg::pseudo_ecg_at;
-use crate::events::recording::{Maps, Recording};
+use crate::events::recording::Maps;
 use crate::events::stimulus::Region;
 use crate::events::{EventStart, Events};
 use crate::multi::gpu::{copy_slice_from_host, copy_slice_peer, copy_slice_to_host, enable_peer_access};
@@ -104,14 +105,6 @@ struct PartStimulus<T> {
     args: StimulusArgs<T>,
     ranges: Vec<Range<u32>>,
     _mask: Option<CudaSlice<u32>>,
-}
-
-/// A part's maps on its device, over its stored cells.
-struct DeviceMaps {
-    recording: Recording,
-    activation: CudaSlice<f32>,
-    repolarisation: Option<CudaSlice<f32>>,
-    count: Option<CudaSlice<u32>>,
 }
 
 /// The layout's buffers beside the weights.
@@ -645,26 +638,8 @@ impl<M: CellModel, T: Scalar> Solver<T> for TissueGpuMultiSolver<M, T> {
             part.recorder = Recorder::off();
             if let Some(maps) = maps {
                 let maps = slab.scatter_maps(maps);
-                let up = |v: &[f32], during| part.stream.clone_htod(v).map_err(cuda(during));
-                let device = DeviceMaps {
-                    recording: maps.recording,
-                    activation: up(&maps.activation, "uploading the activation map")?,
-                    repolarisation: match &maps.repolarisation {
-                        Some(r) => Some(up(r, "uploading the repolarisation map")?),
-                        None => None,
-                    },
-                    count: match &maps.count {
-                        Some(c) => {
-                            Some(part.stream.clone_htod(c).map_err(cuda("uploading the beat counts"))?)
-                        }
-                        None => None,
-                    },
-                };
-                let addresses = [
-                    part.address(&device.activation),
-                    device.repolarisation.as_ref().map_or(0, |r| part.address(r)),
-                    device.count.as_ref().map_or(0, |c| part.address(c)),
-                ];
+                let device = DeviceMaps::upload(&part.stream, &maps)?;
+                let addresses = device.addresses(&part.stream);
                 part.recorder = maps.recording.recorder::<T>(addresses, slab.stored(), self.dt_ms);
                 part.maps = Some(device);
             }
@@ -681,20 +656,7 @@ impl<M: CellModel, T: Scalar> Solver<T> for TissueGpuMultiSolver<M, T> {
         let mut parts = Vec::with_capacity(self.parts.len());
         for (slab, part) in self.split.slabs.iter().zip(&self.parts) {
             let Some(device) = &part.maps else { return Ok(None) };
-            let down = |v: &CudaSlice<f32>, during| part.stream.clone_dtoh(v).map_err(cuda(during));
-            parts.push(Maps {
-                recording: device.recording,
-                dims: GridDims::new(slab.stored() as u32, 1, 1),
-                activation: down(&device.activation, "downloading the activation map")?,
-                repolarisation: match &device.repolarisation {
-                    Some(r) => Some(down(r, "downloading the repolarisation map")?),
-                    None => None,
-                },
-                count: match &device.count {
-                    Some(c) => Some(part.stream.clone_dtoh(c).map_err(cuda("downloading the beat counts"))?),
-                    None => None,
-                },
-            });
+            parts.push(device.download(&part.stream, GridDims::new(slab.stored() as u32, 1, 1))?);
         }
         Ok(Some(self.split.gather_maps(&parts)))
     }

@@ -4,6 +4,7 @@
 
 pub mod device;
 pub mod kernel;
+pub(crate) mod maps;
 pub mod solver;
 pub mod tables;
 

@@ -17,8 +17,9 @@ use kernels_gpu::{CellModel, FLAT_BLOCK, GridDims, Locals, StepCoeffs, TowerLayo
 
 use super::device::GpuDevice;
 use super::kernel::{KernelConfig, KernelKind, SHARED_WITHOUT_OPT_IN, pass_steps};
+use crate::backend::gpu::maps::DeviceMaps;
 use crate::domain::Domain;
-use crate::events::recording::{Maps, Recording};
+use crate::events::recording::Maps;
 use crate::events::stimulus::Region;
 use crate::events::tips::{ChargedPlaquette, PhaseMemory};
 use crate::events::{EventStart, Events};
@@ -173,14 +174,6 @@ struct PhaseBuffers<T> {
 /// Records the phase lists start with (a few hundred filaments' worth);
 /// they grow to what a sample finds.
 const PHASE_CAPACITY: u32 = 1 << 14;
-
-/// The maps on the device, row-major over the buffer's cells.
-struct DeviceMaps {
-    recording: Recording,
-    activation: CudaSlice<f32>,
-    repolarisation: Option<CudaSlice<f32>>,
-    count: Option<CudaSlice<u32>>,
-}
 
 impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
     /// Checks the configuration and memory, loads `ptx`, uploads `initial`.
@@ -404,25 +397,8 @@ impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
         self.recorder = Recorder::off();
         if let Some(maps) = maps {
             assert_eq!(maps.dims, self.dims, "maps of this buffer");
-            let up = |v: &[f32], during| self.stream.clone_htod(v).map_err(cuda(during));
-            let device = DeviceMaps {
-                recording: maps.recording,
-                activation: up(&maps.activation, "uploading the activation map")?,
-                repolarisation: match &maps.repolarisation {
-                    Some(r) => Some(up(r, "uploading the repolarisation map")?),
-                    None => None,
-                },
-                count: match &maps.count {
-                    Some(c) => Some(self.stream.clone_htod(c).map_err(cuda("uploading the beat counts"))?),
-                    None => None,
-                },
-            };
-            let address = |p: (cudarc::driver::sys::CUdeviceptr, _)| p.0;
-            let addresses = [
-                address(device.activation.device_ptr(&self.stream)),
-                device.repolarisation.as_ref().map_or(0, |r| address(r.device_ptr(&self.stream))),
-                device.count.as_ref().map_or(0, |c| address(c.device_ptr(&self.stream))),
-            ];
+            let device = DeviceMaps::upload(&self.stream, maps)?;
+            let addresses = device.addresses(&self.stream);
             self.recorder = maps.recording.recorder::<T>(addresses, self.dims.cells(), self.dt_ms);
             self.maps = Some(device);
         }
@@ -435,20 +411,7 @@ impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
         let stream = self.stream.clone();
         self.stimulate_on(&stream)?;
         let Some(device) = &self.maps else { return Ok(None) };
-        let down = |v: &CudaSlice<f32>, during| self.stream.clone_dtoh(v).map_err(cuda(during));
-        Ok(Some(Maps {
-            recording: device.recording,
-            dims: self.dims,
-            activation: down(&device.activation, "downloading the activation map")?,
-            repolarisation: match &device.repolarisation {
-                Some(r) => Some(down(r, "downloading the repolarisation map")?),
-                None => None,
-            },
-            count: match &device.count {
-                Some(c) => Some(self.stream.clone_dtoh(c).map_err(cuda("downloading the beat counts"))?),
-                None => None,
-            },
-        }))
+        Ok(Some(device.download(&self.stream, self.dims)?))
     }
 
     /// The unscaled pseudo-ECG sums of the slices of `window` at each
