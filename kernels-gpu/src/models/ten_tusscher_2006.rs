@@ -672,21 +672,7 @@ impl CellModel for TenTusscher2006 {
                     let (y_inf, em1) = pair(g);
                     (old[g] - y_inf).mul_add(em1, old[g])
                 };
-                // Written out (not `array::from_fn`): constant indices keep
-                // the arrays in registers on the GPU.
-                let gates = [
-                    gate(0),
-                    gate(1),
-                    gate(2),
-                    gate(3),
-                    gate(4),
-                    gate(5),
-                    gate(6),
-                    gate(7),
-                    gate(8),
-                    gate(9),
-                    gate(10),
-                ];
+                let gates = each_voltage_gate(gate);
                 let f = COL_FACTORS / 2;
                 let ((cal_minus, cal_plus), (naca_up, naca_down)) = (pair(f), pair(f + 1));
                 let ((naca_denom, nak_rect), (pk_denom, _)) = (pair(f + 2), pair(f + 3));
@@ -706,19 +692,7 @@ impl CellModel for TenTusscher2006 {
                 let nd = c.neg_dt;
                 let old = [y[0], y[1], y[2], y[3], y[4], y[5], y[7], y[8], y[9], y[10], y[11]];
                 let gate = |n: usize| rush_larsen(old[n], g[n].0, nd * g[n].1);
-                let gates = [
-                    gate(0),
-                    gate(1),
-                    gate(2),
-                    gate(3),
-                    gate(4),
-                    gate(5),
-                    gate(6),
-                    gate(7),
-                    gate(8),
-                    gate(9),
-                    gate(10),
-                ];
+                let gates = each_voltage_gate(gate);
                 (gates, voltage_factors(v, c))
             }
         };
@@ -756,6 +730,14 @@ impl CellModel for TenTusscher2006 {
     ) -> TenTusscher2006Coeffs<T> {
         TenTusscher2006Coeffs { table, ..c }
     }
+}
+
+/// `[f(0), ..., f(10)]`, one value per voltage gate, written out rather
+/// than by `array::from_fn`: constant indices keep the gates' arrays in
+/// registers on the GPU (test `one_cell_per_thread_kernels_keep_their_state_in_registers`).
+#[inline(always)]
+fn each_voltage_gate<T>(f: impl Fn(usize) -> T) -> [T; VOLTAGE_GATES] {
+    [f(0), f(1), f(2), f(3), f(4), f(5), f(6), f(7), f(8), f(9), f(10)]
 }
 
 /// The gates whose kinetics depend on V alone, in the order m, h, j, d,
