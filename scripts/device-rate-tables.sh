@@ -5,6 +5,8 @@
 # one 256^3 step each way. Everything under $OUT/rate-tables.tgz.
 #
 #   scripts/device-rate-tables.sh   (from the repository root, binary in .device/)
+# SIZES (default "512 1024 2048 256c"; 256c is the 256^3 cube), REPEATS
+# (default 3) and NCU_PRECISIONS (default "f32 f64") narrow the run.
 set -uo pipefail
 bin=.device/fibril
 out=${OUT:-/tmp/fibril-rate-tables}/rate-tables
@@ -13,12 +15,12 @@ nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=c
 steps_per_s() { grep -o '"steps_per_s": *[0-9.e+]*' "$1" | head -1 | sed 's/.*: *//'; }
 for m in beeler_reuter luo_rudy_1991 ten_tusscher_2006; do
   for p in f32 f64; do
-    for n in 512 1024 2048 256c; do
+    for n in ${SIZES:-512 1024 2048 256c}; do
       if [ "$n" = 256c ]; then size=(--size 256 --steps 200 --warmup 30); else
         size=(--nx $n --ny $n --nz 1 --steps $((2000 * 512 / n)) --warmup 100); fi
       for mode in exact tables; do
         extra=(); [ $mode = tables ] && extra=(--rate-tables)
-        $bin bench --backend gpu --repeats 3 --model $m --precision $p "${size[@]}" "${extra[@]}" \
+        $bin bench --backend gpu --repeats ${REPEATS:-3} --model $m --precision $p "${size[@]}" "${extra[@]}" \
           --json "$out/bench-$m-$p-$n-$mode.json" > "$out/bench-$m-$p-$n-$mode.log" 2>&1 \
           || echo "bench $m $p $n $mode failed" >> "$out/errors.txt"
       done
@@ -32,7 +34,7 @@ metrics=$metrics,smsp__issue_active.avg.pct_of_peak_sustained_active,sm__warps_a
 metrics=$metrics,l1tex__t_sector_hit_rate.pct,lts__t_sector_hit_rate.pct
 if command -v ncu > /dev/null; then
   for m in beeler_reuter luo_rudy_1991 ten_tusscher_2006; do
-    for p in f32 f64; do
+    for p in ${NCU_PRECISIONS:-f32 f64}; do
       for mode in exact tables; do
         extra=(); [ $mode = tables ] && extra=(--rate-tables)
         ncu --metrics "$metrics" --launch-skip 30 --launch-count 1 -k "regex:${m}_naive_$p" --csv \
