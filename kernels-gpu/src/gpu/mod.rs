@@ -59,3 +59,81 @@ pub unsafe fn sync_threads() {
 pub fn dynamic_shared<T>() -> *mut T {
     core::intrinsics::gpu::gpu_launch_sized_workgroup_mem::<T>()
 }
+
+/// The 32-bit shared-window address of a pointer into the block's shared
+/// memory: shared loads and stores then take 32-bit address arithmetic
+/// (one integer add, constant offsets folded into the instruction)
+/// instead of 64-bit generic addresses.
+#[inline(always)]
+pub fn shared_address<T>(ptr: *mut T) -> u32 {
+    let address: u32;
+    // SAFETY: converts an address, touches no memory.
+    unsafe {
+        core::arch::asm!(
+            "{{ .reg .b64 t; cvta.to.shared.u64 t, {p}; cvt.u32.u64 {a}, t; }}",
+            p = in(reg64) ptr as u64,
+            a = out(reg32) address,
+            options(pure, nomem, nostack, preserves_flags),
+        );
+    }
+    address
+}
+
+/// Loads a 4- or 8-byte value from the shared-window address `address`.
+///
+/// # Safety
+/// `address` is a `T` of the block's shared memory, aligned to its size.
+#[inline(always)]
+pub unsafe fn shared_load<T: Copy>(address: u32) -> T {
+    // SAFETY (both arms): forwarded to the caller; the bits are a T's.
+    unsafe {
+        if core::mem::size_of::<T>() == 4 {
+            let bits: u32;
+            core::arch::asm!(
+                "ld.shared.b32 {v}, [{a}];",
+                v = out(reg32) bits,
+                a = in(reg32) address,
+                options(pure, readonly, nostack, preserves_flags),
+            );
+            core::mem::transmute_copy(&bits)
+        } else {
+            let bits: u64;
+            core::arch::asm!(
+                "ld.shared.b64 {v}, [{a}];",
+                v = out(reg64) bits,
+                a = in(reg32) address,
+                options(pure, readonly, nostack, preserves_flags),
+            );
+            core::mem::transmute_copy(&bits)
+        }
+    }
+}
+
+/// Stores a 4- or 8-byte value at the shared-window address `address`.
+///
+/// # Safety
+/// As [`shared_load`]; no other thread reads or writes it before the next
+/// barrier.
+#[inline(always)]
+pub unsafe fn shared_store<T: Copy>(address: u32, value: T) {
+    // SAFETY (both arms): forwarded to the caller.
+    unsafe {
+        if core::mem::size_of::<T>() == 4 {
+            let bits: u32 = core::mem::transmute_copy(&value);
+            core::arch::asm!(
+                "st.shared.b32 [{a}], {v};",
+                v = in(reg32) bits,
+                a = in(reg32) address,
+                options(nostack, preserves_flags),
+            );
+        } else {
+            let bits: u64 = core::mem::transmute_copy(&value);
+            core::arch::asm!(
+                "st.shared.b64 [{a}], {v};",
+                v = in(reg64) bits,
+                a = in(reg32) address,
+                options(nostack, preserves_flags),
+            );
+        }
+    }
+}
