@@ -44,8 +44,8 @@
 //! (thread, thread + threads, ...), its row found by one `mul.hi` with a
 //! reciprocal computed once per block ([`Magic`]: no integer division per
 //! cell), its place in the frame by one multiply-add; shared memory is
-//! addressed with 32-bit byte offsets ([`Shared`]) so that the x
-//! neighbours are constant offsets; the mirror rule is applied only in
+//! addressed with 32-bit byte offsets ([`Shared`]) so that a neighbour is
+//! one integer add away; the mirror rule is applied only in
 //! blocks whose regions touch the grid's sides in x or y; the number of
 //! steps is a constant of the code ([`run_pass`] picks one of four
 //! instances), so the levels are unrolled and their maps kept in registers.
@@ -125,35 +125,22 @@ pub const fn launch_shape(g: GridDims, tile: (u32, u32), window: ZWindow, z_chun
     }
 }
 
-/// A block's shared memory, addressed by byte offsets (u32): on the GPU a
-/// 32-bit shared-window address, on the CPU a pointer and its length
-/// (checked in debug builds, which the emulator's tests are).
+/// A block's shared memory, addressed by byte offsets (u32, so that a
+/// cell's neighbours are one integer add apart): a pointer and its length
+/// in elements (checked in debug builds, which the emulator's tests are).
 #[derive(Clone, Copy)]
 pub struct Shared<T> {
-    #[cfg(target_arch = "nvptx64")]
-    base: u32,
-    #[cfg(not(target_arch = "nvptx64"))]
     ptr: *mut T,
-    #[cfg(not(target_arch = "nvptx64"))]
     len: usize,
-    _elem: core::marker::PhantomData<T>,
 }
 
 impl<T: Copy> Shared<T> {
     /// # Safety
     /// `ptr` holds `len` elements, readable and writable for as long as
-    /// the value is used (on the GPU: the block's shared memory).
+    /// the value is used.
     #[inline(always)]
     pub unsafe fn new(ptr: *mut T, len: usize) -> Self {
-        #[cfg(target_arch = "nvptx64")]
-        {
-            let _ = len;
-            Self { base: crate::gpu::shared_address(ptr), _elem: core::marker::PhantomData }
-        }
-        #[cfg(not(target_arch = "nvptx64"))]
-        {
-            Self { ptr, len, _elem: core::marker::PhantomData }
-        }
+        Self { ptr, len }
     }
 
     /// The element at byte offset `at`.
@@ -162,17 +149,9 @@ impl<T: Copy> Shared<T> {
     /// `at` is a multiple of the element's size inside the memory.
     #[inline(always)]
     unsafe fn get(self, at: u32) -> T {
-        #[cfg(target_arch = "nvptx64")]
-        {
-            // SAFETY: forwarded to the caller.
-            unsafe { crate::gpu::shared_load(self.base.wrapping_add(at)) }
-        }
-        #[cfg(not(target_arch = "nvptx64"))]
-        {
-            let i = self.index(at);
-            // SAFETY: i < len (the tile's index arithmetic; checked in debug).
-            unsafe { *self.ptr.add(i) }
-        }
+        self.check(at);
+        // SAFETY: inside the memory (the tile's index arithmetic; checked in debug).
+        unsafe { *self.ptr.byte_add(at as usize) }
     }
 
     /// Writes the element at byte offset `at`.
@@ -181,27 +160,16 @@ impl<T: Copy> Shared<T> {
     /// As [`Shared::get`].
     #[inline(always)]
     unsafe fn set(self, at: u32, v: T) {
-        #[cfg(target_arch = "nvptx64")]
-        {
-            // SAFETY: forwarded to the caller.
-            unsafe { crate::gpu::shared_store(self.base.wrapping_add(at), v) }
-        }
-        #[cfg(not(target_arch = "nvptx64"))]
-        {
-            let i = self.index(at);
-            // SAFETY: as in `get`.
-            unsafe { *self.ptr.add(i) = v }
-        }
+        self.check(at);
+        // SAFETY: as in `get`.
+        unsafe { *self.ptr.byte_add(at as usize) = v }
     }
 
-    #[cfg(not(target_arch = "nvptx64"))]
     #[inline(always)]
-    fn index(self, at: u32) -> usize {
+    fn check(self, at: u32) {
         let size = core::mem::size_of::<T>();
         debug_assert!(at as usize % size == 0, "shared offset {at} not a multiple of {size}");
-        let i = at as usize / size;
-        debug_assert!(i < self.len, "shared index {i} of {}", self.len);
-        i
+        debug_assert!(at as usize / size < self.len, "shared index {} of {}", at as usize / size, self.len);
     }
 }
 
