@@ -168,7 +168,7 @@ impl<T: Copy> Shared<T> {
     #[inline(always)]
     fn check(self, at: u32) {
         let size = core::mem::size_of::<T>();
-        debug_assert!(at as usize % size == 0, "shared offset {at} not a multiple of {size}");
+        debug_assert!((at as usize).is_multiple_of(size), "shared offset {at} not a multiple of {size}");
         debug_assert!(at as usize / size < self.len, "shared index {} of {}", at as usize / size, self.len);
     }
 }
