@@ -1,19 +1,20 @@
 //! Passes of steps replayed as CUDA graphs, so that a small grid is not
 //! bound by the host enqueueing one kernel launch per step.
 //!
-//! On a 64^3 grid a step's kernel runs for about a microsecond while its
-//! launch from the host costs several, so the steps per second there are
-//! set by the host. A pass of `n` steps (the step kernel `n` times, U and
+//! On a 64^3 grid a step launched from the host takes about 4.6 us on an
+//! H100 and a step replayed from a graph 2.5 us (docs/BENCHMARKS.md,
+//! "Small grids: CUDA graphs"): the difference is the host's enqueueing.
+//! A pass of `n` steps (the step kernel `n` times, U and
 //! U_next swapping roles after each) is captured once into a CUDA graph
 //! and then launched with one call; the kernels and their arguments are
 //! exactly those of `n` single launches, so the fields stay bit-identical.
 //!
 //! A graph fixes its kernels' arguments, so only passes in which nothing
-//! varies from step to step are replayed: no stimulus starts inside the
-//! pass (its first step may follow one, applied before the pass) and no
-//! map records crossings (the recorder carries the step's time). The
-//! solver ends a replayed pass at those steps and takes them one launch at
-//! a time. Pass lengths are even powers of two, so a replayed pass leaves
+//! varies from step to step are replayed: no stimulus is due after the
+//! pass's first step (that step's stimuli are launched before the pass)
+//! and no map records crossings (the recorder carries the step's time).
+//! The solver ends a replayed pass before a stimulated step, and launches
+//! every step itself while maps are recorded. Pass lengths are even powers of two, so a replayed pass leaves
 //! U and U_next where they were; a graph is kept per length and per
 //! assignment of the two U buffers (an odd number of single steps swaps
 //! them), at most `2 x 7` graphs per solver.
