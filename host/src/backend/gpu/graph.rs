@@ -171,8 +171,8 @@ impl StepGraphs {
                 s
             }
         };
-        // Thread-local: another thread's driver calls (a snapshot writer's
-        // copies) must not end this thread's capture.
+        // Thread-local: driver calls from other threads (another solver's,
+        // in a process that drives several) neither join nor end it.
         capture
             .begin_capture(CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_THREAD_LOCAL)
             .map_err(cuda("starting a graph capture"))?;
