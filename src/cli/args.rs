@@ -304,6 +304,12 @@ pub struct ComputeArgs {
     /// after another instead of overlapping the copies with the interior.
     #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true", default_value_t = false)]
     pub no_overlap: bool,
+    /// One GPU, box grids, kernels other than blocked: launch every step
+    /// from the host instead of replaying passes of up to 256 steps as
+    /// CUDA graphs (the fields are the same bits either way; graphs make
+    /// small grids several times faster).
+    #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true", default_value_t = false)]
+    pub no_graphs: bool,
 }
 
 /// How this process finds the others of a multi-process run (one GPU per

@@ -244,7 +244,9 @@ pub fn build_solver<M: CellModel, T: Scalar>(
     Ok(match selected {
         Selected::Cpu => Box::new(CpuSolver::<M, T>::new(domain, initial)),
         Selected::Gpus(gpus) if gpus.len() == 1 => {
-            Box::new(GpuSolver::<M, T>::new(&gpus[0], crate::PTX, kernel, domain, initial)?)
+            let mut solver = GpuSolver::<M, T>::new(&gpus[0], crate::PTX, kernel, domain, initial)?;
+            solver.set_graphs(!compute.no_graphs);
+            Box::new(solver)
         }
         Selected::Gpus(gpus) => {
             Box::new(GpuMultiSolver::<M, T>::new(gpus, &run, compute.exchange.into(), !compute.no_overlap)?)

@@ -3,6 +3,7 @@
 //! and runs on machines without CUDA.
 
 pub mod device;
+pub mod graph;
 pub mod kernel;
 pub(crate) mod maps;
 pub mod solver;

@@ -16,6 +16,7 @@ use kernels_gpu::tips::Singularity;
 use kernels_gpu::{CellModel, FLAT_BLOCK, GridDims, Locals, StepCoeffs, TowerLayout, ZWindow};
 
 use super::device::GpuDevice;
+use super::graph::{PassBuffers, Piece, StepGraphs};
 use super::kernel::{KernelConfig, KernelKind, SHARED_WITHOUT_OPT_IN, pass_steps};
 use crate::backend::gpu::maps::DeviceMaps;
 use crate::domain::Domain;
@@ -92,6 +93,12 @@ enum Layout {
 /// U double-buffered in the kernel's layout, the model's local variables
 /// row-major (variable after variable), on one GPU.
 pub struct GpuSolver<M: CellModel, T: Scalar> {
+    /// The graphs captured so far. Declared first so that they are
+    /// destroyed before the module and the buffers their kernels name.
+    graphs: StepGraphs,
+    /// Whether quiet stretches of steps are replayed as CUDA graphs
+    /// (`--no-graphs` turns it off).
+    use_graphs: bool,
     stream: Arc<CudaStream>,
     device_name: String,
     config: KernelConfig,
@@ -253,6 +260,8 @@ impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
             stimuli: Vec::new(),
             maps: None,
             recorder: Recorder::off(),
+            use_graphs: true,
+            graphs: StepGraphs::default(),
             stream,
             device_name: device.info().name.clone(),
             config,
@@ -358,6 +367,106 @@ impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
         Ok(())
     }
 
+    /// Whether quiet stretches of steps are replayed as CUDA graphs (the
+    /// default; `false` launches every step from the host, `--no-graphs`).
+    pub fn set_graphs(&mut self, on: bool) {
+        self.use_graphs = on;
+    }
+
+    /// Steps taken so far by replaying graphs (see [`super::graph`]).
+    pub fn graph_steps(&self) -> u64 {
+        self.graphs.replayed_steps()
+    }
+
+    /// Whether `advance` replays graphs now: asked for, a kernel of one
+    /// step per launch (a blocked pass's arguments name its first step),
+    /// and no maps (the recorder carries each step's time).
+    fn replays_graphs(&self) -> bool {
+        self.use_graphs && self.config.kind != KernelKind::Blocked && self.maps.is_none()
+    }
+
+    /// `steps` steps, the quiet stretches between stimuli replayed as
+    /// graphs ([`super::graph::pieces`]), the others launched one by one.
+    fn advance_with_graphs(&mut self, steps: u64) -> Result<(), SolverError> {
+        // Bounds the look-ahead for stimuli; longer stretches take several turns.
+        const LOOK_AHEAD: u64 = 16 * super::graph::MAX_GRAPH_STEPS as u64;
+        let stream = self.stream.clone();
+        let mut left = steps;
+        while left > 0 {
+            self.stimulate_on(&stream)?;
+            let quiet = self.quiet_steps(left.min(LOOK_AHEAD));
+            for piece in super::graph::pieces(quiet) {
+                match piece {
+                    Piece::Single => self.launch_step()?,
+                    Piece::Graph(n) => self.replay_pass(&stream, n)?,
+                }
+            }
+            left -= quiet;
+        }
+        Ok(())
+    }
+
+    /// The steps from the current one (at most `limit`, at least one)
+    /// before the next step at which a stimulus of this buffer is active:
+    /// the current step's stimuli are applied before them, and none is
+    /// due inside.
+    fn quiet_steps(&self, limit: u64) -> u64 {
+        let start = self.step_count;
+        let stimulus_at = |step: u64| {
+            self.stimuli
+                .iter()
+                .zip(&self.events.stimuli.stimuli)
+                .any(|(launch, s)| launch.is_some() && s.active_at(step))
+        };
+        (1..limit).find(|&n| stimulus_at(start + n)).unwrap_or(limit.max(1))
+    }
+
+    /// `steps` (even) steps with nothing between them, as one graph launch
+    /// on `stream`, captured at its first use for the current U buffers.
+    fn replay_pass(&mut self, stream: &Arc<CudaStream>, steps: u32) -> Result<(), SolverError> {
+        assert!(steps.is_multiple_of(2), "a pass leaves U and U_next in place");
+        assert!(self.local_next.is_none(), "the graphs replay kernels that update the locals in place");
+        let buffers = PassBuffers {
+            u: self.u.device_ptr(&self.stream).0,
+            u_next: self.u_next.device_ptr(&self.stream).0,
+            local: self.local.device_ptr(&self.stream).0,
+        };
+        let mut graphs = std::mem::take(&mut self.graphs);
+        // SAFETY: `record_pass` enqueues only this solver's step kernels,
+        // over its own buffers (never reallocated; the solver drops the
+        // graphs before them) and constants fixed at construction; the recorder is off (`replays_graphs`), so the
+        // step's time in the arguments is not read. `buffers` are the
+        // current roles of U, U_next and the locals, and a pass of an even
+        // number of steps leaves them so.
+        let launched =
+            unsafe { graphs.launch(stream, steps, buffers, |capture| self.record_pass(capture, steps)) };
+        self.graphs = graphs;
+        launched?;
+        self.step_count += steps as u64;
+        Ok(())
+    }
+
+    /// Enqueues `steps` steps on `capture` (a stream being captured, so
+    /// nothing runs) and leaves the buffers and the step count as they were.
+    fn record_pass(&mut self, capture: &Arc<CudaStream>, steps: u32) -> Result<(), SolverError> {
+        let start = self.step_count;
+        let mut taken = 0;
+        let mut recorded = Ok(());
+        while taken < steps {
+            if let Err(e) = self.launch_window_on(capture, ZWindow::all(self.grid.nz)) {
+                recorded = Err(e);
+                break;
+            }
+            self.swap_buffers();
+            taken += 1;
+        }
+        if taken % 2 == 1 {
+            std::mem::swap(&mut self.u, &mut self.u_next);
+        }
+        self.step_count = start;
+        recorded
+    }
+
     /// Installs the events of this buffer, placed in the whole grid by
     /// `place` (a sub-domain's share; `maps` are this buffer's, halo
     /// slices included).
@@ -395,6 +504,7 @@ impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
         self.place = place;
         self.maps = None;
         self.recorder = Recorder::off();
+        self.graphs.clear();
         if let Some(maps) = maps {
             assert_eq!(maps.dims, self.dims, "maps of this buffer");
             let device = DeviceMaps::upload(&self.stream, maps)?;
@@ -862,12 +972,15 @@ impl<M: CellModel, T: Scalar> Solver<T> for GpuSolver<M, T> {
     }
 
     fn method(&self) -> String {
-        self.config.to_string()
+        if self.replays_graphs() { format!("{} graphs", self.config) } else { self.config.to_string() }
     }
 
     fn advance(&mut self, steps: u64) -> Result<(), SolverError> {
         if self.config.kind == KernelKind::Blocked {
             return self.advance_blocked(steps);
+        }
+        if self.replays_graphs() {
+            return self.advance_with_graphs(steps);
         }
         for _ in 0..steps {
             self.launch_step()?;
