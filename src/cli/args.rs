@@ -467,6 +467,14 @@ pub fn parse_block(text: &str) -> Result<BlockSize, String> {
     text.parse().map_err(|e: fibril_host::backend::gpu::KernelConfigError| e.to_string())
 }
 
+/// The smallest grid on which `auto` takes columns over naive. Columns
+/// give each thread four cells along x and a z-chunk, so a small grid makes
+/// too few blocks to fill the GPU: on an H100 (Karma f32, CUDA graphs,
+/// `docs/BENCHMARKS.md`, "Small grids") naive is 1.54x faster at 64^3
+/// (395,792 against 256,743 steps/s) and columns 1.19x faster at 128^3
+/// (106,538 against 89,352); the cut lies between them.
+const COLUMNS_MIN_CELLS: usize = 1 << 20;
+
 impl ComputeArgs {
     /// The one GPU count of a run.
     pub fn single_gpu_count(&self) -> anyhow::Result<GpuCount> {
@@ -478,8 +486,8 @@ impl ComputeArgs {
 
     /// The kernel that steps `model` in `precision` on `dims` split over
     /// `gpus` GPUs: the one named, or for `auto` columns on one GPU where
-    /// the grid allows it and it is the faster kernel
-    /// ([`columns_is_faster`]), naive otherwise.
+    /// the grid allows it, is large enough ([`COLUMNS_MIN_CELLS`]) and it
+    /// is the faster kernel ([`columns_is_faster`]), naive otherwise.
     pub fn kernel_config(
         &self,
         model: &ModelInfo,
@@ -496,6 +504,7 @@ impl ComputeArgs {
         match self.kernel.named() {
             Some(kind) => with(kind),
             None if gpus == 1
+                && dims.cells() >= COLUMNS_MIN_CELLS
                 && columns_is_faster(model.variables.len() - 1, precision)
                 && columns.check(model.name, dims).is_ok() =>
             {
@@ -595,6 +604,8 @@ mod tests {
         assert_eq!(kind("karma", Precision::F32, cube, 2), KernelKind::Naive);
         assert_eq!(kind("karma", Precision::F32, GridDims::new(250, 256, 256), 1), KernelKind::Naive);
         assert_eq!(kind("karma", Precision::F32, GridDims::new(512, 512, 1), 1), KernelKind::Naive);
+        assert_eq!(kind("karma", Precision::F32, GridDims::new(64, 64, 64), 1), KernelKind::Naive);
+        assert_eq!(kind("karma", Precision::F32, GridDims::new(128, 128, 128), 1), KernelKind::Columns);
         let named = ComputeArgs { kernel: KernelArg::Csw, ..ComputeArgs::default() };
         let csw = named.kernel_config(find("bocf"), Precision::F64, GridDims::new(8, 8, 8), 1);
         assert_eq!(csw.kind, KernelKind::Csw);
