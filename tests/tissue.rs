@@ -393,3 +393,40 @@ fn a_tissue_run_resumed_from_its_state_and_maps_ends_with_the_same_bits() {
         assert_eq!(mbits(&a), mbits(&b), "{layout:?} maps");
     }
 }
+
+/// `[tissue] weights`: `auto` stores a slab's repeating rows by class,
+/// `per-cell` does not, the run's summary says which; an unknown value is
+/// refused naming the three.
+#[test]
+fn the_weights_key_picks_the_storage_and_the_summary_says_which() {
+    let dir = std::env::temp_dir().join(format!("fibril-tissue-weights-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let run = |weights: &str| {
+        let config = dir.join(format!("{weights}.toml"));
+        let text = format!(
+            "[grid]\nnx = 12\nny = 10\nnz = 8\n\n[tissue]\ngeometry = \"slab\"\nd_fibre = 1.0\nd_cross = 0.25\n\
+             layout = \"dense\"\nweights = \"{weights}\"\n"
+        );
+        std::fs::write(&config, text).unwrap();
+        let out = dir.join(weights);
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_fibril"))
+            .args(["run", config.to_str().unwrap(), "--steps", "5", "--backend", "cpu", "-q", "--out"])
+            .arg(&out)
+            .output()
+            .unwrap();
+        let summary = std::fs::read_to_string(out.join("summary.json")).ok();
+        (o, summary.map(|s| serde_json::from_str::<serde_json::Value>(&s).unwrap()["method"].clone()))
+    };
+    let (o, method) = run("auto");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // 3 x 3 positions in x and y per plane, 8 planes.
+    assert_eq!(method.unwrap(), "cpu-tissue-dense-classes (72 rows)");
+    let (o, method) = run("per-cell");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(method.unwrap(), "cpu-tissue-dense");
+    let (o, method) = run("shared");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success() && method.is_none(), "{err}");
+    assert!(err.contains("auto") && err.contains("per-cell") && err.contains("classes"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

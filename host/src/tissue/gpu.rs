@@ -468,3 +468,28 @@ impl<M: CellModel, T: Scalar> Solver<T> for TissueGpuSolver<M, T> {
         any_nonfinite_on(&self.stream, &self.flag_fn, &self.u, &mut self.flag)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tissue::{Conductivity, Fibres, Tissue};
+    use kernels_gpu::GridDims;
+
+    #[test]
+    fn device_bytes_count_the_rows_or_the_classes() {
+        // A 5 x 4 x 3 box, all tissue: 60 cells; Karma (U and v), f32.
+        let dims = GridDims::new(5, 4, 3);
+        let c = Conductivity { fibre: 1.0, cross: 0.25, sheet: None };
+        let op = Operator::build(&Tissue::box_of(dims, 0.5, Fibres::ALONG_X, c)).unwrap();
+        let values = 3 * 60 * 4;
+        assert_eq!(device_bytes(&op, TissueLayout::Dense, None, 2, 4), values + 18 * 60 * 4 + 60);
+        assert_eq!(
+            device_bytes(&op, TissueLayout::Dense, Some(27), 2, 4),
+            values + 18 * 27 * 4 + 2 * 60 + 60
+        );
+        assert_eq!(
+            device_bytes(&op, TissueLayout::Compact, Some(27), 2, 4),
+            values + 18 * 27 * 4 + 2 * 60 + 19 * 4 * 60
+        );
+    }
+}
