@@ -106,35 +106,68 @@ pub const fn direction_of(o: [i32; 3]) -> Option<usize> {
 
 /// The diffusion term of one cell: `sum_k w_k (u[n_k] - uc)`, one fused
 /// multiply-add per connected neighbour in the order of [`OFFSETS`];
-/// directions with a zero weight are skipped (their neighbour is not read).
+/// directions with a zero weight are skipped (their neighbour is not read:
+/// the cell's own value, at `own`, is loaded in its place and not used).
 /// The sum starts at +0 and a skipped term would add `w * +0`, which
 /// leaves any sum unchanged, so skipping changes no bit.
 ///
+/// Written out for the 18 directions (not a loop): the offsets are then
+/// constants, the 18 weights are loaded together, and the neighbour loads
+/// do not wait on branches, which on the GPU is what bounds this step once
+/// the weights come from a small table of classes.
+///
 /// # Safety
-/// `weights` holds `DIRECTIONS * stride` values (weight k of cell c at
-/// `k * stride + c`, `c < stride`); `neighbour(k)` is a valid index of
-/// `u` wherever weight k is not zero.
+/// `weights` holds `DIRECTIONS * stride` values (weight k of row c at
+/// `k * stride + c`, `c < stride`); `own` and, wherever weight k is not
+/// zero, `neighbour(k)` are valid indices of `u`.
 #[inline(always)]
+#[allow(clippy::too_many_arguments, reason = "the stencil's inputs, one to one")]
 pub unsafe fn weighted_diffusion<T: Real>(
     u: *const T,
     uc: T,
     weights: *const T,
     stride: usize,
     c: usize,
+    own: usize,
     neighbour: impl Fn(usize) -> usize,
 ) -> T {
-    let mut acc = T::ZERO;
-    let mut k = 0;
-    while k < DIRECTIONS {
-        // SAFETY: per the contract.
-        let w = unsafe { *weights.add(k * stride + c) };
-        if w != T::ZERO {
-            // SAFETY: per the contract (weight k is not zero).
-            let un = unsafe { *u.add(neighbour(k)) };
-            acc = w.mul_add(un - uc, acc);
-        }
-        k += 1;
+    const _: () = assert!(DIRECTIONS == 18, "the terms below are written out for 18 directions");
+    // SAFETY (every load below): per the contract.
+    macro_rules! weight {
+        ($k:literal) => {
+            unsafe { *weights.add($k * stride + c) }
+        };
     }
+    let w: [T; DIRECTIONS] = [
+        weight!(0),
+        weight!(1),
+        weight!(2),
+        weight!(3),
+        weight!(4),
+        weight!(5),
+        weight!(6),
+        weight!(7),
+        weight!(8),
+        weight!(9),
+        weight!(10),
+        weight!(11),
+        weight!(12),
+        weight!(13),
+        weight!(14),
+        weight!(15),
+        weight!(16),
+        weight!(17),
+    ];
+    let mut acc = T::ZERO;
+    macro_rules! terms {
+        ($($k:literal)*) => {$(
+            let connected = w[$k] != T::ZERO;
+            let j = if connected { neighbour($k) } else { own };
+            let un = unsafe { *u.add(j) };
+            acc = if connected { w[$k].mul_add(un - uc, acc) } else { acc };
+        )*};
+    }
+    terms!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17);
     acc
 }
 
@@ -256,7 +289,7 @@ pub unsafe fn step_dense_cell<M: CellModel, T: Real, R: RowLookup>(
         }
         let uc = *u.add(iu);
         let (row, rows) = R::row(lay.class, lay.rows, cells, iu);
-        let diffusion = weighted_diffusion(u, uc, lay.weights as *const T, rows, row, |k| {
+        let diffusion = weighted_diffusion(u, uc, lay.weights as *const T, rows, row, iu, |k| {
             i.wrapping_add(lay.offset(k)) as usize
         });
         let mut locals = M::Locals::<T>::load(local, cells, iu);
@@ -295,7 +328,7 @@ pub unsafe fn step_compact_cell<M: CellModel, T: Real, R: RowLookup>(
     unsafe {
         let uc = *u.add(cu);
         let (row, rows) = R::row(lay.class, lay.rows, cells, cu);
-        let diffusion = weighted_diffusion(u, uc, lay.weights as *const T, rows, row, |k| {
+        let diffusion = weighted_diffusion(u, uc, lay.weights as *const T, rows, row, cu, |k| {
             *table.add(k * cells + cu) as usize
         });
         let mut locals = M::Locals::<T>::load(local, cells, cu);
@@ -371,12 +404,12 @@ mod tests {
             _ => 3,
         };
         // SAFETY: the buffers hold what the contract asks.
-        let d = unsafe { weighted_diffusion(u.as_ptr(), 1.0, w.as_ptr(), stride, 0, nb) };
+        let d = unsafe { weighted_diffusion(u.as_ptr(), 1.0, w.as_ptr(), stride, 0, 0, nb) };
         assert_eq!(d, 2.0 * 2.0 - 0.5 * 4.0);
         let flat = [7.25f32; 4];
         let wf: [f32; DIRECTIONS] = core::array::from_fn(|k| k as f32 * 0.37 - 2.0);
         // SAFETY: as above; every index is below 4.
-        let d = unsafe { weighted_diffusion(flat.as_ptr(), 7.25, wf.as_ptr(), 1, 0, |k| k % 4) };
+        let d = unsafe { weighted_diffusion(flat.as_ptr(), 7.25, wf.as_ptr(), 1, 0, 0, |k| k % 4) };
         assert_eq!(d.to_bits(), 0f32.to_bits(), "a uniform field gives exactly +0");
     }
 
