@@ -40,7 +40,7 @@ use fibril_host::multi::gpu::SplitRun;
 use fibril_host::multi::{Exchange, GpuMultiSolver};
 use fibril_host::tissue::gpu::TissueGpuSolver;
 use fibril_host::tissue::split_gpu::TissueGpuMultiSolver;
-use fibril_host::tissue::{Operator, TissueLayout};
+use fibril_host::tissue::{Operator, Tissue, TissueLayout, WeightChoice};
 use fibril_host::{CellModel, Domain, GridDims, ModelVisitor, Precision, Scalar, State, dispatch};
 use kernels_gpu::ZWindow;
 use kernels_gpu::fast_math::MathMode;
@@ -78,6 +78,10 @@ const CHECKS: &[(&str, Check)] = &[
     ("tips_and_filaments_on_the_device_bit_identical_to_cpu", device_tips),
     ("tissue_every_model_dense_and_compact_f32_f64_bit_identical_to_cpu", tissue_every_model),
     ("tissue_events_dense_and_compact_bit_identical_to_cpu", tissue_events),
+    (
+        "tissue_weight_classes_every_model_both_layouts_f32_f64_bit_identical_to_cpu",
+        tissue_classes_every_model,
+    ),
     ("rate_tables_naive_columns_tissue_split_f32_f64_bit_identical_to_cpu", rate_tables_every_path),
     ("tissue_split_2_and_3_parts_both_layouts_f32_f64_bit_identical_to_cpu", tissue_split),
 ];
@@ -674,7 +678,14 @@ fn rate_tables_every_path(gpu: &GpuDevice) -> Result<(), String> {
             dispatch(
                 m,
                 precision,
-                TissueCheck { gpu, dims: GridDims::new(37, 21, 13), steps: 500, tables: true },
+                TissueCheck {
+                    gpu,
+                    dims: GridDims::new(37, 21, 13),
+                    steps: 500,
+                    tables: true,
+                    tissue: common::irregular_tissue,
+                    weights: WeightChoice::PerCell,
+                },
             )?;
             dispatch(m, precision, SplitCheck { devices: &devices, tables: true })?;
         }
@@ -1119,23 +1130,26 @@ fn device_tips(gpu: &GpuDevice) -> Result<(), String> {
     Ok(())
 }
 
-/// One model on an irregular tissue with rotated per-cell fibres, both
-/// layouts on the GPU against the CPU: a wave from the model's planar
-/// start (the ionic models' slab raised to their excited value), at the
-/// model's usual dx and D (D_cross = D/5) and its usual dt or the
-/// tissue's stable limit, whichever is smaller.
+/// One model on a tissue (`tissue`: its grid, dx and D), both layouts on
+/// the GPU with the weights stored as `weights` says against the CPU with
+/// per-cell weights: a wave from the model's planar start (the ionic
+/// models' slab raised to their excited value), at the model's usual dx
+/// and D (D_cross = D/5) and its usual dt or the tissue's stable limit,
+/// whichever is smaller.
 struct TissueCheck<'a> {
     gpu: &'a GpuDevice,
     dims: GridDims,
     steps: u64,
     tables: bool,
+    tissue: fn(GridDims, f64, f64) -> Tissue,
+    weights: WeightChoice,
 }
 
 impl ModelVisitor for TissueCheck<'_> {
     type Output = Result<(), String>;
     fn visit<M: CellModel, T: Scalar>(self) -> Self::Output {
         let n = M::INFO.numerics;
-        let op = Arc::new(Operator::build(&common::irregular_tissue(self.dims, n.dx, n.diffusion)).unwrap());
+        let op = Arc::new(Operator::build(&(self.tissue)(self.dims, n.dx, n.diffusion)).unwrap());
         let dt = n.dt.min(0.9 * op.dt_max);
         let d =
             Domain::with_own_operator(self.dims, n.dx, dt, n.diffusion, setup_of(M::INFO.name, self.tables))
@@ -1149,17 +1163,36 @@ impl ModelVisitor for TissueCheck<'_> {
                 }
             }
         }
-        let what =
-            |layout: TissueLayout| format!("{} {} {layout:?} on {:?}", M::INFO.name, T::NAME, self.dims);
-        let mut cpu = fibril_host::tissue::cpu::for_model(&d, &op, TissueLayout::Compact, &start);
+        let what = |layout: TissueLayout| {
+            format!("{} {} {layout:?} {:?} on {:?}", M::INFO.name, T::NAME, self.weights, self.dims)
+        };
+        let mut cpu = fibril_host::tissue::cpu::for_model_with(
+            &d,
+            &op,
+            TissueLayout::Compact,
+            WeightChoice::PerCell,
+            &start,
+        )
+        .map_err(|e| e.to_string())?;
         cpu.advance(self.steps).map_err(|e| e.to_string())?;
         let want = cpu.state().map_err(|e| e.to_string())?;
         if want.u() == start.u() {
             return Err(format!("{}: the state did not change", what(TissueLayout::Compact)));
         }
         for layout in [TissueLayout::Dense, TissueLayout::Compact] {
-            let mut s = TissueGpuSolver::<M, T>::new(self.gpu, fibril::PTX, &d, &op, layout, &start)
-                .map_err(|e| format!("{}: {e}", what(layout)))?;
+            let mut s = TissueGpuSolver::<M, T>::with_weights(
+                self.gpu,
+                fibril::PTX,
+                &d,
+                &op,
+                layout,
+                self.weights,
+                &start,
+            )
+            .map_err(|e| format!("{}: {e}", what(layout)))?;
+            if (self.weights == WeightChoice::Classes) != s.method().contains("-classes") {
+                return Err(format!("{}: ran {}", what(layout), s.method()));
+            }
             s.advance(self.steps).map_err(|e| e.to_string())?;
             bit_identical(&s.state().map_err(|e| e.to_string())?, &want)
                 .map_err(|e| format!("{}: {e}", what(layout)))?;
@@ -1174,7 +1207,15 @@ fn tissue_every_model(gpu: &GpuDevice) -> Result<(), String> {
     for dims in [GridDims::new(37, 21, 13), GridDims::new(45, 38, 1)] {
         for m in MODELS {
             for precision in [Precision::F32, Precision::F64] {
-                if let Err(e) = dispatch(m, precision, TissueCheck { gpu, dims, steps: 500, tables: false }) {
+                let check = TissueCheck {
+                    gpu,
+                    dims,
+                    steps: 500,
+                    tables: false,
+                    tissue: common::irregular_tissue,
+                    weights: WeightChoice::PerCell,
+                };
+                if let Err(e) = dispatch(m, precision, check) {
                     failures.push(e);
                 }
             }
@@ -1182,6 +1223,39 @@ fn tissue_every_model(gpu: &GpuDevice) -> Result<(), String> {
     }
     if failures.is_empty() {
         println!("    ({} models x 2 precisions x 2 layouts x 2 shapes bit-identical)", MODELS.len());
+        Ok(())
+    } else {
+        Err(failures.join("\n    "))
+    }
+}
+
+/// The class-indexed kernels: every model, f32 and f64, both layouts, on
+/// a box and a sheet of fibres turning through z with an irregular
+/// outline, against the CPU with per-cell weights.
+fn tissue_classes_every_model(gpu: &GpuDevice) -> Result<(), String> {
+    let mut failures = Vec::new();
+    for dims in [GridDims::new(37, 21, 13), GridDims::new(45, 38, 1)] {
+        for m in MODELS {
+            for precision in [Precision::F32, Precision::F64] {
+                let check = TissueCheck {
+                    gpu,
+                    dims,
+                    steps: 500,
+                    tables: false,
+                    tissue: common::turning_tissue,
+                    weights: WeightChoice::Classes,
+                };
+                if let Err(e) = dispatch(m, precision, check) {
+                    failures.push(e);
+                }
+            }
+        }
+    }
+    if failures.is_empty() {
+        println!(
+            "    ({} models x 2 precisions x 2 layouts x 2 shapes bit-identical by class)",
+            MODELS.len()
+        );
         Ok(())
     } else {
         Err(failures.join("\n    "))

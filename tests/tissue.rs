@@ -3,7 +3,8 @@
 //! pure diffusion, propagate plane waves with speeds in the ratio
 //! sqrt(D_fibre / D_cross) along and across fibres that are not on the
 //! grid's axes, with a flat front; and the two layouts (dense with a
-//! mask, compact) giving the same bits.
+//! mask, compact), and the weights per cell or by class, giving the same
+//! bits.
 
 #[path = "common/mod.rs"]
 mod common;
@@ -14,7 +15,9 @@ use common::{Lcg, model};
 use fibril_host::events::recording::{Maps, Recording};
 use fibril_host::events::stimulus::{RegionKind, StimulusSchedule, StimulusSpec};
 use fibril_host::events::{EventStart, Events};
-use fibril_host::tissue::{Conductivity, Fibres, Operator, Tissue, TissueLayout, cpu};
+use fibril_host::tissue::{
+    Conductivity, Fibres, Operator, Tissue, TissueLayout, WeightChoice, cpu, geometry,
+};
 use fibril_host::{CellModel, Domain, GridDims, Scalar, State};
 use kernels_gpu::models::{Diffusion, Karma, MitchellSchaeffer};
 
@@ -128,6 +131,62 @@ fn dense_and_compact_layouts_give_the_same_bits_with_stimuli_and_maps() {
     let activated = a.activation.iter().filter(|t| t.is_finite() && **t > 0.0).count();
     assert!(activated > 50, "a wave travelled: {activated} cells activated after t = 0");
     assert_ne!(results[0].0.slice(0), start.slice(0));
+}
+
+#[test]
+fn weights_by_class_give_the_bits_of_per_cell_weights_in_both_layouts() {
+    // Rows that repeat: fibres turning through z on the whole box, and
+    // constant oblique fibres on an irregular tissue (every 10th cell out).
+    let dims = GridDims::new(19, 15, 8);
+    let c = Conductivity { fibre: 1.0, cross: 0.25, sheet: None };
+    let slab = geometry::slab(dims, 0.6, [-60.0, 60.0], c);
+    let mut holed = geometry::cylinder(dims, 0.6, 1.5, [1.0, 0.7, 0.4], c);
+    let mut rng = Lcg(5);
+    for l in &mut holed.labels {
+        if rng.next_unit() < 0.1 {
+            *l = 0;
+        }
+    }
+    let d = domain(dims, "karma", 0.6, 0.05, 1.0);
+    let start = common::rich_start::<f32>(dims);
+    let mut s1 = StimulusSpec::new(RegionKind::Sphere, 5.0);
+    s1.center = Some([9.0, 3.0, 3.0]);
+    s1.radius = Some(2.5);
+    let stimuli = StimulusSchedule::compile(&[s1], dims, 0.05, Karma::INFO).unwrap();
+    let recording = Recording { up: 1.0, down: Some(0.5), beats: None };
+    let events = Events { stimuli, recording: Some(recording) };
+    let bits = |s: &State<f32>, k: usize| s.slice(k).iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+    let map_bits = |m: &[f32]| m.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+    for (name, tissue) in [("slab", slab), ("irregular", holed)] {
+        let op = Arc::new(Operator::build(&tissue).unwrap());
+        op.check_dt(0.05).unwrap();
+        for layout in LAYOUTS {
+            let runs: Vec<(String, State<f32>, Maps)> = [WeightChoice::PerCell, WeightChoice::Classes]
+                .into_iter()
+                .map(|choice| {
+                    let mut s = cpu::for_model_with(&d, &op, layout, choice, &start).unwrap();
+                    let maps = Maps::at_start(recording, dims, start.slice(0), 0.0);
+                    s.set_events(&events, EventStart::NEW, Some(&maps)).unwrap();
+                    s.advance(300).unwrap();
+                    (s.method(), s.state().unwrap(), s.maps().unwrap().unwrap())
+                })
+                .collect();
+            let what = format!("{name} {layout:?}");
+            assert!(
+                !runs[0].0.contains("classes") && runs[1].0.contains("-classes ("),
+                "{what}: {}",
+                runs[1].0
+            );
+            for k in 0..2 {
+                assert_eq!(bits(&runs[0].1, k), bits(&runs[1].1, k), "{what}: variable {k}");
+            }
+            let (a, b) = (&runs[0].2, &runs[1].2);
+            assert_eq!(map_bits(&a.activation), map_bits(&b.activation), "{what}");
+            assert_ne!(runs[0].1.slice(0), start.slice(0));
+            // The automatic choice takes the classes here.
+            assert_eq!(cpu::for_model(&d, &op, layout, &start).method(), runs[1].0, "{what}");
+        }
+    }
 }
 
 /// Activation times of a plane wave of Mitchell-Schaeffer on a sheet with
@@ -333,4 +392,41 @@ fn a_tissue_run_resumed_from_its_state_and_maps_ends_with_the_same_bits() {
         let mbits = |m: &Maps| m.activation.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
         assert_eq!(mbits(&a), mbits(&b), "{layout:?} maps");
     }
+}
+
+/// `[tissue] weights`: `auto` stores a slab's repeating rows by class,
+/// `per-cell` does not, the run's summary says which; an unknown value is
+/// refused naming the three.
+#[test]
+fn the_weights_key_picks_the_storage_and_the_summary_says_which() {
+    let dir = std::env::temp_dir().join(format!("fibril-tissue-weights-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let run = |weights: &str| {
+        let config = dir.join(format!("{weights}.toml"));
+        let text = format!(
+            "[grid]\nnx = 12\nny = 10\nnz = 8\n\n[tissue]\ngeometry = \"slab\"\nd_fibre = 1.0\nd_cross = 0.25\n\
+             layout = \"dense\"\nweights = \"{weights}\"\n"
+        );
+        std::fs::write(&config, text).unwrap();
+        let out = dir.join(weights);
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_fibril"))
+            .args(["run", config.to_str().unwrap(), "--steps", "5", "--backend", "cpu", "-q", "--out"])
+            .arg(&out)
+            .output()
+            .unwrap();
+        let summary = std::fs::read_to_string(out.join("summary.json")).ok();
+        (o, summary.map(|s| serde_json::from_str::<serde_json::Value>(&s).unwrap()["method"].clone()))
+    };
+    let (o, method) = run("auto");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // 3 x 3 positions in x and y per plane, 8 planes.
+    assert_eq!(method.unwrap(), "cpu-tissue-dense-classes (72 rows)");
+    let (o, method) = run("per-cell");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(method.unwrap(), "cpu-tissue-dense");
+    let (o, method) = run("shared");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success() && method.is_none(), "{err}");
+    assert!(err.contains("auto") && err.contains("per-cell") && err.contains("classes"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
 }

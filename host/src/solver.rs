@@ -60,6 +60,8 @@ pub enum SolverError {
          use a smaller grid (--size), f32 instead of f64, or the CPU backend"
     )]
     DeviceMemory { device: String, needed: String, free: String },
+    #[error(transparent)]
+    Tissue(#[from] crate::tissue::TissueError),
 }
 
 /// A time stepper that owns the state and acts on the run's events.

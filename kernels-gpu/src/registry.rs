@@ -34,6 +34,10 @@ pub enum Kernel {
     TissueDense,
     /// One thread per tissue cell of the compact layout (`kernels::tissue`).
     TissueCompact,
+    /// [`Kernel::TissueDense`] with the weights of each cell's class.
+    TissueDenseClasses,
+    /// [`Kernel::TissueCompact`] with the weights of each cell's class.
+    TissueCompactClasses,
     /// A stimulus over the stored cells of a tissue buffer (no model).
     StimulateTissue,
 }
@@ -97,6 +101,10 @@ macro_rules! entry_table {
                 entry!($name, naive1d, Naive1d, f32), entry!($name, naive1d, Naive1d, f64),
                 entry!($name, tissue_dense, TissueDense, f32), entry!($name, tissue_dense, TissueDense, f64),
                 entry!($name, tissue_compact, TissueCompact, f32), entry!($name, tissue_compact, TissueCompact, f64),
+                entry!($name, tissue_dense_classes, TissueDenseClasses, f32),
+                entry!($name, tissue_dense_classes, TissueDenseClasses, f64),
+                entry!($name, tissue_compact_classes, TissueCompactClasses, f32),
+                entry!($name, tissue_compact_classes, TissueCompactClasses, f64),
                 entry!($name, columns, Columns, f32), entry!($name, columns, Columns, f64),
                 entry!($name, blocked, Blocked, f32), entry!($name, blocked, Blocked, f64),
                 $(

@@ -32,6 +32,17 @@
 //!
 //! Both read the same weights (rounded once on the host) in the same
 //! order, so they give the same bits, on the CPU and on the GPU.
+//!
+//! Where the weights are: each stored cell's own row of a table of as many
+//! rows as stored cells ([`OwnRows`]), or the row of its class
+//! ([`ClassRows`]): most cells share their row with many others (every
+//! interior cell of a constant-fibre region, every cell of a z-plane of a
+//! slab whose fibres turn through z), so the host keeps each distinct row
+//! once (bitwise equal after rounding) and a 16-bit class per cell. A
+//! step then reads 2 bytes of class instead of 18 weights (72 bytes in
+//! f32), and the table, small, stays in the caches. The class-indexed
+//! kernels read the very values the per-cell ones read, in the same order:
+//! the same bits.
 
 use crate::cell::{StepCoeffs, step_cell};
 use crate::events::{Recorder, StimulusArgs};
@@ -95,36 +106,103 @@ pub const fn direction_of(o: [i32; 3]) -> Option<usize> {
 
 /// The diffusion term of one cell: `sum_k w_k (u[n_k] - uc)`, one fused
 /// multiply-add per connected neighbour in the order of [`OFFSETS`];
-/// directions with a zero weight are skipped (their neighbour is not read).
+/// directions with a zero weight are skipped (their neighbour is not read:
+/// the cell's own value, at `own`, is loaded in its place and not used).
 /// The sum starts at +0 and a skipped term would add `w * +0`, which
 /// leaves any sum unchanged, so skipping changes no bit.
 ///
+/// Written out for the 18 directions (not a loop): the offsets are then
+/// constants, the 18 weights are loaded together, and the neighbour loads
+/// do not wait on branches, which on the GPU is what bounds this step once
+/// the weights come from a small table of classes.
+///
 /// # Safety
-/// `weights` holds `DIRECTIONS * stride` values (weight k of cell c at
-/// `k * stride + c`, `c < stride`); `neighbour(k)` is a valid index of
-/// `u` wherever weight k is not zero.
+/// `weights` holds `DIRECTIONS * stride` values (weight k of row c at
+/// `k * stride + c`, `c < stride`); `own` and, wherever weight k is not
+/// zero, `neighbour(k)` are valid indices of `u`.
 #[inline(always)]
+#[allow(clippy::too_many_arguments, reason = "the stencil's inputs, one to one")]
 pub unsafe fn weighted_diffusion<T: Real>(
     u: *const T,
     uc: T,
     weights: *const T,
     stride: usize,
     c: usize,
+    own: usize,
     neighbour: impl Fn(usize) -> usize,
 ) -> T {
-    let mut acc = T::ZERO;
-    let mut k = 0;
-    while k < DIRECTIONS {
-        // SAFETY: per the contract.
-        let w = unsafe { *weights.add(k * stride + c) };
-        if w != T::ZERO {
-            // SAFETY: per the contract (weight k is not zero).
-            let un = unsafe { *u.add(neighbour(k)) };
-            acc = w.mul_add(un - uc, acc);
-        }
-        k += 1;
+    const _: () = assert!(DIRECTIONS == 18, "the terms below are written out for 18 directions");
+    // SAFETY (every load below): per the contract.
+    macro_rules! weight {
+        ($k:literal) => {
+            unsafe { *weights.add($k * stride + c) }
+        };
     }
+    let w: [T; DIRECTIONS] = [
+        weight!(0),
+        weight!(1),
+        weight!(2),
+        weight!(3),
+        weight!(4),
+        weight!(5),
+        weight!(6),
+        weight!(7),
+        weight!(8),
+        weight!(9),
+        weight!(10),
+        weight!(11),
+        weight!(12),
+        weight!(13),
+        weight!(14),
+        weight!(15),
+        weight!(16),
+        weight!(17),
+    ];
+    let mut acc = T::ZERO;
+    macro_rules! terms {
+        ($($k:literal)*) => {$(
+            let connected = w[$k] != T::ZERO;
+            let j = if connected { neighbour($k) } else { own };
+            let un = unsafe { *u.add(j) };
+            acc = if connected { w[$k].mul_add(un - uc, acc) } else { acc };
+        )*};
+    }
+    terms!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17);
     acc
+}
+
+/// How a stored cell finds its row in a layout's weight table: the
+/// kernels are generic over it (one entry point each).
+pub trait RowLookup {
+    /// The row of stored cell `c` and the table's stride (its number of
+    /// rows), for a layout of `stored` cells whose table has `rows` rows
+    /// and class index `class`.
+    ///
+    /// # Safety
+    /// `c < stored`; for [`ClassRows`], `class` points at `stored` u16.
+    unsafe fn row(class: u64, rows: u32, stored: usize, c: usize) -> (usize, usize);
+}
+
+/// Every stored cell has its own row: row c of a table of `stored` rows
+/// (the class index and the row count are not read).
+pub enum OwnRows {}
+
+/// Stored cell c has row `class[c]` (a u16) of a table of `rows` rows.
+pub enum ClassRows {}
+
+impl RowLookup for OwnRows {
+    #[inline(always)]
+    unsafe fn row(_class: u64, _rows: u32, stored: usize, c: usize) -> (usize, usize) {
+        (c, stored)
+    }
+}
+
+impl RowLookup for ClassRows {
+    #[inline(always)]
+    unsafe fn row(class: u64, rows: u32, _stored: usize, c: usize) -> (usize, usize) {
+        // SAFETY: per the contract.
+        (unsafe { *(class as *const u16).add(c) } as usize, rows as usize)
+    }
 }
 
 /// A row-major grid of which only the cells of a mask are tissue, with
@@ -133,10 +211,16 @@ pub unsafe fn weighted_diffusion<T: Real>(
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DenseTissue {
     pub dims: GridDims,
-    /// `*const T`: weight k of cell i at `k * cells + i` (0 outside the tissue).
+    /// `*const T`: weight k of row r at `k * rows + r` (rows: see
+    /// [`RowLookup`]; a cell's own row is 0 outside the tissue).
     pub weights: u64,
     /// `*const u8`: 1 for a tissue cell, 0 elsewhere, row-major.
     pub mask: u64,
+    /// `*const u16`: the class (row) of every cell of the box, for
+    /// [`ClassRows`]; 0 for [`OwnRows`].
+    pub class: u64,
+    /// Rows of the table for [`ClassRows`] (the box's cells for [`OwnRows`]).
+    pub rows: u32,
 }
 
 impl DenseTissue {
@@ -159,13 +243,19 @@ pub struct CompactTissue {
     pub dims: GridDims,
     /// Number of tissue cells.
     pub cells: u32,
-    /// `*const T`: weight k of tissue cell c at `k * cells + c`.
+    /// `*const T`: weight k of row r at `k * rows + r` (rows: see
+    /// [`RowLookup`]).
     pub weights: u64,
     /// `*const u32`: the tissue cell in direction k of cell c at
     /// `k * cells + c` (c itself where the weight is 0).
     pub neighbours: u64,
     /// `*const u32`: the row-major index in the box of tissue cell c.
     pub index: u64,
+    /// `*const u16`: the class (row) of every tissue cell, for
+    /// [`ClassRows`]; 0 for [`OwnRows`].
+    pub class: u64,
+    /// Rows of the table for [`ClassRows`] (`cells` for [`OwnRows`]).
+    pub rows: u32,
 }
 
 /// One time step of cell `i` of a dense grid with a mask: nothing outside
@@ -175,12 +265,12 @@ pub struct CompactTissue {
 /// # Safety
 /// `u`, `u_next` hold the grid's cells, `local` `M::Locals::COUNT` times as
 /// many (variable k of cell i at `k * cells + i`); `lay`'s buffers hold
-/// what its doc says for this precision; every nonzero weight points inside
-/// the grid; `i` is a cell of the grid that no other thread steps; `rec`
-/// is off or valid for the grid's cells.
+/// what its doc says for this precision and `R`; every nonzero weight
+/// points inside the grid; `i` is a cell of the grid that no other thread
+/// steps; `rec` is off or valid for the grid's cells.
 #[inline(always)]
 #[allow(clippy::too_many_arguments, reason = "a kernel's parameters, one to one")]
-pub unsafe fn step_dense_cell<M: CellModel, T: Real>(
+pub unsafe fn step_dense_cell<M: CellModel, T: Real, R: RowLookup>(
     u: *const T,
     u_next: *mut T,
     local: *mut T,
@@ -198,7 +288,8 @@ pub unsafe fn step_dense_cell<M: CellModel, T: Real>(
             return;
         }
         let uc = *u.add(iu);
-        let diffusion = weighted_diffusion(u, uc, lay.weights as *const T, cells, iu, |k| {
+        let (row, rows) = R::row(lay.class, lay.rows, cells, iu);
+        let diffusion = weighted_diffusion(u, uc, lay.weights as *const T, rows, row, iu, |k| {
             i.wrapping_add(lay.offset(k)) as usize
         });
         let mut locals = M::Locals::<T>::load(local, cells, iu);
@@ -220,7 +311,7 @@ pub unsafe fn step_dense_cell<M: CellModel, T: Real>(
 /// `rec` over the cells of `u`.
 #[inline(always)]
 #[allow(clippy::too_many_arguments, reason = "a kernel's parameters, one to one")]
-pub unsafe fn step_compact_cell<M: CellModel, T: Real>(
+pub unsafe fn step_compact_cell<M: CellModel, T: Real, R: RowLookup>(
     u: *const T,
     u_next: *mut T,
     local: *mut T,
@@ -236,7 +327,8 @@ pub unsafe fn step_compact_cell<M: CellModel, T: Real>(
     // SAFETY: per the contract.
     unsafe {
         let uc = *u.add(cu);
-        let diffusion = weighted_diffusion(u, uc, lay.weights as *const T, cells, cu, |k| {
+        let (row, rows) = R::row(lay.class, lay.rows, cells, cu);
+        let diffusion = weighted_diffusion(u, uc, lay.weights as *const T, rows, row, cu, |k| {
             *table.add(k * cells + cu) as usize
         });
         let mut locals = M::Locals::<T>::load(local, cells, cu);
@@ -312,18 +404,18 @@ mod tests {
             _ => 3,
         };
         // SAFETY: the buffers hold what the contract asks.
-        let d = unsafe { weighted_diffusion(u.as_ptr(), 1.0, w.as_ptr(), stride, 0, nb) };
+        let d = unsafe { weighted_diffusion(u.as_ptr(), 1.0, w.as_ptr(), stride, 0, 0, nb) };
         assert_eq!(d, 2.0 * 2.0 - 0.5 * 4.0);
         let flat = [7.25f32; 4];
         let wf: [f32; DIRECTIONS] = core::array::from_fn(|k| k as f32 * 0.37 - 2.0);
         // SAFETY: as above; every index is below 4.
-        let d = unsafe { weighted_diffusion(flat.as_ptr(), 7.25, wf.as_ptr(), 1, 0, |k| k % 4) };
+        let d = unsafe { weighted_diffusion(flat.as_ptr(), 7.25, wf.as_ptr(), 1, 0, 0, |k| k % 4) };
         assert_eq!(d.to_bits(), 0f32.to_bits(), "a uniform field gives exactly +0");
     }
 
     #[test]
     fn dense_offsets_wrap_to_the_neighbours_index() {
-        let lay = DenseTissue { dims: GridDims::new(5, 4, 3), weights: 0, mask: 0 };
+        let lay = DenseTissue { dims: GridDims::new(5, 4, 3), weights: 0, mask: 0, class: 0, rows: 0 };
         let i = lay.dims.index(2, 2, 1) as u32;
         for (k, o) in OFFSETS.iter().enumerate() {
             let j = lay.dims.index((2 + o[0]) as u32, (2 + o[1]) as u32, (1 + o[2]) as u32) as u32;

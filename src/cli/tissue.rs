@@ -13,7 +13,14 @@
 //! d_fibre = 0.3                # mm^2/ms (or sigma_i / sigma_e with [grid] chi and cm)
 //! d_cross = 0.05
 //! layout = "compact"           # compact (default) | dense
+//! weights = "auto"             # auto (default) | per-cell | classes
 //! ```
+//!
+//! `weights`: each cell's own 18 weights, or each distinct row once with
+//! a 16-bit class per cell (`fibril_host::tissue::rows`); `auto` takes the
+//! classes where they take less memory (rows that repeat: constant fibres,
+//! fibres that turn through z), on the CPU and one GPU; a tissue split
+//! over several GPUs keeps per-cell rows.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -26,7 +33,7 @@ use fibril_host::tissue::files::{read_fibres, read_labels};
 use fibril_host::tissue::geometry::Generator;
 use fibril_host::tissue::gpu::TissueGpuSolver;
 use fibril_host::tissue::split_gpu::TissueGpuMultiSolver;
-use fibril_host::tissue::{Conductivity, Fibres, Operator, Tissue, TissueLayout};
+use fibril_host::tissue::{Conductivity, Fibres, Operator, Tissue, TissueLayout, WeightChoice};
 use fibril_host::{CellModel, Domain, ModelInfo, ModelSetup, Scalar, State};
 use serde::{Deserialize, Serialize};
 
@@ -86,6 +93,9 @@ pub struct TissueArgs {
     /// compact (only tissue cells, the default) or dense (the box with a mask).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub layout: Option<TissueLayout>,
+    /// auto (the default), per-cell or classes: how the weights are stored.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub weights: Option<WeightChoice>,
     /// Conductivities of the cells of one label, each a `[[tissue.region]]`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub region: Vec<RegionArgs>,
@@ -107,6 +117,7 @@ pub struct RegionArgs {
 pub struct TissueRun {
     pub op: Arc<Operator>,
     pub layout: TissueLayout,
+    pub weights: WeightChoice,
 }
 
 impl TissueArgs {
@@ -284,7 +295,8 @@ pub fn prepare(
     let domain = Domain::with_own_operator(tissue.dims, tissue.dx, dt, largest, setup)
         .context("invalid simulation parameters")?
         .with_operator_fingerprint(op.fingerprint());
-    Ok((domain, TissueRun { op: Arc::new(op), layout: args.layout() }))
+    let weights = args.weights.unwrap_or_default();
+    Ok((domain, TissueRun { op: Arc::new(op), layout: args.layout(), weights }))
 }
 
 /// The solver of a tissue run on the selected backend: the CPU, one GPU,
@@ -298,15 +310,26 @@ pub fn build_solver<M: CellModel, T: Scalar>(
     initial: &State<T>,
 ) -> anyhow::Result<Box<dyn Solver<T>>> {
     Ok(match selected {
-        Selected::Cpu => Box::new(TissueCpuSolver::<M, T>::new(domain, &tissue.op, tissue.layout, initial)),
-        Selected::Gpus(gpus) if gpus.len() == 1 => Box::new(TissueGpuSolver::<M, T>::new(
+        Selected::Cpu => Box::new(TissueCpuSolver::<M, T>::with_weights(
+            domain,
+            &tissue.op,
+            tissue.layout,
+            tissue.weights,
+            initial,
+        )?),
+        Selected::Gpus(gpus) if gpus.len() == 1 => Box::new(TissueGpuSolver::<M, T>::with_weights(
             &gpus[0],
             crate::PTX,
             domain,
             &tissue.op,
             tissue.layout,
+            tissue.weights,
             initial,
         )?),
+        Selected::Gpus(_) if tissue.weights == WeightChoice::Classes => bail!(
+            "[tissue] weights = \"classes\" runs on the CPU or one GPU; a tissue split over several GPUs \
+             keeps per-cell rows: give weights = \"auto\" or \"per-cell\", or one GPU"
+        ),
         Selected::Gpus(gpus) => Box::new(TissueGpuMultiSolver::<M, T>::new(
             gpus,
             crate::PTX,

@@ -90,6 +90,23 @@ pub fn rich_start<T: Scalar>(dims: GridDims) -> State<T> {
     })
 }
 
+/// A tissue whose weight rows repeat (fibres turning from -60 to +60
+/// degrees through z, the same in every cell of a plane), with an
+/// irregular outline (10% of the cells removed at random, so that the
+/// boundary rows are many); D_fibre = `d`, D_cross = `d` / 5.
+pub fn turning_tissue(dims: GridDims, dx: f64, d: f64) -> fibril_host::tissue::Tissue {
+    use fibril_host::tissue::{Conductivity, geometry};
+    let c = Conductivity { fibre: d, cross: 0.2 * d, sheet: None };
+    let mut t = geometry::slab(dims, dx, [-60.0, 60.0], c);
+    let mut rng = Lcg(13);
+    for l in &mut t.labels {
+        if rng.next_unit() < 0.1 {
+            *l = 0;
+        }
+    }
+    t
+}
+
 /// A tissue with a hole (a cylinder along z), an irregular outline (10%
 /// of the cells removed at random) and fibres that change direction from
 /// cell to cell, off every axis; D_fibre = `d`, D_cross = `d` / 5.

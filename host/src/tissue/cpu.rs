@@ -1,23 +1,24 @@
 //! The CPU solver of a tissue: the reference of the GPU's tissue kernels.
 //!
 //! Every cell is stepped by the very function the kernels call
-//! (`kernels_gpu::tissue::step_dense_cell` or `step_compact_cell`), on
-//! buffers laid out as on the device (the locals variable after variable),
-//! in parallel over runs of cells; stimuli by
+//! (`kernels_gpu::tissue::step_dense_cell` or `step_compact_cell`, with
+//! the weights stored as the GPU stores them: per cell or by class,
+//! `super::rows`), on buffers laid out as on the device (the locals
+//! variable after variable), in parallel over runs of cells; stimuli by
 //! `kernels_gpu::tissue::stimulate_stored_cell`, like the stimulus kernel.
 
 use std::sync::Arc;
 
 use kernels_gpu::events::{Recorder, SlicePlacement};
 use kernels_gpu::tissue::{
-    CompactTissue, DenseTissue, step_compact_cell, step_dense_cell, stimulate_stored_cell,
+    ClassRows, CompactTissue, DenseTissue, OwnRows, step_compact_cell, step_dense_cell, stimulate_stored_cell,
 };
 use kernels_gpu::{CellModel, Locals, StepCoeffs};
 use rayon::prelude::*;
 
-use super::TissueLayout;
 use super::maps::Storage;
 use super::weights::Operator;
+use super::{TissueError, TissueLayout, WeightChoice, WeightRows};
 use crate::domain::Domain;
 use crate::events::ecg::pseudo_ecg_at;
 use crate::events::recording::Maps;
@@ -40,7 +41,8 @@ pub(super) struct Buffers {
     pub local: u64,
 }
 
-/// The layout's kernel argument.
+/// The layout's kernel argument (stepped by class where its `class` is
+/// not 0).
 #[derive(Clone, Copy)]
 pub(super) enum Lay {
     Dense(DenseTissue),
@@ -55,7 +57,7 @@ pub struct TissueCpuSolver<M: CellModel, T: Scalar> {
     u_next: Vec<T>,
     /// Local variable k of stored cell c at `k * stored + c`.
     local: Vec<T>,
-    weights: Vec<T>,
+    weights: WeightRows<T>,
     /// Compact layout: the neighbour table (empty for the dense one).
     neighbours: Vec<u32>,
     dt_ms: f64,
@@ -77,14 +79,28 @@ impl<M: CellModel, T: Scalar> TissueCpuSolver<M, T> {
     /// If `initial` is not a state of the domain's grid and model `M`, or
     /// the operator is of another grid (programming errors).
     pub fn new(domain: &Domain, op: &Arc<Operator>, layout: TissueLayout, initial: &State<T>) -> Self {
+        Self::with_weights(domain, op, layout, WeightChoice::Auto, initial)
+            .expect("the automatic choice falls back to per-cell rows")
+    }
+
+    /// As [`TissueCpuSolver::new`], with the weights stored as `choice`
+    /// says (refused: classes asked for with more than 65,536 distinct rows).
+    pub fn with_weights(
+        domain: &Domain,
+        op: &Arc<Operator>,
+        layout: TissueLayout,
+        choice: WeightChoice,
+        initial: &State<T>,
+    ) -> Result<Self, TissueError> {
         assert_eq!(initial.dims(), domain.dims(), "initial state matches the domain");
         assert_eq!(op.dims, domain.dims(), "the tissue's grid is the domain's");
         assert_eq!(initial.model().name, M::INFO.name, "initial state of this model");
         let storage = Storage::new(op, layout);
         let stored = storage.stored();
-        let (weights, neighbours) = match layout {
-            TissueLayout::Dense => (op.dense_weights::<T>(), Vec::new()),
-            TissueLayout::Compact => (op.compact_weights::<T>(), op.neighbours.clone()),
+        let weights = WeightRows::build(op, layout, choice)?;
+        let neighbours = match layout {
+            TissueLayout::Dense => Vec::new(),
+            TissueLayout::Compact => op.neighbours.clone(),
         };
         let mut solver = Self {
             storage,
@@ -105,7 +121,7 @@ impl<M: CellModel, T: Scalar> TissueCpuSolver<M, T> {
             maps: None,
         };
         solver.load(initial);
-        solver
+        Ok(solver)
     }
 
     fn load(&mut self, state: &State<T>) {
@@ -121,18 +137,24 @@ impl<M: CellModel, T: Scalar> TissueCpuSolver<M, T> {
 
     fn lay(&self) -> Lay {
         let s = &self.storage;
+        let (weights, class, rows) = match &self.weights {
+            WeightRows::PerCell { weights } => (weights.as_ptr() as u64, 0, s.stored() as u32),
+            WeightRows::Classes { table, rows, class } => {
+                (table.as_ptr() as u64, class.as_ptr() as u64, *rows)
+            }
+        };
         match s.layout {
-            TissueLayout::Dense => Lay::Dense(DenseTissue {
-                dims: s.dims,
-                weights: self.weights.as_ptr() as u64,
-                mask: s.mask.as_ptr() as u64,
-            }),
+            TissueLayout::Dense => {
+                Lay::Dense(DenseTissue { dims: s.dims, weights, mask: s.mask.as_ptr() as u64, class, rows })
+            }
             TissueLayout::Compact => Lay::Compact(CompactTissue {
                 dims: s.dims,
                 cells: s.cells.len() as u32,
-                weights: self.weights.as_ptr() as u64,
+                weights,
                 neighbours: self.neighbours.as_ptr() as u64,
                 index: s.cells.as_ptr() as u64,
+                class,
+                rows,
             }),
         }
     }
@@ -246,7 +268,8 @@ unsafe fn step_cells_fma<M: CellModel, T: Scalar>(
     unsafe { step_cells::<M, T>(bufs, lay, step, coeffs, rec, range) }
 }
 
-/// Steps the stored cells of `range` with the kernels' per-cell functions.
+/// Steps the stored cells of `range` with the kernels' per-cell functions
+/// (by class where the layout has a class index).
 ///
 /// # Safety
 /// The buffers and `lay` are a solver's (lengths as the per-cell functions
@@ -264,14 +287,24 @@ unsafe fn step_cells<M: CellModel, T: Scalar>(
     // SAFETY: forwarded from the caller.
     unsafe {
         match lay {
+            Lay::Dense(d) if d.class != 0 => {
+                for i in range {
+                    step_dense_cell::<M, T, ClassRows>(u, u_next, local, &d, step, coeffs, rec, i);
+                }
+            }
             Lay::Dense(d) => {
                 for i in range {
-                    step_dense_cell::<M, T>(u, u_next, local, &d, step, coeffs, rec, i);
+                    step_dense_cell::<M, T, OwnRows>(u, u_next, local, &d, step, coeffs, rec, i);
+                }
+            }
+            Lay::Compact(c) if c.class != 0 => {
+                for i in range {
+                    step_compact_cell::<M, T, ClassRows>(u, u_next, local, &c, step, coeffs, rec, i);
                 }
             }
             Lay::Compact(c) => {
                 for i in range {
-                    step_compact_cell::<M, T>(u, u_next, local, &c, step, coeffs, rec, i);
+                    step_compact_cell::<M, T, OwnRows>(u, u_next, local, &c, step, coeffs, rec, i);
                 }
             }
         }
@@ -288,7 +321,7 @@ impl<M: CellModel, T: Scalar> Solver<T> for TissueCpuSolver<M, T> {
     }
 
     fn method(&self) -> String {
-        format!("cpu-tissue-{}", self.storage.layout.name())
+        format!("cpu-tissue-{}{}", self.storage.layout.name(), self.weights.method_suffix())
     }
 
     fn advance(&mut self, steps: u64) -> Result<(), SolverError> {
@@ -378,10 +411,23 @@ pub fn for_model<T: Scalar>(
     layout: TissueLayout,
     initial: &State<T>,
 ) -> Box<dyn Solver<T>> {
+    for_model_with(domain, op, layout, WeightChoice::Auto, initial)
+        .expect("the automatic choice falls back to per-cell rows")
+}
+
+/// As [`for_model`], with the weights stored as `choice` says.
+pub fn for_model_with<T: Scalar>(
+    domain: &Domain,
+    op: &Arc<Operator>,
+    layout: TissueLayout,
+    choice: WeightChoice,
+    initial: &State<T>,
+) -> Result<Box<dyn Solver<T>>, TissueError> {
     struct Build<'a, T> {
         domain: &'a Domain,
         op: &'a Arc<Operator>,
         layout: TissueLayout,
+        choice: WeightChoice,
         initial: &'a State<T>,
     }
     impl<T: Scalar> crate::models::ModelVisitor for Build<'_, T> {
@@ -390,12 +436,18 @@ pub fn for_model<T: Scalar>(
             // `dispatch` was asked for T's precision, so S is T.
             let initial: &State<S> =
                 (self.initial as &dyn std::any::Any).downcast_ref().expect("dispatched on T's precision");
-            let solver: Box<dyn Solver<S>> =
-                Box::new(TissueCpuSolver::<M, S>::new(self.domain, self.op, self.layout, initial));
+            let solver: Result<Box<dyn Solver<S>>, TissueError> = TissueCpuSolver::<M, S>::with_weights(
+                self.domain,
+                self.op,
+                self.layout,
+                self.choice,
+                initial,
+            )
+            .map(|s| Box::new(s) as Box<dyn Solver<S>>);
             Box::new(solver)
         }
     }
-    let build = Build { domain, op, layout, initial };
+    let build = Build { domain, op, layout, choice, initial };
     let any = crate::models::dispatch(domain.model().info(), T::PRECISION, build);
-    *any.downcast::<Box<dyn Solver<T>>>().expect("dispatched on T's precision")
+    *any.downcast::<Result<Box<dyn Solver<T>>, TissueError>>().expect("dispatched on T's precision")
 }

@@ -1,6 +1,7 @@
 //! A tissue resident on one GPU: the tissue kernels of `kernels_gpu`
-//! (`kernels::tissue`), dense with a mask or compact, with stimuli and
-//! maps on the device as for the box.
+//! (`kernels::tissue`), dense with a mask or compact, each with the
+//! weights per cell or by class (`super::rows`), with stimuli and maps on
+//! the device as for the box.
 
 use std::marker::PhantomData;
 use std::sync::Arc;
@@ -14,9 +15,9 @@ use kernels_gpu::registry::{self, Kernel};
 use kernels_gpu::tissue::{CompactTissue, DenseTissue};
 use kernels_gpu::{CellModel, DEFAULT_BLOCK, FLAT_BLOCK, GridDims, Locals, StepCoeffs, ZWindow};
 
-use super::TissueLayout;
 use super::maps::Storage;
 use super::weights::Operator;
+use super::{TissueLayout, WeightChoice, WeightRows};
 use crate::backend::gpu::GpuDevice;
 use crate::backend::gpu::maps::DeviceMaps;
 use crate::backend::gpu::solver::{any_nonfinite_on, cuda};
@@ -77,7 +78,11 @@ pub struct TissueGpuSolver<M: CellModel, T: Scalar> {
     u_next: CudaSlice<T>,
     /// Local variable k of stored cell c at `k * stored + c`.
     local: CudaSlice<T>,
+    /// The weight table: a row per stored cell, or a row per class.
     weights: CudaSlice<T>,
+    /// The class of every stored cell (weights by class), and the table's rows.
+    class: Option<CudaSlice<u16>>,
+    rows: u32,
     buffers: LayoutBuffers,
     flag: CudaSlice<u32>,
     dt_ms: f64,
@@ -90,23 +95,36 @@ pub struct TissueGpuSolver<M: CellModel, T: Scalar> {
     model: PhantomData<M>,
 }
 
-/// Device bytes of a tissue run: U twice, the locals, the weights and the
-/// layout's tables (per stored cell).
-pub fn device_bytes(op: &Operator, layout: TissueLayout, variables: usize, bytes_per_value: usize) -> u64 {
+/// Device bytes of a tissue run: U twice, the locals, the weights (18 per
+/// stored cell, or 18 per class and a u16 class per stored cell: `classes`
+/// is the number of classes, `None` for per-cell rows) and the layout's
+/// tables (a mask byte per cell, or the neighbour table and the cell list).
+pub fn device_bytes(
+    op: &Operator,
+    layout: TissueLayout,
+    classes: Option<u32>,
+    variables: usize,
+    bytes_per_value: usize,
+) -> u64 {
+    let directions = kernels_gpu::tissue::DIRECTIONS as u64;
     let (stored, tissue) = match layout {
         TissueLayout::Dense => (op.dims.cells() as u64, 0u64),
         TissueLayout::Compact => (op.tissue_cells() as u64, op.tissue_cells() as u64),
     };
-    let values = (variables as u64 + 1 + kernels_gpu::tissue::DIRECTIONS as u64) * stored;
+    let weights = match classes {
+        None => directions * stored * bytes_per_value as u64,
+        Some(rows) => directions * rows as u64 * bytes_per_value as u64 + 2 * stored,
+    };
     let tables = match layout {
         TissueLayout::Dense => stored,
-        TissueLayout::Compact => (kernels_gpu::tissue::DIRECTIONS as u64 + 1) * 4 * tissue,
+        TissueLayout::Compact => (directions + 1) * 4 * tissue,
     };
-    values * bytes_per_value as u64 + tables
+    (variables as u64 + 1) * stored * bytes_per_value as u64 + weights + tables
 }
 
 impl<M: CellModel, T: Scalar> TissueGpuSolver<M, T> {
-    /// Loads the tissue kernels, uploads the weights and `initial`.
+    /// Loads the tissue kernels, uploads the weights (by class where that
+    /// takes less memory: [`WeightChoice::Auto`]) and `initial`.
     pub fn new(
         device: &GpuDevice,
         ptx: &str,
@@ -115,13 +133,30 @@ impl<M: CellModel, T: Scalar> TissueGpuSolver<M, T> {
         layout: TissueLayout,
         initial: &State<T>,
     ) -> Result<Self, SolverError> {
+        Self::with_weights(device, ptx, domain, op, layout, WeightChoice::Auto, initial)
+    }
+
+    /// As [`TissueGpuSolver::new`], with the weights stored as `choice` says.
+    pub fn with_weights(
+        device: &GpuDevice,
+        ptx: &str,
+        domain: &Domain,
+        op: &Arc<Operator>,
+        layout: TissueLayout,
+        choice: WeightChoice,
+        initial: &State<T>,
+    ) -> Result<Self, SolverError> {
         assert_eq!(initial.dims(), domain.dims(), "initial state matches the domain");
         assert_eq!(op.dims, domain.dims(), "the tissue's grid is the domain's");
         assert_eq!(initial.model().name, M::INFO.name, "initial state of this model");
-        device.check_fits(device_bytes(op, layout, M::INFO.variables.len(), T::BYTES))?;
-        let kernel = match layout {
-            TissueLayout::Dense => Kernel::TissueDense,
-            TissueLayout::Compact => Kernel::TissueCompact,
+        let rows = WeightRows::<T>::build(op, layout, choice)?;
+        let classes = rows.classes();
+        device.check_fits(device_bytes(op, layout, classes, M::INFO.variables.len(), T::BYTES))?;
+        let kernel = match (layout, classes) {
+            (TissueLayout::Dense, None) => Kernel::TissueDense,
+            (TissueLayout::Compact, None) => Kernel::TissueCompact,
+            (TissueLayout::Dense, Some(_)) => Kernel::TissueDenseClasses,
+            (TissueLayout::Compact, Some(_)) => Kernel::TissueCompactClasses,
         };
         let name = |model: &str, kernel| {
             registry::entry_point(model, kernel, T::NAME)
@@ -134,22 +169,26 @@ impl<M: CellModel, T: Scalar> TissueGpuSolver<M, T> {
         let storage = Storage::new(op, layout);
         let stored = storage.stored();
         let alloc = |n: usize, during| stream.alloc_zeros::<T>(n.max(1)).map_err(cuda(during));
-        let (weights, buffers) = match layout {
-            TissueLayout::Dense => (
-                stream.clone_htod(&op.dense_weights::<T>()).map_err(cuda("uploading the weights"))?,
-                LayoutBuffers::Dense {
-                    mask: stream.clone_htod(&storage.mask).map_err(cuda("uploading the mask"))?,
-                },
+        let (weights, class, table_rows) = match &rows {
+            WeightRows::PerCell { weights } => {
+                (stream.clone_htod(weights).map_err(cuda("uploading the weights"))?, None, stored as u32)
+            }
+            WeightRows::Classes { table, rows, class } => (
+                stream.clone_htod(table).map_err(cuda("uploading the weight classes"))?,
+                Some(stream.clone_htod(class).map_err(cuda("uploading the class of each cell"))?),
+                *rows,
             ),
-            TissueLayout::Compact => (
-                stream.clone_htod(&op.compact_weights::<T>()).map_err(cuda("uploading the weights"))?,
-                LayoutBuffers::Compact {
-                    neighbours: stream
-                        .clone_htod(&op.neighbours)
-                        .map_err(cuda("uploading the neighbour table"))?,
-                    index: stream.clone_htod(&storage.cells).map_err(cuda("uploading the cell list"))?,
-                },
-            ),
+        };
+        let buffers = match layout {
+            TissueLayout::Dense => LayoutBuffers::Dense {
+                mask: stream.clone_htod(&storage.mask).map_err(cuda("uploading the mask"))?,
+            },
+            TissueLayout::Compact => LayoutBuffers::Compact {
+                neighbours: stream
+                    .clone_htod(&op.neighbours)
+                    .map_err(cuda("uploading the neighbour table"))?,
+                index: stream.clone_htod(&storage.cells).map_err(cuda("uploading the cell list"))?,
+            },
         };
         let device_coeffs = crate::backend::gpu::tables::device_coeffs::<M, T>(domain, &stream)?;
         let mut solver = Self {
@@ -160,6 +199,8 @@ impl<M: CellModel, T: Scalar> TissueGpuSolver<M, T> {
             u_next: alloc(stored, "allocating U_next")?,
             local: alloc(M::Locals::<T>::COUNT * stored, "allocating the locals")?,
             weights,
+            class,
+            rows: table_rows,
             buffers,
             flag: stream.alloc_zeros::<u32>(1).map_err(cuda("allocating the NaN flag"))?,
             step: StepCoeffs::new(domain.dt_ms(), domain.dt_ms()),
@@ -235,10 +276,11 @@ impl<M: CellModel, T: Scalar> TissueGpuSolver<M, T> {
         self.stimulate()?;
         let (step, coeffs, rec) = (ByValue(self.step), ByValue(self.coeffs), ByValue(self.step_recorder()));
         let weights = self.address(&self.weights);
+        let (class, rows) = (self.class.as_ref().map_or(0, |c| self.address(c)), self.rows);
         match &self.buffers {
             LayoutBuffers::Dense { mask } => {
                 let dims = self.storage.dims;
-                let lay = ByValue(DenseTissue { dims, weights, mask: self.address(mask) });
+                let lay = ByValue(DenseTissue { dims, weights, mask: self.address(mask), class, rows });
                 let (bx, by) = DEFAULT_BLOCK;
                 let cfg = LaunchConfig {
                     grid_dim: (dims.nx.div_ceil(bx), dims.ny.div_ceil(by), dims.nz),
@@ -249,14 +291,16 @@ impl<M: CellModel, T: Scalar> TissueGpuSolver<M, T> {
                 let mut b = self.stream.launch_builder(&self.step_fn);
                 b.arg(&self.u).arg(&mut self.u_next).arg(&mut self.local);
                 b.arg(&lay).arg(&step).arg(&coeffs).arg(&window).arg(&rec);
-                // SAFETY: <model>_tissue_dense_<t> takes (u, u_next, local,
-                // lay, step, coeffs, window, rec); U, U_next hold the box's
-                // cells, the locals COUNT times as many, the weights 18 per
-                // cell (zero outside the tissue and towards unconnected
-                // neighbours, so every read neighbour is in the box), the
-                // mask one byte per cell; the grid covers x, y by whole
-                // blocks and z by slices; the recorder is off or over the
-                // box's maps.
+                // SAFETY: <model>_tissue_dense[_classes]_<t> takes (u,
+                // u_next, local, lay, step, coeffs, window, rec); U, U_next
+                // hold the box's cells, the locals COUNT times as many, the
+                // weights 18 per cell (or per class of `rows`, with a class
+                // below `rows` per cell: the classes kernel was loaded
+                // exactly when `class` is set), zero outside the tissue and
+                // towards unconnected neighbours, so every read neighbour
+                // is in the box; the mask one byte per cell; the grid
+                // covers x, y by whole blocks and z by slices; the recorder
+                // is off or over the box's maps.
                 unsafe { b.launch(cfg) }.map_err(cuda("launching the tissue step"))?;
             }
             LayoutBuffers::Compact { neighbours, index } => {
@@ -267,6 +311,8 @@ impl<M: CellModel, T: Scalar> TissueGpuSolver<M, T> {
                     weights,
                     neighbours: self.address(neighbours),
                     index: self.address(index),
+                    class,
+                    rows,
                 });
                 let cfg = LaunchConfig {
                     grid_dim: (cells.div_ceil(FLAT_BLOCK), 1, 1),
@@ -276,10 +322,12 @@ impl<M: CellModel, T: Scalar> TissueGpuSolver<M, T> {
                 let mut b = self.stream.launch_builder(&self.step_fn);
                 b.arg(&self.u).arg(&mut self.u_next).arg(&mut self.local);
                 b.arg(&lay).arg(&step).arg(&coeffs).arg(&rec);
-                // SAFETY: <model>_tissue_compact_<t> takes (u, u_next, local,
-                // lay, step, coeffs, rec); U, U_next hold the tissue cells,
-                // the locals COUNT times as many, the weights and the
-                // neighbour table 18 per cell with indices of tissue cells,
+                // SAFETY: <model>_tissue_compact[_classes]_<t> takes (u,
+                // u_next, local, lay, step, coeffs, rec); U, U_next hold
+                // the tissue cells, the locals COUNT times as many, the
+                // weights 18 per cell (or per class, as for the dense
+                // kernel) and the neighbour table 18 per cell with indices
+                // of tissue cells,
                 // the index table one per cell; one thread per tissue cell;
                 // the recorder is off or over the tissue cells' maps.
                 unsafe { b.launch(cfg) }.map_err(cuda("launching the tissue step"))?;
@@ -314,7 +362,11 @@ impl<M: CellModel, T: Scalar> Solver<T> for TissueGpuSolver<M, T> {
     }
 
     fn method(&self) -> String {
-        format!("tissue-{}", self.storage.layout.name())
+        let suffix = match self.class {
+            None => String::new(),
+            Some(_) => format!("-classes ({} rows)", self.rows),
+        };
+        format!("tissue-{}{suffix}", self.storage.layout.name())
     }
 
     fn advance(&mut self, steps: u64) -> Result<(), SolverError> {
@@ -414,5 +466,30 @@ impl<M: CellModel, T: Scalar> Solver<T> for TissueGpuSolver<M, T> {
 
     fn any_nonfinite(&mut self) -> Result<bool, SolverError> {
         any_nonfinite_on(&self.stream, &self.flag_fn, &self.u, &mut self.flag)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tissue::{Conductivity, Fibres, Tissue};
+    use kernels_gpu::GridDims;
+
+    #[test]
+    fn device_bytes_count_the_rows_or_the_classes() {
+        // A 5 x 4 x 3 box, all tissue: 60 cells; Karma (U and v), f32.
+        let dims = GridDims::new(5, 4, 3);
+        let c = Conductivity { fibre: 1.0, cross: 0.25, sheet: None };
+        let op = Operator::build(&Tissue::box_of(dims, 0.5, Fibres::ALONG_X, c)).unwrap();
+        let values = 3 * 60 * 4;
+        assert_eq!(device_bytes(&op, TissueLayout::Dense, None, 2, 4), values + 18 * 60 * 4 + 60);
+        assert_eq!(
+            device_bytes(&op, TissueLayout::Dense, Some(27), 2, 4),
+            values + 18 * 27 * 4 + 2 * 60 + 60
+        );
+        assert_eq!(
+            device_bytes(&op, TissueLayout::Compact, Some(27), 2, 4),
+            values + 18 * 27 * 4 + 2 * 60 + 19 * 4 * 60
+        );
     }
 }

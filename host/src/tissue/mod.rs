@@ -12,6 +12,8 @@
 //! - [`geometry`]: the built-in geometries (slab, ellipsoidal shell,
 //!   cylinder with a hole) and their fibres;
 //! - [`files`]: masks, labels and fibres from `.npy` and `.vti` files;
+//! - [`rows`]: the weights as a solver stores them, each cell's own row
+//!   or the distinct rows with a class per cell (chosen automatically);
 //! - [`cpu`], [`gpu`]: the solvers, one per backend, each with both
 //!   layouts;
 //! - [`split`], [`split_cpu`], [`split_gpu`]: the tissue split along z
@@ -24,6 +26,7 @@ pub mod files;
 pub mod geometry;
 pub mod gpu;
 pub mod maps;
+pub mod rows;
 pub mod split;
 pub mod split_cpu;
 pub mod split_gpu;
@@ -33,6 +36,7 @@ use kernels_gpu::GridDims;
 use thiserror::Error;
 
 pub use conductivity::{Conductivity, Fibres};
+pub use rows::{WeightChoice, WeightRows};
 pub use weights::Operator;
 
 /// How the tissue cells are stored and stepped.
@@ -90,6 +94,11 @@ pub enum TissueError {
          use --dt {dt_max:.6} or smaller, or a coarser --dx"
     )]
     Unstable { dt: f64, dt_max: f64, cell: [u32; 3] },
+    #[error(
+        "the tissue's weights have more than {max} distinct rows, more than a 16-bit class tells apart; \
+         store them per cell (weights = \"per-cell\" or \"auto\" in [tissue])"
+    )]
+    TooManyClasses { max: usize },
     #[error("the grid {nx}x{ny}x{nz} has {cells} cells, more than the 2^32 - 1 a tissue layout indexes")]
     TooLarge { nx: u32, ny: u32, nz: u32, cells: u64 },
 }

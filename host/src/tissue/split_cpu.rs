@@ -187,6 +187,8 @@ impl<M: CellModel, T: Scalar> TissueCpuMultiSolver<M, T> {
                     dims: slab.local,
                     weights: part.weights.as_ptr() as u64,
                     mask: slab.mask.as_ptr() as u64,
+                    class: 0,
+                    rows: slab.stride() as u32,
                 }),
                 TissueLayout::Compact => Lay::Compact(CompactTissue {
                     dims: slab.global,
@@ -194,6 +196,8 @@ impl<M: CellModel, T: Scalar> TissueCpuMultiSolver<M, T> {
                     weights: part.weights.as_ptr() as u64,
                     neighbours: slab.neighbours.as_ptr() as u64,
                     index: slab.index.as_ptr() as u64,
+                    class: 0,
+                    rows: slab.stride() as u32,
                 }),
             };
             let bufs = Buffers {

@@ -405,7 +405,8 @@ impl<M: CellModel, T: Scalar> TissueGpuMultiSolver<M, T> {
             match &part.buffers {
                 LayoutBuffers::Dense { mask } => {
                     let dims = slab.local;
-                    let lay = ByValue(DenseTissue { dims, weights, mask: part.address(mask) });
+                    let (mask, rows) = (part.address(mask), dims.cells() as u32);
+                    let lay = ByValue(DenseTissue { dims, weights, mask, class: 0, rows });
                     let window = ZWindow::new(1, dims.nz - 1);
                     let (bx, by) = DEFAULT_BLOCK;
                     let cfg = LaunchConfig {
@@ -437,6 +438,8 @@ impl<M: CellModel, T: Scalar> TissueGpuMultiSolver<M, T> {
                         weights,
                         neighbours: part.address(neighbours),
                         index: part.address(&part.index),
+                        class: 0,
+                        rows: cells,
                     });
                     let cfg = LaunchConfig {
                         grid_dim: (cells.div_ceil(FLAT_BLOCK), 1, 1),

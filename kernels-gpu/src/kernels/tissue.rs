@@ -8,6 +8,12 @@
 //! - `<model>_tissue_compact_<t>(u, u_next, local, lay: CompactTissue,
 //!   step, coeffs, rec)`: only the tissue cells, a 1D launch of one thread
 //!   per tissue cell;
+//! - `<model>_tissue_dense_classes_<t>`, `<model>_tissue_compact_classes_<t>`:
+//!   the same with the weights of each cell's class
+//!   ([`ClassRows`](crate::tissue::ClassRows): the
+//!   layout's `class` and `rows` point at a class per stored cell and the
+//!   table of distinct rows), where the two above read each cell's own row
+//!   ([`OwnRows`](crate::tissue::OwnRows));
 //! - `stimulate_tissue_<t>(u, dims, index, first, end, args, rec)`: a
 //!   stimulus over the stored cells `first..end` of either layout
 //!   (grid-stride loop).
@@ -18,7 +24,9 @@ use crate::gpu::{block_dim, block_idx, flat_thread_count, flat_thread_index, thr
 use crate::layout::grid::{GridDims, ZWindow};
 use crate::model::CellModel;
 use crate::real::Real;
-use crate::tissue::{CompactTissue, DenseTissue, step_compact_cell, step_dense_cell, stimulate_stored_cell};
+use crate::tissue::{
+    CompactTissue, DenseTissue, RowLookup, step_compact_cell, step_dense_cell, stimulate_stored_cell,
+};
 
 /// One step of the tissue cells of the slices of `window`.
 ///
@@ -27,7 +35,7 @@ use crate::tissue::{CompactTissue, DenseTissue, step_compact_cell, step_dense_ce
 /// bx), ceil(ny / by), window.len())`, `window` inside `0..nz`.
 #[inline(always)]
 #[allow(clippy::too_many_arguments, reason = "the kernel's parameter list, one to one")]
-pub unsafe fn step_dense<M: CellModel, T: Real>(
+pub unsafe fn step_dense<M: CellModel, T: Real, R: RowLookup>(
     u: *const T,
     u_next: *mut T,
     local: *mut T,
@@ -49,7 +57,7 @@ pub unsafe fn step_dense<M: CellModel, T: Real>(
     }
     let i = (z * g.ny + y) * g.nx + x;
     // SAFETY: i is a cell of the grid, stepped by this thread alone.
-    unsafe { step_dense_cell::<M, T>(u, u_next, local, &lay, step, coeffs, rec, i) }
+    unsafe { step_dense_cell::<M, T, R>(u, u_next, local, &lay, step, coeffs, rec, i) }
 }
 
 /// One step of every tissue cell of a compact layout.
@@ -58,7 +66,7 @@ pub unsafe fn step_dense<M: CellModel, T: Real>(
 /// As [`step_compact_cell`] for every cell; a 1D launch of at least
 /// `lay.cells` threads.
 #[inline(always)]
-pub unsafe fn step_compact<M: CellModel, T: Real>(
+pub unsafe fn step_compact<M: CellModel, T: Real, R: RowLookup>(
     u: *const T,
     u_next: *mut T,
     local: *mut T,
@@ -72,16 +80,22 @@ pub unsafe fn step_compact<M: CellModel, T: Real>(
         return;
     }
     // SAFETY: c is a tissue cell, stepped by this thread alone.
-    unsafe { step_compact_cell::<M, T>(u, u_next, local, &lay, step, coeffs, rec, c as u32) }
+    unsafe { step_compact_cell::<M, T, R>(u, u_next, local, &lay, step, coeffs, rec, c as u32) }
 }
 
 /// The tissue entry points of one model and precision (called by the
 /// registry's callback in `kernels/mod.rs`).
 macro_rules! tissue_entries {
     ($model:ident, $ty:path, $t:ident) => {
+        $crate::kernels::tissue::tissue_entries!(@dense $model, $ty, $t, tissue_dense, OwnRows);
+        $crate::kernels::tissue::tissue_entries!(@dense $model, $ty, $t, tissue_dense_classes, ClassRows);
+        $crate::kernels::tissue::tissue_entries!(@compact $model, $ty, $t, tissue_compact, OwnRows);
+        $crate::kernels::tissue::tissue_entries!(@compact $model, $ty, $t, tissue_compact_classes, ClassRows);
+    };
+    (@dense $model:ident, $ty:path, $t:ident, $kernel:ident, $rows:ident) => {
         const _: () = {
             /// One step of the tissue cells of a dense grid (`kernels::tissue` has the contract).
-            #[unsafe(export_name = $crate::entry_name!($model, tissue_dense, $t))]
+            #[unsafe(export_name = $crate::entry_name!($model, $kernel, $t))]
             #[allow(clippy::too_many_arguments, reason = "the kernel's parameter list")]
             pub unsafe extern "ptx-kernel" fn dense(
                 u: *const $t,
@@ -94,14 +108,17 @@ macro_rules! tissue_entries {
                 rec: $crate::events::Recorder<$t>,
             ) {
                 unsafe {
-                    $crate::kernels::tissue::step_dense::<$ty, $t>(
+                    $crate::kernels::tissue::step_dense::<$ty, $t, $crate::tissue::$rows>(
                         u, u_next, local, lay, &step, &coeffs, window, &rec,
                     )
                 }
             }
-
+        };
+    };
+    (@compact $model:ident, $ty:path, $t:ident, $kernel:ident, $rows:ident) => {
+        const _: () = {
             /// One step of the tissue cells of a compact layout (`kernels::tissue` has the contract).
-            #[unsafe(export_name = $crate::entry_name!($model, tissue_compact, $t))]
+            #[unsafe(export_name = $crate::entry_name!($model, $kernel, $t))]
             pub unsafe extern "ptx-kernel" fn compact(
                 u: *const $t,
                 u_next: *mut $t,
@@ -112,7 +129,7 @@ macro_rules! tissue_entries {
                 rec: $crate::events::Recorder<$t>,
             ) {
                 unsafe {
-                    $crate::kernels::tissue::step_compact::<$ty, $t>(
+                    $crate::kernels::tissue::step_compact::<$ty, $t, $crate::tissue::$rows>(
                         u, u_next, local, lay, &step, &coeffs, &rec,
                     )
                 }
