@@ -6,19 +6,22 @@
 # cell-update for each k. Binaries in $BIN (default .device: fibril and
 # gpu_vs_cpu from scripts/stage-device.sh); writes under $OUT. ncu needs
 # root (or the profiling permission). PARTS picks what runs (default: all
-# of "tests sweep ncu"); TILES the tile shapes (--block).
+# of "tests sweep ncu"); TILES the tile shapes (--block) of the sweep, KS
+# its steps per pass, NCU_TILES those profiled; TESTS filters the GPU
+# checks by name (default: those of the blocked kernel).
 # Usage: OUT=out scripts/device-blocked.sh
 set -uo pipefail
 OUT=${OUT:-device-out}; mkdir -p "$OUT"
 BIN=${BIN:-$PWD/.device}; TORCH=${TORCH:-bench/torch_karma.py}
 PARTS=${PARTS:-tests sweep ncu}
-TILES=${TILES:-32x8 64x4 32x16 64x8}
+TILES=${TILES:-32x8 64x4 32x16 64x8}; KS=${KS:-1 2 3 4}; NCU_TILES=${NCU_TILES:-32x8}
+TESTS=${TESTS:-blocked}
 export PATH=$BIN:$PATH
 part() { [[ " $PARTS " == *" $1 "* ]]; }
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv | tee "$OUT/gpu.txt"
 if part tests; then
   echo "== GPU vs CPU (the blocked checks among them)"
-  timeout 400 "$BIN/gpu_vs_cpu" 2>&1 | tee "$OUT/gpu_tests.txt"
+  timeout 400 "$BIN/gpu_vs_cpu" $TESTS 2>&1 | tee "$OUT/gpu_tests.txt"
 fi
 # Step counts are multiples of 12, so every k takes whole passes.
 bench() { # size steps name [options]
@@ -31,7 +34,7 @@ if part sweep; then
     set -- $spec
     bench "$1" "$2" columns --kernel columns
     for tile in $TILES; do
-      for k in 1 2 3 4; do
+      for k in $KS; do
         bench "$1" "$2" "blocked_${tile}_k$k" --kernel blocked --block "$tile" --steps-per-pass "$k"
       done
     done
@@ -42,11 +45,13 @@ M=gpu__time_duration.sum,smsp__inst_executed.sum,dram__bytes_read.sum,dram__byte
 M=$M,sm__inst_issued.avg.pct_of_peak_sustained_active,sm__warps_active.avg.pct_of_peak_sustained_active
 M=$M,launch__registers_per_thread,dram__throughput.avg.pct_of_peak_sustained_elapsed,launch__shared_mem_per_block_dynamic
 if part ncu && command -v ncu >/dev/null; then
-  echo "== ncu (one full pass at 256^3 after 36 warm-up steps), 32x8 tiles"
-  for k in 1 2 3 4; do
-    ncu --metrics "$M" --kernel-name regex:karma_blocked --launch-skip $((36 / k)) --launch-count 1 --csv \
-      fibril bench --backend gpu --size 256 --steps "$k" --warmup 36 --repeats 1 --kernel blocked --steps-per-pass "$k" \
-      > "$OUT/ncu_blocked_k$k.csv" 2> "$OUT/ncu_blocked_k$k.err"
+  echo "== ncu (one full pass at 256^3 after 36 warm-up steps), tiles $NCU_TILES"
+  for tile in $NCU_TILES; do
+    for k in $KS; do
+      ncu --metrics "$M" --kernel-name regex:karma_blocked --launch-skip $((36 / k)) --launch-count 1 --csv \
+        fibril bench --backend gpu --size 256 --steps "$k" --warmup 36 --repeats 1 --kernel blocked --block "$tile" \
+        --steps-per-pass "$k" > "$OUT/ncu_blocked_${tile}_k$k.csv" 2> "$OUT/ncu_blocked_${tile}_k$k.err"
+    done
   done
 fi
 echo "== summary"
@@ -67,10 +72,8 @@ for n in (256, 512):
         ratio = f"{s / torch:.3f}" if torch else "-"
         print(f"{n}^3 f32 {r['method']:<24} {s:10.1f} steps/s  fibril / torch.compile = {ratio}")
 cells = 256 ** 3
-for k in (1, 2, 3, 4):
-    f = out / f"ncu_blocked_k{k}.csv"
-    if not f.exists():
-        continue
+for f in sorted(out.glob("ncu_blocked_*_k*.csv")):
+    tile, k = f.stem.split("_")[2], int(f.stem.split("_k")[-1])
     rows = [r for r in csv.reader(f.read_text().splitlines()) if len(r) > 5 and r[0].isdigit()]
     m = {r[-3]: r[-1].replace(",", "") for r in rows}
     try:
@@ -79,12 +82,12 @@ for k in (1, 2, 3, 4):
         dram = (float(m["dram__bytes_read.sum"]) * units.get(unit["dram__bytes_read.sum"], 1)
                 + float(m["dram__bytes_write.sum"]) * units.get(unit["dram__bytes_write.sum"], 1))
         warp = float(m["smsp__inst_executed.sum"])
-        print(f"ncu k={k}: {dram / (cells * k):.2f} DRAM B / cell-update, {warp / (cells * k):.2f} warp instr. / "
+        print(f"ncu {tile} k={k}: {dram / (cells * k):.2f} DRAM B / cell-update, {warp / (cells * k):.2f} warp instr. / "
               f"cell-update, time {m.get('gpu__time_duration.sum')} ({unit.get('gpu__time_duration.sum')}), "
               f"issue {m.get('sm__inst_issued.avg.pct_of_peak_sustained_active')}%, warps active "
               f"{m.get('sm__warps_active.avg.pct_of_peak_sustained_active')}%, registers "
               f"{m.get('launch__registers_per_thread')}, shared {m.get('launch__shared_mem_per_block_dynamic')}")
     except (KeyError, ValueError) as e:
-        print(f"ncu k={k}: unreadable ({e}); see {f}")
+        print(f"ncu {tile} k={k}: unreadable ({e}); see {f}")
 PY
 grep -h '^' "$OUT/bench.txt" 2>/dev/null | tail -n 40

@@ -601,7 +601,8 @@ fn every_model_columns(gpu: &GpuDevice) -> Result<(), String> {
 /// pass, f32 and f64: 1,000 steps (the last pass of k = 3 is shorter) of a
 /// propagating wave on a grid with partial tiles along x and y and partial
 /// z-chunks. A tile that does not fit a block's shared memory must be
-/// refused as such (ten Tusscher-Panfilov in f64 at k >= 3).
+/// refused as such (the models with many locals at the larger k, in f64
+/// first).
 fn every_model_blocked(gpu: &GpuDevice) -> Result<(), String> {
     let dims = GridDims::new(37, 21, 45);
     let mut failures = Vec::new();

@@ -1,7 +1,7 @@
 //! Temporal blocking on the GPU: k steps per pass (the algorithm and its
 //! tiling are in [`crate::blocked`], shared with the CPU emulator).
 
-use crate::blocked::{Pass, Shared, Tile, level_phase, load_phase};
+use crate::blocked::{Pass, PassArgs, Shared, Tile, run_block};
 use crate::cell::StepCoeffs;
 use crate::events::Recorder;
 use crate::gpu::{block_dim, block_idx, dynamic_shared, sync_threads, thread_idx};
@@ -34,7 +34,7 @@ use crate::real::Real;
 pub unsafe fn step<M: CellModel, T: Real>(
     u: *const T,
     u_next: *mut T,
-    local: *mut T,
+    local: *const T,
     g: GridDims,
     step: &StepCoeffs<T>,
     coeffs: &M::Coeffs<T>,
@@ -43,37 +43,41 @@ pub unsafe fn step<M: CellModel, T: Real>(
     local_next: *mut T,
     pass: Pass,
 ) {
+    let args =
+        PassArgs::<M, T> { u, local, u_next, local_next, step, coeffs, rec, first_step: pass.first_step };
+    // SAFETY: forwarded; `pass.steps` picks the instance (1..=4).
+    unsafe {
+        match pass.steps {
+            1 => block::<M, T, 1>(g, window, pass.z_chunk, &args),
+            2 => block::<M, T, 2>(g, window, pass.z_chunk, &args),
+            3 => block::<M, T, 3>(g, window, pass.z_chunk, &args),
+            _ => block::<M, T, 4>(g, window, pass.z_chunk, &args),
+        }
+    }
+}
+
+/// The block's pass with `K` steps, a constant of the code (so that the
+/// levels unroll and their maps stay in registers).
+///
+/// # Safety
+/// As [`step`].
+#[inline(always)]
+unsafe fn block<M: CellModel, T: Real, const K: u32>(
+    g: GridDims,
+    window: ZWindow,
+    z_chunk: u32,
+    args: &PassArgs<'_, M, T>,
+) {
     let (tx, ty) = thread_idx();
     let tile_dims = block_dim();
-    let tile = Tile::new(g, tile_dims, block_idx(), window, &pass, M::Locals::<T>::COUNT as u32);
+    let tile = Tile::<K>::new::<T>(g, tile_dims, block_idx(), window, z_chunk, M::Locals::<T>::COUNT as u32);
     let thread = ty * tile_dims.0 + tx;
     // SAFETY: the launch gives the block `tile.shared_elems()` elements of
     // dynamic shared memory; the buffers are as the contract says; every
-    // thread runs the same loops (their bounds depend on the block only),
-    // so every thread reaches every barrier.
+    // thread runs the same iterations (their bounds depend on the block
+    // only), so every thread reaches every barrier.
     unsafe {
         let shared = Shared::new(dynamic_shared::<T>(), tile.shared_elems());
-        for t in tile.iterations() {
-            load_phase::<M, T>(&tile, t, thread, shared, u, local);
-            sync_threads();
-            let mut level = 1;
-            while level <= pass.steps {
-                level_phase::<M, T>(
-                    &tile,
-                    t,
-                    level,
-                    thread,
-                    shared,
-                    u_next,
-                    local_next,
-                    step,
-                    coeffs,
-                    rec,
-                    pass.first_step,
-                );
-                sync_threads();
-                level += 1;
-            }
-        }
+        run_block::<M, T, K>(&tile, thread, shared, args, || sync_threads());
     }
 }

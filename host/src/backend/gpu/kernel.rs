@@ -611,13 +611,15 @@ mod tests {
         );
         let e = cfg.check("karma", GridDims::new(64, 64, 1)).unwrap_err().to_string();
         assert!(e.contains("--kernel naive for sheets"), "{e}");
-        // Karma f32, 32x8, k = 4: a 40 x 16 frame, 12 planes of U and 5 of v.
-        assert_eq!(cfg.blocked_shared_bytes(4, 1, Precision::F32), 640 * 17 * 4);
-        cfg.check_shared_memory(1, Precision::F32, SHARED_WITHOUT_OPT_IN).unwrap();
-        // ten Tusscher-Panfilov (18 locals) in f64 needs 522 KiB: refused, naming the fixes.
+        // Karma f32, 32x8, k = 4: a 40 x 16 frame, 16 planes of U and 9 of v
+        // (beyond 48 KiB: the kernel opts in); k = 2 fits without.
+        assert_eq!(cfg.blocked_shared_bytes(4, 1, Precision::F32), 640 * 25 * 4);
+        cfg.check_shared_memory(1, Precision::F32, HOPPER_SHARED_PER_BLOCK).unwrap();
+        cfg.with_steps_per_pass(2).check_shared_memory(1, Precision::F32, SHARED_WITHOUT_OPT_IN).unwrap();
+        // ten Tusscher-Panfilov (18 locals) in f64 needs 890 KiB: refused, naming the fixes.
         let e = cfg.check_shared_memory(18, Precision::F64, HOPPER_SHARED_PER_BLOCK).unwrap_err().to_string();
         assert!(
-            e.contains("522240 bytes") && e.contains("smaller --block") && e.contains("--kernel columns"),
+            e.contains("911360 bytes") && e.contains("smaller --block") && e.contains("--kernel columns"),
             "{e}"
         );
         // The locals are double-buffered.
