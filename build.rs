@@ -78,29 +78,40 @@ fn main() {
 }
 
 /// Register limits (PTX `.maxnreg`) for the entry points whose name starts
-/// with one of these prefixes. ten Tusscher-Panfilov in f64 otherwise takes
-/// about 255 registers per thread, so one 256-thread block fills an SM's
-/// register file and 12% of its warp slots are used (ncu on an H100); at 128
-/// the step runs 1.29x faster (133 -> 171 steps/s at 256^3, the same
-/// results: a register limit changes where values live, never the
-/// arithmetic). Limits of 64, 96 and 168 were slower, and no other model
-/// gained from 64-168 (`docs/BENCHMARKS.md`).
-const REGISTER_CAPS: &[(&str, u32)] = &[("ten_tusscher_2006_naive", 128)];
+/// with the prefix and ends with the precision suffix. ten Tusscher-Panfilov
+/// in f64 otherwise takes about 255 registers per thread, so one 256-thread
+/// block fills an SM's register file and 12% of its warp slots are used
+/// (ncu on an H100); at 128 the step runs 1.29x faster (133 -> 171 steps/s
+/// at 256^3, the same results: a register limit changes where values live,
+/// never the arithmetic). Limits of 64, 96 and 168 were slower, and no other
+/// model's single-step kernel gained from 64-168 (`docs/BENCHMARKS.md`).
+/// Karma's blocked kernel in f32 takes 122 registers uncapped (two 256-thread
+/// blocks per SM, 24% of the warp slots): at 64 it runs 1.20x (k = 3) to
+/// 1.76x (k = 1) faster at 256^3 on an H100 (80 gains less), though k = 4 is
+/// 0.83x (not profiled) (`docs/BENCHMARKS.md`, "Temporal
+/// blocking").
+const REGISTER_CAPS: &[(&str, &str, u32)] =
+    &[("ten_tusscher_2006_naive", "_f64", 128), ("karma_blocked", "_f32", 64)];
 
 /// The PTX with a `.maxnreg` directive after the parameter list of each
-/// entry point that [`REGISTER_CAPS`] names and the precision suffix `_f64`.
+/// entry point that [`REGISTER_CAPS`] names.
 fn cap_registers(ptx: &str) -> String {
     let mut out = String::with_capacity(ptx.len() + 256);
     let mut cap = None;
     for line in ptx.lines() {
+        // The inner build leaves an up-to-date PTX file alone, so this may
+        // read its own output: drop the caps written last time.
+        if line.starts_with(".maxnreg ") {
+            continue;
+        }
         out.push_str(line);
         out.push('\n');
         if let Some(name) = line.strip_prefix(".visible .entry ") {
             let name = name.trim_end_matches('(');
             cap = REGISTER_CAPS
                 .iter()
-                .find(|(prefix, _)| name.starts_with(prefix) && name.ends_with("_f64"))
-                .map(|&(_, n)| n);
+                .find(|(prefix, precision, _)| name.starts_with(prefix) && name.ends_with(precision))
+                .map(|&(_, _, n)| n);
         } else if line == ")"
             && let Some(n) = cap.take()
         {

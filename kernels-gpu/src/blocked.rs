@@ -194,8 +194,15 @@ impl Magic {
 
     /// `n / d` for `n * d < 2^32`.
     #[inline(always)]
-    pub const fn div(self, n: u32) -> u32 {
-        ((n as u64 * self.m as u64) >> 32) as u32
+    pub fn div(self, n: u32) -> u32 {
+        #[cfg(target_arch = "nvptx64")]
+        {
+            crate::gpu::mul_hi_u32(n, self.m)
+        }
+        #[cfg(not(target_arch = "nvptx64"))]
+        {
+            ((n as u64 * self.m as u64) >> 32) as u32
+        }
     }
 }
 

@@ -23,6 +23,7 @@
     target_arch = "nvptx64",
     feature(
         abi_ptx,
+        asm_experimental_arch,
         stdarch_nvptx,
         core_float_math,
         core_intrinsics,
