@@ -1203,48 +1203,29 @@ impl ModelVisitor for TissueCheck<'_> {
 
 /// Every model, f32 and f64, on a box and a sheet.
 fn tissue_every_model(gpu: &GpuDevice) -> Result<(), String> {
-    let mut failures = Vec::new();
-    for dims in [GridDims::new(37, 21, 13), GridDims::new(45, 38, 1)] {
-        for m in MODELS {
-            for precision in [Precision::F32, Precision::F64] {
-                let check = TissueCheck {
-                    gpu,
-                    dims,
-                    steps: 500,
-                    tables: false,
-                    tissue: common::irregular_tissue,
-                    weights: WeightChoice::PerCell,
-                };
-                if let Err(e) = dispatch(m, precision, check) {
-                    failures.push(e);
-                }
-            }
-        }
-    }
-    if failures.is_empty() {
-        println!("    ({} models x 2 precisions x 2 layouts x 2 shapes bit-identical)", MODELS.len());
-        Ok(())
-    } else {
-        Err(failures.join("\n    "))
-    }
+    every_model_on_tissue(gpu, common::irregular_tissue, WeightChoice::PerCell, "")
 }
 
 /// The class-indexed kernels: every model, f32 and f64, both layouts, on
 /// a box and a sheet of fibres turning through z with an irregular
 /// outline, against the CPU with per-cell weights.
 fn tissue_classes_every_model(gpu: &GpuDevice) -> Result<(), String> {
+    every_model_on_tissue(gpu, common::turning_tissue, WeightChoice::Classes, " by class")
+}
+
+/// Every model, f32 and f64, both layouts, 500 steps on a 37x21x13 box and
+/// a 45x38 sheet of `tissue`, its weights stored as `weights` on the GPU.
+fn every_model_on_tissue(
+    gpu: &GpuDevice,
+    tissue: fn(GridDims, f64, f64) -> Tissue,
+    weights: WeightChoice,
+    how: &str,
+) -> Result<(), String> {
     let mut failures = Vec::new();
     for dims in [GridDims::new(37, 21, 13), GridDims::new(45, 38, 1)] {
         for m in MODELS {
             for precision in [Precision::F32, Precision::F64] {
-                let check = TissueCheck {
-                    gpu,
-                    dims,
-                    steps: 500,
-                    tables: false,
-                    tissue: common::turning_tissue,
-                    weights: WeightChoice::Classes,
-                };
+                let check = TissueCheck { gpu, dims, steps: 500, tables: false, tissue, weights };
                 if let Err(e) = dispatch(m, precision, check) {
                     failures.push(e);
                 }
@@ -1252,10 +1233,7 @@ fn tissue_classes_every_model(gpu: &GpuDevice) -> Result<(), String> {
         }
     }
     if failures.is_empty() {
-        println!(
-            "    ({} models x 2 precisions x 2 layouts x 2 shapes bit-identical by class)",
-            MODELS.len()
-        );
+        println!("    ({} models x 2 precisions x 2 layouts x 2 shapes bit-identical{how})", MODELS.len());
         Ok(())
     } else {
         Err(failures.join("\n    "))

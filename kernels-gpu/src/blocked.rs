@@ -194,7 +194,7 @@ impl Magic {
 
     /// `n / d` for `n * d < 2^32`.
     #[inline(always)]
-    pub fn div(self, n: u32) -> u32 {
+    pub fn quotient(self, n: u32) -> u32 {
         #[cfg(target_arch = "nvptx64")]
         {
             crate::gpu::mul_hi_u32(n, self.m)
@@ -451,7 +451,7 @@ unsafe fn load<M: CellModel, T: Real, const K: u32>(
             let first = t * slice + map.first_cell;
             let mut c = thread * size;
             while c < map.cells_b {
-                let y = map.row.div(c);
+                let y = map.row.quotient(c);
                 let f = c.wrapping_add(y.wrapping_mul(map.row_skip_b));
                 let i = first + c / size + y * map.grid_skip;
                 shared.set(dst + f, *u.add(i as usize));
@@ -467,7 +467,7 @@ unsafe fn load<M: CellModel, T: Real, const K: u32>(
             let stride = g.cells();
             let mut c = thread * size;
             while c < map.cells_b {
-                let y = map.row.div(c);
+                let y = map.row.quotient(c);
                 let f = dst + c.wrapping_add(y.wrapping_mul(map.row_skip_b));
                 let i = (first + c / size + y * map.grid_skip) as usize;
                 let mut var = 0;
@@ -528,7 +528,7 @@ unsafe fn level<M: CellModel, T: Real, const K: u32, const L: u32>(
     // plain neighbours); global indices are cells of the grid.
     unsafe {
         while c < map.cells_b {
-            let y = map.row.div(c);
+            let y = map.row.quotient(c);
             let f = c.wrapping_add(y.wrapping_mul(map.row_skip_b));
             // The neighbours' byte offsets: plain inside, mirrored at the sides.
             let (xm, xp, ym, yp) = if tile.edge {
@@ -771,7 +771,7 @@ mod tests {
                 let m = t.maps[l];
                 let mut seen = 0;
                 for c in (0..m.cells_b).step_by(size as usize) {
-                    let y = m.row.div(c);
+                    let y = m.row.quotient(c);
                     let n = c / size;
                     assert_eq!((y, n - y * m.w), (n / m.w, n % m.w), "level {l} cell {n} of width {}", m.w);
                     let (x, yy) = (m.x_lo + n % m.w, m.y_lo + n / m.w);
@@ -798,7 +798,7 @@ mod tests {
             let magic = Magic::new(d);
             let limit = ((1u64 << 32) / d as u64).min(1 << 20) as u32;
             for n in (0..limit).step_by(((limit / 4000) as usize).max(1)).chain([limit - 1]) {
-                assert_eq!(magic.div(n), n / d, "{n} / {d}");
+                assert_eq!(magic.quotient(n), n / d, "{n} / {d}");
             }
         }
     }
