@@ -82,3 +82,64 @@ fn one_cell_per_thread_kernels_keep_their_state_in_registers() {
     }
     assert!(checked >= MODELS.len() * 2 * 4, "checked only {checked} entry points");
 }
+
+/// The lines between entry point `name`'s parameter list and its body,
+/// where `build.rs` puts a register cap.
+fn entry_directives(name: &str) -> Vec<&'static str> {
+    let start =
+        fibril::PTX.find(&format!(".visible .entry {name}(")).unwrap_or_else(|| panic!("{name} in the PTX"));
+    fibril::PTX[start..]
+        .lines()
+        .skip_while(|line| line.trim() != ")")
+        .skip(1)
+        .take_while(|line| line.trim() != "{")
+        .collect()
+}
+
+/// `build.rs` caps the registers of the entry points it names, once each
+/// (a rebuild that finds its own rewritten PTX in place must not add a
+/// second directive), and of no other.
+#[test]
+fn register_caps_stand_once_on_the_entry_points_build_rs_names() {
+    // build.rs's REGISTER_CAPS: (name prefix, precision suffix, registers).
+    let expected = |name: &str| match name {
+        n if n.starts_with("ten_tusscher_2006_naive") && n.ends_with("_f64") => Some(128),
+        n if n.starts_with("karma_blocked") && n.ends_with("_f32") => Some(64),
+        _ => None,
+    };
+    let mut capped = 0;
+    for e in ENTRY_POINTS {
+        let caps: Vec<_> =
+            entry_directives(e.name).into_iter().filter(|l| l.starts_with(".maxnreg")).collect();
+        match expected(e.name) {
+            Some(n) => {
+                assert_eq!(caps, [format!(".maxnreg {n}")], "{}", e.name);
+                capped += 1;
+            }
+            None => assert!(caps.is_empty(), "{} capped: {caps:?}", e.name),
+        }
+    }
+    assert!(capped >= 2, "the capped entry points are in the registry");
+}
+
+/// The blocked kernel finds a cell's row with one `mul.hi.u32` of two
+/// registers (the row width's reciprocal is known per block, not at
+/// compile time): the same quotient as a 64-bit product's high word was
+/// miscompiled by ptxas 13.0 for sm_90 (`kernels-gpu/src/gpu`,
+/// `mul_hi_u32`). Divisions by constants also compile to `mul.hi.u32`,
+/// with an immediate operand, so those do not count.
+#[test]
+fn blocked_kernels_divide_by_mul_hi() {
+    let of_registers = |line: &str| {
+        line.trim().strip_prefix("mul.hi.u32").is_some_and(|ops| {
+            let ops: Vec<_> = ops.trim().trim_end_matches(';').split(", ").collect();
+            ops.len() == 3 && ops.iter().all(|op| op.starts_with('%'))
+        })
+    };
+    for model in MODELS {
+        for precision in ["f32", "f64"] {
+            let name = format!("{}_blocked_{precision}", model.name);
+            assert!(entry_body(&name).lines().any(of_registers), "{name}");
+        }
+    }
+}
