@@ -1,11 +1,11 @@
 //! The blocked kernel (k steps per pass) run on the CPU by its emulator,
 //! against k single steps of the CPU reference, bit for bit.
 //!
-//! `kernels_gpu::blocked::emulate` runs the very phase functions the GPU
-//! kernel runs, block after block and thread after thread, with a block's
-//! barrier at the end of each loop over its threads and its shared memory
-//! filled with NaN (a read of anything no phase wrote would spread NaN
-//! into the field). Where this file says "bit-identical" it compares every
+//! `kernels_gpu::blocked::emulate` runs the very iteration functions the
+//! GPU kernel runs, block after block and thread after thread, with a
+//! block's barrier at the end of each loop over its threads and its shared
+//! memory filled with NaN (a read of anything no iteration wrote would
+//! spread NaN into the field). Where this file says "bit-identical" it compares every
 //! variable of every cell by its bits. The GPU itself is compared in
 //! `tests/gpu_vs_cpu.rs` (`every_model_blocked_...`).
 
