@@ -137,12 +137,8 @@ impl<M: CellModel, T: Scalar> TissueCpuSolver<M, T> {
 
     fn lay(&self) -> Lay {
         let s = &self.storage;
-        let (weights, class, rows) = match &self.weights {
-            WeightRows::PerCell { weights } => (weights.as_ptr() as u64, 0, s.stored() as u32),
-            WeightRows::Classes { table, rows, class } => {
-                (table.as_ptr() as u64, class.as_ptr() as u64, *rows)
-            }
-        };
+        let (table, class, rows) = self.weights.parts(s.stored());
+        let (weights, class) = (table.as_ptr() as u64, class.map_or(0, |c| c.as_ptr() as u64));
         match s.layout {
             TissueLayout::Dense => {
                 Lay::Dense(DenseTissue { dims: s.dims, weights, mask: s.mask.as_ptr() as u64, class, rows })

@@ -169,16 +169,11 @@ impl<M: CellModel, T: Scalar> TissueGpuSolver<M, T> {
         let storage = Storage::new(op, layout);
         let stored = storage.stored();
         let alloc = |n: usize, during| stream.alloc_zeros::<T>(n.max(1)).map_err(cuda(during));
-        let (weights, class, table_rows) = match &rows {
-            WeightRows::PerCell { weights } => {
-                (stream.clone_htod(weights).map_err(cuda("uploading the weights"))?, None, stored as u32)
-            }
-            WeightRows::Classes { table, rows, class } => (
-                stream.clone_htod(table).map_err(cuda("uploading the weight classes"))?,
-                Some(stream.clone_htod(class).map_err(cuda("uploading the class of each cell"))?),
-                *rows,
-            ),
-        };
+        let (table, class, table_rows) = rows.parts(stored);
+        let weights = stream.clone_htod(table).map_err(cuda("uploading the weights"))?;
+        let class = class
+            .map(|class| stream.clone_htod(class).map_err(cuda("uploading the class of each cell")))
+            .transpose()?;
         let buffers = match layout {
             TissueLayout::Dense => LayoutBuffers::Dense {
                 mask: stream.clone_htod(&storage.mask).map_err(cuda("uploading the mask"))?,

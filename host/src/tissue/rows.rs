@@ -90,6 +90,16 @@ impl<T: Real + Send + Sync> WeightRows<T> {
         Ok(Self::Classes { table, rows, class })
     }
 
+    /// What the step functions read: the table of rows (weight k of row r
+    /// at `k * rows + r`), the row of each stored cell (none: stored cell c
+    /// is row c) and the number of rows, for a layout of `stored` cells.
+    pub fn parts(&self, stored: usize) -> (&[T], Option<&[u16]>, u32) {
+        match self {
+            Self::PerCell { weights } => (weights, None, stored as u32),
+            Self::Classes { table, rows, class } => (table, Some(class), *rows),
+        }
+    }
+
     /// The number of distinct rows, if the weights are stored by class.
     pub fn classes(&self) -> Option<u32> {
         match self {

@@ -14,10 +14,10 @@
 //! pass's first step (that step's stimuli are launched before the pass)
 //! and no map records crossings (the recorder carries the step's time).
 //! The solver ends a replayed pass before a stimulated step, and launches
-//! every step itself while maps are recorded. Pass lengths are even powers of two, so a replayed pass leaves
-//! U and U_next where they were; a graph is kept per length and per
-//! assignment of the two U buffers (an odd number of single steps swaps
-//! them), at most `2 x 7` graphs per solver.
+//! every step itself while maps are recorded. Pass lengths are even powers
+//! of two, so a replayed pass leaves U and U_next where they were; a graph
+//! is kept per length and per assignment of the two U buffers (an odd
+//! number of single steps swaps them), at most `2 x 7` graphs per solver.
 //!
 //! Capture runs on a stream of the solver's own (the legacy default
 //! stream, where the solver works, cannot be captured); capturing enqueues

@@ -296,13 +296,8 @@ impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
         let stream = self.stream.clone();
         let mut left = steps;
         while left > 0 {
-            let stimulus_at = |step: u64| {
-                self.stimuli
-                    .iter()
-                    .zip(&self.events.stimuli.stimuli)
-                    .any(|(launch, s)| launch.is_some() && s.active_at(step))
-            };
-            let k = pass_steps(self.config.steps_per_pass, left, self.step_count, stimulus_at);
+            let k =
+                pass_steps(self.config.steps_per_pass, left, self.step_count, |step| self.stimulus_due(step));
             self.stimulate_on(&stream)?;
             self.launch_blocked(&stream, ZWindow::all(self.grid.nz), k)?;
             self.swap_buffers();
@@ -389,12 +384,12 @@ impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
     /// graphs ([`super::graph::pieces`]), the others launched one by one.
     fn advance_with_graphs(&mut self, steps: u64) -> Result<(), SolverError> {
         // Bounds the look-ahead for stimuli; longer stretches take several turns.
-        const LOOK_AHEAD: u64 = 16 * super::graph::MAX_GRAPH_STEPS as u64;
+        const LOOK_AHEAD: u32 = 16 * super::graph::MAX_GRAPH_STEPS;
         let stream = self.stream.clone();
         let mut left = steps;
         while left > 0 {
             self.stimulate_on(&stream)?;
-            let quiet = self.quiet_steps(left.min(LOOK_AHEAD));
+            let quiet = self.quiet_steps(left.min(LOOK_AHEAD as u64) as u32);
             for piece in super::graph::pieces(quiet) {
                 match piece {
                     Piece::Single => self.launch_step()?,
@@ -410,15 +405,16 @@ impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
     /// before the next step at which a stimulus of this buffer is active:
     /// the current step's stimuli are applied before them, and none is
     /// due inside.
-    fn quiet_steps(&self, limit: u64) -> u64 {
-        let start = self.step_count;
-        let stimulus_at = |step: u64| {
-            self.stimuli
-                .iter()
-                .zip(&self.events.stimuli.stimuli)
-                .any(|(launch, s)| launch.is_some() && s.active_at(step))
-        };
-        (1..limit).find(|&n| stimulus_at(start + n)).unwrap_or(limit.max(1))
+    fn quiet_steps(&self, limit: u32) -> u64 {
+        pass_steps(u32::MAX, limit as u64, self.step_count, |step| self.stimulus_due(step)) as u64
+    }
+
+    /// Whether a stimulus of this buffer is active at step `step`.
+    fn stimulus_due(&self, step: u64) -> bool {
+        self.stimuli
+            .iter()
+            .zip(&self.events.stimuli.stimuli)
+            .any(|(launch, s)| launch.is_some() && s.active_at(step))
     }
 
     /// `steps` (even) steps with nothing between them, as one graph launch
@@ -434,8 +430,9 @@ impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
         let mut graphs = std::mem::take(&mut self.graphs);
         // SAFETY: `record_pass` enqueues only this solver's step kernels,
         // over its own buffers (never reallocated; the solver drops the
-        // graphs before them) and constants fixed at construction; the recorder is off (`replays_graphs`), so the
-        // step's time in the arguments is not read. `buffers` are the
+        // graphs before them) and constants fixed at construction; the
+        // recorder is off (`replays_graphs`), so the step's time in the
+        // arguments is not read. `buffers` are the
         // current roles of U, U_next and the locals, and a pass of an even
         // number of steps leaves them so.
         let launched =
