@@ -914,7 +914,8 @@ fn device_events(gpu: &GpuDevice) -> Result<(), String> {
 /// Passes replayed as CUDA graphs (the default) with stimuli inside the
 /// run (three paced beats, a current and a mask, each ending a replayed
 /// stretch), no maps, every one-step kernel, against the CPU and against
-/// the same kernel with graphs off. The run advances in chunks of odd
+/// the same kernel with graphs off; on sm_90 and later both with the
+/// programmatic edges of the default and with plain ones. The run advances in chunks of odd
 /// lengths (so U and U_next swap roles between stretches and both
 /// assignments' graphs are captured and replayed again), with the state
 /// downloaded and a NaN check after every chunk, and compared there.
@@ -934,11 +935,15 @@ fn graph_replay(gpu: &GpuDevice) -> Result<(), String> {
         if bit_identical(&want[want.len() - 1], &start).is_ok() {
             return Err(format!("{cfg}: vacuous, the stimuli left the grid at rest"));
         }
-        for graphs in [true, false] {
-            let what = format!("{cfg}, graphs {graphs}");
+        // Graphs with programmatic edges (the default on sm_90), with plain
+        // ones (`--no-pdl`), and no graphs.
+        let hopper = gpu.info().compute_capability.0 >= 9;
+        for (graphs, pdl) in [(true, true), (true, false), (false, false)] {
+            let what = format!("{cfg}, graphs {graphs}, pdl {pdl}");
             let mut s =
                 GpuSolver::<Karma, f32>::new(gpu, fibril::PTX, cfg, &d, &start).map_err(|e| e.to_string())?;
             s.set_graphs(graphs);
+            s.set_programmatic_launch(pdl);
             s.set_events(&events, EventStart::NEW, None).map_err(|e| e.to_string())?;
             let mut done = 0;
             for (chunk, want) in CHUNKS.iter().zip(&want) {
@@ -954,7 +959,8 @@ fn graph_replay(gpu: &GpuDevice) -> Result<(), String> {
             let method = s.method();
             // Every stretch but the stimulated steps and the few odd ones at
             // the end of each replays (about 2,850 of the 3,000 steps).
-            if graphs && (replayed < 2500 || !method.ends_with(" graphs")) {
+            let suffix = if pdl && hopper { " graphs pdl" } else { " graphs" };
+            if graphs && (replayed < 2500 || !method.ends_with(suffix)) {
                 return Err(format!("{what}: only {replayed} of {done} steps replayed ({method})"));
             }
             if !graphs && (replayed != 0 || method.contains("graphs")) {

@@ -143,3 +143,40 @@ fn blocked_kernels_divide_by_mul_hi() {
         }
     }
 }
+
+/// Every step kernel waits for its prerequisite grids before it reads
+/// anything: the graphs join consecutive steps by programmatic edges on
+/// sm_90 (`fibril_host::backend::gpu::graph`), and a read before the wait
+/// could see the previous step half written.
+#[test]
+fn step_kernels_wait_for_the_previous_grid_before_any_read() {
+    let mut checked = 0;
+    for e in ENTRY_POINTS {
+        if !MODELS.iter().any(|m| e.name.starts_with(m.name)) || e.name.contains("_tissue_") {
+            continue;
+        }
+        let body = entry_body(e.name);
+        let wait = body.find("griddepcontrol.wait;").unwrap_or_else(|| panic!("{} has no wait", e.name));
+        // Parameters (ld.param) are the launch's own, not the previous grid's.
+        for read in ["ld.global", "ld.shared"] {
+            if let Some(at) = body.find(read) {
+                assert!(wait < at, "{}: {read} before the wait", e.name);
+            }
+        }
+        checked += 1;
+    }
+    assert!(checked >= MODELS.len() * 2 * 5, "checked only {checked} entry points");
+}
+
+/// The module the GPUs load: retargeted where the wait is an instruction
+/// of the device (sm_90 on), without it where it is not.
+#[test]
+fn the_module_loads_on_old_and_new_gpus() {
+    use fibril_host::backend::gpu::ptx::for_device;
+    let old = for_device(fibril::PTX, (8, 0));
+    assert!(!old.programmatic && !old.text.contains("griddepcontrol"));
+    assert!(old.text.contains(".target sm_70"));
+    let hopper = for_device(fibril::PTX, (9, 0));
+    assert!(hopper.programmatic && hopper.text.contains("griddepcontrol.wait;"));
+    assert!(hopper.text.contains(".version 7.8\n") && hopper.text.contains(".target sm_90\n"));
+}

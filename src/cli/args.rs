@@ -310,6 +310,12 @@ pub struct ComputeArgs {
     /// small grids several times faster).
     #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true", default_value_t = false)]
     pub no_graphs: bool,
+    /// With graphs on a GPU of compute capability 9.0 or later: join a
+    /// pass's steps by plain edges instead of programmatic ones (with them
+    /// each step's grid is scheduled while the previous one drains and
+    /// waits in-kernel for it; the same bits either way).
+    #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true", default_value_t = false)]
+    pub no_pdl: bool,
 }
 
 /// How this process finds the others of a multi-process run (one GPU per

@@ -246,6 +246,7 @@ pub fn build_solver<M: CellModel, T: Scalar>(
         Selected::Gpus(gpus) if gpus.len() == 1 => {
             let mut solver = GpuSolver::<M, T>::new(&gpus[0], crate::PTX, kernel, domain, initial)?;
             solver.set_graphs(!compute.no_graphs);
+            solver.set_programmatic_launch(!compute.no_pdl);
             Box::new(solver)
         }
         Selected::Gpus(gpus) => {

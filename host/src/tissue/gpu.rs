@@ -9,7 +9,6 @@ use std::sync::Arc;
 use cudarc::driver::{
     CudaFunction, CudaSlice, CudaStream, DevicePtr, DeviceRepr, LaunchConfig, PushKernelArg,
 };
-use cudarc::nvrtc::Ptx;
 use kernels_gpu::events::{Recorder, SlicePlacement, StimulusArgs};
 use kernels_gpu::registry::{self, Kernel};
 use kernels_gpu::tissue::{CompactTissue, DenseTissue};
@@ -164,7 +163,7 @@ impl<M: CellModel, T: Scalar> TissueGpuSolver<M, T> {
                 .ok_or_else(|| SolverError::MissingKernel { name: format!("{model} {kernel:?} {}", T::NAME) })
         };
         let ctx = device.context();
-        let module = ctx.load_module(Ptx::from_src(ptx)).map_err(cuda("loading the kernels"))?;
+        let (module, _) = device.load_kernels(ptx)?;
         let stream = ctx.default_stream();
         let storage = Storage::new(op, layout);
         let stored = storage.stored();

@@ -33,7 +33,6 @@ use cudarc::driver::{
     CudaContext, CudaEvent, CudaFunction, CudaSlice, CudaStream, DevicePtr, LaunchConfig, PinnedHostSlice,
     PushKernelArg,
 };
-use cudarc::nvrtc::Ptx;
 use kernels_gpu::events::{Recorder, SlicePlacement, StimulusArgs};
 use kernels_gpu::registry::{self, Kernel};
 use kernels_gpu::tissue::{CompactTissue, DIRECTIONS, DenseTissue};
@@ -282,7 +281,7 @@ impl<M: CellModel, T: Scalar> TissueGpuMultiSolver<M, T> {
         };
         let ctx = device.context().clone();
         ctx.bind_to_thread().map_err(cuda("binding a context"))?;
-        let module = ctx.load_module(Ptx::from_src(ptx)).map_err(cuda("loading the kernels"))?;
+        let (module, _) = device.load_kernels(ptx)?;
         let stream = ctx.new_stream().map_err(cuda("creating a stream"))?;
         let (stored, stride) = (slab.stored(), slab.stride());
         let alloc = |n: usize, during| stream.alloc_zeros::<T>(n.max(1)).map_err(cuda(during));

@@ -84,3 +84,24 @@ pub fn mul_hi_u32(a: u32, b: u32) -> u32 {
     }
     hi
 }
+
+/// PTX `griddepcontrol.wait`: returns once the grids this one depends on
+/// through a programmatic edge have completed and their writes are visible
+/// (CUDA's programmatic dependent launch, sm_90 and later); at once where
+/// there is no such edge.
+///
+/// Every step kernel calls it before it reads anything, so that the host
+/// may let the next step's grid be scheduled while the previous step's
+/// last blocks still run (`fibril_host::backend::gpu::graph`): the launch
+/// and ramp-up of one step overlap the drain of the one before, and the
+/// fields are the same bits because no cell is read before its producer
+/// grid has finished. The instruction exists from PTX ISA 7.8 for sm_90;
+/// the host retargets the module there on such devices and removes this
+/// line on older ones (`fibril_host::backend::gpu::ptx`).
+#[inline(always)]
+pub fn wait_for_prerequisite_grids() {
+    // SAFETY: a synchronisation instruction with no operands. Not `nomem`:
+    // it orders this thread's later memory reads after the prerequisite
+    // grids' writes, so the compiler must not move loads above it.
+    unsafe { core::arch::asm!("griddepcontrol.wait;", options(nostack, preserves_flags)) }
+}

@@ -15,6 +15,9 @@
 //! (`events::Recorder`, off in benchmarks); `tower_march` and `columns`
 //! add `z_chunk`.
 //! The stimulus kernel (`stimulate`) is model-free, like the NaN check.
+//! Every step entry point first waits for its prerequisite grids
+//! (`gpu::wait_for_prerequisite_grids`), which lets the host overlap one
+//! step's launch with the end of the step before.
 
 pub mod blocked;
 pub mod columns;
@@ -49,6 +52,9 @@ macro_rules! step_entry {
                 rec: $crate::events::Recorder<$t>,
                 $($extra: $extra_ty),*
             ) {
+                // Before any read: the previous step's grid may still be
+                // finishing (programmatic launch, `gpu::wait_for_prerequisite_grids`).
+                $crate::gpu::wait_for_prerequisite_grids();
                 unsafe { $($body)*(u, u_next, local, $layout_kind, &step, &coeffs, window, &rec $(, $extra)*) }
             }
         };

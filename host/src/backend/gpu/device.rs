@@ -2,7 +2,8 @@
 
 use std::sync::Arc;
 
-use cudarc::driver::{CudaContext, CudaStream, DriverError};
+use cudarc::driver::{CudaContext, CudaModule, CudaStream, DriverError};
+use cudarc::nvrtc::Ptx;
 use serde::Serialize;
 use thiserror::Error;
 
@@ -102,6 +103,18 @@ impl GpuDevice {
 
     pub fn info(&self) -> &DeviceInfo {
         &self.info
+    }
+
+    /// Loads the kernels of `ptx` (the embedded module) as this GPU needs
+    /// them ([`super::ptx::for_device`]), and says whether consecutive step
+    /// kernels may be joined by programmatic edges.
+    pub(crate) fn load_kernels(&self, ptx: &str) -> Result<(Arc<CudaModule>, bool), SolverError> {
+        let adapted = super::ptx::for_device(ptx, self.info.compute_capability);
+        let module = self
+            .ctx
+            .load_module(Ptx::from_src(adapted.text))
+            .map_err(|source| SolverError::Cuda { during: "loading the kernels", source })?;
+        Ok((module, adapted.programmatic))
     }
 
     /// The device-to-device copy bandwidth, GB/s (1e9 bytes, read plus

@@ -19,6 +19,16 @@
 //! is kept per length and per assignment of the two U buffers (an odd
 //! number of single steps swaps them), at most `2 x 7` graphs per solver.
 //!
+//! On GPUs of compute capability 9.0 and later the edges between a pass's
+//! step kernels are made programmatic (CUDA's programmatic dependent
+//! launch): the next step's grid is scheduled while the previous one's
+//! last blocks drain, and its threads wait in `griddepcontrol.wait`, the
+//! first instruction of every step kernel
+//! (`kernels_gpu::gpu::wait_for_prerequisite_grids`), until that grid has
+//! completed and its writes are visible. Each step still reads only what
+//! the previous one finished writing: the same bits, less idle time per
+//! step (`--no-pdl` keeps plain edges, for comparison).
+//!
 //! Capture runs on a stream of the solver's own (the legacy default
 //! stream, where the solver works, cannot be captured); capturing enqueues
 //! nothing. The graph is then launched on the solver's stream, so it is
@@ -27,8 +37,11 @@
 
 use std::sync::Arc;
 
-use cudarc::driver::sys::{CUdeviceptr, CUgraphInstantiate_flags, CUstreamCaptureMode};
-use cudarc::driver::{CudaGraph, CudaStream};
+use cudarc::driver::result::graph as raw_graph;
+use cudarc::driver::sys::{
+    self, CUdeviceptr, CUgraph, CUgraphExec, CUgraphInstantiate_flags, CUstreamCaptureMode,
+};
+use cudarc::driver::{CudaContext, CudaStream, DriverError};
 
 use crate::solver::SolverError;
 
@@ -89,7 +102,94 @@ pub struct PassBuffers {
 struct Captured {
     steps: u32,
     buffers: PassBuffers,
-    graph: CudaGraph,
+    graph: PassGraph,
+}
+
+/// A captured graph and its instantiation, destroyed together.
+struct PassGraph {
+    ctx: Arc<CudaContext>,
+    graph: CUgraph,
+    exec: CUgraphExec,
+}
+
+impl Drop for PassGraph {
+    fn drop(&mut self) {
+        // Errors here (a context already torn down) leave nothing to free.
+        let _ = self.ctx.bind_to_thread();
+        // SAFETY: both handles were created by `capture` and are destroyed
+        // once, here; the graph is not running (launches are ordered on
+        // the solver's stream, which the solver synchronises before it
+        // drops its graphs, and the driver defers the destruction of a
+        // graph still executing).
+        unsafe {
+            let _ = raw_graph::exec_destroy(self.exec);
+            let _ = raw_graph::destroy(self.graph);
+        }
+    }
+}
+
+/// Turns every edge between two kernel nodes of `graph` into a
+/// programmatic one: the downstream grid may be scheduled before the
+/// upstream one completes, and its `griddepcontrol.wait` holds its threads
+/// until it has.
+///
+/// # Safety
+/// `graph` is a valid graph not yet instantiated, and every kernel of it
+/// waits for its prerequisite grids before it reads what they write.
+unsafe fn make_edges_programmatic(graph: CUgraph) -> Result<(), DriverError> {
+    let check = |r: sys::CUresult| r.result();
+    let mut count = 0usize;
+    // SAFETY: a null array asks only for the count.
+    unsafe {
+        check(sys::cuGraphGetEdges_v2(
+            graph,
+            std::ptr::null_mut(),
+            std::ptr::null_mut(),
+            std::ptr::null_mut(),
+            &mut count,
+        ))?
+    };
+    if count == 0 {
+        return Ok(());
+    }
+    let mut from = vec![std::ptr::null_mut(); count];
+    let mut to = vec![std::ptr::null_mut(); count];
+    let none = sys::CUgraphEdgeData { from_port: 0, to_port: 0, type_: 0, reserved: [0; 5] };
+    let mut data = vec![none; count];
+    // SAFETY: three arrays of `count` elements; the call writes at most that many.
+    unsafe {
+        check(sys::cuGraphGetEdges_v2(
+            graph,
+            from.as_mut_ptr(),
+            to.as_mut_ptr(),
+            data.as_mut_ptr(),
+            &mut count,
+        ))?
+    };
+    let is_kernel = |node: sys::CUgraphNode| -> Result<bool, DriverError> {
+        let mut kind = sys::CUgraphNodeType::CU_GRAPH_NODE_TYPE_EMPTY;
+        // SAFETY: `node` is a node of `graph`; the call writes one value.
+        unsafe { check(sys::cuGraphNodeGetType(node, &mut kind))? };
+        Ok(kind == sys::CUgraphNodeType::CU_GRAPH_NODE_TYPE_KERNEL)
+    };
+    let programmatic = sys::CUgraphEdgeData {
+        from_port: sys::CU_GRAPH_KERNEL_NODE_PORT_PROGRAMMATIC as u8,
+        to_port: 0,
+        type_: sys::CUgraphDependencyType::CU_GRAPH_DEPENDENCY_TYPE_PROGRAMMATIC as u8,
+        reserved: [0; 5],
+    };
+    for i in 0..count {
+        if !(is_kernel(from[i])? && is_kernel(to[i])?) {
+            continue;
+        }
+        // SAFETY: the edge exists (just listed, with its data); it is
+        // replaced by one between the same nodes.
+        unsafe {
+            check(sys::cuGraphRemoveDependencies_v2(graph, &from[i], &to[i], &data[i], 1))?;
+            check(sys::cuGraphAddDependencies_v2(graph, &from[i], &to[i], &programmatic, 1))?;
+        }
+    }
+    Ok(())
 }
 
 /// The graphs of one solver, captured on first use.
@@ -100,6 +200,8 @@ pub struct StepGraphs {
     graphs: Vec<Captured>,
     /// Steps taken by graph launches so far.
     replayed_steps: u64,
+    /// Whether the edges between a pass's kernels are programmatic.
+    programmatic: bool,
 }
 
 /// Graphs kept before the cache is emptied: the lengths and buffer
@@ -108,6 +210,32 @@ pub struct StepGraphs {
 const MAX_KEPT: usize = 32;
 
 impl StepGraphs {
+    /// Graphs whose kernels are joined by programmatic edges where
+    /// `programmatic` (the module's step kernels wait for their
+    /// prerequisite grids: `super::ptx`), by plain ones otherwise.
+    pub fn new(programmatic: bool) -> Self {
+        Self { programmatic, ..Self::default() }
+    }
+
+    /// Whether the edges between a pass's kernels are programmatic.
+    pub fn programmatic(&self) -> bool {
+        self.programmatic
+    }
+
+    /// Plain edges from now on (`false`), or programmatic ones again where
+    /// the module allowed them at construction: graphs already captured
+    /// are forgotten when this changes what a capture makes.
+    ///
+    /// # Safety
+    /// `on` may be `true` only if every kernel that will be captured waits
+    /// for its prerequisite grids before it reads.
+    pub unsafe fn set_programmatic(&mut self, on: bool) {
+        if on != self.programmatic {
+            self.graphs.clear();
+        }
+        self.programmatic = on;
+    }
+
     /// Steps taken by graph launches so far.
     pub fn replayed_steps(&self) -> u64 {
         self.replayed_steps
@@ -146,13 +274,12 @@ impl StepGraphs {
                 self.graphs.len() - 1
             }
         };
-        let exec = self.graphs[index].graph.cu_graph_exec();
+        let exec = self.graphs[index].graph.exec;
         stream.context().bind_to_thread().map_err(cuda("launching a pass graph"))?;
         // SAFETY: `exec` is an instantiated graph this object owns, of
         // this stream's context; its kernels' arguments are valid (this
         // function's contract).
-        unsafe { cudarc::driver::result::graph::launch(exec, stream.cu_stream()) }
-            .map_err(cuda("launching a pass graph"))?;
+        unsafe { raw_graph::launch(exec, stream.cu_stream()) }.map_err(cuda("launching a pass graph"))?;
         self.replayed_steps += steps as u64;
         Ok(())
     }
@@ -162,7 +289,7 @@ impl StepGraphs {
         &mut self,
         stream: &Arc<CudaStream>,
         record: impl FnOnce(&Arc<CudaStream>) -> Result<(), SolverError>,
-    ) -> Result<CudaGraph, SolverError> {
+    ) -> Result<PassGraph, SolverError> {
         let capture = match &self.capture {
             Some(s) => s.clone(),
             None => {
@@ -179,14 +306,45 @@ impl StepGraphs {
         let recorded = record(&capture);
         // The capture is ended in every case, so the stream is usable after
         // a failed launch.
-        let graph = capture.end_capture(CUgraphInstantiate_flags(0));
-        recorded?;
-        graph.map_err(cuda("instantiating a pass graph"))?.ok_or(SolverError::Cuda {
-            during: "capturing a pass graph (nothing was captured)",
-            source: cudarc::driver::DriverError(
-                cudarc::driver::sys::CUresult::CUDA_ERROR_STREAM_CAPTURE_INVALIDATED,
-            ),
-        })
+        // SAFETY: the stream is this object's, capturing since above.
+        let graph = unsafe { cudarc::driver::result::stream::end_capture(capture.cu_stream()) };
+        let graph = match (recorded, graph) {
+            (Ok(()), Ok(graph)) if !graph.is_null() => graph,
+            (recorded, graph) => {
+                if let Ok(graph) = graph
+                    && !graph.is_null()
+                {
+                    // SAFETY: the graph just captured, not instantiated, owned by no one else.
+                    let _ = unsafe { raw_graph::destroy(graph) };
+                }
+                recorded?;
+                graph.map_err(cuda("capturing a pass graph"))?;
+                return Err(SolverError::Cuda {
+                    during: "capturing a pass graph (nothing was captured)",
+                    source: DriverError(sys::CUresult::CUDA_ERROR_STREAM_CAPTURE_INVALIDATED),
+                });
+            }
+        };
+        let ctx = stream.context().clone();
+        let finish = || -> Result<CUgraphExec, DriverError> {
+            if self.programmatic {
+                // SAFETY: `graph` was captured above and is not instantiated;
+                // its kernels are step kernels of a module whose step kernels
+                // wait for their prerequisite grids (`set_programmatic`'s and
+                // `new`'s contract).
+                unsafe { make_edges_programmatic(graph)? };
+            }
+            // SAFETY: a valid graph.
+            unsafe { raw_graph::instantiate(graph, CUgraphInstantiate_flags(0)) }
+        };
+        match finish() {
+            Ok(exec) => Ok(PassGraph { ctx, graph, exec }),
+            Err(e) => {
+                // SAFETY: as above; nothing was instantiated from it.
+                let _ = unsafe { raw_graph::destroy(graph) };
+                Err(cuda("instantiating a pass graph")(e))
+            }
+        }
     }
 }
 

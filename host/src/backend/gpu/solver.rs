@@ -7,7 +7,6 @@ use cudarc::driver::{
     CudaFunction, CudaModule, CudaSlice, CudaStream, DevicePtr, DeviceRepr, DriverError, LaunchConfig,
     PinnedHostSlice, PushKernelArg,
 };
-use cudarc::nvrtc::Ptx;
 use kernels_gpu::blocked::{self, Pass};
 use kernels_gpu::ecg::{EcgProbe, ecg_scale};
 use kernels_gpu::events::{Recorder, SlicePlacement, StimulusArgs};
@@ -99,6 +98,10 @@ pub struct GpuSolver<M: CellModel, T: Scalar> {
     /// Whether quiet stretches of steps are replayed as CUDA graphs
     /// (`--no-graphs` turns it off).
     use_graphs: bool,
+    /// Whether the module's step kernels wait for their prerequisite grids
+    /// (sm_90 and later: `super::ptx`), so that the graphs may join them by
+    /// programmatic edges.
+    programmatic: bool,
     stream: Arc<CudaStream>,
     device_name: String,
     config: KernelConfig,
@@ -218,7 +221,7 @@ impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
         let phase_name = registry::entry_point("", Kernel::PhasePlaquettes, T::NAME)
             .expect("the registry lists the phase kernel")
             .name;
-        let module = device.ctx.load_module(Ptx::from_src(ptx)).map_err(cuda("loading the kernels"))?;
+        let (module, programmatic) = device.load_kernels(ptx)?;
         let stream = device.stream.clone();
         let u_elements = config.u_elements(dims)? as usize;
         let shared_limit = if config.kind == KernelKind::Blocked {
@@ -261,7 +264,8 @@ impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
             maps: None,
             recorder: Recorder::off(),
             use_graphs: true,
-            graphs: StepGraphs::default(),
+            graphs: StepGraphs::new(programmatic),
+            programmatic,
             stream,
             device_name: device.info().name.clone(),
             config,
@@ -366,6 +370,14 @@ impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
     /// default; `false` launches every step from the host, `--no-graphs`).
     pub fn set_graphs(&mut self, on: bool) {
         self.use_graphs = on;
+    }
+
+    /// Whether a graph's steps are joined by programmatic edges where the
+    /// GPU allows them (the default; `false` keeps plain edges, `--no-pdl`).
+    pub fn set_programmatic_launch(&mut self, on: bool) {
+        // SAFETY: `programmatic` says the loaded module's step kernels wait
+        // for their prerequisite grids, and the graphs capture only them.
+        unsafe { self.graphs.set_programmatic(on && self.programmatic) };
     }
 
     /// Steps taken so far by replaying graphs (see [`super::graph`]).
@@ -969,7 +981,11 @@ impl<M: CellModel, T: Scalar> Solver<T> for GpuSolver<M, T> {
     }
 
     fn method(&self) -> String {
-        if self.replays_graphs() { format!("{} graphs", self.config) } else { self.config.to_string() }
+        match (self.replays_graphs(), self.graphs.programmatic()) {
+            (true, true) => format!("{} graphs pdl", self.config),
+            (true, false) => format!("{} graphs", self.config),
+            (false, _) => self.config.to_string(),
+        }
     }
 
     fn advance(&mut self, steps: u64) -> Result<(), SolverError> {
