@@ -457,15 +457,29 @@ impl KernelConfig {
         }
     }
 
-    /// Threads per block for a compacted grid with `axes` axes of two cells
-    /// or more: the configured block, flattened along x for a cable.
-    pub fn block_dim(&self, axes: u32) -> (u32, u32, u32) {
-        if axes <= 1 { (self.block.x * self.block.y, 1, 1) } else { (self.block.x, self.block.y, 1) }
+    /// Threads per block for the compacted grid `dims`: the configured
+    /// block, flattened along x for a cable; for columns on a grid whose
+    /// rows hold fewer quads than the block is wide, narrowed to the row
+    /// (the next power of two, so a warp holds whole rows) and made taller
+    /// with the same threads. Without that a 32-wide block on a 64-cell row
+    /// (16 quads) leaves half of every warp idle: on an H100 columns at
+    /// 64^3 ran slower than naive (docs/BENCHMARKS.md, "Small grids").
+    pub fn block_dim(&self, dims: GridDims) -> (u32, u32, u32) {
+        let (bx, by) = (self.block.x, self.block.y);
+        if dims.axes() <= 1 {
+            return (bx * by, 1, 1);
+        }
+        let quads = dims.nx.div_ceil(QUAD);
+        if self.kind == KernelKind::Columns && quads < bx {
+            let width = quads.next_power_of_two();
+            return (width, bx * by / width, 1);
+        }
+        (bx, by, 1)
     }
 
     /// Grid of blocks that advances the slices of `window` of the compacted grid `dims`.
     pub fn grid(&self, dims: GridDims, window: ZWindow) -> (u32, u32, u32) {
-        let (bx, by, _) = self.block_dim(dims.axes());
+        let (bx, by, _) = self.block_dim(dims);
         let tiles = (dims.nx.div_ceil(bx), dims.ny.div_ceil(by));
         let slices = window.len();
         match self.kind {
@@ -585,7 +599,29 @@ mod tests {
         assert!(naive.check("karma", tall).is_err());
         // A long cable runs as one row of flat blocks.
         assert_eq!(naive.grid(GridDims::new(1000, 1, 1), ZWindow::all(1)), (4, 1, 1));
-        assert_eq!(naive.block_dim(1), (256, 1, 1));
+        assert_eq!(naive.block_dim(GridDims::new(1000, 1, 1)), (256, 1, 1));
+    }
+
+    #[test]
+    fn columns_narrow_their_block_to_short_rows() {
+        let columns = KernelConfig::new(KernelKind::Columns, BlockSize { x: 32, y: 8 }).with_z_chunk(1);
+        // 64 cells a row are 16 quads: 16 x 16 threads, every lane busy.
+        let small = GridDims::new(64, 64, 64);
+        assert_eq!(columns.block_dim(small), (16, 16, 1));
+        assert_eq!(columns.grid(small, ZWindow::all(64)), (1, 4, 64));
+        // 40 cells (10 quads): 16 wide, 6 lanes of 16 idle instead of 22 of 32.
+        assert_eq!(columns.block_dim(GridDims::new(40, 64, 64)), (16, 16, 1));
+        // Rows of 32 quads or more keep the block; other kernels always do.
+        assert_eq!(columns.block_dim(GridDims::new(128, 64, 64)), (32, 8, 1));
+        let naive = KernelConfig::new(KernelKind::Naive, BlockSize { x: 32, y: 8 });
+        assert_eq!(naive.block_dim(small), (32, 8, 1));
+        // Every cell is still covered.
+        for nx in (4..=256).step_by(4) {
+            let dims = GridDims::new(nx, 24, 8);
+            let (bx, by, _) = columns.block_dim(dims);
+            let (gx, gy, _) = columns.grid(dims, ZWindow::all(8));
+            assert!(bx * by <= 256 && gx * bx * QUAD >= nx && gy * by >= 24, "{nx}: {bx}x{by}, {gx}x{gy}");
+        }
     }
 
     #[test]

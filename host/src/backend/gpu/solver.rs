@@ -777,7 +777,7 @@ impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
     fn launch_config(&self, window: ZWindow) -> LaunchConfig {
         LaunchConfig {
             grid_dim: self.config.grid(self.grid, window),
-            block_dim: self.config.block_dim(self.grid.axes()),
+            block_dim: self.config.block_dim(self.grid),
             shared_mem_bytes: self.config.shared_elems() * T::BYTES as u32,
         }
     }
