@@ -18,7 +18,7 @@ if has tests; then echo "== GPU checks: all"; timeout 500 "$BIN/gpu_vs_cpu" 2>&1
 if has bench; then
   echo "== fibril bench, graphs with programmatic edges, with plain edges, and off"
   # size, steps per repeat (about 1 s each), kernel
-  for spec in "64 200000 columns" "64 200000 naive" "128 100000 columns" "128 100000 naive" "256 10000 columns"; do
+  for spec in "64 200000 auto" "64 200000 columns" "128 100000 auto" "128 100000 columns" "128 100000 naive" "256 10000 auto"; do
     set -- $spec
     for graphs in pdl on off; do
       flag=(); [ "$graphs" = off ] && flag=(--no-graphs); [ "$graphs" = on ] && flag=(--no-pdl)
@@ -42,8 +42,10 @@ import json, sys, pathlib
 out = pathlib.Path(sys.argv[1])
 print("| grid | kernel | graphs off steps/s | graphs, plain edges | graphs, programmatic edges | plain / off | programmatic / plain |")
 print("| --- | --- | ---: | ---: | ---: | ---: | ---: |")
-for n, kernel in [(64, "columns"), (64, "naive"), (128, "columns"), (128, "naive"), (256, "columns")]:
-    r = {g: json.load(open(out / f"bench_{n}_{kernel}_{g}.json"))["steps_per_s"] for g in ("pdl", "on", "off")}
-    print(f"| {n}^3 | {kernel} | {r['off']:,.0f} | {r['on']:,.0f} | {r['pdl']:,.0f} | {r['on'] / r['off']:.2f} | {r['pdl'] / r['on']:.2f} |")
+for n, kernel in [(64, "auto"), (64, "columns"), (128, "auto"), (128, "columns"), (128, "naive"), (256, "auto")]:
+    runs = {g: json.load(open(out / f"bench_{n}_{kernel}_{g}.json")) for g in ("pdl", "on", "off")}
+    r = {g: d["steps_per_s"] for g, d in runs.items()}
+    method = runs["off"]["method"].split(" f32")[0]
+    print(f"| {n}^3 | {kernel}: {method} | {r['off']:,.0f} | {r['on']:,.0f} | {r['pdl']:,.0f} | {r['on'] / r['off']:.2f} | {r['pdl'] / r['on']:.2f} |")
 PY
 fi

@@ -481,6 +481,15 @@ pub fn parse_block(text: &str) -> Result<BlockSize, String> {
 /// (106,538 against 89,352); the cut lies between them.
 const COLUMNS_MIN_CELLS: usize = 1 << 20;
 
+/// Where `auto` takes columns, they climb [`COLUMNS_DEEP_CHUNK`] slices per
+/// thread, not the kernel's default 4, on grids of at most this many cells
+/// (unless `--z-chunk` says otherwise). On an
+/// H100 (Karma f32, graphs, docs/BENCHMARKS.md "Small grids") 128^3 ran
+/// 128,401 steps/s at z8 against 107,816 at z4 (1.19x), while 160^3 and
+/// 256^3 ran faster at z4 (35,726 against 34,018; 10,574 against 10,033).
+const COLUMNS_DEEP_CHUNK_MAX_CELLS: usize = 1 << 21;
+const COLUMNS_DEEP_CHUNK: u32 = 8;
+
 impl ComputeArgs {
     /// The one GPU count of a run.
     pub fn single_gpu_count(&self) -> anyhow::Result<GpuCount> {
@@ -506,7 +515,12 @@ impl ComputeArgs {
                 .with_z_chunk(self.z_chunk)
                 .with_steps_per_pass(self.steps_per_pass)
         };
-        let columns = with(KernelKind::Columns);
+        let columns = match self.z_chunk {
+            0 if dims.cells() <= COLUMNS_DEEP_CHUNK_MAX_CELLS => {
+                with(KernelKind::Columns).with_z_chunk(COLUMNS_DEEP_CHUNK)
+            }
+            _ => with(KernelKind::Columns),
+        };
         match self.kernel.named() {
             Some(kind) => with(kind),
             None if gpus == 1
@@ -615,6 +629,23 @@ mod tests {
         let named = ComputeArgs { kernel: KernelArg::Csw, ..ComputeArgs::default() };
         let csw = named.kernel_config(find("bocf"), Precision::F64, GridDims::new(8, 8, 8), 1);
         assert_eq!(csw.kind, KernelKind::Csw);
+    }
+
+    #[test]
+    fn columns_climb_deeper_chunks_on_small_grids_unless_told() {
+        let find = |name| fibril_host::models::find(name).unwrap();
+        let label = |compute: &ComputeArgs, n| {
+            compute.kernel_config(find("karma"), Precision::F32, GridDims::new(n, n, n), 1).to_string()
+        };
+        let auto = ComputeArgs::default();
+        assert_eq!(label(&auto, 128), "columns 32x8 z8");
+        assert_eq!(label(&auto, 160), "columns 32x8 z4");
+        assert_eq!(label(&auto, 256), "columns 32x8 z4");
+        // Named, columns keep the kernel's default; a chunk given is kept.
+        let named = ComputeArgs { kernel: KernelArg::Columns, ..ComputeArgs::default() };
+        assert_eq!(label(&named, 128), "columns 32x8 z4");
+        let told = ComputeArgs { z_chunk: 2, ..ComputeArgs::default() };
+        assert_eq!(label(&told, 128), "columns 32x8 z2");
     }
 
     #[test]
