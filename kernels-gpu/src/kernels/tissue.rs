@@ -97,11 +97,16 @@ macro_rules! tissue_entries {
     ($model:ident, $ty:path, $t:ident) => {
         $crate::kernels::tissue::tissue_entries!(@dense $model, $ty, $t, tissue_dense, OwnRows);
         $crate::kernels::tissue::tissue_entries!(@dense $model, $ty, $t, tissue_dense_classes, ClassRows);
-        $crate::kernels::tissue::tissue_entries!(@compact $model, $ty, $t, tissue_compact, OwnRows, Indices32);
+        // The compact kernels: each row lookup with each neighbour table.
+        $crate::kernels::tissue::tissue_entries!(
+            @compact $model, $ty, $t, tissue_compact, OwnRows, Indices32
+        );
         $crate::kernels::tissue::tissue_entries!(
             @compact $model, $ty, $t, tissue_compact_classes, ClassRows, Indices32
         );
-        $crate::kernels::tissue::tissue_entries!(@compact $model, $ty, $t, tissue_compact_n16, OwnRows, Offsets16);
+        $crate::kernels::tissue::tissue_entries!(
+            @compact $model, $ty, $t, tissue_compact_n16, OwnRows, Offsets16
+        );
         $crate::kernels::tissue::tissue_entries!(
             @compact $model, $ty, $t, tissue_compact_classes_n16, ClassRows, Offsets16
         );
