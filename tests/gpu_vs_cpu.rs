@@ -39,8 +39,9 @@ use fibril_host::models::MODELS;
 use fibril_host::multi::gpu::SplitRun;
 use fibril_host::multi::{Exchange, GpuMultiSolver};
 use fibril_host::tissue::gpu::TissueGpuSolver;
+use fibril_host::tissue::split::TissueSplit;
 use fibril_host::tissue::split_gpu::TissueGpuMultiSolver;
-use fibril_host::tissue::{Operator, Tissue, TissueLayout, WeightChoice};
+use fibril_host::tissue::{NeighbourChoice, Operator, TableChoice, Tissue, TissueLayout, WeightChoice};
 use fibril_host::{CellModel, Domain, GridDims, ModelVisitor, Precision, Scalar, State, dispatch};
 use kernels_gpu::ZWindow;
 use kernels_gpu::fast_math::MathMode;
@@ -81,6 +82,10 @@ const CHECKS: &[(&str, Check)] = &[
     (
         "tissue_weight_classes_every_model_both_layouts_f32_f64_bit_identical_to_cpu",
         tissue_classes_every_model,
+    ),
+    (
+        "tissue_compact_u32_and_16_bit_neighbours_every_model_f32_f64_bit_identical_to_cpu",
+        tissue_neighbour_forms_every_model,
     ),
     ("rate_tables_naive_columns_tissue_split_f32_f64_bit_identical_to_cpu", rate_tables_every_path),
     ("tissue_split_2_and_3_parts_both_layouts_f32_f64_bit_identical_to_cpu", tissue_split),
@@ -684,7 +689,7 @@ fn rate_tables_every_path(gpu: &GpuDevice) -> Result<(), String> {
                     steps: 500,
                     tables: true,
                     tissue: common::irregular_tissue,
-                    weights: WeightChoice::PerCell,
+                    runs: &BOTH_LAYOUTS_PER_CELL,
                 },
             )?;
             dispatch(m, precision, SplitCheck { devices: &devices, tables: true })?;
@@ -1136,9 +1141,10 @@ fn device_tips(gpu: &GpuDevice) -> Result<(), String> {
     Ok(())
 }
 
-/// One model on a tissue (`tissue`: its grid, dx and D), both layouts on
-/// the GPU with the weights stored as `weights` says against the CPU with
-/// per-cell weights: a wave from the model's planar start (the ionic
+/// One model on a tissue (`tissue`: its grid, dx and D), each of `runs`
+/// (a layout on the GPU with its weights and neighbour table stored as the
+/// choice says) against the CPU's compact layout with per-cell weights and
+/// u32 neighbour indices: a wave from the model's planar start (the ionic
 /// models' slab raised to their excited value), at the model's usual dx
 /// and D (D_cross = D/5) and its usual dt or the tissue's stable limit,
 /// whichever is smaller.
@@ -1148,8 +1154,18 @@ struct TissueCheck<'a> {
     steps: u64,
     tables: bool,
     tissue: fn(GridDims, f64, f64) -> Tissue,
-    weights: WeightChoice,
+    runs: &'a [(TissueLayout, TableChoice)],
 }
+
+/// Both layouts, the weights per cell, the neighbours chosen automatically
+/// (16-bit offsets on the checks' tissues).
+const BOTH_LAYOUTS_PER_CELL: [(TissueLayout, TableChoice); 2] = [
+    (TissueLayout::Dense, TableChoice { weights: WeightChoice::PerCell, neighbours: NeighbourChoice::Auto }),
+    (
+        TissueLayout::Compact,
+        TableChoice { weights: WeightChoice::PerCell, neighbours: NeighbourChoice::Auto },
+    ),
+];
 
 impl ModelVisitor for TissueCheck<'_> {
     type Output = Result<(), String>;
@@ -1169,39 +1185,33 @@ impl ModelVisitor for TissueCheck<'_> {
                 }
             }
         }
-        let what = |layout: TissueLayout| {
-            format!("{} {} {layout:?} {:?} on {:?}", M::INFO.name, T::NAME, self.weights, self.dims)
+        let what = |layout: TissueLayout, choice: TableChoice| {
+            format!("{} {} {layout:?} {choice:?} on {:?}", M::INFO.name, T::NAME, self.dims)
         };
-        let mut cpu = fibril_host::tissue::cpu::for_model_with(
-            &d,
-            &op,
-            TissueLayout::Compact,
-            WeightChoice::PerCell,
-            &start,
-        )
-        .map_err(|e| e.to_string())?;
+        let reference =
+            TableChoice { weights: WeightChoice::PerCell, neighbours: NeighbourChoice::Indices32 };
+        let mut cpu =
+            fibril_host::tissue::cpu::for_model_with(&d, &op, TissueLayout::Compact, reference, &start)
+                .map_err(|e| e.to_string())?;
         cpu.advance(self.steps).map_err(|e| e.to_string())?;
         let want = cpu.state().map_err(|e| e.to_string())?;
         if want.u() == start.u() {
-            return Err(format!("{}: the state did not change", what(TissueLayout::Compact)));
+            return Err(format!("{}: the state did not change", what(TissueLayout::Compact, reference)));
         }
-        for layout in [TissueLayout::Dense, TissueLayout::Compact] {
-            let mut s = TissueGpuSolver::<M, T>::with_weights(
-                self.gpu,
-                fibril::PTX,
-                &d,
-                &op,
-                layout,
-                self.weights,
-                &start,
-            )
-            .map_err(|e| format!("{}: {e}", what(layout)))?;
-            if (self.weights == WeightChoice::Classes) != s.method().contains("-classes") {
-                return Err(format!("{}: ran {}", what(layout), s.method()));
+        for &(layout, choice) in self.runs {
+            let mut s =
+                TissueGpuSolver::<M, T>::with_tables(self.gpu, fibril::PTX, &d, &op, layout, choice, &start)
+                    .map_err(|e| format!("{}: {e}", what(layout, choice)))?;
+            // The storage asked for is the one that ran (offsets: these
+            // tissues' z-planes hold far fewer than 32,767 cells).
+            let classes = choice.weights == WeightChoice::Classes;
+            let n16 = layout == TissueLayout::Compact && choice.neighbours == NeighbourChoice::Auto;
+            if classes != s.method().contains("-classes") || n16 != s.method().contains("-n16") {
+                return Err(format!("{}: ran {}", what(layout, choice), s.method()));
             }
             s.advance(self.steps).map_err(|e| e.to_string())?;
             bit_identical(&s.state().map_err(|e| e.to_string())?, &want)
-                .map_err(|e| format!("{}: {e}", what(layout)))?;
+                .map_err(|e| format!("{}: {e}", what(layout, choice)))?;
         }
         Ok(())
     }
@@ -1209,29 +1219,48 @@ impl ModelVisitor for TissueCheck<'_> {
 
 /// Every model, f32 and f64, on a box and a sheet.
 fn tissue_every_model(gpu: &GpuDevice) -> Result<(), String> {
-    every_model_on_tissue(gpu, common::irregular_tissue, WeightChoice::PerCell, "")
+    every_model_on_tissue(gpu, common::irregular_tissue, &BOTH_LAYOUTS_PER_CELL, "2 layouts", "")
 }
 
 /// The class-indexed kernels: every model, f32 and f64, both layouts, on
 /// a box and a sheet of fibres turning through z with an irregular
 /// outline, against the CPU with per-cell weights.
 fn tissue_classes_every_model(gpu: &GpuDevice) -> Result<(), String> {
-    every_model_on_tissue(gpu, common::turning_tissue, WeightChoice::Classes, " by class")
+    let by_class = TableChoice { weights: WeightChoice::Classes, neighbours: NeighbourChoice::Auto };
+    let runs = [(TissueLayout::Dense, by_class), (TissueLayout::Compact, by_class)];
+    every_model_on_tissue(gpu, common::turning_tissue, &runs, "2 layouts", " by class")
 }
 
-/// Every model, f32 and f64, both layouts, 500 steps on a 37x21x13 box and
-/// a 45x38 sheet of `tissue`, its weights stored as `weights` on the GPU.
+/// The compact kernels with either neighbour table: every model, f32 and
+/// f64, the neighbours as u32 indices and as 16-bit offsets, on the
+/// irregular tissue with per-cell weights and on the turning one by
+/// class, against the CPU with per-cell weights and u32 indices.
+fn tissue_neighbour_forms_every_model(gpu: &GpuDevice) -> Result<(), String> {
+    let neighbours = [NeighbourChoice::Indices32, NeighbourChoice::Auto];
+    for (tissue, weights, how) in [
+        (common::irregular_tissue as fn(GridDims, f64, f64) -> Tissue, WeightChoice::PerCell, ""),
+        (common::turning_tissue, WeightChoice::Classes, " by class"),
+    ] {
+        let runs = neighbours.map(|neighbours| (TissueLayout::Compact, TableChoice { weights, neighbours }));
+        every_model_on_tissue(gpu, tissue, &runs, "u32 and 16-bit neighbours", how)?;
+    }
+    Ok(())
+}
+
+/// Every model, f32 and f64, each of `runs` (`what` they are), 500 steps
+/// on a 37x21x13 box and a 45x38 sheet of `tissue`.
 fn every_model_on_tissue(
     gpu: &GpuDevice,
     tissue: fn(GridDims, f64, f64) -> Tissue,
-    weights: WeightChoice,
+    runs: &[(TissueLayout, TableChoice)],
+    what: &str,
     how: &str,
 ) -> Result<(), String> {
     let mut failures = Vec::new();
     for dims in [GridDims::new(37, 21, 13), GridDims::new(45, 38, 1)] {
         for m in MODELS {
             for precision in [Precision::F32, Precision::F64] {
-                let check = TissueCheck { gpu, dims, steps: 500, tables: false, tissue, weights };
+                let check = TissueCheck { gpu, dims, steps: 500, tables: false, tissue, runs };
                 if let Err(e) = dispatch(m, precision, check) {
                     failures.push(e);
                 }
@@ -1239,7 +1268,7 @@ fn every_model_on_tissue(
         }
     }
     if failures.is_empty() {
-        println!("    ({} models x 2 precisions x 2 layouts x 2 shapes bit-identical{how})", MODELS.len());
+        println!("    ({} models x 2 precisions x {what} x 2 shapes bit-identical{how})", MODELS.len());
         Ok(())
     } else {
         Err(failures.join("\n    "))
@@ -1277,8 +1306,9 @@ fn tissue_events(gpu: &GpuDevice) -> Result<(), String> {
 
 /// A shell of about 20% tissue split by tissue cells into 2 and 3 parts
 /// (one GPU each where there are enough, else all on GPU 0), both
-/// layouts, peer and host exchange, f32 and f64, Karma with stimuli and
-/// every map, against the single-domain CPU run.
+/// layouts (the compact one with u32 and with 16-bit neighbours), peer
+/// and host exchange, f32 and f64, Karma with stimuli and every map,
+/// against the single-domain CPU run.
 fn tissue_split(gpu: &GpuDevice) -> Result<(), String> {
     let count = fibril_host::backend::gpu::device_count().map_err(|e| e.to_string())?;
     if count < 3 {
@@ -1315,19 +1345,34 @@ fn tissue_split_in<T: Scalar>(
             .map(|&o| GpuDevice::open(o))
             .collect::<Result<_, _>>()
             .map_err(|e| e.to_string())?;
-        for layout in [TissueLayout::Dense, TissueLayout::Compact] {
+        let runs = [
+            (TissueLayout::Dense, NeighbourChoice::Auto),
+            (TissueLayout::Compact, NeighbourChoice::Indices32),
+            (TissueLayout::Compact, NeighbourChoice::Auto),
+        ];
+        for (layout, choice) in runs {
             for exchange in [Exchange::Peer, Exchange::Host] {
-                let what = format!("{} {layout:?} {parts} parts on GPUs {ordinals:?}, {exchange:?}", T::NAME);
-                let mut s = TissueGpuMultiSolver::<Karma, T>::new(
+                let what = format!(
+                    "{} {layout:?} {choice:?} {parts} parts on GPUs {ordinals:?}, {exchange:?}",
+                    T::NAME
+                );
+                let split = TissueSplit::new(&op, parts, layout).map_err(|e| e.to_string())?.split;
+                let split = TissueSplit::with_neighbours(&op, split, layout, choice);
+                let mut s = TissueGpuMultiSolver::<Karma, T>::with_split(
                     &devices,
                     fibril::PTX,
                     &d,
                     &op,
-                    layout,
+                    split,
                     exchange,
                     &start,
                 )
                 .map_err(|e| format!("{what}: {e}"))?;
+                // The small shell's parts take the offsets when asked to choose.
+                let n16 = layout == TissueLayout::Compact && choice == NeighbourChoice::Auto;
+                if n16 != s.method().contains("-n16") {
+                    return Err(format!("{what}: ran {}", s.method()));
+                }
                 s.set_events(&events, EventStart::NEW, Some(&maps)).map_err(|e| e.to_string())?;
                 for chunk in [1, steps / 2 - 1, steps / 2] {
                     s.advance(chunk).map_err(|e| e.to_string())?;

@@ -3,7 +3,8 @@
 //! pure diffusion, propagate plane waves with speeds in the ratio
 //! sqrt(D_fibre / D_cross) along and across fibres that are not on the
 //! grid's axes, with a flat front; and the two layouts (dense with a
-//! mask, compact), and the weights per cell or by class, giving the same
+//! mask, compact), the weights per cell or by class, and the compact
+//! layout's neighbours as u32 indices or 16-bit offsets, giving the same
 //! bits.
 
 #[path = "common/mod.rs"]
@@ -16,7 +17,8 @@ use fibril_host::events::recording::{Maps, Recording};
 use fibril_host::events::stimulus::{RegionKind, StimulusSchedule, StimulusSpec};
 use fibril_host::events::{EventStart, Events};
 use fibril_host::tissue::{
-    Conductivity, Fibres, Operator, Tissue, TissueLayout, WeightChoice, cpu, geometry,
+    Conductivity, Fibres, NeighbourChoice, Operator, TableChoice, Tissue, TissueLayout, WeightChoice, cpu,
+    geometry,
 };
 use fibril_host::{CellModel, Domain, GridDims, Scalar, State};
 use kernels_gpu::models::{Diffusion, Karma, MitchellSchaeffer};
@@ -173,7 +175,9 @@ fn weights_by_class_give_the_bits_of_per_cell_weights_in_both_layouts() {
                 .collect();
             let what = format!("{name} {layout:?}");
             assert!(
-                !runs[0].0.contains("classes") && runs[1].0.contains("-classes ("),
+                !runs[0].0.contains("classes")
+                    && runs[1].0.contains("-classes")
+                    && runs[1].0.ends_with(" rows)"),
                 "{what}: {}",
                 runs[1].0
             );
@@ -186,6 +190,71 @@ fn weights_by_class_give_the_bits_of_per_cell_weights_in_both_layouts() {
             // The automatic choice takes the classes here.
             assert_eq!(cpu::for_model(&d, &op, layout, &start).method(), runs[1].0, "{what}");
         }
+    }
+}
+
+/// The compact layout's neighbours as 16-bit offsets (what the automatic
+/// choice takes on these tissues) against u32 indices and against the
+/// dense layout: the same bits of every variable and map, f32 and f64,
+/// with the weights per cell (fibres off every axis from cell to cell, so
+/// all 18 directions are read) and by class (fibres turning through z).
+#[test]
+fn neighbours_as_16_bit_offsets_give_the_bits_of_u32_indices_and_of_the_dense_layout() {
+    offsets_against_indices_and_dense::<f32>();
+    offsets_against_indices_and_dense::<f64>();
+}
+
+fn offsets_against_indices_and_dense<T: Scalar>() {
+    let dims = GridDims::new(21, 19, 9);
+    let d = domain(dims, "karma", 0.6, 0.05, 1.0);
+    let start = common::rich_start::<T>(dims);
+    let mut s1 = StimulusSpec::new(RegionKind::Sphere, 5.0);
+    s1.center = Some([10.0, 3.0, 4.0]);
+    s1.radius = Some(2.5);
+    let stimuli = StimulusSchedule::compile(&[s1], dims, 0.05, Karma::INFO).unwrap();
+    let recording = Recording { up: 1.0, down: Some(0.5), beats: None };
+    let events = Events { stimuli, recording: Some(recording) };
+    let tissues = [
+        ("irregular", common::irregular_tissue(dims, 0.6, 1.0), WeightChoice::PerCell),
+        ("turning", common::turning_tissue(dims, 0.6, 1.0), WeightChoice::Classes),
+    ];
+    for (name, tissue, weights) in tissues {
+        let op = Arc::new(Operator::build(&tissue).unwrap());
+        op.check_dt(0.05).unwrap();
+        let wide = TableChoice { weights, neighbours: NeighbourChoice::Indices32 };
+        let narrow = TableChoice { weights, neighbours: NeighbourChoice::Auto };
+        let runs: Vec<(String, State<T>, Maps)> =
+            [(TissueLayout::Dense, narrow), (TissueLayout::Compact, wide), (TissueLayout::Compact, narrow)]
+                .into_iter()
+                .map(|(layout, choice)| {
+                    let mut s = cpu::for_model_with(&d, &op, layout, choice, &start).unwrap();
+                    let maps = Maps::at_start(recording, dims, start.slice(0), 0.0);
+                    s.set_events(&events, EventStart::NEW, Some(&maps)).unwrap();
+                    s.advance(300).unwrap();
+                    (s.method(), s.state().unwrap(), s.maps().unwrap().unwrap())
+                })
+                .collect();
+        let what = format!("{name} {}", T::NAME);
+        let methods: Vec<&str> = runs.iter().map(|r| r.0.as_str()).collect();
+        assert!(!methods[1].contains("-n16") && methods[2].contains("-n16"), "{what}: {methods:?}");
+        assert!(methods[2].starts_with("cpu-tissue-compact"), "{what}: {methods:?}");
+        let bits =
+            |s: &State<T>, k: usize| s.slice(k).iter().map(|v| v.to_f64().to_bits()).collect::<Vec<_>>();
+        let map_bits = |m: &[f32]| m.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+        for other in &runs[..2] {
+            for k in 0..2 {
+                assert_eq!(bits(&runs[2].1, k), bits(&other.1, k), "{what}: {} variable {k}", other.0);
+            }
+            let (a, b) = (&runs[2].2, &other.2);
+            assert_eq!(map_bits(&a.activation), map_bits(&b.activation), "{what}: {}", other.0);
+            let repolarisation = |m: &Maps| map_bits(m.repolarisation.as_ref().unwrap());
+            assert_eq!(repolarisation(a), repolarisation(b), "{what}: {}", other.0);
+        }
+        assert_ne!(bits(&runs[2].1, 0), bits(&start, 0), "{what}: the state moved");
+        let activated = runs[2].2.activation.iter().filter(|t| t.is_finite() && **t > 0.0).count();
+        assert!(activated > 50, "{what}: a wave travelled ({activated} cells activated after t = 0)");
+        // The automatic choice takes the offsets here.
+        assert!(cpu::for_model(&d, &op, TissueLayout::Compact, &start).method().contains("-n16"), "{what}");
     }
 }
 

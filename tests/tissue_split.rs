@@ -1,8 +1,9 @@
 //! A tissue split along z over sub-domains of about equal numbers of
 //! tissue cells (`fibril_host::tissue::split`), on CPU sub-domains, against
 //! the single-domain tissue run: the same bits in every variable and every
-//! map, in both layouts, f32 and f64, whatever the number of parts and
-//! wherever the cuts fall.
+//! map, in both layouts (the compact one with its neighbours as u32
+//! indices and as 16-bit offsets), f32 and f64, whatever the number of
+//! parts and wherever the cuts fall.
 
 #[path = "common/mod.rs"]
 mod common;
@@ -16,7 +17,7 @@ use fibril_host::events::EventStart;
 use fibril_host::multi::{SplitError, ZSplit};
 use fibril_host::tissue::split::TissueSplit;
 use fibril_host::tissue::split_cpu::TissueCpuMultiSolver;
-use fibril_host::tissue::{Operator, Tissue, TissueLayout, cpu};
+use fibril_host::tissue::{NeighbourChoice, NeighbourForm, Operator, Tissue, TissueLayout, cpu};
 use fibril_host::{CellModel, Domain, GridDims, ModelVisitor, Precision, Scalar, dispatch};
 use kernels_gpu::models::Karma;
 use split_tissue::{karma_events, planar_start, same_bits, same_maps};
@@ -33,8 +34,10 @@ fn karma_domain(tissue: &Tissue) -> (Domain, Arc<Operator>) {
 }
 
 /// Karma with stimuli and every map: the split runs (each `split`, both
-/// layouts) against the single domain, over `steps` steps taken in
-/// uneven chunks with the state read in between.
+/// layouts, the compact one with u32 indices and with the neighbours the
+/// split chooses, 16-bit offsets on these small tissues) against the
+/// single domain, over `steps` steps taken in uneven chunks with the
+/// state read in between.
 fn karma_with_events<T: Scalar>(tissue: &Tissue, splits: &[ZSplit], steps: u64) {
     let (d, op) = karma_domain(tissue);
     let dims = tissue.dims;
@@ -62,11 +65,23 @@ fn karma_with_events<T: Scalar>(tissue: &Tissue, splits: &[ZSplit], steps: u64) 
             "slice {z} never activated"
         );
     }
+    let runs = [
+        (TissueLayout::Dense, NeighbourChoice::Auto),
+        (TissueLayout::Compact, NeighbourChoice::Indices32),
+        (TissueLayout::Compact, NeighbourChoice::Auto),
+    ];
     for split in splits {
-        for layout in LAYOUTS {
-            let what = format!("{} {layout:?} {split:?}", T::NAME);
-            let parts = TissueSplit::with_split(&op, split.clone(), layout);
+        for (layout, choice) in runs {
+            let what = format!("{} {layout:?} {choice:?} {split:?}", T::NAME);
+            let parts = TissueSplit::with_neighbours(&op, split.clone(), layout, choice);
+            let form = parts.neighbour_form();
+            match (layout, choice) {
+                (TissueLayout::Dense, _) => assert_eq!(form, None),
+                (_, NeighbourChoice::Indices32) => assert_eq!(form, Some(NeighbourForm::Indices32)),
+                (_, NeighbourChoice::Auto) => assert_eq!(form, Some(NeighbourForm::Offsets16), "{what}"),
+            }
             let mut s = TissueCpuMultiSolver::<Karma, T>::with_split(&d, &op, parts, &start);
+            assert_eq!(s.method().contains("-n16"), form == Some(NeighbourForm::Offsets16), "{what}");
             s.set_events(&events, EventStart::NEW, Some(&maps)).unwrap();
             let mut done = 0;
             for chunk in [1, steps / 3, steps / 5, steps] {

@@ -38,6 +38,11 @@ pub enum Kernel {
     TissueDenseClasses,
     /// [`Kernel::TissueCompact`] with the weights of each cell's class.
     TissueCompactClasses,
+    /// [`Kernel::TissueCompact`] with the neighbours as 16-bit offsets
+    /// (`tissue::Offsets16`).
+    TissueCompactN16,
+    /// [`Kernel::TissueCompactClasses`] with the neighbours as 16-bit offsets.
+    TissueCompactClassesN16,
     /// A stimulus over the stored cells of a tissue buffer (no model).
     StimulateTissue,
 }
@@ -105,6 +110,10 @@ macro_rules! entry_table {
                 entry!($name, tissue_dense_classes, TissueDenseClasses, f64),
                 entry!($name, tissue_compact_classes, TissueCompactClasses, f32),
                 entry!($name, tissue_compact_classes, TissueCompactClasses, f64),
+                entry!($name, tissue_compact_n16, TissueCompactN16, f32),
+                entry!($name, tissue_compact_n16, TissueCompactN16, f64),
+                entry!($name, tissue_compact_classes_n16, TissueCompactClassesN16, f32),
+                entry!($name, tissue_compact_classes_n16, TissueCompactClassesN16, f64),
                 entry!($name, columns, Columns, f32), entry!($name, columns, Columns, f64),
                 entry!($name, blocked, Blocked, f32), entry!($name, blocked, Blocked, f64),
                 $(
@@ -145,6 +154,8 @@ mod tests {
         assert_eq!(entry_point("diffusion", Kernel::Naive2d, "f64").unwrap().name, "diffusion_naive2d_f64");
         assert!(entry_point("diffusion", Kernel::Csw, "f32").is_none(), "the paper's kernels are Karma's");
         assert_eq!(entry_point("", Kernel::FlagNonfinite, "f32").unwrap().name, "flag_nonfinite_f32");
+        let n16 = entry_point("karma", Kernel::TissueCompactClassesN16, "f64").unwrap();
+        assert_eq!(n16.name, "karma_tissue_compact_classes_n16_f64");
     }
 
     #[test]

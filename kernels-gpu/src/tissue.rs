@@ -28,7 +28,9 @@
 //!   row-major; the cells outside the tissue are skipped;
 //! - compact ([`CompactTissue`]; Xia et al. 2015, section 3: only tissue
 //!   cells are stored and computed): the tissue cells in row-major order,
-//!   with a table of neighbour indices beside the weights.
+//!   with a table of neighbours beside the weights, as u32 indices or,
+//!   where every one fits, as 16-bit offsets from the cell
+//!   ([`neighbours`], [`NeighbourLookup`]).
 //!
 //! Both read the same weights (rounded once on the host) in the same
 //! order, so they give the same bits, on the CPU and on the GPU.
@@ -43,6 +45,12 @@
 //! f32), and the table, small, stays in the caches. The class-indexed
 //! kernels read the very values the per-cell ones read, in the same order:
 //! the same bits.
+
+pub mod neighbours;
+
+pub use neighbours::{Indices32, NeighbourLookup, Offsets16};
+
+use core::marker::PhantomData;
 
 use crate::cell::{StepCoeffs, step_cell};
 use crate::events::{Recorder, StimulusArgs};
@@ -240,10 +248,13 @@ impl DenseTissue {
 }
 
 /// Only the tissue cells, in row-major order of the box, with a table of
-/// neighbours. `#[repr(C)]`: passed by value to the compact kernels.
+/// neighbours in the form `N` ([`Indices32`] or [`Offsets16`]): the type
+/// says how the kernel that steps the layout reads the table.
+/// `#[repr(C)]`: passed by value to the compact kernels (`N` takes no
+/// space).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct CompactTissue {
+pub struct CompactTissue<N: NeighbourLookup> {
     /// The box the tissue lies in.
     pub dims: GridDims,
     /// Number of tissue cells.
@@ -251,8 +262,9 @@ pub struct CompactTissue {
     /// `*const T`: weight k of row r at `k * rows + r` (rows: see
     /// [`RowLookup`]).
     pub weights: u64,
-    /// `*const u32`: the tissue cell in direction k of cell c at
-    /// `k * cells + c` (c itself where the weight is 0).
+    /// `*const N::Entry`: where the tissue cell in direction k of cell c
+    /// is, at `k * cells + c` ([`NeighbourLookup`]; c itself where the
+    /// weight is 0).
     pub neighbours: u64,
     /// `*const u32`: the row-major index in the box of tissue cell c.
     pub index: u64,
@@ -261,6 +273,8 @@ pub struct CompactTissue {
     pub class: u64,
     /// Rows of the table for [`ClassRows`] (`cells` for [`OwnRows`]).
     pub rows: u32,
+    /// The form of `neighbours`.
+    pub form: PhantomData<N>,
 }
 
 /// One time step of cell `i` of a dense grid with a mask: nothing outside
@@ -312,15 +326,16 @@ pub unsafe fn step_dense_cell<M: CellModel, T: Real, R: RowLookup>(
 /// As [`step_dense_cell`], with `u`, `u_next` holding `lay.cells` values
 /// or more, `local` `M::Locals::COUNT * lay.cells`, `c < lay.cells`, the
 /// neighbour table holding indices of `u` (below `lay.cells`, or, for a
-/// sub-domain of a split tissue, of the halo cells stored after them), and
-/// `rec` over the cells of `u`.
+/// sub-domain of a split tissue, of the halo cells stored after them) in
+/// the form `N` (built for it: every offset of [`Offsets16`] lands on
+/// such an index), and `rec` over the cells of `u`.
 #[inline(always)]
 #[allow(clippy::too_many_arguments, reason = "a kernel's parameters, one to one")]
-pub unsafe fn step_compact_cell<M: CellModel, T: Real, R: RowLookup>(
+pub unsafe fn step_compact_cell<M: CellModel, T: Real, R: RowLookup, N: NeighbourLookup>(
     u: *const T,
     u_next: *mut T,
     local: *mut T,
-    lay: &CompactTissue,
+    lay: &CompactTissue<N>,
     step: &StepCoeffs<T>,
     coeffs: &M::Coeffs<T>,
     rec: &Recorder<T>,
@@ -328,13 +343,12 @@ pub unsafe fn step_compact_cell<M: CellModel, T: Real, R: RowLookup>(
 ) {
     let cells = lay.cells as usize;
     let cu = c as usize;
-    let table = lay.neighbours as *const u32;
     // SAFETY: per the contract.
     unsafe {
         let uc = *u.add(cu);
         let (row, rows) = R::row(lay.class, lay.rows, cells, cu);
         let diffusion = weighted_diffusion(u, uc, lay.weights as *const T, rows, row, cu, |k| {
-            *table.add(k * cells + cu) as usize
+            N::neighbour(lay.neighbours, cells, cu, k)
         });
         let mut locals = M::Locals::<T>::load(local, cells, cu);
         let un = step_cell::<M, T>(uc, diffusion, &mut locals, step, coeffs);

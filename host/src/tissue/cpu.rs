@@ -3,22 +3,26 @@
 //! Every cell is stepped by the very function the kernels call
 //! (`kernels_gpu::tissue::step_dense_cell` or `step_compact_cell`, with
 //! the weights stored as the GPU stores them: per cell or by class,
-//! `super::rows`), on buffers laid out as on the device (the locals
-//! variable after variable), in parallel over runs of cells; stimuli by
+//! `super::rows`; and the compact layout's neighbours as the GPU stores
+//! them: u32 indices or 16-bit offsets, `super::neighbours`), on buffers
+//! laid out as on the device (the locals variable after variable), in
+//! parallel over runs of cells; stimuli by
 //! `kernels_gpu::tissue::stimulate_stored_cell`, like the stimulus kernel.
 
 use std::sync::Arc;
 
 use kernels_gpu::events::{Recorder, SlicePlacement};
 use kernels_gpu::tissue::{
-    ClassRows, CompactTissue, DenseTissue, OwnRows, step_compact_cell, step_dense_cell, stimulate_stored_cell,
+    ClassRows, CompactTissue, DenseTissue, NeighbourLookup, OwnRows, RowLookup, step_compact_cell,
+    step_dense_cell, stimulate_stored_cell,
 };
 use kernels_gpu::{CellModel, Locals, StepCoeffs};
 use rayon::prelude::*;
 
 use super::maps::Storage;
+use super::neighbours::{CompactFields, CompactLay};
 use super::weights::Operator;
-use super::{TissueError, TissueLayout, WeightChoice, WeightRows};
+use super::{NeighbourTable, TableChoice, TissueError, TissueLayout, WeightChoice, WeightRows, storage_name};
 use crate::domain::Domain;
 use crate::events::ecg::pseudo_ecg_at;
 use crate::events::recording::Maps;
@@ -42,11 +46,11 @@ pub(super) struct Buffers {
 }
 
 /// The layout's kernel argument (stepped by class where its `class` is
-/// not 0).
+/// not 0), the compact one typed by its neighbour table's form.
 #[derive(Clone, Copy)]
 pub(super) enum Lay {
     Dense(DenseTissue),
-    Compact(CompactTissue),
+    Compact(CompactLay),
 }
 
 pub struct TissueCpuSolver<M: CellModel, T: Scalar> {
@@ -58,8 +62,8 @@ pub struct TissueCpuSolver<M: CellModel, T: Scalar> {
     /// Local variable k of stored cell c at `k * stored + c`.
     local: Vec<T>,
     weights: WeightRows<T>,
-    /// Compact layout: the neighbour table (empty for the dense one).
-    neighbours: Vec<u32>,
+    /// Compact layout: the neighbour table (none for the dense one).
+    neighbours: Option<NeighbourTable>,
     dt_ms: f64,
     step_count: u64,
     /// The step whose stimuli are in U.
@@ -92,15 +96,29 @@ impl<M: CellModel, T: Scalar> TissueCpuSolver<M, T> {
         choice: WeightChoice,
         initial: &State<T>,
     ) -> Result<Self, TissueError> {
+        Self::with_tables(domain, op, layout, choice.into(), initial)
+    }
+
+    /// As [`TissueCpuSolver::with_weights`], with the compact layout's
+    /// neighbour table also stored as `choice` says.
+    pub fn with_tables(
+        domain: &Domain,
+        op: &Arc<Operator>,
+        layout: TissueLayout,
+        choice: TableChoice,
+        initial: &State<T>,
+    ) -> Result<Self, TissueError> {
         assert_eq!(initial.dims(), domain.dims(), "initial state matches the domain");
         assert_eq!(op.dims, domain.dims(), "the tissue's grid is the domain's");
         assert_eq!(initial.model().name, M::INFO.name, "initial state of this model");
         let storage = Storage::new(op, layout);
         let stored = storage.stored();
-        let weights = WeightRows::build(op, layout, choice)?;
+        let weights = WeightRows::build(op, layout, choice.weights)?;
         let neighbours = match layout {
-            TissueLayout::Dense => Vec::new(),
-            TissueLayout::Compact => op.neighbours.clone(),
+            TissueLayout::Dense => None,
+            TissueLayout::Compact => {
+                Some(NeighbourTable::build(op.neighbours.clone(), op.tissue_cells(), choice.neighbours))
+            }
         };
         let mut solver = Self {
             storage,
@@ -139,19 +157,16 @@ impl<M: CellModel, T: Scalar> TissueCpuSolver<M, T> {
         let s = &self.storage;
         let (table, class, rows) = self.weights.parts(s.stored());
         let (weights, class) = (table.as_ptr() as u64, class.map_or(0, |c| c.as_ptr() as u64));
-        match s.layout {
-            TissueLayout::Dense => {
+        match &self.neighbours {
+            None => {
                 Lay::Dense(DenseTissue { dims: s.dims, weights, mask: s.mask.as_ptr() as u64, class, rows })
             }
-            TissueLayout::Compact => Lay::Compact(CompactTissue {
-                dims: s.dims,
-                cells: s.cells.len() as u32,
-                weights,
-                neighbours: self.neighbours.as_ptr() as u64,
-                index: s.cells.as_ptr() as u64,
-                class,
-                rows,
-            }),
+            Some(table) => {
+                let (cells, index) = (s.cells.len() as u32, s.cells.as_ptr() as u64);
+                Lay::Compact(
+                    CompactFields { dims: s.dims, cells, weights, index, class, rows }.over_host(table),
+                )
+            }
         }
     }
 
@@ -293,17 +308,40 @@ unsafe fn step_cells<M: CellModel, T: Scalar>(
                     step_dense_cell::<M, T, OwnRows>(u, u_next, local, &d, step, coeffs, rec, i);
                 }
             }
-            Lay::Compact(c) if c.class != 0 => {
-                for i in range {
-                    step_compact_cell::<M, T, ClassRows>(u, u_next, local, &c, step, coeffs, rec, i);
-                }
+            Lay::Compact(CompactLay::Indices32(c)) if c.class != 0 => {
+                compact_cells::<M, T, ClassRows, _>(bufs, &c, step, coeffs, rec, range)
             }
-            Lay::Compact(c) => {
-                for i in range {
-                    step_compact_cell::<M, T, OwnRows>(u, u_next, local, &c, step, coeffs, rec, i);
-                }
+            Lay::Compact(CompactLay::Indices32(c)) => {
+                compact_cells::<M, T, OwnRows, _>(bufs, &c, step, coeffs, rec, range)
+            }
+            Lay::Compact(CompactLay::Offsets16(c)) if c.class != 0 => {
+                compact_cells::<M, T, ClassRows, _>(bufs, &c, step, coeffs, rec, range)
+            }
+            Lay::Compact(CompactLay::Offsets16(c)) => {
+                compact_cells::<M, T, OwnRows, _>(bufs, &c, step, coeffs, rec, range)
             }
         }
+    }
+}
+
+/// Steps the cells of `range` of a compact layout with the kernels'
+/// per-cell function, its rows found by `R` and its neighbours by `N`.
+///
+/// # Safety
+/// As [`step_cells`].
+#[inline(always)]
+unsafe fn compact_cells<M: CellModel, T: Scalar, R: RowLookup, N: NeighbourLookup>(
+    bufs: Buffers,
+    lay: &CompactTissue<N>,
+    step: &StepCoeffs<T>,
+    coeffs: &M::Coeffs<T>,
+    rec: &Recorder<T>,
+    range: std::ops::Range<u32>,
+) {
+    let (u, u_next, local) = (bufs.u as *const T, bufs.u_next as *mut T, bufs.local as *mut T);
+    for i in range {
+        // SAFETY: forwarded from the caller.
+        unsafe { step_compact_cell::<M, T, R, N>(u, u_next, local, lay, step, coeffs, rec, i) };
     }
 }
 
@@ -317,7 +355,8 @@ impl<M: CellModel, T: Scalar> Solver<T> for TissueCpuSolver<M, T> {
     }
 
     fn method(&self) -> String {
-        format!("cpu-tissue-{}{}", self.storage.layout.name(), self.weights.method_suffix())
+        let neighbours = self.neighbours.as_ref().map(NeighbourTable::form);
+        format!("cpu-tissue-{}", storage_name(self.storage.layout, self.weights.classes(), neighbours))
     }
 
     fn advance(&mut self, steps: u64) -> Result<(), SolverError> {
@@ -411,19 +450,21 @@ pub fn for_model<T: Scalar>(
         .expect("the automatic choice falls back to per-cell rows")
 }
 
-/// As [`for_model`], with the weights stored as `choice` says.
+/// As [`for_model`], with the weights (a [`WeightChoice`]), or the
+/// weights and the neighbour table (a [`TableChoice`]), stored as `choice`
+/// says.
 pub fn for_model_with<T: Scalar>(
     domain: &Domain,
     op: &Arc<Operator>,
     layout: TissueLayout,
-    choice: WeightChoice,
+    choice: impl Into<TableChoice>,
     initial: &State<T>,
 ) -> Result<Box<dyn Solver<T>>, TissueError> {
     struct Build<'a, T> {
         domain: &'a Domain,
         op: &'a Arc<Operator>,
         layout: TissueLayout,
-        choice: WeightChoice,
+        choice: TableChoice,
         initial: &'a State<T>,
     }
     impl<T: Scalar> crate::models::ModelVisitor for Build<'_, T> {
@@ -432,18 +473,13 @@ pub fn for_model_with<T: Scalar>(
             // `dispatch` was asked for T's precision, so S is T.
             let initial: &State<S> =
                 (self.initial as &dyn std::any::Any).downcast_ref().expect("dispatched on T's precision");
-            let solver: Result<Box<dyn Solver<S>>, TissueError> = TissueCpuSolver::<M, S>::with_weights(
-                self.domain,
-                self.op,
-                self.layout,
-                self.choice,
-                initial,
-            )
-            .map(|s| Box::new(s) as Box<dyn Solver<S>>);
+            let solver: Result<Box<dyn Solver<S>>, TissueError> =
+                TissueCpuSolver::<M, S>::with_tables(self.domain, self.op, self.layout, self.choice, initial)
+                    .map(|s| Box::new(s) as Box<dyn Solver<S>>);
             Box::new(solver)
         }
     }
-    let build = Build { domain, op, layout, choice, initial };
+    let build = Build { domain, op, layout, choice: choice.into(), initial };
     let any = crate::models::dispatch(domain.model().info(), T::PRECISION, build);
     *any.downcast::<Result<Box<dyn Solver<T>>, TissueError>>().expect("dispatched on T's precision")
 }

@@ -1,7 +1,8 @@
 //! A tissue resident on one GPU: the tissue kernels of `kernels_gpu`
 //! (`kernels::tissue`), dense with a mask or compact, each with the
-//! weights per cell or by class (`super::rows`), with stimuli and maps on
-//! the device as for the box.
+//! weights per cell or by class (`super::rows`), the compact one with its
+//! neighbours as u32 indices or 16-bit offsets (`super::neighbours`), with
+//! stimuli and maps on the device as for the box.
 
 use std::marker::PhantomData;
 use std::sync::Arc;
@@ -11,12 +12,15 @@ use cudarc::driver::{
 };
 use kernels_gpu::events::{Recorder, SlicePlacement, StimulusArgs};
 use kernels_gpu::registry::{self, Kernel};
-use kernels_gpu::tissue::{CompactTissue, DenseTissue};
+use kernels_gpu::tissue::DenseTissue;
 use kernels_gpu::{CellModel, DEFAULT_BLOCK, FLAT_BLOCK, GridDims, Locals, StepCoeffs, ZWindow};
 
 use super::maps::Storage;
+use super::neighbours::{CompactFields, CompactLay};
 use super::weights::Operator;
-use super::{TissueLayout, WeightChoice, WeightRows};
+use super::{
+    NeighbourForm, NeighbourTable, TableChoice, TissueLayout, WeightChoice, WeightRows, storage_name,
+};
 use crate::backend::gpu::GpuDevice;
 use crate::backend::gpu::maps::DeviceMaps;
 use crate::backend::gpu::solver::{any_nonfinite_on, cuda};
@@ -35,7 +39,7 @@ use kernels_gpu::ecg::EcgProbe;
 #[derive(Clone, Copy)]
 pub(super) struct ByValue<P>(pub(super) P);
 
-// SAFETY: instantiated only with `DenseTissue`, `CompactTissue`,
+// SAFETY: instantiated only with `DenseTissue`, `CompactTissue<N>`,
 // `GridDims`, `ZWindow`, `StepCoeffs<T>`, `Recorder<T>`, `StimulusArgs<T>`
 // and a model's `Coeffs<T>`: plain `#[repr(C)]` structs of numbers whose
 // kernel-side declaration is the same Rust type.
@@ -56,10 +60,96 @@ struct StimulusLaunch<T> {
     _mask: Option<CudaSlice<u32>>,
 }
 
+/// The compact layout's neighbour table on the device, in its form.
+pub(super) enum DeviceNeighbours {
+    Indices32(CudaSlice<u32>),
+    Offsets16(CudaSlice<i16>),
+}
+
+impl DeviceNeighbours {
+    pub(super) fn upload(stream: &Arc<CudaStream>, table: &NeighbourTable) -> Result<Self, SolverError> {
+        let during = cuda("uploading the neighbour table");
+        Ok(match table {
+            NeighbourTable::Indices32(t) => Self::Indices32(stream.clone_htod(t).map_err(during)?),
+            NeighbourTable::Offsets16(t) => Self::Offsets16(stream.clone_htod(t).map_err(during)?),
+        })
+    }
+
+    pub(super) fn form(&self) -> NeighbourForm {
+        match self {
+            Self::Indices32(_) => NeighbourForm::Indices32,
+            Self::Offsets16(_) => NeighbourForm::Offsets16,
+        }
+    }
+
+    /// The compact layout over this table, typed by its form (the kernel
+    /// argument of the entry point [`compact_kernel`] names for it).
+    pub(super) fn lay(&self, fields: CompactFields, stream: &CudaStream) -> CompactLay {
+        match self {
+            Self::Indices32(t) => CompactLay::Indices32(fields.over(t.device_ptr(stream).0 as *const u32)),
+            Self::Offsets16(t) => CompactLay::Offsets16(fields.over(t.device_ptr(stream).0 as *const i16)),
+        }
+    }
+}
+
+/// The compact step kernel for weights by class or not and the neighbour
+/// table's form.
+pub(super) fn compact_kernel(classes: bool, neighbours: NeighbourForm) -> Kernel {
+    match (classes, neighbours) {
+        (false, NeighbourForm::Indices32) => Kernel::TissueCompact,
+        (true, NeighbourForm::Indices32) => Kernel::TissueCompactClasses,
+        (false, NeighbourForm::Offsets16) => Kernel::TissueCompactN16,
+        (true, NeighbourForm::Offsets16) => Kernel::TissueCompactClassesN16,
+    }
+}
+
+/// Launches a compact step kernel with the arguments (u, u_next, local,
+/// lay, step, coeffs, rec), `lay` of the kernel's neighbour form.
+///
+/// # Safety
+/// `f` is the compact kernel of `lay`'s form ([`compact_kernel`]) and the
+/// arguments meet its contract (`kernels_gpu::kernels::tissue::step_compact`).
+#[allow(clippy::too_many_arguments, reason = "the kernel's parameter list, one to one")]
+pub(super) unsafe fn launch_compact<T: Scalar, S: DeviceRepr>(
+    stream: &CudaStream,
+    f: &CudaFunction,
+    u: &CudaSlice<T>,
+    u_next: &mut CudaSlice<T>,
+    local: &mut CudaSlice<T>,
+    lay: CompactLay,
+    step: &ByValue<StepCoeffs<T>>,
+    coeffs: &S,
+    rec: &ByValue<Recorder<T>>,
+) -> Result<(), SolverError> {
+    let cfg = LaunchConfig {
+        grid_dim: (lay.cells().div_ceil(FLAT_BLOCK), 1, 1),
+        block_dim: (FLAT_BLOCK, 1, 1),
+        shared_mem_bytes: 0,
+    };
+    // The argument of either type, alive as long as the builder.
+    let (indices, offsets);
+    let mut b = stream.launch_builder(f);
+    b.arg(u).arg(u_next).arg(local);
+    match lay {
+        CompactLay::Indices32(l) => {
+            indices = ByValue(l);
+            b.arg(&indices);
+        }
+        CompactLay::Offsets16(l) => {
+            offsets = ByValue(l);
+            b.arg(&offsets);
+        }
+    }
+    b.arg(step).arg(coeffs).arg(rec);
+    // SAFETY: per the contract.
+    unsafe { b.launch(cfg) }.map_err(cuda("launching the tissue step"))?;
+    Ok(())
+}
+
 /// The layout's buffers beside the weights.
 enum LayoutBuffers {
     Dense { mask: CudaSlice<u8> },
-    Compact { neighbours: CudaSlice<u32>, index: CudaSlice<u32> },
+    Compact { neighbours: DeviceNeighbours, index: CudaSlice<u32> },
 }
 
 pub struct TissueGpuSolver<M: CellModel, T: Scalar> {
@@ -97,11 +187,14 @@ pub struct TissueGpuSolver<M: CellModel, T: Scalar> {
 /// Device bytes of a tissue run: U twice, the locals, the weights (18 per
 /// stored cell, or 18 per class and a u16 class per stored cell: `classes`
 /// is the number of classes, `None` for per-cell rows) and the layout's
-/// tables (a mask byte per cell, or the neighbour table and the cell list).
+/// tables (a mask byte per cell, or the neighbour table, 18 entries of
+/// 4 or 2 bytes per tissue cell as `neighbours` says, and the cell list,
+/// a u32 per tissue cell; `neighbours` is not read for the dense layout).
 pub fn device_bytes(
     op: &Operator,
     layout: TissueLayout,
     classes: Option<u32>,
+    neighbours: NeighbourForm,
     variables: usize,
     bytes_per_value: usize,
 ) -> u64 {
@@ -116,14 +209,17 @@ pub fn device_bytes(
     };
     let tables = match layout {
         TissueLayout::Dense => stored,
-        TissueLayout::Compact => (directions + 1) * 4 * tissue,
+        TissueLayout::Compact => (directions * neighbours.entry_bytes() + 4) * tissue,
     };
     (variables as u64 + 1) * stored * bytes_per_value as u64 + weights + tables
 }
 
 impl<M: CellModel, T: Scalar> TissueGpuSolver<M, T> {
     /// Loads the tissue kernels, uploads the weights (by class where that
-    /// takes less memory: [`WeightChoice::Auto`]) and `initial`.
+    /// takes less memory: [`WeightChoice::Auto`]), the compact layout's
+    /// neighbours (16-bit offsets where they fit:
+    /// [`NeighbourChoice::Auto`](super::NeighbourChoice::Auto)) and
+    /// `initial`.
     pub fn new(
         device: &GpuDevice,
         ptx: &str,
@@ -145,17 +241,38 @@ impl<M: CellModel, T: Scalar> TissueGpuSolver<M, T> {
         choice: WeightChoice,
         initial: &State<T>,
     ) -> Result<Self, SolverError> {
+        Self::with_tables(device, ptx, domain, op, layout, choice.into(), initial)
+    }
+
+    /// As [`TissueGpuSolver::with_weights`], with the compact layout's
+    /// neighbour table also stored as `choice` says.
+    pub fn with_tables(
+        device: &GpuDevice,
+        ptx: &str,
+        domain: &Domain,
+        op: &Arc<Operator>,
+        layout: TissueLayout,
+        choice: TableChoice,
+        initial: &State<T>,
+    ) -> Result<Self, SolverError> {
         assert_eq!(initial.dims(), domain.dims(), "initial state matches the domain");
         assert_eq!(op.dims, domain.dims(), "the tissue's grid is the domain's");
         assert_eq!(initial.model().name, M::INFO.name, "initial state of this model");
-        let rows = WeightRows::<T>::build(op, layout, choice)?;
+        let rows = WeightRows::<T>::build(op, layout, choice.weights)?;
         let classes = rows.classes();
-        device.check_fits(device_bytes(op, layout, classes, M::INFO.variables.len(), T::BYTES))?;
-        let kernel = match (layout, classes) {
-            (TissueLayout::Dense, None) => Kernel::TissueDense,
-            (TissueLayout::Compact, None) => Kernel::TissueCompact,
-            (TissueLayout::Dense, Some(_)) => Kernel::TissueDenseClasses,
-            (TissueLayout::Compact, Some(_)) => Kernel::TissueCompactClasses,
+        // The compact layout's neighbours, in the form decided once here.
+        let neighbours = match layout {
+            TissueLayout::Dense => None,
+            TissueLayout::Compact => {
+                Some(NeighbourTable::build(op.neighbours.clone(), op.tissue_cells(), choice.neighbours))
+            }
+        };
+        let form = neighbours.as_ref().map_or(NeighbourForm::Indices32, NeighbourTable::form);
+        device.check_fits(device_bytes(op, layout, classes, form, M::INFO.variables.len(), T::BYTES))?;
+        let kernel = match &neighbours {
+            None if classes.is_some() => Kernel::TissueDenseClasses,
+            None => Kernel::TissueDense,
+            Some(table) => compact_kernel(classes.is_some(), table.form()),
         };
         let name = |model: &str, kernel| {
             registry::entry_point(model, kernel, T::NAME)
@@ -173,14 +290,12 @@ impl<M: CellModel, T: Scalar> TissueGpuSolver<M, T> {
         let class = class
             .map(|class| stream.clone_htod(class).map_err(cuda("uploading the class of each cell")))
             .transpose()?;
-        let buffers = match layout {
-            TissueLayout::Dense => LayoutBuffers::Dense {
+        let buffers = match &neighbours {
+            None => LayoutBuffers::Dense {
                 mask: stream.clone_htod(&storage.mask).map_err(cuda("uploading the mask"))?,
             },
-            TissueLayout::Compact => LayoutBuffers::Compact {
-                neighbours: stream
-                    .clone_htod(&op.neighbours)
-                    .map_err(cuda("uploading the neighbour table"))?,
+            Some(table) => LayoutBuffers::Compact {
+                neighbours: DeviceNeighbours::upload(&stream, table)?,
                 index: stream.clone_htod(&storage.cells).map_err(cuda("uploading the cell list"))?,
             },
         };
@@ -298,33 +413,33 @@ impl<M: CellModel, T: Scalar> TissueGpuSolver<M, T> {
                 unsafe { b.launch(cfg) }.map_err(cuda("launching the tissue step"))?;
             }
             LayoutBuffers::Compact { neighbours, index } => {
-                let cells = self.storage.cells.len() as u32;
-                let lay = ByValue(CompactTissue {
-                    dims: self.storage.dims,
-                    cells,
-                    weights,
-                    neighbours: self.address(neighbours),
-                    index: self.address(index),
-                    class,
-                    rows,
-                });
-                let cfg = LaunchConfig {
-                    grid_dim: (cells.div_ceil(FLAT_BLOCK), 1, 1),
-                    block_dim: (FLAT_BLOCK, 1, 1),
-                    shared_mem_bytes: 0,
+                let (dims, cells) = (self.storage.dims, self.storage.cells.len() as u32);
+                let index = self.address(index);
+                let lay =
+                    neighbours.lay(CompactFields { dims, cells, weights, index, class, rows }, &self.stream);
+                // SAFETY: the step kernel is <model>_tissue_compact[_classes]
+                // [_n16]_<t>, loaded for this table's form and the weights'
+                // storage (`compact_kernel`), and `lay` is typed by the same
+                // table; U, U_next hold the tissue cells, the locals COUNT
+                // times as many, the weights 18 per cell (or per class, as
+                // for the dense kernel), the neighbour table 18 entries per
+                // cell that name tissue cells (indices, or offsets built so
+                // that c + offset is one), the index table one per cell;
+                // the launch has one thread per tissue cell; the recorder is
+                // off or over the tissue cells' maps.
+                unsafe {
+                    launch_compact(
+                        &self.stream,
+                        &self.step_fn,
+                        &self.u,
+                        &mut self.u_next,
+                        &mut self.local,
+                        lay,
+                        &step,
+                        &coeffs,
+                        &rec,
+                    )?
                 };
-                let mut b = self.stream.launch_builder(&self.step_fn);
-                b.arg(&self.u).arg(&mut self.u_next).arg(&mut self.local);
-                b.arg(&lay).arg(&step).arg(&coeffs).arg(&rec);
-                // SAFETY: <model>_tissue_compact[_classes]_<t> takes (u,
-                // u_next, local, lay, step, coeffs, rec); U, U_next hold
-                // the tissue cells, the locals COUNT times as many, the
-                // weights 18 per cell (or per class, as for the dense
-                // kernel) and the neighbour table 18 per cell with indices
-                // of tissue cells,
-                // the index table one per cell; one thread per tissue cell;
-                // the recorder is off or over the tissue cells' maps.
-                unsafe { b.launch(cfg) }.map_err(cuda("launching the tissue step"))?;
             }
         }
         std::mem::swap(&mut self.u, &mut self.u_next);
@@ -356,11 +471,12 @@ impl<M: CellModel, T: Scalar> Solver<T> for TissueGpuSolver<M, T> {
     }
 
     fn method(&self) -> String {
-        let suffix = match self.class {
-            None => String::new(),
-            Some(_) => format!("-classes ({} rows)", self.rows),
+        let classes = self.class.as_ref().map(|_| self.rows);
+        let neighbours = match &self.buffers {
+            LayoutBuffers::Dense { .. } => None,
+            LayoutBuffers::Compact { neighbours, .. } => Some(neighbours.form()),
         };
-        format!("tissue-{}{suffix}", self.storage.layout.name())
+        format!("tissue-{}", storage_name(self.storage.layout, classes, neighbours))
     }
 
     fn advance(&mut self, steps: u64) -> Result<(), SolverError> {
@@ -470,20 +586,31 @@ mod tests {
     use kernels_gpu::GridDims;
 
     #[test]
-    fn device_bytes_count_the_rows_or_the_classes() {
+    fn device_bytes_count_the_rows_or_the_classes_and_the_neighbour_form() {
         // A 5 x 4 x 3 box, all tissue: 60 cells; Karma (U and v), f32.
         let dims = GridDims::new(5, 4, 3);
         let c = Conductivity { fibre: 1.0, cross: 0.25, sheet: None };
         let op = Operator::build(&Tissue::box_of(dims, 0.5, Fibres::ALONG_X, c)).unwrap();
         let values = 3 * 60 * 4;
-        assert_eq!(device_bytes(&op, TissueLayout::Dense, None, 2, 4), values + 18 * 60 * 4 + 60);
+        let wide = NeighbourForm::Indices32;
+        assert_eq!(device_bytes(&op, TissueLayout::Dense, None, wide, 2, 4), values + 18 * 60 * 4 + 60);
         assert_eq!(
-            device_bytes(&op, TissueLayout::Dense, Some(27), 2, 4),
+            device_bytes(&op, TissueLayout::Dense, Some(27), wide, 2, 4),
             values + 18 * 27 * 4 + 2 * 60 + 60
         );
         assert_eq!(
-            device_bytes(&op, TissueLayout::Compact, Some(27), 2, 4),
+            device_bytes(&op, TissueLayout::Compact, Some(27), wide, 2, 4),
             values + 18 * 27 * 4 + 2 * 60 + 19 * 4 * 60
+        );
+        // 16-bit offsets: 18 entries of 2 bytes and the cell list's u32.
+        let narrow = NeighbourForm::Offsets16;
+        assert_eq!(
+            device_bytes(&op, TissueLayout::Compact, Some(27), narrow, 2, 4),
+            values + 18 * 27 * 4 + 2 * 60 + (18 * 2 + 4) * 60
+        );
+        assert_eq!(
+            device_bytes(&op, TissueLayout::Compact, None, narrow, 2, 4),
+            values + 18 * 60 * 4 + (18 * 2 + 4) * 60
         );
     }
 }

@@ -14,6 +14,8 @@
 //! - [`files`]: masks, labels and fibres from `.npy` and `.vti` files;
 //! - [`rows`]: the weights as a solver stores them, each cell's own row
 //!   or the distinct rows with a class per cell (chosen automatically);
+//! - [`neighbours`]: the compact layout's neighbour table as a solver
+//!   stores it, u32 indices or 16-bit offsets (chosen automatically);
 //! - [`cpu`], [`gpu`]: the solvers, one per backend, each with both
 //!   layouts;
 //! - [`split`], [`split_cpu`], [`split_gpu`]: the tissue split along z
@@ -26,6 +28,7 @@ pub mod files;
 pub mod geometry;
 pub mod gpu;
 pub mod maps;
+pub mod neighbours;
 pub mod rows;
 pub mod split;
 pub mod split_cpu;
@@ -36,8 +39,36 @@ use kernels_gpu::GridDims;
 use thiserror::Error;
 
 pub use conductivity::{Conductivity, Fibres};
+pub use neighbours::{NeighbourChoice, NeighbourForm, NeighbourTable};
 pub use rows::{WeightChoice, WeightRows};
 pub use weights::Operator;
+
+/// How a solver stores a tissue's operator: the weights (per cell or by
+/// class) and, in the compact layout, the neighbour table (u32 or 16-bit).
+/// The default chooses both automatically.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TableChoice {
+    pub weights: WeightChoice,
+    pub neighbours: NeighbourChoice,
+}
+
+impl From<WeightChoice> for TableChoice {
+    fn from(weights: WeightChoice) -> Self {
+        Self { weights, neighbours: NeighbourChoice::Auto }
+    }
+}
+
+/// What a tissue solver's method name says of its storage, after
+/// "tissue-": the layout, "-classes" where the weights are stored by
+/// class, "-n16" where the neighbours are 16-bit offsets, then the
+/// number of rows of the classes: `compact-classes-n16 (87 rows)`.
+pub fn storage_name(layout: TissueLayout, classes: Option<u32>, neighbours: Option<NeighbourForm>) -> String {
+    let n16 = neighbours.map_or("", NeighbourForm::suffix);
+    match classes {
+        None => format!("{}{n16}", layout.name()),
+        Some(rows) => format!("{}-classes{n16} ({rows} rows)", layout.name()),
+    }
+}
 
 /// How the tissue cells are stored and stepped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

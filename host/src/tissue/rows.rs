@@ -107,15 +107,6 @@ impl<T: Real + Send + Sync> WeightRows<T> {
             Self::Classes { rows, .. } => Some(*rows),
         }
     }
-
-    /// What a solver's `method()` says of the storage: "" for per-cell
-    /// rows, "-classes (N rows)" for classes.
-    pub fn method_suffix(&self) -> String {
-        match self.classes() {
-            None => String::new(),
-            Some(rows) => format!("-classes ({rows} rows)"),
-        }
-    }
 }
 
 /// Whether a table of `rows` distinct rows and a u16 per stored cell take
@@ -273,7 +264,8 @@ mod tests {
         let auto = WeightRows::<f32>::build(&repeat, TissueLayout::Compact, WeightChoice::Auto).unwrap();
         // 3 positions per axis: 27 distinct rows.
         assert_eq!(auto.classes(), Some(27));
-        assert_eq!(auto.method_suffix(), "-classes (27 rows)");
+        let name = crate::tissue::storage_name(TissueLayout::Compact, auto.classes(), None);
+        assert_eq!(name, "compact-classes (27 rows)");
         // Fibres of every cell different: every row its own.
         let fibre =
             (0..dims.cells()).map(|i| [1.0, (i % 97) as f32 * 0.013, (i % 89) as f32 * -0.011]).collect();
@@ -281,7 +273,7 @@ mod tests {
         let unique = Operator::build(&t).unwrap();
         let auto = WeightRows::<f32>::build(&unique, TissueLayout::Compact, WeightChoice::Auto).unwrap();
         assert_eq!(auto.classes(), None);
-        assert_eq!(auto.method_suffix(), "");
+        assert_eq!(crate::tissue::storage_name(TissueLayout::Compact, auto.classes(), None), "compact");
         // Forced, the classes are as many as the cells, and still the same bits.
         same_rows::<f32>(&unique, TissueLayout::Dense);
     }

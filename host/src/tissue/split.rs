@@ -24,7 +24,12 @@
 //!   The compact kernel steps cells `0..owned` (its `cells`, which is also
 //!   the stride of the weights, the neighbour table and the locals: a halo
 //!   cell has neither), and reads the halo cells behind them through the
-//!   table.
+//!   table. The table is 16-bit offsets where every part's offsets fit
+//!   (one form for all parts, so they all run one kernel;
+//!   [`NeighbourTable::build_all`]), else u32 indices. An owned cell of
+//!   the lowest owned slice reads its halo below about a part's worth of
+//!   cells further on (the halos are stored after the owned cells), so a
+//!   split keeps the offsets only where its parts are small.
 //!
 //! In both layouts what a part sends (the tissue cells of its bottom or
 //! top owned slice) and what its neighbour receives (the tissue cells of
@@ -39,8 +44,9 @@ use std::ops::Range;
 use kernels_gpu::tissue::DIRECTIONS;
 use kernels_gpu::{GridDims, ModelInfo};
 
-use super::TissueLayout;
+use super::neighbours::{NeighbourChoice, NeighbourTable};
 use super::weights::{NOT_TISSUE, Operator};
+use super::{NeighbourForm, TissueLayout};
 use crate::events::recording::Maps;
 use crate::events::stimulus::Stimulus;
 use crate::multi::{SplitError, ZSplit};
@@ -67,9 +73,10 @@ pub struct Slab {
     /// Dense: 1 for a tissue cell, per stored cell (halo slices included,
     /// 0 beyond the grid). Compact: empty (every stored cell is tissue).
     pub mask: Vec<u8>,
-    /// Compact: the stored cell in direction k of owned cell c at
-    /// `k * stride + c` (c itself where the weight is 0). Dense: empty.
-    pub neighbours: Vec<u32>,
+    /// Compact: where the stored cell in direction k of owned cell c is,
+    /// at `k * stride + c` (c itself where the weight is 0), in the form
+    /// the split chose for all its parts. Dense: none.
+    pub neighbours: Option<NeighbourTable>,
     /// The stored cells sent to the part below (0) and above (1): the
     /// tissue cells (dense: every cell) of the first and last owned slice.
     pub send: [Range<u32>; 2],
@@ -81,7 +88,9 @@ pub struct Slab {
 }
 
 impl Slab {
-    /// Part `i` of `split` over the tissue of `op`, in `layout`.
+    /// Part `i` of `split` over the tissue of `op`, in `layout` (compact:
+    /// its neighbour table as u32 indices; [`TissueSplit`] chooses the form
+    /// of all the parts' tables together).
     pub fn new(op: &Operator, split: &ZSplit, i: usize, layout: TissueLayout) -> Self {
         let global = op.dims;
         let slice = global.slice_cells();
@@ -134,7 +143,7 @@ impl Slab {
                     index,
                     stepped: 0..k,
                     mask: Vec::new(),
-                    neighbours,
+                    neighbours: Some(NeighbourTable::Indices32(neighbours)),
                     send: [0..first_slice, k - last_slice..k],
                     recv: [k..k + hb, k + hb..k + hb + ha],
                     tissue,
@@ -163,7 +172,7 @@ impl Slab {
                     index,
                     stepped: s..(n + 1) * s,
                     mask,
-                    neighbours: Vec::new(),
+                    neighbours: None,
                     send: [s..2 * s, n * s..(n + 1) * s],
                     recv: [
                         if owned.start > 0 { 0..s } else { 0..0 },
@@ -373,11 +382,40 @@ impl TissueSplit {
         Ok(Self::with_split(op, split, layout))
     }
 
-    /// The slabs of a given split (tests place the cuts by hand).
+    /// The slabs of a given split (tests place the cuts by hand), their
+    /// neighbour tables 16-bit where every part's fit.
     pub fn with_split(op: &Operator, split: ZSplit, layout: TissueLayout) -> Self {
+        Self::with_neighbours(op, split, layout, NeighbourChoice::Auto)
+    }
+
+    /// As [`TissueSplit::with_split`], the compact parts' neighbour tables
+    /// in the form `choice` asks for (one form for all parts).
+    pub fn with_neighbours(
+        op: &Operator,
+        split: ZSplit,
+        layout: TissueLayout,
+        choice: NeighbourChoice,
+    ) -> Self {
         assert_eq!(split.nz(), op.dims.nz, "the split covers the grid");
-        let slabs = (0..split.parts()).map(|i| Slab::new(op, &split, i, layout)).collect();
+        let mut slabs: Vec<Slab> = (0..split.parts()).map(|i| Slab::new(op, &split, i, layout)).collect();
+        if layout == TissueLayout::Compact {
+            let indices = slabs
+                .iter_mut()
+                .map(|slab| match slab.neighbours.take() {
+                    Some(NeighbourTable::Indices32(t)) => (t, slab.stride()),
+                    _ => unreachable!("a compact slab is built with u32 indices"),
+                })
+                .collect();
+            for (slab, table) in slabs.iter_mut().zip(NeighbourTable::build_all(indices, choice)) {
+                slab.neighbours = Some(table);
+            }
+        }
         Self { split, slabs }
+    }
+
+    /// The form of the parts' neighbour tables (none for the dense layout).
+    pub fn neighbour_form(&self) -> Option<NeighbourForm> {
+        self.slabs[0].neighbours.as_ref().map(NeighbourTable::form)
     }
 
     pub fn parts(&self) -> usize {
@@ -465,20 +503,54 @@ mod tests {
                     }
                     // Every neighbour a stepped cell reads is stored, and it is
                     // the cell the whole operator reads.
-                    if layout == TissueLayout::Compact {
+                    if let Some(table) = &slab.neighbours {
                         let k = slab.stride();
                         let n = op.tissue_cells();
                         for c in 0..k {
                             let g = op.cells.binary_search(&slab.index[c]).unwrap();
                             for d in 0..DIRECTIONS {
                                 let want = op.cells[op.neighbours[d * n + g] as usize];
-                                assert_eq!(slab.index[slab.neighbours[d * k + c] as usize], want);
+                                assert_eq!(slab.index[table.neighbour(k, d, c) as usize], want);
                             }
                         }
                     }
                 }
             }
         }
+    }
+
+    /// One form for every part: 16-bit offsets where all parts' fit (the
+    /// same neighbours as the u32 indices), u32 where one part's do not.
+    #[test]
+    fn the_parts_share_16_bit_offsets_where_every_part_fits() {
+        let op = op(GridDims::new(7, 6, 11));
+        let split = TissueSplit::new(&op, 3, TissueLayout::Compact).unwrap();
+        assert_eq!(split.neighbour_form(), Some(NeighbourForm::Offsets16));
+        let wide = TissueSplit::with_neighbours(
+            &op,
+            split.split.clone(),
+            TissueLayout::Compact,
+            NeighbourChoice::Indices32,
+        );
+        assert_eq!(wide.neighbour_form(), Some(NeighbourForm::Indices32));
+        for (a, b) in split.slabs.iter().zip(&wide.slabs) {
+            let (a, b, k) = (a.neighbours.as_ref().unwrap(), b.neighbours.as_ref().unwrap(), a.stride());
+            for d in 0..DIRECTIONS {
+                for c in 0..k {
+                    assert_eq!(a.neighbour(k, d, c), b.neighbour(k, d, c));
+                }
+            }
+        }
+        assert_eq!(TissueSplit::new(&op, 3, TissueLayout::Dense).unwrap().neighbour_form(), None);
+        // Two parts of 40,960 cells: the upper part stores its halo below
+        // after its owned cells, so its lowest slice reads 40,960 cells
+        // ahead, beyond i16 (a single domain's neighbours, one plane of
+        // 4,096 cells away, would fit).
+        let dims = GridDims::new(64, 64, 20);
+        let iso = Tissue::box_of(dims, 0.5, Fibres::ALONG_X, Conductivity::isotropic(1.0));
+        let big = Operator::build(&iso).unwrap();
+        let split = TissueSplit::new(&big, 2, TissueLayout::Compact).unwrap();
+        assert_eq!(split.neighbour_form(), Some(NeighbourForm::Indices32));
     }
 
     #[test]

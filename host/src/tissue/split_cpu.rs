@@ -9,13 +9,14 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use kernels_gpu::events::{Recorder, SlicePlacement};
-use kernels_gpu::tissue::{CompactTissue, DenseTissue, stimulate_stored_cell};
+use kernels_gpu::tissue::{DenseTissue, stimulate_stored_cell};
 use kernels_gpu::{CellModel, StepCoeffs};
 
-use super::TissueLayout;
 use super::cpu::{Buffers, Lay, step_range};
+use super::neighbours::CompactFields;
 use super::split::{Slab, TissueSplit};
 use super::weights::Operator;
+use super::{TissueLayout, storage_name};
 use crate::domain::Domain;
 use crate::events::ecg::pseudo_ecg_at;
 use crate::events::recording::Maps;
@@ -182,23 +183,21 @@ impl<M: CellModel, T: Scalar> TissueCpuMultiSolver<M, T> {
         let t_ms = self.step_count as f64 * self.dt_ms;
         for (slab, part) in self.split.slabs.iter().zip(&mut self.parts) {
             let rec = part.recorder(slab.stored(), t_ms, self.dt_ms);
-            let lay = match slab.layout {
-                TissueLayout::Dense => Lay::Dense(DenseTissue {
+            let (weights, rows) = (part.weights.as_ptr() as u64, slab.stride() as u32);
+            let lay = match &slab.neighbours {
+                None => Lay::Dense(DenseTissue {
                     dims: slab.local,
-                    weights: part.weights.as_ptr() as u64,
+                    weights,
                     mask: slab.mask.as_ptr() as u64,
                     class: 0,
-                    rows: slab.stride() as u32,
+                    rows,
                 }),
-                TissueLayout::Compact => Lay::Compact(CompactTissue {
-                    dims: slab.global,
-                    cells: slab.stepped.end,
-                    weights: part.weights.as_ptr() as u64,
-                    neighbours: slab.neighbours.as_ptr() as u64,
-                    index: slab.index.as_ptr() as u64,
-                    class: 0,
-                    rows: slab.stride() as u32,
-                }),
+                Some(table) => {
+                    let (dims, cells, index) = (slab.global, slab.stepped.end, slab.index.as_ptr() as u64);
+                    Lay::Compact(
+                        CompactFields { dims, cells, weights, index, class: 0, rows }.over_host(table),
+                    )
+                }
             };
             let bufs = Buffers {
                 u: part.u.as_ptr() as u64,
@@ -230,7 +229,8 @@ impl<M: CellModel, T: Scalar> Solver<T> for TissueCpuMultiSolver<M, T> {
     }
 
     fn method(&self) -> String {
-        format!("cpu-tissue-{} z-split {}", self.split.slabs[0].layout.name(), self.parts.len())
+        let storage = storage_name(self.split.slabs[0].layout, None, self.split.neighbour_form());
+        format!("cpu-tissue-{storage} z-split {}", self.parts.len())
     }
 
     fn advance(&mut self, steps: u64) -> Result<(), SolverError> {

@@ -35,14 +35,15 @@ use cudarc::driver::{
 };
 use kernels_gpu::events::{Recorder, SlicePlacement, StimulusArgs};
 use kernels_gpu::registry::{self, Kernel};
-use kernels_gpu::tissue::{CompactTissue, DIRECTIONS, DenseTissue};
+use kernels_gpu::tissue::{DIRECTIONS, DenseTissue};
 use kernels_gpu::{CellModel, DEFAULT_BLOCK, FLAT_BLOCK, GridDims, Locals, StepCoeffs, ZWindow};
 use thiserror::Error;
 
-use super::TissueLayout;
-use super::gpu::{ByValue, load};
+use super::gpu::{ByValue, DeviceNeighbours, compact_kernel, launch_compact, load};
+use super::neighbours::CompactFields;
 use super::split::{Slab, TissueSplit};
 use super::weights::Operator;
+use super::{TissueLayout, storage_name};
 use crate::backend::gpu::GpuDevice;
 use crate::backend::gpu::maps::DeviceMaps;
 use crate::backend::gpu::solver::{SliceGeometry, any_nonfinite_on, cuda};
@@ -84,14 +85,16 @@ impl From<SolverError> for TissueSplitError {
 }
 
 /// Device bytes of part `slab`: U twice, the locals and the weights at the
-/// stride, the box-index table, and the layout's table.
+/// stride, the box-index table, and the layout's table (a mask byte per
+/// stored cell, or the neighbour table in its form: 18 entries of 4 or 2
+/// bytes per owned cell).
 pub fn part_device_bytes(slab: &Slab, variables: usize, bytes_per_value: usize) -> u64 {
     let (stored, stride) = (slab.stored() as u64, slab.stride() as u64);
     let values = 2 * stored + (variables as u64 - 1 + DIRECTIONS as u64) * stride;
     let tables = 4 * stored
-        + match slab.layout {
-            TissueLayout::Dense => stride,
-            TissueLayout::Compact => 4 * DIRECTIONS as u64 * stride,
+        + match &slab.neighbours {
+            None => stride,
+            Some(table) => table.bytes(),
         };
     values * bytes_per_value as u64 + tables
 }
@@ -109,7 +112,7 @@ struct PartStimulus<T> {
 /// The layout's buffers beside the weights.
 enum LayoutBuffers {
     Dense { mask: CudaSlice<u8> },
-    Compact { neighbours: CudaSlice<u32> },
+    Compact { neighbours: DeviceNeighbours },
 }
 
 /// One part on its GPU.
@@ -270,9 +273,9 @@ impl<M: CellModel, T: Scalar> TissueGpuMultiSolver<M, T> {
         exchange: Exchange,
         initial: &State<T>,
     ) -> Result<Part<T>, SolverError> {
-        let kernel = match slab.layout {
-            TissueLayout::Dense => Kernel::TissueDense,
-            TissueLayout::Compact => Kernel::TissueCompact,
+        let kernel = match &slab.neighbours {
+            None => Kernel::TissueDense,
+            Some(table) => compact_kernel(false, table.form()),
         };
         let name = |model: &str, kernel| {
             registry::entry_point(model, kernel, T::NAME)
@@ -285,15 +288,11 @@ impl<M: CellModel, T: Scalar> TissueGpuMultiSolver<M, T> {
         let stream = ctx.new_stream().map_err(cuda("creating a stream"))?;
         let (stored, stride) = (slab.stored(), slab.stride());
         let alloc = |n: usize, during| stream.alloc_zeros::<T>(n.max(1)).map_err(cuda(during));
-        let buffers = match slab.layout {
-            TissueLayout::Dense => LayoutBuffers::Dense {
+        let buffers = match &slab.neighbours {
+            None => LayoutBuffers::Dense {
                 mask: stream.clone_htod(&slab.mask).map_err(cuda("uploading the mask"))?,
             },
-            TissueLayout::Compact => LayoutBuffers::Compact {
-                neighbours: stream
-                    .clone_htod(&slab.neighbours)
-                    .map_err(cuda("uploading the neighbour table"))?,
-            },
+            Some(table) => LayoutBuffers::Compact { neighbours: DeviceNeighbours::upload(&stream, table)? },
         };
         let event = || ctx.new_event(None).map_err(cuda("creating an event"));
         let most = slab.send.iter().map(|r| r.len()).max().unwrap_or(0).max(1) * T::BYTES;
@@ -430,34 +429,32 @@ impl<M: CellModel, T: Scalar> TissueGpuMultiSolver<M, T> {
                     unsafe { b.launch(cfg) }.map_err(cuda("launching the tissue step"))?;
                 }
                 LayoutBuffers::Compact { neighbours } => {
-                    let cells = slab.stepped.end;
-                    let lay = ByValue(CompactTissue {
-                        dims: slab.global,
-                        cells,
-                        weights,
-                        neighbours: part.address(neighbours),
-                        index: part.address(&part.index),
-                        class: 0,
-                        rows: cells,
-                    });
-                    let cfg = LaunchConfig {
-                        grid_dim: (cells.div_ceil(FLAT_BLOCK), 1, 1),
-                        block_dim: (FLAT_BLOCK, 1, 1),
-                        shared_mem_bytes: 0,
-                    };
-                    let mut b = part.stream.launch_builder(&part.step_fn);
-                    b.arg(&part.u).arg(&mut part.u_next).arg(&mut part.local);
-                    b.arg(&lay).arg(&step).arg(&coeffs).arg(&rec);
-                    // SAFETY: <model>_tissue_compact_<t> takes (u, u_next,
-                    // local, lay, step, coeffs, rec); U, U_next hold the
-                    // part's owned tissue cells and its halo cells after
+                    let (dims, cells, index) = (slab.global, slab.stepped.end, part.address(&part.index));
+                    let fields = CompactFields { dims, cells, weights, index, class: 0, rows: cells };
+                    let lay = neighbours.lay(fields, &part.stream);
+                    // SAFETY: the step kernel is <model>_tissue_compact[_n16]
+                    // _<t>, loaded for this table's form (`compact_kernel`),
+                    // and `lay` is typed by the same table; U, U_next hold
+                    // the part's owned tissue cells and its halo cells after
                     // them, the locals, the weights and the neighbour table
-                    // `cells` (the owned ones) per entry, the table's
-                    // indices are stored cells; one thread per owned cell
-                    // (every part owns one at least: `ZSplit::
-                    // from_cell_counts`); the recorder is off or over the
-                    // stored cells' maps.
-                    unsafe { b.launch(cfg) }.map_err(cuda("launching the tissue step"))?;
+                    // `cells` (the owned ones) per entry, the table's entries
+                    // name stored cells (indices, or offsets built so that
+                    // c + offset is one); one thread per owned cell (every
+                    // part owns one at least: `ZSplit::from_cell_counts`);
+                    // the recorder is off or over the stored cells' maps.
+                    unsafe {
+                        launch_compact(
+                            &part.stream,
+                            &part.step_fn,
+                            &part.u,
+                            &mut part.u_next,
+                            &mut part.local,
+                            lay,
+                            &step,
+                            &coeffs,
+                            &rec,
+                        )?
+                    };
                 }
             }
         }
@@ -570,12 +567,8 @@ impl<M: CellModel, T: Scalar> Solver<T> for TissueGpuMultiSolver<M, T> {
     }
 
     fn method(&self) -> String {
-        format!(
-            "tissue-{} z-split {} exchange {}",
-            self.split.slabs[0].layout.name(),
-            self.parts.len(),
-            self.exchange.name()
-        )
+        let storage = storage_name(self.split.slabs[0].layout, None, self.split.neighbour_form());
+        format!("tissue-{storage} z-split {} exchange {}", self.parts.len(), self.exchange.name())
     }
 
     fn advance(&mut self, steps: u64) -> Result<(), SolverError> {

@@ -14,6 +14,12 @@
 //!   layout's `class` and `rows` point at a class per stored cell and the
 //!   table of distinct rows), where the two above read each cell's own row
 //!   ([`OwnRows`](crate::tissue::OwnRows));
+//! - `<model>_tissue_compact_n16_<t>`, `<model>_tissue_compact_classes_n16_<t>`:
+//!   the two compact kernels with the neighbour table as 16-bit offsets
+//!   from the cell (`lay: CompactTissue<Offsets16>`,
+//!   [`Offsets16`](crate::tissue::Offsets16)), where the others read u32
+//!   indices (`CompactTissue<Indices32>`); half the bytes of the table,
+//!   the same neighbours (`crate::tissue::neighbours`);
 //! - `stimulate_tissue_<t>(u, dims, index, first, end, args, rec)`: a
 //!   stimulus over the stored cells `first..end` of either layout
 //!   (grid-stride loop).
@@ -25,7 +31,8 @@ use crate::layout::grid::{GridDims, ZWindow};
 use crate::model::CellModel;
 use crate::real::Real;
 use crate::tissue::{
-    CompactTissue, DenseTissue, RowLookup, step_compact_cell, step_dense_cell, stimulate_stored_cell,
+    CompactTissue, DenseTissue, NeighbourLookup, RowLookup, step_compact_cell, step_dense_cell,
+    stimulate_stored_cell,
 };
 
 /// One step of the tissue cells of the slices of `window`.
@@ -60,17 +67,18 @@ pub unsafe fn step_dense<M: CellModel, T: Real, R: RowLookup>(
     unsafe { step_dense_cell::<M, T, R>(u, u_next, local, &lay, step, coeffs, rec, i) }
 }
 
-/// One step of every tissue cell of a compact layout.
+/// One step of every tissue cell of a compact layout, its neighbour table
+/// read in the form `N`.
 ///
 /// # Safety
-/// As [`step_compact_cell`] for every cell; a 1D launch of at least
-/// `lay.cells` threads.
+/// As [`step_compact_cell`] for every cell (the table built for `N`); a
+/// 1D launch of at least `lay.cells` threads.
 #[inline(always)]
-pub unsafe fn step_compact<M: CellModel, T: Real, R: RowLookup>(
+pub unsafe fn step_compact<M: CellModel, T: Real, R: RowLookup, N: NeighbourLookup>(
     u: *const T,
     u_next: *mut T,
     local: *mut T,
-    lay: CompactTissue,
+    lay: CompactTissue<N>,
     step: &StepCoeffs<T>,
     coeffs: &M::Coeffs<T>,
     rec: &Recorder<T>,
@@ -80,7 +88,7 @@ pub unsafe fn step_compact<M: CellModel, T: Real, R: RowLookup>(
         return;
     }
     // SAFETY: c is a tissue cell, stepped by this thread alone.
-    unsafe { step_compact_cell::<M, T, R>(u, u_next, local, &lay, step, coeffs, rec, c as u32) }
+    unsafe { step_compact_cell::<M, T, R, N>(u, u_next, local, &lay, step, coeffs, rec, c as u32) }
 }
 
 /// The tissue entry points of one model and precision (called by the
@@ -89,8 +97,19 @@ macro_rules! tissue_entries {
     ($model:ident, $ty:path, $t:ident) => {
         $crate::kernels::tissue::tissue_entries!(@dense $model, $ty, $t, tissue_dense, OwnRows);
         $crate::kernels::tissue::tissue_entries!(@dense $model, $ty, $t, tissue_dense_classes, ClassRows);
-        $crate::kernels::tissue::tissue_entries!(@compact $model, $ty, $t, tissue_compact, OwnRows);
-        $crate::kernels::tissue::tissue_entries!(@compact $model, $ty, $t, tissue_compact_classes, ClassRows);
+        // The compact kernels: each row lookup with each neighbour table.
+        $crate::kernels::tissue::tissue_entries!(
+            @compact $model, $ty, $t, tissue_compact, OwnRows, Indices32
+        );
+        $crate::kernels::tissue::tissue_entries!(
+            @compact $model, $ty, $t, tissue_compact_classes, ClassRows, Indices32
+        );
+        $crate::kernels::tissue::tissue_entries!(
+            @compact $model, $ty, $t, tissue_compact_n16, OwnRows, Offsets16
+        );
+        $crate::kernels::tissue::tissue_entries!(
+            @compact $model, $ty, $t, tissue_compact_classes_n16, ClassRows, Offsets16
+        );
     };
     (@dense $model:ident, $ty:path, $t:ident, $kernel:ident, $rows:ident) => {
         const _: () = {
@@ -115,21 +134,23 @@ macro_rules! tissue_entries {
             }
         };
     };
-    (@compact $model:ident, $ty:path, $t:ident, $kernel:ident, $rows:ident) => {
+    (@compact $model:ident, $ty:path, $t:ident, $kernel:ident, $rows:ident, $neighbours:ident) => {
         const _: () = {
-            /// One step of the tissue cells of a compact layout (`kernels::tissue` has the contract).
+            /// One step of the tissue cells of a compact layout whose
+            /// neighbour table has the form of `lay`'s type
+            /// (`kernels::tissue::step_compact` has the contract).
             #[unsafe(export_name = $crate::entry_name!($model, $kernel, $t))]
             pub unsafe extern "ptx-kernel" fn compact(
                 u: *const $t,
                 u_next: *mut $t,
                 local: *mut $t,
-                lay: $crate::tissue::CompactTissue,
+                lay: $crate::tissue::CompactTissue<$crate::tissue::$neighbours>,
                 step: $crate::cell::StepCoeffs<$t>,
                 coeffs: <$ty as $crate::model::CellModel>::Coeffs<$t>,
                 rec: $crate::events::Recorder<$t>,
             ) {
                 unsafe {
-                    $crate::kernels::tissue::step_compact::<$ty, $t, $crate::tissue::$rows>(
+                    $crate::kernels::tissue::step_compact::<$ty, $t, $crate::tissue::$rows, _>(
                         u, u_next, local, lay, &step, &coeffs, &rec,
                     )
                 }
