@@ -113,70 +113,37 @@ pub const fn direction_of(o: [i32; 3]) -> Option<usize> {
 }
 
 /// The diffusion term of one cell: `sum_k w_k (u[n_k] - uc)`, one fused
-/// multiply-add per direction in the order of [`OFFSETS`]; a direction
-/// with a zero weight does not read its neighbour (the cell's own value,
-/// at `own`, is loaded in its place) and adds a zero, which leaves the sum
-/// as it is (see the terms below).
+/// multiply-add per direction in the order of [`OFFSETS`], with
+/// `n_k = neighbour(k)`. A direction with a zero weight names the cell
+/// itself (the caller sees to it: the compact tables store the cell there,
+/// the dense step selects it), so its neighbour is never read, and adds
+/// `0 * (uc - uc)`, a zero, which leaves the sum as it is, bit for bit: the
+/// sum starts at +0, and a round-to-nearest sum is -0 only when both
+/// addends are, so it is never -0 and adding a zero of either sign changes
+/// nothing. (Only a cell whose own value is not finite, which its step
+/// turns to NaN anyway, would differ from skipping the term.)
 ///
 /// Written out for the 18 directions (not a loop): the offsets are then
-/// constants, the 18 weights are loaded together, and the neighbour loads
-/// do not wait on branches, which on the GPU is what bounds this step once
-/// the weights come from a small table of classes.
+/// constants and the neighbour loads do not wait on branches, which on the
+/// GPU is what bounds this step once the weights come from a small table
+/// of classes. Indices are u32 (a layout holds fewer than 2^32 cells):
+/// one 32-bit select and one wide multiply-add per address.
 ///
 /// # Safety
-/// `weights` holds `DIRECTIONS * stride` values (weight k of row c at
-/// `k * stride + c`, `c < stride`); `own` and, wherever weight k is not
-/// zero, `neighbour(k)` are valid indices of `u`.
+/// `neighbour(k)` is a valid index of `u` for every k, the index of the
+/// cell (whose value is `uc`) where `w[k]` is zero.
 #[inline(always)]
-#[allow(clippy::too_many_arguments, reason = "the stencil's inputs, one to one")]
 pub unsafe fn weighted_diffusion<T: Real>(
     u: *const T,
     uc: T,
-    weights: *const T,
-    stride: usize,
-    c: usize,
-    own: usize,
-    neighbour: impl Fn(usize) -> usize,
+    w: &[T; DIRECTIONS],
+    neighbour: impl Fn(usize) -> u32,
 ) -> T {
     const _: () = assert!(DIRECTIONS == 18, "the terms below are written out for 18 directions");
-    // SAFETY (every load below): per the contract.
-    macro_rules! weight {
-        ($k:literal) => {
-            unsafe { *weights.add($k * stride + c) }
-        };
-    }
-    let w: [T; DIRECTIONS] = [
-        weight!(0),
-        weight!(1),
-        weight!(2),
-        weight!(3),
-        weight!(4),
-        weight!(5),
-        weight!(6),
-        weight!(7),
-        weight!(8),
-        weight!(9),
-        weight!(10),
-        weight!(11),
-        weight!(12),
-        weight!(13),
-        weight!(14),
-        weight!(15),
-        weight!(16),
-        weight!(17),
-    ];
     let mut acc = T::ZERO;
-    // A direction that is not connected reads the cell's own value and adds
-    // `0 * (uc - uc)`, a zero: the sum is the one that skips it, bit for
-    // bit. (It starts at +0, and a round-to-nearest sum is -0 only when
-    // both addends are, so it is never -0 and adding a zero of either sign
-    // leaves it as it is; only a cell whose own value is not finite, which
-    // the step turns to NaN anyway, differs.) One select per direction
-    // instead of three instructions.
     macro_rules! terms {
         ($($k:literal)*) => {$(
-            let j = if w[$k] != T::ZERO { neighbour($k) } else { own };
-            let un = unsafe { *u.add(j) };
+            let un = unsafe { *u.add(neighbour($k) as usize) };
             acc = w[$k].mul_add(un - uc, acc);
         )*};
     }
@@ -184,37 +151,83 @@ pub unsafe fn weighted_diffusion<T: Real>(
     acc
 }
 
-/// How a stored cell finds its row in a layout's weight table: the
-/// kernels are generic over it (one entry point each).
+/// Values per row of a table of classes: the 18 weights and two zeros,
+/// so that a row starts on a 16-byte boundary and is read with five
+/// 128-bit loads in f32 (ten in f64) instead of 18 scalar ones.
+pub const CLASS_ROW: usize = 20;
+
+/// A row of a table of classes as the GPU reads it: one aligned aggregate,
+/// which the compiler loads with vector instructions.
+#[cfg(target_arch = "nvptx64")]
+#[repr(C, align(16))]
+#[derive(Clone, Copy)]
+struct PaddedRow<T: Copy>([T; CLASS_ROW]);
+
+/// How a stored cell finds its weights in a layout's table: the kernels
+/// are generic over it (one entry point each).
 pub trait RowLookup {
-    /// The row of stored cell `c` and the table's stride (its number of
-    /// rows), for a layout of `stored` cells whose table has `rows` rows
-    /// and class index `class`.
+    /// The 18 weights of stored cell `c` of a layout of `stored` cells,
+    /// whose table is at `weights` (in `T`), with `rows` rows and class
+    /// index `class`.
     ///
     /// # Safety
-    /// `c < stored`; for [`ClassRows`], `class` points at `stored` u16.
-    unsafe fn row(class: u64, rows: u32, stored: usize, c: usize) -> (usize, usize);
+    /// `c < stored`; `weights` holds the table [`OwnRows`] or
+    /// [`ClassRows`] describes; for [`ClassRows`], `class` points at
+    /// `stored` u16 below `rows`, and on the GPU `weights` is 16-byte
+    /// aligned (a device allocation is).
+    unsafe fn weights<T: Real>(
+        weights: u64,
+        class: u64,
+        rows: u32,
+        stored: usize,
+        c: usize,
+    ) -> [T; DIRECTIONS];
 }
 
-/// Every stored cell has its own row: row c of a table of `stored` rows
-/// (the class index and the row count are not read).
+/// Every stored cell has its own row: weight k of cell c at
+/// `k * stored + c`, so that the threads of a warp, on consecutive cells,
+/// read consecutive values (the class index and row count are not read).
 pub enum OwnRows {}
 
-/// Stored cell c has row `class[c]` (a u16) of a table of `rows` rows.
+/// Stored cell c has row `class[c]` (a u16) of a table of `rows` rows, row
+/// r's weights at `r * CLASS_ROW ..` ([`CLASS_ROW`]): the cells of a warp
+/// mostly share a row, so a row is read whole rather than spread.
 pub enum ClassRows {}
 
 impl RowLookup for OwnRows {
     #[inline(always)]
-    unsafe fn row(_class: u64, _rows: u32, stored: usize, c: usize) -> (usize, usize) {
-        (c, stored)
+    unsafe fn weights<T: Real>(
+        weights: u64,
+        _class: u64,
+        _rows: u32,
+        stored: usize,
+        c: usize,
+    ) -> [T; DIRECTIONS] {
+        let table = weights as *const T;
+        // SAFETY: per the contract.
+        core::array::from_fn(|k| unsafe { *table.add(k * stored + c) })
     }
 }
 
 impl RowLookup for ClassRows {
     #[inline(always)]
-    unsafe fn row(class: u64, rows: u32, _stored: usize, c: usize) -> (usize, usize) {
-        // SAFETY: per the contract.
-        (unsafe { *(class as *const u16).add(c) } as usize, rows as usize)
+    unsafe fn weights<T: Real>(
+        weights: u64,
+        class: u64,
+        _rows: u32,
+        _stored: usize,
+        c: usize,
+    ) -> [T; DIRECTIONS] {
+        // SAFETY (both reads): per the contract.
+        let row = unsafe { *(class as *const u16).add(c) } as usize;
+        let at = unsafe { (weights as *const T).add(row * CLASS_ROW) };
+        // The same values either way; only the width of the loads differs
+        // (a host Vec is not 16-byte aligned).
+        #[cfg(target_arch = "nvptx64")]
+        let padded = unsafe { *(at as *const PaddedRow<T>) }.0;
+        #[cfg(not(target_arch = "nvptx64"))]
+        let padded: [T; CLASS_ROW] = core::array::from_fn(|k| unsafe { *at.add(k) });
+        core::array::from_fn(|k| padded[k])
     }
 }
 
@@ -224,8 +237,8 @@ impl RowLookup for ClassRows {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DenseTissue {
     pub dims: GridDims,
-    /// `*const T`: weight k of row r at `k * rows + r` (rows: see
-    /// [`RowLookup`]; a cell's own row is 0 outside the tissue).
+    /// `*const T`: the weights ([`OwnRows`] or [`ClassRows`] says where;
+    /// a cell's own row is 0 outside the tissue).
     pub weights: u64,
     /// `*const u8`: 1 for a tissue cell, 0 elsewhere, row-major.
     pub mask: u64,
@@ -259,8 +272,7 @@ pub struct CompactTissue<N: NeighbourLookup> {
     pub dims: GridDims,
     /// Number of tissue cells.
     pub cells: u32,
-    /// `*const T`: weight k of row r at `k * rows + r` (rows: see
-    /// [`RowLookup`]).
+    /// `*const T`: the weights ([`OwnRows`] or [`ClassRows`] says where).
     pub weights: u64,
     /// `*const N::Entry`: where the tissue cell in direction k of cell c
     /// is, at `k * cells + c` ([`NeighbourLookup`]; c itself where the
@@ -307,10 +319,17 @@ pub unsafe fn step_dense_cell<M: CellModel, T: Real, R: RowLookup>(
             return;
         }
         let uc = *u.add(iu);
-        let (row, rows) = R::row(lay.class, lay.rows, cells, iu);
-        let diffusion = weighted_diffusion(u, uc, lay.weights as *const T, rows, row, iu, |k| {
-            i.wrapping_add(lay.offset(k)) as usize
-        });
+        let w = R::weights::<T>(lay.weights, lay.class, lay.rows, cells, iu);
+        // A cell at a face of the box or of the tissue has unconnected
+        // directions whose neighbour may lie outside the box or hold
+        // anything (NaN outside the tissue): the cell itself is read there.
+        let diffusion =
+            weighted_diffusion(
+                u,
+                uc,
+                &w,
+                |k| if w[k] != T::ZERO { i.wrapping_add(lay.offset(k)) } else { i },
+            );
         let mut locals = M::Locals::<T>::load(local, cells, iu);
         let un = step_cell::<M, T>(uc, diffusion, &mut locals, step, coeffs);
         *u_next.add(iu) = un;
@@ -346,10 +365,9 @@ pub unsafe fn step_compact_cell<M: CellModel, T: Real, R: RowLookup, N: Neighbou
     // SAFETY: per the contract.
     unsafe {
         let uc = *u.add(cu);
-        let (row, rows) = R::row(lay.class, lay.rows, cells, cu);
-        let diffusion = weighted_diffusion(u, uc, lay.weights as *const T, rows, row, cu, |k| {
-            N::neighbour(lay.neighbours, cells, cu, k)
-        });
+        let w = R::weights::<T>(lay.weights, lay.class, lay.rows, cells, cu);
+        // The table names the cell itself where the weight is 0.
+        let diffusion = weighted_diffusion(u, uc, &w, |k| N::neighbour(lay.neighbours, cells, cu, k) as u32);
         let mut locals = M::Locals::<T>::load(local, cells, cu);
         let un = step_cell::<M, T>(uc, diffusion, &mut locals, step, coeffs);
         *u_next.add(cu) = un;
@@ -410,26 +428,48 @@ mod tests {
     }
 
     #[test]
-    fn weighted_sum_skips_unconnected_neighbours_and_keeps_uniform_fields() {
-        let stride = 1;
+    fn weighted_sum_reads_connected_neighbours_and_keeps_uniform_fields() {
         let mut w = [0.0f64; DIRECTIONS];
         w[1] = 2.0;
         w[9] = -0.5;
-        // Neighbour values; an unconnected one is NaN and must not be read.
+        // The cell is u[0]; an unconnected direction names it.
         let u = [1.0, 3.0, 5.0, f64::NAN];
         let nb = |k: usize| match k {
             1 => 1,
             9 => 2,
-            _ => 3,
+            _ => 0,
         };
-        // SAFETY: the buffers hold what the contract asks.
-        let d = unsafe { weighted_diffusion(u.as_ptr(), 1.0, w.as_ptr(), stride, 0, 0, nb) };
+        // SAFETY: every index is below 4, the cell's own where w is 0.
+        let d = unsafe { weighted_diffusion(u.as_ptr(), 1.0, &w, nb) };
         assert_eq!(d, 2.0 * 2.0 - 0.5 * 4.0);
         let flat = [7.25f32; 4];
         let wf: [f32; DIRECTIONS] = core::array::from_fn(|k| k as f32 * 0.37 - 2.0);
         // SAFETY: as above; every index is below 4.
-        let d = unsafe { weighted_diffusion(flat.as_ptr(), 7.25, wf.as_ptr(), 1, 0, 0, |k| k % 4) };
+        let d = unsafe { weighted_diffusion(flat.as_ptr(), 7.25, &wf, |k| (k % 4) as u32) };
         assert_eq!(d.to_bits(), 0f32.to_bits(), "a uniform field gives exactly +0");
+    }
+
+    #[test]
+    fn zero_weights_add_nothing_whatever_the_sign_of_the_sum() {
+        // Sums that end at +0, at a negative value and at a tiny one: the
+        // unconnected directions (weight 0, the cell itself) leave each as
+        // the sum over the connected ones alone gives it.
+        for (uc, values) in [(1.0f32, [1.0f32, 1.0]), (2.0, [1.5, -3.0]), (1e-30, [2e-30, 0.0])] {
+            let u = [uc, values[0], values[1]];
+            let mut w = [0.0f32; DIRECTIONS];
+            w[4] = 0.75;
+            w[11] = -1.25;
+            let nb = |k: usize| match k {
+                4 => 1,
+                11 => 2,
+                _ => 0,
+            };
+            // SAFETY: every index is below 3, the cell's own where w is 0.
+            let d = unsafe { weighted_diffusion(u.as_ptr(), uc, &w, nb) };
+            let first = <f32 as Real>::mul_add(0.75, values[0] - uc, 0.0);
+            let alone = <f32 as Real>::mul_add(-1.25, values[1] - uc, first);
+            assert_eq!(d.to_bits(), alone.to_bits(), "uc {uc}");
+        }
     }
 
     #[test]

@@ -185,7 +185,7 @@ pub struct TissueGpuSolver<M: CellModel, T: Scalar> {
 }
 
 /// Device bytes of a tissue run: U twice, the locals, the weights (18 per
-/// stored cell, or 18 per class and a u16 class per stored cell: `classes`
+/// stored cell, or 20 per class (padded) and a u16 class per stored cell: `classes`
 /// is the number of classes, `None` for per-cell rows) and the layout's
 /// tables (a mask byte per cell, or the neighbour table, 18 entries of
 /// 4 or 2 bytes per tissue cell as `neighbours` says, and the cell list,
@@ -205,7 +205,9 @@ pub fn device_bytes(
     };
     let weights = match classes {
         None => directions * stored * bytes_per_value as u64,
-        Some(rows) => directions * rows as u64 * bytes_per_value as u64 + 2 * stored,
+        Some(rows) => {
+            kernels_gpu::tissue::CLASS_ROW as u64 * rows as u64 * bytes_per_value as u64 + 2 * stored
+        }
     };
     let tables = match layout {
         TissueLayout::Dense => stored,
@@ -403,7 +405,8 @@ impl<M: CellModel, T: Scalar> TissueGpuSolver<M, T> {
                 // SAFETY: <model>_tissue_dense[_classes]_<t> takes (u,
                 // u_next, local, lay, step, coeffs, window, rec); U, U_next
                 // hold the box's cells, the locals COUNT times as many, the
-                // weights 18 per cell (or per class of `rows`, with a class
+                // weights 18 per cell (or 20 per class of `rows`, in a
+                // device allocation, so 16-byte aligned, with a class
                 // below `rows` per cell: the classes kernel was loaded
                 // exactly when `class` is set), zero outside the tissue and
                 // towards unconnected neighbours, so every read neighbour
@@ -421,8 +424,8 @@ impl<M: CellModel, T: Scalar> TissueGpuSolver<M, T> {
                 // [_n16]_<t>, loaded for this table's form and the weights'
                 // storage (`compact_kernel`), and `lay` is typed by the same
                 // table; U, U_next hold the tissue cells, the locals COUNT
-                // times as many, the weights 18 per cell (or per class, as
-                // for the dense kernel), the neighbour table 18 entries per
+                // times as many, the weights 18 per cell (or 20 per class,
+                // as for the dense kernel), the neighbour table 18 entries per
                 // cell that name tissue cells (indices, or offsets built so
                 // that c + offset is one), the index table one per cell;
                 // the launch has one thread per tissue cell; the recorder is
@@ -596,17 +599,17 @@ mod tests {
         assert_eq!(device_bytes(&op, TissueLayout::Dense, None, wide, 2, 4), values + 18 * 60 * 4 + 60);
         assert_eq!(
             device_bytes(&op, TissueLayout::Dense, Some(27), wide, 2, 4),
-            values + 18 * 27 * 4 + 2 * 60 + 60
+            values + 20 * 27 * 4 + 2 * 60 + 60
         );
         assert_eq!(
             device_bytes(&op, TissueLayout::Compact, Some(27), wide, 2, 4),
-            values + 18 * 27 * 4 + 2 * 60 + 19 * 4 * 60
+            values + 20 * 27 * 4 + 2 * 60 + 19 * 4 * 60
         );
         // 16-bit offsets: 18 entries of 2 bytes and the cell list's u32.
         let narrow = NeighbourForm::Offsets16;
         assert_eq!(
             device_bytes(&op, TissueLayout::Compact, Some(27), narrow, 2, 4),
-            values + 18 * 27 * 4 + 2 * 60 + (18 * 2 + 4) * 60
+            values + 20 * 27 * 4 + 2 * 60 + (18 * 2 + 4) * 60
         );
         assert_eq!(
             device_bytes(&op, TissueLayout::Compact, None, narrow, 2, 4),

@@ -13,7 +13,7 @@
 use std::collections::HashMap;
 
 use kernels_gpu::Real;
-use kernels_gpu::tissue::DIRECTIONS;
+use kernels_gpu::tissue::{CLASS_ROW, DIRECTIONS};
 use rayon::prelude::*;
 
 use super::weights::Operator;
@@ -47,9 +47,10 @@ pub enum WeightRows<T> {
     /// Weight k of stored cell c at `k * stored + c` (0 for a dense
     /// layout's cells outside the tissue).
     PerCell { weights: Vec<T> },
-    /// Weight k of row r at `k * rows + r`; stored cell c has row
-    /// `class[c]` (0 for a dense layout's cells outside the tissue, whose
-    /// row is never read).
+    /// Weight k of row r at `r * CLASS_ROW + k` (each row padded with zeros
+    /// to [`CLASS_ROW`] values, so that the GPU reads it with vector
+    /// loads); stored cell c has row `class[c]` (0 for a dense layout's
+    /// cells outside the tissue, whose row is never read).
     Classes { table: Vec<T>, rows: u32, class: Vec<u16> },
 }
 
@@ -90,8 +91,8 @@ impl<T: Real + Send + Sync> WeightRows<T> {
         Ok(Self::Classes { table, rows, class })
     }
 
-    /// What the step functions read: the table of rows (weight k of row r
-    /// at `k * rows + r`), the row of each stored cell (none: stored cell c
+    /// What the step functions read: the table of rows (per cell: weight k
+    /// of cell c at `k * stored + c`; by class: [`WeightRows::Classes`]), the row of each stored cell (none: stored cell c
     /// is row c) and the number of rows, for a layout of `stored` cells.
     pub fn parts(&self, stored: usize) -> (&[T], Option<&[u16]>, u32) {
         match self {
@@ -109,10 +110,10 @@ impl<T: Real + Send + Sync> WeightRows<T> {
     }
 }
 
-/// Whether a table of `rows` distinct rows and a u16 per stored cell take
-/// fewer bytes than a row per stored cell.
+/// Whether a table of `rows` distinct (padded) rows and a u16 per stored
+/// cell take fewer bytes than a row per stored cell.
 pub fn classes_are_smaller(rows: usize, stored: usize, bytes_per_value: usize) -> bool {
-    (rows * DIRECTIONS * bytes_per_value + 2 * stored) < stored * DIRECTIONS * bytes_per_value
+    (rows * CLASS_ROW * bytes_per_value + 2 * stored) < stored * DIRECTIONS * bytes_per_value
 }
 
 /// A row of weights rounded to `T`, as bit patterns (of the value widened
@@ -126,7 +127,7 @@ fn row_key<T: Real>(op: &Operator, c: usize) -> RowKey {
 
 /// The distinct rows of `op`'s tissue cells in precision `T`, numbered in
 /// the order of their first cell: the table (weight k of row r at
-/// `k * rows + r`), the number of rows and the row of every tissue cell;
+/// `r * CLASS_ROW + k`, zeros after the 18th), the number of rows and the row of every tissue cell;
 /// `None` with more than [`MAX_CLASSES`] distinct rows.
 pub fn classes<T: Real + Send + Sync>(op: &Operator) -> Option<(Vec<T>, u32, Vec<u16>)> {
     let n = op.tissue_cells();
@@ -180,10 +181,10 @@ pub fn classes<T: Real + Send + Sync>(op: &Operator) -> Option<(Vec<T>, u32, Vec
         }
     }
     let rows = keys.len();
-    let mut table = vec![T::ZERO; DIRECTIONS * rows];
-    for (r, key) in keys.iter().enumerate() {
-        for (k, bits) in key.iter().enumerate() {
-            table[k * rows + r] = T::from_f64(f64::from_bits(*bits));
+    let mut table = vec![T::ZERO; CLASS_ROW * rows];
+    for (row, key) in table.chunks_exact_mut(CLASS_ROW).zip(&keys) {
+        for (w, bits) in row.iter_mut().zip(key) {
+            *w = T::from_f64(f64::from_bits(*bits));
         }
     }
     Some((table, rows as u32, class))
@@ -223,7 +224,7 @@ mod tests {
             }
             for k in 0..DIRECTIONS {
                 let own = weights[k * stored + c].to_f64().to_bits();
-                let by_class = table[k * rows as usize + class[c] as usize].to_f64().to_bits();
+                let by_class = table[class[c] as usize * CLASS_ROW + k].to_f64().to_bits();
                 assert_eq!(own, by_class, "{layout:?} cell {c} direction {k}");
             }
         }
@@ -295,7 +296,9 @@ mod tests {
     fn classes_are_smaller_only_when_rows_repeat() {
         assert!(classes_are_smaller(100, 10_000, 4));
         assert!(!classes_are_smaller(10_000, 10_000, 4));
-        assert!(!classes_are_smaller(9_900, 10_000, 8));
-        assert!(classes_are_smaller(9_500, 10_000, 8));
+        // Padded class rows of 20 values against per-cell rows of 18:
+        // 8,900 x 160 + 20,000 bytes is more than 10,000 x 144.
+        assert!(!classes_are_smaller(8_900, 10_000, 8));
+        assert!(classes_are_smaller(8_500, 10_000, 8));
     }
 }
