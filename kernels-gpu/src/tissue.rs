@@ -366,13 +366,15 @@ pub unsafe fn step_compact_cell<M: CellModel, T: Real, R: RowLookup, N: Neighbou
     unsafe {
         let uc = *u.add(cu);
         let w = R::weights::<T>(lay.weights, lay.class, lay.rows, cells, cu);
-        // The table names the cell itself where the weight is 0, but a
-        // zero weight is often a whole direction (an edge the tensor does
-        // not couple): selecting the cell there leaves that table entry
-        // unread, bytes the step does not move (measured on an H100: the
-        // cylinder's compact step was 0.87x as fast reading every entry).
+        // The table names the cell itself where the weight is 0; whether
+        // such an entry is read is the table form's choice
+        // (`NeighbourLookup::SKIP_UNCOUPLED`): the same cell either way.
         let diffusion = weighted_diffusion(u, uc, &w, |k| {
-            if w[k] != T::ZERO { N::neighbour(lay.neighbours, cells, cu, k) as u32 } else { c }
+            if N::SKIP_UNCOUPLED && w[k] == T::ZERO {
+                c
+            } else {
+                N::neighbour(lay.neighbours, cells, cu, k) as u32
+            }
         });
         let mut locals = M::Locals::<T>::load(local, cells, cu);
         let un = step_cell::<M, T>(uc, diffusion, &mut locals, step, coeffs);

@@ -18,7 +18,7 @@
 //! Both name the same stored cell for every (cell, direction), so a step
 //! reads the same values in the same order whichever form it has: the
 //! same bits. A direction whose weight is 0 holds the cell itself (offset
-//! 0); it is never read.
+//! 0), so the step may read its entry or not ([`NeighbourLookup::SKIP_UNCOUPLED`]).
 
 /// How a compact layout's neighbour table is read: the compact kernels
 /// are generic over it (one entry point each), as over
@@ -28,6 +28,17 @@
 pub trait NeighbourLookup {
     /// One entry of the table.
     type Entry: Copy;
+
+    /// Whether the step leaves a direction's entry unread where its weight
+    /// is 0 (the cell itself is read instead), or reads every entry (the
+    /// table names the cell itself there). Skipping saves the entry's
+    /// bytes where whole directions are uncoupled; reading every entry
+    /// saves the select and lets the loads go out before the weights
+    /// arrive. Measured on an H100 (Karma f32, 256^3, docs/TISSUE.md): the
+    /// cylinder's u32 table ran 4,598 steps/s skipping and 3,326 reading
+    /// every entry; the shell's 16-bit table 5,840 skipping and 6,721
+    /// reading every entry.
+    const SKIP_UNCOUPLED: bool;
 
     /// The stored index of the neighbour in direction `k` of stored cell
     /// `c`, from a table of `cells` entries per direction (entry k of cell
@@ -49,6 +60,7 @@ pub enum Indices32 {}
 pub enum Offsets16 {}
 
 impl NeighbourLookup for Indices32 {
+    const SKIP_UNCOUPLED: bool = true;
     type Entry = u32;
 
     #[inline(always)]
@@ -60,6 +72,7 @@ impl NeighbourLookup for Indices32 {
 
 impl NeighbourLookup for Offsets16 {
     type Entry = i16;
+    const SKIP_UNCOUPLED: bool = false;
 
     #[inline(always)]
     unsafe fn neighbour(table: u64, cells: usize, c: usize, k: usize) -> usize {
