@@ -106,12 +106,7 @@ fn dense_and_compact_layouts_give_the_same_bits_with_stimuli_and_maps() {
     let d = domain(dims, "karma", 0.6, 0.05, 1.0);
     op.check_dt(0.05).unwrap();
     let start = common::rich_start::<f32>(dims);
-    let mut s1 = StimulusSpec::new(RegionKind::Sphere, 5.0);
-    s1.center = Some([10.0, 3.0, 3.0]);
-    s1.radius = Some(2.5);
-    let stimuli = StimulusSchedule::compile(&[s1], dims, 0.05, Karma::INFO).unwrap();
-    let recording = Recording { up: 1.0, down: Some(0.5), beats: None };
-    let events = Events { stimuli, recording: Some(recording) };
+    let (events, recording) = sphere_at_5_ms(dims, [10.0, 3.0, 3.0]);
     let results: Vec<(State<f32>, Maps)> = LAYOUTS
         .iter()
         .map(|&layout| {
@@ -151,12 +146,7 @@ fn weights_by_class_give_the_bits_of_per_cell_weights_in_both_layouts() {
     }
     let d = domain(dims, "karma", 0.6, 0.05, 1.0);
     let start = common::rich_start::<f32>(dims);
-    let mut s1 = StimulusSpec::new(RegionKind::Sphere, 5.0);
-    s1.center = Some([9.0, 3.0, 3.0]);
-    s1.radius = Some(2.5);
-    let stimuli = StimulusSchedule::compile(&[s1], dims, 0.05, Karma::INFO).unwrap();
-    let recording = Recording { up: 1.0, down: Some(0.5), beats: None };
-    let events = Events { stimuli, recording: Some(recording) };
+    let (events, recording) = sphere_at_5_ms(dims, [9.0, 3.0, 3.0]);
     let bits = |s: &State<f32>, k: usize| s.slice(k).iter().map(|v| v.to_bits()).collect::<Vec<_>>();
     let map_bits = |m: &[f32]| m.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
     for (name, tissue) in [("slab", slab), ("irregular", holed)] {
@@ -208,12 +198,7 @@ fn offsets_against_indices_and_dense<T: Scalar>() {
     let dims = GridDims::new(21, 19, 9);
     let d = domain(dims, "karma", 0.6, 0.05, 1.0);
     let start = common::rich_start::<T>(dims);
-    let mut s1 = StimulusSpec::new(RegionKind::Sphere, 5.0);
-    s1.center = Some([10.0, 3.0, 4.0]);
-    s1.radius = Some(2.5);
-    let stimuli = StimulusSchedule::compile(&[s1], dims, 0.05, Karma::INFO).unwrap();
-    let recording = Recording { up: 1.0, down: Some(0.5), beats: None };
-    let events = Events { stimuli, recording: Some(recording) };
+    let (events, recording) = sphere_at_5_ms(dims, [10.0, 3.0, 4.0]);
     let tissues = [
         ("irregular", common::irregular_tissue(dims, 0.6, 1.0), WeightChoice::PerCell),
         ("turning", common::turning_tissue(dims, 0.6, 1.0), WeightChoice::Classes),
@@ -498,4 +483,15 @@ fn the_weights_key_picks_the_storage_and_the_summary_says_which() {
     assert!(!o.status.success() && method.is_none(), "{err}");
     assert!(err.contains("auto") && err.contains("per-cell") && err.contains("classes"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A sphere of radius 2.5 cells at `center` stimulated at 5 ms (Karma,
+/// dt 0.05), and activation and recovery recorded at U = 1 and 0.5.
+fn sphere_at_5_ms(dims: GridDims, center: [f64; 3]) -> (Events, Recording) {
+    let mut s1 = StimulusSpec::new(RegionKind::Sphere, 5.0);
+    s1.center = Some(center);
+    s1.radius = Some(2.5);
+    let stimuli = StimulusSchedule::compile(&[s1], dims, 0.05, Karma::INFO).unwrap();
+    let recording = Recording { up: 1.0, down: Some(0.5), beats: None };
+    (Events { stimuli, recording: Some(recording) }, recording)
 }
