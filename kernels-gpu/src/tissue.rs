@@ -182,7 +182,24 @@ pub trait RowLookup {
         stored: usize,
         c: usize,
     ) -> [T; DIRECTIONS];
+
+    /// The 18 neighbour indices of cell `i` of the dense layout `lay`
+    /// whose weights are `w`: the neighbour in direction k, or the cell
+    /// itself where `w[k]` is 0 (that neighbour may lie outside the box or
+    /// the tissue).
+    ///
+    /// # Safety
+    /// `i` is a cell of `lay`'s box; for [`ClassRows`], `lay.class` holds
+    /// its class and `lay.offsets` the offsets of its row (as
+    /// [`DenseTissue::offsets`] says), 16-byte aligned on the GPU.
+    unsafe fn dense_neighbours<T: Real>(lay: &DenseTissue, w: &[T; DIRECTIONS], i: u32) -> [u32; DIRECTIONS];
 }
+
+/// A row of a table of class offsets as the GPU reads it (five 128-bit loads).
+#[cfg(target_arch = "nvptx64")]
+#[repr(C, align(16))]
+#[derive(Clone, Copy)]
+struct PaddedOffsets([i32; CLASS_ROW]);
 
 /// Every stored cell has its own row: weight k of cell c at
 /// `k * stored + c`, so that the threads of a warp, on consecutive cells,
@@ -207,6 +224,11 @@ impl RowLookup for OwnRows {
         // SAFETY: per the contract.
         core::array::from_fn(|k| unsafe { *table.add(k * stored + c) })
     }
+
+    #[inline(always)]
+    unsafe fn dense_neighbours<T: Real>(lay: &DenseTissue, w: &[T; DIRECTIONS], i: u32) -> [u32; DIRECTIONS] {
+        core::array::from_fn(|k| if w[k] != T::ZERO { i.wrapping_add(lay.offset(k)) } else { i })
+    }
 }
 
 impl RowLookup for ClassRows {
@@ -229,6 +251,24 @@ impl RowLookup for ClassRows {
         let padded: [T; CLASS_ROW] = core::array::from_fn(|k| unsafe { *at.add(k) });
         core::array::from_fn(|k| padded[k])
     }
+
+    /// The row's offsets were zeroed where its weights are 0 when the
+    /// host built them, so the select of [`OwnRows`] is one add here.
+    #[inline(always)]
+    unsafe fn dense_neighbours<T: Real>(
+        lay: &DenseTissue,
+        _w: &[T; DIRECTIONS],
+        i: u32,
+    ) -> [u32; DIRECTIONS] {
+        // SAFETY (both reads): per the contract.
+        let row = unsafe { *(lay.class as *const u16).add(i as usize) } as usize;
+        let at = unsafe { (lay.offsets as *const i32).add(row * CLASS_ROW) };
+        #[cfg(target_arch = "nvptx64")]
+        let padded = unsafe { *(at as *const PaddedOffsets) }.0;
+        #[cfg(not(target_arch = "nvptx64"))]
+        let padded: [i32; CLASS_ROW] = core::array::from_fn(|k| unsafe { *at.add(k) });
+        core::array::from_fn(|k| i.wrapping_add(padded[k] as u32))
+    }
 }
 
 /// A row-major grid of which only the cells of a mask are tissue, with
@@ -247,6 +287,11 @@ pub struct DenseTissue {
     pub class: u64,
     /// Rows of the table for [`ClassRows`] (the box's cells for [`OwnRows`]).
     pub rows: u32,
+    /// `*const i32`, for [`ClassRows`]: row r's neighbour offsets at
+    /// `r * CLASS_ROW + k`, the index offset of direction k on this box
+    /// ([`DenseTissue::offset`], as an i32) where the row's weight k is
+    /// not 0 and 0 where it is, zeros after the 18th; 0 for [`OwnRows`].
+    pub offsets: u64,
 }
 
 impl DenseTissue {
@@ -323,13 +368,8 @@ pub unsafe fn step_dense_cell<M: CellModel, T: Real, R: RowLookup>(
         // A cell at a face of the box or of the tissue has unconnected
         // directions whose neighbour may lie outside the box or hold
         // anything (NaN outside the tissue): the cell itself is read there.
-        let diffusion =
-            weighted_diffusion(
-                u,
-                uc,
-                &w,
-                |k| if w[k] != T::ZERO { i.wrapping_add(lay.offset(k)) } else { i },
-            );
+        let neighbours = R::dense_neighbours(lay, &w, i);
+        let diffusion = weighted_diffusion(u, uc, &w, |k| neighbours[k]);
         let mut locals = M::Locals::<T>::load(local, cells, iu);
         let un = step_cell::<M, T>(uc, diffusion, &mut locals, step, coeffs);
         *u_next.add(iu) = un;
@@ -482,7 +522,8 @@ mod tests {
 
     #[test]
     fn dense_offsets_wrap_to_the_neighbours_index() {
-        let lay = DenseTissue { dims: GridDims::new(5, 4, 3), weights: 0, mask: 0, class: 0, rows: 0 };
+        let lay =
+            DenseTissue { dims: GridDims::new(5, 4, 3), weights: 0, mask: 0, class: 0, rows: 0, offsets: 0 };
         let i = lay.dims.index(2, 2, 1) as u32;
         for (k, o) in OFFSETS.iter().enumerate() {
             let j = lay.dims.index((2 + o[0]) as u32, (2 + o[1]) as u32, (1 + o[2]) as u32) as u32;

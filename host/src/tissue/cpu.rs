@@ -155,11 +155,14 @@ impl<M: CellModel, T: Scalar> TissueCpuSolver<M, T> {
 
     fn lay(&self) -> Lay {
         let s = &self.storage;
-        let (table, class, rows) = self.weights.parts(s.stored());
-        let (weights, class) = (table.as_ptr() as u64, class.map_or(0, |c| c.as_ptr() as u64));
+        let (table, classes, rows) = self.weights.parts(s.stored());
+        let weights = table.as_ptr() as u64;
+        let (class, offsets) =
+            classes.map_or((0, 0), |by| (by.class.as_ptr() as u64, by.offsets.as_ptr() as u64));
         match &self.neighbours {
             None => {
-                Lay::Dense(DenseTissue { dims: s.dims, weights, mask: s.mask.as_ptr() as u64, class, rows })
+                let mask = s.mask.as_ptr() as u64;
+                Lay::Dense(DenseTissue { dims: s.dims, weights, mask, class, rows, offsets })
             }
             Some(table) => {
                 let (cells, index) = (s.cells.len() as u32, s.cells.as_ptr() as u64);

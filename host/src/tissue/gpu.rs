@@ -169,8 +169,9 @@ pub struct TissueGpuSolver<M: CellModel, T: Scalar> {
     local: CudaSlice<T>,
     /// The weight table: a row per stored cell, or a row per class.
     weights: CudaSlice<T>,
-    /// The class of every stored cell (weights by class), and the table's rows.
-    class: Option<CudaSlice<u16>>,
+    /// The class of every stored cell and each class's neighbour offsets
+    /// (weights by class), and the table's rows.
+    class: Option<(CudaSlice<u16>, CudaSlice<i32>)>,
     rows: u32,
     buffers: LayoutBuffers,
     flag: CudaSlice<u32>,
@@ -185,7 +186,7 @@ pub struct TissueGpuSolver<M: CellModel, T: Scalar> {
 }
 
 /// Device bytes of a tissue run: U twice, the locals, the weights (18 per
-/// stored cell, or 20 per class (padded) and a u16 class per stored cell: `classes`
+/// stored cell, or 20 per class (padded) with 20 i32 offsets, and a u16 class per stored cell: `classes`
 /// is the number of classes, `None` for per-cell rows) and the layout's
 /// tables (a mask byte per cell, or the neighbour table, 18 entries of
 /// 4 or 2 bytes per tissue cell as `neighbours` says, and the cell list,
@@ -205,8 +206,10 @@ pub fn device_bytes(
     };
     let weights = match classes {
         None => directions * stored * bytes_per_value as u64,
+        // The rows, padded, with their neighbour offsets (an i32 each), and
+        // a class per stored cell.
         Some(rows) => {
-            kernels_gpu::tissue::CLASS_ROW as u64 * rows as u64 * bytes_per_value as u64 + 2 * stored
+            kernels_gpu::tissue::CLASS_ROW as u64 * rows as u64 * (bytes_per_value as u64 + 4) + 2 * stored
         }
     };
     let tables = match layout {
@@ -290,7 +293,12 @@ impl<M: CellModel, T: Scalar> TissueGpuSolver<M, T> {
         let (table, class, table_rows) = rows.parts(stored);
         let weights = stream.clone_htod(table).map_err(cuda("uploading the weights"))?;
         let class = class
-            .map(|class| stream.clone_htod(class).map_err(cuda("uploading the class of each cell")))
+            .map(|by| -> Result<_, SolverError> {
+                Ok((
+                    stream.clone_htod(by.class).map_err(cuda("uploading the class of each cell"))?,
+                    stream.clone_htod(by.offsets).map_err(cuda("uploading the classes' offsets"))?,
+                ))
+            })
             .transpose()?;
         let buffers = match &neighbours {
             None => LayoutBuffers::Dense {
@@ -387,11 +395,14 @@ impl<M: CellModel, T: Scalar> TissueGpuSolver<M, T> {
         self.stimulate()?;
         let (step, coeffs, rec) = (ByValue(self.step), ByValue(self.coeffs), ByValue(self.step_recorder()));
         let weights = self.address(&self.weights);
-        let (class, rows) = (self.class.as_ref().map_or(0, |c| self.address(c)), self.rows);
+        let (class, offsets) =
+            self.class.as_ref().map_or((0, 0), |(c, o)| (self.address(c), self.address(o)));
+        let rows = self.rows;
         match &self.buffers {
             LayoutBuffers::Dense { mask } => {
                 let dims = self.storage.dims;
-                let lay = ByValue(DenseTissue { dims, weights, mask: self.address(mask), class, rows });
+                let lay =
+                    ByValue(DenseTissue { dims, weights, mask: self.address(mask), class, rows, offsets });
                 let (bx, by) = DEFAULT_BLOCK;
                 let cfg = LaunchConfig {
                     grid_dim: (dims.nx.div_ceil(bx), dims.ny.div_ceil(by), dims.nz),
@@ -407,8 +418,10 @@ impl<M: CellModel, T: Scalar> TissueGpuSolver<M, T> {
                 // hold the box's cells, the locals COUNT times as many, the
                 // weights 18 per cell (or 20 per class of `rows`, in a
                 // device allocation, so 16-byte aligned, with a class
-                // below `rows` per cell: the classes kernel was loaded
-                // exactly when `class` is set), zero outside the tissue and
+                // below `rows` per cell and each class's 20 neighbour
+                // offsets, also 16-byte aligned, which name the cell itself
+                // where the class's weight is 0: the classes kernel was
+                // loaded exactly when `class` is set), zero outside the tissue and
                 // towards unconnected neighbours, so every read neighbour
                 // is in the box; the mask one byte per cell; the grid
                 // covers x, y by whole blocks and z by slices; the recorder
@@ -599,17 +612,17 @@ mod tests {
         assert_eq!(device_bytes(&op, TissueLayout::Dense, None, wide, 2, 4), values + 18 * 60 * 4 + 60);
         assert_eq!(
             device_bytes(&op, TissueLayout::Dense, Some(27), wide, 2, 4),
-            values + 20 * 27 * 4 + 2 * 60 + 60
+            values + 20 * 27 * (4 + 4) + 2 * 60 + 60
         );
         assert_eq!(
             device_bytes(&op, TissueLayout::Compact, Some(27), wide, 2, 4),
-            values + 20 * 27 * 4 + 2 * 60 + 19 * 4 * 60
+            values + 20 * 27 * (4 + 4) + 2 * 60 + 19 * 4 * 60
         );
         // 16-bit offsets: 18 entries of 2 bytes and the cell list's u32.
         let narrow = NeighbourForm::Offsets16;
         assert_eq!(
             device_bytes(&op, TissueLayout::Compact, Some(27), narrow, 2, 4),
-            values + 20 * 27 * 4 + 2 * 60 + (18 * 2 + 4) * 60
+            values + 20 * 27 * (4 + 4) + 2 * 60 + (18 * 2 + 4) * 60
         );
         assert_eq!(
             device_bytes(&op, TissueLayout::Compact, None, narrow, 2, 4),

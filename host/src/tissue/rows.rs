@@ -51,7 +51,18 @@ pub enum WeightRows<T> {
     /// to [`CLASS_ROW`] values, so that the GPU reads it with vector
     /// loads); stored cell c has row `class[c]` (0 for a dense layout's
     /// cells outside the tissue, whose row is never read).
-    Classes { table: Vec<T>, rows: u32, class: Vec<u16> },
+    /// `offsets` are each row's neighbour offsets on the box for the dense
+    /// kernels (`DenseTissue::offsets`: 0 where the row's weight is 0).
+    Classes { table: Vec<T>, rows: u32, class: Vec<u16>, offsets: Vec<i32> },
+}
+
+/// What a class-indexed step reads beside the table of rows.
+#[derive(Clone, Copy, Debug)]
+pub struct ByClass<'a> {
+    /// The row of each stored cell.
+    pub class: &'a [u16],
+    /// Each row's neighbour offsets (`class_offsets`).
+    pub offsets: &'a [i32],
 }
 
 impl<T: Real + Send + Sync> WeightRows<T> {
@@ -88,16 +99,17 @@ impl<T: Real + Send + Sync> WeightRows<T> {
                 class
             }
         };
-        Ok(Self::Classes { table, rows, class })
+        let offsets = class_offsets(&table, op.dims);
+        Ok(Self::Classes { table, rows, class, offsets })
     }
 
     /// What the step functions read: the table of rows (per cell: weight k
     /// of cell c at `k * stored + c`; by class: [`WeightRows::Classes`]), the row of each stored cell (none: stored cell c
     /// is row c) and the number of rows, for a layout of `stored` cells.
-    pub fn parts(&self, stored: usize) -> (&[T], Option<&[u16]>, u32) {
+    pub fn parts(&self, stored: usize) -> (&[T], Option<ByClass<'_>>, u32) {
         match self {
             Self::PerCell { weights } => (weights, None, stored as u32),
-            Self::Classes { table, rows, class } => (table, Some(class), *rows),
+            Self::Classes { table, rows, class, offsets } => (table, Some(ByClass { class, offsets }), *rows),
         }
     }
 
@@ -114,6 +126,23 @@ impl<T: Real + Send + Sync> WeightRows<T> {
 /// cell take fewer bytes than a row per stored cell.
 pub fn classes_are_smaller(rows: usize, stored: usize, bytes_per_value: usize) -> bool {
     (rows * CLASS_ROW * bytes_per_value + 2 * stored) < stored * DIRECTIONS * bytes_per_value
+}
+
+/// Each row's neighbour offsets on a box of `dims` (row r's direction k at
+/// `r * CLASS_ROW + k`): the index offset of direction k where the row's
+/// weight is not 0, else 0 (the cell itself), so that the dense kernels
+/// by class add instead of select (`kernels_gpu::tissue::ClassRows`).
+pub fn class_offsets<T: Real>(table: &[T], dims: kernels_gpu::GridDims) -> Vec<i32> {
+    let lay = kernels_gpu::tissue::DenseTissue { dims, weights: 0, mask: 0, class: 0, rows: 0, offsets: 0 };
+    let mut out = vec![0i32; table.len()];
+    for (row, weights) in out.chunks_exact_mut(CLASS_ROW).zip(table.chunks_exact(CLASS_ROW)) {
+        for k in 0..DIRECTIONS {
+            if weights[k] != T::ZERO {
+                row[k] = lay.offset(k) as i32;
+            }
+        }
+    }
+    out
 }
 
 /// A row of weights rounded to `T`, as bit patterns (of the value widened
@@ -209,7 +238,7 @@ mod tests {
         else {
             panic!("per-cell rows asked for")
         };
-        let WeightRows::Classes { table, rows, class } =
+        let WeightRows::Classes { table, rows, class, offsets } =
             WeightRows::<T>::build(op, layout, WeightChoice::Classes).unwrap()
         else {
             panic!("classes asked for")
@@ -226,6 +255,12 @@ mod tests {
                 let own = weights[k * stored + c].to_f64().to_bits();
                 let by_class = table[class[c] as usize * CLASS_ROW + k].to_f64().to_bits();
                 assert_eq!(own, by_class, "{layout:?} cell {c} direction {k}");
+                // The dense kernels' offsets: the neighbour where coupled,
+                // the cell itself where not.
+                let offset = offsets[class[c] as usize * CLASS_ROW + k];
+                let o = kernels_gpu::tissue::OFFSETS[k];
+                let step = o[0] + o[1] * op.dims.nx as i32 + o[2] * (op.dims.nx * op.dims.ny) as i32;
+                assert_eq!(offset, if own == 0.0f64.to_bits() { 0 } else { step }, "cell {c} direction {k}");
             }
         }
         rows

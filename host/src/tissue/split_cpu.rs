@@ -191,6 +191,7 @@ impl<M: CellModel, T: Scalar> TissueCpuMultiSolver<M, T> {
                     mask: slab.mask.as_ptr() as u64,
                     class: 0,
                     rows,
+                    offsets: 0,
                 }),
                 Some(table) => {
                     let (dims, cells, index) = (slab.global, slab.stepped.end, slab.index.as_ptr() as u64);

@@ -404,7 +404,7 @@ impl<M: CellModel, T: Scalar> TissueGpuMultiSolver<M, T> {
                 LayoutBuffers::Dense { mask } => {
                     let dims = slab.local;
                     let (mask, rows) = (part.address(mask), dims.cells() as u32);
-                    let lay = ByValue(DenseTissue { dims, weights, mask, class: 0, rows });
+                    let lay = ByValue(DenseTissue { dims, weights, mask, class: 0, rows, offsets: 0 });
                     let window = ZWindow::new(1, dims.nz - 1);
                     let (bx, by) = DEFAULT_BLOCK;
                     let cfg = LaunchConfig {
