@@ -146,7 +146,7 @@ fn weights_by_class_give_the_bits_of_per_cell_weights_in_both_layouts() {
     }
     let d = domain(dims, "karma", 0.6, 0.05, 1.0);
     let start = common::rich_start::<f32>(dims);
-    let (events, recording) = sphere_at_5_ms(dims, [9.0, 3.0, 3.0]);
+    let (events, _) = sphere_at_5_ms(dims, [9.0, 3.0, 3.0]);
     let bits = |s: &State<f32>, k: usize| s.slice(k).iter().map(|v| v.to_bits()).collect::<Vec<_>>();
     let map_bits = |m: &[f32]| m.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
     for (name, tissue) in [("slab", slab), ("irregular", holed)] {
@@ -155,13 +155,7 @@ fn weights_by_class_give_the_bits_of_per_cell_weights_in_both_layouts() {
         for layout in LAYOUTS {
             let runs: Vec<(String, State<f32>, Maps)> = [WeightChoice::PerCell, WeightChoice::Classes]
                 .into_iter()
-                .map(|choice| {
-                    let mut s = cpu::for_model_with(&d, &op, layout, choice, &start).unwrap();
-                    let maps = Maps::at_start(recording, dims, start.slice(0), 0.0);
-                    s.set_events(&events, EventStart::NEW, Some(&maps)).unwrap();
-                    s.advance(300).unwrap();
-                    (s.method(), s.state().unwrap(), s.maps().unwrap().unwrap())
-                })
+                .map(|choice| run_300_steps(&d, &op, layout, choice, &start, &events))
                 .collect();
             let what = format!("{name} {layout:?}");
             assert!(
@@ -198,7 +192,7 @@ fn offsets_against_indices_and_dense<T: Scalar>() {
     let dims = GridDims::new(21, 19, 9);
     let d = domain(dims, "karma", 0.6, 0.05, 1.0);
     let start = common::rich_start::<T>(dims);
-    let (events, recording) = sphere_at_5_ms(dims, [10.0, 3.0, 4.0]);
+    let (events, _) = sphere_at_5_ms(dims, [10.0, 3.0, 4.0]);
     let tissues = [
         ("irregular", common::irregular_tissue(dims, 0.6, 1.0), WeightChoice::PerCell),
         ("turning", common::turning_tissue(dims, 0.6, 1.0), WeightChoice::Classes),
@@ -211,13 +205,7 @@ fn offsets_against_indices_and_dense<T: Scalar>() {
         let runs: Vec<(String, State<T>, Maps)> =
             [(TissueLayout::Dense, narrow), (TissueLayout::Compact, wide), (TissueLayout::Compact, narrow)]
                 .into_iter()
-                .map(|(layout, choice)| {
-                    let mut s = cpu::for_model_with(&d, &op, layout, choice, &start).unwrap();
-                    let maps = Maps::at_start(recording, dims, start.slice(0), 0.0);
-                    s.set_events(&events, EventStart::NEW, Some(&maps)).unwrap();
-                    s.advance(300).unwrap();
-                    (s.method(), s.state().unwrap(), s.maps().unwrap().unwrap())
-                })
+                .map(|(layout, choice)| run_300_steps(&d, &op, layout, choice, &start, &events))
                 .collect();
         let what = format!("{name} {}", T::NAME);
         let methods: Vec<&str> = runs.iter().map(|r| r.0.as_str()).collect();
@@ -494,4 +482,22 @@ fn sphere_at_5_ms(dims: GridDims, center: [f64; 3]) -> (Events, Recording) {
     let stimuli = StimulusSchedule::compile(&[s1], dims, 0.05, Karma::INFO).unwrap();
     let recording = Recording { up: 1.0, down: Some(0.5), beats: None };
     (Events { stimuli, recording: Some(recording) }, recording)
+}
+
+/// 300 steps of the CPU tissue solver with `events` and their maps: its
+/// method, state and maps.
+fn run_300_steps<T: Scalar>(
+    d: &Domain,
+    op: &Arc<Operator>,
+    layout: TissueLayout,
+    choice: impl Into<TableChoice>,
+    start: &State<T>,
+    events: &Events,
+) -> (String, State<T>, Maps) {
+    let recording = events.recording.expect("the runs record maps");
+    let mut s = cpu::for_model_with(d, op, layout, choice, start).unwrap();
+    let maps = Maps::at_start(recording, d.dims(), start.slice(0), 0.0);
+    s.set_events(events, EventStart::NEW, Some(&maps)).unwrap();
+    s.advance(300).unwrap();
+    (s.method(), s.state().unwrap(), s.maps().unwrap().unwrap())
 }
