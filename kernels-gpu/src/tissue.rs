@@ -195,6 +195,35 @@ pub trait RowLookup {
     unsafe fn dense_neighbours<T: Real>(lay: &DenseTissue, w: &[T; DIRECTIONS], i: u32) -> [u32; DIRECTIONS];
 }
 
+/// `[f(0), .., f(17)]` written out: each element a constant direction, so
+/// the array lives in registers. (`core::array::from_fn` over the
+/// neighbour selects left a loop over an array in local memory in the
+/// dense per-cell kernels; `tests/ptx.rs` checks that no tissue kernel
+/// loads from local memory.)
+#[inline(always)]
+fn each_direction<V>(f: impl Fn(usize) -> V) -> [V; DIRECTIONS] {
+    [
+        f(0),
+        f(1),
+        f(2),
+        f(3),
+        f(4),
+        f(5),
+        f(6),
+        f(7),
+        f(8),
+        f(9),
+        f(10),
+        f(11),
+        f(12),
+        f(13),
+        f(14),
+        f(15),
+        f(16),
+        f(17),
+    ]
+}
+
 /// A row of a table of class offsets as the GPU reads it (five 128-bit loads).
 #[cfg(target_arch = "nvptx64")]
 #[repr(C, align(16))]
@@ -227,7 +256,7 @@ impl RowLookup for OwnRows {
 
     #[inline(always)]
     unsafe fn dense_neighbours<T: Real>(lay: &DenseTissue, w: &[T; DIRECTIONS], i: u32) -> [u32; DIRECTIONS] {
-        core::array::from_fn(|k| if w[k] != T::ZERO { i.wrapping_add(lay.offset(k)) } else { i })
+        each_direction(|k| if w[k] != T::ZERO { i.wrapping_add(lay.offset(k)) } else { i })
     }
 }
 
@@ -267,7 +296,7 @@ impl RowLookup for ClassRows {
         let padded = unsafe { *(at as *const PaddedOffsets) }.0;
         #[cfg(not(target_arch = "nvptx64"))]
         let padded: [i32; CLASS_ROW] = core::array::from_fn(|k| unsafe { *at.add(k) });
-        core::array::from_fn(|k| i.wrapping_add(padded[k] as u32))
+        each_direction(|k| i.wrapping_add(padded[k] as u32))
     }
 }
 
