@@ -85,11 +85,9 @@ fn main() {
 /// at 256^3, the same results: a register limit changes where values live,
 /// never the arithmetic). Limits of 64, 96 and 168 were slower, and no other
 /// model's single-step kernel gained from 64-168 (`docs/BENCHMARKS.md`).
-/// Karma's blocked kernel in f32 takes 122 registers uncapped (two 256-thread
-/// blocks per SM, 24% of the warp slots): at 64 it runs 1.20x (k = 3) to
-/// 1.76x (k = 1) faster at 256^3 on an H100 (80 gains less), though k = 4 is
-/// 0.83x (not profiled) (`docs/BENCHMARKS.md`, "Temporal
-/// blocking").
+/// Karma's blocked kernel in f32 takes 66 registers uncapped (ptxas,
+/// sm_90), two too many for a block of 32x32 threads (65,536 registers an
+/// SM, 1,024 threads): capped at 64 it runs that block, without spills.
 const REGISTER_CAPS: &[(&str, &str, u32)] =
     &[("ten_tusscher_2006_naive", "_f64", 128), ("karma_blocked", "_f32", 64)];
 

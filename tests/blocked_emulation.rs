@@ -18,7 +18,7 @@ use fibril_host::init::InitialCondition;
 use fibril_host::models::MODELS;
 use fibril_host::{CellModel, Domain, GridDims, ModelVisitor, Precision, Scalar, State, dispatch};
 use kernels_gpu::ZWindow;
-use kernels_gpu::blocked::{MAX_STEPS_PER_PASS, Pass, ThreadOrder, emulate};
+use kernels_gpu::blocked::{MAX_STEPS_PER_PASS, Pass, ThreadOrder, block_for_tile, emulate};
 use kernels_gpu::events::Recorder;
 use kernels_gpu::models::Karma;
 
@@ -51,6 +51,7 @@ impl<T: Scalar> Fields<T> {
 struct Plan {
     steps_per_pass: u32,
     passes: u32,
+    /// The cells a block writes (its threads: the tile grown by k on each side).
     tile: (u32, u32),
     z_chunk: u32,
     order: ThreadOrder,
@@ -80,7 +81,7 @@ fn emulate_passes<M: CellModel, T: Scalar>(
             &now.local,
             &mut next.local,
             g,
-            plan.tile,
+            block_for_tile(plan.tile, plan.steps_per_pass),
             ZWindow::all(g.nz),
             pass,
             &step,

@@ -8,58 +8,60 @@
 //! them once, so the compulsory traffic falls to 16/k bytes per
 //! cell-update; the price is recomputing a halo.
 //!
-//! # Tiling (overlapped tiles, planes marched along z)
-//! A block owns a tile of `tile_x x tile_y` cells in xy and a chunk of
-//! `z_chunk` slices. Level l (the state after l steps of the pass) is
-//! computed on the owned cells grown by `k - l` cells in x, y and z,
-//! clipped to the grid: level 0 is read from memory over the tile grown by
-//! k, level k is exactly the owned cells. Neighbouring blocks recompute the
-//! cells their grown regions share (overlapped tiles), so blocks never
-//! exchange data and each cell of each level is computed by the same
-//! [`step_cell`] on the same values as the one-step kernels: the result is
-//! bit-identical to k single steps. Cells outside the grid are never
-//! needed: the mirror rule (U[-1] = U[1]) points back into the region one
-//! level down, which is one cell wider.
+//! # Tiling (overlapped tiles, columns marched along z)
+//! A block of `bx x by` threads writes a tile of `(bx - 2k) x (by - 2k)`
+//! cells in xy and a chunk of `z_chunk` slices: every thread owns one
+//! column of the frame (the tile grown by k on each side) and marches it
+//! upwards. Level l (the state after l steps of the pass) is computed on
+//! the owned cells grown by `k - l` cells in x, y and z, clipped to the
+//! grid: level 0 is read from memory over the whole frame, level k is
+//! exactly the owned cells. Neighbouring blocks recompute the cells their
+//! frames share, so blocks never exchange data and each cell of each level
+//! is computed by the same [`step_cell`] on the same values as the
+//! one-step kernels: the result is bit-identical to k single steps. Cells
+//! outside the grid are never needed: the mirror rule (U[-1] = U[1])
+//! points back into the region one level down, which is one cell wider.
 //!
-//! # One barrier per plane (levels skewed by two planes)
-//! The block marches its planes upwards. At iteration t it loads plane t
-//! of level 0 (U over the level-0 region, the locals over the level-1
-//! region: a local is only needed where a step is taken) and, for l =
-//! 1..=k, computes plane t - 2l of level l from planes t - 2l - 1, t - 2l
-//! and t - 2l + 1 of level l - 1 (mirrored at the grid's ends). Level l - 1
-//! writes plane t - 2l + 2 in that same iteration, so every value an
-//! iteration reads was written in an earlier one: the iteration is one
-//! phase with one block barrier after it (the unskewed march, plane t - l,
-//! needs a barrier after every level: k + 1 per plane). Levels 0..k-1 keep
-//! their last four planes in shared memory (three read, one written: a ring
-//! indexed by plane % 4); level k goes straight to memory. A cell's local
-//! variables are advanced in place as its plane climbs the levels, in a
-//! ring of 2k + 1 planes (plane p is loaded at iteration p and finished at
-//! iteration p + 2k).
+//! # One barrier per plane (levels skewed by one plane)
+//! At iteration t a thread loads plane t of level 0 at its column and, for
+//! l = 1..=k in turn, computes plane t - l of level l. What that reads:
+//! - along z, its own column's level l - 1 at planes t - l - 1, t - l and
+//!   t - l + 1, kept in registers (a window of three values per level; the
+//!   newest was computed by the same thread moments before, the others in
+//!   the two iterations before);
+//! - in x and y, four neighbours of level l - 1 at plane t - l, which other
+//!   threads computed in iteration t - 1 and left in shared memory: each
+//!   level below k keeps two planes there (written plane, read plane,
+//!   alternating by the plane's parity), so one barrier at the end of an
+//!   iteration orders every write before every read of it;
+//! - the cell's local variables, which never leave the thread: loaded with
+//!   level 0's plane, carried in registers from level to level (the locals
+//!   of plane t - l after l - 1 steps were left by level l - 1 in the
+//!   previous iteration) and stored by level k.
 //!
 //! # Instructions per cell
-//! The pass is bound by instruction issue, not by DRAM, so the per-cell
-//! work outside [`step_cell`] is kept to a few integer operations: each
-//! level's region is walked in rows of its width by a counter in bytes
-//! (thread, thread + threads, ...), its row found by one `mul.hi` with a
-//! reciprocal computed once per block ([`Magic`]: no integer division per
-//! cell), its place in the frame by one multiply-add; shared memory is
-//! addressed with 32-bit byte offsets ([`Shared`]) so that a neighbour is
-//! one integer add away; the mirror rule is applied only in
-//! blocks whose regions touch the grid's sides in x or y; the number of
-//! steps is a constant of the code ([`run_pass`] picks one of four
-//! instances), so the levels are unrolled and their maps kept in registers.
+//! The pass is bound by instruction issue, not by DRAM (the first form of
+//! this kernel, which walked each level's region through shared memory
+//! with one thread per cell of the region, issued three times the
+//! single-step columns kernel's instructions per cell-update). Here
+//! everything a thread needs to find its cells is fixed for the block: its
+//! column's grid index, its place in the shared planes, its four
+//! neighbours' offsets there (the mirror rule folded in once) and the
+//! levels its column belongs to. Per cell-update what remains is four
+//! shared loads, one shared store, [`laplacian7`] and [`step_cell`]; the
+//! price is idle lanes: a thread whose column lies outside level l's
+//! region waits while its warp computes that level (`halo_work` counts it).
 //!
 //! # Why an iteration is a phase
-//! An iteration is a function of (tile, iteration, thread, shared memory)
-//! that reads only what earlier iterations wrote: no thread reads in an
-//! iteration what another thread writes in the same iteration (each level
-//! writes a plane of its ring that no level reads in that iteration; the
-//! locals of a cell are touched by one thread per iteration). So running an
-//! iteration for every thread of a block one thread after another, with the
-//! barrier being the end of the loop over threads, computes what the GPU
-//! computes; [`emulate`] does exactly that on the CPU (in both thread
-//! orders), and the tests compare it with the CPU reference solver.
+//! An iteration is a function of (tile, iteration, thread, its registers,
+//! shared memory) that reads in shared memory only what earlier iterations
+//! wrote: each level writes the plane of its pair that no level reads in
+//! that iteration. So running an iteration for every thread of a block one
+//! thread after another, with the barrier being the end of the loop over
+//! threads and each thread's registers kept between iterations, computes
+//! what the GPU computes; [`emulate`] does exactly that on the CPU (in both
+//! thread orders, on shared memory and registers filled with NaN), and the
+//! tests compare it with the CPU reference solver.
 
 use crate::cell::{StepCoeffs, step_cell};
 use crate::events::Recorder;
@@ -71,27 +73,36 @@ use crate::stencil::{laplacian7, mirror_offsets};
 /// The most steps one pass takes.
 pub const MAX_STEPS_PER_PASS: u32 = 4;
 
-/// Slices per block along z when the run does not choose (`--z-chunk 0`):
-/// with k = 4 a chunk of 32 recomputes 12 extra planes of the 128 it owns
-/// (9%), and a 256^3 grid gets 2,048 blocks of 32x8, enough for every SM.
+/// Slices per block along z when the run does not choose (`--z-chunk 0`).
 pub const DEFAULT_Z_CHUNK: u32 = 32;
 
-/// Planes of U each level below k keeps in shared memory: the three its
-/// next level reads and the one it writes in the same iteration.
-const U_RING: u32 = 4;
+/// Threads per block when the run does not choose (`--block`): a frame
+/// of 32 x 16 columns writes a tile of 28 x 12 cells with k = 2.
+pub const DEFAULT_BLOCK: (u32, u32) = (32, 16);
 
-/// Planes of each local variable in shared memory for `steps` steps: plane
-/// p lives from iteration p (loaded) to iteration p + 2 steps (stored).
-const fn local_ring(steps: u32) -> u32 {
-    2 * steps + 1
+/// Planes of U each level below k keeps in shared memory: the one the next
+/// level reads and the one it writes in the same iteration.
+const U_SLOTS: u32 = 2;
+
+/// Dynamic shared memory of a block of `block_x x block_y` threads taking
+/// `steps` steps per pass, in elements: two planes of the frame for each
+/// of the levels 0..k-1 (the local variables stay in registers).
+pub const fn shared_elems(block_x: u32, block_y: u32, steps: u32) -> u64 {
+    block_x as u64 * block_y as u64 * U_SLOTS as u64 * steps as u64
 }
 
-/// Dynamic shared memory of a block, in elements: the frame (the tile grown
-/// by k on each side in x and y) times 4 planes for each of the levels
-/// 0..k-1 plus 2k + 1 planes of each local variable.
-pub const fn shared_elems(tile_x: u32, tile_y: u32, steps: u32, locals: u32) -> u64 {
-    let frame = (tile_x + 2 * steps) as u64 * (tile_y + 2 * steps) as u64;
-    frame * (U_RING as u64 * steps as u64 + local_ring(steps) as u64 * locals as u64)
+/// The tile a block of `block` threads writes with `steps` steps per pass:
+/// the block less `steps` columns on each side, `None` where nothing is
+/// left.
+pub const fn tile_of(block: (u32, u32), steps: u32) -> Option<(u32, u32)> {
+    let halo = 2 * steps;
+    if block.0 > halo && block.1 > halo { Some((block.0 - halo, block.1 - halo)) } else { None }
+}
+
+/// The block that writes tiles of `tile` cells with `steps` steps per pass
+/// (the inverse of [`tile_of`]).
+pub const fn block_for_tile(tile: (u32, u32), steps: u32) -> (u32, u32) {
+    (tile.0 + 2 * steps, tile.1 + 2 * steps)
 }
 
 /// What one pass does, passed by value to the kernel (`#[repr(C)]`).
@@ -115,19 +126,44 @@ pub struct LaunchShape {
     pub block: (u32, u32, u32),
 }
 
-/// The launch of a pass over `window` of `g`: one block of `tile_x x
-/// tile_y` threads per tile and z-chunk. The launcher and [`emulate`]
-/// both take it from here.
-pub const fn launch_shape(g: GridDims, tile: (u32, u32), window: ZWindow, z_chunk: u32) -> LaunchShape {
+/// The launch of a pass of `steps` steps over `window` of `g` with blocks
+/// of `block` threads: one block per tile ([`tile_of`]) and z-chunk. The
+/// launcher and [`emulate`] both take it from here.
+///
+/// # Panics
+/// If the block leaves no tile ([`tile_of`]); the host checks that first.
+pub const fn launch_shape(
+    g: GridDims,
+    block: (u32, u32),
+    window: ZWindow,
+    z_chunk: u32,
+    steps: u32,
+) -> LaunchShape {
+    let Some(tile) = tile_of(block, steps) else {
+        panic!("the block leaves no tile for these steps per pass")
+    };
     LaunchShape {
         grid: (g.nx.div_ceil(tile.0), g.ny.div_ceil(tile.1), window.len().div_ceil(z_chunk)),
-        block: (tile.0, tile.1, 1),
+        block: (block.0, block.1, 1),
     }
 }
 
+/// Lane-steps a pass of `steps` steps spends per cell-update it delivers,
+/// in a block of `block` threads away from the grid's sides, with
+/// `z_chunk` slices: every thread takes every level's turn, so this is
+/// `block cells x (z_chunk + levels' extra planes)` over `tile cells x
+/// z_chunk x steps`. 1 would be no halo at all.
+pub fn halo_work(block: (u32, u32), steps: u32, z_chunk: u32) -> f64 {
+    let Some(tile) = tile_of(block, steps) else { return f64::INFINITY };
+    let frame = (block.0 * block.1) as f64;
+    // Level l runs over z_chunk + 2 (k - l) planes.
+    let planes: u32 = (1..=steps).map(|l| z_chunk + 2 * (steps - l)).sum();
+    frame * planes as f64 / ((tile.0 * tile.1) as f64 * z_chunk as f64 * steps as f64)
+}
+
 /// A block's shared memory, addressed by byte offsets (u32, so that a
-/// cell's neighbours are one integer add apart): a pointer and its length
-/// in elements (checked in debug builds, which the emulator's tests are).
+/// neighbour is one integer add away): a pointer and its length in
+/// elements (checked in debug builds, which the emulator's tests are).
 #[derive(Clone, Copy)]
 pub struct Shared<T> {
     ptr: *mut T,
@@ -173,76 +209,13 @@ impl<T: Copy> Shared<T> {
     }
 }
 
-/// Division by a divisor fixed for a block, by one `mul.hi`: `n / d` is
-/// `(n * m) >> 32` with `m = ceil(2^32 / d)`, exact whenever `n * d <
-/// 2^32` (write `m d = 2^32 + e`, `0 <= e < d`, and `n = q d + r`: then
-/// `n m / 2^32 = q + (r + n e / 2^32) / d` and `r + n e / 2^32 < r + 1 <=
-/// d`). The tiles' byte counters and row widths stay far below that
-/// (`Tile::new` checks it in debug builds).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Magic {
-    m: u32,
-}
-
-impl Magic {
-    /// The reciprocal of `d`, 2 <= d.
-    #[inline(always)]
-    pub const fn new(d: u32) -> Self {
-        // u32::MAX / d + 1 = ceil(2^32 / d) (also where d divides 2^32).
-        Self { m: u32::MAX / d + 1 }
-    }
-
-    /// `n / d` for `n * d < 2^32`.
-    #[inline(always)]
-    pub fn quotient(self, n: u32) -> u32 {
-        #[cfg(target_arch = "nvptx64")]
-        {
-            crate::gpu::mul_hi_u32(n, self.m)
-        }
-        #[cfg(not(target_arch = "nvptx64"))]
-        {
-            ((n as u64 * self.m as u64) >> 32) as u32
-        }
-    }
-}
-
-/// How the threads of a block walk one level's region of the tile, in
-/// bytes of the element type: cell n of the region (row by row) is at
-/// byte counter `c = n * size`, in row `y = c / (w * size)`, at frame
-/// offset `first_b + c + y * row_skip_b` and at global index `first_cell +
-/// c / size + y * grid_skip` of plane 0.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct LevelMap {
-    /// The region: x_lo..x_hi, y_lo..y_hi, planes z_lo..z_hi.
-    x_lo: u32,
-    x_hi: u32,
-    y_lo: u32,
-    y_hi: u32,
-    z_lo: u32,
-    z_hi: u32,
-    /// Width of the region.
-    w: u32,
-    /// Cells of the region times the element size (the counter's end).
-    cells_b: u32,
-    /// Divides the counter by the row's bytes.
-    row: Magic,
-    /// (frame width - w) times the element size.
-    row_skip_b: u32,
-    /// Byte offset of the region's first cell in the frame.
-    first_b: u32,
-    /// nx - w.
-    grid_skip: u32,
-    /// Index of the region's first cell in plane 0.
-    first_cell: u32,
-}
-
-/// The geometry of one block's pass of `K` steps: what it owns, the maps
-/// of its levels and where each plane lives in shared memory (byte
-/// offsets for elements of `size` bytes).
+/// The geometry of one block's pass of `K` steps: what it owns and the
+/// planes each level computes.
 #[derive(Clone, Copy, Debug)]
 pub struct Tile<const K: u32> {
     g: GridDims,
-    threads: u32,
+    /// Threads of the block (the frame's columns).
+    block: (u32, u32),
     /// Owned cells: x0..x1, y0..y1, z0..z1.
     x0: u32,
     x1: u32,
@@ -250,127 +223,186 @@ pub struct Tile<const K: u32> {
     y1: u32,
     z0: u32,
     z1: u32,
-    frame_w: u32,
-    /// Elements of one plane of the frame.
-    frame: u32,
-    locals: u32,
-    /// Bytes of an element.
-    size: u32,
-    /// Some level's region touches a side of the grid in x or y, where the
-    /// mirror rule applies; elsewhere every neighbour is the plain one.
-    edge: bool,
-    /// Levels 0..=K (the rest unused).
-    maps: [LevelMap; MAX_STEPS_PER_PASS as usize + 1],
+    /// Planes of level l: z_lo[l]..z_hi[l] (the owned chunk grown by k - l,
+    /// clipped to the grid); levels 0..=K, the rest unused.
+    z_lo: [u32; MAX_STEPS_PER_PASS as usize + 1],
+    z_hi: [u32; MAX_STEPS_PER_PASS as usize + 1],
+    /// Bytes of one plane of the frame in shared memory.
+    plane_b: u32,
 }
 
 impl<const K: u32> Tile<K> {
-    /// The tile of block `block` (CUDA's blockIdx) of a launch with
-    /// blocks of `tile` threads over `window`, for a model with `locals`
-    /// local variables of type `T`.
+    /// The tile of block `index` (CUDA's blockIdx) of a launch with
+    /// blocks of `block` threads over `window`, for elements of type `T`.
     #[inline(always)]
     pub fn new<T>(
         g: GridDims,
-        tile: (u32, u32),
-        block: (u32, u32, u32),
+        block: (u32, u32),
+        index: (u32, u32, u32),
         window: ZWindow,
         z_chunk: u32,
-        locals: u32,
     ) -> Self {
-        let size = core::mem::size_of::<T>() as u32;
-        let x0 = block.0 * tile.0;
-        let y0 = block.1 * tile.1;
-        let z0 = window.begin + block.2 * z_chunk;
-        let (x1, y1, z1) = (min(g.nx, x0 + tile.0), min(g.ny, y0 + tile.1), min(window.end, z0 + z_chunk));
-        let frame_w = tile.0 + 2 * K;
-        let empty = LevelMap {
-            x_lo: 0,
-            x_hi: 0,
-            y_lo: 0,
-            y_hi: 0,
-            z_lo: 0,
-            z_hi: 0,
-            w: 0,
-            cells_b: 0,
-            row: Magic { m: 0 },
-            row_skip_b: 0,
-            first_b: 0,
-            grid_skip: 0,
-            first_cell: 0,
-        };
-        let mut maps = [empty; MAX_STEPS_PER_PASS as usize + 1];
+        let (tile_x, tile_y) = (block.0 - 2 * K, block.1 - 2 * K);
+        let x0 = index.0 * tile_x;
+        let y0 = index.1 * tile_y;
+        let z0 = window.begin + index.2 * z_chunk;
+        let (x1, y1, z1) = (min(g.nx, x0 + tile_x), min(g.ny, y0 + tile_y), min(window.end, z0 + z_chunk));
+        let mut z_lo = [0; MAX_STEPS_PER_PASS as usize + 1];
+        let mut z_hi = [0; MAX_STEPS_PER_PASS as usize + 1];
         let mut level = 0;
         while level <= K {
-            let m = K - level;
-            let (x_lo, x_hi) = (x0.saturating_sub(m), min(g.nx, x1 + m));
-            let (y_lo, y_hi) = (y0.saturating_sub(m), min(g.ny, y1 + m));
-            let w = x_hi - x_lo;
-            let cells_b = w * (y_hi - y_lo) * size;
-            debug_assert!(cells_b as u64 * (w * size) as u64 + (w * size) as u64 <= 1 << 32);
-            maps[level as usize] = LevelMap {
-                x_lo,
-                x_hi,
-                y_lo,
-                y_hi,
-                z_lo: z0.saturating_sub(m),
-                z_hi: min(g.nz, z1 + m),
-                w,
-                cells_b,
-                row: Magic::new(w * size),
-                row_skip_b: (frame_w - w) * size,
-                first_b: ((y_lo + K - y0) * frame_w + (x_lo + K - x0)) * size,
-                grid_skip: g.nx - w,
-                first_cell: y_lo * g.nx + x_lo,
-            };
+            z_lo[level as usize] = z0.saturating_sub(K - level);
+            z_hi[level as usize] = min(g.nz, z1 + K - level);
             level += 1;
         }
-        let one = maps[1];
-        Tile {
-            g,
-            threads: tile.0 * tile.1,
-            x0,
-            x1,
-            y0,
-            y1,
-            z0,
-            z1,
-            frame_w,
-            frame: frame_w * (tile.1 + 2 * K),
-            locals,
-            size,
-            edge: one.x_lo == 0 || one.x_hi == g.nx || one.y_lo == 0 || one.y_hi == g.ny,
-            maps,
-        }
+        let plane_b = block.0 * block.1 * core::mem::size_of::<T>() as u32;
+        Tile { g, block, x0, x1, y0, y1, z0, z1, z_lo, z_hi, plane_b }
     }
 
     /// The iterations of the march: from the first plane of level 0 until
-    /// level K has its last owned plane (at iteration plane + 2K).
+    /// level K has its last owned plane (at iteration plane + K).
     #[inline(always)]
     pub fn iterations(&self) -> core::ops::Range<u32> {
-        self.maps[0].z_lo..self.z1 + 2 * K
+        self.z_lo[0]..self.z1 + K
     }
 
     /// Elements of shared memory the tile uses ([`shared_elems`]).
     pub fn shared_elems(&self) -> usize {
-        (self.frame * (U_RING * K + local_ring(K) * self.locals)) as usize
+        shared_elems(self.block.0, self.block.1, K) as usize
     }
 
-    /// Byte offset of plane `plane` of level `level` (< K) in shared memory.
+    /// Whether level `level` computes plane `plane` (or level 0 loads it).
     #[inline(always)]
-    fn u_plane(&self, level: u32, plane: u32) -> u32 {
-        (level * U_RING + plane % U_RING) * self.frame * self.size
+    fn has_plane(&self, level: u32, plane: u32) -> bool {
+        self.z_lo[level as usize] <= plane && plane < self.z_hi[level as usize]
     }
 
-    /// Byte offset of the first local variable of plane `plane` in shared
-    /// memory (variable v is v frames further).
+    /// Byte offset of the shared plane where level `level` (< K) keeps
+    /// plane `plane`: two per level, by the plane's parity.
     #[inline(always)]
-    fn local_plane(&self, plane: u32) -> u32 {
-        (U_RING * K + (plane % local_ring(K)) * self.locals) * self.frame * self.size
+    fn slot(&self, level: u32, plane: u32) -> u32 {
+        (level * U_SLOTS + (plane & 1)) * self.plane_b
     }
 }
 
 #[inline(always)]
 const fn min(a: u32, b: u32) -> u32 {
     if a < b { a } else { b }
+}
+
+/// What a thread knows of its column for the whole pass.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Column {
+    /// Bit l set: the column lies in level l's region in x and y (bit 0:
+    /// inside the grid, so level 0 loads it).
+    levels: u32,
+    /// Index of the column's cell in plane 0.
+    cell: u32,
+    /// Byte offset of the column in a shared plane.
+    at_b: u32,
+    /// Byte offsets of the x and y neighbours from `at_b`, the mirror rule
+    /// applied (wrapping: -1 is u32::MAX times the size).
+    xm_b: u32,
+    xp_b: u32,
+    ym_b: u32,
+    yp_b: u32,
+}
+
+impl Column {
+    /// The column of thread `(tx, ty)` of the block of `tile`.
+    #[inline(always)]
+    pub fn new<T, const K: u32>(tile: &Tile<K>, tx: u32, ty: u32) -> Self {
+        let g = tile.g;
+        let size = core::mem::size_of::<T>() as u32;
+        let (bx, by) = tile.block;
+        // Grid coordinates, wrapping below 0 (then >= nx, outside).
+        let x = (tile.x0 + tx).wrapping_sub(K);
+        let y = (tile.y0 + ty).wrapping_sub(K);
+        let inside = x < g.nx && y < g.ny;
+        let mut levels = 0;
+        if inside {
+            let mut l = 0;
+            while l <= K {
+                // Level l spans the tile grown by K - l: frame columns l..b - l,
+                // and never past the grid (x < nx checked above).
+                let in_x = l <= tx && tx < bx - l && x < tile.x1 + (K - l);
+                let in_y = l <= ty && ty < by - l && y < tile.y1 + (K - l);
+                if in_x && in_y {
+                    levels |= 1 << l;
+                }
+                l += 1;
+            }
+        }
+        let (xm, xp) = if inside { mirror_offsets(x, g.nx) } else { (-1, 1) };
+        let (ym, yp) = if inside { mirror_offsets(y, g.ny) } else { (-1, 1) };
+        let row_b = bx * size;
+        Column {
+            levels,
+            cell: y.wrapping_mul(g.nx).wrapping_add(x),
+            at_b: (ty * bx + tx) * size,
+            xm_b: (xm as u32).wrapping_mul(size),
+            xp_b: (xp as u32).wrapping_mul(size),
+            ym_b: (ym as u32).wrapping_mul(row_b),
+            yp_b: (yp as u32).wrapping_mul(row_b),
+        }
+    }
+
+    #[inline(always)]
+    fn at(&self, level: u32) -> bool {
+        self.levels & (1 << level) != 0
+    }
+}
+
+/// A thread's registers between iterations: its column's U at the next
+/// plane of level 0, loaded one iteration ahead (so that the load's
+/// latency overlaps an iteration's arithmetic instead of stalling the
+/// store to shared memory before the barrier); for each level below k, its
+/// column's U at the last three planes (oldest first); for each level
+/// below k, the locals of the plane that level finished in the previous
+/// iteration (level 0: loaded). Entries of levels >= k are unused.
+#[derive(Clone, Copy, Debug)]
+pub struct Registers<T, L> {
+    ahead: T,
+    window: [[T; 3]; MAX_STEPS_PER_PASS as usize],
+    carry: [L; MAX_STEPS_PER_PASS as usize],
+}
+
+impl<T: Real, L: Locals<T>> Registers<T, L> {
+    /// The registers before the first iteration: every value NaN (so that
+    /// a read of a value no iteration wrote shows), and the first plane of
+    /// level 0 loaded ahead.
+    ///
+    /// # Safety
+    /// As [`iteration`].
+    #[inline(always)]
+    pub unsafe fn start<M: CellModel<Locals<T> = L>, const K: u32>(
+        tile: &Tile<K>,
+        col: &Column,
+        a: &PassArgs<'_, M, T>,
+    ) -> Self {
+        let first = tile.iterations().start;
+        Self {
+            // SAFETY: forwarded.
+            ahead: unsafe { load_ahead(tile, col, first, a.u) },
+            window: [[T::NAN; 3]; MAX_STEPS_PER_PASS as usize],
+            carry: [L::from_fn(|_| T::NAN); 4],
+        }
+    }
+}
+
+/// U at plane `plane` of the column where level 0 has it, else NaN.
+///
+/// # Safety
+/// As [`iteration`].
+#[inline(always)]
+unsafe fn load_ahead<T: Real, const K: u32>(tile: &Tile<K>, col: &Column, plane: u32, u: *const T) -> T {
+    let g = tile.g;
+    if col.at(0) && tile.has_plane(0, plane) {
+        // SAFETY: a column of level 0 at a plane of level 0 is a cell of the grid.
+        unsafe { *u.add(plane.wrapping_mul(g.nx * g.ny).wrapping_add(col.cell) as usize) }
+    } else {
+        T::NAN
+    }
 }
 
 /// The model, the numerics and where the pass writes: what every level of
@@ -389,202 +421,130 @@ pub struct PassArgs<'a, M: CellModel, T: Real> {
     pub first_step: u64,
 }
 
-/// Iteration `t` of thread `thread`: its share of the load of plane t
-/// (level 0) and of each level's plane t - 2 level. Between two iterations
-/// the block's threads meet at a barrier.
+/// Iteration `t` of the thread of column `col`: the load of plane t
+/// (level 0) and each level l's plane t - l. Between two iterations the
+/// block's threads meet at a barrier.
 ///
 /// # Safety
 /// `shared` holds [`Tile::shared_elems`] elements; `u` holds the grid's
 /// cells row-major and `local` `COUNT` times as many (variable after
 /// variable), neither written during the pass; `u_next` and `local_next`
 /// have the sizes of `u` and `local`, overlap nothing else, and are written
-/// only at the owned cells; `rec` is off or valid for the grid.
+/// only at the owned cells; `rec` is off or valid for the grid; `col` and
+/// `regs` are this thread's, `regs` as the previous iteration left it.
 #[inline(always)]
 pub unsafe fn iteration<M: CellModel, T: Real, const K: u32>(
     tile: &Tile<K>,
+    col: &Column,
+    regs: &mut Registers<T, M::Locals<T>>,
     t: u32,
-    thread: u32,
     shared: Shared<T>,
     a: &PassArgs<'_, M, T>,
 ) {
-    // SAFETY: forwarded; the levels are unrolled by their constant index.
+    let g = tile.g;
+    let i = t.wrapping_mul(g.nx * g.ny).wrapping_add(col.cell);
+    // Level 0: U over the frame (loaded in the previous iteration; the
+    // next plane's load goes out now), the locals where level 1 will step
+    // them.
+    let u0 = regs.ahead;
+    // SAFETY (loads): a column of level 0 at a plane of level 0 is a cell
+    // of the grid; the slot lies in the shared memory.
     unsafe {
-        load::<M, T, K>(tile, t, thread, shared, a.u, a.local);
-        level::<M, T, K, 1>(tile, t, thread, shared, a);
+        if col.at(0) && tile.has_plane(0, t) {
+            shared.set(tile.slot(0, t) + col.at_b, u0);
+        }
+        regs.ahead = load_ahead(tile, col, t + 1, a.u);
+        let mut carry = regs.carry;
+        if col.at(1) && tile.has_plane(1, t) {
+            carry[0] = M::Locals::<T>::load(a.local, g.cells(), i as usize);
+        }
+        let w = regs.window[0];
+        regs.window[0] = [w[1], w[2], u0];
+        // SAFETY: forwarded; the levels are unrolled by their constant index.
+        level::<M, T, K, 1>(tile, col, regs, &mut carry, t, shared, a);
         if K >= 2 {
-            level::<M, T, K, 2>(tile, t, thread, shared, a);
+            level::<M, T, K, 2>(tile, col, regs, &mut carry, t, shared, a);
         }
         if K >= 3 {
-            level::<M, T, K, 3>(tile, t, thread, shared, a);
+            level::<M, T, K, 3>(tile, col, regs, &mut carry, t, shared, a);
         }
         if K >= 4 {
-            level::<M, T, K, 4>(tile, t, thread, shared, a);
+            level::<M, T, K, 4>(tile, col, regs, &mut carry, t, shared, a);
         }
+        regs.carry = carry;
     }
 }
 
-/// Thread `thread` loads its share of plane t of level 0 (U over the
-/// level-0 region) and of the locals (over the level-1 region).
+/// Level L of iteration t for one column: plane t - L from level L - 1
+/// to level L, into shared memory and the registers, or for the last
+/// level into `u_next` and `local_next`. Crossings of the owned cells are
+/// recorded at every level, with the time of that level's step. `carry`
+/// receives this level's locals for the next iteration (`regs.carry` still
+/// holds the previous one's).
 ///
 /// # Safety
 /// As [`iteration`].
 #[inline(always)]
-unsafe fn load<M: CellModel, T: Real, const K: u32>(
-    tile: &Tile<K>,
-    t: u32,
-    thread: u32,
-    shared: Shared<T>,
-    u: *const T,
-    local: *const T,
-) {
-    let g = tile.g;
-    let size = tile.size;
-    let step_b = tile.threads * size;
-    let slice = g.nx * g.ny;
-    // SAFETY (whole body): every cell walked is a cell of the grid (regions
-    // and planes are clipped to it), every shared offset lies in the
-    // tile's frame planes.
-    unsafe {
-        let map = tile.maps[0];
-        if map.z_lo <= t && t < map.z_hi {
-            let dst = tile.u_plane(0, t) + map.first_b;
-            let first = t * slice + map.first_cell;
-            let mut c = thread * size;
-            while c < map.cells_b {
-                let y = map.row.quotient(c);
-                let f = c.wrapping_add(y.wrapping_mul(map.row_skip_b));
-                let i = first + c / size + y * map.grid_skip;
-                shared.set(dst + f, *u.add(i as usize));
-                c += step_b;
-            }
-        }
-        let map = tile.maps[1];
-        let count = M::Locals::<T>::COUNT as u32;
-        if count > 0 && map.z_lo <= t && t < map.z_hi {
-            let dst = tile.local_plane(t) + map.first_b;
-            let var_b = tile.frame * size;
-            let first = t * slice + map.first_cell;
-            let stride = g.cells();
-            let mut c = thread * size;
-            while c < map.cells_b {
-                let y = map.row.quotient(c);
-                let f = dst + c.wrapping_add(y.wrapping_mul(map.row_skip_b));
-                let i = (first + c / size + y * map.grid_skip) as usize;
-                let mut var = 0;
-                while var < count {
-                    shared.set(f + var * var_b, *local.add(var as usize * stride + i));
-                    var += 1;
-                }
-                c += step_b;
-            }
-        }
-    }
-}
-
-/// Thread `thread` steps its share of plane t - 2L from level L - 1 to
-/// level L, into shared memory, or for the last level into `u_next` and
-/// `local_next`. Crossings of the owned cells are recorded at every level,
-/// with the time of that level's step.
-///
-/// # Safety
-/// As [`iteration`].
-#[inline(always)]
+#[allow(clippy::too_many_arguments, reason = "one level of the iteration, its state spelled out")]
 unsafe fn level<M: CellModel, T: Real, const K: u32, const L: u32>(
     tile: &Tile<K>,
+    col: &Column,
+    regs: &mut Registers<T, M::Locals<T>>,
+    carry: &mut [M::Locals<T>; MAX_STEPS_PER_PASS as usize],
     t: u32,
-    thread: u32,
     shared: Shared<T>,
     a: &PassArgs<'_, M, T>,
 ) {
-    let map = tile.maps[L as usize];
-    if t < 2 * L {
-        return;
-    }
-    let p = t - 2 * L;
-    if p < map.z_lo || p >= map.z_hi {
-        return;
-    }
     let g = tile.g;
-    let size = tile.size;
-    let count = M::Locals::<T>::COUNT as u32;
-    // The z neighbours by the mirror rule (nz >= 2): U[-1] = U[1], U[nz] = U[nz - 2].
-    let below = if p == 0 { 1 } else { p - 1 };
-    let above = if p + 1 == g.nz { g.nz - 2 } else { p + 1 };
-    let src = tile.u_plane(L - 1, p) + map.first_b;
-    let src_below = tile.u_plane(L - 1, below) + map.first_b;
-    let src_above = tile.u_plane(L - 1, above) + map.first_b;
-    let last = L == K;
-    let dst = if last { 0 } else { tile.u_plane(L, p) + map.first_b };
-    let loc = tile.local_plane(p) + map.first_b;
-    let var_b = tile.frame * size;
-    let row_b = tile.frame_w * size;
-    let first = p * g.nx * g.ny + map.first_cell;
-    let stride = g.cells();
-    let step_b = tile.threads * size;
-    let mut c = thread * size;
-    // SAFETY (whole body): shared offsets lie in the frame planes (the
-    // mirror rule keeps neighbours inside the region of level L - 1, one
-    // cell wider than this level's, and interior tiles read that region's
-    // plain neighbours); global indices are cells of the grid.
-    unsafe {
-        while c < map.cells_b {
-            let y = map.row.quotient(c);
-            let f = c.wrapping_add(y.wrapping_mul(map.row_skip_b));
-            // The neighbours' byte offsets: plain inside, mirrored at the sides.
-            let (xm, xp, ym, yp) = if tile.edge {
-                let x = c / size - y * map.w;
-                let (xm, xp) = mirror_offsets(map.x_lo + x, g.nx);
-                let (ym, yp) = mirror_offsets(map.y_lo + y, g.ny);
-                (
-                    (xm as u32).wrapping_mul(size),
-                    (xp as u32).wrapping_mul(size),
-                    (ym as u32).wrapping_mul(row_b),
-                    (yp as u32).wrapping_mul(row_b),
-                )
-            } else {
-                (size.wrapping_neg(), size, row_b.wrapping_neg(), row_b)
-            };
-            let at = src + f;
-            let centre = shared.get(at);
+    // Plane t - L (wrapping below 0: then past every level's planes).
+    let p = t.wrapping_sub(L);
+    let mut un = T::NAN;
+    if col.at(L) && tile.has_plane(L, p) {
+        // The column's planes p - 1, p, p + 1 of level L - 1, mirrored at
+        // the grid's ends (nz >= 2): U[-1] = U[1], U[nz] = U[nz - 2].
+        let w = regs.window[L as usize - 1];
+        let centre = w[1];
+        let below = if p == 0 { w[2] } else { w[0] };
+        let above = if p + 1 == g.nz { w[0] } else { w[2] };
+        let src = tile.slot(L - 1, p) + col.at_b;
+        // SAFETY (whole block): the neighbours lie in level L - 1's region
+        // (one column wider than level L's, or mirrored into it), whose
+        // plane p was written in iteration t - 1; the cell is of the grid.
+        unsafe {
             let lap = laplacian7(
                 centre,
-                shared.get(at.wrapping_add(xm)),
-                shared.get(at.wrapping_add(xp)),
-                shared.get(at.wrapping_add(ym)),
-                shared.get(at.wrapping_add(yp)),
-                shared.get(src_below + f),
-                shared.get(src_above + f),
+                shared.get(src.wrapping_add(col.xm_b)),
+                shared.get(src.wrapping_add(col.xp_b)),
+                shared.get(src.wrapping_add(col.ym_b)),
+                shared.get(src.wrapping_add(col.yp_b)),
+                below,
+                above,
             );
-            let at_local = loc + f;
-            let mut locals = M::Locals::<T>::from_fn(|var| shared.get(at_local + var as u32 * var_b));
-            let un = step_cell::<M, T>(centre, lap, &mut locals, a.step, a.coeffs);
-            let i = first + c / size + y * map.grid_skip;
-            if last {
+            let mut locals = regs.carry[L as usize - 1];
+            un = step_cell::<M, T>(centre, lap, &mut locals, a.step, a.coeffs);
+            let i = p.wrapping_mul(g.nx * g.ny).wrapping_add(col.cell);
+            if L == K {
                 *a.u_next.add(i as usize) = un;
-                locals.store(a.local_next, stride, i as usize);
+                locals.store(a.local_next, g.cells(), i as usize);
             } else {
-                shared.set(dst + f, un);
-                let mut var = 0;
-                while var < count {
-                    shared.set(at_local + var * var_b, locals.get(var as usize));
-                    var += 1;
-                }
+                shared.set(tile.slot(L, p) + col.at_b, un);
+                carry[L as usize] = locals;
             }
-            if a.rec.activation != 0 {
-                let (x, y) = (map.x_lo + c / size - y * map.w, map.y_lo + y);
-                let owned = tile.z0 <= p && p < tile.z1;
-                if owned && tile.x0 <= x && x < tile.x1 && tile.y0 <= y && y < tile.y1 {
-                    let rec = a.rec.at((a.first_step + (L - 1) as u64) as f64 * a.rec.dt_ms);
-                    rec.record(i, centre, un);
-                }
+            if a.rec.activation != 0 && col.at(K) && tile.z0 <= p && p < tile.z1 {
+                let rec = a.rec.at((a.first_step + (L - 1) as u64) as f64 * a.rec.dt_ms);
+                rec.record(i, centre, un);
             }
-            c += step_b;
         }
+    }
+    if L < K {
+        let w = regs.window[L as usize];
+        regs.window[L as usize] = [w[1], w[2], un];
     }
 }
 
-/// One block's pass of `K` steps: every iteration of the march for thread
-/// `thread`, `barrier` between iterations (the GPU's `__syncthreads`).
+/// One block's pass of `K` steps: every iteration of the march for the
+/// thread of column `col`, `barrier` between iterations (the GPU's
+/// `__syncthreads`).
 ///
 /// # Safety
 /// As [`iteration`], and `barrier` makes the shared-memory writes of every
@@ -592,14 +552,16 @@ unsafe fn level<M: CellModel, T: Real, const K: u32, const L: u32>(
 #[inline(always)]
 pub unsafe fn run_block<M: CellModel, T: Real, const K: u32>(
     tile: &Tile<K>,
-    thread: u32,
+    col: &Column,
     shared: Shared<T>,
     a: &PassArgs<'_, M, T>,
     mut barrier: impl FnMut(),
 ) {
+    // SAFETY: forwarded to the caller.
+    let mut regs = unsafe { Registers::<T, M::Locals<T>>::start::<M, K>(tile, col, a) };
     for t in tile.iterations() {
         // SAFETY: forwarded to the caller.
-        unsafe { iteration::<M, T, K>(tile, t, thread, shared, a) };
+        unsafe { iteration::<M, T, K>(tile, col, &mut regs, t, shared, a) };
         barrier();
     }
 }
@@ -617,13 +579,15 @@ pub enum ThreadOrder {
 /// One pass of the blocked kernel on the CPU: every block of
 /// [`launch_shape`] in turn (in `order`, like its threads), each iteration
 /// run for every thread of the block before the next iteration starts (the
-/// barrier), on a shared memory filled with NaN so that a read of
-/// anything no iteration wrote shows in the result. The same functions as
-/// the GPU kernel, on host memory; `rec` holds host addresses when on.
+/// barrier), each thread with its own registers, on a shared memory and
+/// registers filled with NaN so that a read of anything no iteration wrote
+/// shows in the result. The same functions as the GPU kernel, on host
+/// memory; `rec` holds host addresses when on.
 ///
 /// # Panics
 /// If a buffer has the wrong length, the grid has an axis of one cell,
-/// `pass.steps` is not in 1..=4 or the window is not inside the grid.
+/// `pass.steps` is not in 1..=4, the block leaves no tile or the window is
+/// not inside the grid.
 #[cfg(not(target_arch = "nvptx64"))]
 #[allow(clippy::too_many_arguments, reason = "the kernel's parameter list, one to one")]
 pub fn emulate<M: CellModel, T: Real>(
@@ -632,7 +596,7 @@ pub fn emulate<M: CellModel, T: Real>(
     local: &[T],
     local_next: &mut [T],
     g: GridDims,
-    tile: (u32, u32),
+    block: (u32, u32),
     window: ZWindow,
     pass: Pass,
     step: &StepCoeffs<T>,
@@ -643,6 +607,7 @@ pub fn emulate<M: CellModel, T: Real>(
     let count = M::Locals::<T>::COUNT;
     assert!(g.axes() == 3, "the blocked kernel steps 3D grids");
     assert!((1..=MAX_STEPS_PER_PASS).contains(&pass.steps) && pass.z_chunk >= 1);
+    assert!(tile_of(block, pass.steps).is_some(), "block {block:?} leaves no tile for {} steps", pass.steps);
     assert!(window.end <= g.nz && !window.is_empty());
     assert_eq!((u.len(), u_next.len()), (g.cells(), g.cells()));
     assert_eq!((local.len(), local_next.len()), (count * g.cells(), count * g.cells()));
@@ -656,7 +621,7 @@ pub fn emulate<M: CellModel, T: Real>(
         rec,
         first_step: pass.first_step,
     };
-    let e = Emulation { g, tile, window, pass, order };
+    let e = Emulation { g, block, window, pass, order };
     match pass.steps {
         1 => e.run::<M, T, 1>(&args),
         2 => e.run::<M, T, 2>(&args),
@@ -669,7 +634,7 @@ pub fn emulate<M: CellModel, T: Real>(
 #[cfg(not(target_arch = "nvptx64"))]
 struct Emulation {
     g: GridDims,
-    tile: (u32, u32),
+    block: (u32, u32),
     window: ZWindow,
     pass: Pass,
     order: ThreadOrder,
@@ -686,32 +651,35 @@ impl Emulation {
     }
 
     fn run<M: CellModel, T: Real, const K: u32>(&self, args: &PassArgs<'_, M, T>) {
-        let count = M::Locals::<T>::COUNT as u32;
-        let shape = launch_shape(self.g, self.tile, self.window, self.pass.z_chunk);
-        let threads = self.tile.0 * self.tile.1;
-        let mut shared = vec![T::NAN; shared_elems(self.tile.0, self.tile.1, K, count) as usize];
+        let shape = launch_shape(self.g, self.block, self.window, self.pass.z_chunk, K);
+        let (bx, by) = self.block;
+        let mut shared = vec![T::NAN; shared_elems(bx, by, K) as usize];
         for bz in self.ordered(shape.grid.2) {
-            for by in self.ordered(shape.grid.1) {
-                for bx in self.ordered(shape.grid.0) {
+            for by_ in self.ordered(shape.grid.1) {
+                for bx_ in self.ordered(shape.grid.0) {
                     let t = Tile::<K>::new::<T>(
                         self.g,
-                        self.tile,
-                        (bx, by, bz),
+                        self.block,
+                        (bx_, by_, bz),
                         self.window,
                         self.pass.z_chunk,
-                        count,
                     );
                     assert_eq!(t.shared_elems(), shared.len());
                     shared.fill(T::NAN);
+                    let columns: Vec<Column> =
+                        (0..bx * by).map(|n| Column::new::<T, K>(&t, n % bx, n / bx)).collect();
                     // SAFETY: `shared` holds the tile's elements; `emulate`
                     // checked the buffers; the blocks write disjoint owned
                     // cells of the `_next` buffers and read only `u` and
                     // `local`.
                     unsafe {
+                        let mut regs: Vec<_> =
+                            columns.iter().map(|c| Registers::start::<M, K>(&t, c, args)).collect();
                         let sh = Shared::new(shared.as_mut_ptr(), shared.len());
                         for it in t.iterations() {
-                            for thread in self.ordered(threads) {
-                                iteration::<M, T, K>(&t, it, thread, sh, args);
+                            for thread in self.ordered(bx * by) {
+                                let n = thread as usize;
+                                iteration::<M, T, K>(&t, &columns[n], &mut regs[n], it, sh, args);
                             }
                         }
                     }
@@ -726,80 +694,57 @@ mod tests {
     use super::*;
 
     #[test]
-    fn shared_memory_and_launch_shape() {
-        // Karma (1 local), 32x8, k = 4: a 40 x 16 frame, 16 U planes and 9 local planes.
-        assert_eq!(shared_elems(32, 8, 4, 1), 640 * 25);
-        assert_eq!(shared_elems(32, 8, 1, 0), 34 * 10 * 4);
+    fn shared_memory_tiles_and_launch_shape() {
+        // 32 x 16 threads, k = 4: two planes for each of the levels 0..3.
+        assert_eq!(shared_elems(32, 16, 4), 512 * 8);
+        assert_eq!(shared_elems(32, 8, 1), 256 * 2);
+        assert_eq!(tile_of((32, 16), 2), Some((28, 12)));
+        assert_eq!(tile_of((32, 8), 4), None);
+        assert_eq!(tile_of((32, 9), 4), Some((24, 1)));
+        assert_eq!(block_for_tile((5, 3), 4), (13, 11));
         let g = GridDims::new(70, 17, 45);
-        let s = launch_shape(g, (32, 8), ZWindow::all(45), 16);
-        assert_eq!(s, LaunchShape { grid: (3, 3, 3), block: (32, 8, 1) });
+        let s = launch_shape(g, (32, 8), ZWindow::all(45), 16, 2);
+        // Tiles of 28 x 4: 3 along x, 5 along y; 3 chunks of 16 slices.
+        assert_eq!(s, LaunchShape { grid: (3, 5, 3), block: (32, 8, 1) });
     }
 
     #[test]
-    fn regions_grow_by_the_levels_left_and_stay_in_the_grid() {
+    fn levels_shrink_by_one_column_a_level_and_stay_in_the_grid() {
         let g = GridDims::new(70, 17, 45);
-        let t = Tile::<3>::new::<f32>(g, (32, 8), (1, 2, 1), ZWindow::all(45), 16, 1);
-        assert_eq!((t.x0, t.x1, t.y0, t.y1, t.z0, t.z1), (32, 64, 16, 17, 16, 32));
-        let region = |l: usize| {
-            let m = t.maps[l];
-            (m.x_lo, m.x_hi, m.y_lo, m.y_hi, m.z_lo, m.z_hi)
-        };
-        assert_eq!(region(0), (29, 67, 13, 17, 13, 35));
-        assert_eq!(region(2), (31, 65, 15, 17, 15, 33));
-        assert_eq!(region(3), (32, 64, 16, 17, 16, 32));
-        assert_eq!(t.iterations(), 13..38);
-        assert!(t.edge, "its regions reach y = ny");
-        let first = Tile::<3>::new::<f64>(g, (32, 8), (0, 0, 0), ZWindow::all(45), 16, 1);
-        let m = first.maps[0];
-        assert_eq!((m.x_lo, m.x_hi, m.y_lo, m.y_hi, m.z_lo, m.z_hi), (0, 35, 0, 11, 0, 19));
-        // Cell (0, 0) sits 3 rows and 3 columns into the frame, 8 bytes a cell.
-        assert_eq!(m.first_b, (3 * 38 + 3) * 8);
-        let inner =
-            Tile::<2>::new::<f32>(GridDims::new(96, 24, 8), (32, 8), (1, 1, 0), ZWindow::all(8), 8, 1);
-        assert!(!inner.edge);
-    }
-
-    /// The walk of every level's region visits each of its cells once, at
-    /// the frame offset and grid index of that cell, for every width a
-    /// frame can have and both element sizes.
-    #[test]
-    fn region_walk_finds_every_cell_by_multiplication() {
-        fn walk<T>(g: GridDims, tile: (u32, u32), block: (u32, u32, u32)) {
-            let t = Tile::<4>::new::<T>(g, tile, block, ZWindow::all(g.nz), 4, 1);
-            let size = core::mem::size_of::<T>() as u32;
-            for l in 0..=4 {
-                let m = t.maps[l];
-                let mut seen = 0;
-                for c in (0..m.cells_b).step_by(size as usize) {
-                    let y = m.row.quotient(c);
-                    let n = c / size;
-                    assert_eq!((y, n - y * m.w), (n / m.w, n % m.w), "level {l} cell {n} of width {}", m.w);
-                    let (x, yy) = (m.x_lo + n % m.w, m.y_lo + n / m.w);
-                    let f = m.first_b + c + y * m.row_skip_b;
-                    assert_eq!(f, ((yy + 4 - t.y0) * t.frame_w + (x + 4 - t.x0)) * size);
-                    assert_eq!(m.first_cell + n + y * m.grid_skip, yy * g.nx + x);
-                    seen += 1;
-                }
-                assert_eq!(seen, (m.x_hi - m.x_lo) * (m.y_hi - m.y_lo));
-            }
-        }
-        for w in [1, 2, 3, 5, 7, 31, 32, 33, 64, 96, 127, 128, 255, 256, 511, 1024] {
-            let g = GridDims::new(3 * w + 3, 21, 6);
-            for block in [(0, 0, 0), (1, 1, 0), (2, 2, 1)] {
-                walk::<f32>(g, (w, 3), block);
-                walk::<f64>(g, (w, 2), block);
-            }
-        }
+        // k = 3, tile 26 x 4: block (2, 3) owns x 52..70 (clipped), y 12..16.
+        let t = Tile::<3>::new::<f32>(g, (32, 10), (2, 3, 1), ZWindow::all(45), 16);
+        assert_eq!((t.x0, t.x1, t.y0, t.y1, t.z0, t.z1), (52, 70, 12, 16, 16, 32));
+        assert_eq!((t.z_lo, t.z_hi), ([13, 14, 15, 16, 0], [35, 34, 33, 32, 0]));
+        assert_eq!(t.iterations(), 13..35);
+        let levels = |tx, ty| Column::new::<f32, 3>(&t, tx, ty).levels;
+        // Frame column 0 is x = 49: level 0 only; column 3 (x = 52) every level.
+        assert_eq!(levels(0, 3), 0b0001);
+        assert_eq!(levels(1, 3), 0b0011);
+        assert_eq!(levels(3, 3), 0b1111);
+        // x = 69 is the grid's last column (owned); x = 70 is outside.
+        assert_eq!(levels(20, 3), 0b1111);
+        assert_eq!(levels(21, 3), 0);
+        // y = 16 (row 7) is the grid's last row, one past the tile: levels 0..2.
+        assert_eq!(levels(5, 7), 0b0111);
+        assert_eq!(levels(5, 8), 0, "y = 17 is outside");
+        // The mirror rule at x = 69: the +x neighbour is the -x one.
+        let c = Column::new::<f32, 3>(&t, 20, 7);
+        assert_eq!((c.xm_b, c.xp_b), (4u32.wrapping_neg(), 4u32.wrapping_neg()));
+        assert_eq!((c.ym_b, c.yp_b), ((32 * 4u32).wrapping_neg(), (32 * 4u32).wrapping_neg()));
+        assert_eq!(c.cell, 16 * 70 + 69);
+        let first = Tile::<2>::new::<f64>(g, (32, 8), (0, 0, 0), ZWindow::all(45), 16);
+        let corner = Column::new::<f64, 2>(&first, 2, 2);
+        assert_eq!((corner.levels, corner.cell, corner.at_b), (0b111, 0, (2 * 32 + 2) * 8));
+        assert_eq!((corner.xm_b, corner.ym_b), (8, 32 * 8), "x = -1 is x = 1, y = -1 is y = 1");
+        assert_eq!(Column::new::<f64, 2>(&first, 1, 2).levels, 0, "x = -1 is outside the grid");
     }
 
     #[test]
-    fn magic_division_is_exact_where_promised() {
-        for d in 2..3000u32 {
-            let magic = Magic::new(d);
-            let limit = ((1u64 << 32) / d as u64).min(1 << 20) as u32;
-            for n in (0..limit).step_by(((limit / 4000) as usize).max(1)).chain([limit - 1]) {
-                assert_eq!(magic.quotient(n), n / d, "{n} / {d}");
-            }
-        }
+    fn halo_work_falls_with_larger_blocks_and_chunks() {
+        // 32 x 16, k = 2, 32 slices: 512 columns x (32 + 2 + 32) planes over 336 x 32 x 2.
+        let w = halo_work((32, 16), 2, 32);
+        assert!((w - 512.0 * 66.0 / (336.0 * 64.0)).abs() < 1e-12, "{w}");
+        assert!(halo_work((32, 32), 2, 32) < w && halo_work((32, 16), 2, 64) < w);
+        assert_eq!(halo_work((32, 4), 2, 8), f64::INFINITY);
     }
 }

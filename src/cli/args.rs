@@ -9,7 +9,7 @@
 
 use anyhow::{Context, bail};
 use clap::{Args, FromArgMatches, ValueEnum};
-use fibril_host::backend::gpu::columns_is_faster;
+use fibril_host::backend::gpu::{BLOCKED_MAX_LOCALS, columns_is_faster};
 use fibril_host::backend::{BlockSize, KernelConfig, KernelKind};
 use fibril_host::events::stimulus::Membrane;
 use fibril_host::models::parse_assignment;
@@ -271,9 +271,12 @@ pub struct ComputeArgs {
     #[arg(long, value_enum, default_value_t = KernelArg::Auto)]
     pub kernel: KernelArg,
     /// Threads per block, BXxBY: BX a multiple of 32, BX*BY <= 1024 (GPU
-    /// backend; for tower kernels also the tower size).
-    #[arg(long, default_value = "32x8", value_parser = parse_block)]
-    pub block: BlockSize,
+    /// backend; for tower kernels also the tower size; blocked writes the
+    /// block less --steps-per-pass cells on each side) [default: 32x8,
+    /// blocked 32x16]
+    #[arg(long, value_parser = parse_block)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub block: Option<BlockSize>,
     /// tower-march: slices each block climbs (0 = the whole tower, the
     /// paper's sliding window; small values trade register reuse for
     /// parallelism); columns: slices each thread climbs (0 = 4); blocked:
@@ -491,6 +494,32 @@ const COLUMNS_DEEP_CHUNK_MAX_CELLS: usize = 1 << 21;
 const COLUMNS_DEEP_CHUNK: u32 = 8;
 
 impl ComputeArgs {
+    /// The block `--block` names, or the kernel's default: 32x8, and for
+    /// blocked [`kernels_gpu::blocked::DEFAULT_BLOCK`] (a block writes its
+    /// threads less k cells on each side, so 32x8 would leave no rows at k
+    /// = 4).
+    pub fn block_for(&self, kind: KernelKind) -> BlockSize {
+        let (x, y) = match kind {
+            KernelKind::Blocked => kernels_gpu::blocked::DEFAULT_BLOCK,
+            _ => kernels_gpu::DEFAULT_BLOCK,
+        };
+        self.block.unwrap_or(BlockSize { x, y })
+    }
+
+    /// What a run says when `kernel`, chosen for `model`, is not the kernel
+    /// `--kernel` named (today only `blocked` falls back).
+    pub fn fallback_notice(&self, model: &ModelInfo, kernel: &KernelConfig) -> Option<String> {
+        let named = self.kernel.named()?;
+        (named != kernel.kind).then(|| {
+            format!(
+                "fibril: --kernel {named} steps models with at most {BLOCKED_MAX_LOCALS} local variables k steps per \
+                 pass (their state stays in registers); {} has {}, so it runs on {kernel}, one step per pass",
+                model.name,
+                model.variables.len() - 1
+            )
+        })
+    }
+
     /// The one GPU count of a run.
     pub fn single_gpu_count(&self) -> anyhow::Result<GpuCount> {
         match self.gpus.as_slice() {
@@ -503,6 +532,9 @@ impl ComputeArgs {
     /// `gpus` GPUs: the one named, or for `auto` columns on one GPU where
     /// the grid allows it, is large enough ([`COLUMNS_MIN_CELLS`]) and it
     /// is the faster kernel ([`columns_is_faster`]), naive otherwise.
+    /// `blocked` named for a model with more than [`BLOCKED_MAX_LOCALS`]
+    /// local variables gets `auto`'s kernel ([`ComputeArgs::fallback_notice`]
+    /// says so).
     pub fn kernel_config(
         &self,
         model: &ModelInfo,
@@ -511,7 +543,7 @@ impl ComputeArgs {
         gpus: usize,
     ) -> KernelConfig {
         let with = |kind| {
-            KernelConfig::new(kind, self.block)
+            KernelConfig::new(kind, self.block_for(kind))
                 .with_z_chunk(self.z_chunk)
                 .with_steps_per_pass(self.steps_per_pass)
         };
@@ -521,11 +553,16 @@ impl ComputeArgs {
             }
             _ => with(KernelKind::Columns),
         };
+        let locals = model.variables.len() - 1;
         match self.kernel.named() {
+            Some(KernelKind::Blocked) if locals > BLOCKED_MAX_LOCALS => {
+                Self { kernel: KernelArg::Auto, steps_per_pass: 1, ..self.clone() }
+                    .kernel_config(model, precision, dims, gpus)
+            }
             Some(kind) => with(kind),
             None if gpus == 1
                 && dims.cells() >= COLUMNS_MIN_CELLS
-                && columns_is_faster(model.variables.len() - 1, precision)
+                && columns_is_faster(locals, precision)
                 && columns.check(model.name, dims).is_ok() =>
             {
                 columns
@@ -629,6 +666,31 @@ mod tests {
         let named = ComputeArgs { kernel: KernelArg::Csw, ..ComputeArgs::default() };
         let csw = named.kernel_config(find("bocf"), Precision::F64, GridDims::new(8, 8, 8), 1);
         assert_eq!(csw.kind, KernelKind::Csw);
+    }
+
+    #[test]
+    fn blocked_takes_small_models_and_falls_back_with_a_notice_for_the_ionic_ones() {
+        let find = |name| fibril_host::models::find(name).unwrap();
+        let cube = GridDims::new(256, 256, 256);
+        let blocked = ComputeArgs { kernel: KernelArg::Blocked, steps_per_pass: 3, ..ComputeArgs::default() };
+        for name in ["karma", "aliev_panfilov", "mitchell_schaeffer", "fenton_karma", "bocf"] {
+            let cfg = blocked.kernel_config(find(name), Precision::F32, cube, 1);
+            assert_eq!(cfg.to_string(), "blocked 32x16 k3 z32", "{name}");
+            assert_eq!(blocked.fallback_notice(find(name), &cfg), None);
+        }
+        for name in ["beeler_reuter", "luo_rudy_1991", "ten_tusscher_2006"] {
+            let cfg = blocked.kernel_config(find(name), Precision::F32, cube, 1);
+            assert_eq!((cfg.kind, cfg.steps_per_pass), (KernelKind::Naive, 1), "{name}");
+            cfg.check(name, cube).unwrap();
+            let notice = blocked.fallback_notice(find(name), &cfg).unwrap();
+            assert!(notice.contains(name) && notice.contains("one step per pass"), "{notice}");
+        }
+        // A block given is kept, whatever the kernel.
+        let given = ComputeArgs { block: Some(BlockSize { x: 64, y: 8 }), ..blocked };
+        assert_eq!(
+            given.kernel_config(find("karma"), Precision::F32, cube, 1).to_string(),
+            "blocked 64x8 k3 z32"
+        );
     }
 
     #[test]

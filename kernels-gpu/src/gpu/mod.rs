@@ -65,7 +65,7 @@ pub fn dynamic_shared<T>() -> *mut T {
 /// Written as one instruction on purpose: the same value computed as a
 /// 64-bit multiply and its high word (`((a as u64 * b as u64) >> 32) as
 /// u32`, which LLVM emits as `mul.lo.s64` and a register split) was
-/// compiled by ptxas 13.0 for sm_90, in the blocked kernel's region walk,
+/// compiled by ptxas 13.0 for sm_90, in the first blocked kernel's region walk,
 /// into a product that read the stack-pointer register as an operand: the
 /// row index came out wrong and the loads faulted (compute-sanitizer:
 /// out-of-bounds global reads, gigabytes apart from thread to thread).

@@ -1,12 +1,12 @@
 //! Temporal blocking on the GPU: k steps per pass (the algorithm and its
 //! tiling are in [`crate::blocked`], shared with the CPU emulator).
 
-use crate::blocked::{Pass, PassArgs, Shared, Tile, run_block};
+use crate::blocked::{Column, Pass, PassArgs, Shared, Tile, run_block};
 use crate::cell::StepCoeffs;
 use crate::events::Recorder;
 use crate::gpu::{block_dim, block_idx, dynamic_shared, sync_threads, thread_idx};
 use crate::layout::grid::{GridDims, ZWindow};
-use crate::model::{CellModel, Locals};
+use crate::model::CellModel;
 use crate::real::Real;
 
 /// `pass.steps` steps of the cells of `window`, on a grid with three axes
@@ -17,7 +17,8 @@ use crate::real::Real;
 /// `local_next` `M::Locals::COUNT` times as many (variable k of cell i at
 /// `k * cells + i`; any pointers for a model without locals); the four do
 /// not overlap; `window` lies in `0..nz` and the slices within `k` of it
-/// hold the state; `1 <= pass.steps <= 4`, `pass.z_chunk >= 1`.
+/// hold the state; `1 <= pass.steps <= 4`, `pass.z_chunk >= 1`; the block
+/// is more than `2 * pass.steps` threads wide and tall.
 ///
 /// # Parameters
 /// `u` and `local` are read (the state at the pass's start), `u_next` and
@@ -25,10 +26,11 @@ use crate::real::Real;
 /// `rec` records the crossings of every step of the pass.
 ///
 /// # Thread mapping
-/// Launch with [`crate::blocked::launch_shape`] (one block of `tile_x x
-/// tile_y` threads per tile and z-chunk) and
-/// [`crate::blocked::shared_elems`]`(tile_x, tile_y, pass.steps, COUNT)`
-/// elements of dynamic shared memory. Every thread reaches every barrier.
+/// Launch with [`crate::blocked::launch_shape`] (one block per tile of
+/// the block less k columns on each side, and z-chunk) and
+/// [`crate::blocked::shared_elems`]`(bx, by, pass.steps)` elements of
+/// dynamic shared memory. Thread (x, y) marches column (x, y) of its
+/// block's frame; every thread reaches every barrier.
 #[inline(always)]
 #[allow(clippy::too_many_arguments, reason = "the kernel's parameter list, one to one")]
 pub unsafe fn step<M: CellModel, T: Real>(
@@ -57,7 +59,7 @@ pub unsafe fn step<M: CellModel, T: Real>(
 }
 
 /// The block's pass with `K` steps, a constant of the code (so that the
-/// levels unroll and their maps stay in registers).
+/// levels unroll and their registers stay registers).
 ///
 /// # Safety
 /// As [`step`].
@@ -69,15 +71,15 @@ unsafe fn block<M: CellModel, T: Real, const K: u32>(
     args: &PassArgs<'_, M, T>,
 ) {
     let (tx, ty) = thread_idx();
-    let tile_dims = block_dim();
-    let tile = Tile::<K>::new::<T>(g, tile_dims, block_idx(), window, z_chunk, M::Locals::<T>::COUNT as u32);
-    let thread = ty * tile_dims.0 + tx;
+    let dims = block_dim();
+    let tile = Tile::<K>::new::<T>(g, dims, block_idx(), window, z_chunk);
+    let col = Column::new::<T, K>(&tile, tx, ty);
     // SAFETY: the launch gives the block `tile.shared_elems()` elements of
     // dynamic shared memory; the buffers are as the contract says; every
     // thread runs the same iterations (their bounds depend on the block
     // only), so every thread reaches every barrier.
     unsafe {
         let shared = Shared::new(dynamic_shared::<T>(), tile.shared_elems());
-        run_block::<M, T, K>(&tile, thread, shared, args, || sync_threads());
+        run_block::<M, T, K>(&tile, &col, shared, args, || sync_threads());
     }
 }

@@ -75,6 +75,16 @@ pub fn columns_is_faster(locals: usize, precision: Precision) -> bool {
     precision == Precision::F32 && locals <= 2
 }
 
+/// The most local variables a model may have for `blocked` to step it k
+/// steps per pass. Each level carries its column's locals in registers:
+/// ptxas (sm_90) gives the blocked kernel 62 (Karma, 1 local) to 92 (BOCF,
+/// 3) registers per thread in f32, and 159-255 with spills to the ionic
+/// models with 6 or more (Beeler-Reuter, Luo-Rudy I, ten
+/// Tusscher-Panfilov), whose reaction, not memory, bounds their step
+/// anyway. Those run one step per pass (`--kernel blocked` falls back to
+/// the kernel `auto` picks, with a notice).
+pub const BLOCKED_MAX_LOCALS: usize = 3;
+
 impl KernelKind {
     pub const ALL: [KernelKind; 6] = [
         KernelKind::Naive,
@@ -244,17 +254,29 @@ pub enum KernelConfigError {
     )]
     StepsPerPass { steps: u32 },
     #[error(
-        "the blocked kernel's tile needs {needed} bytes of shared memory per block ({block} cells, {steps} steps \
-         per pass, {locals} local variables, {precision}), more than the {limit} bytes a block may use on this GPU; \
-         use a smaller --block, fewer --steps-per-pass, f32, or --kernel columns or naive"
+        "the blocked kernel's block {block} needs {needed} bytes of shared memory ({steps} steps per pass, \
+         {precision}), more than the {limit} bytes a block may use on this GPU; use a smaller --block, fewer \
+         --steps-per-pass, f32, or --kernel columns or naive"
     )]
-    SharedMemory {
+    SharedMemory { block: BlockSize, steps: u32, precision: Precision, needed: u64, limit: u64 },
+    #[error(
+        "the blocked kernel's block {block} leaves no cells to write with {steps} steps per pass: a block writes \
+         its threads less {steps} on each side, so it needs more than {halo} threads along x and y; use --block \
+         32x16 (the default) or 32x32, or fewer --steps-per-pass"
+    )]
+    NoTile { block: BlockSize, steps: u32, halo: u32 },
+    #[error(
+        "the {kernel} kernel of this model takes {registers} registers per thread on this GPU, so a block may hold \
+         at most {max_threads} threads, but block {block} has {threads}; use a --block of at most {max_threads} \
+         threads{fix}"
+    )]
+    TooManyThreads {
+        kernel: KernelKind,
         block: BlockSize,
-        steps: u32,
-        locals: usize,
-        precision: Precision,
-        needed: u64,
-        limit: u64,
+        threads: u32,
+        registers: u32,
+        max_threads: u32,
+        fix: &'static str,
     },
 }
 
@@ -312,35 +334,58 @@ impl KernelConfig {
     }
 
     /// Dynamic shared memory, in bytes, of a block of `blocked` taking
-    /// `steps` steps for a model with `locals` local variables.
-    pub fn blocked_shared_bytes(&self, steps: u32, locals: usize, precision: Precision) -> u64 {
-        blocked::shared_elems(self.block.x, self.block.y, steps, locals as u32) * precision.bytes() as u64
+    /// `steps` steps (the local variables stay in registers).
+    pub fn blocked_shared_bytes(&self, steps: u32, precision: Precision) -> u64 {
+        blocked::shared_elems(self.block.x, self.block.y, steps) * precision.bytes() as u64
     }
 
     /// Checks that a block of this kernel fits in `limit` bytes of shared
-    /// memory for a model with `locals` local variables in `precision`
-    /// (only `blocked` depends on them).
-    pub fn check_shared_memory(
-        &self,
-        locals: usize,
-        precision: Precision,
-        limit: u64,
-    ) -> Result<(), KernelConfigError> {
+    /// memory in `precision` (only `blocked` depends on it).
+    pub fn check_shared_memory(&self, precision: Precision, limit: u64) -> Result<(), KernelConfigError> {
         if self.kind != KernelKind::Blocked {
             return Ok(());
         }
-        let needed = self.blocked_shared_bytes(self.steps_per_pass, locals, precision);
+        let needed = self.blocked_shared_bytes(self.steps_per_pass, precision);
         if needed > limit {
             return Err(KernelConfigError::SharedMemory {
                 block: self.block,
                 steps: self.steps_per_pass,
-                locals,
                 precision,
                 needed,
                 limit,
             });
         }
         Ok(())
+    }
+
+    /// Checks that a block of this kernel on the compacted grid `dims` has
+    /// at most `max_threads` threads, the most the GPU runs in one block of
+    /// an entry point taking `registers` registers per thread (the
+    /// driver's `CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK`); a larger block
+    /// would fail at its first launch.
+    pub fn check_threads(
+        &self,
+        dims: GridDims,
+        max_threads: u32,
+        registers: u32,
+    ) -> Result<(), KernelConfigError> {
+        let (x, y, z) = self.block_dim(dims);
+        let threads = x * y * z;
+        if threads <= max_threads {
+            return Ok(());
+        }
+        let fix = match self.kind {
+            KernelKind::Blocked => ", fewer --steps-per-pass, or --kernel naive",
+            _ => ", or --kernel naive",
+        };
+        Err(KernelConfigError::TooManyThreads {
+            kernel: self.kind,
+            block: self.block,
+            threads,
+            registers,
+            max_threads,
+            fix,
+        })
     }
 
     /// The tower layout of `dims`, if this kernel uses one.
@@ -379,6 +424,12 @@ impl KernelConfig {
         };
         if !steps_ok {
             return Err(KernelConfigError::StepsPerPass { steps: self.steps_per_pass });
+        }
+        if self.kind == KernelKind::Blocked
+            && blocked::tile_of((self.block.x, self.block.y), self.steps_per_pass).is_none()
+        {
+            let steps = self.steps_per_pass;
+            return Err(KernelConfigError::NoTile { block: self.block, steps, halo: 2 * steps });
         }
         if self.kind.entry_point(model, 3, Precision::F32).is_none() {
             let models: Vec<&str> = kernels_gpu::registry::ENTRY_POINTS
@@ -492,7 +543,8 @@ impl KernelConfig {
             KernelKind::Csw => (tiles.0, tiles.1, 1),
             KernelKind::TowerMarch => (tiles.0, tiles.1, slices.div_ceil(self.effective_z_chunk(slices))),
             KernelKind::Blocked => {
-                blocked::launch_shape(dims, (bx, by), window, self.effective_z_chunk(slices)).grid
+                let chunk = self.effective_z_chunk(slices);
+                blocked::launch_shape(dims, (bx, by), window, chunk, self.steps_per_pass).grid
             }
         }
     }
@@ -625,17 +677,22 @@ mod tests {
     }
 
     #[test]
-    fn blocked_takes_one_to_four_steps_and_refuses_tiles_beyond_the_shared_memory() {
-        let cfg = KernelConfig::new(KernelKind::Blocked, BlockSize { x: 32, y: 8 }).with_steps_per_pass(4);
+    fn blocked_takes_one_to_four_steps_and_refuses_blocks_without_a_tile_or_beyond_the_shared_memory() {
+        let cfg = KernelConfig::new(KernelKind::Blocked, BlockSize { x: 32, y: 16 }).with_steps_per_pass(4);
         let cube = GridDims::new(256, 256, 256);
         cfg.check("karma", cube).unwrap();
-        assert_eq!(cfg.to_string(), "blocked 32x8 k4 z32");
-        // 256 tiles of 32x8, 8 chunks of 32 slices.
-        assert_eq!(cfg.grid(cube, ZWindow::all(256)), (8, 32, 8));
+        assert_eq!(cfg.to_string(), "blocked 32x16 k4 z32");
+        // Tiles of 24x8: 11 x 32 of them, 8 chunks of 32 slices.
+        assert_eq!(cfg.grid(cube, ZWindow::all(256)), (11, 32, 8));
         for steps in [0, 5] {
             let e = cfg.with_steps_per_pass(steps).check("karma", cube).unwrap_err().to_string();
             assert!(e.contains("1 to 4") && e.contains("--steps-per-pass"), "{e}");
         }
+        // 32x8 leaves no rows with 4 steps (8 - 2 x 4), two with 3.
+        let flat = KernelConfig::new(KernelKind::Blocked, BlockSize { x: 32, y: 8 });
+        flat.with_steps_per_pass(3).check("karma", cube).unwrap();
+        let e = flat.with_steps_per_pass(4).check("karma", cube).unwrap_err().to_string();
+        assert!(e.contains("more than 8 threads along x and y") && e.contains("--block 32x16"), "{e}");
         let naive = KernelConfig::new(KernelKind::Naive, BlockSize { x: 32, y: 8 });
         assert!(
             naive
@@ -647,15 +704,15 @@ mod tests {
         );
         let e = cfg.check("karma", GridDims::new(64, 64, 1)).unwrap_err().to_string();
         assert!(e.contains("--kernel naive for sheets"), "{e}");
-        // Karma f32, 32x8, k = 4: a 40 x 16 frame, 16 planes of U and 9 of v
-        // (beyond 48 KiB: the kernel opts in); k = 2 fits without.
-        assert_eq!(cfg.blocked_shared_bytes(4, 1, Precision::F32), 640 * 25 * 4);
-        cfg.check_shared_memory(1, Precision::F32, HOPPER_SHARED_PER_BLOCK).unwrap();
-        cfg.with_steps_per_pass(2).check_shared_memory(1, Precision::F32, SHARED_WITHOUT_OPT_IN).unwrap();
-        // ten Tusscher-Panfilov (18 locals) in f64 needs 890 KiB: refused, naming the fixes.
-        let e = cfg.check_shared_memory(18, Precision::F64, HOPPER_SHARED_PER_BLOCK).unwrap_err().to_string();
+        // 32x16, k = 4: two planes of the frame for each of 4 levels.
+        assert_eq!(cfg.blocked_shared_bytes(4, Precision::F32), 512 * 8 * 4);
+        cfg.check_shared_memory(Precision::F64, SHARED_WITHOUT_OPT_IN).unwrap();
+        // 32x32 in f64 with k = 4 needs 64 KiB: beyond 48 KiB without opting in.
+        let big = KernelConfig::new(KernelKind::Blocked, BlockSize { x: 32, y: 32 }).with_steps_per_pass(4);
+        big.check_shared_memory(Precision::F64, HOPPER_SHARED_PER_BLOCK).unwrap();
+        let e = big.check_shared_memory(Precision::F64, SHARED_WITHOUT_OPT_IN).unwrap_err().to_string();
         assert!(
-            e.contains("911360 bytes") && e.contains("smaller --block") && e.contains("--kernel columns"),
+            e.contains("65536 bytes") && e.contains("smaller --block") && e.contains("--kernel columns"),
             "{e}"
         );
         // The locals are double-buffered.
@@ -665,6 +722,19 @@ mod tests {
             cfg.device_bytes(cube, 1, Precision::F32).unwrap(),
             columns.device_bytes(cube, 1, Precision::F32).unwrap() + n
         );
+    }
+
+    #[test]
+    fn blocks_beyond_the_threads_the_registers_allow_are_refused_with_the_limit() {
+        let cfg = KernelConfig::new(KernelKind::Blocked, BlockSize { x: 32, y: 16 });
+        let cube = GridDims::new(64, 64, 64);
+        cfg.check_threads(cube, 512, 128).unwrap();
+        let e = cfg.check_threads(cube, 256, 255).unwrap_err().to_string();
+        assert!(
+            e.contains("255 registers") && e.contains("at most 256 threads") && e.contains("has 512"),
+            "{e}"
+        );
+        assert!(e.contains("fewer --steps-per-pass"), "{e}");
     }
 
     #[test]

@@ -230,7 +230,7 @@ impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
         } else {
             SHARED_WITHOUT_OPT_IN
         };
-        config.check_shared_memory(locals, T::PRECISION, shared_limit)?;
+        config.check_shared_memory(T::PRECISION, shared_limit)?;
         let device_coeffs = super::tables::device_coeffs::<M, T>(domain, &stream)?;
         let mut solver = Self {
             u: stream.alloc_zeros::<T>(u_elements).map_err(cuda("allocating U"))?,
@@ -279,7 +279,7 @@ impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
         };
         if config.kind == KernelKind::Blocked {
             // Beyond 48 KiB a kernel must opt in to its dynamic shared memory.
-            let bytes = config.blocked_shared_bytes(config.steps_per_pass, locals, T::PRECISION);
+            let bytes = config.blocked_shared_bytes(config.steps_per_pass, T::PRECISION);
             if bytes > SHARED_WITHOUT_OPT_IN {
                 let attribute =
                     cudarc::driver::sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES;
@@ -289,6 +289,12 @@ impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
                     .map_err(cuda("opting in to shared memory"))?;
             }
         }
+        let max_threads = solver
+            .step_fn
+            .get_attribute(cudarc::driver::sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK)
+            .map_err(cuda("reading the step kernel's threads per block"))?;
+        let registers = solver.step_fn.num_regs().map_err(cuda("reading the step kernel's registers"))?;
+        config.check_threads(grid, max_threads as u32, registers as u32)?;
         solver.set_state(initial)?;
         Ok(solver)
     }
@@ -321,15 +327,14 @@ impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
     ) -> Result<(), SolverError> {
         self.check_buffers(self.grid.cells());
         assert!(self.grid.axes() == 3, "checked by KernelConfig::check");
-        let tile = (self.config.block.x, self.config.block.y);
+        let block = (self.config.block.x, self.config.block.y);
         let pass =
             Pass { steps, z_chunk: self.config.effective_z_chunk(window.len()), first_step: self.step_count };
-        let shape = blocked::launch_shape(self.grid, tile, window, pass.z_chunk);
-        let locals = M::Locals::<T>::COUNT;
+        let shape = blocked::launch_shape(self.grid, block, window, pass.z_chunk, steps);
         let cfg = LaunchConfig {
             grid_dim: shape.grid,
             block_dim: shape.block,
-            shared_mem_bytes: self.config.blocked_shared_bytes(steps, locals, T::PRECISION) as u32,
+            shared_mem_bytes: self.config.blocked_shared_bytes(steps, T::PRECISION) as u32,
         };
         let (dims, step, coeffs, window_arg) =
             (ByValue(self.grid), ByValue(self.step), ByValue(self.coeffs), ByValue(window));
@@ -347,9 +352,11 @@ impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
         // it; 1 <= steps <= 4 and z_chunk >= 1 (`KernelConfig::check`,
         // `pass_steps`); grid, block and shared memory come from
         // `kernels_gpu::blocked`, the functions the kernel's contract
-        // names, and the shared memory fits (`check_shared_memory` at
-        // construction, which opted in beyond 48 KiB; a shorter pass needs
-        // less); the recorder is off or over maps of this grid's cells.
+        // names, the block leaves a tile for `steps_per_pass` and so for
+        // fewer steps (`KernelConfig::check`), and the shared memory fits
+        // (`check_shared_memory` at construction, which opted in beyond 48
+        // KiB; a shorter pass needs less); the recorder is off or over maps
+        // of this grid's cells.
         unsafe { launch.launch(cfg) }.map_err(cuda("launching the blocked kernel"))?;
         Ok(())
     }
