@@ -163,19 +163,41 @@ pub fn halo_work(block: (u32, u32), steps: u32, z_chunk: u32) -> f64 {
 
 /// A block's shared memory, addressed by byte offsets (u32, so that a
 /// neighbour is one integer add away): a pointer and its length in
-/// elements (checked in debug builds, which the emulator's tests are).
+/// elements (checked in debug builds, which the emulator's tests are). On
+/// the GPU the accesses are `ld.shared` and `st.shared` with 32-bit
+/// addresses: through the generic pointer every access cost a 64-bit
+/// conversion and add besides the 32-bit one (the nvptx64 target keeps
+/// shared pointers 64 bits wide).
 #[derive(Clone, Copy)]
 pub struct Shared<T> {
     ptr: *mut T,
     len: usize,
+    /// The memory's address in the shared window.
+    #[cfg(target_arch = "nvptx64")]
+    window: u32,
 }
 
 impl<T: Copy> Shared<T> {
     /// # Safety
     /// `ptr` holds `len` elements, readable and writable for as long as
-    /// the value is used.
+    /// the value is used; on the GPU it points into the block's shared memory.
     #[inline(always)]
     pub unsafe fn new(ptr: *mut T, len: usize) -> Self {
+        #[cfg(target_arch = "nvptx64")]
+        {
+            let window: u32;
+            // SAFETY: address arithmetic on a register, touches no memory.
+            unsafe {
+                core::arch::asm!(
+                    "{{ .reg .u64 s; cvta.to.shared.u64 s, {p}; cvt.u32.u64 {w}, s; }}",
+                    p = in(reg64) ptr as u64,
+                    w = out(reg32) window,
+                    options(pure, nomem, nostack, preserves_flags),
+                );
+            }
+            Self { ptr, len, window }
+        }
+        #[cfg(not(target_arch = "nvptx64"))]
         Self { ptr, len }
     }
 
@@ -186,8 +208,36 @@ impl<T: Copy> Shared<T> {
     #[inline(always)]
     unsafe fn get(self, at: u32) -> T {
         self.check(at);
+        #[cfg(target_arch = "nvptx64")]
+        // SAFETY: inside the memory (the tile's index arithmetic); the
+        // element is 4 or 8 bytes (f32, f64), read as its bits.
+        unsafe {
+            let addr = self.window.wrapping_add(at);
+            if core::mem::size_of::<T>() == 4 {
+                let bits: u32;
+                core::arch::asm!(
+                    "ld.shared.b32 {v}, [{a}];",
+                    v = out(reg32) bits,
+                    a = in(reg32) addr,
+                    options(readonly, nostack, preserves_flags),
+                );
+                core::mem::transmute_copy(&bits)
+            } else {
+                let bits: u64;
+                core::arch::asm!(
+                    "ld.shared.b64 {v}, [{a}];",
+                    v = out(reg64) bits,
+                    a = in(reg32) addr,
+                    options(readonly, nostack, preserves_flags),
+                );
+                core::mem::transmute_copy(&bits)
+            }
+        }
+        #[cfg(not(target_arch = "nvptx64"))]
         // SAFETY: inside the memory (the tile's index arithmetic; checked in debug).
-        unsafe { *self.ptr.byte_add(at as usize) }
+        unsafe {
+            *self.ptr.byte_add(at as usize)
+        }
     }
 
     /// Writes the element at byte offset `at`.
@@ -197,8 +247,33 @@ impl<T: Copy> Shared<T> {
     #[inline(always)]
     unsafe fn set(self, at: u32, v: T) {
         self.check(at);
+        #[cfg(target_arch = "nvptx64")]
         // SAFETY: as in `get`.
-        unsafe { *self.ptr.byte_add(at as usize) = v }
+        unsafe {
+            let addr = self.window.wrapping_add(at);
+            if core::mem::size_of::<T>() == 4 {
+                let bits: u32 = core::mem::transmute_copy(&v);
+                core::arch::asm!(
+                    "st.shared.b32 [{a}], {v};",
+                    a = in(reg32) addr,
+                    v = in(reg32) bits,
+                    options(nostack, preserves_flags),
+                );
+            } else {
+                let bits: u64 = core::mem::transmute_copy(&v);
+                core::arch::asm!(
+                    "st.shared.b64 [{a}], {v};",
+                    a = in(reg32) addr,
+                    v = in(reg64) bits,
+                    options(nostack, preserves_flags),
+                );
+            }
+        }
+        #[cfg(not(target_arch = "nvptx64"))]
+        // SAFETY: as in `get`.
+        unsafe {
+            *self.ptr.byte_add(at as usize) = v
+        }
     }
 
     #[inline(always)]
@@ -216,12 +291,11 @@ pub struct Tile<const K: u32> {
     g: GridDims,
     /// Threads of the block (the frame's columns).
     block: (u32, u32),
-    /// Owned cells: x0..x1, y0..y1, z0..z1.
+    /// Owned cells: x0..x1, y0..y1, and the chunk's slices up to z1.
     x0: u32,
     x1: u32,
     y0: u32,
     y1: u32,
-    z0: u32,
     z1: u32,
     /// Planes of level l: z_lo[l]..z_hi[l] (the owned chunk grown by k - l,
     /// clipped to the grid); levels 0..=K, the rest unused.
@@ -256,7 +330,7 @@ impl<const K: u32> Tile<K> {
             level += 1;
         }
         let plane_b = block.0 * block.1 * core::mem::size_of::<T>() as u32;
-        Tile { g, block, x0, x1, y0, y1, z0, z1, z_lo, z_hi, plane_b }
+        Tile { g, block, x0, x1, y0, y1, z1, z_lo, z_hi, plane_b }
     }
 
     /// The iterations of the march: from the first plane of level 0 until
@@ -269,12 +343,6 @@ impl<const K: u32> Tile<K> {
     /// Elements of shared memory the tile uses ([`shared_elems`]).
     pub fn shared_elems(&self) -> usize {
         shared_elems(self.block.0, self.block.1, K) as usize
-    }
-
-    /// Whether level `level` computes plane `plane` (or level 0 loads it).
-    #[inline(always)]
-    fn has_plane(&self, level: u32, plane: u32) -> bool {
-        self.z_lo[level as usize] <= plane && plane < self.z_hi[level as usize]
     }
 
     /// Byte offset of the shared plane where level `level` (< K) keeps
@@ -296,6 +364,12 @@ pub struct Column {
     /// Bit l set: the column lies in level l's region in x and y (bit 0:
     /// inside the grid, so level 0 loads it).
     levels: u32,
+    /// The iterations at which level l computes this column (level 0:
+    /// loads it): `first[l]..first[l] + count[l]`, empty where the column
+    /// is not in the level's region. One subtraction and one comparison
+    /// decide a level's turn.
+    first: [u32; MAX_STEPS_PER_PASS as usize + 1],
+    count: [u32; MAX_STEPS_PER_PASS as usize + 1],
     /// Index of the column's cell in plane 0.
     cell: u32,
     /// Byte offset of the column in a shared plane.
@@ -333,11 +407,24 @@ impl Column {
                 l += 1;
             }
         }
+        // Level l computes plane p at iteration p + l.
+        let mut first = [0; MAX_STEPS_PER_PASS as usize + 1];
+        let mut count = [0; MAX_STEPS_PER_PASS as usize + 1];
+        let mut l = 0;
+        while l <= K {
+            if levels & (1 << l) != 0 {
+                first[l as usize] = tile.z_lo[l as usize] + l;
+                count[l as usize] = tile.z_hi[l as usize] - tile.z_lo[l as usize];
+            }
+            l += 1;
+        }
         let (xm, xp) = if inside { mirror_offsets(x, g.nx) } else { (-1, 1) };
         let (ym, yp) = if inside { mirror_offsets(y, g.ny) } else { (-1, 1) };
         let row_b = bx * size;
         Column {
             levels,
+            first,
+            count,
             cell: y.wrapping_mul(g.nx).wrapping_add(x),
             at_b: (ty * bx + tx) * size,
             xm_b: (xm as u32).wrapping_mul(size),
@@ -347,9 +434,11 @@ impl Column {
         }
     }
 
+    /// Whether level `level` computes this column at iteration `t` (level
+    /// 0: loads it).
     #[inline(always)]
-    fn at(&self, level: u32) -> bool {
-        self.levels & (1 << level) != 0
+    fn turn(&self, level: u32, t: u32) -> bool {
+        t.wrapping_sub(self.first[level as usize]) < self.count[level as usize]
     }
 }
 
@@ -397,7 +486,7 @@ impl<T: Real, L: Locals<T>> Registers<T, L> {
 #[inline(always)]
 unsafe fn load_ahead<T: Real, const K: u32>(tile: &Tile<K>, col: &Column, plane: u32, u: *const T) -> T {
     let g = tile.g;
-    if col.at(0) && tile.has_plane(0, plane) {
+    if col.turn(0, plane) {
         // SAFETY: a column of level 0 at a plane of level 0 is a cell of the grid.
         unsafe { *u.add(plane.wrapping_mul(g.nx * g.ny).wrapping_add(col.cell) as usize) }
     } else {
@@ -450,12 +539,11 @@ pub unsafe fn iteration<M: CellModel, T: Real, const K: u32>(
     // SAFETY (loads): a column of level 0 at a plane of level 0 is a cell
     // of the grid; the slot lies in the shared memory.
     unsafe {
-        if col.at(0) && tile.has_plane(0, t) {
-            shared.set(tile.slot(0, t) + col.at_b, u0);
-        }
+        // Unconditional: the column's own place, read only where level 0 has it.
+        shared.set(tile.slot(0, t) + col.at_b, u0);
         regs.ahead = load_ahead(tile, col, t + 1, a.u);
         let mut carry = regs.carry;
-        if col.at(1) && tile.has_plane(1, t) {
+        if col.turn(1, t + 1) {
             carry[0] = M::Locals::<T>::load(a.local, g.cells(), i as usize);
         }
         let w = regs.window[0];
@@ -499,7 +587,7 @@ unsafe fn level<M: CellModel, T: Real, const K: u32, const L: u32>(
     // Plane t - L (wrapping below 0: then past every level's planes).
     let p = t.wrapping_sub(L);
     let mut un = T::NAN;
-    if col.at(L) && tile.has_plane(L, p) {
+    if col.turn(L, t) {
         // The column's planes p - 1, p, p + 1 of level L - 1, mirrored at
         // the grid's ends (nz >= 2): U[-1] = U[1], U[nz] = U[nz - 2].
         let w = regs.window[L as usize - 1];
@@ -530,7 +618,8 @@ unsafe fn level<M: CellModel, T: Real, const K: u32, const L: u32>(
                 shared.set(tile.slot(L, p) + col.at_b, un);
                 carry[L as usize] = locals;
             }
-            if a.rec.activation != 0 && col.at(K) && tile.z0 <= p && p < tile.z1 {
+            // Owned: level K computes the cell (at iteration p + K).
+            if a.rec.activation != 0 && col.turn(K, p + K) {
                 let rec = a.rec.at((a.first_step + (L - 1) as u64) as f64 * a.rec.dt_ms);
                 rec.record(i, centre, un);
             }
@@ -713,10 +802,16 @@ mod tests {
         let g = GridDims::new(70, 17, 45);
         // k = 3, tile 26 x 4: block (2, 3) owns x 52..70 (clipped), y 12..16.
         let t = Tile::<3>::new::<f32>(g, (32, 10), (2, 3, 1), ZWindow::all(45), 16);
-        assert_eq!((t.x0, t.x1, t.y0, t.y1, t.z0, t.z1), (52, 70, 12, 16, 16, 32));
+        assert_eq!((t.x0, t.x1, t.y0, t.y1, t.z1), (52, 70, 12, 16, 32));
         assert_eq!((t.z_lo, t.z_hi), ([13, 14, 15, 16, 0], [35, 34, 33, 32, 0]));
         assert_eq!(t.iterations(), 13..35);
         let levels = |tx, ty| Column::new::<f32, 3>(&t, tx, ty).levels;
+        // Level l computes planes 13 + l..35 - l at iterations 13 + 2l..35.
+        let c = Column::new::<f32, 3>(&t, 3, 3);
+        assert_eq!((c.first, c.count), ([13, 15, 17, 19, 0], [22, 20, 18, 16, 0]));
+        assert!(c.turn(3, 19) && c.turn(3, 34) && !c.turn(3, 35) && !c.turn(3, 18));
+        let outside = Column::new::<f32, 3>(&t, 21, 3);
+        assert!((0..40).all(|it| (0..=3).all(|l| !outside.turn(l, it))));
         // Frame column 0 is x = 49: level 0 only; column 3 (x = 52) every level.
         assert_eq!(levels(0, 3), 0b0001);
         assert_eq!(levels(1, 3), 0b0011);
