@@ -74,10 +74,17 @@ use crate::stencil::{laplacian7, mirror_offsets};
 pub const MAX_STEPS_PER_PASS: u32 = 4;
 
 /// Slices per block along z when the run does not choose (`--z-chunk 0`).
+/// On an H100 (Karma f32, docs/BENCHMARKS.md "Temporal blocking") 32 was
+/// the faster at 256^3 with 32x32 blocks (64 leaves 400 blocks, three
+/// waves with a ragged tail), 64 the faster at 512^3 by 5%.
 pub const DEFAULT_Z_CHUNK: u32 = 32;
 
 /// Threads per block when the run does not choose (`--block`): a frame
-/// of 32 x 16 columns writes a tile of 28 x 12 cells with k = 2.
+/// of 32 x 16 columns writes a tile of 28 x 12 cells with k = 2 and fits
+/// every model the kernel takes (up to 128 registers a thread). Karma in
+/// f32, capped at 64 registers, runs 32 x 32, which idles fewer lanes in
+/// the halo (best against best on an H100: 1.02x at 256^3, 1.07x at
+/// 512^3).
 pub const DEFAULT_BLOCK: (u32, u32) = (32, 16);
 
 /// Planes of U each level below k keeps in shared memory: the one the next

@@ -453,7 +453,8 @@ pub enum KernelArg {
     /// up --z-chunk slices with the planes below and at it in registers.
     Columns,
     /// --steps-per-pass steps per read of the fields (temporal blocking:
-    /// tiles of --block cells with a recomputed halo, marching along z).
+    /// each block of --block threads writes its threads less k cells on
+    /// each side and recomputes the rest, marching along z).
     Blocked,
 }
 
