@@ -68,6 +68,13 @@ fn main() {
              (with its rust-src component) is required."
         );
     }
+    // The kernel build's warnings (code the GPU build leaves unused, which
+    // the host build and clippy never see) would otherwise be swallowed.
+    for line in String::from_utf8_lossy(&output.stderr).lines() {
+        if line.starts_with("warning: ") && !line.contains("generated") {
+            println!("cargo::warning=kernels-gpu for nvptx64: {}", &line["warning: ".len()..]);
+        }
+    }
 
     let ptx = fs::read_to_string(&ptx_path)
         .unwrap_or_else(|e| panic!("kernel build produced no PTX at {}: {e}", ptx_path.display()));

@@ -177,11 +177,14 @@ pub fn halo_work(block: (u32, u32), steps: u32, z_chunk: u32) -> f64 {
 /// shared pointers 64 bits wide).
 #[derive(Clone, Copy)]
 pub struct Shared<T> {
+    #[cfg(not(target_arch = "nvptx64"))]
     ptr: *mut T,
     len: usize,
     /// The memory's address in the shared window.
     #[cfg(target_arch = "nvptx64")]
     window: u32,
+    #[cfg(target_arch = "nvptx64")]
+    element: core::marker::PhantomData<*mut T>,
 }
 
 impl<T: Copy> Shared<T> {
@@ -202,7 +205,7 @@ impl<T: Copy> Shared<T> {
                     options(pure, nomem, nostack, preserves_flags),
                 );
             }
-            Self { ptr, len, window }
+            Self { len, window, element: core::marker::PhantomData }
         }
         #[cfg(not(target_arch = "nvptx64"))]
         Self { ptr, len }

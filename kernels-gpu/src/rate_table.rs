@@ -23,7 +23,9 @@
 //! operations on both sides (`Real::round_split`, no float-to-integer
 //! conversion), so CPU and GPU interpolate the same bits.
 
-use crate::layout::quad::{self, QUAD, Quad};
+#[cfg(not(target_arch = "nvptx64"))]
+use crate::layout::quad::Quad;
+use crate::layout::quad::{self, QUAD};
 use crate::real::Real;
 
 /// Where a model's table lies in potential and how wide it is; a constant

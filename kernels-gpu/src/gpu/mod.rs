@@ -60,31 +60,6 @@ pub fn dynamic_shared<T>() -> *mut T {
     core::intrinsics::gpu::gpu_launch_sized_workgroup_mem::<T>()
 }
 
-/// The high 32 bits of the 64-bit product `a * b` (PTX `mul.hi.u32`).
-///
-/// Written as one instruction on purpose: the same value computed as a
-/// 64-bit multiply and its high word (`((a as u64 * b as u64) >> 32) as
-/// u32`, which LLVM emits as `mul.lo.s64` and a register split) was
-/// compiled by ptxas 13.0 for sm_90, in the first blocked kernel's region walk,
-/// into a product that read the stack-pointer register as an operand: the
-/// row index came out wrong and the loads faulted (compute-sanitizer:
-/// out-of-bounds global reads, gigabytes apart from thread to thread).
-#[inline(always)]
-pub fn mul_hi_u32(a: u32, b: u32) -> u32 {
-    let hi: u32;
-    // SAFETY: integer arithmetic on registers, touches no memory.
-    unsafe {
-        core::arch::asm!(
-            "mul.hi.u32 {hi}, {a}, {b};",
-            hi = out(reg32) hi,
-            a = in(reg32) a,
-            b = in(reg32) b,
-            options(pure, nomem, nostack, preserves_flags),
-        );
-    }
-    hi
-}
-
 /// PTX `griddepcontrol.wait`: returns once the grids this one depends on
 /// through a programmatic edge have completed and their writes are visible
 /// (CUDA's programmatic dependent launch, sm_90 and later); at once where

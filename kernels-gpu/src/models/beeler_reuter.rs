@@ -408,6 +408,8 @@ impl CellModel for BeelerReuter {
 const TABLE: TableSpec = TableSpec::ionic(14);
 /// The potential factor of i_x1 and i_K1, one pair.
 const COL_X1_FACTOR: usize = 12;
+/// (Written by the host's table fill; the GPU reads the pair at COL_X1_FACTOR.)
+#[cfg_attr(target_arch = "nvptx64", allow(dead_code))]
 const COL_K1: usize = COL_X1_FACTOR + 1;
 
 /// The reaction with the functions of V read from the located table row
