@@ -122,7 +122,9 @@ pub fn bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
         ));
         let kernel =
             args.compute.kernel_config(domain.model().info(), precision, domain.dims(), selected.gpus());
-        if let Some(notice) = args.compute.fallback_notice(domain.model().info(), &kernel) {
+        if let (false, Some(notice)) =
+            (selected.is_cpu(), args.compute.fallback_notice(domain.model().info(), &kernel))
+        {
             eprintln!("{notice}");
         }
         let measure =

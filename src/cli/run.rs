@@ -372,7 +372,9 @@ fn plan(
     let mut selected = select(&config.compute, config.compute.single_gpu_count()?, &args.ranks)?;
     let kernel =
         config.compute.kernel_config(domain.model().info(), precision, domain.dims(), selected.gpus());
-    if let Some(notice) = config.compute.fallback_notice(domain.model().info(), &kernel) {
+    if let (false, Some(notice)) =
+        (selected.is_cpu(), config.compute.fallback_notice(domain.model().info(), &kernel))
+    {
         eprintln!("{notice}");
     }
     let resume_from = args.resume.as_ref().map(|p| p.display().to_string()).unwrap_or_default();

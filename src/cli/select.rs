@@ -54,6 +54,11 @@ impl Selected {
     }
 
     /// GPUs the grid is split over, over all processes.
+    /// Whether the run steps on the CPU (where no GPU kernel is chosen).
+    pub fn is_cpu(&self) -> bool {
+        matches!(self, Selected::Cpu)
+    }
+
     pub fn gpus(&self) -> usize {
         match self {
             Selected::Cpu => 1,
