@@ -18,7 +18,7 @@ pub trait ModelVisitor {
 }
 
 macro_rules! host_registry {
-    ($($name:ident : $ty:path $([$paper:ident])?),* $(,)?) => {
+    ($($name:ident : $ty:path $([$paper:ident])? $({$blocked:ident})?),* $(,)?) => {
         /// Every registered model, in registry order.
         pub static MODELS: &[&ModelInfo] = &[$(<$ty as CellModel>::INFO),*];
 

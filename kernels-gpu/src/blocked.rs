@@ -529,10 +529,12 @@ pub struct PassArgs<'a, M: CellModel, T: Real> {
 /// cells row-major and `local` `COUNT` times as many (variable after
 /// variable), neither written during the pass; `u_next` and `local_next`
 /// have the sizes of `u` and `local`, overlap nothing else, and are written
-/// only at the owned cells; `rec` is off or valid for the grid; `col` and
+/// only at the owned cells; `rec` is valid for the grid where `RECORD` (which
+/// records the owned cells' crossings; a pass without maps runs the
+/// instance without, so that it pays nothing per cell for them); `col` and
 /// `regs` are this thread's, `regs` as the previous iteration left it.
 #[inline(always)]
-pub unsafe fn iteration<M: CellModel, T: Real, const K: u32>(
+pub unsafe fn iteration<M: CellModel, T: Real, const K: u32, const RECORD: bool>(
     tile: &Tile<K>,
     col: &Column,
     regs: &mut Registers<T, M::Locals<T>>,
@@ -559,15 +561,15 @@ pub unsafe fn iteration<M: CellModel, T: Real, const K: u32>(
         let w = regs.window[0];
         regs.window[0] = [w[1], w[2], u0];
         // SAFETY: forwarded; the levels are unrolled by their constant index.
-        level::<M, T, K, 1>(tile, col, regs, &mut carry, t, shared, a);
+        level::<M, T, K, 1, RECORD>(tile, col, regs, &mut carry, t, shared, a);
         if K >= 2 {
-            level::<M, T, K, 2>(tile, col, regs, &mut carry, t, shared, a);
+            level::<M, T, K, 2, RECORD>(tile, col, regs, &mut carry, t, shared, a);
         }
         if K >= 3 {
-            level::<M, T, K, 3>(tile, col, regs, &mut carry, t, shared, a);
+            level::<M, T, K, 3, RECORD>(tile, col, regs, &mut carry, t, shared, a);
         }
         if K >= 4 {
-            level::<M, T, K, 4>(tile, col, regs, &mut carry, t, shared, a);
+            level::<M, T, K, 4, RECORD>(tile, col, regs, &mut carry, t, shared, a);
         }
         regs.carry = carry;
     }
@@ -584,7 +586,7 @@ pub unsafe fn iteration<M: CellModel, T: Real, const K: u32>(
 /// As [`iteration`].
 #[inline(always)]
 #[allow(clippy::too_many_arguments, reason = "one level of the iteration, its state spelled out")]
-unsafe fn level<M: CellModel, T: Real, const K: u32, const L: u32>(
+unsafe fn level<M: CellModel, T: Real, const K: u32, const L: u32, const RECORD: bool>(
     tile: &Tile<K>,
     col: &Column,
     regs: &mut Registers<T, M::Locals<T>>,
@@ -629,7 +631,7 @@ unsafe fn level<M: CellModel, T: Real, const K: u32, const L: u32>(
                 carry[L as usize] = locals;
             }
             // Owned: level K computes the cell (at iteration p + K).
-            if a.rec.activation != 0 && col.turn(K, p + K) {
+            if RECORD && col.turn(K, p + K) {
                 let rec = a.rec.at((a.first_step + (L - 1) as u64) as f64 * a.rec.dt_ms);
                 rec.record(i, centre, un);
             }
@@ -649,7 +651,7 @@ unsafe fn level<M: CellModel, T: Real, const K: u32, const L: u32>(
 /// As [`iteration`], and `barrier` makes the shared-memory writes of every
 /// thread of the block visible to all of them.
 #[inline(always)]
-pub unsafe fn run_block<M: CellModel, T: Real, const K: u32>(
+pub unsafe fn run_block<M: CellModel, T: Real, const K: u32, const RECORD: bool>(
     tile: &Tile<K>,
     col: &Column,
     shared: Shared<T>,
@@ -660,7 +662,7 @@ pub unsafe fn run_block<M: CellModel, T: Real, const K: u32>(
     let mut regs = unsafe { Registers::<T, M::Locals<T>>::start::<M, K>(tile, col, a) };
     for t in tile.iterations() {
         // SAFETY: forwarded to the caller.
-        unsafe { iteration::<M, T, K>(tile, col, &mut regs, t, shared, a) };
+        unsafe { iteration::<M, T, K, RECORD>(tile, col, &mut regs, t, shared, a) };
         barrier();
     }
 }
@@ -778,7 +780,11 @@ impl Emulation {
                         for it in t.iterations() {
                             for thread in self.ordered(bx * by) {
                                 let n = thread as usize;
-                                iteration::<M, T, K>(&t, &columns[n], &mut regs[n], it, sh, args);
+                                if args.rec.activation != 0 {
+                                    iteration::<M, T, K, true>(&t, &columns[n], &mut regs[n], it, sh, args);
+                                } else {
+                                    iteration::<M, T, K, false>(&t, &columns[n], &mut regs[n], it, sh, args);
+                                }
                             }
                         }
                     }

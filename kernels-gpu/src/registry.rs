@@ -78,14 +78,15 @@ macro_rules! entry {
             name: $crate::entry_name!($model, $kernel, $t),
         }
     };
-    // The paper's kernels, for models marked `[paper]`.
+    // The paper's kernels, for models marked `[paper]`; the blocked one,
+    // for models marked `{blocked}`.
     (@$paper:ident $model:ident, $kernel:ident, $kind:ident, $t:ident) => {
         entry!($model, $kernel, $kind, $t)
     };
 }
 
 macro_rules! entry_table {
-    ($($name:ident : $ty:path $([$paper:ident])?),* $(,)?) => {
+    ($($name:ident : $ty:path $([$paper:ident])? $({$blocked:ident})?),* $(,)?) => {
         /// Every entry point of the embedded PTX (a host-side table; the
         /// PTX itself does not carry it).
         #[cfg(not(target_arch = "nvptx64"))]
@@ -115,7 +116,10 @@ macro_rules! entry_table {
                 entry!($name, tissue_compact_classes_n16, TissueCompactClassesN16, f32),
                 entry!($name, tissue_compact_classes_n16, TissueCompactClassesN16, f64),
                 entry!($name, columns, Columns, f32), entry!($name, columns, Columns, f64),
-                entry!($name, blocked, Blocked, f32), entry!($name, blocked, Blocked, f64),
+                $(
+                    entry!(@$blocked $name, blocked, Blocked, f32),
+                    entry!(@$blocked $name, blocked, Blocked, f64),
+                )?
                 $(
                     entry!(@$paper $name, csw, Csw, f32), entry!(@$paper $name, csw, Csw, f64),
                     entry!(@$paper $name, tower, Tower, f32), entry!(@$paper $name, tower, Tower, f64),

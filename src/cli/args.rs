@@ -9,7 +9,7 @@
 
 use anyhow::{Context, bail};
 use clap::{Args, FromArgMatches, ValueEnum};
-use fibril_host::backend::gpu::{BLOCKED_MAX_LOCALS, columns_is_faster};
+use fibril_host::backend::gpu::columns_is_faster;
 use fibril_host::backend::{BlockSize, KernelConfig, KernelKind};
 use fibril_host::events::stimulus::Membrane;
 use fibril_host::models::parse_assignment;
@@ -513,8 +513,9 @@ impl ComputeArgs {
         let named = self.kernel.named()?;
         (named != kernel.kind).then(|| {
             format!(
-                "fibril: --kernel {named} steps models with at most {BLOCKED_MAX_LOCALS} local variables k steps per \
-                 pass (their state stays in registers); {} has {}, so it runs on {kernel}, one step per pass",
+                "fibril: --kernel {named} steps the models whose state fits its registers k steps per pass ({}); \
+                 {} has {} local variables, so it runs on {kernel}, one step per pass",
+                named.models().join(", "),
                 model.name,
                 model.variables.len() - 1
             )
@@ -533,8 +534,8 @@ impl ComputeArgs {
     /// `gpus` GPUs: the one named, or for `auto` columns on one GPU where
     /// the grid allows it, is large enough ([`COLUMNS_MIN_CELLS`]) and it
     /// is the faster kernel ([`columns_is_faster`]), naive otherwise.
-    /// `blocked` named for a model with more than [`BLOCKED_MAX_LOCALS`]
-    /// local variables gets `auto`'s kernel ([`ComputeArgs::fallback_notice`]
+    /// `blocked` named for a model without it (those with more than 3
+    /// local variables) gets `auto`'s kernel ([`ComputeArgs::fallback_notice`]
     /// says so).
     pub fn kernel_config(
         &self,
@@ -556,7 +557,9 @@ impl ComputeArgs {
         };
         let locals = model.variables.len() - 1;
         match self.kernel.named() {
-            Some(KernelKind::Blocked) if locals > BLOCKED_MAX_LOCALS => {
+            Some(KernelKind::Blocked)
+                if KernelKind::Blocked.entry_point(model.name, 3, precision).is_none() =>
+            {
                 Self { kernel: KernelArg::Auto, steps_per_pass: 1, ..self.clone() }
                     .kernel_config(model, precision, dims, gpus)
             }

@@ -80,6 +80,12 @@ unsafe fn block<M: CellModel, T: Real, const K: u32>(
     // only), so every thread reaches every barrier.
     unsafe {
         let shared = Shared::new(dynamic_shared::<T>(), tile.shared_elems());
-        run_block::<M, T, K>(&tile, &col, shared, args, || sync_threads());
+        // Two instances, so that a pass without maps pays nothing per
+        // cell for the recorder.
+        if args.rec.activation != 0 {
+            run_block::<M, T, K, true>(&tile, &col, shared, args, || sync_threads());
+        } else {
+            run_block::<M, T, K, false>(&tile, &col, shared, args, || sync_threads());
+        }
     }
 }

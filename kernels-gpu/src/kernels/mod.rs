@@ -63,12 +63,16 @@ macro_rules! step_entry {
 
 /// Every entry point of every registered model (the registry's callback).
 macro_rules! model_entry_points {
-    ($($name:ident : $ty:path $([$paper:ident])?),* $(,)?) => {$(
+    ($($name:ident : $ty:path $([$paper:ident])? $({$blocked:ident})?),* $(,)?) => {$(
         model_entry_points!(@naive $name, $ty, f32);
         model_entry_points!(@naive $name, $ty, f64);
         $(
             model_entry_points!(@$paper $name, $ty, f32);
             model_entry_points!(@$paper $name, $ty, f64);
+        )?
+        $(
+            model_entry_points!(@$blocked $name, $ty, f32);
+            model_entry_points!(@$blocked $name, $ty, f64);
         )?
     )*};
     (@naive $name:ident, $ty:path, $t:ident) => {
@@ -85,6 +89,8 @@ macro_rules! model_entry_points {
             $t,
             z_chunk: u32
         );
+    };
+    (@blocked $name:ident, $ty:path, $t:ident) => {
         step_entry!(
             dims $crate::GridDims,
             [$crate::kernels::blocked::step::<$ty, $t>],

@@ -33,21 +33,24 @@ pub use ten_tusscher_2006::TenTusscher2006;
 /// Calls `$callback!` with the list of models, one `name: Type` per line,
 /// where `name` is the model's [`ModelInfo::name`](crate::model::ModelInfo)
 /// and `[paper]` marks the models that also get the paper's sliding-window
-/// and tower kernels (the others have the naive kernel, for every grid
-/// shape).
+/// and tower kernels, `{blocked}` those that get the blocked kernel (k
+/// steps per pass: the models with at most 3 local variables, whose state
+/// fits its registers; the ionic models would take 159-255 registers a
+/// thread there and run one step per pass); every model has the naive,
+/// columns and tissue kernels.
 #[macro_export]
 macro_rules! for_each_model {
     ($callback:ident) => {
         $callback! {
-            karma: $crate::models::Karma [paper],
-            bocf: $crate::models::Bocf,
-            aliev_panfilov: $crate::models::AlievPanfilov,
-            fenton_karma: $crate::models::FentonKarma,
-            mitchell_schaeffer: $crate::models::MitchellSchaeffer,
+            karma: $crate::models::Karma [paper] {blocked},
+            bocf: $crate::models::Bocf {blocked},
+            aliev_panfilov: $crate::models::AlievPanfilov {blocked},
+            fenton_karma: $crate::models::FentonKarma {blocked},
+            mitchell_schaeffer: $crate::models::MitchellSchaeffer {blocked},
             beeler_reuter: $crate::models::BeelerReuter,
             luo_rudy_1991: $crate::models::LuoRudy1991,
             ten_tusscher_2006: $crate::models::TenTusscher2006,
-            diffusion: $crate::models::Diffusion,
+            diffusion: $crate::models::Diffusion {blocked},
         }
     };
 }

@@ -75,16 +75,6 @@ pub fn columns_is_faster(locals: usize, precision: Precision) -> bool {
     precision == Precision::F32 && locals <= 2
 }
 
-/// The most local variables a model may have for `blocked` to step it k
-/// steps per pass. Each level carries its column's locals in registers:
-/// ptxas (sm_90) gives the blocked kernel 62 (Karma, 1 local) to 92 (BOCF,
-/// 3) registers per thread in f32, and 159-255 with spills to the ionic
-/// models with 6 or more (Beeler-Reuter, Luo-Rudy I, ten
-/// Tusscher-Panfilov), whose reaction, not memory, bounds their step
-/// anyway. Those run one step per pass (`--kernel blocked` falls back to
-/// the kernel `auto` picks, with a notice).
-pub const BLOCKED_MAX_LOCALS: usize = 3;
-
 impl KernelKind {
     pub const ALL: [KernelKind; 6] = [
         KernelKind::Naive,
@@ -128,6 +118,17 @@ impl KernelKind {
     /// axes of two cells or more and `precision`, from the registry.
     pub fn entry_point(self, model: &str, axes: u32, precision: Precision) -> Option<&'static str> {
         registry::entry_point(model, self.registry_kernel(axes), precision.name()).map(|e| e.name)
+    }
+
+    /// The models that have this kernel (in f32), in registry order: for
+    /// `blocked` the models with at most 3 local variables, whose state
+    /// fits its registers (`kernels_gpu::for_each_model!`).
+    pub fn models(self) -> Vec<&'static str> {
+        registry::ENTRY_POINTS
+            .iter()
+            .filter(|e| e.kernel == self.registry_kernel(3) && e.precision == "f32")
+            .map(|e| e.model)
+            .collect()
     }
 
     /// The kernels `model` has.
@@ -432,11 +433,7 @@ impl KernelConfig {
             return Err(KernelConfigError::NoTile { block: self.block, steps, halo: 2 * steps });
         }
         if self.kind.entry_point(model, 3, Precision::F32).is_none() {
-            let models: Vec<&str> = kernels_gpu::registry::ENTRY_POINTS
-                .iter()
-                .filter(|e| e.kernel == self.kind.registry_kernel(3) && e.precision == "f32")
-                .map(|e| e.model)
-                .collect();
+            let models = self.kind.models();
             let available: Vec<&str> = KernelKind::available_for(model).iter().map(|k| k.name()).collect();
             return Err(KernelConfigError::NotForModel {
                 kernel: self.kind,
@@ -616,6 +613,21 @@ mod tests {
         assert_eq!(
             KernelKind::available_for("diffusion"),
             vec![KernelKind::Naive, KernelKind::Columns, KernelKind::Blocked]
+        );
+        // The ionic models' state does not fit the blocked kernel's registers.
+        assert_eq!(
+            KernelKind::available_for("ten_tusscher_2006"),
+            vec![KernelKind::Naive, KernelKind::Columns]
+        );
+        let e = KernelConfig::new(KernelKind::Blocked, BlockSize { x: 32, y: 16 })
+            .check("beeler_reuter", GridDims::new(8, 8, 8))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains(
+                "exists for karma, bocf, aliev_panfilov, fenton_karma, mitchell_schaeffer, diffusion only"
+            ),
+            "{e}"
         );
     }
 

@@ -11,7 +11,5 @@ pub mod solver;
 pub mod tables;
 
 pub use device::{DeviceInfo, GpuDevice, GpuUnavailable, device_count};
-pub use kernel::{
-    BLOCKED_MAX_LOCALS, BlockSize, KernelConfig, KernelConfigError, KernelKind, columns_is_faster,
-};
+pub use kernel::{BlockSize, KernelConfig, KernelConfigError, KernelKind, columns_is_faster};
 pub use solver::GpuSolver;
