@@ -273,7 +273,7 @@ pub struct ComputeArgs {
     /// Threads per block, BXxBY: BX a multiple of 32, BX*BY <= 1024 (GPU
     /// backend; for tower kernels also the tower size; blocked writes the
     /// block less --steps-per-pass cells on each side) [default: 32x8,
-    /// blocked 32x16]
+    /// blocked 32x16, in f64 32x12]
     #[arg(long, value_parser = parse_block)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub block: Option<BlockSize>,
@@ -498,10 +498,11 @@ impl ComputeArgs {
     /// The block `--block` names, or the kernel's default: 32x8, and for
     /// blocked [`kernels_gpu::blocked::DEFAULT_BLOCK`] (a block writes its
     /// threads less k cells on each side, so 32x8 would leave no rows at k
-    /// = 4).
-    pub fn block_for(&self, kind: KernelKind) -> BlockSize {
-        let (x, y) = match kind {
-            KernelKind::Blocked => kernels_gpu::blocked::DEFAULT_BLOCK,
+    /// = 4; in f64, whose kernels take more registers, a smaller one).
+    pub fn block_for(&self, kind: KernelKind, precision: Precision) -> BlockSize {
+        let (x, y) = match (kind, precision) {
+            (KernelKind::Blocked, Precision::F32) => kernels_gpu::blocked::DEFAULT_BLOCK,
+            (KernelKind::Blocked, Precision::F64) => kernels_gpu::blocked::DEFAULT_BLOCK_F64,
             _ => kernels_gpu::DEFAULT_BLOCK,
         };
         self.block.unwrap_or(BlockSize { x, y })
@@ -545,7 +546,7 @@ impl ComputeArgs {
         gpus: usize,
     ) -> KernelConfig {
         let with = |kind| {
-            KernelConfig::new(kind, self.block_for(kind))
+            KernelConfig::new(kind, self.block_for(kind, precision))
                 .with_z_chunk(self.z_chunk)
                 .with_steps_per_pass(self.steps_per_pass)
         };
@@ -689,6 +690,8 @@ mod tests {
             let notice = blocked.fallback_notice(find(name), &cfg).unwrap();
             assert!(notice.contains(name) && notice.contains("one step per pass"), "{notice}");
         }
+        let f64 = blocked.kernel_config(find("bocf"), Precision::F64, cube, 1);
+        assert_eq!(f64.to_string(), "blocked 32x12 k3 z32", "f64 kernels take up to 144 registers");
         // A block given is kept, whatever the kernel.
         let given = ComputeArgs { block: Some(BlockSize { x: 64, y: 8 }), ..blocked };
         assert_eq!(

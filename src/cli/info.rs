@@ -71,7 +71,7 @@ pub fn info(args: InfoArgs, matches: &ArgMatches) -> anyhow::Result<ExitCode> {
     let variables = model.variables.len();
     let precision = config.compute.precision.resolve(model);
     let kernel = config.compute.kernel_config(model, precision, dims, 1);
-    let block = config.compute.block_for(KernelKind::Naive);
+    let block = config.compute.block_for(KernelKind::Naive, precision);
     // What `fibril run` would refuse, said first: the rest assumes a valid grid.
     let domain = match args::domain(&config.grid, &config.model) {
         Ok(domain) => domain,
@@ -94,7 +94,7 @@ pub fn info(args: InfoArgs, matches: &ArgMatches) -> anyhow::Result<ExitCode> {
     );
     println!("  mesh_size {cells}");
     for kind in KernelKind::ALL {
-        let each = KernelConfig::new(kind, config.compute.block_for(kind));
+        let each = KernelConfig::new(kind, config.compute.block_for(kind, precision));
         // Paper eq. 6 for Karma: bytes = size * (2 * ds_size + mesh_size); ds_size = mesh_size without towers.
         let sizes = each
             .check(model.name, dims)
