@@ -375,9 +375,6 @@ const fn min(a: u32, b: u32) -> u32 {
 /// What a thread knows of its column for the whole pass.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Column {
-    /// Bit l set: the column lies in level l's region in x and y (bit 0:
-    /// inside the grid, so level 0 loads it).
-    levels: u32,
     /// The iterations at which level l computes this column (level 0:
     /// loads it): `first[l]..first[l] + count[l]`, empty where the column
     /// is not in the level's region. One subtraction and one comparison
@@ -436,7 +433,6 @@ impl Column {
         let (ym, yp) = if inside { mirror_offsets(y, g.ny) } else { (-1, 1) };
         let row_b = bx * size;
         Column {
-            levels,
             first,
             count,
             cell: y.wrapping_mul(g.nx).wrapping_add(x),
@@ -446,6 +442,13 @@ impl Column {
             ym_b: (ym as u32).wrapping_mul(row_b),
             yp_b: (yp as u32).wrapping_mul(row_b),
         }
+    }
+
+    /// Bit l set: level l computes this column at some iteration (bit 0:
+    /// level 0 loads it).
+    #[cfg(test)]
+    fn levels(&self) -> u32 {
+        (0..=MAX_STEPS_PER_PASS).filter(|&l| self.count[l as usize] > 0).fold(0, |bits, l| bits | 1 << l)
     }
 
     /// Whether level `level` computes this column at iteration `t` (level
@@ -825,7 +828,7 @@ mod tests {
         assert_eq!((t.x0, t.x1, t.y0, t.y1, t.z1), (52, 70, 12, 16, 32));
         assert_eq!((t.z_lo, t.z_hi), ([13, 14, 15, 16, 0], [35, 34, 33, 32, 0]));
         assert_eq!(t.iterations(), 13..35);
-        let levels = |tx, ty| Column::new::<f32, 3>(&t, tx, ty).levels;
+        let levels = |tx, ty| Column::new::<f32, 3>(&t, tx, ty).levels();
         // Level l computes planes 13 + l..35 - l at iterations 13 + 2l..35.
         let c = Column::new::<f32, 3>(&t, 3, 3);
         assert_eq!((c.first, c.count), ([13, 15, 17, 19, 0], [22, 20, 18, 16, 0]));
@@ -849,9 +852,9 @@ mod tests {
         assert_eq!(c.cell, 16 * 70 + 69);
         let first = Tile::<2>::new::<f64>(g, (32, 8), (0, 0, 0), ZWindow::all(45), 16);
         let corner = Column::new::<f64, 2>(&first, 2, 2);
-        assert_eq!((corner.levels, corner.cell, corner.at_b), (0b111, 0, (2 * 32 + 2) * 8));
+        assert_eq!((corner.levels(), corner.cell, corner.at_b), (0b111, 0, (2 * 32 + 2) * 8));
         assert_eq!((corner.xm_b, corner.ym_b), (8, 32 * 8), "x = -1 is x = 1, y = -1 is y = 1");
-        assert_eq!(Column::new::<f64, 2>(&first, 1, 2).levels, 0, "x = -1 is outside the grid");
+        assert_eq!(Column::new::<f64, 2>(&first, 1, 2).levels(), 0, "x = -1 is outside the grid");
     }
 
     #[test]

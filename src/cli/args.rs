@@ -556,7 +556,6 @@ impl ComputeArgs {
             }
             _ => with(KernelKind::Columns),
         };
-        let locals = model.variables.len() - 1;
         match self.kernel.named() {
             Some(KernelKind::Blocked)
                 if KernelKind::Blocked.entry_point(model.name, 3, precision).is_none() =>
@@ -567,7 +566,7 @@ impl ComputeArgs {
             Some(kind) => with(kind),
             None if gpus == 1
                 && dims.cells() >= COLUMNS_MIN_CELLS
-                && columns_is_faster(locals, precision)
+                && columns_is_faster(model.variables.len() - 1, precision)
                 && columns.check(model.name, dims).is_ok() =>
             {
                 columns

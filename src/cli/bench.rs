@@ -122,11 +122,7 @@ pub fn bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
         ));
         let kernel =
             args.compute.kernel_config(domain.model().info(), precision, domain.dims(), selected.gpus());
-        if let (false, Some(notice)) =
-            (selected.is_cpu(), args.compute.fallback_notice(domain.model().info(), &kernel))
-        {
-            eprintln!("{notice}");
-        }
+        selected.say_kernel_fallback(&args.compute, domain.model().info(), &kernel);
         let measure =
             Measure { args: &args, selected: &selected, domain: &domain, kernel, steps: args.steps };
         let mut record = dispatch(domain.model().info(), precision, measure)?;

@@ -372,11 +372,7 @@ fn plan(
     let mut selected = select(&config.compute, config.compute.single_gpu_count()?, &args.ranks)?;
     let kernel =
         config.compute.kernel_config(domain.model().info(), precision, domain.dims(), selected.gpus());
-    if let (false, Some(notice)) =
-        (selected.is_cpu(), config.compute.fallback_notice(domain.model().info(), &kernel))
-    {
-        eprintln!("{notice}");
-    }
+    selected.say_kernel_fallback(&config.compute, domain.model().info(), &kernel);
     let resume_from = args.resume.as_ref().map(|p| p.display().to_string()).unwrap_or_default();
     selected.bind_options(&format!("{}\n{resume_from}", config.to_toml()));
     if tissue.is_none() {

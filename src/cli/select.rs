@@ -54,9 +54,19 @@ impl Selected {
     }
 
     /// GPUs the grid is split over, over all processes.
-    /// Whether the run steps on the CPU (where no GPU kernel is chosen).
-    pub fn is_cpu(&self) -> bool {
-        matches!(self, Selected::Cpu)
+    /// Prints the notice of a `--kernel` that `model` does not have
+    /// ([`ComputeArgs::fallback_notice`]), where a GPU runs (the CPU
+    /// chooses no kernel).
+    pub fn say_kernel_fallback(
+        &self,
+        compute: &ComputeArgs,
+        model: &fibril_host::ModelInfo,
+        kernel: &KernelConfig,
+    ) {
+        if let (false, Some(notice)) = (matches!(self, Selected::Cpu), compute.fallback_notice(model, kernel))
+        {
+            eprintln!("{notice}");
+        }
     }
 
     pub fn gpus(&self) -> usize {
