@@ -92,11 +92,18 @@ fn main() {
 /// at 256^3, the same results: a register limit changes where values live,
 /// never the arithmetic). Limits of 64, 96 and 168 were slower, and no other
 /// model's single-step kernel gained from 64-168 (`docs/BENCHMARKS.md`).
-/// Karma's blocked kernel in f32 takes 66 registers uncapped (ptxas,
-/// sm_90), two too many for a block of 32x32 threads (65,536 registers an
-/// SM, 1,024 threads): capped at 64 it runs that block, without spills.
-const REGISTER_CAPS: &[(&str, &str, u32)] =
-    &[("ten_tusscher_2006_naive", "_f64", 128), ("karma_blocked", "_f32", 64)];
+/// The blocked kernels in f32 are capped at 64 so that blocks of 32x32
+/// threads fit (65,536 registers an SM, 1,024 threads); uncapped, ptxas
+/// (sm_90) gives Karma's 66 registers, Aliev-Panfilov's and
+/// Mitchell-Schaeffer's 66, Fenton-Karma's 72 and BOCF's 80.
+const REGISTER_CAPS: &[(&str, &str, u32)] = &[
+    ("ten_tusscher_2006_naive", "_f64", 128),
+    ("karma_blocked", "_f32", 64),
+    ("aliev_panfilov_blocked", "_f32", 64),
+    ("mitchell_schaeffer_blocked", "_f32", 64),
+    ("fenton_karma_blocked", "_f32", 64),
+    ("bocf_blocked", "_f32", 64),
+];
 
 /// The PTX with a `.maxnreg` directive after the parameter list of each
 /// entry point that [`REGISTER_CAPS`] names.

@@ -14,29 +14,33 @@
 //! column of the frame (the tile grown by k on each side) and marches it
 //! upwards. Level l (the state after l steps of the pass) is computed on
 //! the owned cells grown by `k - l` cells in x, y and z, clipped to the
-//! grid: level 0 is read from memory over the whole frame, level k is
-//! exactly the owned cells. Neighbouring blocks recompute the cells their
-//! frames share, so blocks never exchange data and each cell of each level
-//! is computed by the same [`step_cell`] on the same values as the
-//! one-step kernels: the result is bit-identical to k single steps. Cells
-//! outside the grid are never needed: the mirror rule (U[-1] = U[1])
-//! points back into the region one level down, which is one cell wider.
+//! grid in x and y: level 0 is read from memory over the whole frame,
+//! level k is exactly the owned cells. Neighbouring blocks recompute the
+//! cells their frames share, so blocks never exchange data and each cell
+//! of each level is computed by the same [`step_cell`] on the same values
+//! as the one-step kernels: the result is bit-identical to k single steps.
+//! Columns outside the grid are never needed: the mirror rule (U[-1] =
+//! U[1]) points back into the region one level down, which is one cell
+//! wider. Along z the march is not clipped: at the grid's ends it runs k
+//! planes past them on the mirror image of the grid ([`reflect`]), which
+//! the levels step like any plane (the image of a plane comes out as the
+//! plane's own values, bit for bit), so no level tests for an end.
 //!
 //! # One barrier per plane (levels skewed by one plane)
-//! At iteration t a thread loads plane t of level 0 at its column and, for
-//! l = 1..=k in turn, computes plane t - l of level l. What that reads:
-//! - along z, its own column's level l - 1 at planes t - l - 1, t - l and
-//!   t - l + 1, kept in registers (a window of three values per level; the
+//! At iteration j a thread loads plane p of level 0 at its column and, for
+//! l = 1..=k in turn, computes plane p - l of level l. What that reads:
+//! - along z, its own column's level l - 1 at planes p - l - 1, p - l and
+//!   p - l + 1, kept in registers (a window of three values per level; the
 //!   newest was computed by the same thread moments before, the others in
 //!   the two iterations before);
-//! - in x and y, four neighbours of level l - 1 at plane t - l, which other
-//!   threads computed in iteration t - 1 and left in shared memory: each
-//!   level below k keeps two planes there (written plane, read plane,
-//!   alternating by the plane's parity), so one barrier at the end of an
-//!   iteration orders every write before every read of it;
+//! - in x and y, four neighbours of level l - 1 at plane p - l, which other
+//!   threads computed in iteration j - 1 and left in shared memory: each
+//!   level below k keeps two planes there, written and read by the
+//!   iteration's parity, so one barrier at the end of an iteration orders
+//!   every write before every read of it;
 //! - the cell's local variables, which never leave the thread: loaded with
 //!   level 0's plane, carried in registers from level to level (the locals
-//!   of plane t - l after l - 1 steps were left by level l - 1 in the
+//!   of plane p - l after l - 1 steps were left by level l - 1 in the
 //!   previous iteration) and stored by level k.
 //!
 //! # Instructions per cell
@@ -45,12 +49,15 @@
 //! with one thread per cell of the region, issued three times the
 //! single-step columns kernel's instructions per cell-update). Here
 //! everything a thread needs to find its cells is fixed for the block: its
-//! column's grid index, its place in the shared planes, its four
-//! neighbours' offsets there (the mirror rule folded in once) and the
-//! levels its column belongs to. Per cell-update what remains is four
-//! shared loads, one shared store, [`laplacian7`] and [`step_cell`]; the
-//! price is idle lanes: a thread whose column lies outside level l's
-//! region waits while its warp computes that level (`halo_work` bounds it).
+//! column's grid index, its five addresses in a shared plane (its own and
+//! its neighbours', the mirror rule folded in once) and the levels its
+//! column belongs to; the addresses move once an iteration, and each level
+//! finds its planes at a constant offset from them (the planes' stride is
+//! fixed, [`MAX_FRAME`]). Per cell-update what remains is four shared
+//! loads, one shared store, [`laplacian7`], [`step_cell`] and the test of
+//! the level's turn; the price is idle lanes: a thread whose column lies
+//! outside level l's region waits while its warp computes that level
+//! (`halo_work` bounds it).
 //!
 //! # Why an iteration is a phase
 //! An iteration is a function of (tile, iteration, thread, its registers,
@@ -95,13 +102,24 @@ pub const DEFAULT_BLOCK_F64: (u32, u32) = (32, 12);
 /// level reads and the one it writes in the same iteration.
 const U_SLOTS: u32 = 2;
 
-/// Dynamic shared memory of a block of `block_x x block_y` threads taking
-/// `steps` steps per pass, in elements: two planes of the frame for each
-/// of the levels 0..k-1 (the local variables stay in registers).
-pub const fn shared_elems(block_x: u32, block_y: u32, steps: u32) -> u64 {
-    block_x as u64 * block_y as u64 * U_SLOTS as u64 * steps as u64
+/// Columns a frame holds at most (CUDA's 1024 threads a block), and the
+/// stride of the shared planes in elements whatever the block: with a
+/// stride fixed at compile time, each level's planes lie at constant
+/// offsets from a thread's addresses, which the loads and stores take as
+/// immediates instead of an address computation per level.
+pub const MAX_FRAME: u32 = 1024;
+
+/// Dynamic shared memory of a block taking `steps` steps per pass, in
+/// elements: two planes of [`MAX_FRAME`] for each of the levels 0..k-1
+/// (the local variables stay in registers).
+pub const fn shared_elems(steps: u32) -> u64 {
+    MAX_FRAME as u64 * U_SLOTS as u64 * steps as u64
 }
 
+/// Bytes of one shared plane of elements of type `T`.
+const fn plane_bytes<T>() -> u32 {
+    MAX_FRAME * core::mem::size_of::<T>() as u32
+}
 /// The tile a block of `block` threads writes with `steps` steps per pass:
 /// the block less `steps` columns on each side, `None` where nothing is
 /// left.
@@ -309,65 +327,95 @@ pub struct Tile<const K: u32> {
     g: GridDims,
     /// Threads of the block (the frame's columns).
     block: (u32, u32),
-    /// Owned cells: x0..x1, y0..y1, and the chunk's slices up to z1.
+    /// Owned cells: x0..x1, y0..y1, and `planes` slices from z0.
     x0: u32,
     x1: u32,
     y0: u32,
     y1: u32,
-    z1: u32,
-    /// Planes of level l: z_lo[l]..z_hi[l] (the owned chunk grown by k - l,
-    /// clipped to the grid); levels 0..=K, the rest unused.
-    z_lo: [u32; MAX_STEPS_PER_PASS as usize + 1],
-    z_hi: [u32; MAX_STEPS_PER_PASS as usize + 1],
-    /// Bytes of one plane of the frame in shared memory.
-    plane_b: u32,
+    z0: u32,
+    planes: u32,
 }
 
 impl<const K: u32> Tile<K> {
     /// The tile of block `index` (CUDA's blockIdx) of a launch with
-    /// blocks of `block` threads over `window`, for elements of type `T`.
+    /// blocks of `block` threads over `window`.
     #[inline(always)]
-    pub fn new<T>(
+    pub fn new(
         g: GridDims,
         block: (u32, u32),
         index: (u32, u32, u32),
         window: ZWindow,
         z_chunk: u32,
     ) -> Self {
+        debug_assert!(block.0 * block.1 <= MAX_FRAME, "a frame of {block:?} columns");
         let (tile_x, tile_y) = (block.0 - 2 * K, block.1 - 2 * K);
         let x0 = index.0 * tile_x;
         let y0 = index.1 * tile_y;
         let z0 = window.begin + index.2 * z_chunk;
         let (x1, y1, z1) = (min(g.nx, x0 + tile_x), min(g.ny, y0 + tile_y), min(window.end, z0 + z_chunk));
-        let mut z_lo = [0; MAX_STEPS_PER_PASS as usize + 1];
-        let mut z_hi = [0; MAX_STEPS_PER_PASS as usize + 1];
-        let mut level = 0;
-        while level <= K {
-            z_lo[level as usize] = z0.saturating_sub(K - level);
-            z_hi[level as usize] = min(g.nz, z1 + K - level);
-            level += 1;
-        }
-        let plane_b = block.0 * block.1 * core::mem::size_of::<T>() as u32;
-        Tile { g, block, x0, x1, y0, y1, z1, z_lo, z_hi, plane_b }
+        Tile { g, block, x0, x1, y0, y1, z0, planes: z1 - z0 }
     }
 
-    /// The iterations of the march: from the first plane of level 0 until
-    /// level K has its last owned plane (at iteration plane + K).
+    /// The iterations of the march. Iteration j loads plane `z0 - K + j`
+    /// of level 0 and computes plane `z0 - K + j - l` of each level l at
+    /// which `j >= 2l`: level l spans the owned planes grown by `K - l`
+    /// on each side, and every level finishes at the last iteration.
     #[inline(always)]
     pub fn iterations(&self) -> core::ops::Range<u32> {
-        self.z_lo[0]..self.z1 + K
+        0..self.planes + 2 * K
     }
 
     /// Elements of shared memory the tile uses ([`shared_elems`]).
     pub fn shared_elems(&self) -> usize {
-        shared_elems(self.block.0, self.block.1, K) as usize
+        shared_elems(K) as usize
     }
 
-    /// Byte offset of the shared plane where level `level` (< K) keeps
-    /// plane `plane`: two per level, by the plane's parity.
+    /// Plane of level `level` at iteration `j`; below 0 or at nz and
+    /// beyond where the march runs past the grid's ends (those planes hold
+    /// the mirror image of the grid's, see [`reflect`]).
     #[inline(always)]
-    fn slot(&self, level: u32, plane: u32) -> u32 {
-        (level * U_SLOTS + (plane & 1)) * self.plane_b
+    fn plane(&self, j: u32, level: u32) -> i32 {
+        (self.z0 + j) as i32 - (K + level) as i32
+    }
+
+    /// Index of the cell of `col` at the plane level 0 loads at iteration
+    /// `j` (reflected into the grid).
+    #[inline(always)]
+    fn load_index(&self, col: &Column, j: u32) -> u32 {
+        let g = self.g;
+        reflect(self.plane(j, 0), g.nz).wrapping_mul(g.nx * g.ny).wrapping_add(col.cell)
+    }
+
+    /// Whether plane `p` is owned by the tile along z.
+    #[inline(always)]
+    fn owns_plane(&self, p: i32) -> bool {
+        (p.wrapping_sub(self.z0 as i32) as u32) < self.planes
+    }
+}
+
+/// The plane of the grid `0..nz` (nz >= 2) whose values plane `p` of the
+/// march holds: the grid reflected about its first and last planes, as
+/// often as needed (U[-1] = U[1], U[nz] = U[nz - 2], ...). A march that
+/// runs k planes past an end of the grid computes, at each level, the
+/// mirror image of the planes inside it bit for bit (the mirror rule of
+/// the single step is this reflection; [`laplacian7`] adds the z pair
+/// first, so a plane and its image sum the same values in the same
+/// order), which spares every level the mirror rule's tests.
+#[inline(always)]
+pub fn reflect(p: i32, nz: u32) -> u32 {
+    if (p as u32) < nz {
+        return p as u32;
+    }
+    let last = nz as i32 - 1;
+    let mut p = p;
+    loop {
+        if p < 0 {
+            p = -p;
+        } else if p > last {
+            p = 2 * last - p;
+        } else {
+            return p as u32;
+        }
     }
 }
 
@@ -379,26 +427,21 @@ const fn min(a: u32, b: u32) -> u32 {
 /// What a thread knows of its column for the whole pass.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Column {
-    /// The iterations at which level l computes this column (level 0:
-    /// loads it): `first[l]..first[l] + count[l]`, empty where the column
-    /// is not in the level's region. One subtraction and one comparison
-    /// decide a level's turn.
-    first: [u32; MAX_STEPS_PER_PASS as usize + 1],
-    count: [u32; MAX_STEPS_PER_PASS as usize + 1],
+    /// The column is in the regions of levels `0..levels` (nested: each
+    /// level's region lies inside the one below it); 0 outside the grid.
+    levels: u32,
     /// Index of the column's cell in plane 0.
     cell: u32,
-    /// Byte offset of the column in a shared plane.
+    /// Byte offset of the column in a shared plane, and those of its x
+    /// and y neighbours (x-, x+, y-, y+), the mirror rule applied
+    /// (wrapping where the column is outside the grid; never read there).
     at_b: u32,
-    /// Byte offsets of the x and y neighbours from `at_b`, the mirror rule
-    /// applied (wrapping: -1 is u32::MAX times the size).
-    xm_b: u32,
-    xp_b: u32,
-    ym_b: u32,
-    yp_b: u32,
+    around_b: [u32; 4],
 }
 
 impl Column {
-    /// The column of thread `(tx, ty)` of the block of `tile`.
+    /// The column of thread `(tx, ty)` of the block of `tile`, in a shared
+    /// memory of elements of type `T`.
     #[inline(always)]
     pub fn new<T, const K: u32>(tile: &Tile<K>, tx: u32, ty: u32) -> Self {
         let g = tile.g;
@@ -410,69 +453,55 @@ impl Column {
         let inside = x < g.nx && y < g.ny;
         let mut levels = 0;
         if inside {
-            let mut l = 0;
-            while l <= K {
-                // Level l spans the tile grown by K - l: frame columns l..b - l,
-                // and never past the grid (x < nx checked above).
+            // Level l spans the tile grown by K - l: frame columns l..b - l,
+            // and never past the grid (x < nx checked above).
+            while levels <= K {
+                let l = levels;
                 let in_x = l <= tx && tx < bx - l && x < tile.x1 + (K - l);
                 let in_y = l <= ty && ty < by - l && y < tile.y1 + (K - l);
-                if in_x && in_y {
-                    levels |= 1 << l;
+                if !(in_x && in_y) {
+                    break;
                 }
-                l += 1;
+                levels += 1;
             }
-        }
-        // Level l computes plane p at iteration p + l.
-        let mut first = [0; MAX_STEPS_PER_PASS as usize + 1];
-        let mut count = [0; MAX_STEPS_PER_PASS as usize + 1];
-        let mut l = 0;
-        while l <= K {
-            if levels & (1 << l) != 0 {
-                first[l as usize] = tile.z_lo[l as usize] + l;
-                count[l as usize] = tile.z_hi[l as usize] - tile.z_lo[l as usize];
-            }
-            l += 1;
         }
         let (xm, xp) = if inside { mirror_offsets(x, g.nx) } else { (-1, 1) };
         let (ym, yp) = if inside { mirror_offsets(y, g.ny) } else { (-1, 1) };
+        let at_b = (ty * bx + tx) * size;
         let row_b = bx * size;
         Column {
-            first,
-            count,
+            levels,
             cell: y.wrapping_mul(g.nx).wrapping_add(x),
-            at_b: (ty * bx + tx) * size,
-            xm_b: (xm as u32).wrapping_mul(size),
-            xp_b: (xp as u32).wrapping_mul(size),
-            ym_b: (ym as u32).wrapping_mul(row_b),
-            yp_b: (yp as u32).wrapping_mul(row_b),
+            at_b,
+            around_b: [
+                at_b.wrapping_add((xm as u32).wrapping_mul(size)),
+                at_b.wrapping_add((xp as u32).wrapping_mul(size)),
+                at_b.wrapping_add((ym as u32).wrapping_mul(row_b)),
+                at_b.wrapping_add((yp as u32).wrapping_mul(row_b)),
+            ],
         }
     }
 
-    /// Bit l set: level l computes this column at some iteration (bit 0:
-    /// level 0 loads it).
-    #[cfg(test)]
-    fn levels(&self) -> u32 {
-        (0..=MAX_STEPS_PER_PASS).filter(|&l| self.count[l as usize] > 0).fold(0, |bits, l| bits | 1 << l)
-    }
-
-    /// Whether level `level` computes this column at iteration `t` (level
-    /// 0: loads it).
+    /// Whether level `level` computes this column at iteration `j` (level
+    /// 0: loads it), `j` being an iteration of the march.
     #[inline(always)]
-    fn turn(&self, level: u32, t: u32) -> bool {
-        t.wrapping_sub(self.first[level as usize]) < self.count[level as usize]
+    fn turn(&self, level: u32, j: u32) -> bool {
+        level < self.levels && j >= 2 * level
     }
 }
 
 /// A thread's registers between iterations: its column's U at the next
 /// plane of level 0, loaded one iteration ahead (so that the load's
 /// latency overlaps an iteration's arithmetic instead of stalling the
-/// store to shared memory before the barrier); for each level below k, its
-/// column's U at the last three planes (oldest first); for each level
-/// below k, the locals of the plane that level finished in the previous
-/// iteration (level 0: loaded). Entries of levels >= k are unused.
+/// store to shared memory before the barrier), and that cell's index; for
+/// each level below k, its column's U at the last three planes (oldest
+/// first); for each level below k, the locals of the plane that level
+/// finished in the previous iteration (level 0: loaded). Entries of levels
+/// >= k are unused.
 #[derive(Clone, Copy, Debug)]
 pub struct Registers<T, L> {
     ahead: T,
+    ahead_i: u32,
     window: [[T; 3]; MAX_STEPS_PER_PASS as usize],
     carry: [L; MAX_STEPS_PER_PASS as usize],
 }
@@ -490,28 +519,30 @@ impl<T: Real, L: Locals<T>> Registers<T, L> {
         col: &Column,
         a: &PassArgs<'_, M, T>,
     ) -> Self {
-        let first = tile.iterations().start;
-        Self {
-            // SAFETY: forwarded.
-            ahead: unsafe { load_ahead(tile, col, first, a.u) },
+        let mut regs = Self {
+            ahead: T::NAN,
+            ahead_i: 0,
             window: [[T::NAN; 3]; MAX_STEPS_PER_PASS as usize],
             carry: [L::from_fn(|_| T::NAN); 4],
-        }
+        };
+        // SAFETY: forwarded.
+        unsafe { regs.load_ahead(tile, col, 0, a.u) };
+        regs
     }
-}
 
-/// U at plane `plane` of the column where level 0 has it, else NaN.
-///
-/// # Safety
-/// As [`iteration`].
-#[inline(always)]
-unsafe fn load_ahead<T: Real, const K: u32>(tile: &Tile<K>, col: &Column, plane: u32, u: *const T) -> T {
-    let g = tile.g;
-    if col.turn(0, plane) {
-        // SAFETY: a column of level 0 at a plane of level 0 is a cell of the grid.
-        unsafe { *u.add(plane.wrapping_mul(g.nx * g.ny).wrapping_add(col.cell) as usize) }
-    } else {
-        T::NAN
+    /// U at the plane level 0 loads at iteration `j`, where the column is
+    /// in level 0's region and `j` an iteration of the march (else NaN).
+    ///
+    /// # Safety
+    /// As [`iteration`].
+    #[inline(always)]
+    unsafe fn load_ahead<const K: u32>(&mut self, tile: &Tile<K>, col: &Column, j: u32, u: *const T) {
+        self.ahead = T::NAN;
+        if col.levels > 0 && j < tile.iterations().end {
+            self.ahead_i = tile.load_index(col, j);
+            // SAFETY: a reflected plane at a column of the grid is a cell.
+            self.ahead = unsafe { *u.add(self.ahead_i as usize) };
+        }
     }
 }
 
@@ -531,9 +562,17 @@ pub struct PassArgs<'a, M: CellModel, T: Real> {
     pub first_step: u64,
 }
 
-/// Iteration `t` of the thread of column `col`: the load of plane t
-/// (level 0) and each level l's plane t - l. Between two iterations the
-/// block's threads meet at a barrier.
+/// Iteration `j` of the thread of column `col`: the load of level 0's
+/// plane and each level l's plane ([`Tile::iterations`]). Between two
+/// iterations the block's threads meet at a barrier.
+///
+/// Shared memory holds, for each level l below K, two planes at byte
+/// offsets `(2l + s) x plane` for the iteration parity s: iteration j
+/// writes every level's plane of parity `j & 1` and reads those of the
+/// other parity, which the previous iteration wrote (level l reads level
+/// l - 1's plane one iteration after it was computed). So the thread's
+/// five addresses move once per iteration, and each level adds a
+/// constant.
 ///
 /// # Safety
 /// `shared` holds [`Tile::shared_elems`] elements; `u` holds the grid's
@@ -549,46 +588,58 @@ pub unsafe fn iteration<M: CellModel, T: Real, const K: u32, const RECORD: bool>
     tile: &Tile<K>,
     col: &Column,
     regs: &mut Registers<T, M::Locals<T>>,
-    t: u32,
+    j: u32,
     shared: Shared<T>,
     a: &PassArgs<'_, M, T>,
 ) {
     let g = tile.g;
-    let i = t.wrapping_mul(g.nx * g.ny).wrapping_add(col.cell);
+    let parity = (j & 1) * plane_bytes::<T>();
+    let other = plane_bytes::<T>() - parity;
+    let at =
+        Addresses { write: col.at_b.wrapping_add(parity), read: col.around_b.map(|b| b.wrapping_add(other)) };
     // Level 0: U over the frame (loaded in the previous iteration; the
     // next plane's load goes out now), the locals where level 1 will step
-    // them.
+    // them in the next iteration.
     let u0 = regs.ahead;
-    // SAFETY (loads): a column of level 0 at a plane of level 0 is a cell
-    // of the grid; the slot lies in the shared memory.
+    let i0 = regs.ahead_i;
+    // SAFETY (loads): a column of level 0 at a plane of the march is (by
+    // reflection) a cell of the grid; the slot lies in the shared memory.
     unsafe {
         // Unconditional: the column's own place, read only where level 0 has it.
-        shared.set(tile.slot(0, t) + col.at_b, u0);
-        regs.ahead = load_ahead(tile, col, t + 1, a.u);
+        shared.set(at.write, u0);
+        regs.load_ahead(tile, col, j + 1, a.u);
         let mut carry = regs.carry;
-        if col.turn(1, t + 1) {
-            carry[0] = M::Locals::<T>::load(a.local, g.cells(), i as usize);
+        if col.turn(1, j + 1) && j + 1 < tile.iterations().end {
+            carry[0] = M::Locals::<T>::load(a.local, g.cells(), i0 as usize);
         }
         let w = regs.window[0];
         regs.window[0] = [w[1], w[2], u0];
         // SAFETY: forwarded; the levels are unrolled by their constant index.
-        level::<M, T, K, 1, RECORD>(tile, col, regs, &mut carry, t, shared, a);
+        level::<M, T, K, 1, RECORD>(tile, col, regs, &mut carry, j, shared, &at, a);
         if K >= 2 {
-            level::<M, T, K, 2, RECORD>(tile, col, regs, &mut carry, t, shared, a);
+            level::<M, T, K, 2, RECORD>(tile, col, regs, &mut carry, j, shared, &at, a);
         }
         if K >= 3 {
-            level::<M, T, K, 3, RECORD>(tile, col, regs, &mut carry, t, shared, a);
+            level::<M, T, K, 3, RECORD>(tile, col, regs, &mut carry, j, shared, &at, a);
         }
         if K >= 4 {
-            level::<M, T, K, 4, RECORD>(tile, col, regs, &mut carry, t, shared, a);
+            level::<M, T, K, 4, RECORD>(tile, col, regs, &mut carry, j, shared, &at, a);
         }
         regs.carry = carry;
     }
 }
 
-/// Level L of iteration t for one column: plane t - L from level L - 1
-/// to level L, into shared memory and the registers, or for the last
-/// level into `u_next` and `local_next`. Crossings of the owned cells are
+/// A thread's shared-memory addresses in one iteration, at level 0: where
+/// it writes its column (this iteration's parity) and where it reads the
+/// four neighbours (the other parity).
+struct Addresses {
+    write: u32,
+    read: [u32; 4],
+}
+
+/// Level L of iteration j for one column: its plane from level L - 1 to
+/// level L, into shared memory and the registers, or for the last level
+/// into `u_next` and `local_next`. Crossings of the owned cells are
 /// recorded at every level, with the time of that level's step. `carry`
 /// receives this level's locals for the next iteration (`regs.carry` still
 /// holds the previous one's).
@@ -602,47 +653,46 @@ unsafe fn level<M: CellModel, T: Real, const K: u32, const L: u32, const RECORD:
     col: &Column,
     regs: &mut Registers<T, M::Locals<T>>,
     carry: &mut [M::Locals<T>; MAX_STEPS_PER_PASS as usize],
-    t: u32,
+    j: u32,
     shared: Shared<T>,
+    at: &Addresses,
     a: &PassArgs<'_, M, T>,
 ) {
     let g = tile.g;
-    // Plane t - L (wrapping below 0: then past every level's planes).
-    let p = t.wrapping_sub(L);
     let mut un = T::NAN;
-    if col.turn(L, t) {
-        // The column's planes p - 1, p, p + 1 of level L - 1, mirrored at
-        // the grid's ends (nz >= 2): U[-1] = U[1], U[nz] = U[nz - 2].
-        let w = regs.window[L as usize - 1];
-        let centre = w[1];
-        let below = if p == 0 { w[2] } else { w[0] };
-        let above = if p + 1 == g.nz { w[0] } else { w[2] };
-        let src = tile.slot(L - 1, p) + col.at_b;
+    if col.turn(L, j) {
+        // The column's planes p - 1, p, p + 1 of level L - 1 (past the
+        // grid's ends, their mirror images: no test here).
+        let [below, centre, above] = regs.window[L as usize - 1];
+        let from = 2 * (L - 1) * plane_bytes::<T>();
         // SAFETY (whole block): the neighbours lie in level L - 1's region
         // (one column wider than level L's, or mirrored into it), whose
-        // plane p was written in iteration t - 1; the cell is of the grid.
+        // plane was written in iteration j - 1; the owned cells are of the
+        // grid.
         unsafe {
             let lap = laplacian7(
                 centre,
-                shared.get(src.wrapping_add(col.xm_b)),
-                shared.get(src.wrapping_add(col.xp_b)),
-                shared.get(src.wrapping_add(col.ym_b)),
-                shared.get(src.wrapping_add(col.yp_b)),
+                shared.get(at.read[0].wrapping_add(from)),
+                shared.get(at.read[1].wrapping_add(from)),
+                shared.get(at.read[2].wrapping_add(from)),
+                shared.get(at.read[3].wrapping_add(from)),
                 below,
                 above,
             );
             let mut locals = regs.carry[L as usize - 1];
             un = step_cell::<M, T>(centre, lap, &mut locals, a.step, a.coeffs);
-            let i = p.wrapping_mul(g.nx * g.ny).wrapping_add(col.cell);
+            let p = tile.plane(j, L);
+            let i = (p as u32).wrapping_mul(g.nx * g.ny).wrapping_add(col.cell);
             if L == K {
+                // Level K's planes are the owned ones.
                 *a.u_next.add(i as usize) = un;
                 locals.store(a.local_next, g.cells(), i as usize);
             } else {
-                shared.set(tile.slot(L, p) + col.at_b, un);
+                shared.set(at.write.wrapping_add(2 * L * plane_bytes::<T>()), un);
                 carry[L as usize] = locals;
             }
-            // Owned: level K computes the cell (at iteration p + K).
-            if RECORD && col.turn(K, p + K) {
+            // Owned: level K computes the column, and the plane is the tile's.
+            if RECORD && col.levels > K && tile.owns_plane(p) {
                 let rec = a.rec.at((a.first_step + (L - 1) as u64) as f64 * a.rec.dt_ms);
                 rec.record(i, centre, un);
             }
@@ -765,17 +815,12 @@ impl Emulation {
     fn run<M: CellModel, T: Real, const K: u32>(&self, args: &PassArgs<'_, M, T>) {
         let shape = launch_shape(self.g, self.block, self.window, self.pass.z_chunk, K);
         let (bx, by) = self.block;
-        let mut shared = vec![T::NAN; shared_elems(bx, by, K) as usize];
+        let mut shared = vec![T::NAN; shared_elems(K) as usize];
         for bz in self.ordered(shape.grid.2) {
             for by_ in self.ordered(shape.grid.1) {
                 for bx_ in self.ordered(shape.grid.0) {
-                    let t = Tile::<K>::new::<T>(
-                        self.g,
-                        self.block,
-                        (bx_, by_, bz),
-                        self.window,
-                        self.pass.z_chunk,
-                    );
+                    let t =
+                        Tile::<K>::new(self.g, self.block, (bx_, by_, bz), self.window, self.pass.z_chunk);
                     assert_eq!(t.shared_elems(), shared.len());
                     shared.fill(T::NAN);
                     let columns: Vec<Column> =
@@ -811,9 +856,10 @@ mod tests {
 
     #[test]
     fn shared_memory_tiles_and_launch_shape() {
-        // 32 x 16 threads, k = 4: two planes for each of the levels 0..3.
-        assert_eq!(shared_elems(32, 16, 4), 512 * 8);
-        assert_eq!(shared_elems(32, 8, 1), 256 * 2);
+        // k = 4: two planes of the largest frame for each of the levels 0..3.
+        assert_eq!(shared_elems(4), 1024 * 8);
+        assert_eq!(shared_elems(1), 1024 * 2);
+        assert_eq!(plane_bytes::<f64>(), 8192);
         assert_eq!(tile_of((32, 16), 2), Some((28, 12)));
         assert_eq!(tile_of((32, 8), 4), None);
         assert_eq!(tile_of((32, 9), 4), Some((24, 1)));
@@ -825,40 +871,52 @@ mod tests {
     }
 
     #[test]
-    fn levels_shrink_by_one_column_a_level_and_stay_in_the_grid() {
+    fn reflection_is_the_mirror_rule_applied_as_often_as_needed() {
+        assert_eq!([-1, 0, 4, 5, 6].map(|p| reflect(p, 6)), [1, 0, 4, 5, 4]);
+        assert_eq!([-3, -2, 7, 8].map(|p| reflect(p, 6)), [3, 2, 3, 2]);
+        // Two planes: the march of k = 4 past both ends bounces more than once.
+        assert_eq!([-4, -3, -2, -1, 2, 3, 4, 5].map(|p| reflect(p, 2)), [0, 1, 0, 1, 0, 1, 0, 1]);
+    }
+
+    #[test]
+    fn levels_shrink_by_one_cell_a_level_and_stay_in_the_grid() {
         let g = GridDims::new(70, 17, 45);
         // k = 3, tile 26 x 4: block (2, 3) owns x 52..70 (clipped), y 12..16.
-        let t = Tile::<3>::new::<f32>(g, (32, 10), (2, 3, 1), ZWindow::all(45), 16);
-        assert_eq!((t.x0, t.x1, t.y0, t.y1, t.z1), (52, 70, 12, 16, 32));
-        assert_eq!((t.z_lo, t.z_hi), ([13, 14, 15, 16, 0], [35, 34, 33, 32, 0]));
-        assert_eq!(t.iterations(), 13..35);
-        let levels = |tx, ty| Column::new::<f32, 3>(&t, tx, ty).levels();
-        // Level l computes planes 13 + l..35 - l at iterations 13 + 2l..35.
+        let t = Tile::<3>::new(g, (32, 10), (2, 3, 1), ZWindow::all(45), 16);
+        assert_eq!((t.x0, t.x1, t.y0, t.y1, t.z0, t.planes), (52, 70, 12, 16, 16, 16));
+        // Level 0 loads planes 13..35, level l computes 13 + l..35 - l at
+        // iterations 2l..22.
+        assert_eq!(t.iterations(), 0..22);
+        assert_eq!((t.plane(0, 0), t.plane(21, 0), t.plane(6, 3), t.plane(21, 3)), (13, 34, 16, 31));
+        assert!(t.owns_plane(16) && t.owns_plane(31) && !t.owns_plane(15) && !t.owns_plane(32));
+        let levels = |tx, ty| Column::new::<f32, 3>(&t, tx, ty).levels;
         let c = Column::new::<f32, 3>(&t, 3, 3);
-        assert_eq!((c.first, c.count), ([13, 15, 17, 19, 0], [22, 20, 18, 16, 0]));
-        assert!(c.turn(3, 19) && c.turn(3, 34) && !c.turn(3, 35) && !c.turn(3, 18));
+        assert!(c.turn(3, 6) && c.turn(3, 21) && !c.turn(3, 5) && c.turn(0, 0) && !c.turn(4, 21));
         let outside = Column::new::<f32, 3>(&t, 21, 3);
-        assert!((0..40).all(|it| (0..=3).all(|l| !outside.turn(l, it))));
+        assert!((0..22).all(|j| (0..=3).all(|l| !outside.turn(l, j))));
         // Frame column 0 is x = 49: level 0 only; column 3 (x = 52) every level.
-        assert_eq!(levels(0, 3), 0b0001);
-        assert_eq!(levels(1, 3), 0b0011);
-        assert_eq!(levels(3, 3), 0b1111);
+        assert_eq!(levels(0, 3), 1);
+        assert_eq!(levels(1, 3), 2);
+        assert_eq!(levels(3, 3), 4);
         // x = 69 is the grid's last column (owned); x = 70 is outside.
-        assert_eq!(levels(20, 3), 0b1111);
+        assert_eq!(levels(20, 3), 4);
         assert_eq!(levels(21, 3), 0);
         // y = 16 (row 7) is the grid's last row, one past the tile: levels 0..2.
-        assert_eq!(levels(5, 7), 0b0111);
+        assert_eq!(levels(5, 7), 3);
         assert_eq!(levels(5, 8), 0, "y = 17 is outside");
         // The mirror rule at x = 69: the +x neighbour is the -x one.
         let c = Column::new::<f32, 3>(&t, 20, 7);
-        assert_eq!((c.xm_b, c.xp_b), (4u32.wrapping_neg(), 4u32.wrapping_neg()));
-        assert_eq!((c.ym_b, c.yp_b), ((32 * 4u32).wrapping_neg(), (32 * 4u32).wrapping_neg()));
+        assert_eq!(c.at_b, (7 * 32 + 20) * 4);
+        assert_eq!(c.around_b, [c.at_b - 4, c.at_b - 4, c.at_b - 32 * 4, c.at_b - 32 * 4]);
         assert_eq!(c.cell, 16 * 70 + 69);
-        let first = Tile::<2>::new::<f64>(g, (32, 8), (0, 0, 0), ZWindow::all(45), 16);
+        // The first chunk marches from plane -2 (k = 2), reflected into the grid.
+        let first = Tile::<2>::new(g, (32, 8), (0, 0, 0), ZWindow::all(45), 16);
         let corner = Column::new::<f64, 2>(&first, 2, 2);
-        assert_eq!((corner.levels(), corner.cell, corner.at_b), (0b111, 0, (2 * 32 + 2) * 8));
-        assert_eq!((corner.xm_b, corner.ym_b), (8, 32 * 8), "x = -1 is x = 1, y = -1 is y = 1");
-        assert_eq!(Column::new::<f64, 2>(&first, 1, 2).levels(), 0, "x = -1 is outside the grid");
+        assert_eq!((corner.levels, corner.cell, corner.at_b), (3, 0, (2 * 32 + 2) * 8));
+        assert_eq!(corner.around_b[0], corner.at_b + 8, "x = -1 is x = 1");
+        assert_eq!(corner.around_b[2], corner.at_b + 32 * 8, "y = -1 is y = 1");
+        assert_eq!([0, 1, 2].map(|j| first.load_index(&corner, j)), [2 * 70 * 17, 70 * 17, 0]);
+        assert_eq!(Column::new::<f64, 2>(&first, 1, 2).levels, 0, "x = -1 is outside the grid");
     }
 
     #[test]

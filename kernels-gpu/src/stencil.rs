@@ -55,11 +55,15 @@ pub const fn mirror(i: i64, n: i64) -> i64 {
 }
 
 /// Undivided 7-point Laplacian, h^2 * lap(U), summed in one fixed order
-/// (x-, x+, y-, y+, z-, z+, then -6 U fused in) so every backend and kernel
-/// rounds identically.
+/// (x-, x+, y-, y+, then the sum of z- and z+, then -6 U fused in) so every
+/// backend and kernel rounds identically. The z pair is added first so that
+/// swapping z- and z+ changes no bit: the blocked kernel marches past the
+/// grid's ends on the mirror image of the planes inside
+/// ([`crate::blocked::reflect`]), where a plane's z neighbours are its
+/// image's, swapped.
 #[inline(always)]
 pub fn laplacian7<T: Real>(centre: T, xm: T, xp: T, ym: T, yp: T, zm: T, zp: T) -> T {
-    (-T::SIX).mul_add(centre, ((((xm + xp) + ym) + yp) + zm) + zp)
+    (-T::SIX).mul_add(centre, (((xm + xp) + ym) + yp) + (zm + zp))
 }
 
 /// Undivided 5-point Laplacian of a 2D grid, in the same order as

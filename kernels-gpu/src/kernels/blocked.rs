@@ -18,7 +18,8 @@ use crate::real::Real;
 /// `k * cells + i`; any pointers for a model without locals); the four do
 /// not overlap; `window` lies in `0..nz` and the slices within `k` of it
 /// hold the state; `1 <= pass.steps <= 4`, `pass.z_chunk >= 1`; the block
-/// is more than `2 * pass.steps` threads wide and tall.
+/// is more than `2 * pass.steps` threads wide and tall and has at most
+/// [`crate::blocked::MAX_FRAME`] threads.
 ///
 /// # Parameters
 /// `u` and `local` are read (the state at the pass's start), `u_next` and
@@ -28,7 +29,7 @@ use crate::real::Real;
 /// # Thread mapping
 /// Launch with [`crate::blocked::launch_shape`] (one block per tile of
 /// the block less k columns on each side, and z-chunk) and
-/// [`crate::blocked::shared_elems`]`(bx, by, pass.steps)` elements of
+/// [`crate::blocked::shared_elems`]`(pass.steps)` elements of
 /// dynamic shared memory. Thread (x, y) marches column (x, y) of its
 /// block's frame; every thread reaches every barrier.
 #[inline(always)]
@@ -72,7 +73,7 @@ unsafe fn block<M: CellModel, T: Real, const K: u32>(
 ) {
     let (tx, ty) = thread_idx();
     let dims = block_dim();
-    let tile = Tile::<K>::new::<T>(g, dims, block_idx(), window, z_chunk);
+    let tile = Tile::<K>::new(g, dims, block_idx(), window, z_chunk);
     let col = Column::new::<T, K>(&tile, tx, ty);
     // SAFETY: the launch gives the block `tile.shared_elems()` elements of
     // dynamic shared memory; the buffers are as the contract says; every

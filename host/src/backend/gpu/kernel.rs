@@ -255,11 +255,11 @@ pub enum KernelConfigError {
     )]
     StepsPerPass { steps: u32 },
     #[error(
-        "the blocked kernel's block {block} needs {needed} bytes of shared memory ({steps} steps per pass, \
-         {precision}), more than the {limit} bytes a block may use on this GPU; use a smaller --block, fewer \
-         --steps-per-pass, f32, or --kernel columns or naive"
+        "the blocked kernel needs {needed} bytes of shared memory a block ({steps} steps per pass, {precision}), \
+         more than the {limit} bytes a block may use on this GPU; use fewer --steps-per-pass, f32, or --kernel \
+         columns or naive"
     )]
-    SharedMemory { block: BlockSize, steps: u32, precision: Precision, needed: u64, limit: u64 },
+    SharedMemory { steps: u32, precision: Precision, needed: u64, limit: u64 },
     #[error(
         "the blocked kernel's block {block} leaves no cells to write with {steps} steps per pass: a block writes \
          its threads less {steps} on each side, so it needs more than {halo} threads along x and y; use --block \
@@ -337,7 +337,7 @@ impl KernelConfig {
     /// Dynamic shared memory, in bytes, of a block of `blocked` taking
     /// `steps` steps (the local variables stay in registers).
     pub fn blocked_shared_bytes(&self, steps: u32, precision: Precision) -> u64 {
-        blocked::shared_elems(self.block.x, self.block.y, steps) * precision.bytes() as u64
+        blocked::shared_elems(steps) * precision.bytes() as u64
     }
 
     /// Checks that a block of this kernel fits in `limit` bytes of shared
@@ -349,7 +349,6 @@ impl KernelConfig {
         let needed = self.blocked_shared_bytes(self.steps_per_pass, precision);
         if needed > limit {
             return Err(KernelConfigError::SharedMemory {
-                block: self.block,
                 steps: self.steps_per_pass,
                 precision,
                 needed,
@@ -716,15 +715,17 @@ mod tests {
         );
         let e = cfg.check("karma", GridDims::new(64, 64, 1)).unwrap_err().to_string();
         assert!(e.contains("--kernel naive for sheets"), "{e}");
-        // 32x16, k = 4: two planes of the frame for each of 4 levels.
-        assert_eq!(cfg.blocked_shared_bytes(4, Precision::F32), 512 * 8 * 4);
-        cfg.check_shared_memory(Precision::F64, SHARED_WITHOUT_OPT_IN).unwrap();
-        // 32x32 in f64 with k = 4 needs 64 KiB: beyond 48 KiB without opting in.
-        let big = KernelConfig::new(KernelKind::Blocked, BlockSize { x: 32, y: 32 }).with_steps_per_pass(4);
-        big.check_shared_memory(Precision::F64, HOPPER_SHARED_PER_BLOCK).unwrap();
-        let e = big.check_shared_memory(Precision::F64, SHARED_WITHOUT_OPT_IN).unwrap_err().to_string();
+        // k = 4: two planes of the largest frame (1024 columns) for each of
+        // 4 levels, whatever the block.
+        assert_eq!(cfg.blocked_shared_bytes(4, Precision::F32), 1024 * 8 * 4);
+        cfg.check_shared_memory(Precision::F32, SHARED_WITHOUT_OPT_IN).unwrap();
+        // In f64 with k = 4 that is 64 KiB: beyond 48 KiB without opting in.
+        cfg.check_shared_memory(Precision::F64, HOPPER_SHARED_PER_BLOCK).unwrap();
+        let e = cfg.check_shared_memory(Precision::F64, SHARED_WITHOUT_OPT_IN).unwrap_err().to_string();
         assert!(
-            e.contains("65536 bytes") && e.contains("smaller --block") && e.contains("--kernel columns"),
+            e.contains("65536 bytes")
+                && e.contains("fewer --steps-per-pass")
+                && e.contains("--kernel columns"),
             "{e}"
         );
         // The locals are double-buffered.
