@@ -86,15 +86,16 @@ pub const MAX_STEPS_PER_PASS: u32 = 4;
 /// waves with a ragged tail), 64 the faster at 512^3 by 5%.
 pub const DEFAULT_Z_CHUNK: u32 = 32;
 
-/// Threads per block when the run does not choose (`--block`): a frame
-/// of 32 x 16 columns writes a tile of 28 x 12 cells with k = 2 and fits
-/// every model the kernel takes (up to 128 registers a thread). Karma in
-/// f32, capped at 64 registers, runs 32 x 32, which idles fewer lanes in
-/// the halo (best against best on an H100: 1.02x at 256^3, 1.07x at
-/// 512^3).
-pub const DEFAULT_BLOCK: (u32, u32) = (32, 16);
+/// Threads per block in f32 when the run does not choose (`--block`): a
+/// frame of 32 x 32 columns writes a tile of 26 x 26 cells with k = 3,
+/// which idles fewer lanes in the halo than 32 x 16 (28 x 10); every f32
+/// kernel is capped at 64 registers (`build.rs`) so that it fits. On an
+/// H100 (docs/BENCHMARKS.md "Temporal blocking") 32 x 32 was the faster
+/// block for every model at k = 3 (Karma 1.05x, Mitchell-Schaeffer 1.08x
+/// at 256^3).
+pub const DEFAULT_BLOCK: (u32, u32) = (32, 32);
 
-/// [`DEFAULT_BLOCK`] in f64, where the kernels take 84-144 registers a
+/// [`DEFAULT_BLOCK`] in f64, where the kernels take 70-124 registers a
 /// thread (ptxas, sm_90; BOCF the most): 384 threads fit 170.
 pub const DEFAULT_BLOCK_F64: (u32, u32) = (32, 12);
 

@@ -273,7 +273,7 @@ pub struct ComputeArgs {
     /// Threads per block, BXxBY: BX a multiple of 32, BX*BY <= 1024 (GPU
     /// backend; for tower kernels also the tower size; blocked writes the
     /// block less --steps-per-pass cells on each side) [default: 32x8,
-    /// blocked 32x16, in f64 32x12]
+    /// blocked 32x32, in f64 32x12]
     #[arg(long, value_parser = parse_block)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub block: Option<BlockSize>,
@@ -679,7 +679,7 @@ mod tests {
         let blocked = ComputeArgs { kernel: KernelArg::Blocked, steps_per_pass: 3, ..ComputeArgs::default() };
         for name in ["karma", "aliev_panfilov", "mitchell_schaeffer", "fenton_karma", "bocf"] {
             let cfg = blocked.kernel_config(find(name), Precision::F32, cube, 1);
-            assert_eq!(cfg.to_string(), "blocked 32x16 k3 z32", "{name}");
+            assert_eq!(cfg.to_string(), "blocked 32x32 k3 z32", "{name}");
             assert_eq!(blocked.fallback_notice(find(name), &cfg), None);
         }
         for name in ["beeler_reuter", "luo_rudy_1991", "ten_tusscher_2006"] {

@@ -263,7 +263,7 @@ pub enum KernelConfigError {
     #[error(
         "the blocked kernel's block {block} leaves no cells to write with {steps} steps per pass: a block writes \
          its threads less {steps} on each side, so it needs more than {halo} threads along x and y; use --block \
-         32x16 (the default) or 32x32, or fewer --steps-per-pass"
+         32x32 (the default in f32) or 32x16, or fewer --steps-per-pass"
     )]
     NoTile { block: BlockSize, steps: u32, halo: u32 },
     #[error(
@@ -703,7 +703,7 @@ mod tests {
         let flat = KernelConfig::new(KernelKind::Blocked, BlockSize { x: 32, y: 8 });
         flat.with_steps_per_pass(3).check("karma", cube).unwrap();
         let e = flat.with_steps_per_pass(4).check("karma", cube).unwrap_err().to_string();
-        assert!(e.contains("more than 8 threads along x and y") && e.contains("--block 32x16"), "{e}");
+        assert!(e.contains("more than 8 threads along x and y") && e.contains("--block 32x32"), "{e}");
         let naive = KernelConfig::new(KernelKind::Naive, BlockSize { x: 32, y: 8 });
         assert!(
             naive
