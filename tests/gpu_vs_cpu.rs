@@ -72,6 +72,7 @@ const CHECKS: &[(&str, Check)] = &[
     ("z_split_over_gpus_bit_identical_to_cpu", multi_gpu),
     ("z_split_every_model_bit_identical_to_cpu", multi_gpu_every_model),
     ("z_split_nccl_exchange_bit_identical_to_cpu", multi_gpu_nccl),
+    ("z_split_blocked_deep_halos_k1_to_4_every_model_and_events_bit_identical_to_cpu", multi_gpu_blocked),
     ("events_on_the_device_every_kernel_bit_identical_to_cpu", device_events),
     ("graph_replay_with_stimuli_every_kernel_bit_identical_to_cpu", graph_replay),
     ("events_on_split_sub_domains_bit_identical_to_cpu", device_events_split),
@@ -499,6 +500,79 @@ impl ModelVisitor for SplitCheck<'_> {
         s.advance(400).map_err(|e| e.to_string())?;
         let got = s.state().map_err(|e| e.to_string())?;
         bit_identical(&got, &want).map_err(|e| format!("{} {}: {e}", M::INFO.name, T::NAME))
+    }
+}
+
+/// The blocked kernel split over the GPUs (or three sub-domains on one)
+/// with halos k slices deep, exchanged once a pass of k steps (every
+/// variable: the halo's cells are stepped within the pass): Karma f32 with
+/// stimuli (which end passes early) and every map, k = 1..4, peer and host
+/// exchange, overlap on and off, on a grid whose parts own 8-9 slices (the
+/// overlap runs at every k) and on one of 5-6 (the overlap needs 2k owned
+/// slices, so it runs without from k = 3); then every model with the
+/// kernel, f32 and f64, k = 3.
+fn multi_gpu_blocked(gpu: &GpuDevice) -> Result<(), String> {
+    let ordinals = split_ordinals()?;
+    let devices: Vec<GpuDevice> =
+        ordinals.iter().map(|&o| GpuDevice::open(o)).collect::<Result<_, _>>().map_err(|e| e.to_string())?;
+    println!("    (sub-domains on GPUs {ordinals:?}; this device: {})", gpu.info().name);
+    let mut runs = 0;
+    for nz in [26, 16] {
+        let dims = GridDims::new(37, 21, nz);
+        let (d, start, events, maps) = events_run(dims);
+        let (want_state, want_maps) = cpu_events(&d, &start, &events, &maps, 3000);
+        for k in 1..=kernels_gpu::blocked::MAX_STEPS_PER_PASS {
+            let cfg = config(KernelKind::Blocked, (32, 12)).with_steps_per_pass(k);
+            let run = SplitRun { ptx: fibril::PTX, config: cfg, domain: &d, initial: &start };
+            for exchange in [Exchange::Peer, Exchange::Host] {
+                for overlap in [true, false] {
+                    let what = format!("nz {nz}, {cfg}, {exchange:?} exchange, overlap {overlap}");
+                    let mut s = GpuMultiSolver::<Karma, f32>::new(&devices, &run, exchange, overlap)
+                        .map_err(|e| format!("{what}: {e}"))?;
+                    s.set_events(&events, EventStart::NEW, Some(&maps)).map_err(|e| e.to_string())?;
+                    // Uneven calls, as a run's outputs make them.
+                    for steps in [7, 1, 1400, 1592] {
+                        s.advance(steps).map_err(|e| e.to_string())?;
+                    }
+                    bit_identical(&s.state().map_err(|e| e.to_string())?, &want_state)
+                        .map_err(|e| format!("{what} ({}): {e}", s.method()))?;
+                    same_maps(&s.maps().map_err(|e| e.to_string())?.unwrap(), &want_maps)
+                        .map_err(|e| format!("{what}: {e}"))?;
+                    runs += 1;
+                }
+            }
+        }
+    }
+    let with_kernel = KernelKind::Blocked.models();
+    let mut models = 0;
+    for m in MODELS.iter().filter(|m| with_kernel.contains(&m.name)) {
+        for precision in [Precision::F32, Precision::F64] {
+            dispatch(m, precision, SplitBlockedCheck { devices: &devices })?;
+            models += 1;
+        }
+    }
+    println!("    ({runs} Karma runs with events and {models} model x precision runs bit-identical)");
+    Ok(())
+}
+
+struct SplitBlockedCheck<'a> {
+    devices: &'a [GpuDevice],
+}
+
+impl ModelVisitor for SplitBlockedCheck<'_> {
+    type Output = Result<(), String>;
+    fn visit<M: CellModel, T: Scalar>(self) -> Self::Output {
+        let dims = GridDims::new(37, 21, 26);
+        let d = common::usual_domain(dims, setup_of(M::INFO.name, false));
+        let start = InitialCondition::Planar.state::<T>(M::INFO, dims);
+        let want = cpu_run(&d, &start, 400);
+        let cfg = config(KernelKind::Blocked, (32, 12)).with_steps_per_pass(3);
+        let run = SplitRun { ptx: fibril::PTX, config: cfg, domain: &d, initial: &start };
+        let mut s = GpuMultiSolver::<M, T>::new(self.devices, &run, Exchange::Peer, true)
+            .map_err(|e| format!("{} {}: {e}", M::INFO.name, T::NAME))?;
+        s.advance(400).map_err(|e| e.to_string())?;
+        let got = s.state().map_err(|e| e.to_string())?;
+        bit_identical(&got, &want).map_err(|e| format!("{} {} ({}): {e}", M::INFO.name, T::NAME, s.method()))
     }
 }
 

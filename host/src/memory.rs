@@ -7,7 +7,7 @@ use kernels_gpu::GridDims;
 
 use crate::backend::gpu::KernelConfig;
 use crate::events::recording::Recording;
-use crate::multi::{MultiError, check_splittable};
+use crate::multi::{MultiError, check_splittable, halo_depth};
 use crate::scalar::Precision;
 use crate::solver::SolverError;
 
@@ -90,7 +90,7 @@ pub fn estimate(
             state.saturating_mul(2).saturating_add(staging).saturating_add(writer_buffers)
         }
         Placement::Gpus(ordinals) => {
-            let split = check_splittable(dims, ordinals.len())?;
+            let split = check_splittable(dims, ordinals.len(), halo_depth(&kernel))?;
             for (i, &ordinal) in ordinals.iter().enumerate() {
                 let local = split.local_dims(dims, i);
                 let local_maps = recording.map_or(0, |r| map_bytes(r, local.cells() as u64).kept);
@@ -102,7 +102,7 @@ pub fn estimate(
             state.saturating_mul(2).saturating_add(staging).saturating_add(writer_buffers)
         }
         Placement::Rank { rank, world, ordinal } => {
-            let split = check_splittable(dims, *world)?;
+            let split = check_splittable(dims, *world, halo_depth(&kernel))?;
             // The slab, plus the global state (or maps) of an all-gather,
             // staged on the GPU.
             let local = split.local_dims(dims, *rank);

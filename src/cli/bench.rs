@@ -123,6 +123,7 @@ pub fn bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
         let kernel =
             args.compute.kernel_config(domain.model().info(), precision, domain.dims(), selected.gpus());
         selected.say_kernel_fallback(&args.compute, domain.model().info(), &kernel);
+        selected.check_split_kernel(&args.compute, &kernel)?;
         let measure =
             Measure { args: &args, selected: &selected, domain: &domain, kernel, steps: args.steps };
         let mut record = dispatch(domain.model().info(), precision, measure)?;

@@ -373,6 +373,7 @@ fn plan(
     let kernel =
         config.compute.kernel_config(domain.model().info(), precision, domain.dims(), selected.gpus());
     selected.say_kernel_fallback(&config.compute, domain.model().info(), &kernel);
+    selected.check_split_kernel(&config.compute, &kernel)?;
     let resume_from = args.resume.as_ref().map(|p| p.display().to_string()).unwrap_or_default();
     selected.bind_options(&format!("{}\n{resume_from}", config.to_toml()));
     if tissue.is_none() {

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use anyhow::{Context, bail};
 use fibril_host::backend::gpu::device_count;
-use fibril_host::backend::{CpuSolver, GpuDevice, GpuSolver, KernelConfig, KernelKind, Solver};
+use fibril_host::backend::{CpuSolver, GpuDevice, GpuSolver, KernelConfig, Solver};
 use fibril_host::events::recording::Recording;
 use fibril_host::memory::{Estimate, Placement, available_host_bytes, estimate, format_bytes};
 use fibril_host::multi::gpu::SplitRun;
@@ -66,6 +66,18 @@ impl Selected {
         if let (false, Some(notice)) = (matches!(self, Selected::Cpu), compute.fallback_notice(model, kernel))
         {
             eprintln!("{notice}");
+        }
+    }
+
+    /// Refuses, before any work, passes of several steps of the blocked
+    /// kernel over sub-domains whose halos would cross through NCCL: deep
+    /// halos are exchanged by peer or host copies within one process.
+    pub fn check_split_kernel(&self, compute: &ComputeArgs, kernel: &KernelConfig) -> anyhow::Result<()> {
+        let rank = matches!(self, Selected::Rank { .. });
+        let nccl = rank || (self.gpus() > 1 && compute.exchange == ExchangeArg::Nccl);
+        match deep_halos_refused(fibril_host::multi::halo_depth(kernel), nccl) {
+            Some(e) => Err(e.into()),
+            None => Ok(()),
         }
     }
 
@@ -153,6 +165,12 @@ fn ordinals(count: GpuCount, first: usize, explicit: &[usize]) -> anyhow::Result
             (first..first + n).collect()
         }
     })
+}
+
+/// Why a split run with halos `depth` deep cannot run, if its halos
+/// cross through NCCL (`nccl`).
+fn deep_halos_refused(depth: u32, nccl: bool) -> Option<fibril_host::multi::MultiError> {
+    (depth > 1 && nccl).then_some(fibril_host::multi::MultiError::DeepHalosNeedCopies { steps: depth })
 }
 
 /// Resolves `--backend` with `count` GPUs. `auto` falls back to the CPU with
@@ -250,12 +268,6 @@ pub fn build_solver<M: CellModel, T: Scalar>(
     initial: &State<T>,
 ) -> anyhow::Result<Box<dyn Solver<T>>> {
     let run = SplitRun { ptx: crate::PTX, config: kernel, domain, initial };
-    let one_gpu = matches!(selected, Selected::Cpu) || matches!(selected, Selected::Gpus(g) if g.len() == 1);
-    if kernel.kind == KernelKind::Blocked && !one_gpu {
-        bail!(
-            "--kernel blocked runs on one GPU (deep halos between GPUs are not built yet); use --gpus 1, or another --kernel"
-        );
-    }
     Ok(match selected {
         Selected::Cpu => Box::new(CpuSolver::<M, T>::new(domain, initial)),
         Selected::Gpus(gpus) if gpus.len() == 1 => {
@@ -310,5 +322,21 @@ impl From<super::args::ExchangeArg> for Exchange {
             super::args::ExchangeArg::Peer => Exchange::Peer,
             super::args::ExchangeArg::Nccl => Exchange::Nccl,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn deep_halos_are_refused_through_nccl_only() {
+        assert!(deep_halos_refused(1, true).is_none(), "one-slice halos cross through NCCL");
+        assert!(deep_halos_refused(3, false).is_none(), "deep halos by copies");
+        let e = deep_halos_refused(3, true).unwrap().to_string();
+        assert!(
+            e.contains("--steps-per-pass 3") && e.contains("--exchange peer or host") && e.contains("NCCL"),
+            "{e}"
+        );
     }
 }

@@ -86,6 +86,33 @@ impl<M: CellModel, T: Scalar> CpuSolver<M, T> {
         &mut self.u[z as usize * n..(z as usize + 1) * n]
     }
 
+    /// Slice `z`'s U and local variables, copied (a deep halo exchange
+    /// moves every variable).
+    pub fn slice_cells(&self, z: u32) -> (Vec<T>, Vec<M::Locals<T>>) {
+        let n = self.dims.slice_cells();
+        let at = z as usize * n..(z as usize + 1) * n;
+        (self.u[at.clone()].to_vec(), self.locals[at].to_vec())
+    }
+
+    /// Overwrites slice `z`'s U and local variables.
+    pub fn set_slice_cells(&mut self, z: u32, (u, locals): (&[T], &[M::Locals<T>])) {
+        let n = self.dims.slice_cells();
+        let at = z as usize * n..(z as usize + 1) * n;
+        self.u[at.clone()].copy_from_slice(u);
+        self.locals[at].copy_from_slice(locals);
+    }
+
+    /// The step the next [`CpuSolver::step_window`] takes.
+    pub fn step_count(&self) -> u64 {
+        self.events.step
+    }
+
+    /// Whether a stimulus of the run is due at `step`, anywhere in the
+    /// whole grid (the sub-domains of a split end their passes together).
+    pub fn stimulus_due(&self, step: u64) -> bool {
+        self.events.events.stimuli.stimuli.iter().any(|s| s.active_at(step))
+    }
+
     fn step_once(&mut self) {
         self.step_window(ZWindow::all(self.grid.nz));
     }

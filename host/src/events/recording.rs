@@ -219,7 +219,7 @@ fn gather_field<V: Copy + Default>(parts: &[&[V]], whole: GridDims, split: &ZSpl
         let local_cells = split.local_dims(whole, i).cells();
         let owned = split.owned(i);
         for s in 0..slots {
-            let src = s * local_cells + slice;
+            let src = s * local_cells + split.depth() as usize * slice;
             let dst = s * whole.cells() + owned.start as usize * slice;
             let n = owned.len() * slice;
             out[dst..dst + n].copy_from_slice(&field[src..src + n]);

@@ -1,9 +1,10 @@
 //! The z-split run on CPU sub-domains: the reference for the multi-GPU
 //! decomposition and halo indexing, testable without a GPU.
 
-use kernels_gpu::CellModel;
+use kernels_gpu::{CellModel, ZWindow};
 
 use super::split::ZSplit;
+use crate::backend::gpu::kernel::pass_steps;
 use crate::backend::{BackendKind, CpuSolver, Solver, SolverError};
 use crate::domain::Domain;
 use crate::events::recording::Maps;
@@ -12,7 +13,12 @@ use crate::scalar::Scalar;
 use crate::state::State;
 use kernels_gpu::ecg::EcgProbe;
 
-/// G CPU sub-domains that exchange halo slices of variable 0 after every step.
+/// G CPU sub-domains that exchange halo slices of variable 0 after every
+/// step, or with halos k deep ([`ZSplit::depth`]) every variable after
+/// passes of up to k steps: step l of a pass of j steps advances the owned
+/// slices grown by `j - 1 - l` into the halos, so the last step leaves the
+/// owned slices as j single steps with exchanges would (what the blocked
+/// kernel does on several GPUs, here with the CPU reference's steps).
 pub struct CpuMultiSolver<M: CellModel, T: Scalar> {
     split: ZSplit,
     parts: Vec<CpuSolver<M, T>>,
@@ -31,15 +37,35 @@ impl<M: CellModel, T: Scalar> CpuMultiSolver<M, T> {
         Self { split, parts }
     }
 
-    /// Refills every halo slice from its source (neighbour or mirror).
+    /// Refills every halo slice from its source (neighbour or mirror):
+    /// U with one-slice halos (the halos' locals are never read), every
+    /// variable with deeper ones (their cells are stepped in a pass).
     pub fn exchange_halos(&mut self) {
         for i in 0..self.parts.len() {
-            let n = self.split.owned_len(i);
-            for (halo, (src, src_local)) in [0, n + 1].into_iter().zip(self.split.halo_sources(i)) {
-                let values = self.parts[src].u_slice(src_local).to_vec();
-                self.parts[i].u_slice_mut(halo).copy_from_slice(&values);
+            for halo in self.split.halo_slices(i).into_iter().flatten() {
+                let (src, src_local) = self.split.halo_source(i, halo);
+                if self.split.depth() == 1 {
+                    let values = self.parts[src].u_slice(src_local).to_vec();
+                    self.parts[i].u_slice_mut(halo).copy_from_slice(&values);
+                } else {
+                    let (u, locals) = self.parts[src].slice_cells(src_local);
+                    self.parts[i].set_slice_cells(halo, (&u, &locals));
+                }
             }
         }
+    }
+
+    /// One pass of `steps` (at most the halo depth) steps, then the exchange.
+    fn pass(&mut self, steps: u32) {
+        let d = self.split.depth();
+        for l in 0..steps {
+            let grow = steps - 1 - l;
+            for (i, part) in self.parts.iter_mut().enumerate() {
+                let n = self.split.owned_len(i);
+                part.step_window(ZWindow::new(d - grow, d + n + grow));
+            }
+        }
+        self.exchange_halos();
     }
 
     pub fn split(&self) -> &ZSplit {
@@ -61,11 +87,12 @@ impl<M: CellModel, T: Scalar> Solver<T> for CpuMultiSolver<M, T> {
     }
 
     fn advance(&mut self, steps: u64) -> Result<(), SolverError> {
-        for _ in 0..steps {
-            for (i, part) in self.parts.iter_mut().enumerate() {
-                part.step_window(self.split.owned_window(i));
-            }
-            self.exchange_halos();
+        let mut left = steps;
+        while left > 0 {
+            let first = &self.parts[0];
+            let k = pass_steps(self.split.depth(), left, first.step_count(), |step| first.stimulus_due(step));
+            self.pass(k);
+            left -= k as u64;
         }
         Ok(())
     }
@@ -211,12 +238,18 @@ mod tests {
             activations as usize >= dims.cells() && repolarised >= dims.cells(),
             "{activations} {repolarised}"
         );
-        for parts in [2, 3] {
-            let mut multi =
-                CpuMultiSolver::<Karma, f32>::new(&d, &start, ZSplit::balanced(17, parts).unwrap());
+        // One-slice halos, and halos 2 to 4 deep with passes of as many
+        // steps (each ended early before a stimulus).
+        for (parts, depth) in [(2, 1), (3, 1), (2, 2), (3, 3), (3, 4)] {
+            let split = ZSplit::balanced_with_depth(17, parts, depth).unwrap();
+            let mut multi = CpuMultiSolver::<Karma, f32>::new(&d, &start, split);
             multi.set_events(&events, EventStart::NEW, Some(&maps)).unwrap();
-            multi.advance(2400).unwrap();
-            assert_eq!(multi.state().unwrap(), want, "{parts} parts: state");
+            // Uneven calls, as a run's outputs make them.
+            for steps in [7, 1, 1192, 1200] {
+                multi.advance(steps).unwrap();
+            }
+            let parts = format!("{parts} parts, depth {depth}");
+            assert_eq!(multi.state().unwrap(), want, "{parts}: state");
             let got = multi.maps().unwrap().unwrap();
             let bits = |v: &[f32]| v.iter().map(|t| t.to_bits()).collect::<Vec<_>>();
             assert_eq!(bits(&got.activation), bits(&want_maps.activation), "{parts} parts: activation");
@@ -242,15 +275,15 @@ mod tests {
         let mut single = CpuSolver::<Karma, f32>::new(&d, &start);
         single.advance(300).unwrap();
         let want = single.state().unwrap();
-        for parts in [1, 2, 3, 8] {
-            let mut multi =
-                CpuMultiSolver::<Karma, f32>::new(&d, &start, ZSplit::balanced(17, parts).unwrap());
+        for (parts, depth) in [(1, 1), (2, 1), (3, 1), (8, 1), (1, 3), (2, 2), (4, 3)] {
+            let split = ZSplit::balanced_with_depth(17, parts, depth).unwrap();
+            let mut multi = CpuMultiSolver::<Karma, f32>::new(&d, &start, split);
             multi.advance(300).unwrap();
             let got = multi.state().unwrap();
             for k in 0..2 {
                 assert!(
                     got.var(k).iter().zip(want.var(k).iter()).all(|(a, b)| a.to_bits() == b.to_bits()),
-                    "{parts} parts: variable {k} differs"
+                    "{parts} parts, depth {depth}: variable {k} differs"
                 );
             }
         }

@@ -28,6 +28,13 @@
 //! slice into a contiguous buffer first (NCCL moves contiguous buffers).
 //! NCCL is also what crosses processes: a multi-process run is this solver
 //! with one local part per process (see [`GpuMultiSolver::new_rank`]).
+//!
+//! With the blocked kernel a "step" above is a pass of up to k steps and
+//! the halos are k slices deep ([`super`]): A and C advance the bottom and
+//! top runs of k owned slices (which read the halos), B the interior
+//! (which reads none, as the pass reads k slices beyond its window), and
+//! the copies move runs of k slices of every variable, in peer or host
+//! mode (NCCL keeps one-slice halos: `MultiError::DeepHalosNeedCopies`).
 
 use std::sync::Arc;
 
@@ -43,7 +50,8 @@ use kernels_gpu::CellModel;
 
 use super::nccl::{self, Comm, DataType, P2p, ReduceOp, UniqueId};
 use super::split::ZSplit;
-use super::{MultiError, check_splittable};
+use super::{MultiError, check_splittable, halo_depth};
+use crate::backend::gpu::kernel::pass_steps;
 use crate::backend::gpu::solver::SliceGeometry;
 use crate::backend::{BackendKind, GpuDevice, GpuSolver, KernelConfig, Solver, SolverError};
 use crate::domain::Domain;
@@ -126,6 +134,8 @@ struct Part<M: CellModel, T: Scalar> {
     comm: Option<Comm>,
     staging: Option<Staging>,
     owned: u32,
+    /// Halo slices on each side ([`ZSplit::depth`]).
+    depth: u32,
 }
 
 /// Contiguous device buffers for one part's NCCL traffic.
@@ -177,7 +187,14 @@ impl<M: CellModel, T: Scalar> GpuMultiSolver<M, T> {
         overlap: bool,
     ) -> Result<Self, MultiError> {
         let config = run.config;
-        let split = check_splittable(run.domain.dims(), devices.len())?;
+        let depth = halo_depth(&config);
+        if depth > 1 && exchange == Exchange::Nccl {
+            return Err(MultiError::DeepHalosNeedCopies { steps: depth });
+        }
+        let split = check_splittable(run.domain.dims(), devices.len(), depth)?;
+        // With overlap the boundary runs of `depth` slices step apart from
+        // the interior; sub-domains of fewer than twice that run without.
+        let overlap = overlap && (0..split.parts()).all(|i| split.owned_len(i) >= 2 * depth);
         if exchange == Exchange::Peer {
             enable_peer_access(devices)?;
         }
@@ -209,7 +226,11 @@ impl<M: CellModel, T: Scalar> GpuMultiSolver<M, T> {
         id: UniqueId,
     ) -> Result<Self, MultiError> {
         let config = run.config;
-        let split = check_splittable(run.domain.dims(), size)?;
+        let depth = halo_depth(&config);
+        if depth > 1 {
+            return Err(MultiError::DeepHalosNeedCopies { steps: depth });
+        }
+        let split = check_splittable(run.domain.dims(), size, depth)?;
         device.context().bind_to_thread().map_err(cuda("binding a context"))?;
         let comm = Comm::init_rank(id, rank, size)?;
         let part = Part::new(device, run, &split, rank, Exchange::Nccl, Some(comm))?;
@@ -246,8 +267,9 @@ impl<M: CellModel, T: Scalar> GpuMultiSolver<M, T> {
         [g.checked_sub(1), (g < self.last_index()).then_some(g + 1)]
     }
 
-    /// Enqueues one step on every GPU (returns before it runs).
-    fn step(&mut self) -> Result<(), SolverError> {
+    /// Enqueues one pass of `steps` steps (one but for the blocked
+    /// kernel, at most the halo depth) on every GPU (returns before it runs).
+    fn step(&mut self, steps: u32) -> Result<(), SolverError> {
         for i in 0..self.parts.len() {
             self.order_step(i)?;
         }
@@ -263,15 +285,17 @@ impl<M: CellModel, T: Scalar> GpuMultiSolver<M, T> {
             }
         }
         for part in &mut self.parts {
-            let n = part.owned;
+            let (n, d) = (part.owned, part.depth);
             if self.overlap {
+                // The bottom and top runs of `d` owned slices (which read
+                // the halos), then the interior (which reads none).
                 let (a, b, c) = (part.a.clone(), part.b.clone(), part.c.clone());
-                part.solver.launch_window_on(&a, ZWindow::new(1, 2))?;
-                part.solver.launch_window_on(&c, ZWindow::new(n, n + 1))?;
-                part.solver.launch_window_on(&b, ZWindow::new(2, n))?;
+                part.solver.launch_pass_on(&a, ZWindow::new(d, 2 * d), steps)?;
+                part.solver.launch_pass_on(&c, ZWindow::new(n, n + d), steps)?;
+                part.solver.launch_pass_on(&b, ZWindow::new(2 * d, n), steps)?;
             } else {
                 let b = part.b.clone();
-                part.solver.launch_window_on(&b, ZWindow::new(1, n + 1))?;
+                part.solver.launch_pass_on(&b, ZWindow::new(d, n + d), steps)?;
             }
             part.a_done.record(&part.a).map_err(cuda("recording an event"))?;
             part.b_done.record(&part.b).map_err(cuda("recording an event"))?;
@@ -293,7 +317,7 @@ impl<M: CellModel, T: Scalar> GpuMultiSolver<M, T> {
             self.finish_halos(i)?;
         }
         for part in &mut self.parts {
-            part.solver.swap_buffers();
+            part.solver.finish_pass(steps);
         }
         Ok(())
     }
@@ -331,30 +355,32 @@ impl<M: CellModel, T: Scalar> GpuMultiSolver<M, T> {
         Ok(())
     }
 
-    /// Boundary slices to the neighbours' halos (peer), or into pinned
-    /// buffers (host), on each sender's copy stream, while B may still run.
+    /// Boundary runs of `depth` slices to the neighbours' halos (peer), or
+    /// into pinned buffers (host), on each sender's copy stream, while B
+    /// may still run: U, and with deep halos every variable.
     fn send_boundaries(&mut self) -> Result<(), SolverError> {
         for i in 0..self.parts.len() {
-            let n = self.parts[i].owned;
-            // (direction, my boundary slice, neighbour)
+            let (n, d) = (self.parts[i].owned, self.parts[i].depth);
+            // (direction, my boundary run's first slice, neighbour)
             let [below, above] = self.neighbours(i);
-            for (dir, src_slice, j) in [(0usize, 1u32, below), (1, n, above)] {
+            for (dir, src_first, j) in [(0usize, d, below), (1, n, above)] {
                 let Some(j) = j.and_then(|j| self.local(j)) else { continue };
-                let dst_halo = if dir == 0 { self.parts[j].owned + 1 } else { 0 };
+                let dst_first = if dir == 0 { self.parts[j].owned + d } else { 0 };
                 let src = &self.parts[i];
-                let src_geo = src.solver.slice_geometry(src_slice);
+                let src_geo = src.run_geometry(src_first);
                 match self.exchange {
                     Exchange::Peer => {
                         let dst = &self.parts[j];
-                        copy_slice_peer(
-                            (&src.ctx, src.solver.u_next_address(), src_geo),
-                            (&dst.ctx, dst.solver.u_next_address(), dst.solver.slice_geometry(dst_halo)),
-                            &src.copy,
-                        )?;
+                        let dst_geo = dst.run_geometry(dst_first);
+                        for (from, to) in src.exchanged().into_iter().zip(dst.exchanged()) {
+                            copy_slice_peer((&src.ctx, from, src_geo), (&dst.ctx, to, dst_geo), &src.copy)?;
+                        }
                     }
                     Exchange::Host => {
                         let host = src.pinned[dir].as_ref().expect("host exchange has pinned buffers");
-                        copy_slice_to_host(src.solver.u_next_address(), src_geo, host, &src.copy)?;
+                        for (v, from) in src.exchanged().into_iter().enumerate() {
+                            copy_slice_to_host(from, src_geo, (host, v * src.run_bytes()), &src.copy)?;
+                        }
                         src.staged[dir].record(&src.copy).map_err(cuda("recording an event"))?;
                     }
                     Exchange::Nccl => unreachable!("NCCL sends in exchange_nccl"),
@@ -367,6 +393,7 @@ impl<M: CellModel, T: Scalar> GpuMultiSolver<M, T> {
     /// Every part's sends and receives as one NCCL group, on the copy
     /// streams; tower slices go through the contiguous staging buffers.
     fn exchange_nccl(&mut self) -> Result<(), SolverError> {
+        debug_assert_eq!(self.split.depth(), 1, "NCCL exchanges one-slice halos (checked at construction)");
         let bytes = |p: &Part<M, T>| {
             let g = p.solver.slice_geometry(0);
             g.width_bytes * g.rows
@@ -438,23 +465,21 @@ impl<M: CellModel, T: Scalar> GpuMultiSolver<M, T> {
         Ok(())
     }
 
-    /// Host mode, on GPU i's copy stream: the staged slices from the
+    /// Host mode, on GPU i's copy stream: the staged runs from the
     /// neighbours into the halos.
     fn receive_from_host(&mut self, i: usize) -> Result<(), SolverError> {
-        let n = self.parts[i].owned;
+        let (n, d) = (self.parts[i].owned, self.parts[i].depth);
         let [below, above] = self.neighbours(i);
-        // From below: the neighbour's upward buffer into my halo 0; from above into n + 1.
-        for (j, dir, halo) in [(below, 1usize, 0u32), (above, 0, n + 1)] {
+        // From below: the neighbour's upward buffer into my halo 0..d; from above into n + d..n + 2d.
+        for (j, dir, halo_first) in [(below, 1usize, 0u32), (above, 0, n + d)] {
             let Some(j) = j.and_then(|j| self.local(j)) else { continue };
             let (src, dst) = (&self.parts[j], &self.parts[i]);
             dst.copy.wait(&src.staged[dir]).map_err(cuda("ordering copies"))?;
             let host = src.pinned[dir].as_ref().expect("host exchange has pinned buffers");
-            copy_slice_from_host(
-                host,
-                dst.solver.u_next_address(),
-                dst.solver.slice_geometry(halo),
-                &dst.copy,
-            )?;
+            let geo = dst.run_geometry(halo_first);
+            for (v, to) in dst.exchanged().into_iter().enumerate() {
+                copy_slice_from_host((host, v * dst.run_bytes()), to, geo, &dst.copy)?;
+            }
         }
         Ok(())
     }
@@ -470,15 +495,17 @@ impl<M: CellModel, T: Scalar> GpuMultiSolver<M, T> {
             // Mirror halos read owned slices that kernel B may write.
             part.copy.wait(&part.b_done).map_err(cuda("ordering copies"))?;
         }
-        let n = part.owned;
-        let base = part.solver.u_next_address();
-        if first {
-            let (from, to) = (part.solver.slice_geometry(2), part.solver.slice_geometry(0));
-            copy_slice_peer((&part.ctx, base, from), (&part.ctx, base, to), &part.copy)?;
-        }
-        if last {
-            let (from, to) = (part.solver.slice_geometry(n - 1), part.solver.slice_geometry(n + 1));
-            copy_slice_peer((&part.ctx, base, from), (&part.ctx, base, to), &part.copy)?;
+        // Each mirror halo slice from the owned slice it reflects, slice by
+        // slice (the order reverses), every exchanged variable.
+        let [low, high] = self.split.halo_slices(part.index);
+        for (at_end, halos) in [(first, low), (last, high)] {
+            for z in halos.filter(|_| at_end) {
+                let (_, from) = self.split.halo_source(part.index, z);
+                let (from, to) = (part.solver.slice_geometry(from), part.solver.slice_geometry(z));
+                for base in part.exchanged() {
+                    copy_slice_peer((&part.ctx, base, from), (&part.ctx, base, to), &part.copy)?;
+                }
+            }
         }
         part.step_done.record(&part.copy).map_err(cuda("recording an event"))
     }
@@ -611,12 +638,16 @@ impl<M: CellModel, T: Scalar> Part<M, T> {
         let event = || ctx.new_event(None).map_err(cuda("creating an event"));
         let geometry = solver.slice_geometry(0);
         let slice_bytes = geometry.width_bytes * geometry.rows;
+        // A run of `depth` slices of each exchanged variable each way.
+        let depth = split.depth();
+        let exchanged = if depth > 1 { 1 + <M::Locals<T> as kernels_gpu::Locals<T>>::COUNT } else { 1 };
         let pinned = || -> Result<Option<PinnedHostSlice<u8>>, SolverError> {
             if exchange != Exchange::Host {
                 return Ok(None);
             }
+            let bytes = slice_bytes * depth as usize * exchanged;
             // SAFETY: the buffer is written by a copy before it is read.
-            unsafe { ctx.alloc_pinned_with_flags::<u8>(slice_bytes, sys::CU_MEMHOSTALLOC_PORTABLE) }
+            unsafe { ctx.alloc_pinned_with_flags::<u8>(bytes, sys::CU_MEMHOSTALLOC_PORTABLE) }
                 .map(Some)
                 .map_err(cuda("allocating pinned host memory"))
         };
@@ -643,6 +674,7 @@ impl<M: CellModel, T: Scalar> Part<M, T> {
             comm,
             staging,
             owned: split.owned_len(index),
+            depth,
             copy,
             solver,
             ctx,
@@ -651,6 +683,39 @@ impl<M: CellModel, T: Scalar> Part<M, T> {
         part.ctx.synchronize().map_err(cuda("uploading the sub-domain"))?;
         part.step_done.record(&part.copy).map_err(cuda("recording an event"))?;
         Ok(part)
+    }
+}
+
+impl<M: CellModel, T: Scalar> Part<M, T> {
+    /// The variables that cross to the neighbours, as the addresses of the
+    /// buffers a pass writes: U_next, and with deep halos each local
+    /// variable too (the halo's cells are stepped within a pass, so they
+    /// need their locals; one-slice halos are only read as neighbours).
+    fn exchanged(&self) -> Vec<CUdeviceptr> {
+        let mut all = self.solver.next_variable_addresses();
+        if self.depth == 1 {
+            all.truncate(1);
+        }
+        all
+    }
+
+    /// Where the run of `depth` slices from local slice `first` lies in a
+    /// variable's buffer: one slice in any layout, several contiguous
+    /// (deep halos come with the blocked kernel, which is row-major).
+    fn run_geometry(&self, first: u32) -> SliceGeometry {
+        let g = self.solver.slice_geometry(first);
+        if self.depth == 1 {
+            return g;
+        }
+        debug_assert_eq!(g.rows, 1, "deep halos are row-major");
+        let width_bytes = g.width_bytes * self.depth as usize;
+        SliceGeometry { width_bytes, pitch_bytes: width_bytes, ..g }
+    }
+
+    /// Bytes of one variable's run in a pinned staging buffer.
+    fn run_bytes(&self) -> usize {
+        let g = self.solver.slice_geometry(0);
+        g.width_bytes * g.rows * self.depth as usize
     }
 }
 
@@ -773,13 +838,15 @@ fn copy_2d(p: &sys::CUDA_MEMCPY2D, stream: &CudaStream, during: &'static str) ->
     }
 }
 
-/// A slice of a device buffer into a contiguous pinned buffer.
+/// A slice of a device buffer into a contiguous pinned buffer, `at`
+/// bytes into it.
 pub(crate) fn copy_slice_to_host(
     src: CUdeviceptr,
     geo: SliceGeometry,
-    host: &PinnedHostSlice<u8>,
+    (host, at): (&PinnedHostSlice<u8>, usize),
     stream: &CudaStream,
 ) -> Result<(), SolverError> {
+    assert!(at + geo.width_bytes * geo.rows <= host.len(), "inside the pinned buffer");
     let p = copy_2d_params(
         (
             CUmemorytype::CU_MEMORYTYPE_DEVICE,
@@ -787,21 +854,23 @@ pub(crate) fn copy_slice_to_host(
             std::ptr::null(),
             geo.pitch_bytes,
         ),
-        (CUmemorytype::CU_MEMORYTYPE_HOST, 0, host_ptr(host), geo.width_bytes),
+        (CUmemorytype::CU_MEMORYTYPE_HOST, 0, host_ptr(host).wrapping_add(at), geo.width_bytes),
         geo,
     );
     copy_2d(&p, stream, "staging a halo slice in host memory")
 }
 
-/// A contiguous pinned buffer into a slice of a device buffer.
+/// A contiguous pinned buffer, from `at` bytes into it, into a slice of a
+/// device buffer.
 pub(crate) fn copy_slice_from_host(
-    host: &PinnedHostSlice<u8>,
+    (host, at): (&PinnedHostSlice<u8>, usize),
     dst: CUdeviceptr,
     geo: SliceGeometry,
     stream: &CudaStream,
 ) -> Result<(), SolverError> {
+    assert!(at + geo.width_bytes * geo.rows <= host.len(), "inside the pinned buffer");
     let p = copy_2d_params(
-        (CUmemorytype::CU_MEMORYTYPE_HOST, 0, host_ptr(host), geo.width_bytes),
+        (CUmemorytype::CU_MEMORYTYPE_HOST, 0, host_ptr(host).wrapping_add(at), geo.width_bytes),
         (
             CUmemorytype::CU_MEMORYTYPE_DEVICE,
             dst + geo.offset_bytes as u64,
@@ -860,9 +929,17 @@ impl<M: CellModel, T: Scalar> Solver<T> for GpuMultiSolver<M, T> {
         )
     }
 
+    /// Passes of up to the halo depth's steps (one step each but for the
+    /// blocked kernel), each ended early before a stimulus anywhere in the
+    /// grid, so that every sub-domain takes the same passes.
     fn advance(&mut self, steps: u64) -> Result<(), SolverError> {
-        for _ in 0..steps {
-            self.step()?;
+        let mut left = steps;
+        while left > 0 {
+            let first = &self.parts[0].solver;
+            let k =
+                pass_steps(self.split.depth(), left, first.step_count(), |s| first.stimulus_due_anywhere(s));
+            self.step(k)?;
+            left -= k as u64;
         }
         Ok(())
     }
@@ -922,9 +999,9 @@ impl<M: CellModel, T: Scalar> Solver<T> for GpuMultiSolver<M, T> {
         self.synchronize_all()?;
         let mut per_part = Vec::new();
         for part in &mut self.parts {
-            let n = part.owned;
-            let z_offset = self.split.owned(part.index).start as i32 - 1;
-            per_part.push(part.solver.ecg_sums(probes, ZWindow::new(1, n + 1), z_offset, true)?);
+            let z_offset = self.split.owned(part.index).start as i32 - part.depth as i32;
+            let window = self.split.owned_window(part.index);
+            per_part.push(part.solver.ecg_sums(probes, window, z_offset, true)?);
         }
         if matches!(self.scope, Scope::Rank { .. }) {
             let mine: Vec<u8> = per_part[0].iter().flat_map(|v| v.to_le_bytes()).collect();

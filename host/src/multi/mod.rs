@@ -9,6 +9,13 @@
 //! in z inside a sub-domain: they advance the owned window `1..=n` with the
 //! halos as ordinary neighbours.
 //!
+//! The blocked kernel's passes of k steps read k slices beyond the window,
+//! so with it the halos are k slices deep ([`halo_depth`]; local slices
+//! `0..k` below, `k..k + n` owned, `k + n..2k + n` above) and are refilled
+//! once a pass, with every variable (the halo's cells are stepped within
+//! the pass, so they need their locals); the global ends are mirrored k
+//! slices deep (halo slice j reflects owned slice 2k - j).
+//!
 //! `gpu` runs the sub-domains on GPUs, all in this process or one per
 //! process (`rank` finds the processes and introduces them to each other,
 //! `nccl` carries the halos between them); `cpu` runs the same split on
@@ -45,6 +52,12 @@ pub enum MultiError {
          run sheets and cables on one GPU"
     )]
     NotThreeDimensional { nx: u32, ny: u32, nz: u32 },
+    #[error(
+        "--kernel blocked with --steps-per-pass {steps} over several GPUs exchanges halos {steps} slices deep \
+         by peer or host copies within one process, not through NCCL; use --exchange peer or host on one \
+         machine, or --steps-per-pass 1 (or another --kernel) for NCCL and several processes"
+    )]
+    DeepHalosNeedCopies { steps: u32 },
 }
 
 impl From<nccl::NcclError> for SolverError {
@@ -55,10 +68,19 @@ impl From<nccl::NcclError> for SolverError {
 }
 
 /// Refuses grids that cannot be split along z: sheets and cables (their
-/// kernels are not windowed along z) and grids with too few slices.
-pub fn check_splittable(dims: kernels_gpu::GridDims, parts: usize) -> Result<ZSplit, MultiError> {
+/// kernels are not windowed along z) and grids with too few slices for
+/// halos `depth` slices deep ([`halo_depth`]).
+pub fn check_splittable(dims: kernels_gpu::GridDims, parts: usize, depth: u32) -> Result<ZSplit, MultiError> {
     if dims.axes() < 3 {
         return Err(MultiError::NotThreeDimensional { nx: dims.nx, ny: dims.ny, nz: dims.nz });
     }
-    Ok(ZSplit::balanced(dims.nz, parts)?)
+    Ok(ZSplit::balanced_with_depth(dims.nz, parts, depth)?)
+}
+
+/// How deep the halos of a split run with `kernel` are: the blocked
+/// kernel's passes of k steps read k slices beyond the owned ones and
+/// exchange once a pass (deep halos), the
+/// other kernels one slice, every step.
+pub fn halo_depth(kernel: &crate::backend::KernelConfig) -> u32 {
+    if kernel.kind == crate::backend::KernelKind::Blocked { kernel.steps_per_pass.max(1) } else { 1 }
 }

@@ -8,16 +8,18 @@ use thiserror::Error;
 use crate::scalar::Scalar;
 use crate::state::State;
 
-/// Fewest owned slices per sub-domain: the bottom and top boundary slices
-/// must differ, and the mirror at a global end reads local slice 2.
+/// Fewest owned slices per sub-domain with one-slice halos: the bottom
+/// and top boundary slices must differ, and the mirror at a global end
+/// reads local slice 2. With halos `depth` slices deep a sub-domain owns
+/// `depth + 1` at least ([`ZSplit::min_slices`]).
 pub const MIN_SLICES_PER_PART: u32 = 2;
 
 #[derive(Debug, Error, PartialEq)]
 pub enum SplitError {
     #[error(
-        "cannot split nz = {nz} over {parts} sub-domains: each needs at least {MIN_SLICES_PER_PART} z-slices; use at most {max} GPUs or a larger nz"
+        "cannot split nz = {nz} over {parts} sub-domains: each needs at least {min} z-slices; use at most {max} GPUs or a larger nz"
     )]
-    TooFewSlices { nz: u32, parts: usize, max: u32 },
+    TooFewSlices { nz: u32, parts: usize, min: u32, max: u32 },
     #[error("a split needs at least one sub-domain")]
     NoParts,
     #[error(
@@ -27,11 +29,16 @@ pub enum SplitError {
     TooFewTissueSlices { parts: usize, slices: usize },
 }
 
-/// A split of the z-slices `0..nz` into contiguous owned runs.
+/// A split of the z-slices `0..nz` into contiguous owned runs, each stored
+/// between halos `depth` slices deep.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ZSplit {
     /// Part i owns global slices `starts[i]..starts[i + 1]`.
     starts: Vec<u32>,
+    /// Halo slices on each side of a part's owned ones: 1 for one step
+    /// between exchanges, k for passes of k steps (the blocked kernel
+    /// recomputes the halo's cells instead of exchanging every step).
+    depth: u32,
 }
 
 impl ZSplit {
@@ -40,15 +47,37 @@ impl ZSplit {
         if parts == 0 {
             return Err(SplitError::NoParts);
         }
-        if nz < MIN_SLICES_PER_PART * parts as u32 {
-            return Err(SplitError::TooFewSlices { nz, parts, max: nz / MIN_SLICES_PER_PART });
+        Self::balanced_with_depth(nz, parts, 1)
+    }
+
+    /// Parts as equal as possible with halos `depth` slices deep (each
+    /// part then owns [`ZSplit::min_slices`] at least).
+    pub fn balanced_with_depth(nz: u32, parts: usize, depth: u32) -> Result<Self, SplitError> {
+        if parts == 0 {
+            return Err(SplitError::NoParts);
+        }
+        let min = Self::min_slices(depth);
+        if nz < min * parts as u32 {
+            return Err(SplitError::TooFewSlices { nz, parts, min, max: nz / min });
         }
         let (base, extra) = (nz / parts as u32, nz % parts as u32);
         let mut starts = vec![0];
         for i in 0..parts as u32 {
             starts.push(starts[i as usize] + base + u32::from(i < extra));
         }
-        Ok(Self { starts })
+        Ok(Self { starts, depth })
+    }
+
+    /// Fewest slices a part owns with halos `depth` deep: a neighbour's
+    /// halo is a run of its owned slices, and the mirror at a global end
+    /// reads `depth` owned slices beyond the boundary one.
+    pub const fn min_slices(depth: u32) -> u32 {
+        if depth + 1 > MIN_SLICES_PER_PART { depth + 1 } else { MIN_SLICES_PER_PART }
+    }
+
+    /// Halo slices on each side of a part.
+    pub fn depth(&self) -> u32 {
+        self.depth
     }
 
     /// Parts that own about the same number of cells, where slice z holds
@@ -91,7 +120,7 @@ impl ZSplit {
             starts.push(cut as u32);
         }
         starts.push(nz as u32);
-        Ok(Self { starts })
+        Ok(Self { starts, depth: 1 })
     }
 
     pub fn parts(&self) -> usize {
@@ -114,35 +143,52 @@ impl ZSplit {
 
     /// Dimensions of part `i`'s local arrays, halos included.
     pub fn local_dims(&self, global: GridDims, i: usize) -> GridDims {
-        GridDims::new(global.nx, global.ny, self.owned_len(i) + 2)
+        GridDims::new(global.nx, global.ny, self.owned_len(i) + 2 * self.depth)
     }
 
-    /// The local window of owned slices, `1..=n`.
+    /// The local window of owned slices, `depth..depth + n`.
     pub fn owned_window(&self, i: usize) -> ZWindow {
-        ZWindow::new(1, self.owned_len(i) + 1)
+        ZWindow::new(self.depth, self.owned_len(i) + self.depth)
     }
 
-    /// Where part `i`'s halo slices come from: `(below, above)`, each as
-    /// (source part, source local slice). At the global ends the source is
-    /// the part itself (mirror rule).
+    /// The local halo slices of part `i`: below, then above.
+    pub fn halo_slices(&self, i: usize) -> [core::ops::Range<u32>; 2] {
+        let (d, n) = (self.depth, self.owned_len(i));
+        [0..d, n + d..n + 2 * d]
+    }
+
+    /// Where part `i`'s halo slice `local` (one of [`ZSplit::halo_slices`])
+    /// comes from: (source part, source local slice), an owned slice of
+    /// the neighbour, or at a global end of the part itself (mirror rule,
+    /// as often as needed).
+    pub fn halo_source(&self, i: usize, local: u32) -> (usize, u32) {
+        let g = self.global_slice(i, local);
+        let part = self.starts.partition_point(|&s| s <= g) - 1;
+        (part, g - self.starts[part] + self.depth)
+    }
+
+    /// Where part `i`'s halo slices come from with one-slice halos:
+    /// `(below, above)`, each as (source part, source local slice). At the
+    /// global ends the source is the part itself (mirror rule).
     pub fn halo_sources(&self, i: usize) -> [(usize, u32); 2] {
-        let n = self.owned_len(i);
-        let below = if i == 0 { (i, 2) } else { (i - 1, self.owned_len(i - 1)) };
-        let above = if i + 1 == self.parts() { (i, n - 1) } else { (i + 1, 1) };
-        [below, above]
+        let [below, above] = self.halo_slices(i);
+        [self.halo_source(i, below.start), self.halo_source(i, above.start)]
     }
 
     /// Global slice held by local slice `local` of part `i`, with the mirror
     /// rule applied to the halos at the global ends.
     pub fn global_slice(&self, i: usize, local: u32) -> u32 {
-        let z = self.starts[i] as i64 + local as i64 - 1;
-        kernels_gpu::stencil::mirror(z, self.nz() as i64) as u32
+        let z = self.starts[i] as i32 + local as i32 - self.depth as i32;
+        kernels_gpu::blocked::reflect(z, self.nz())
     }
 
     /// Where part `i`'s local slices lie in the whole grid, as the stimulus
     /// routine takes it (the same rule as [`ZSplit::global_slice`]).
     pub fn placement(&self, i: usize) -> kernels_gpu::events::SlicePlacement {
-        kernels_gpu::events::SlicePlacement { offset: self.starts[i] as i32 - 1, global_nz: self.nz() }
+        kernels_gpu::events::SlicePlacement {
+            offset: self.starts[i] as i32 - self.depth as i32,
+            global_nz: self.nz(),
+        }
     }
 
     /// Part `i`'s local state (halos filled) cut from the global state.
@@ -169,7 +215,8 @@ impl ZSplit {
                 let mut var = Vec::with_capacity(global.cells());
                 for (i, part) in parts.iter().enumerate() {
                     let n = d.slice_cells();
-                    var.extend_from_slice(&part.slice(k)[n..n * (self.owned_len(i) as usize + 1)]);
+                    let from = self.depth as usize;
+                    var.extend_from_slice(&part.slice(k)[n * from..n * (self.owned_len(i) as usize + from)]);
                 }
                 var
             })
@@ -190,7 +237,8 @@ impl ZSplit {
     /// chunks of equal size even when nz does not divide evenly.
     pub fn pack_owned<T: Scalar>(&self, local: &State<T>, i: usize) -> Vec<T> {
         let n = local.dims().slice_cells();
-        let owned = n..n * (self.owned_len(i) as usize + 1);
+        let from = self.depth as usize;
+        let owned = n * from..n * (self.owned_len(i) as usize + from);
         let len = self.packed_chunk_len(n, local.len());
         let mut chunk = Vec::with_capacity(len);
         for k in 0..local.len() {
@@ -235,7 +283,7 @@ mod tests {
         assert_eq!((s.owned(0), s.owned(1), s.owned(2)), (0..4, 4..8, 8..11));
         assert_eq!(s.local_dims(GridDims::new(5, 6, 11), 2), GridDims::new(5, 6, 5));
         assert_eq!(s.owned_window(1), ZWindow::new(1, 5));
-        assert_eq!(ZSplit::balanced(5, 3), Err(SplitError::TooFewSlices { nz: 5, parts: 3, max: 2 }));
+        assert_eq!(ZSplit::balanced(5, 3), Err(SplitError::TooFewSlices { nz: 5, parts: 3, min: 2, max: 2 }));
         assert!(ZSplit::balanced(6, 3).is_ok());
     }
 
@@ -254,6 +302,40 @@ mod tests {
         }
         assert_eq!(s.global_slice(0, 0), 1, "U[-1] = U[1]");
         assert_eq!(s.global_slice(2, 4), 8, "U[nz] = U[nz - 2]");
+    }
+
+    #[test]
+    fn deep_halos_come_from_runs_of_the_neighbours_and_the_mirror() {
+        let s = ZSplit::balanced_with_depth(13, 3, 3).unwrap(); // 5, 4, 4 slices
+        assert_eq!(s.depth(), 3);
+        assert_eq!(s.local_dims(GridDims::new(2, 2, 13), 1), GridDims::new(2, 2, 10));
+        assert_eq!(s.owned_window(0), ZWindow::new(3, 8));
+        assert_eq!(s.halo_slices(1), [0..3, 7..10]);
+        // Part 1's halos: part 0's top three owned slices, part 2's bottom three.
+        assert_eq!((0..3).map(|z| s.halo_source(1, z)).collect::<Vec<_>>(), [(0, 5), (0, 6), (0, 7)]);
+        assert_eq!((7..10).map(|z| s.halo_source(1, z)).collect::<Vec<_>>(), [(2, 3), (2, 4), (2, 5)]);
+        // The ends mirror: global -3, -2, -1 are 3, 2, 1; 13, 14, 15 are 11, 10, 9.
+        assert_eq!((0..3).map(|z| s.halo_source(0, z)).collect::<Vec<_>>(), [(0, 6), (0, 5), (0, 4)]);
+        assert_eq!((7..10).map(|z| s.halo_source(2, z)).collect::<Vec<_>>(), [(2, 5), (2, 4), (2, 3)]);
+        for i in 0..3 {
+            for z in s.halo_slices(i).into_iter().flatten() {
+                let (src, local) = s.halo_source(i, z);
+                let w = s.owned_window(src);
+                assert!((w.begin..w.end).contains(&local), "part {i} slice {z}");
+                assert_eq!(s.global_slice(i, z), s.global_slice(src, local));
+            }
+        }
+        assert_eq!(s.placement(2).offset, 9 - 3);
+        let e = ZSplit::balanced_with_depth(11, 3, 3).unwrap_err();
+        assert_eq!(e, SplitError::TooFewSlices { nz: 11, parts: 3, min: 4, max: 2 });
+        assert!(e.to_string().contains("at least 4 z-slices"), "{e}");
+        // Scatter and gather keep the owned slices whatever the depth.
+        let f = coordinates::<f64>(GridDims::new(3, 2, 13));
+        let parts: Vec<_> = (0..3).map(|i| s.scatter(&f, i)).collect();
+        assert_eq!(parts[0].var(0)[[0, 0, 0]], f.var(0)[[3, 0, 0]], "halo slice 0 of part 0 is global 3");
+        assert_eq!(s.gather(&parts), f);
+        let packed: Vec<f64> = (0..3).flat_map(|i| s.pack_owned(&parts[i], i)).collect();
+        assert_eq!(s.unpack_gathered(Karma::INFO, 3, 2, &packed), f);
     }
 
     /// The cells of each part of a split of `cells`.

@@ -497,7 +497,7 @@ impl<M: CellModel, T: Scalar> TissueGpuMultiSolver<M, T> {
                     copy_slice_to_host(
                         src.address(&src.u_next),
                         Part::<T>::geometry(send),
-                        host,
+                        (host, 0),
                         &src.stream,
                     )?;
                 }
@@ -510,7 +510,7 @@ impl<M: CellModel, T: Scalar> TissueGpuMultiSolver<M, T> {
                     let host = src.pinned[1 - side].as_ref().expect("pinned buffers");
                     let recv = &self.split.slabs[*j].recv[*side];
                     let at = Part::<T>::geometry(recv);
-                    copy_slice_from_host(host, dst.address(&dst.u_next), at, &dst.stream)?;
+                    copy_slice_from_host((host, 0), dst.address(&dst.u_next), at, &dst.stream)?;
                 }
             }
         }

@@ -889,6 +889,60 @@ impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
         Ok(())
     }
 
+    /// Advances the slices of `window` by a pass of `steps` steps from U
+    /// (and the locals) into U_next, on `stream`, without the swap: the
+    /// blocked kernel's pass, or for the other kernels (`steps` = 1) one
+    /// step. The window's pass reads `steps` slices beyond it.
+    pub(crate) fn launch_pass_on(
+        &mut self,
+        stream: &Arc<CudaStream>,
+        window: ZWindow,
+        steps: u32,
+    ) -> Result<(), SolverError> {
+        if window.is_empty() {
+            return Ok(());
+        }
+        match self.config.kind {
+            KernelKind::Blocked => self.launch_blocked(stream, window, steps),
+            _ => {
+                assert_eq!(steps, 1, "one step per launch but for the blocked kernel");
+                self.launch_window_on(stream, window)
+            }
+        }
+    }
+
+    /// Takes the pass of `steps` steps just launched: the buffers swap.
+    pub(crate) fn finish_pass(&mut self, steps: u32) {
+        self.swap_buffers();
+        self.step_count += steps as u64 - 1;
+    }
+
+    /// The step the next launch takes.
+    pub(crate) fn step_count(&self) -> u64 {
+        self.step_count
+    }
+
+    /// Whether a stimulus of the run is due at `step` anywhere in the whole
+    /// grid, this buffer's share or not (the sub-domains of a split end
+    /// their passes together).
+    pub(crate) fn stimulus_due_anywhere(&self, step: u64) -> bool {
+        self.events.stimuli.stimuli.iter().any(|s| s.active_at(step))
+    }
+
+    /// Device addresses of the buffers a pass writes, one per variable: U_next,
+    /// then each local variable in the second locals buffer (the blocked
+    /// kernel's; the other kernels update the locals in place and have
+    /// none, so only U_next).
+    pub(crate) fn next_variable_addresses(&self) -> Vec<cudarc::driver::sys::CUdeviceptr> {
+        let mut out = vec![self.u_next_address()];
+        if let Some(next) = &self.local_next {
+            let (base, _sync) = next.device_ptr(&self.stream);
+            let bytes = (self.grid.cells() * T::BYTES) as u64;
+            out.extend((0..M::Locals::<T>::COUNT as u64).map(|k| base + k * bytes));
+        }
+        out
+    }
+
     /// Makes the U_next just written the current U: the step is taken.
     pub(crate) fn swap_buffers(&mut self) {
         std::mem::swap(&mut self.u, &mut self.u_next);
