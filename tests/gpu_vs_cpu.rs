@@ -527,16 +527,10 @@ fn multi_gpu_blocked(gpu: &GpuDevice) -> Result<(), String> {
             for exchange in [Exchange::Peer, Exchange::Host] {
                 for overlap in [true, false] {
                     let what = format!("nz {nz}, {cfg}, {exchange:?} exchange, overlap {overlap}");
-                    let mut s = GpuMultiSolver::<Karma, f32>::new(&devices, &run, exchange, overlap)
-                        .map_err(|e| format!("{what}: {e}"))?;
-                    s.set_events(&events, EventStart::NEW, Some(&maps)).map_err(|e| e.to_string())?;
                     // Uneven calls, as a run's outputs make them.
-                    for steps in [7, 1, 1400, 1592] {
-                        s.advance(steps).map_err(|e| e.to_string())?;
-                    }
-                    bit_identical(&s.state().map_err(|e| e.to_string())?, &want_state)
-                        .map_err(|e| format!("{what} ({}): {e}", s.method()))?;
-                    same_maps(&s.maps().map_err(|e| e.to_string())?.unwrap(), &want_maps)
+                    let calls = [7, 1, 1400, 1592];
+                    split_events(&devices, &run, (exchange, overlap), (&events, &maps), &calls)
+                        .and_then(|got| same_split(got, (&want_state, &want_maps)))
                         .map_err(|e| format!("{what}: {e}"))?;
                     runs += 1;
                 }
@@ -1081,18 +1075,41 @@ fn device_events_split(gpu: &GpuDevice) -> Result<(), String> {
         for exchange in [Exchange::Peer, Exchange::Host] {
             for overlap in [true, false] {
                 let what = format!("{cfg}, {exchange:?} exchange, overlap {overlap}");
-                let mut s = GpuMultiSolver::<Karma, f32>::new(&devices, &run, exchange, overlap)
-                    .map_err(|e| format!("{what}: {e}"))?;
-                s.set_events(&events, EventStart::NEW, Some(&maps)).map_err(|e| e.to_string())?;
-                s.advance(3000).map_err(|e| e.to_string())?;
-                bit_identical(&s.state().map_err(|e| e.to_string())?, &want_state)
-                    .map_err(|e| format!("{what}: {e}"))?;
-                same_maps(&s.maps().map_err(|e| e.to_string())?.unwrap(), &want_maps)
+                split_events(&devices, &run, (exchange, overlap), (&events, &maps), &[3000])
+                    .and_then(|got| same_split(got, (&want_state, &want_maps)))
                     .map_err(|e| format!("{what}: {e}"))?;
             }
         }
     }
     Ok(())
+}
+
+/// Karma f32 split over `devices` with `events` from their start, advanced
+/// by each of `calls` in turn: the state, the maps and the solver's method.
+fn split_events(
+    devices: &[GpuDevice],
+    run: &SplitRun<'_, f32>,
+    (exchange, overlap): (Exchange, bool),
+    (events, maps): (&Events, &Maps),
+    calls: &[u64],
+) -> Result<(State<f32>, Maps, String), String> {
+    let mut s =
+        GpuMultiSolver::<Karma, f32>::new(devices, run, exchange, overlap).map_err(|e| e.to_string())?;
+    s.set_events(events, EventStart::NEW, Some(maps)).map_err(|e| e.to_string())?;
+    for &steps in calls {
+        s.advance(steps).map_err(|e| e.to_string())?;
+    }
+    let state = s.state().map_err(|e| e.to_string())?;
+    Ok((state, s.maps().map_err(|e| e.to_string())?.unwrap(), s.method()))
+}
+
+/// A split run's state and maps equal the CPU's bit for bit.
+fn same_split(
+    (state, maps, method): (State<f32>, Maps, String),
+    want: (&State<f32>, &Maps),
+) -> Result<(), String> {
+    bit_identical(&state, want.0).map_err(|e| format!("({method}) {e}"))?;
+    same_maps(&maps, want.1)
 }
 
 /// The pseudo-ECG summed on the GPU (one GPU, and three sub-domains)

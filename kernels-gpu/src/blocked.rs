@@ -80,6 +80,12 @@ use crate::stencil::{laplacian7, mirror_offsets};
 /// The most steps one pass takes.
 pub const MAX_STEPS_PER_PASS: u32 = 4;
 
+/// Steps per pass when the run does not choose (`--steps-per-pass 0`): on
+/// an H100 (f32, 32x32 blocks, docs/BENCHMARKS.md "Temporal blocking") 3
+/// was the fastest for every model that has the kernel at 256^3, and for
+/// Karma at 512^3.
+pub const DEFAULT_STEPS_PER_PASS: u32 = 3;
+
 /// Slices per block along z when the run does not choose (`--z-chunk 0`).
 /// On an H100 (Karma f32, docs/BENCHMARKS.md "Temporal blocking") 32 was
 /// the faster at 256^3 with 32x32 blocks (64 leaves 400 blocks, three
