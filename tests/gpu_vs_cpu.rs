@@ -1112,10 +1112,11 @@ fn same_split(
     same_maps(&maps, want.1)
 }
 
-/// The pseudo-ECG summed on the GPU (one GPU, and three sub-domains)
-/// against the CPU's sum of the same state: the terms are bit-identical,
-/// only the order of the f64 additions differs, so the relative difference
-/// is bounded by a few ulps of the sum of |terms| (1e-12 here).
+/// The pseudo-ECG summed on the GPU (one GPU, and three sub-domains with
+/// one-slice and with deep halos) against the CPU's sum of the same state:
+/// the terms are bit-identical, only the order of the f64 additions
+/// differs, so the relative difference is bounded by a few ulps of the sum
+/// of |terms| (1e-12 here).
 fn device_ecg(gpu: &GpuDevice) -> Result<(), String> {
     let cfg = naive();
     let dims = GridDims::new(40, 36, 30);
@@ -1143,12 +1144,16 @@ fn device_ecg(gpu: &GpuDevice) -> Result<(), String> {
     let ordinals = split_ordinals()?;
     let devices: Vec<GpuDevice> =
         ordinals.iter().map(|&o| GpuDevice::open(o)).collect::<Result<_, _>>().map_err(|e| e.to_string())?;
-    let run = SplitRun { ptx: fibril::PTX, config: cfg, domain: &d, initial: &start };
-    let mut m =
-        GpuMultiSolver::<Karma, f32>::new(&devices, &run, Exchange::Peer, true).map_err(|e| e.to_string())?;
-    m.set_events(&events, EventStart::NEW, Some(&maps)).map_err(|e| e.to_string())?;
-    m.advance(400).map_err(|e| e.to_string())?;
-    close(&m.ecg(&probes).map_err(|e| e.to_string())?, "split")?;
+    // The split with one-slice halos (naive) and with halos 3 deep (blocked).
+    let blocked = config(KernelKind::Blocked, (32, 12)).with_steps_per_pass(3);
+    for cfg in [cfg, blocked] {
+        let run = SplitRun { ptx: fibril::PTX, config: cfg, domain: &d, initial: &start };
+        let mut m = GpuMultiSolver::<Karma, f32>::new(&devices, &run, Exchange::Peer, true)
+            .map_err(|e| e.to_string())?;
+        m.set_events(&events, EventStart::NEW, Some(&maps)).map_err(|e| e.to_string())?;
+        m.advance(400).map_err(|e| e.to_string())?;
+        close(&m.ecg(&probes).map_err(|e| e.to_string())?, &format!("split, {}", m.method()))?;
+    }
     println!("    (ECG at 3 electrodes: {want:?})");
     Ok(())
 }
