@@ -201,6 +201,32 @@ pub fn halo_work(block: (u32, u32), steps: u32, z_chunk: u32) -> f64 {
     frame * planes as f64 / ((tile.0 * tile.1) as f64 * z_chunk as f64 * steps as f64)
 }
 
+/// One `ld.shared` or `st.shared` of a `width`-bit element at a 32-bit
+/// address in the shared window, the value in a register of `class`
+/// (`Shared::get` and `Shared::set` in f32 and f64). Expands to an `asm!`,
+/// so it is used inside `unsafe`.
+#[cfg(target_arch = "nvptx64")]
+macro_rules! shared_access {
+    (ld, $width:literal, $bits:ty, $class:ident, $addr:expr) => {{
+        let bits: $bits;
+        core::arch::asm!(
+            concat!("ld.shared.b", $width, " {v}, [{a}];"),
+            v = out($class) bits,
+            a = in(reg32) $addr,
+            options(readonly, nostack, preserves_flags),
+        );
+        bits
+    }};
+    (st, $width:literal, $class:ident, $addr:expr, $value:expr) => {
+        core::arch::asm!(
+            concat!("st.shared.b", $width, " [{a}], {v};"),
+            a = in(reg32) $addr,
+            v = in($class) $value,
+            options(nostack, preserves_flags),
+        )
+    };
+}
+
 /// A block's shared memory, addressed by byte offsets (u32, so that a
 /// neighbour is one integer add away): a pointer and its length in
 /// elements (checked in debug builds, which the emulator's tests are). On
@@ -257,23 +283,9 @@ impl<T: Copy> Shared<T> {
         unsafe {
             let addr = self.window.wrapping_add(at);
             if core::mem::size_of::<T>() == 4 {
-                let bits: u32;
-                core::arch::asm!(
-                    "ld.shared.b32 {v}, [{a}];",
-                    v = out(reg32) bits,
-                    a = in(reg32) addr,
-                    options(readonly, nostack, preserves_flags),
-                );
-                core::mem::transmute_copy(&bits)
+                core::mem::transmute_copy(&shared_access!(ld, "32", u32, reg32, addr))
             } else {
-                let bits: u64;
-                core::arch::asm!(
-                    "ld.shared.b64 {v}, [{a}];",
-                    v = out(reg64) bits,
-                    a = in(reg32) addr,
-                    options(readonly, nostack, preserves_flags),
-                );
-                core::mem::transmute_copy(&bits)
+                core::mem::transmute_copy(&shared_access!(ld, "64", u64, reg64, addr))
             }
         }
         #[cfg(not(target_arch = "nvptx64"))]
@@ -295,21 +307,9 @@ impl<T: Copy> Shared<T> {
         unsafe {
             let addr = self.window.wrapping_add(at);
             if core::mem::size_of::<T>() == 4 {
-                let bits: u32 = core::mem::transmute_copy(&v);
-                core::arch::asm!(
-                    "st.shared.b32 [{a}], {v};",
-                    a = in(reg32) addr,
-                    v = in(reg32) bits,
-                    options(nostack, preserves_flags),
-                );
+                shared_access!(st, "32", reg32, addr, core::mem::transmute_copy::<T, u32>(&v));
             } else {
-                let bits: u64 = core::mem::transmute_copy(&v);
-                core::arch::asm!(
-                    "st.shared.b64 [{a}], {v};",
-                    a = in(reg32) addr,
-                    v = in(reg64) bits,
-                    options(nostack, preserves_flags),
-                );
+                shared_access!(st, "64", reg64, addr, core::mem::transmute_copy::<T, u64>(&v));
             }
         }
         #[cfg(not(target_arch = "nvptx64"))]

@@ -110,7 +110,7 @@ impl<M: CellModel, T: Scalar> CpuSolver<M, T> {
     /// Whether a stimulus of the run is due at `step`, anywhere in the
     /// whole grid (the sub-domains of a split end their passes together).
     pub fn stimulus_due(&self, step: u64) -> bool {
-        self.events.events.stimuli.stimuli.iter().any(|s| s.active_at(step))
+        self.events.events.stimuli.any_active_at(step)
     }
 
     fn step_once(&mut self) {

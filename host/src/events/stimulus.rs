@@ -721,6 +721,11 @@ pub struct StimulusSchedule {
 }
 
 impl StimulusSchedule {
+    /// Whether any stimulus is active at `step`, wherever it lies.
+    pub fn any_active_at(&self, step: u64) -> bool {
+        self.stimuli.iter().any(|s| s.active_at(step))
+    }
+
     /// Compiles every spec (errors name the first bad one, counting from 1).
     pub fn compile(
         specs: &[StimulusSpec],

@@ -170,6 +170,7 @@ impl ZSplit {
     /// Where part `i`'s halo slices come from with one-slice halos:
     /// `(below, above)`, each as (source part, source local slice). At the
     /// global ends the source is the part itself (mirror rule).
+    #[cfg(test)]
     pub fn halo_sources(&self, i: usize) -> [(usize, u32); 2] {
         let [below, above] = self.halo_slices(i);
         [self.halo_source(i, below.start), self.halo_source(i, above.start)]

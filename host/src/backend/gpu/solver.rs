@@ -926,7 +926,7 @@ impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
     /// grid, this buffer's share or not (the sub-domains of a split end
     /// their passes together).
     pub(crate) fn stimulus_due_anywhere(&self, step: u64) -> bool {
-        self.events.stimuli.stimuli.iter().any(|s| s.active_at(step))
+        self.events.stimuli.any_active_at(step)
     }
 
     /// Device addresses of the buffers a pass writes, one per variable: U_next,
