@@ -386,3 +386,37 @@ fn rate_tables_serve_the_ionic_models_and_are_refused_elsewhere() {
     let worst = runs[0].1.iter().zip(&runs[1].1).map(|(a, b)| (a - b).abs()).fold(0.0, f64::max);
     assert!(worst > 0.0 && worst < 0.5, "largest |dV| with and without the table: {worst} mV");
 }
+
+/// `--kernel tune` (from options or a configuration file) is accepted
+/// everywhere; on the CPU, which has one kernel, nothing is timed and the
+/// summary says nothing of a tuning (the GPU timing is checked on the
+/// device: docs/BENCHMARKS.md, "--kernel tune").
+#[test]
+fn tune_is_accepted_and_times_nothing_on_the_cpu() {
+    let out = scratch("tune");
+    let o = fibril(&[
+        "run",
+        "--backend",
+        "cpu",
+        "--size",
+        "8",
+        "--steps",
+        "4",
+        "--kernel",
+        "tune",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{stderr}");
+    assert!(!stderr.contains("--kernel tune timed"), "{stderr}");
+    let summary = std::fs::read_to_string(out.join("summary.json")).unwrap();
+    assert!(
+        summary.contains("\"method\": \"cpu-reference\"") && !summary.contains("kernel_tuning"),
+        "{summary}"
+    );
+    let config = fibril(&["run", "--kernel", "tune", "--print-config"]);
+    let text = String::from_utf8_lossy(&config.stdout);
+    assert!(config.status.success() && text.contains("kernel = \"tune\""), "{text}");
+    std::fs::remove_dir_all(&out).unwrap();
+}

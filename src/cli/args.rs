@@ -457,13 +457,19 @@ pub enum KernelArg {
     /// each block of --block threads writes its threads less k cells on
     /// each side and recomputes the rest, marching along z).
     Blocked,
+    /// Time the kernels that can step this run (auto's choice, naive,
+    /// columns, blocked at 2, 3 and 4 steps per pass) for a moment on the
+    /// GPU from the run's start and keep the fastest. Every kernel gives the
+    /// same bits, so only the speed depends on the choice; the timings are
+    /// printed and kept in the summary. One process only.
+    Tune,
 }
 
 impl KernelArg {
     /// The kernel asked for by name (`None` for `auto`).
     fn named(self) -> Option<KernelKind> {
         match self {
-            KernelArg::Auto => None,
+            KernelArg::Auto | KernelArg::Tune => None,
             KernelArg::Naive => Some(KernelKind::Naive),
             KernelArg::Csw => Some(KernelKind::Csw),
             KernelArg::Tower => Some(KernelKind::Tower),
@@ -585,6 +591,57 @@ impl ComputeArgs {
             }
             None => with(KernelKind::Naive),
         }
+    }
+
+    /// Whether `--kernel tune` asks for the kernel to be timed on the GPU.
+    pub fn tunes(&self) -> bool {
+        self.kernel == KernelArg::Tune
+    }
+
+    /// The kernels `--kernel tune` times for `model` in `precision` on
+    /// `dims` over `gpus` sub-domains, `auto`'s choice first: naive, columns
+    /// (at `auto`'s z-chunk) and blocked at 2, 3 and 4 steps per pass (or
+    /// at `--steps-per-pass` alone), each with `--block`/`--z-chunk` where
+    /// given, each only where it can step this grid (the kernel's own
+    /// checks; over several sub-domains, halos as deep as its passes). The
+    /// paper's kernels (csw, tower, tower-march) are left out: on every
+    /// device measured they are slower than naive (docs/BENCHMARKS.md).
+    pub fn tune_candidates(
+        &self,
+        model: &ModelInfo,
+        precision: Precision,
+        dims: GridDims,
+        gpus: usize,
+    ) -> Vec<KernelConfig> {
+        let auto = Self { kernel: KernelArg::Auto, ..self.clone() };
+        let named = |kernel, steps_per_pass| Self { kernel, steps_per_pass, ..self.clone() };
+        let mut all = vec![auto.kernel_config(model, precision, dims, gpus)];
+        all.push(named(KernelArg::Naive, 0).kernel_config(model, precision, dims, gpus));
+        // auto's columns (its z-chunk on small grids), whether or not auto takes them.
+        let columns = named(KernelArg::Columns, 0).kernel_config(model, precision, dims, gpus);
+        all.push(match self.z_chunk {
+            0 if dims.cells() <= COLUMNS_DEEP_CHUNK_MAX_CELLS => columns.with_z_chunk(COLUMNS_DEEP_CHUNK),
+            _ => columns,
+        });
+        if KernelKind::Blocked.entry_point(model.name, 3, precision).is_some() {
+            let steps: Vec<u32> = match self.steps_per_pass {
+                0 => (2..=kernels_gpu::blocked::MAX_STEPS_PER_PASS).collect(),
+                k => vec![k],
+            };
+            for k in steps {
+                all.push(named(KernelArg::Blocked, k).kernel_config(model, precision, dims, gpus));
+            }
+        }
+        let mut out: Vec<KernelConfig> = Vec::new();
+        for kernel in all {
+            let splittable = gpus == 1
+                || fibril_host::multi::check_splittable(dims, gpus, fibril_host::multi::halo_depth(&kernel))
+                    .is_ok();
+            if !out.contains(&kernel) && splittable && kernel.check(model.name, dims).is_ok() {
+                out.push(kernel);
+            }
+        }
+        out
     }
 }
 
@@ -716,6 +773,67 @@ mod tests {
         assert_eq!(
             given.kernel_config(find("karma"), Precision::F32, cube, 1).to_string(),
             "blocked 64x8 k3 z32"
+        );
+    }
+
+    #[test]
+    fn tune_times_every_kernel_that_can_step_the_run_autos_choice_first() {
+        let find = |name| fibril_host::models::find(name).unwrap();
+        let tune = ComputeArgs { kernel: KernelArg::Tune, ..ComputeArgs::default() };
+        assert!(tune.tunes() && !ComputeArgs::default().tunes());
+        let labels = |compute: &ComputeArgs, model, precision, dims, gpus| -> Vec<String> {
+            compute
+                .tune_candidates(find(model), precision, dims, gpus)
+                .iter()
+                .map(|k| k.to_string())
+                .collect()
+        };
+        let cube = GridDims::new(256, 256, 256);
+        // Before anything is timed, tune is auto.
+        assert_eq!(
+            tune.kernel_config(find("karma"), Precision::F32, cube, 1),
+            ComputeArgs::default().kernel_config(find("karma"), Precision::F32, cube, 1)
+        );
+        assert_eq!(
+            labels(&tune, "karma", Precision::F32, cube, 1),
+            [
+                "columns 32x8 z4",
+                "naive 32x8",
+                "blocked 32x32 k2 z32",
+                "blocked 32x32 k3 z32",
+                "blocked 32x32 k4 z32"
+            ]
+        );
+        // auto's z-chunk for columns on a small grid, naive first where auto takes it.
+        assert_eq!(
+            labels(&tune, "karma", Precision::F32, GridDims::new(64, 64, 64), 1)[..2],
+            ["naive 32x8", "columns 32x8 z8"]
+        );
+        // Four local variables: no blocked kernel.
+        assert_eq!(
+            labels(&tune, "ten_tusscher_2006", Precision::F64, cube, 1),
+            ["naive 32x8", "columns 32x8 z4"]
+        );
+        assert_eq!(labels(&tune, "bocf", Precision::F64, cube, 1)[2], "blocked 32x12 k2 z32");
+        // Only the kernels that can step the grid: 2D is naive's alone,
+        // columns need nx a multiple of 4.
+        assert_eq!(labels(&tune, "karma", Precision::F32, GridDims::new(512, 512, 1), 1), ["naive 32x8"]);
+        assert!(
+            !labels(&tune, "karma", Precision::F32, GridDims::new(250, 64, 64), 1)
+                .iter()
+                .any(|k| k.starts_with("columns"))
+        );
+        // Over sub-domains, passes of k steps need parts of k + 1 slices.
+        let thin = GridDims::new(64, 64, 8);
+        let split = labels(&tune, "karma", Precision::F32, thin, 2);
+        assert!(split.contains(&"blocked 32x32 k3 z32".to_string()), "{split:?}");
+        assert!(!split.iter().any(|k| k.contains(" k4 ")), "{split:?}");
+        // What is given is kept: --steps-per-pass limits blocked to it, --block applies to all.
+        let given =
+            ComputeArgs { steps_per_pass: 3, block: Some(BlockSize { x: 32, y: 16 }), ..tune.clone() };
+        assert_eq!(
+            labels(&given, "karma", Precision::F32, cube, 1),
+            ["naive 32x16", "columns 32x16 z4", "blocked 32x16 k3 z32"]
         );
     }
 

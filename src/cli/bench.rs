@@ -24,6 +24,7 @@ use serde::Serialize;
 use super::args::{self, ComputeArgs, GridArgs, ModelArgs, RankArgs};
 use super::select::{Selected, build_solver, check_memory, select};
 use super::summary::Throughput;
+use super::tune::{Tuning, tune};
 
 #[derive(Debug, Args)]
 pub struct BenchArgs {
@@ -101,6 +102,9 @@ pub struct BenchRecord {
     pub gpus: usize,
     /// steps/s over (gpus x the one-GPU steps/s of the same run), when both were timed.
     pub parallel_efficiency: Option<f64>,
+    /// With `--kernel tune`: every candidate's figure and the choice.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kernel_tuning: Option<Tuning>,
 }
 
 pub fn bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
@@ -124,6 +128,7 @@ pub fn bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
             args.compute.kernel_config(domain.model().info(), precision, domain.dims(), selected.gpus());
         selected.say_kernel_fallback(&args.compute, domain.model().info(), &kernel);
         selected.check_split_kernel(&args.compute, &kernel)?;
+        selected.check_tune(&args.compute)?;
         let measure =
             Measure { args: &args, selected: &selected, domain: &domain, kernel, steps: args.steps };
         let mut record = dispatch(domain.model().info(), precision, measure)?;
@@ -239,6 +244,14 @@ fn measure<M: CellModel, T: Scalar>(
 ) -> anyhow::Result<BenchRecord> {
     check_memory(selected, domain, T::PRECISION, kernel, None)?;
     let initial = InitialCondition::Planar.state::<T>(M::INFO, domain.dims());
+    let (kernel, kernel_tuning) = match selected {
+        Selected::Gpus(_) if args.compute.tunes() => {
+            let (chosen, found) = tune::<M, T>(selected, &args.compute, domain, &initial)?;
+            eprintln!("{}", found.report());
+            (chosen, Some(found))
+        }
+        _ => (kernel, None),
+    };
     let mut solver = build_solver::<M, T>(selected, &args.compute, kernel, domain, &initial)?;
     drop(initial);
 
@@ -300,6 +313,7 @@ fn measure<M: CellModel, T: Scalar>(
         roofline_fraction: copy_gb_per_s.map(|c| achieved_gb_per_s / c),
         gpus: selected.gpus(),
         parallel_efficiency: None,
+        kernel_tuning,
     })
 }
 

@@ -11,6 +11,7 @@ pub mod run_args;
 pub mod select;
 pub mod summary;
 pub mod tissue;
+pub mod tune;
 
 use clap::{Parser, Subcommand};
 

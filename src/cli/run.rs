@@ -26,13 +26,14 @@ use fibril_host::time::{MAX_STEPS, short};
 use fibril_host::{CellModel, Domain, ModelVisitor, Precision, Scalar, dispatch};
 use indicatif::{ProgressBar, ProgressStyle};
 
-use super::args::{self, ParamAssign, duration_steps};
+use super::args::{self, ComputeArgs, ParamAssign, duration_steps};
 use super::config::{Resolved, RunConfig};
 use super::interrupt::{self, INTERRUPTED_EXIT};
 use super::run_args::{InitArg, ProtocolArg, RunArgs};
 use super::select::{Selected, build_solver, check_memory, select};
 use super::summary::{ActivationRecord, EcgRecord, ResumeRecord, RunSummary, Throughput};
 use super::tissue::{self, TissueRun};
+use super::tune::tune;
 
 /// Name of the checkpoint file in the output directory.
 pub const CHECKPOINT_FILE: &str = "checkpoint.fibril";
@@ -374,6 +375,7 @@ fn plan(
         config.compute.kernel_config(domain.model().info(), precision, domain.dims(), selected.gpus());
     selected.say_kernel_fallback(&config.compute, domain.model().info(), &kernel);
     selected.check_split_kernel(&config.compute, &kernel)?;
+    selected.check_tune(&config.compute)?;
     let resume_from = args.resume.as_ref().map(|p| p.display().to_string()).unwrap_or_default();
     selected.bind_options(&format!("{}\n{resume_from}", config.to_toml()));
     if tissue.is_none() {
@@ -697,11 +699,29 @@ fn execute<M: CellModel, T: Scalar>(
             (initial, maps, None)
         }
     };
+    let mut tuning = None;
     let mut solver = match &tissue {
         Some(t) => {
             tissue::build_solver::<M, T>(&selected, t, config.compute.exchange.into(), &domain, &initial)?
         }
-        None => build_solver::<M, T>(&selected, &config.compute, kernel, &domain, &initial)?,
+        None => {
+            let kernel = match &selected {
+                Selected::Gpus(_) if config.compute.tunes() => {
+                    // A run that records maps launches every step itself
+                    // (no graphs); its candidates are timed the same way.
+                    let timed_as = ComputeArgs {
+                        no_graphs: config.compute.no_graphs || recording.is_some(),
+                        ..config.compute.clone()
+                    };
+                    let (chosen, found) = tune::<M, T>(&selected, &timed_as, &domain, &initial)?;
+                    eprintln!("{}", found.report());
+                    tuning = Some(found);
+                    chosen
+                }
+                _ => kernel,
+            };
+            build_solver::<M, T>(&selected, &config.compute, kernel, &domain, &initial)?
+        }
     };
     drop(initial);
     let events = Events { stimuli, recording };
@@ -848,6 +868,7 @@ fn execute<M: CellModel, T: Scalar>(
         activation: activation_record,
         ecg: ecg_record,
         tips_files,
+        kernel_tuning: tuning,
     };
     let summary_path = out.join("summary.json");
     write_json_atomic(&summary_path, &summary)

@@ -81,6 +81,19 @@ impl Selected {
         }
     }
 
+    /// Refuses `--kernel tune` over several processes before any work:
+    /// each rank would time its own sub-domain and might choose another
+    /// kernel than the others, whose halos must match.
+    pub fn check_tune(&self, compute: &ComputeArgs) -> anyhow::Result<()> {
+        if compute.tunes() && matches!(self, Selected::Rank { .. }) {
+            bail!(
+                "--kernel tune times the kernels within one process; a run over several processes needs the \
+                 kernel named (run `fibril bench --kernel tune` on one GPU, then pass its choice to --kernel)"
+            );
+        }
+        Ok(())
+    }
+
     pub fn gpus(&self) -> usize {
         match self {
             Selected::Cpu => 1,

@@ -110,6 +110,9 @@ pub struct RunSummary {
     /// `tips.csv` and `tips.png`, or `filaments.csv`, with --tips-every-ms.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub tips_files: Vec<String>,
+    /// With `--kernel tune`: every candidate's figure and the choice.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kernel_tuning: Option<super::tune::Tuning>,
 }
 
 impl RunSummary {

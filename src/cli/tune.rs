@@ -1,0 +1,163 @@
+//! `--kernel tune`: the fastest kernel for this run, timed on its GPU.
+//!
+//! Which kernel is fastest depends on the device as much as on the model
+//! and the grid: on an H100 the blocked kernel steps Mitchell-Schaeffer
+//! 1.37x faster than one step per pass at 256^3 and Karma 1.15x at 512^3,
+//! while on an H200, whose memory is faster, one step per pass wins for
+//! both but Mitchell-Schaeffer (docs/BENCHMARKS.md, "The third form").
+//! A rule cannot know that; a moment of timing can. Every kernel gives the
+//! same bits, so the choice changes the speed and nothing else.
+//!
+//! Each candidate is built from the run's own starting state on the
+//! selected GPUs, stepped until a stretch of steps takes
+//! [`STRETCH_S`], then timed over [`REPEATS`] such stretches (the best
+//! counts: noise only slows a stretch down), and dropped before the next
+//! is built, so the GPU holds one candidate's fields at a time. The
+//! fields the candidates reach are thrown away; the run starts from the
+//! state it had.
+
+use std::time::Instant;
+
+use anyhow::Context;
+use fibril_host::backend::KernelConfig;
+use fibril_host::{CellModel, Domain, Scalar, State};
+use serde::Serialize;
+
+use super::args::ComputeArgs;
+use super::select::{Selected, build_solver, check_memory};
+
+/// The shortest timed stretch of steps, seconds: long enough that the
+/// clock and the host's enqueueing are small next to it.
+const STRETCH_S: f64 = 0.04;
+
+/// Timed stretches per candidate (after the ones that find the length).
+const REPEATS: usize = 3;
+
+/// The most steps one stretch takes, so that a tiny grid does not keep the
+/// search for a long stretch going for ever.
+const MAX_STRETCH_STEPS: u64 = 1 << 20;
+
+/// One candidate's figure.
+#[derive(Debug, Clone, Serialize)]
+pub struct Timed {
+    /// The kernel as the run reports it (`blocked 32x32 k3 z32`).
+    pub kernel: String,
+    /// The best of the timed stretches; `None` when it could not be built.
+    pub steps_per_s: Option<f64>,
+    /// Why the candidate was not timed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub skipped: Option<String>,
+}
+
+/// What `--kernel tune` found.
+#[derive(Debug, Clone, Serialize)]
+pub struct Tuning {
+    /// The kernel the run takes.
+    pub chosen: String,
+    pub timings: Vec<Timed>,
+    /// Wall time of the tuning, building the candidates included.
+    pub seconds: f64,
+}
+
+/// Times every candidate of `compute.tune_candidates` on `selected` from
+/// `initial` and returns the fastest with the figures. Needs one process
+/// and a GPU (the caller checks).
+pub fn tune<M: CellModel, T: Scalar>(
+    selected: &Selected,
+    compute: &ComputeArgs,
+    domain: &Domain,
+    initial: &State<T>,
+) -> anyhow::Result<(KernelConfig, Tuning)> {
+    let started = Instant::now();
+    let info = domain.model().info();
+    let candidates = compute.tune_candidates(info, T::PRECISION, domain.dims(), selected.gpus());
+    let mut timings = Vec::with_capacity(candidates.len());
+    let mut best: Option<(KernelConfig, f64)> = None;
+    for kernel in candidates {
+        let timed = check_memory(selected, domain, T::PRECISION, kernel, None)
+            .and_then(|_| time_one::<M, T>(selected, compute, kernel, domain, initial));
+        match timed {
+            Ok(steps_per_s) => {
+                if best.is_none_or(|(_, b)| steps_per_s > b) {
+                    best = Some((kernel, steps_per_s));
+                }
+                timings.push(Timed {
+                    kernel: kernel.to_string(),
+                    steps_per_s: Some(steps_per_s),
+                    skipped: None,
+                });
+            }
+            Err(e) => timings.push(Timed {
+                kernel: kernel.to_string(),
+                steps_per_s: None,
+                skipped: Some(format!("{e:#}")),
+            }),
+        }
+    }
+    let Some((chosen, _)) = best else {
+        let why: Vec<String> = timings
+            .iter()
+            .map(|t| format!("{}: {}", t.kernel, t.skipped.as_deref().unwrap_or("?")))
+            .collect();
+        anyhow::bail!(
+            "--kernel tune could build none of its kernels ({}); name one with --kernel",
+            why.join("; ")
+        );
+    };
+    let tuning = Tuning { chosen: chosen.to_string(), timings, seconds: started.elapsed().as_secs_f64() };
+    Ok((chosen, tuning))
+}
+
+/// One candidate's steps per second: built, warmed (its first stretches
+/// find a length of [`STRETCH_S`] and capture what it replays), then the
+/// best of [`REPEATS`] stretches of that length.
+fn time_one<M: CellModel, T: Scalar>(
+    selected: &Selected,
+    compute: &ComputeArgs,
+    kernel: KernelConfig,
+    domain: &Domain,
+    initial: &State<T>,
+) -> anyhow::Result<f64> {
+    let mut solver = build_solver::<M, T>(selected, compute, kernel, domain, initial)?;
+    let mut stretch = |steps: u64| -> anyhow::Result<f64> {
+        let t0 = Instant::now();
+        solver.advance(steps)?;
+        solver.synchronize()?;
+        Ok(t0.elapsed().as_secs_f64())
+    };
+    stretch(4).context("first steps")?;
+    let mut steps = 16u64;
+    loop {
+        let s = stretch(steps)?;
+        if s >= STRETCH_S || steps >= MAX_STRETCH_STEPS {
+            break;
+        }
+        // Aim past the target (at least double, at most 16x) so few tries find it.
+        let aim = (steps as f64 * 1.25 * STRETCH_S / s.max(1e-6)).ceil() as u64;
+        steps = aim.clamp(2 * steps, 16 * steps).min(MAX_STRETCH_STEPS);
+    }
+    let mut best = f64::INFINITY;
+    for _ in 0..REPEATS {
+        best = best.min(stretch(steps)?);
+    }
+    Ok(steps as f64 / best)
+}
+
+impl Tuning {
+    /// The lines a run prints: every candidate's figure and the choice.
+    pub fn report(&self) -> String {
+        let mut lines = vec![format!(
+            "fibril: --kernel tune timed {} kernels in {:.1} s; taking {}",
+            self.timings.len(),
+            self.seconds,
+            self.chosen
+        )];
+        for t in &self.timings {
+            lines.push(match (t.steps_per_s, &t.skipped) {
+                (Some(v), _) => format!("  {:<28} {v:>12.0} steps/s", t.kernel),
+                (None, why) => format!("  {:<28} skipped: {}", t.kernel, why.as_deref().unwrap_or("")),
+            });
+        }
+        lines.join("\n")
+    }
+}
