@@ -3,7 +3,8 @@
 # `fibril bench` of each model and size with both (the tuned choice, its
 # speed over auto's, how long the tuning took and every candidate's
 # figure), then real runs (activation map, two snapshots) with tune and
-# with naive whose files must be the same bits. Binary in $BIN (default
+# with naive whose files must be the same bits, and torch.compile of the
+# Karma step at the sizes of $TORCH. Binary in $BIN (default
 # .device: scripts/stage-device.sh); writes $OUT/results.txt and the JSON.
 # SPECS: "model size steps" triples separated by ';'.
 # Usage: OUT=out scripts/device-tune.sh
@@ -27,6 +28,19 @@ tu = t["kernel_tuning"]
 print(f"{sys.argv[3]}: auto {a['method']} {a['steps_per_s']:,.0f} | tune {t['method']} {t['steps_per_s']:,.0f} | tune/auto {t['steps_per_s']/a['steps_per_s']:.3f} | tuning {tu['seconds']:.1f} s")
 for x in tu["timings"]:
     print(f"    {x['kernel']:<24} {x['steps_per_s'] or 0:>10,.0f}  {x.get('skipped') or ''}")
+PY
+done
+# torch.compile of the same Karma step (bench/torch_karma.py), same call:
+# "size steps" pairs separated by ';' (TORCH="" skips it).
+TORCH=${TORCH-"256 600;512 100"}
+IFS=';' read -ra sizes <<< "$TORCH"
+for pair in "${sizes[@]}"; do
+  read -r size steps <<< "$pair"
+  python3 bench/torch_karma.py --size "$size" --steps "$steps" --warmup 100 --repeats 5 > "$J/torch_$size.json" 2> "$J/torch_$size.err"
+  python3 - "$J/torch_$size.json" "$J/karma_${size}_auto.json" "$J/karma_${size}_tune.json" "$size" <<'PY' >> "$R"
+import json, sys
+t, a, u = (json.load(open(p))["steps_per_s"] for p in sys.argv[1:4])
+print(f"karma {sys.argv[4]}^3 f32: torch.compile {t:,.0f} steps/s; auto {a:,.0f} ({a/t:.3f}x); tune {u:,.0f} ({u/t:.3f}x)")
 PY
 done
 for model in karma mitchell_schaeffer; do

@@ -660,6 +660,34 @@ impl ComputeArgs {
         };
         runnable(around, &[best], model, dims, gpus)
     }
+
+    /// The next z-chunk `--kernel tune` tries after a round in which `best`
+    /// beat `before` (the same kernel) by its z-chunk: one more doubling or
+    /// halving in the direction that helped, while the chunk stays within
+    /// the grid's slices. `None` when the chunk did not move, the kernel has
+    /// none, `--z-chunk` fixed it, or the grid ends the walk. (At 512^3 the
+    /// blocked kernel's recomputed z-halo, 2K planes a chunk, weighs less
+    /// the longer the chunk, so the best may lie past 64.)
+    pub fn tune_next_chunk(
+        &self,
+        best: KernelConfig,
+        before: KernelConfig,
+        model: &ModelInfo,
+        dims: GridDims,
+        gpus: usize,
+    ) -> Option<KernelConfig> {
+        let chunked = matches!(best.kind, KernelKind::Blocked | KernelKind::Columns);
+        if !chunked || self.z_chunk != 0 || best.kind != before.kind || best.block != before.block {
+            return None;
+        }
+        let (now, was) = (best.effective_z_chunk(dims.nz), before.effective_z_chunk(dims.nz));
+        let next = match now.cmp(&was) {
+            std::cmp::Ordering::Greater if now * 2 <= dims.nz => now * 2,
+            std::cmp::Ordering::Less if now >= 2 => now / 2,
+            _ => return None,
+        };
+        runnable(vec![best.with_z_chunk(next)], &[best, before], model, dims, gpus).pop()
+    }
 }
 
 /// The kernels of `all` that can step `dims` over `gpus` sub-domains (the
@@ -909,6 +937,33 @@ mod tests {
         // Only what the grid allows: a sheet has no columns.
         let sheet = GridDims::new(512, 512, 1);
         assert!(labels(&tune, columns, sheet, 1).is_empty());
+    }
+
+    #[test]
+    fn tune_walks_the_z_chunk_on_in_the_direction_that_helped() {
+        let karma = fibril_host::models::find("karma").unwrap();
+        let tune = ComputeArgs { kernel: KernelArg::Tune, ..ComputeArgs::default() };
+        let cube = GridDims::new(512, 512, 512);
+        let blocked = |z| {
+            KernelConfig::new(KernelKind::Blocked, BlockSize { x: 32, y: 32 })
+                .with_steps_per_pass(3)
+                .with_z_chunk(z)
+        };
+        let next = |compute: &ComputeArgs, best, before, dims| {
+            compute.tune_next_chunk(best, before, karma, dims, 1).map(|k| k.to_string())
+        };
+        assert_eq!(next(&tune, blocked(64), blocked(0), cube).as_deref(), Some("blocked 32x32 k3 z128"));
+        assert_eq!(next(&tune, blocked(16), blocked(32), cube).as_deref(), Some("blocked 32x32 k3 z8"));
+        // Not moved, not chunked, fixed by --z-chunk, or past the grid: no walk.
+        assert_eq!(next(&tune, blocked(32), blocked(0), cube), None);
+        let naive = KernelConfig::new(KernelKind::Naive, BlockSize { x: 32, y: 8 });
+        assert_eq!(next(&tune, naive, naive, cube), None);
+        assert_eq!(next(&ComputeArgs { z_chunk: 64, ..tune.clone() }, blocked(64), blocked(32), cube), None);
+        assert_eq!(next(&tune, blocked(64), blocked(32), GridDims::new(256, 256, 64)), None);
+        // Another kernel or block: not a walk along z.
+        let columns = KernelConfig::new(KernelKind::Columns, BlockSize { x: 32, y: 8 }).with_z_chunk(8);
+        assert_eq!(next(&tune, columns, blocked(32), cube), None);
+        assert_eq!(next(&tune, columns, columns.with_z_chunk(4), cube).as_deref(), Some("columns 32x8 z16"));
     }
 
     #[test]

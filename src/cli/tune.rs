@@ -10,7 +10,8 @@
 //!
 //! The first round times the kernels (`ComputeArgs::tune_candidates`),
 //! a second the settings around the fastest of them: its z-chunk or block
-//! (`ComputeArgs::tune_refinements`).
+//! (`ComputeArgs::tune_refinements`); where a z-chunk step helped, the
+//! walk goes on in its direction (`ComputeArgs::tune_next_chunk`).
 //!
 //! Each candidate is built from the run's own starting state on the
 //! selected GPUs, stepped until a stretch of steps takes
@@ -108,6 +109,17 @@ pub fn tune<M: CellModel, T: Scalar>(
     round(compute.tune_candidates(info, T::PRECISION, dims, gpus), &mut best);
     if let Some((first, _)) = best {
         round(compute.tune_refinements(first, info, dims, gpus), &mut best);
+        // While a z-chunk step helped, one more in its direction.
+        let mut before = first;
+        while let Some((now, _)) = best
+            && let Some(next) = compute.tune_next_chunk(now, before, info, dims, gpus)
+        {
+            round(vec![next], &mut best);
+            if best.is_some_and(|(k, _)| k == now) {
+                break;
+            }
+            before = now;
+        }
     }
     let rule = ComputeArgs { kernel: KernelArg::Auto, ..compute.clone() }.kernel_config(
         info,
