@@ -85,11 +85,20 @@ pub fn tune<M: CellModel, T: Scalar>(
     let started = Instant::now();
     let info = domain.model().info();
     let (dims, gpus) = (domain.dims(), selected.gpus());
+    let d = dims;
+    eprintln!(
+        "fibril: --kernel tune: timing the kernels on {}x{}x{} (each built from the run's start; a few seconds, \
+         about a minute at 1024^3)",
+        d.nx, d.ny, d.nz
+    );
     let mut timings = Vec::new();
     let mut timed = Vec::new();
     let mut best: Option<(KernelConfig, f64)> = None;
     let mut round = |kernels: Vec<KernelConfig>, best: &mut Option<(KernelConfig, f64)>| {
         for kernel in kernels {
+            if timings.iter().any(|t: &Timed| t.kernel == kernel.to_string()) {
+                continue; // timed in an earlier round
+            }
             let result = check_memory(selected, domain, T::PRECISION, kernel, None)
                 .and_then(|_| time_one::<M, T>(selected, compute, kernel, domain, initial));
             let (steps_per_s, skipped) = match result {
@@ -115,6 +124,7 @@ pub fn tune<M: CellModel, T: Scalar>(
             && let Some(next) = compute.tune_next_chunk(now, before, info, dims, gpus)
         {
             round(vec![next], &mut best);
+            // Not better, or timed already (a walk back): the walk ends.
             if best.is_some_and(|(k, _)| k == now) {
                 break;
             }
