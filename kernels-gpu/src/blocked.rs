@@ -201,6 +201,31 @@ pub fn halo_work(block: (u32, u32), steps: u32, z_chunk: u32) -> f64 {
     frame * planes as f64 / ((tile.0 * tile.1) as f64 * z_chunk as f64 * steps as f64)
 }
 
+/// The share of `slots` (SMs x blocks an SM holds) a pass of `steps`
+/// steps in blocks of `block` threads and `z_chunk` slices keeps busy on
+/// `dims`, averaged over its waves: the blocks over the waves' slots. A
+/// block of 1,024 threads fills an SM, so a pass runs in waves of one block
+/// per SM and a last wave of a few blocks leaves most SMs idle (Karma k = 3
+/// at 256^3 in 32x32 blocks: 10 x 10 tiles x 8 chunks = 800 blocks, 7 waves
+/// of 132, 87%; 32x26, 10 x 13 x 4 = 520 blocks, 4 waves, 98%).
+pub fn wave_efficiency(dims: GridDims, block: (u32, u32), steps: u32, z_chunk: u32, slots: u32) -> f64 {
+    let Some(tile) = tile_of(block, steps) else { return 0.0 };
+    let blocks = dims.nx.div_ceil(tile.0) as u64
+        * dims.ny.div_ceil(tile.1) as u64
+        * dims.nz.div_ceil(z_chunk.max(1)) as u64;
+    let slots = slots.max(1) as u64;
+    blocks as f64 / (blocks.div_ceil(slots) * slots) as f64
+}
+
+/// A pass's predicted cost per cell-update, in units of one thread's level
+/// turn on a fully busy GPU: [`halo_work`] over [`wave_efficiency`]. A
+/// ranking, not a time: it leaves out what a plane costs whatever its rows
+/// (the barrier, the shared planes), so it favours short blocks more than
+/// the GPU does; `--kernel tune` times what it ranks first.
+pub fn predicted_cost(dims: GridDims, block: (u32, u32), steps: u32, z_chunk: u32, slots: u32) -> f64 {
+    halo_work(block, steps, z_chunk) / wave_efficiency(dims, block, steps, z_chunk, slots)
+}
+
 /// One `ld.shared` or `st.shared` of a `width`-bit element at a 32-bit
 /// address in the shared window, the value in a register of `class`
 /// (`Shared::get` and `Shared::set` in f32 and f64). Expands to an `asm!`,
@@ -933,5 +958,21 @@ mod tests {
         assert!((w - 512.0 * 66.0 / (336.0 * 64.0)).abs() < 1e-12, "{w}");
         assert!(halo_work((32, 32), 2, 32) < w && halo_work((32, 16), 2, 64) < w);
         assert_eq!(halo_work((32, 4), 2, 8), f64::INFINITY);
+    }
+
+    #[test]
+    fn waves_leave_sms_idle_when_the_blocks_do_not_fill_the_last() {
+        let cube = GridDims::new(256, 256, 256);
+        // Karma k = 3 on 132 SMs: the worked examples of `wave_efficiency`.
+        assert!((wave_efficiency(cube, (32, 32), 3, 32, 132) - 800.0 / 924.0).abs() < 1e-12);
+        assert!((wave_efficiency(cube, (32, 26), 3, 64, 132) - 520.0 / 528.0).abs() < 1e-12);
+        // Mitchell-Schaeffer k = 4, one chunk: 11 x 11 tiles fit one wave,
+        // 32x28's 11 x 13 need two (measured on an H100: 16,986 and 10,284 steps/s).
+        assert!((wave_efficiency(cube, (32, 32), 4, 256, 132) - 121.0 / 132.0).abs() < 1e-12);
+        assert!((wave_efficiency(cube, (32, 28), 4, 256, 132) - 143.0 / 264.0).abs() < 1e-12);
+        assert!(
+            predicted_cost(cube, (32, 28), 4, 256, 132) > 1.5 * predicted_cost(cube, (32, 32), 4, 256, 132)
+        );
+        assert_eq!(wave_efficiency(cube, (8, 8), 4, 32, 132), 0.0);
     }
 }

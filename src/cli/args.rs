@@ -661,6 +661,62 @@ impl ComputeArgs {
         runnable(around, &[best], model, dims, gpus)
     }
 
+    /// Blocked shapes `--kernel tune` tries last, around a blocked `best`
+    /// in f32 on one GPU of `multiprocessors` SMs: blocks `best`'s width
+    /// wide and 24 to 32 rows high, with chunks from 16 slices to the whole
+    /// grid, ranked by [`kernels_gpu::blocked::predicted_cost`] (a pass's
+    /// halo work over the share of SMs its waves keep busy); the two ranked
+    /// best, where they rank at least 1% above `best`. In f32 the blocked
+    /// kernels are capped at 64 registers (`build.rs`), so an SM holds as
+    /// many blocks as 64K registers and 2,048 threads allow; in f64 the
+    /// count is the compiler's, and nothing is ranked. Only where neither
+    /// `--block` nor `--z-chunk` was given. (On an H100, Karma at 256^3:
+    /// 32x26 z64 11,230 steps/s against 32x32 z32 10,592.)
+    pub fn tune_blocked_shapes(
+        &self,
+        best: KernelConfig,
+        model: &ModelInfo,
+        precision: Precision,
+        dims: GridDims,
+        gpus: usize,
+        multiprocessors: u32,
+    ) -> Vec<KernelConfig> {
+        use kernels_gpu::blocked::predicted_cost;
+        if best.kind != KernelKind::Blocked
+            || self.block.is_some()
+            || self.z_chunk != 0
+            || gpus != 1
+            || precision != Precision::F32
+        {
+            return Vec::new();
+        }
+        let (k, width) = (best.steps_per_pass, best.block.x);
+        let cost = |block: BlockSize, z: u32| {
+            let threads = block.x * block.y;
+            let per_sm = (65_536 / (64 * threads)).min(2048 / threads).max(1);
+            predicted_cost(dims, (block.x, block.y), k, z, multiprocessors * per_sm)
+        };
+        let own = cost(best.block, best.effective_z_chunk(dims.nz));
+        // Each height at its best chunk, so that the two timed differ in height.
+        let mut ranked: Vec<(f64, KernelConfig)> = Vec::new();
+        for height in (24..=32).step_by(2).filter(|h| width * h <= 1024) {
+            let block = BlockSize { x: width, y: height };
+            let chunks = std::iter::successors(Some(16u32), |z| (*z < dims.nz).then_some(z * 2));
+            let at_best = chunks
+                .map(|z| (cost(block, z.min(dims.nz)), z.min(dims.nz)))
+                .min_by(|a, b| a.0.total_cmp(&b.0));
+            if let Some((c, z)) = at_best
+                && c * 1.01 < own
+            {
+                ranked.push((c, KernelConfig { block, ..best }.with_z_chunk(z)));
+            }
+        }
+        ranked.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let mut shapes = runnable(ranked.into_iter().map(|(_, k)| k).collect(), &[best], model, dims, gpus);
+        shapes.truncate(2);
+        shapes
+    }
+
     /// The next z-chunk `--kernel tune` tries after a round in which `best`
     /// beat `before` (the same kernel) by its z-chunk: one more doubling or
     /// halving in the direction that helped, while the chunk stays within
@@ -964,6 +1020,50 @@ mod tests {
         let columns = KernelConfig::new(KernelKind::Columns, BlockSize { x: 32, y: 8 }).with_z_chunk(8);
         assert_eq!(next(&tune, columns, blocked(32), cube), None);
         assert_eq!(next(&tune, columns, columns.with_z_chunk(4), cube).as_deref(), Some("columns 32x8 z16"));
+    }
+
+    #[test]
+    fn tune_ranks_blocked_shapes_by_their_waves() {
+        let find = |name| fibril_host::models::find(name).unwrap();
+        let tune = ComputeArgs { kernel: KernelArg::Tune, ..ComputeArgs::default() };
+        let cube = GridDims::new(256, 256, 256);
+        let blocked = |y, k, z| {
+            KernelConfig::new(KernelKind::Blocked, BlockSize { x: 32, y })
+                .with_steps_per_pass(k)
+                .with_z_chunk(z)
+        };
+        let shapes = |compute: &ComputeArgs, best, precision, gpus| -> Vec<String> {
+            compute
+                .tune_blocked_shapes(best, find("karma"), precision, cube, gpus, 132)
+                .iter()
+                .map(|k| k.to_string())
+                .collect()
+        };
+        // Karma k = 3 at 256^3 on 132 SMs: 32x26 (10 x 13 tiles a chunk, full
+        // waves at any chunk, so the longest), then 32x30 z32 (880 blocks in
+        // 7 waves, 95%); on an H100 32x26 z64 ran 11,230 steps/s and 32x30
+        // z32 10,890 against 32x32 z32's 10,592.
+        let found = shapes(&tune, blocked(32, 3, 32), Precision::F32, 1);
+        assert_eq!(found, ["blocked 32x26 k3 z256", "blocked 32x30 k3 z32"]);
+        // Nothing for other kernels, f64, several GPUs, or a block or chunk given.
+        let naive = KernelConfig::new(KernelKind::Naive, BlockSize { x: 32, y: 8 });
+        assert!(shapes(&tune, naive, Precision::F32, 1).is_empty());
+        assert!(shapes(&tune, blocked(32, 3, 32), Precision::F64, 1).is_empty());
+        assert!(shapes(&tune, blocked(32, 3, 32), Precision::F32, 2).is_empty());
+        assert!(
+            shapes(&ComputeArgs { z_chunk: 32, ..tune.clone() }, blocked(32, 3, 32), Precision::F32, 1)
+                .is_empty()
+        );
+        // A shape already at its best ranks nothing above it: Mitchell-Schaeffer k = 4 32x30 z256 fills one wave.
+        let ms = tune.tune_blocked_shapes(
+            blocked(30, 4, 256),
+            find("mitchell_schaeffer"),
+            Precision::F32,
+            cube,
+            1,
+            132,
+        );
+        assert!(ms.iter().all(|k| k.block.y != 28), "{ms:?}");
     }
 
     #[test]

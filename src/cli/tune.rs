@@ -11,7 +11,9 @@
 //! The first round times the kernels (`ComputeArgs::tune_candidates`),
 //! a second the settings around the fastest of them: its z-chunk or block
 //! (`ComputeArgs::tune_refinements`); where a z-chunk step helped, the
-//! walk goes on in its direction (`ComputeArgs::tune_next_chunk`).
+//! walk goes on in its direction (`ComputeArgs::tune_next_chunk`); a
+//! blocked winner in f32 is last tried in the two shapes (block height,
+//! z-chunk) whose waves a count ranks best (`ComputeArgs::tune_blocked_shapes`).
 //!
 //! Each candidate is built from the run's own starting state on the
 //! selected GPUs, stepped until a stretch of steps takes
@@ -85,11 +87,10 @@ pub fn tune<M: CellModel, T: Scalar>(
     let started = Instant::now();
     let info = domain.model().info();
     let (dims, gpus) = (domain.dims(), selected.gpus());
-    let d = dims;
     eprintln!(
         "fibril: --kernel tune: timing the kernels on {}x{}x{} (each built from the run's start; a few seconds, \
-         about a minute at 1024^3)",
-        d.nx, d.ny, d.nz
+         about a minute at 1024^3 on an H100)",
+        dims.nx, dims.ny, dims.nz
     );
     let mut timings = Vec::new();
     let mut timed = Vec::new();
@@ -129,6 +130,12 @@ pub fn tune<M: CellModel, T: Scalar>(
                 break;
             }
             before = now;
+        }
+        // Last, blocked shapes whose waves fill the SMs better (a ranking by
+        // counts, so only its two best are timed).
+        if let (Some((now, _)), Selected::Gpus(devices)) = (best, selected) {
+            let sms = devices[0].info().multiprocessors;
+            round(compute.tune_blocked_shapes(now, info, T::PRECISION, dims, gpus, sms), &mut best);
         }
     }
     let rule = ComputeArgs { kernel: KernelArg::Auto, ..compute.clone() }.kernel_config(

@@ -33,6 +33,9 @@ pub struct DeviceInfo {
     pub total_bytes: u64,
     pub free_bytes: u64,
     pub compute_capability: (i32, i32),
+    /// Streaming multiprocessors: how many blocks a launch runs at once,
+    /// times the blocks an SM holds (132 on an H100 SXM and an H200).
+    pub multiprocessors: u32,
     /// CUDA driver API version, e.g. 13000 for 13.0.
     pub driver_version: i32,
 }
@@ -92,6 +95,10 @@ impl GpuDevice {
             total_bytes: total as u64,
             free_bytes: free as u64,
             compute_capability: ctx.compute_capability().map_err(context)?,
+            multiprocessors: ctx
+                .attribute(cudarc::driver::sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
+                .map_err(context)?
+                .max(1) as u32,
             driver_version: driver_version(),
         };
         Ok(Self { ctx, stream, info })
