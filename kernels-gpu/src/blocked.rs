@@ -208,6 +208,7 @@ pub fn halo_work(block: (u32, u32), steps: u32, z_chunk: u32) -> f64 {
 /// per SM and a last wave of a few blocks leaves most SMs idle (Karma k = 3
 /// at 256^3 in 32x32 blocks: 10 x 10 tiles x 8 chunks = 800 blocks, 7 waves
 /// of 132, 87%; 32x26, 10 x 13 x 4 = 520 blocks, 4 waves, 98%).
+#[cfg(not(target_arch = "nvptx64"))]
 pub fn wave_efficiency(dims: GridDims, block: (u32, u32), steps: u32, z_chunk: u32, slots: u32) -> f64 {
     let Some(tile) = tile_of(block, steps) else { return 0.0 };
     let blocks = dims.nx.div_ceil(tile.0) as u64
@@ -221,7 +222,9 @@ pub fn wave_efficiency(dims: GridDims, block: (u32, u32), steps: u32, z_chunk: u
 /// turn on a fully busy GPU: [`halo_work`] over [`wave_efficiency`]. A
 /// ranking, not a time: it leaves out what a plane costs whatever its rows
 /// (the barrier, the shared planes), so it favours short blocks more than
-/// the GPU does; `--kernel tune` times what it ranks first.
+/// the GPU does; `--kernel tune` times what it ranks first. (This and
+/// [`wave_efficiency`] are the host's: left out of the PTX.)
+#[cfg(not(target_arch = "nvptx64"))]
 pub fn predicted_cost(dims: GridDims, block: (u32, u32), steps: u32, z_chunk: u32, slots: u32) -> f64 {
     halo_work(block, steps, z_chunk) / wave_efficiency(dims, block, steps, z_chunk, slots)
 }
