@@ -418,3 +418,14 @@ fn tune_is_accepted_and_times_nothing_on_the_cpu() {
     assert!(config.status.success() && text.contains("kernel = \"tune\""), "{text}");
     std::fs::remove_dir_all(&out).unwrap();
 }
+
+/// `bench --sweep` times every kernel itself; with `--kernel tune` it would
+/// time the tuned kernel under each row's name, so the pair is refused
+/// before any work.
+#[test]
+fn bench_sweep_refuses_tune() {
+    assert_refused(
+        &["bench", "--sweep", "--kernel", "tune", "--backend", "gpu"],
+        &["--sweep", "drop --kernel tune"],
+    );
+}

@@ -459,7 +459,8 @@ pub enum KernelArg {
     Blocked,
     /// Time the kernels that can step this run (auto's choice, naive,
     /// columns, blocked at 2, 3 and 4 steps per pass), then the z-chunks or
-    /// blocks around the fastest, for a moment each on the GPU from the
+    /// blocks around the fastest (for blocked, also the block heights whose
+    /// waves fill the SMs best), for a moment each on the GPU from the
     /// run's start, and keep the fastest (auto's choice unless another is
     /// 2% faster). Every kernel gives the same bits, so only the speed
     /// depends on the choice; the timings are printed and kept in the
@@ -539,6 +540,9 @@ impl ComputeArgs {
         match (self.steps_per_pass, kind) {
             (0, KernelKind::Blocked) => kernels_gpu::blocked::DEFAULT_STEPS_PER_PASS,
             (0, _) => 1,
+            // tune's --steps-per-pass is for its blocked candidates; the
+            // kernel it starts from (auto's) takes one step.
+            (_, kind) if self.tunes() && kind != KernelKind::Blocked => 1,
             (k, _) => k,
         }
     }
@@ -634,7 +638,7 @@ impl ComputeArgs {
                 all.push(named(KernelArg::Blocked, k).kernel_config(model, precision, dims, gpus));
             }
         }
-        runnable(all, &[], model, dims, gpus)
+        self.runnable(all, &[], model, dims, gpus)
     }
 
     /// What `--kernel tune` tries after the first round, around its
@@ -658,7 +662,7 @@ impl ComputeArgs {
                 .to_vec(),
             _ => Vec::new(),
         };
-        runnable(around, &[best], model, dims, gpus)
+        self.runnable(around, &[best], model, dims, gpus)
     }
 
     /// Blocked shapes `--kernel tune` tries last, around a blocked `best`
@@ -712,15 +716,47 @@ impl ComputeArgs {
             }
         }
         ranked.sort_by(|a, b| a.0.total_cmp(&b.0));
-        let mut shapes = runnable(ranked.into_iter().map(|(_, k)| k).collect(), &[best], model, dims, gpus);
+        let mut shapes =
+            self.runnable(ranked.into_iter().map(|(_, k)| k).collect(), &[best], model, dims, gpus);
         shapes.truncate(2);
         shapes
+    }
+
+    /// The kernels of `all` that can step `dims` over `gpus` sub-domains
+    /// (the kernel's own checks; over several, halos as deep as its passes,
+    /// and through NCCL one slice deep only), each once, none that launches
+    /// as one of `except` does: the same kernel, block and steps, and the
+    /// same chunk once clamped to a sub-domain's slices (z64 and z32 on 32
+    /// slices are one launch).
+    fn runnable(
+        &self,
+        all: Vec<KernelConfig>,
+        except: &[KernelConfig],
+        model: &ModelInfo,
+        dims: GridDims,
+        gpus: usize,
+    ) -> Vec<KernelConfig> {
+        let slices = dims.nz.div_ceil(gpus.max(1) as u32);
+        let launch = |k: &KernelConfig| (k.kind, k.block, k.steps_per_pass, k.effective_z_chunk(slices));
+        let nccl = gpus > 1 && self.exchange == ExchangeArg::Nccl;
+        let mut seen: Vec<_> = except.iter().map(launch).collect();
+        let mut out = Vec::new();
+        for kernel in all {
+            let depth = fibril_host::multi::halo_depth(&kernel);
+            let splittable = gpus == 1
+                || (fibril_host::multi::check_splittable(dims, gpus, depth).is_ok() && !(nccl && depth > 1));
+            if !seen.contains(&launch(&kernel)) && splittable && kernel.check(model.name, dims).is_ok() {
+                seen.push(launch(&kernel));
+                out.push(kernel);
+            }
+        }
+        out
     }
 
     /// The next z-chunk `--kernel tune` tries after a round in which `best`
     /// beat `before` (the same kernel) by its z-chunk: one more doubling or
     /// halving in the direction that helped, while the chunk stays within
-    /// the grid's slices. `None` when the chunk did not move, the kernel has
+    /// a sub-domain's slices. `None` when the chunk did not move, the kernel has
     /// none, `--z-chunk` fixed it, or the grid ends the walk. (At 512^3 the
     /// blocked kernel's recomputed z-halo, 2K planes a chunk, weighs less
     /// the longer the chunk, so the best may lie past 64.)
@@ -736,40 +772,15 @@ impl ComputeArgs {
         if !chunked || self.z_chunk != 0 || best.kind != before.kind || best.block != before.block {
             return None;
         }
-        let (now, was) = (best.effective_z_chunk(dims.nz), before.effective_z_chunk(dims.nz));
+        let slices = dims.nz.div_ceil(gpus.max(1) as u32);
+        let (now, was) = (best.effective_z_chunk(slices), before.effective_z_chunk(slices));
         let next = match now.cmp(&was) {
-            std::cmp::Ordering::Greater if now * 2 <= dims.nz => now * 2,
+            std::cmp::Ordering::Greater if now * 2 <= slices => now * 2,
             std::cmp::Ordering::Less if now >= 2 => now / 2,
             _ => return None,
         };
-        runnable(vec![best.with_z_chunk(next)], &[best, before], model, dims, gpus).pop()
+        self.runnable(vec![best.with_z_chunk(next)], &[best, before], model, dims, gpus).pop()
     }
-}
-
-/// The kernels of `all` that can step `dims` over `gpus` sub-domains (the
-/// kernel's own checks; over several, halos as deep as its passes), each
-/// once, none that runs as one of `except` does (the same label: columns
-/// with no chunk given and with the default chunk are one kernel).
-fn runnable(
-    all: Vec<KernelConfig>,
-    except: &[KernelConfig],
-    model: &ModelInfo,
-    dims: GridDims,
-    gpus: usize,
-) -> Vec<KernelConfig> {
-    let mut seen: Vec<String> = except.iter().map(|k| k.to_string()).collect();
-    let mut out = Vec::new();
-    for kernel in all {
-        let splittable = gpus == 1
-            || fibril_host::multi::check_splittable(dims, gpus, fibril_host::multi::halo_depth(&kernel))
-                .is_ok();
-        let label = kernel.to_string();
-        if !seen.contains(&label) && splittable && kernel.check(model.name, dims).is_ok() {
-            seen.push(label);
-            out.push(kernel);
-        }
-    }
-    out
 }
 
 /// Builds and validates the domain (the model's usual dx, dt and D where
@@ -955,6 +966,16 @@ mod tests {
         let split = labels(&tune, "karma", Precision::F32, thin, 2);
         assert!(split.contains(&"blocked 32x32 k3 z32".to_string()), "{split:?}");
         assert!(!split.iter().any(|k| k.contains(" k4 ")), "{split:?}");
+        // tune's --steps-per-pass is its blocked candidates': the kernel it
+        // starts from takes one step and can run (auto named it would not).
+        let k3 = ComputeArgs { steps_per_pass: 3, ..tune.clone() };
+        let start = k3.kernel_config(find("karma"), Precision::F32, cube, 1);
+        assert_eq!((start.to_string().as_str(), start.check("karma", cube)), ("columns 32x8 z4", Ok(())));
+        // Through NCCL, sub-domains take one-slice halos only: no blocked pass of several steps.
+        let nccl = ComputeArgs { exchange: ExchangeArg::Nccl, ..tune.clone() };
+        let over_nccl = labels(&nccl, "karma", Precision::F32, cube, 2);
+        assert!(!over_nccl.iter().any(|k| k.starts_with("blocked")), "{over_nccl:?}");
+        assert!(labels(&tune, "karma", Precision::F32, cube, 2).iter().any(|k| k.starts_with("blocked")));
         // What is given is kept: --steps-per-pass limits blocked to it, --block applies to all.
         let given =
             ComputeArgs { steps_per_pass: 3, block: Some(BlockSize { x: 32, y: 16 }), ..tune.clone() };
@@ -1016,6 +1037,16 @@ mod tests {
         assert_eq!(next(&tune, naive, naive, cube), None);
         assert_eq!(next(&ComputeArgs { z_chunk: 64, ..tune.clone() }, blocked(64), blocked(32), cube), None);
         assert_eq!(next(&tune, blocked(64), blocked(32), GridDims::new(256, 256, 64)), None);
+        // Over two sub-domains of 128 slices each, the walk ends at 128.
+        let split = |best, before| tune.tune_next_chunk(best, before, karma, GridDims::new(256, 256, 256), 2);
+        assert_eq!(
+            split(blocked(64), blocked(32)).map(|k| k.to_string()).as_deref(),
+            Some("blocked 32x32 k3 z128")
+        );
+        assert_eq!(split(blocked(128), blocked(64)), None);
+        // Chunks past the slices launch as the whole window: one kernel, timed once.
+        let shallow = GridDims::new(256, 256, 32);
+        assert!(tune.tune_refinements(blocked(32), karma, shallow, 1).iter().all(|k| k.z_chunk != 64));
         // Another kernel or block: not a walk along z.
         let columns = KernelConfig::new(KernelKind::Columns, BlockSize { x: 32, y: 8 }).with_z_chunk(8);
         assert_eq!(next(&tune, columns, blocked(32), cube), None);
@@ -1063,7 +1094,7 @@ mod tests {
             1,
             132,
         );
-        assert!(ms.iter().all(|k| k.block.y != 28), "{ms:?}");
+        assert!(ms.is_empty(), "{ms:?}");
     }
 
     #[test]

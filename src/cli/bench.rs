@@ -113,6 +113,9 @@ pub fn bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
     }
     let domain = args::domain(&args.grid, &args.model)?;
     let precision = args.compute.precision.resolve(domain.model().info());
+    if args.sweep && args.compute.tunes() {
+        bail!("bench --sweep times every kernel and block itself; drop --kernel tune (or --sweep)");
+    }
     if args.sweep {
         return dispatch(domain.model().info(), precision, Sweep { args: &args, domain: &domain });
     }
@@ -246,7 +249,7 @@ fn measure<M: CellModel, T: Scalar>(
     let initial = InitialCondition::Planar.state::<T>(M::INFO, domain.dims());
     let (kernel, kernel_tuning) = match selected {
         Selected::Gpus(_) if args.compute.tunes() => {
-            let (chosen, found) = tune::<M, T>(selected, &args.compute, domain, &initial)?;
+            let (chosen, found) = tune::<M, T>(selected, &args.compute, domain, &initial, None)?;
             eprintln!("{}", found.report());
             (chosen, Some(found))
         }

@@ -708,12 +708,15 @@ fn execute<M: CellModel, T: Scalar>(
             let kernel = match &selected {
                 Selected::Gpus(_) if config.compute.tunes() => {
                     // A run that records maps launches every step itself
-                    // (no graphs); its candidates are timed the same way.
+                    // (no graphs), so its candidates are timed without
+                    // graphs too (though without the recorder's work and
+                    // without stimuli); each must fit with the maps.
                     let timed_as = ComputeArgs {
                         no_graphs: config.compute.no_graphs || recording.is_some(),
                         ..config.compute.clone()
                     };
-                    let (chosen, found) = tune::<M, T>(&selected, &timed_as, &domain, &initial)?;
+                    let (chosen, found) =
+                        tune::<M, T>(&selected, &timed_as, &domain, &initial, recording.as_ref())?;
                     eprintln!("{}", found.report());
                     tuning = Some(found);
                     chosen

@@ -29,6 +29,7 @@ use std::time::Instant;
 
 use anyhow::Context;
 use fibril_host::backend::{KernelConfig, KernelKind};
+use fibril_host::events::recording::Recording;
 use fibril_host::{CellModel, Domain, GridDims, ModelInfo, Precision, Scalar, State};
 use serde::Serialize;
 
@@ -77,14 +78,18 @@ pub struct Tuning {
     pub seconds: f64,
 }
 
-/// Times every candidate of `compute.tune_candidates` on `selected` from
-/// `initial` and returns the fastest with the figures. Needs one process
-/// and a GPU (the caller checks).
+/// Times the candidates on `selected` from `initial` and returns the one
+/// to take with the figures; each candidate must fit in GPU memory with
+/// the run's maps (`recording`). Needs one process and a GPU (the caller
+/// checks). A candidate that fails is skipped with its reason; a failure
+/// that leaves the GPU's context unusable (an illegal address: a bug)
+/// fails the candidates after it and then the run, with CUDA's error.
 pub fn tune<M: CellModel, T: Scalar>(
     selected: &Selected,
     compute: &ComputeArgs,
     domain: &Domain,
     initial: &State<T>,
+    recording: Option<&Recording>,
 ) -> anyhow::Result<(KernelConfig, Tuning)> {
     let started = Instant::now();
     let info = domain.model().info();
@@ -100,7 +105,7 @@ pub fn tune<M: CellModel, T: Scalar>(
     };
     let space = Space { compute, model: info, precision: T::PRECISION, dims, gpus, multiprocessors };
     let (timings, timed) = search(&space, |kernel| {
-        check_memory(selected, domain, T::PRECISION, kernel, None)?;
+        check_memory(selected, domain, T::PRECISION, kernel, recording)?;
         time_one::<M, T>(selected, compute, kernel, domain, initial)
     });
     let rule = ComputeArgs { kernel: KernelArg::Auto, ..compute.clone() }.kernel_config(
@@ -287,7 +292,7 @@ impl Tuning {
         };
         let mut lines = vec![format!(
             "fibril: --kernel tune timed {} kernels in {:.1} s; taking {}{why}",
-            self.timings.len(),
+            self.timings.iter().filter(|t| t.steps_per_s.is_some()).count(),
             self.seconds,
             self.chosen
         )];

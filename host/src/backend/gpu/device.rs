@@ -33,8 +33,8 @@ pub struct DeviceInfo {
     pub total_bytes: u64,
     pub free_bytes: u64,
     pub compute_capability: (i32, i32),
-    /// Streaming multiprocessors: how many blocks a launch runs at once,
-    /// times the blocks an SM holds (132 on an H100 SXM and an H200).
+    /// The device's SM count (132 on an H100 SXM and an H200): a launch
+    /// runs this many times the blocks one SM holds at once.
     pub multiprocessors: u32,
     /// CUDA driver API version, e.g. 13000 for 13.0.
     pub driver_version: i32,
