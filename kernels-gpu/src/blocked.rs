@@ -210,10 +210,11 @@ pub fn halo_work(block: (u32, u32), steps: u32, z_chunk: u32) -> f64 {
 /// of 132, 87%; 32x26, 10 x 13 x 4 = 520 blocks, 4 waves, 98%).
 #[cfg(not(target_arch = "nvptx64"))]
 pub fn wave_efficiency(dims: GridDims, block: (u32, u32), steps: u32, z_chunk: u32, slots: u32) -> f64 {
-    let Some(tile) = tile_of(block, steps) else { return 0.0 };
-    let blocks = dims.nx.div_ceil(tile.0) as u64
-        * dims.ny.div_ceil(tile.1) as u64
-        * dims.nz.div_ceil(z_chunk.max(1)) as u64;
+    if tile_of(block, steps).is_none() {
+        return 0.0;
+    }
+    let (gx, gy, gz) = launch_shape(dims, block, ZWindow::all(dims.nz), z_chunk.max(1), steps).grid;
+    let blocks = gx as u64 * gy as u64 * gz as u64;
     let slots = slots.max(1) as u64;
     blocks as f64 / (blocks.div_ceil(slots) * slots) as f64
 }

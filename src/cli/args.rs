@@ -569,17 +569,8 @@ impl ComputeArgs {
         dims: GridDims,
         gpus: usize,
     ) -> KernelConfig {
-        let with = |kind| {
-            KernelConfig::new(kind, self.block_for(kind, precision))
-                .with_z_chunk(self.z_chunk)
-                .with_steps_per_pass(self.steps_per_pass_of(kind))
-        };
-        let columns = match self.z_chunk {
-            0 if dims.cells() <= COLUMNS_DEEP_CHUNK_MAX_CELLS => {
-                with(KernelKind::Columns).with_z_chunk(COLUMNS_DEEP_CHUNK)
-            }
-            _ => with(KernelKind::Columns),
-        };
+        let with = |kind| self.config_of(kind, precision);
+        let columns = self.autos_columns(precision, dims);
         match self.kernel.named() {
             Some(KernelKind::Blocked)
                 if KernelKind::Blocked.entry_point(model.name, 3, precision).is_none() =>
@@ -596,6 +587,25 @@ impl ComputeArgs {
                 columns
             }
             None => with(KernelKind::Naive),
+        }
+    }
+
+    /// `kind` with this command line's block, z-chunk and steps per pass
+    /// (or the kernel's defaults).
+    fn config_of(&self, kind: KernelKind, precision: Precision) -> KernelConfig {
+        KernelConfig::new(kind, self.block_for(kind, precision))
+            .with_z_chunk(self.z_chunk)
+            .with_steps_per_pass(self.steps_per_pass_of(kind))
+    }
+
+    /// columns as `auto` takes them: [`COLUMNS_DEEP_CHUNK`] slices per
+    /// thread on grids of at most [`COLUMNS_DEEP_CHUNK_MAX_CELLS`] cells
+    /// unless `--z-chunk` says otherwise.
+    fn autos_columns(&self, precision: Precision, dims: GridDims) -> KernelConfig {
+        let columns = self.config_of(KernelKind::Columns, precision);
+        match self.z_chunk {
+            0 if dims.cells() <= COLUMNS_DEEP_CHUNK_MAX_CELLS => columns.with_z_chunk(COLUMNS_DEEP_CHUNK),
+            _ => columns,
         }
     }
 
@@ -620,23 +630,19 @@ impl ComputeArgs {
         gpus: usize,
     ) -> Vec<KernelConfig> {
         let auto = Self { kernel: KernelArg::Auto, ..self.clone() };
-        let named = |kernel, steps_per_pass| Self { kernel, steps_per_pass, ..self.clone() };
-        let mut all = vec![auto.kernel_config(model, precision, dims, gpus)];
-        all.push(named(KernelArg::Naive, 0).kernel_config(model, precision, dims, gpus));
-        // auto's columns (its z-chunk on small grids), whether or not auto takes them.
-        let columns = named(KernelArg::Columns, 0).kernel_config(model, precision, dims, gpus);
-        all.push(match self.z_chunk {
-            0 if dims.cells() <= COLUMNS_DEEP_CHUNK_MAX_CELLS => columns.with_z_chunk(COLUMNS_DEEP_CHUNK),
-            _ => columns,
-        });
+        let mut all = vec![
+            auto.kernel_config(model, precision, dims, gpus),
+            self.config_of(KernelKind::Naive, precision),
+            // auto's columns, whether or not auto takes them.
+            self.autos_columns(precision, dims),
+        ];
         if KernelKind::Blocked.entry_point(model.name, 3, precision).is_some() {
             let steps: Vec<u32> = match self.steps_per_pass {
                 0 => (2..=kernels_gpu::blocked::MAX_STEPS_PER_PASS).collect(),
                 k => vec![k],
             };
-            for k in steps {
-                all.push(named(KernelArg::Blocked, k).kernel_config(model, precision, dims, gpus));
-            }
+            let blocked = self.config_of(KernelKind::Blocked, precision);
+            all.extend(steps.into_iter().map(|k| blocked.with_steps_per_pass(k)));
         }
         self.runnable(all, &[], model, dims, gpus)
     }
@@ -736,7 +742,7 @@ impl ComputeArgs {
         dims: GridDims,
         gpus: usize,
     ) -> Vec<KernelConfig> {
-        let slices = dims.nz.div_ceil(gpus.max(1) as u32);
+        let slices = sub_domain_slices(dims, gpus);
         let launch = |k: &KernelConfig| (k.kind, k.block, k.steps_per_pass, k.effective_z_chunk(slices));
         let nccl = gpus > 1 && self.exchange == ExchangeArg::Nccl;
         let mut seen: Vec<_> = except.iter().map(launch).collect();
@@ -772,7 +778,7 @@ impl ComputeArgs {
         if !chunked || self.z_chunk != 0 || best.kind != before.kind || best.block != before.block {
             return None;
         }
-        let slices = dims.nz.div_ceil(gpus.max(1) as u32);
+        let slices = sub_domain_slices(dims, gpus);
         let (now, was) = (best.effective_z_chunk(slices), before.effective_z_chunk(slices));
         let next = match now.cmp(&was) {
             std::cmp::Ordering::Greater if now * 2 <= slices => now * 2,
@@ -781,6 +787,12 @@ impl ComputeArgs {
         };
         self.runnable(vec![best.with_z_chunk(next)], &[best, before], model, dims, gpus).pop()
     }
+}
+
+/// The most slices a sub-domain of `dims` split over `gpus` owns (the
+/// split is balanced): what a z-chunk is clamped to.
+fn sub_domain_slices(dims: GridDims, gpus: usize) -> u32 {
+    dims.nz.div_ceil(gpus.max(1) as u32)
 }
 
 /// Builds and validates the domain (the model's usual dx, dt and D where

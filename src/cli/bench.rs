@@ -24,7 +24,7 @@ use serde::Serialize;
 use super::args::{self, ComputeArgs, GridArgs, ModelArgs, RankArgs};
 use super::select::{Selected, build_solver, check_memory, select};
 use super::summary::Throughput;
-use super::tune::{Tuning, tune};
+use super::tune::{Tuning, kernel_for};
 
 #[derive(Debug, Args)]
 pub struct BenchArgs {
@@ -247,14 +247,8 @@ fn measure<M: CellModel, T: Scalar>(
 ) -> anyhow::Result<BenchRecord> {
     check_memory(selected, domain, T::PRECISION, kernel, None)?;
     let initial = InitialCondition::Planar.state::<T>(M::INFO, domain.dims());
-    let (kernel, kernel_tuning) = match selected {
-        Selected::Gpus(_) if args.compute.tunes() => {
-            let (chosen, found) = tune::<M, T>(selected, &args.compute, domain, &initial, None)?;
-            eprintln!("{}", found.report());
-            (chosen, Some(found))
-        }
-        _ => (kernel, None),
-    };
+    let (kernel, kernel_tuning) =
+        kernel_for::<M, T>(selected, &args.compute, kernel, domain, &initial, None)?;
     let mut solver = build_solver::<M, T>(selected, &args.compute, kernel, domain, &initial)?;
     drop(initial);
 

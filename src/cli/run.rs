@@ -26,14 +26,14 @@ use fibril_host::time::{MAX_STEPS, short};
 use fibril_host::{CellModel, Domain, ModelVisitor, Precision, Scalar, dispatch};
 use indicatif::{ProgressBar, ProgressStyle};
 
-use super::args::{self, ComputeArgs, ParamAssign, duration_steps};
+use super::args::{self, ParamAssign, duration_steps};
 use super::config::{Resolved, RunConfig};
 use super::interrupt::{self, INTERRUPTED_EXIT};
 use super::run_args::{InitArg, ProtocolArg, RunArgs};
 use super::select::{Selected, build_solver, check_memory, select};
 use super::summary::{ActivationRecord, EcgRecord, ResumeRecord, RunSummary, Throughput};
 use super::tissue::{self, TissueRun};
-use super::tune::tune;
+use super::tune::kernel_for;
 
 /// Name of the checkpoint file in the output directory.
 pub const CHECKPOINT_FILE: &str = "checkpoint.fibril";
@@ -705,24 +705,15 @@ fn execute<M: CellModel, T: Scalar>(
             tissue::build_solver::<M, T>(&selected, t, config.compute.exchange.into(), &domain, &initial)?
         }
         None => {
-            let kernel = match &selected {
-                Selected::Gpus(_) if config.compute.tunes() => {
-                    // A run that records maps launches every step itself
-                    // (no graphs), so its candidates are timed without
-                    // graphs too (though without the recorder's work and
-                    // without stimuli); each must fit with the maps.
-                    let timed_as = ComputeArgs {
-                        no_graphs: config.compute.no_graphs || recording.is_some(),
-                        ..config.compute.clone()
-                    };
-                    let (chosen, found) =
-                        tune::<M, T>(&selected, &timed_as, &domain, &initial, recording.as_ref())?;
-                    eprintln!("{}", found.report());
-                    tuning = Some(found);
-                    chosen
-                }
-                _ => kernel,
-            };
+            let (kernel, found) = kernel_for::<M, T>(
+                &selected,
+                &config.compute,
+                kernel,
+                &domain,
+                &initial,
+                recording.as_ref(),
+            )?;
+            tuning = found;
             build_solver::<M, T>(&selected, &config.compute, kernel, &domain, &initial)?
         }
     };

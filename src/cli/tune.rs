@@ -33,7 +33,7 @@ use fibril_host::events::recording::Recording;
 use fibril_host::{CellModel, Domain, GridDims, ModelInfo, Precision, Scalar, State};
 use serde::Serialize;
 
-use super::args::{ComputeArgs, KernelArg};
+use super::args::ComputeArgs;
 use super::select::{Selected, build_solver, check_memory};
 
 /// The shortest timed stretch of steps, seconds: long enough that the
@@ -78,13 +78,36 @@ pub struct Tuning {
     pub seconds: f64,
 }
 
+/// The kernel a run or benchmark takes on `selected`: `kernel` (auto's
+/// or the one named), or with `--kernel tune` on this process's GPUs the
+/// one [`tune`] finds, with its figures (its report printed). A run that
+/// records maps (`recording`) launches every step itself, without graphs,
+/// so its candidates are timed without graphs too (though without the
+/// recorder's work and without stimuli), and each must fit with the maps.
+pub fn kernel_for<M: CellModel, T: Scalar>(
+    selected: &Selected,
+    compute: &ComputeArgs,
+    kernel: KernelConfig,
+    domain: &Domain,
+    initial: &State<T>,
+    recording: Option<&Recording>,
+) -> anyhow::Result<(KernelConfig, Option<Tuning>)> {
+    if !(compute.tunes() && matches!(selected, Selected::Gpus(_))) {
+        return Ok((kernel, None));
+    }
+    let timed_as = ComputeArgs { no_graphs: compute.no_graphs || recording.is_some(), ..compute.clone() };
+    let (chosen, found) = tune::<M, T>(selected, &timed_as, domain, initial, recording)?;
+    eprintln!("{}", found.report());
+    Ok((chosen, Some(found)))
+}
+
 /// Times the candidates on `selected` from `initial` and returns the one
 /// to take with the figures; each candidate must fit in GPU memory with
 /// the run's maps (`recording`). Needs one process and a GPU (the caller
 /// checks). A candidate that fails is skipped with its reason; a failure
 /// that leaves the GPU's context unusable (an illegal address: a bug)
 /// fails the candidates after it and then the run, with CUDA's error.
-pub fn tune<M: CellModel, T: Scalar>(
+fn tune<M: CellModel, T: Scalar>(
     selected: &Selected,
     compute: &ComputeArgs,
     domain: &Domain,
@@ -108,12 +131,8 @@ pub fn tune<M: CellModel, T: Scalar>(
         check_memory(selected, domain, T::PRECISION, kernel, recording)?;
         time_one::<M, T>(selected, compute, kernel, domain, initial)
     });
-    let rule = ComputeArgs { kernel: KernelArg::Auto, ..compute.clone() }.kernel_config(
-        info,
-        T::PRECISION,
-        dims,
-        gpus,
-    );
+    // Before anything is timed, tune's kernel is auto's.
+    let rule = compute.kernel_config(info, T::PRECISION, dims, gpus);
     let Some(chosen) = choose(&timed, rule) else {
         let why: Vec<String> = timings
             .iter()
@@ -310,6 +329,7 @@ impl Tuning {
 mod tests {
     use fibril_host::backend::BlockSize;
 
+    use super::super::args::KernelArg;
     use super::*;
 
     fn kernel(kind: KernelKind, z_chunk: u32) -> KernelConfig {
