@@ -30,8 +30,9 @@ pub struct Karma;
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct KarmaCoeffs<T> {
-    /// gamma (= A = E* = u*), 1.5415 by default.
-    pub gamma: T,
+    /// gamma / 2 (gamma = A = E* = u*, 1.5415 by default): the reaction's
+    /// 1/2 rides on (gamma - q^M) ([`karma_reaction`]).
+    pub half_gamma: T,
     /// 1 / v* (v* = n_B).
     pub inv_vstar: T,
     /// dt * eps.
@@ -134,12 +135,19 @@ impl CellModel for Karma {
     fn coeffs_in<T: Real>(params: &[f64], dt: f64, math: MathMode) -> KarmaCoeffs<T> {
         let &[gamma, eps, vstar, m] = params else { panic!("Karma takes 4 parameters") };
         KarmaCoeffs {
-            gamma: T::from_f64(gamma),
+            half_gamma: T::from_f64(gamma / 2.0),
             inv_vstar: T::from_f64(1.0 / vstar),
             dt_eps: T::from_f64(dt * eps),
             m: m as u32,
             tanh: math,
         }
+    }
+
+    /// M = 4 (Karma's, and every preset's) with the table tanh (a run's
+    /// default): `powi`'s loop and the tanh's choice fold away.
+    #[inline(always)]
+    fn common_case<T: Real>(c: &KarmaCoeffs<T>) -> Option<KarmaCoeffs<T>> {
+        (c.m == 4 && c.tanh == MathMode::Fast).then_some(KarmaCoeffs { m: 4, tanh: MathMode::Fast, ..*c })
     }
 
     #[inline(always)]
@@ -171,11 +179,20 @@ pub fn powi<T: Real>(q: T, m: u32) -> T {
 /// dU/dt without diffusion: -U + (1 - tanh(U - 3)) U^2/2 (gamma - (v/v*)^M),
 /// with the tanh of `c.tanh` (the table of [`crate::fast_math`], within
 /// 8e-8 of tanh in f32, or the reference one).
+///
+/// Four operations after the tanh and the power, three of them fused: (1 -
+/// tanh) U^2 as U^2 - tanh U^2 (one rounding), the 1/2 on the other factor
+/// as gamma/2 - q^M/2 (halving is exact, so that factor is (gamma - q^M)/2
+/// to the bit), then the product less U. The kernels are bound by
+/// instruction issue (docs/BENCHMARKS.md), and this is two instructions a
+/// cell-update fewer than the formula written out.
 #[inline(always)]
 pub fn karma_reaction<T: Real>(u: T, v: T, c: &KarmaCoeffs<T>) -> T {
     let q_pow_m = powi(v * c.inv_vstar, c.m);
-    let h = (T::ONE - tanh_in(u - T::THREE, c.tanh)) * (u * u) * T::HALF;
-    h.mul_add(c.gamma - q_pow_m, -u)
+    let u2 = u * u;
+    let h = (-tanh_in(u - T::THREE, c.tanh)).mul_add(u2, u2);
+    let half_g = (-T::HALF).mul_add(q_pow_m, c.half_gamma);
+    h.mul_add(half_g, -u)
 }
 
 #[cfg(test)]
@@ -196,7 +213,7 @@ mod tests {
     #[test]
     fn coefficients_fold_dt_into_eps() {
         let c = coeffs();
-        assert_eq!((c.gamma, c.inv_vstar, c.dt_eps, c.m), (1.5415, 1.0 / 0.6, 0.05 * 0.01, 4));
+        assert_eq!((c.half_gamma, c.inv_vstar, c.dt_eps, c.m), (1.5415 / 2.0, 1.0 / 0.6, 0.05 * 0.01, 4));
     }
 
     #[test]
@@ -206,6 +223,16 @@ mod tests {
                 assert!((powi(q, m) - q.powi(m as i32)).abs() < 1e-15 * q.powi(m as i32).max(1.0));
             }
         }
+    }
+
+    #[test]
+    fn the_common_case_is_the_coefficients_themselves() {
+        let fast: KarmaCoeffs<f32> = Karma::coeffs_in(&[1.5415, 0.01, 0.6, 4.0], 0.05, MathMode::Fast);
+        assert_eq!(Karma::common_case(&fast), Some(fast));
+        let exact: KarmaCoeffs<f32> = Karma::coeffs(&[1.5415, 0.01, 0.6, 4.0], 0.05);
+        assert_eq!(Karma::common_case(&exact), None);
+        let m3: KarmaCoeffs<f32> = Karma::coeffs_in(&[1.5415, 0.01, 0.6, 3.0], 0.05, MathMode::Fast);
+        assert_eq!(Karma::common_case(&m3), None);
     }
 
     #[test]
