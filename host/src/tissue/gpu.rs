@@ -285,7 +285,12 @@ impl<M: CellModel, T: Scalar> TissueGpuSolver<M, T> {
                 .ok_or_else(|| SolverError::MissingKernel { name: format!("{model} {kernel:?} {}", T::NAME) })
         };
         let ctx = device.context();
-        let (module, _) = device.load_kernels(ptx)?;
+        let entries = [
+            name(M::INFO.name, kernel)?,
+            name("", Kernel::StimulateTissue)?,
+            name("", Kernel::FlagNonfinite)?,
+        ];
+        let (module, _) = device.load_kernels(ptx, &entries)?;
         let stream = ctx.default_stream();
         let storage = Storage::new(op, layout);
         let stored = storage.stored();
@@ -311,9 +316,9 @@ impl<M: CellModel, T: Scalar> TissueGpuSolver<M, T> {
         };
         let device_coeffs = crate::backend::gpu::tables::device_coeffs::<M, T>(domain, &stream)?;
         let mut solver = Self {
-            step_fn: load(&module, name(M::INFO.name, kernel)?)?,
-            stimulate_fn: load(&module, name("", Kernel::StimulateTissue)?)?,
-            flag_fn: load(&module, name("", Kernel::FlagNonfinite)?)?,
+            step_fn: load(&module, entries[0])?,
+            stimulate_fn: load(&module, entries[1])?,
+            flag_fn: load(&module, entries[2])?,
             u: alloc(stored, "allocating U")?,
             u_next: alloc(stored, "allocating U_next")?,
             local: alloc(M::Locals::<T>::COUNT * stored, "allocating the locals")?,

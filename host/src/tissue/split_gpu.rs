@@ -284,7 +284,12 @@ impl<M: CellModel, T: Scalar> TissueGpuMultiSolver<M, T> {
         };
         let ctx = device.context().clone();
         ctx.bind_to_thread().map_err(cuda("binding a context"))?;
-        let (module, _) = device.load_kernels(ptx)?;
+        let entries = [
+            name(M::INFO.name, kernel)?,
+            name("", Kernel::StimulateTissue)?,
+            name("", Kernel::FlagNonfinite)?,
+        ];
+        let (module, _) = device.load_kernels(ptx, &entries)?;
         let stream = ctx.new_stream().map_err(cuda("creating a stream"))?;
         let (stored, stride) = (slab.stored(), slab.stride());
         let alloc = |n: usize, during| stream.alloc_zeros::<T>(n.max(1)).map_err(cuda(during));
@@ -306,9 +311,9 @@ impl<M: CellModel, T: Scalar> TissueGpuMultiSolver<M, T> {
                 .map_err(cuda("allocating pinned host memory"))
         };
         let mut part = Part {
-            step_fn: load(&module, name(M::INFO.name, kernel)?)?,
-            stimulate_fn: load(&module, name("", Kernel::StimulateTissue)?)?,
-            flag_fn: load(&module, name("", Kernel::FlagNonfinite)?)?,
+            step_fn: load(&module, entries[0])?,
+            stimulate_fn: load(&module, entries[1])?,
+            flag_fn: load(&module, entries[2])?,
             u: alloc(stored, "allocating U")?,
             u_next: alloc(stored, "allocating U_next")?,
             local: alloc(M::Locals::<T>::COUNT * stride, "allocating the locals")?,

@@ -112,11 +112,17 @@ impl GpuDevice {
         &self.info
     }
 
-    /// Loads the kernels of `ptx` (the embedded module) as this GPU needs
-    /// them ([`super::ptx::for_device`]), and says whether consecutive step
+    /// Loads the entry points `entries` of `ptx` (the embedded module) as
+    /// this GPU needs them ([`super::ptx::only_entries`],
+    /// [`super::ptx::for_device`]), and says whether consecutive step
     /// kernels may be joined by programmatic edges.
-    pub(crate) fn load_kernels(&self, ptx: &str) -> Result<(Arc<CudaModule>, bool), SolverError> {
-        let adapted = super::ptx::for_device(ptx, self.info.compute_capability);
+    pub(crate) fn load_kernels(
+        &self,
+        ptx: &str,
+        entries: &[&str],
+    ) -> Result<(Arc<CudaModule>, bool), SolverError> {
+        let kept = super::ptx::only_entries(ptx, entries);
+        let adapted = super::ptx::for_device(&kept, self.info.compute_capability);
         let module = self
             .ctx
             .load_module(Ptx::from_src(adapted.text))

@@ -45,6 +45,41 @@ pub fn for_device(ptx: &str, compute_capability: (i32, i32)) -> DevicePtx<'_> {
     }
 }
 
+/// `ptx` with only the entry points named in `keep` (every other line,
+/// the globals and functions included, as it was).
+///
+/// The driver compiles every kernel of a module when it loads it, and the
+/// embedded module holds every model's kernels in both precisions (about
+/// 10 MB of PTX): on an H100 loading all of it took 30-50 s on a machine
+/// whose compute cache did not hold it yet. A solver loads the few kernels
+/// it launches instead. An entry runs from its `.entry` line to the first
+/// line that is a lone `}` (as LLVM's NVPTX back end writes them).
+pub fn only_entries(ptx: &str, keep: &[&str]) -> String {
+    let mut out = String::with_capacity(ptx.len() / 8);
+    let mut dropping = false;
+    for line in ptx.lines() {
+        if dropping {
+            dropping = line != "}";
+            continue;
+        }
+        if let Some(name) = entry_name(line)
+            && !keep.contains(&name)
+        {
+            dropping = true;
+            continue;
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
+}
+
+/// The name of the entry point a line declares (`.visible .entry name(`).
+fn entry_name(line: &str) -> Option<&str> {
+    let rest = line.strip_prefix(".visible .entry ").or_else(|| line.strip_prefix(".entry "))?;
+    Some(rest.split('(').next()?.trim())
+}
+
 /// `ptx` with its `.version` and `.target` raised to at least those of
 /// `griddepcontrol`, every other line as it was.
 fn retarget(ptx: &str) -> String {
@@ -80,6 +115,19 @@ mod tests {
     use super::*;
 
     const PTX: &str = "//\n.version 7.0\n.target sm_70\n.address_size 64\n\n.visible .entry k(\n)\n{\n\t// begin inline asm\n\tgriddepcontrol.wait;\n\t// end inline asm\n\tret;\n}\n";
+
+    #[test]
+    fn only_the_named_entries_are_kept_with_everything_else() {
+        let ptx = ".version 7.0\n.target sm_70\n.global .b8 table[4];\n\n.visible .entry a(\n)\n{\n\t{ .reg .u64 s; }\n\tret;\n}\n\n.func f(\n)\n{\n\tret;\n}\n.visible .entry b(\n\t.param .u64 b_p\n)\n{\n\tret;\n}\n.entry c(\n)\n{\n\tret;\n}\n";
+        let kept = only_entries(ptx, &["b"]);
+        assert!(!kept.contains(".entry a(") && !kept.contains(".entry c("), "{kept}");
+        assert!(kept.contains(".visible .entry b(\n\t.param .u64 b_p\n)\n{\n\tret;\n}\n"), "{kept}");
+        // The header, the globals and the functions stay.
+        assert!(kept.starts_with(".version 7.0\n.target sm_70\n.global .b8 table[4];\n"), "{kept}");
+        assert!(kept.contains(".func f(\n)\n{\n\tret;\n}\n"), "{kept}");
+        assert_eq!(only_entries(ptx, &["a", "b", "c"]), ptx);
+        assert!(!only_entries(ptx, &[]).contains(".entry"));
+    }
 
     #[test]
     fn hopper_gets_the_instruction_under_a_target_that_has_it() {

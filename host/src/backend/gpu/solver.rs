@@ -221,7 +221,8 @@ impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
         let phase_name = registry::entry_point("", Kernel::PhasePlaquettes, T::NAME)
             .expect("the registry lists the phase kernel")
             .name;
-        let (module, programmatic) = device.load_kernels(ptx)?;
+        let (module, programmatic) =
+            device.load_kernels(ptx, &[step_name, flag_name, stimulate_name, ecg_name, phase_name])?;
         let stream = device.stream.clone();
         let u_elements = config.u_elements(dims)? as usize;
         let shared_limit = if config.kind == KernelKind::Blocked {
