@@ -57,7 +57,12 @@
 //! loads, one shared store, [`laplacian7`], [`step_cell`] and the test of
 //! the level's turn; the price is idle lanes: a thread whose column lies
 //! outside level l's region waits while its warp computes that level
-//! (`halo_work` bounds it).
+//! (`halo_work` bounds it). The loop runs two iterations a turn (six in
+//! the model's common case, whose values the entry point makes constants
+//! of the code: [`crate::model::CellModel::common_case`]), so that the
+//! parity and the register windows are fixed in each; Karma's pass issues
+//! about 2.65 warp instructions per cell-update at k = 3
+//! (docs/BENCHMARKS.md, "The blocked kernel's fourth form").
 //!
 //! # Why an iteration is a phase
 //! An iteration is a function of (tile, iteration, thread, its registers,
