@@ -285,7 +285,7 @@ impl<M: CellModel, T: Scalar> TissueGpuSolver<M, T> {
                 .ok_or_else(|| SolverError::MissingKernel { name: format!("{model} {kernel:?} {}", T::NAME) })
         };
         let ctx = device.context();
-        let entries = [
+        let entries @ [step_name, stimulate_name, flag_name] = [
             name(M::INFO.name, kernel)?,
             name("", Kernel::StimulateTissue)?,
             name("", Kernel::FlagNonfinite)?,
@@ -316,9 +316,9 @@ impl<M: CellModel, T: Scalar> TissueGpuSolver<M, T> {
         };
         let device_coeffs = crate::backend::gpu::tables::device_coeffs::<M, T>(domain, &stream)?;
         let mut solver = Self {
-            step_fn: load(&module, entries[0])?,
-            stimulate_fn: load(&module, entries[1])?,
-            flag_fn: load(&module, entries[2])?,
+            step_fn: load(&module, step_name)?,
+            stimulate_fn: load(&module, stimulate_name)?,
+            flag_fn: load(&module, flag_name)?,
             u: alloc(stored, "allocating U")?,
             u_next: alloc(stored, "allocating U_next")?,
             local: alloc(M::Locals::<T>::COUNT * stored, "allocating the locals")?,

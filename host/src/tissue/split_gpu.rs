@@ -284,7 +284,7 @@ impl<M: CellModel, T: Scalar> TissueGpuMultiSolver<M, T> {
         };
         let ctx = device.context().clone();
         ctx.bind_to_thread().map_err(cuda("binding a context"))?;
-        let entries = [
+        let entries @ [step_name, stimulate_name, flag_name] = [
             name(M::INFO.name, kernel)?,
             name("", Kernel::StimulateTissue)?,
             name("", Kernel::FlagNonfinite)?,
@@ -311,9 +311,9 @@ impl<M: CellModel, T: Scalar> TissueGpuMultiSolver<M, T> {
                 .map_err(cuda("allocating pinned host memory"))
         };
         let mut part = Part {
-            step_fn: load(&module, entries[0])?,
-            stimulate_fn: load(&module, entries[1])?,
-            flag_fn: load(&module, entries[2])?,
+            step_fn: load(&module, step_name)?,
+            stimulate_fn: load(&module, stimulate_name)?,
+            flag_fn: load(&module, flag_name)?,
             u: alloc(stored, "allocating U")?,
             u_next: alloc(stored, "allocating U_next")?,
             local: alloc(M::Locals::<T>::COUNT * stride, "allocating the locals")?,
