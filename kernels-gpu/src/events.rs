@@ -132,38 +132,34 @@ impl<T: Real> Recorder<T> {
     /// As [`Recorder::record`].
     #[inline(always)]
     unsafe fn crossing(&self, i: u32, up: bool, t: f32) {
-        let maps = Maps { act: self.activation, rep: self.repolarisation, count: self.count };
         // SAFETY: forwarded from the caller.
-        unsafe { write_crossing(maps, self.cells, self.beats, i, up, t) }
+        unsafe {
+            write_crossing(self.activation, self.repolarisation, self.count, self.cells, self.beats, i, up, t)
+        }
     }
 }
 
-/// The recorder's addresses, passed by value to [`write_crossing`].
-#[derive(Clone, Copy)]
-struct Maps {
-    act: u64,
-    rep: u64,
-    count: u64,
-}
-
-/// Writes a crossing into the maps. Rare (once or twice per beat per
-/// cell), so kept out of line: the step kernels' common path stays short,
-/// and every argument is a value, so a call costs no stack frame.
+/// Writes a crossing into the maps (`act`, `rep` and `count` are the
+/// recorder's addresses). Rare (once or twice per beat per cell), so kept
+/// out of line: the step kernels' common path stays short. Every argument
+/// is a scalar: the NVPTX back end passes an aggregate through a copy on
+/// the stack, whose frame every step kernel then set up on its common path
+/// (four instructions a thread, 24 bytes of stack).
 ///
 /// # Safety
 /// As [`Recorder::record`].
 #[inline(never)]
 #[cold]
-unsafe fn write_crossing(maps: Maps, cells: u32, beats: u32, i: u32, up: bool, t: f32) {
+#[allow(clippy::too_many_arguments, reason = "scalars on purpose: see the doc")]
+unsafe fn write_crossing(act: u64, rep: u64, count: u64, cells: u32, beats: u32, i: u32, up: bool, t: f32) {
     let i = i as usize;
     let cells = cells as usize;
-    let act = maps.act as *mut f32;
-    let rep = maps.rep as *mut f32;
-    let has_rep = maps.rep != 0;
+    let has_rep = rep != 0;
+    let (act, rep, count_at) = (act as *mut f32, rep as *mut f32, count);
     // SAFETY: the caller guarantees the buffers' lengths and exclusive
     // access to cell i's entries.
     unsafe {
-        if maps.count == 0 {
+        if count_at == 0 {
             let first = *act.add(i);
             if up {
                 if first.is_nan() {
@@ -174,7 +170,7 @@ unsafe fn write_crossing(maps: Maps, cells: u32, beats: u32, i: u32, up: bool, t
             }
             return;
         }
-        let count = maps.count as *mut u32;
+        let count = count_at as *mut u32;
         let c = *count.add(i);
         let beats = if beats == 0 { 1 } else { beats };
         if up {
