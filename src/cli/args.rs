@@ -680,7 +680,10 @@ impl ComputeArgs {
     /// shape at each neighbouring k (2 to 4) unless `--steps-per-pass` was
     /// given. In f32 the blocked
     /// kernels are capped at 64 registers (`build.rs`), so an SM holds as
-    /// many blocks as 64K registers and 2,048 threads allow; in f64 the
+    /// many blocks as 64K registers and 2,048 threads allow (every GPU
+    /// fibril runs on, sm_70 to sm_90, has 64K registers per SM and holds
+    /// at least 1,024 threads, so the registers bind first and the count
+    /// is the same on each); in f64 the
     /// count is the compiler's, and nothing is ranked. Only where neither
     /// `--block` nor `--z-chunk` was given. (On an H100, Karma at 256^3:
     /// 32x26 z64 11,230 steps/s against 32x32 z32 10,592.)
