@@ -73,6 +73,11 @@ fn one_cell_per_thread_kernels_keep_their_state_in_registers() {
     // locals from one iteration to the next in arrays indexed by the level.
     // (The columns kernel, four cells per thread, does spill for the
     // models with many variables; it is chosen only for the small ones.)
+    // Nor may they set up a stack frame at all: an aggregate passed to an
+    // out-of-line function (the crossing writer once took a struct) is
+    // copied to the stack on every thread's common path (without it
+    // Karma's naive step at 64^3 was 1.4% faster on an H100:
+    // docs/BENCHMARKS.md, "Small grids: the naive kernel's common path").
     let mut checked = 0;
     for e in ENTRY_POINTS {
         let one_per_thread =
@@ -80,7 +85,9 @@ fn one_cell_per_thread_kernels_keep_their_state_in_registers() {
         if !one_per_thread || !MODELS.iter().any(|m| e.name.starts_with(m.name)) {
             continue;
         }
-        assert!(!entry_body(e.name).contains("ld.local"), "{} loads from local memory", e.name);
+        let body = entry_body(e.name);
+        assert!(!body.contains("ld.local"), "{} loads from local memory", e.name);
+        assert!(!body.contains("__local_depot"), "{} sets up a stack frame", e.name);
         checked += 1;
     }
     assert!(checked >= MODELS.len() * 2 * 5, "checked only {checked} entry points");
