@@ -53,38 +53,6 @@ pub unsafe fn step<M: CellModel, T: Real>(
     rec: &Recorder<T>,
     z_chunk: u32,
 ) {
-    // The body twice, as the naive and blocked kernels have it: with the
-    // model's common case (constants of the code) and with the coefficients
-    // as passed (`CellModel::common_case`). On an H100 Karma at 128^3 (z8)
-    // ran 1.05x faster, at 256^3 the same, at 512^3 (where the DRAM bounds
-    // the step) 0.996x (docs/BENCHMARKS.md, "Small grids: the naive
-    // kernel's common path").
-    // SAFETY: forwarded.
-    unsafe {
-        match M::common_case(coeffs) {
-            Some(common) => column::<M, T>(u, u_next, local, g, step, &common, window, rec, z_chunk),
-            None => column::<M, T>(u, u_next, local, g, step, coeffs, window, rec, z_chunk),
-        }
-    }
-}
-
-/// [`step`]'s body for one set of coefficients.
-///
-/// # Safety
-/// As [`step`].
-#[inline(always)]
-#[allow(clippy::too_many_arguments, reason = "the kernel's parameter list, one to one")]
-unsafe fn column<M: CellModel, T: Real>(
-    u: *const T,
-    u_next: *mut T,
-    local: *mut T,
-    g: GridDims,
-    step: &StepCoeffs<T>,
-    coeffs: &M::Coeffs<T>,
-    window: ZWindow,
-    rec: &Recorder<T>,
-    z_chunk: u32,
-) {
     let (tx, ty) = thread_idx();
     let (bx, by, bz) = block_idx();
     let (dx, dy) = block_dim();

@@ -48,38 +48,6 @@ pub unsafe fn step<M: CellModel, T: Real, const AXES: u32>(
     window: ZWindow,
     rec: &Recorder<T>,
 ) {
-    // The body twice: with the model's common case, whose values are
-    // constants of the code, and with the coefficients as passed
-    // (`CellModel::common_case`; one copy for models without one). On a
-    // 64^3 grid, where a step is one wave of short-lived blocks and its
-    // time is the instructions every thread issues, Karma's step took 2.12
-    // us instead of 2.25 on an H100 (the exponent's and the tanh's
-    // branches left the common path; docs/BENCHMARKS.md, "Small grids").
-    // SAFETY: forwarded.
-    unsafe {
-        match M::common_case(coeffs) {
-            Some(common) => cells::<M, T, AXES>(u, u_next, local, g, step, &common, window, rec),
-            None => cells::<M, T, AXES>(u, u_next, local, g, step, coeffs, window, rec),
-        }
-    }
-}
-
-/// [`step`]'s body for one set of coefficients.
-///
-/// # Safety
-/// As [`step`].
-#[inline(always)]
-#[allow(clippy::too_many_arguments, reason = "the kernel's parameter list, one to one")]
-unsafe fn cells<M: CellModel, T: Real, const AXES: u32>(
-    u: *const T,
-    u_next: *mut T,
-    local: *mut T,
-    g: GridDims,
-    step: &StepCoeffs<T>,
-    coeffs: &M::Coeffs<T>,
-    window: ZWindow,
-    rec: &Recorder<T>,
-) {
     let (tx, ty) = thread_idx();
     let (bx, by, bz) = block_idx();
     let z = window.begin + bz;
