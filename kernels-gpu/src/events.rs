@@ -155,11 +155,11 @@ unsafe fn write_crossing(act: u64, rep: u64, count: u64, cells: u32, beats: u32,
     let i = i as usize;
     let cells = cells as usize;
     let has_rep = rep != 0;
-    let (act, rep, count_at) = (act as *mut f32, rep as *mut f32, count);
+    let (act, rep) = (act as *mut f32, rep as *mut f32);
     // SAFETY: the caller guarantees the buffers' lengths and exclusive
     // access to cell i's entries.
     unsafe {
-        if count_at == 0 {
+        if count == 0 {
             let first = *act.add(i);
             if up {
                 if first.is_nan() {
@@ -170,7 +170,7 @@ unsafe fn write_crossing(act: u64, rep: u64, count: u64, cells: u32, beats: u32,
             }
             return;
         }
-        let count = count_at as *mut u32;
+        let count = count as *mut u32;
         let c = *count.add(i);
         let beats = if beats == 0 { 1 } else { beats };
         if up {
