@@ -103,6 +103,20 @@ pub(super) fn compact_kernel(classes: bool, neighbours: NeighbourForm) -> Kernel
     }
 }
 
+/// The entry points a tissue solver launches for model `M` in precision
+/// `T` with step kernel `kernel`: (step, stimulus, NaN check), the names
+/// it loads its module with.
+pub(super) fn tissue_entries<M: CellModel, T: Scalar>(
+    kernel: Kernel,
+) -> Result<[&'static str; 3], SolverError> {
+    let name = |model: &str, kernel| {
+        registry::entry_point(model, kernel, T::NAME)
+            .map(|e| e.name)
+            .ok_or_else(|| SolverError::MissingKernel { name: format!("{model} {kernel:?} {}", T::NAME) })
+    };
+    Ok([name(M::INFO.name, kernel)?, name("", Kernel::StimulateTissue)?, name("", Kernel::FlagNonfinite)?])
+}
+
 /// Launches a compact step kernel with the arguments (u, u_next, local,
 /// lay, step, coeffs, rec), `lay` of the kernel's neighbour form.
 ///
@@ -279,17 +293,8 @@ impl<M: CellModel, T: Scalar> TissueGpuSolver<M, T> {
             None => Kernel::TissueDense,
             Some(table) => compact_kernel(classes.is_some(), table.form()),
         };
-        let name = |model: &str, kernel| {
-            registry::entry_point(model, kernel, T::NAME)
-                .map(|e| e.name)
-                .ok_or_else(|| SolverError::MissingKernel { name: format!("{model} {kernel:?} {}", T::NAME) })
-        };
         let ctx = device.context();
-        let entries @ [step_name, stimulate_name, flag_name] = [
-            name(M::INFO.name, kernel)?,
-            name("", Kernel::StimulateTissue)?,
-            name("", Kernel::FlagNonfinite)?,
-        ];
+        let entries @ [step_name, stimulate_name, flag_name] = tissue_entries::<M, T>(kernel)?;
         let (module, _) = device.load_kernels(ptx, &entries)?;
         let stream = ctx.default_stream();
         let storage = Storage::new(op, layout);

@@ -34,12 +34,12 @@ use cudarc::driver::{
     PushKernelArg,
 };
 use kernels_gpu::events::{Recorder, SlicePlacement, StimulusArgs};
-use kernels_gpu::registry::{self, Kernel};
+use kernels_gpu::registry::Kernel;
 use kernels_gpu::tissue::{DIRECTIONS, DenseTissue};
 use kernels_gpu::{CellModel, DEFAULT_BLOCK, FLAT_BLOCK, GridDims, Locals, StepCoeffs, ZWindow};
 use thiserror::Error;
 
-use super::gpu::{ByValue, DeviceNeighbours, compact_kernel, launch_compact, load};
+use super::gpu::{ByValue, DeviceNeighbours, compact_kernel, launch_compact, load, tissue_entries};
 use super::neighbours::CompactFields;
 use super::split::{Slab, TissueSplit};
 use super::weights::Operator;
@@ -277,18 +277,9 @@ impl<M: CellModel, T: Scalar> TissueGpuMultiSolver<M, T> {
             None => Kernel::TissueDense,
             Some(table) => compact_kernel(false, table.form()),
         };
-        let name = |model: &str, kernel| {
-            registry::entry_point(model, kernel, T::NAME)
-                .map(|e| e.name)
-                .ok_or_else(|| SolverError::MissingKernel { name: format!("{model} {kernel:?} {}", T::NAME) })
-        };
         let ctx = device.context().clone();
         ctx.bind_to_thread().map_err(cuda("binding a context"))?;
-        let entries @ [step_name, stimulate_name, flag_name] = [
-            name(M::INFO.name, kernel)?,
-            name("", Kernel::StimulateTissue)?,
-            name("", Kernel::FlagNonfinite)?,
-        ];
+        let entries @ [step_name, stimulate_name, flag_name] = tissue_entries::<M, T>(kernel)?;
         let (module, _) = device.load_kernels(ptx, &entries)?;
         let stream = ctx.new_stream().map_err(cuda("creating a stream"))?;
         let (stored, stride) = (slab.stored(), slab.stride());
