@@ -160,7 +160,19 @@ fn write_kernel_names(ptx: &str, path: &Path) {
     let body: String = names.iter().map(|n| format!("    {n:?},\n")).collect();
     fs::write(
         path,
-        format!("/// Kernel entry points found in the embedded PTX.\npub const KERNEL_NAMES: &[&str] = &[\n{body}];\n"),
+        format!(
+            "/// Kernel entry points found in the embedded PTX.\npub const KERNEL_NAMES: &[&str] = &[\n{body}];\n\
+             /// FNV-1a (64-bit) of the embedded PTX, in hex: names this build's kernels\n\
+             /// where a record must not outlive them (the tune cache).\n\
+             pub const PTX_FINGERPRINT: &str = \"{:016x}\";\n",
+            fnv1a(ptx.as_bytes())
+        ),
     )
     .expect("write kernel_names.rs");
+}
+
+/// FNV-1a, 64-bit (Fowler, Noll, Vo): a fingerprint, not a checksum
+/// against tampering.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ b as u64).wrapping_mul(0x0100_0000_01b3))
 }

@@ -419,6 +419,54 @@ fn tune_is_accepted_and_times_nothing_on_the_cpu() {
     std::fs::remove_dir_all(&out).unwrap();
 }
 
+/// `--retune` only means something with `--kernel tune`: without it the
+/// run and the benchmark are refused before any work, naming the fix; and
+/// `--kernel tune` on the CPU keeps nothing in the tune cache.
+#[test]
+fn retune_needs_tune_and_the_cpu_keeps_no_tuning() {
+    let out = scratch("retune");
+    let run = [
+        "run",
+        "--backend",
+        "cpu",
+        "--size",
+        "8",
+        "--steps",
+        "4",
+        "--retune",
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    assert_refused(&run, &["--retune", "add --kernel tune"]);
+    assert!(!out.exists(), "a refused run leaves nothing");
+    assert_refused(
+        &["bench", "--backend", "cpu", "--size", "8", "--steps", "4", "--retune"],
+        &["--retune", "add --kernel tune"],
+    );
+    let cache = scratch("retune-cache").join("tune-cache.json");
+    let o = Command::new(env!("CARGO_BIN_EXE_fibril"))
+        .args([
+            "run",
+            "--backend",
+            "cpu",
+            "--size",
+            "8",
+            "--steps",
+            "4",
+            "--kernel",
+            "tune",
+            "--retune",
+            "--out",
+        ])
+        .arg(&out)
+        .env("FIBRIL_TUNE_CACHE", &cache)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(!cache.exists(), "nothing was tuned, so nothing is kept");
+    std::fs::remove_dir_all(&out).unwrap();
+}
+
 /// `bench --sweep` times every kernel itself; with `--kernel tune` it would
 /// time the tuned kernel under each row's name, so the pair is refused
 /// before any work.

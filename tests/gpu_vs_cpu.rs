@@ -90,6 +90,7 @@ const CHECKS: &[(&str, Check)] = &[
     ),
     ("rate_tables_naive_columns_tissue_split_f32_f64_bit_identical_to_cpu", rate_tables_every_path),
     ("tissue_split_2_and_3_parts_both_layouts_f32_f64_bit_identical_to_cpu", tissue_split),
+    ("tune_cache_keeps_the_choice_and_a_second_run_takes_it", tune_cache_reuse),
 ];
 
 /// What a check returns when it cannot run here; reported as "skipped".
@@ -1496,6 +1497,101 @@ fn tissue_split_in<T: Scalar>(
             }
         }
     }
+    Ok(())
+}
+
+/// The `fibril` binary: `FIBRIL_BIN`, else the one beside this test
+/// binary (a staged copy), else the one cargo built with it.
+fn fibril_binary() -> Result<std::path::PathBuf, String> {
+    let beside = std::env::current_exe().ok().and_then(|e| e.parent().map(|d| d.join("fibril")));
+    let candidates =
+        [std::env::var_os("FIBRIL_BIN").map(Into::into), beside, Some(env!("CARGO_BIN_EXE_fibril").into())];
+    candidates
+        .into_iter()
+        .flatten()
+        .find(|p: &std::path::PathBuf| p.is_file())
+        .ok_or_else(|| "no fibril binary found; set FIBRIL_BIN to it".to_string())
+}
+
+/// `--kernel tune` keeps its choice in the tune cache (the file
+/// FIBRIL_TUNE_CACHE names); a second benchmark of the same grid takes it
+/// without timing and runs the same kernel; `--retune` times again; a
+/// run of another grid misses; a run (not a benchmark) takes the kept
+/// choice too and its summary says where it came from.
+fn tune_cache_reuse(_gpu: &GpuDevice) -> Result<(), String> {
+    let bin = fibril_binary()?;
+    let dir = std::env::temp_dir().join(format!("fibril-gpu-tune-cache-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let cache = dir.join("cache").join("tune-cache.json");
+    let fibril = |args: &[&str]| -> Result<String, String> {
+        let o = std::process::Command::new(&bin)
+            .args(args)
+            .env("FIBRIL_TUNE_CACHE", &cache)
+            .output()
+            .map_err(|e| format!("cannot start {}: {e}", bin.display()))?;
+        let stderr = String::from_utf8_lossy(&o.stderr).into_owned();
+        match o.status.success() {
+            true => Ok(stderr),
+            false => Err(format!("fibril {args:?} failed:\n{stderr}")),
+        }
+    };
+    let json = |name: &str| -> Result<serde_json::Value, String> {
+        let text = std::fs::read_to_string(dir.join(name)).map_err(|e| format!("{name}: {e}"))?;
+        serde_json::from_str(&text).map_err(|e| format!("{name}: {e}"))
+    };
+    let bench = |size: &str, extra: &[&str], out: &str| -> Result<String, String> {
+        let path = dir.join(out);
+        let mut args =
+            vec!["bench", "--backend", "gpu", "--model", "karma", "--precision", "f32", "--size", size];
+        args.extend(["--steps", "200", "--warmup", "20", "--repeats", "1", "--kernel", "tune", "--json"]);
+        args.push(path.to_str().unwrap());
+        args.extend(extra);
+        fibril(&args)
+    };
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    let timed = "--kernel tune timed";
+    let first = bench("64", &[], "1.json")?;
+    if !first.contains(timed) || !first.contains("kept in") || !cache.is_file() {
+        return Err(format!("the first tuning did not time and keep its choice:\n{first}"));
+    }
+    let second = bench("64", &[], "2.json")?;
+    if second.contains(timed) || !second.contains("as timed on this GPU on") {
+        return Err(format!("the second benchmark did not take the kept choice:\n{second}"));
+    }
+    let (one, two) = (json("1.json")?, json("2.json")?);
+    if one["method"] != two["method"] || one["kernel_tuning"]["chosen"] != two["kernel_tuning"]["chosen"] {
+        return Err(format!("the kept choice differs: {} against {}", one["method"], two["method"]));
+    }
+    if two["kernel_tuning"]["from_cache"]["file"].as_str() != cache.to_str() {
+        return Err(format!("the record does not name the cache: {}", two["kernel_tuning"]));
+    }
+    let again = bench("64", &["--retune"], "3.json")?;
+    if !again.contains(timed) {
+        return Err(format!("--retune did not time:\n{again}"));
+    }
+    let other = bench("48", &[], "4.json")?;
+    if !other.contains(timed) {
+        return Err(format!("another grid took a kept choice:\n{other}"));
+    }
+    let out = dir.join("run");
+    let run = fibril(&[
+        "run",
+        "--backend",
+        "gpu",
+        "--size",
+        "64",
+        "--steps",
+        "40",
+        "--kernel",
+        "tune",
+        "--out",
+        out.to_str().unwrap(),
+    ])?;
+    let summary = json("run/summary.json")?;
+    if run.contains(timed) || summary["kernel_tuning"]["from_cache"].is_null() {
+        return Err(format!("the run did not take the kept choice:\n{run}\n{}", summary["kernel_tuning"]));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
     Ok(())
 }
 

@@ -320,6 +320,13 @@ pub struct ComputeArgs {
     /// waits in-kernel for it; the same bits either way).
     #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true", default_value_t = false)]
     pub no_pdl: bool,
+    /// With --kernel tune: time the kernels again even where the tune
+    /// cache holds a choice for this run, and keep the new one there (the
+    /// cache is the file FIBRIL_TUNE_CACHE names, by default
+    /// $XDG_CACHE_HOME/fibril/tune-cache.json or
+    /// ~/.cache/fibril/tune-cache.json; FIBRIL_TUNE_CACHE=off keeps none).
+    #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true", default_value_t = false)]
+    pub retune: bool,
 }
 
 /// How this process finds the others of a multi-process run (one GPU per

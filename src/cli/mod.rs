@@ -12,6 +12,7 @@ pub mod select;
 pub mod summary;
 pub mod tissue;
 pub mod tune;
+pub mod tune_cache;
 
 use clap::{Parser, Subcommand};
 

@@ -31,10 +31,11 @@ use anyhow::Context;
 use fibril_host::backend::{KernelConfig, KernelKind};
 use fibril_host::events::recording::Recording;
 use fibril_host::{CellModel, Domain, GridDims, ModelInfo, Precision, Scalar, State};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::args::ComputeArgs;
 use super::select::{Selected, build_solver, check_memory};
+use super::tune_cache::{self, DeviceKey, TuneKey};
 
 /// The shortest timed stretch of steps, seconds: long enough that the
 /// clock and the host's enqueueing are small next to it.
@@ -55,19 +56,19 @@ const REPEATS: usize = 3;
 const MAX_STRETCH_STEPS: u64 = 1 << 20;
 
 /// One candidate's figure.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Timed {
     /// The kernel as the run reports it (`blocked 32x32 k3 z32`).
     pub kernel: String,
     /// The best of the timed stretches; `None` when it could not be built.
     pub steps_per_s: Option<f64>,
     /// Why the candidate was not timed.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub skipped: Option<String>,
 }
 
 /// What `--kernel tune` found.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Tuning {
     /// The kernel the run takes.
     pub chosen: String,
@@ -76,13 +77,27 @@ pub struct Tuning {
     pub timings: Vec<Timed>,
     /// Wall time of the tuning, building the candidates included.
     pub seconds: f64,
+    /// Where the choice came from when it was not timed in this run: the
+    /// tune cache's file and when the choice was timed
+    /// ([`super::tune_cache`]); the figures above are that timing's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from_cache: Option<FromCache>,
+}
+
+/// A choice taken from the tune cache.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct FromCache {
+    pub file: String,
+    pub timed_at: String,
 }
 
 /// The kernel a run or benchmark takes on `selected`: `kernel` (auto's
 /// or the one named), or with `--kernel tune` on this process's GPUs the
-/// one [`tune`] finds, with its figures (its report printed). A run that
-/// records maps (`recording`) launches every step itself, without graphs,
-/// so its candidates are timed without graphs too (though without the
+/// one [`tune`] finds, with its figures (its report printed), or the one
+/// the tune cache keeps for this run ([`tune_cache`]; timed again with
+/// `--retune`, and kept after timing). A run that records maps
+/// (`recording`) launches every step itself, without graphs, so its
+/// candidates are timed without graphs too (though without the
 /// recorder's work and without stimuli), and each must fit with the maps.
 pub fn kernel_for<M: CellModel, T: Scalar>(
     selected: &Selected,
@@ -92,13 +107,89 @@ pub fn kernel_for<M: CellModel, T: Scalar>(
     initial: &State<T>,
     recording: Option<&Recording>,
 ) -> anyhow::Result<(KernelConfig, Option<Tuning>)> {
-    if !(compute.tunes() && matches!(selected, Selected::Gpus(_))) {
+    let Selected::Gpus(devices) = selected else { return Ok((kernel, None)) };
+    if !compute.tunes() {
         return Ok((kernel, None));
     }
     let timed_as = ComputeArgs { no_graphs: compute.no_graphs || recording.is_some(), ..compute.clone() };
+    let cache = tune_cache::location().map(|path| {
+        let devices = devices.iter().map(|d| DeviceKey::from(d.info())).collect();
+        (path, cache_key(devices, &timed_as, domain, T::PRECISION, recording.is_some()))
+    });
+    if let Some((path, key)) = &cache
+        && !compute.retune
+    {
+        match tune_cache::lookup(path, key) {
+            Ok(Some(hit)) if check_memory(selected, domain, T::PRECISION, hit.kernel, recording).is_ok() => {
+                let from = FromCache {
+                    file: path.display().to_string(),
+                    timed_at: tune_cache::utc_text(hit.timed_at_unix_s),
+                };
+                let found = Tuning { from_cache: Some(from), ..hit.tuning };
+                eprintln!("{}", found.report());
+                return Ok((hit.kernel, Some(found)));
+            }
+            // Kept, but it does not fit beside this run's maps now: time.
+            Ok(_) => {}
+            Err(why) => eprintln!("fibril: {why}"),
+        }
+    }
     let (chosen, found) = tune::<M, T>(selected, &timed_as, domain, initial, recording)?;
     eprintln!("{}", found.report());
+    if let Some((path, key)) = cache {
+        match tune_cache::store(&path, key, chosen, &found) {
+            Ok(()) => eprintln!(
+                "fibril: kept in {}: later runs of this model, grid and GPU take it without timing \
+                 (--retune times again; {}=off keeps nothing)",
+                path.display(),
+                tune_cache::ENV
+            ),
+            Err(e) => eprintln!(
+                "fibril: the tuning could not be kept in {}: {e} (set {} to a writable file, or to off)",
+                path.display(),
+                tune_cache::ENV
+            ),
+        }
+    }
     Ok((chosen, Some(found)))
+}
+
+/// The tune cache's key of a run: this build, `devices` (one per
+/// sub-domain), the model with its parameters and math, the precision,
+/// the grid and the options (as `compute` times them) that bound or time
+/// the search.
+fn cache_key(
+    devices: Vec<DeviceKey>,
+    compute: &ComputeArgs,
+    domain: &Domain,
+    precision: Precision,
+    maps: bool,
+) -> TuneKey {
+    let model = domain.model();
+    let dims = domain.dims();
+    let block = compute.block.map_or("default".to_string(), |b| b.to_string());
+    let options = format!(
+        "block {block}, z-chunk {}, steps per pass {}, graphs {}, programmatic edges {}, exchange {:?}, \
+         overlap {}, maps {}",
+        compute.z_chunk,
+        compute.steps_per_pass,
+        !compute.no_graphs,
+        !compute.no_pdl,
+        compute.exchange,
+        !compute.no_overlap,
+        maps
+    );
+    TuneKey {
+        fibril: env!("CARGO_PKG_VERSION").to_string(),
+        kernels: crate::PTX_FINGERPRINT.to_string(),
+        devices,
+        model: model.name().to_string(),
+        parameters: model.values().to_vec(),
+        math: model.math_name(),
+        precision: precision.to_string(),
+        dims: [dims.nx, dims.ny, dims.nz],
+        options,
+    }
 }
 
 /// Times the candidates on `selected` from `initial` and returns the one
@@ -148,6 +239,7 @@ fn tune<M: CellModel, T: Scalar>(
         rule: rule.to_string(),
         timings,
         seconds: started.elapsed().as_secs_f64(),
+        from_cache: None,
     };
     Ok((chosen, tuning))
 }
@@ -309,12 +401,18 @@ impl Tuning {
         } else {
             String::new()
         };
-        let mut lines = vec![format!(
-            "fibril: --kernel tune timed {} kernels in {:.1} s; taking {}{why}",
-            self.timings.iter().filter(|t| t.steps_per_s.is_some()).count(),
-            self.seconds,
-            self.chosen
-        )];
+        let timed = self.timings.iter().filter(|t| t.steps_per_s.is_some()).count();
+        let mut lines = vec![match &self.from_cache {
+            None => format!(
+                "fibril: --kernel tune timed {timed} kernels in {:.1} s; taking {}{why}",
+                self.seconds, self.chosen
+            ),
+            Some(c) => format!(
+                "fibril: --kernel tune: taking {}{why}, as timed on this GPU on {} ({timed} kernels; kept in {}; \
+                 --retune times again)",
+                self.chosen, c.timed_at, c.file
+            ),
+        }];
         for t in &self.timings {
             lines.push(match (t.steps_per_s, &t.skipped) {
                 (Some(v), _) => format!("  {:<28} {v:>12.0} steps/s", t.kernel),

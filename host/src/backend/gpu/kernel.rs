@@ -9,7 +9,7 @@ use kernels_gpu::layout::quad::QUAD;
 use kernels_gpu::layout::tower::{Axis, TowerLayoutError, block_is_valid};
 use kernels_gpu::registry::{self, Kernel};
 use kernels_gpu::{DEFAULT_BLOCK, GridDims, TowerLayout, ZWindow, csw_shared_elems, tower_shared_elems};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::scalar::Precision;
@@ -18,7 +18,7 @@ use crate::scalar::Precision;
 const MAX_GRID_YZ: u32 = 65_535;
 
 /// The stencil kernels.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum KernelKind {
     /// One thread per cell on the row-major grid (the baseline).
@@ -288,7 +288,7 @@ fn nearest_multiples(cells: u32, block: u32) -> String {
 }
 
 /// A kernel and its block size.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct KernelConfig {
     pub kind: KernelKind,
     pub block: BlockSize,

@@ -1,0 +1,348 @@
+//! `--kernel tune`'s choices, kept between runs.
+//!
+//! Tuning takes 1-6 s at 256^3 and 512^3 and about a minute at 1024^3
+//! (docs/BENCHMARKS.md, "`--kernel tune`"), and its answer depends only on
+//! what it timed: this build's kernels, the GPUs, the model and its
+//! parameters, the precision, the grid and the options that bound the
+//! search. So the answer is kept in a small JSON file under that key, and
+//! a later run with the same key takes it without timing anything
+//! (`--retune` times again and replaces it). Every kernel gives the same
+//! bits, so a kept choice can only cost speed, never change a result: a
+//! cache that cannot be read is reported and ignored, one that cannot be
+//! written is reported and the run goes on.
+//!
+//! The file is `FIBRIL_TUNE_CACHE` (`off` keeps none), else
+//! `$XDG_CACHE_HOME/fibril/tune-cache.json`, else
+//! `$HOME/.cache/fibril/tune-cache.json`. It holds at most
+//! [`MAX_ENTRIES`] choices, the newest kept.
+
+use std::ffi::OsString;
+use std::fs;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use fibril_host::backend::KernelConfig;
+use fibril_host::backend::gpu::DeviceInfo;
+use serde::{Deserialize, Serialize};
+
+use super::tune::Tuning;
+
+/// The variable that names the cache file, or `off`.
+pub const ENV: &str = "FIBRIL_TUNE_CACHE";
+
+/// The file's layout; a file of another format is ignored (and replaced
+/// by the next choice kept).
+const FORMAT: u32 = 1;
+
+/// The most choices one file keeps (a few hundred bytes each).
+pub const MAX_ENTRIES: usize = 256;
+
+/// What a tuning's answer depends on. Two runs with equal keys time the
+/// same kernels on the same devices, so the second may take the first's
+/// choice.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TuneKey {
+    /// fibril's version and the fingerprint of its PTX: a rebuilt kernel
+    /// may change which kernel is fastest.
+    pub fibril: String,
+    pub kernels: String,
+    /// One per sub-domain's GPU, in order.
+    pub devices: Vec<DeviceKey>,
+    pub model: String,
+    /// The model's parameter values in table order (the common case of a
+    /// kernel depends on them), and its math mode (`fast`, `exact+tables`).
+    pub parameters: Vec<f64>,
+    pub math: String,
+    pub precision: String,
+    /// nx, ny, nz.
+    pub dims: [u32; 3],
+    /// The options that bound the search or change how it times: block,
+    /// z-chunk and steps per pass as given, graphs, programmatic edges,
+    /// the exchange and its overlap, and whether maps are recorded.
+    pub options: String,
+}
+
+/// A GPU as the key names it: the same product on the same driver.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DeviceKey {
+    pub name: String,
+    pub compute_capability: [i32; 2],
+    pub multiprocessors: u32,
+    pub total_bytes: u64,
+    pub driver_version: i32,
+}
+
+impl From<&DeviceInfo> for DeviceKey {
+    fn from(d: &DeviceInfo) -> Self {
+        Self {
+            name: d.name.clone(),
+            compute_capability: [d.compute_capability.0, d.compute_capability.1],
+            multiprocessors: d.multiprocessors,
+            total_bytes: d.total_bytes,
+            driver_version: d.driver_version,
+        }
+    }
+}
+
+/// One kept choice.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct Entry {
+    key: TuneKey,
+    kernel: KernelConfig,
+    tuning: Tuning,
+    /// When it was timed, seconds since 1970 (UTC).
+    timed_at_unix_s: u64,
+}
+
+#[derive(Debug, Default, Serialize, Deserialize)]
+struct CacheFile {
+    format: u32,
+    entries: Vec<Entry>,
+}
+
+/// A choice found in the cache.
+#[derive(Debug, Clone)]
+pub struct Hit {
+    pub kernel: KernelConfig,
+    pub tuning: Tuning,
+    pub timed_at_unix_s: u64,
+}
+
+/// The cache file of this process's environment, or `None` when
+/// `FIBRIL_TUNE_CACHE=off` or no home directory is known.
+pub fn location() -> Option<PathBuf> {
+    location_from(std::env::var_os(ENV), std::env::var_os("XDG_CACHE_HOME"), std::env::var_os("HOME"))
+}
+
+/// [`location`] from the three variables' values (empty counts as unset).
+fn location_from(named: Option<OsString>, xdg: Option<OsString>, home: Option<OsString>) -> Option<PathBuf> {
+    let set = |v: Option<OsString>| v.filter(|v| !v.is_empty());
+    if let Some(named) = set(named) {
+        return (named != "off").then(|| PathBuf::from(named));
+    }
+    let base = match (set(xdg), set(home)) {
+        (Some(xdg), _) => PathBuf::from(xdg),
+        (None, Some(home)) => Path::new(&home).join(".cache"),
+        (None, None) => return None,
+    };
+    Some(base.join("fibril").join("tune-cache.json"))
+}
+
+/// The choice kept for `key` in `path`, if any. A missing file is no
+/// choice; a file that cannot be read or parsed is an error whose text
+/// says so (the caller reports it and tunes).
+pub fn lookup(path: &Path, key: &TuneKey) -> Result<Option<Hit>, String> {
+    let Some(file) = read(path)? else { return Ok(None) };
+    Ok(file.entries.into_iter().rev().find(|e| &e.key == key).map(|e| Hit {
+        kernel: e.kernel,
+        tuning: e.tuning,
+        timed_at_unix_s: e.timed_at_unix_s,
+    }))
+}
+
+/// Keeps `kernel` (found by `tuning`) for `key` in `path`, replacing an
+/// earlier choice for the same key and dropping the oldest beyond
+/// [`MAX_ENTRIES`]. A file that cannot be parsed is replaced. Written to a
+/// sibling named after this process and renamed, so a reader never sees
+/// half a file and two writers never share a temporary file.
+pub fn store(path: &Path, key: TuneKey, kernel: KernelConfig, tuning: &Tuning) -> io::Result<()> {
+    let mut file = read(path).ok().flatten().unwrap_or(CacheFile { format: FORMAT, entries: Vec::new() });
+    file.entries.retain(|e| e.key != key);
+    let now = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    file.entries.push(Entry { key, kernel, tuning: tuning.clone(), timed_at_unix_s: now });
+    let excess = file.entries.len().saturating_sub(MAX_ENTRIES);
+    file.entries.drain(..excess);
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        fs::create_dir_all(dir)?;
+    }
+    let mut text = serde_json::to_vec_pretty(&file).map_err(io::Error::other)?;
+    text.push(b'\n');
+    let mut name = path.file_name().map(|n| n.to_os_string()).unwrap_or_default();
+    name.push(format!(".{}.partial", std::process::id()));
+    let tmp = path.with_file_name(name);
+    let result = (|| {
+        let mut f = fs::File::create(&tmp)?;
+        f.write_all(&text)?;
+        f.sync_all()?;
+        fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    result
+}
+
+/// The file's choices; `None` when there is no file. A file of another
+/// format reads as empty.
+fn read(path: &Path) -> Result<Option<CacheFile>, String> {
+    let text = match fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(format!("the tune cache {} cannot be read: {e}", path.display())),
+    };
+    #[derive(Deserialize)]
+    struct Format {
+        format: u32,
+    }
+    let bad = |e: serde_json::Error| {
+        format!("the tune cache {} is not a cache fibril wrote ({e}); it will be replaced", path.display())
+    };
+    if serde_json::from_str::<Format>(&text).map_err(bad)?.format != FORMAT {
+        return Ok(Some(CacheFile { format: FORMAT, entries: Vec::new() }));
+    }
+    serde_json::from_str(&text).map(Some).map_err(bad)
+}
+
+/// "2026-11-24 13:05 UTC" for seconds since 1970 (the civil calendar from
+/// days since the epoch, H. Hinnant's `civil_from_days`).
+pub fn utc_text(unix_s: u64) -> String {
+    let (days, rest) = ((unix_s / 86_400) as i64, unix_s % 86_400);
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02} {:02}:{:02} UTC", rest / 3_600, rest % 3_600 / 60)
+}
+
+#[cfg(test)]
+mod tests {
+    use fibril_host::backend::{BlockSize, KernelKind};
+
+    use super::super::tune::Timed;
+    use super::*;
+
+    fn key(nx: u32) -> TuneKey {
+        TuneKey {
+            fibril: "0.1.0".into(),
+            kernels: "0123456789abcdef".into(),
+            devices: vec![DeviceKey {
+                name: "NVIDIA H100 80GB HBM3".into(),
+                compute_capability: [9, 0],
+                multiprocessors: 132,
+                total_bytes: 85_000_000_000,
+                driver_version: 13_000,
+            }],
+            model: "karma".into(),
+            parameters: vec![1.0 / 3.0, 4.0, 0.1],
+            math: "fast".into(),
+            precision: "f32".into(),
+            dims: [nx, 256, 256],
+            options: "graphs".into(),
+        }
+    }
+
+    fn blocked(k: u32) -> KernelConfig {
+        KernelConfig::new(KernelKind::Blocked, BlockSize { x: 32, y: 30 })
+            .with_steps_per_pass(k)
+            .with_z_chunk(256)
+    }
+
+    fn tuning(chosen: KernelConfig) -> Tuning {
+        Tuning {
+            chosen: chosen.to_string(),
+            rule: "columns 32x8 z4".into(),
+            timings: vec![Timed { kernel: chosen.to_string(), steps_per_s: Some(15_317.0), skipped: None }],
+            seconds: 2.5,
+            from_cache: None,
+        }
+    }
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("fibril-tune-cache-{}-{name}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        dir.join("sub").join("tune-cache.json")
+    }
+
+    #[test]
+    fn a_kept_choice_is_found_under_its_key_only() {
+        let path = scratch("roundtrip");
+        assert_eq!(lookup(&path, &key(256)).unwrap().map(|h| h.kernel), None, "no file: no choice");
+        store(&path, key(256), blocked(4), &tuning(blocked(4))).unwrap();
+        let hit = lookup(&path, &key(256)).unwrap().expect("kept");
+        assert_eq!(hit.kernel, blocked(4));
+        assert_eq!(hit.tuning.chosen, "blocked 32x30 k4 z256");
+        assert_eq!(hit.tuning.timings[0].steps_per_s, Some(15_317.0));
+        assert!(hit.timed_at_unix_s > 1_700_000_000);
+        // Any field of the key that differs misses.
+        assert!(lookup(&path, &key(128)).unwrap().is_none());
+        let mut other = key(256);
+        other.parameters[0] = 0.34;
+        assert!(lookup(&path, &other).unwrap().is_none());
+        let mut other = key(256);
+        other.kernels = "fedcba9876543210".into();
+        assert!(lookup(&path, &other).unwrap().is_none());
+        let mut other = key(256);
+        other.devices[0].driver_version = 12_080;
+        assert!(lookup(&path, &other).unwrap().is_none());
+        // A new choice for the same key replaces the old one.
+        store(&path, key(256), blocked(3), &tuning(blocked(3))).unwrap();
+        store(&path, key(128), blocked(2), &tuning(blocked(2))).unwrap();
+        assert_eq!(lookup(&path, &key(256)).unwrap().unwrap().kernel, blocked(3));
+        assert_eq!(lookup(&path, &key(128)).unwrap().unwrap().kernel, blocked(2));
+        let file = read(&path).unwrap().unwrap();
+        assert_eq!(file.entries.len(), 2);
+        // No temporary file is left beside it.
+        let names: Vec<_> =
+            fs::read_dir(path.parent().unwrap()).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert_eq!(names, ["tune-cache.json"]);
+        let _ = fs::remove_dir_all(path.parent().unwrap().parent().unwrap());
+    }
+
+    #[test]
+    fn the_file_keeps_the_newest_choices_only() {
+        let path = scratch("bounded");
+        for nx in 0..(MAX_ENTRIES as u32 + 3) {
+            store(&path, key(nx + 1), blocked(3), &tuning(blocked(3))).unwrap();
+        }
+        let file = read(&path).unwrap().unwrap();
+        assert_eq!(file.entries.len(), MAX_ENTRIES);
+        assert!(lookup(&path, &key(1)).unwrap().is_none(), "the oldest went");
+        assert!(lookup(&path, &key(4)).unwrap().is_some());
+        assert!(lookup(&path, &key(MAX_ENTRIES as u32 + 3)).unwrap().is_some());
+        let _ = fs::remove_dir_all(path.parent().unwrap().parent().unwrap());
+    }
+
+    #[test]
+    fn a_damaged_file_is_reported_then_replaced() {
+        let path = scratch("damaged");
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(&path, "{\"format\": 1, \"entries\": [tru").unwrap();
+        let why = lookup(&path, &key(256)).unwrap_err();
+        assert!(why.contains("is not a cache fibril wrote") && why.contains("replaced"), "{why}");
+        store(&path, key(256), blocked(4), &tuning(blocked(4))).unwrap();
+        assert_eq!(lookup(&path, &key(256)).unwrap().unwrap().kernel, blocked(4));
+        // Another format reads as empty and is replaced too.
+        fs::write(&path, "{\"format\": 99, \"whatever\": []}").unwrap();
+        assert!(lookup(&path, &key(256)).unwrap().is_none());
+        store(&path, key(256), blocked(2), &tuning(blocked(2))).unwrap();
+        assert_eq!(lookup(&path, &key(256)).unwrap().unwrap().kernel, blocked(2));
+        let _ = fs::remove_dir_all(path.parent().unwrap().parent().unwrap());
+    }
+
+    #[test]
+    fn the_file_is_named_by_the_variable_then_xdg_then_home() {
+        let os = |s: &str| Some(OsString::from(s));
+        assert_eq!(location_from(os("/tmp/t.json"), os("/x"), os("/h")), Some(PathBuf::from("/tmp/t.json")));
+        assert_eq!(location_from(os("off"), os("/x"), os("/h")), None);
+        assert_eq!(location_from(None, os("/x"), os("/h")), Some(PathBuf::from("/x/fibril/tune-cache.json")));
+        assert_eq!(
+            location_from(os(""), os(""), os("/h")),
+            Some(PathBuf::from("/h/.cache/fibril/tune-cache.json"))
+        );
+        assert_eq!(location_from(None, None, None), None);
+    }
+
+    #[test]
+    fn dates_are_the_civil_calendar_in_utc() {
+        assert_eq!(utc_text(0), "1970-01-01 00:00 UTC");
+        assert_eq!(utc_text(951_782_400), "2000-02-29 00:00 UTC");
+        // 2026-11-24 13:26:17 UTC.
+        assert_eq!(utc_text(1_795_526_777), "2026-11-24 13:26 UTC");
+    }
+}
