@@ -38,6 +38,7 @@ use fibril_host::memory::format_bytes;
 use fibril_host::models::MODELS;
 use fibril_host::multi::gpu::SplitRun;
 use fibril_host::multi::{Exchange, GpuMultiSolver};
+use fibril_host::solver::NonfiniteCheck;
 use fibril_host::tissue::gpu::TissueGpuSolver;
 use fibril_host::tissue::split::TissueSplit;
 use fibril_host::tissue::split_gpu::TissueGpuMultiSolver;
@@ -62,7 +63,7 @@ const CHECKS: &[(&str, Check)] = &[
     ("every_model_blocked_k1_to_4_f32_f64_1000_steps_bit_identical_to_cpu", every_model_blocked),
     ("events_inside_blocked_passes_bit_identical_to_cpu", blocked_events),
     ("exact_math_every_kernel_f32_f64_bit_identical_to_cpu", exact_math_every_kernel),
-    ("nonfinite_check_finds_a_planted_nan", nonfinite_detection),
+    ("nonfinite_check_finds_a_planted_nan_at_once_and_left_pending", nonfinite_detection),
     ("too_large_grid_is_refused_before_allocation", memory_refusal),
     ("every_kernel_and_block_bit_identical_to_cpu_f32", every_kernel_and_block),
     ("every_kernel_bit_identical_to_cpu_f64", every_kernel_f64),
@@ -289,6 +290,27 @@ fn nonfinite_detection(gpu: &GpuDevice) -> Result<(), String> {
         s.set_state(&dirty).map_err(|e| e.to_string())?;
         if !s.any_nonfinite().map_err(|e| e.to_string())? {
             return Err(format!("{}: NaN in the last cell not found", cfg.kind));
+        }
+        // Checks left pending see the state the work before them left, in
+        // stream order, whatever is enqueued after them.
+        let e = |e: SolverError| format!("{}: {e}", cfg.kind);
+        s.set_state(&clean).map_err(e)?;
+        s.advance(300).map_err(e)?;
+        let before = s.begin_nonfinite_check().map_err(e)?;
+        s.advance(300).map_err(e)?;
+        s.set_state(&dirty).map_err(e)?;
+        let after = s.begin_nonfinite_check().map_err(e)?;
+        if !matches!((before, after), (NonfiniteCheck::Pending(a), NonfiniteCheck::Pending(b)) if a != b) {
+            return Err(format!("{}: checks not left pending in two slots: {before:?}, {after:?}", cfg.kind));
+        }
+        s.advance(300).map_err(e)?;
+        let (bad_after, bad_before) =
+            (s.end_nonfinite_check(after).map_err(e)?, s.end_nonfinite_check(before).map_err(e)?);
+        if (bad_before, bad_after) != (false, true) {
+            return Err(format!(
+                "{}: pending checks answered {bad_before} (clean state) and {bad_after} (NaN)",
+                cfg.kind
+            ));
         }
     }
     Ok(())

@@ -238,7 +238,7 @@ proptest! {
             prop_assert!((back - ms).abs() <= 1e-6 * ms.max(d.dt_ms()), "{ms} ms -> {} steps\n{text}", run.total_steps);
         }
         for every in [run.snapshot_every, run.checkpoint_every].into_iter().flatten()
-            .chain([run.check_every])
+            .chain(run.check_every)
         {
             prop_assert!((1..=MAX_STEPS).contains(&every), "an interval of {every} steps\n{text}");
         }

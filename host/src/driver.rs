@@ -6,6 +6,12 @@
 //! [`crate::events`]), so the loop stops only where output is due (a
 //! snapshot, a checkpoint) and at least every `check_every` steps to look
 //! for NaN/Inf and for an interruption, and advances the solver in between.
+//! Where nothing else happens at a check's step, the check is begun after
+//! the steps before it and answered only once the next steps are
+//! enqueued ([`Solver::begin_nonfinite_check`]), so that a GPU never waits
+//! for the host between stretches; a NaN found so is reported at the step
+//! it was checked at, as a synchronous check would report it, and nothing
+//! is written after it.
 //! The state at a stop at step s is the state after the stimuli due at s
 //! (the solver applies them before the state or the maps are read, or the
 //! step is taken), so a checkpoint at s holds everything a resumed run
@@ -26,7 +32,7 @@ use crate::events::tips::{PhaseMemory, SingularityRecorder};
 use crate::io::queue::SnapshotQueue;
 use crate::io::snapshots::WriteError;
 use crate::scalar::Scalar;
-use crate::solver::{Solver, SolverError};
+use crate::solver::{NonfiniteCheck, Solver, SolverError};
 use crate::state::State;
 use kernels_gpu::ecg::EcgProbe;
 
@@ -264,6 +270,19 @@ pub fn run<T: Scalar>(
         report.output_s += t0.elapsed().as_secs_f64();
         Ok(())
     };
+    // Whether the loop writes or reads anything at `step` (or ends there):
+    // a NaN check at such a step is answered before the loop goes on, so
+    // that nothing is written after a NaN. At the other steps the check
+    // is left pending while the next steps are enqueued.
+    let (ecg_every, tips_every) = (ctx.ecg.as_deref().map(|e| e.every), ctx.tips.as_deref().map(|t| t.every));
+    let acts_at = |s: u64| {
+        s == schedule.total_steps
+            || schedule.snapshot_due(s)
+            || schedule.checkpoint_due(s)
+            || ecg_every.is_some_and(|e| s.is_multiple_of(e))
+            || tips_every.is_some_and(|e| s.is_multiple_of(e))
+    };
+    let mut pending: Option<PendingCheck> = None;
     loop {
         let mut cache: Option<State<T>> = None;
         let t_ms = step as f64 * dt;
@@ -320,6 +339,13 @@ pub fn run<T: Scalar>(
             return Ok(report);
         }
         if solver.any_rank(ctx.stop.load(Ordering::SeqCst))? {
+            // The state at `step` is checked before a checkpoint keeps it.
+            if let Some(at) = pending.take()
+                && solver.end_nonfinite_check(at.check)?
+            {
+                report.outcome = Outcome::NonFinite { step, t_ms, last_clean_step: last_clean };
+                return Ok(report);
+            }
             if report.checkpoints.last() != Some(&step) {
                 flush(ctx)?;
                 write_traces(ctx)?;
@@ -342,18 +368,47 @@ pub fn run<T: Scalar>(
         }
         let t0 = Instant::now();
         solver.advance(target - step)?;
-        let bad = solver.any_nonfinite()?;
-        report.stepping_s += t0.elapsed().as_secs_f64();
         report.steps_advanced += target - step;
+        // The check of the state at `step`, begun before these steps were
+        // enqueued, is answered now, while the GPU takes them.
+        if let Some(at) = pending.take() {
+            if solver.end_nonfinite_check(at.check)? {
+                // Found late: the steps after `at` ran, but the run ends at
+                // `at` as a synchronous check would have ended it.
+                report.stepping_s += t0.elapsed().as_secs_f64();
+                report.steps_done = at.step;
+                let t_ms = at.step as f64 * dt;
+                report.outcome = Outcome::NonFinite { step: at.step, t_ms, last_clean_step: last_clean };
+                return Ok(report);
+            }
+            last_clean = at.step;
+        }
+        let check = solver.begin_nonfinite_check()?;
+        let now = match check {
+            NonfiniteCheck::Pending(_) if !acts_at(target) => {
+                pending = Some(PendingCheck { check, step: target });
+                None
+            }
+            _ => Some(solver.end_nonfinite_check(check)?),
+        };
+        report.stepping_s += t0.elapsed().as_secs_f64();
         step = target;
         report.steps_done = step;
         (ctx.progress)(step);
-        if bad {
+        if now == Some(true) {
             report.outcome = Outcome::NonFinite { step, t_ms: step as f64 * dt, last_clean_step: last_clean };
             return Ok(report);
         }
-        last_clean = step;
+        if now == Some(false) {
+            last_clean = step;
+        }
     }
+}
+
+/// A NaN check of the state at `step`, begun and not yet answered.
+struct PendingCheck {
+    check: NonfiniteCheck,
+    step: u64,
 }
 
 #[cfg(test)]
@@ -388,6 +443,79 @@ mod tests {
         inner: CpuSolver<Diffusion, f64>,
         step: u64,
         log: Vec<(u64, &'static str)>,
+    }
+
+    impl Recorder {
+        fn new(domain: &Domain, state: &State<f64>) -> Self {
+            Recorder { inner: CpuSolver::new(domain, state), step: 0, log: Vec::new() }
+        }
+    }
+
+    /// A [`Recorder`] whose NaN checks stay pending, as a GPU's do, and
+    /// which puts a NaN into the field when it passes `nan_at`.
+    struct Pending {
+        rec: Recorder,
+        answers: Vec<bool>,
+        nan_at: u64,
+    }
+
+    impl Solver<f64> for Pending {
+        fn kind(&self) -> crate::backend::BackendKind {
+            self.rec.kind()
+        }
+        fn device_name(&self) -> String {
+            self.rec.device_name()
+        }
+        fn method(&self) -> String {
+            self.rec.method()
+        }
+        fn advance(&mut self, steps: u64) -> Result<(), SolverError> {
+            let before = self.rec.step;
+            self.rec.advance(steps)?;
+            if before < self.nan_at && self.nan_at <= self.rec.step {
+                let mut state = self.rec.inner.state()?;
+                state.slice_mut(0)[5] = f64::NAN;
+                self.rec.inner.set_state(&state)?;
+            }
+            Ok(())
+        }
+        fn synchronize(&mut self) -> Result<(), SolverError> {
+            Ok(())
+        }
+        fn state(&mut self) -> Result<State<f64>, SolverError> {
+            self.rec.state()
+        }
+        fn set_state(&mut self, state: &State<f64>) -> Result<(), SolverError> {
+            self.rec.set_state(state)
+        }
+        fn set_events(
+            &mut self,
+            events: &Events,
+            start: EventStart,
+            maps: Option<&Maps>,
+        ) -> Result<(), SolverError> {
+            self.rec.set_events(events, start, maps)
+        }
+        fn maps(&mut self) -> Result<Option<Maps>, SolverError> {
+            self.rec.maps()
+        }
+        fn ecg(&mut self, probes: &[kernels_gpu::ecg::EcgProbe]) -> Result<Vec<f64>, SolverError> {
+            self.rec.ecg(probes)
+        }
+        fn any_nonfinite(&mut self) -> Result<bool, SolverError> {
+            self.rec.any_nonfinite()
+        }
+        fn begin_nonfinite_check(&mut self) -> Result<NonfiniteCheck, SolverError> {
+            // The answer is the state's now, as a check on a stream sees it.
+            self.answers.push(self.rec.inner.any_nonfinite()?);
+            self.rec.log.push((self.rec.step, "begin"));
+            Ok(NonfiniteCheck::Pending(self.answers.len() - 1))
+        }
+        fn end_nonfinite_check(&mut self, check: NonfiniteCheck) -> Result<bool, SolverError> {
+            let NonfiniteCheck::Pending(slot) = check else { panic!("only pending checks here") };
+            self.rec.log.push((self.rec.step, "end"));
+            Ok(self.answers[slot])
+        }
     }
 
     impl Solver<f64> for Recorder {
@@ -442,7 +570,7 @@ mod tests {
         let domain =
             Domain::new(dims, 0.6, 0.05, 1.0, ModelSetup::new("diffusion", None, &[]).unwrap()).unwrap();
         let rest = State::rest(Diffusion::INFO, dims);
-        let mut solver = Recorder { inner: CpuSolver::new(&domain, &rest), step: 0, log: Vec::new() };
+        let mut solver = Recorder::new(&domain, &rest);
         let mut s1 = StimulusSpec::new(RegionKind::Box, 0.35); // step 7
         s1.duration_ms = 0.1; // steps 7 and 8
         s1.x = Some([0, 0]);
@@ -479,5 +607,88 @@ mod tests {
         assert_eq!(m.activation[0], 0.35);
         assert!(m.activation[1].is_nan() || m.activation[1] > 0.35);
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Runs 1,000 steps of pure diffusion with a check every 100 steps on a
+    /// solver whose checks stay pending, a NaN put in at `nan_at`, and a
+    /// snapshot every `snapshot_every` steps; returns the report, the
+    /// solver's log and the snapshot steps written.
+    fn run_pending(
+        nan_at: u64,
+        snapshot_every: Option<u64>,
+        stop_at: u64,
+    ) -> (RunReport, Vec<(u64, &'static str)>, Vec<u64>) {
+        let dims = GridDims::new(4, 4, 4);
+        let domain =
+            Domain::new(dims, 0.6, 0.05, 1.0, ModelSetup::new("diffusion", None, &[]).unwrap()).unwrap();
+        let rest = State::rest(Diffusion::INFO, dims);
+        let mut solver = Pending { rec: Recorder::new(&domain, &rest), answers: Vec::new(), nan_at };
+        static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let run_id = RUNS.fetch_add(1, Ordering::SeqCst);
+        let dir = std::env::temp_dir().join(format!("fibril-driver-pending-{}-{run_id}", std::process::id()));
+        let out = OutputDir::prepare(&dir, true).unwrap();
+        let mut writer = SnapshotQueue::inline(SnapshotWriter::new(out, vec![0], Formats::default(), 0.6));
+        let stop = AtomicBool::new(false);
+        let schedule = Schedule::new(1_000, snapshot_every, 100);
+        let mut ctx = RunContext {
+            writer: Some(&mut writer),
+            ecg: None,
+            tips: None,
+            checkpoint_path: None,
+            stop: &stop,
+            progress: &mut |s| stop.store(s >= stop_at, Ordering::SeqCst),
+        };
+        let report = run(&mut solver, &domain, &schedule, &mut ctx).unwrap();
+        let written = writer.finish().unwrap().records().iter().map(|r| r.step).collect();
+        std::fs::remove_dir_all(&dir).unwrap();
+        (report, solver.rec.log, written)
+    }
+
+    #[test]
+    fn a_pending_check_is_answered_after_the_next_steps_are_enqueued() {
+        let (report, log, _) = run_pending(u64::MAX, None, u64::MAX);
+        assert_eq!(report.outcome, Outcome::Completed);
+        assert_eq!((report.steps_done, report.steps_advanced), (1_000, 1_000));
+        // Each check (begun after the steps to s) is answered only after
+        // the steps to s + 100 were enqueued; the last one at once.
+        let mut expected = vec![(100, "advance"), (100, "begin")];
+        for s in (200..=1_000).step_by(100) {
+            expected.extend([(s, "advance"), (s, "end"), (s, "begin")]);
+        }
+        expected.extend([(1_000, "end"), (1_000, "state")]);
+        assert_eq!(log, expected);
+    }
+
+    #[test]
+    fn a_nan_found_late_stops_the_run_where_it_was_checked() {
+        // NaN during the steps to 300: the check at 300 finds it while
+        // the steps to 400 run; the run ends at 300 all the same.
+        let (report, log, written) = run_pending(250, Some(500), u64::MAX);
+        assert_eq!(report.outcome, Outcome::NonFinite { step: 300, t_ms: 15.0, last_clean_step: 200 });
+        assert_eq!((report.steps_done, report.steps_advanced), (300, 400));
+        assert_eq!(log.last(), Some(&(400, "end")), "no check begun after the NaN was found");
+        assert_eq!(written, [0], "nothing written after the NaN");
+        // At a step with output the check is answered before the output:
+        // NaN during the steps to 500 is found at 500, no snapshot there.
+        let (report, log, written) = run_pending(450, Some(500), u64::MAX);
+        assert_eq!(report.outcome, Outcome::NonFinite { step: 500, t_ms: 25.0, last_clean_step: 400 });
+        assert_eq!((report.steps_done, report.steps_advanced), (500, 500));
+        assert_eq!(&log[log.len() - 3..], [(500, "end"), (500, "begin"), (500, "end")]);
+        assert_eq!(written, [0]);
+    }
+
+    #[test]
+    fn a_stop_answers_the_pending_check_before_the_checkpoint() {
+        // Stopped at 300 with the check of 300 pending: it is answered,
+        // then the state is kept.
+        let (report, log, _) = run_pending(u64::MAX, None, 300);
+        assert_eq!(report.outcome, Outcome::Interrupted { step: 300, t_ms: 15.0 });
+        assert_eq!(report.checkpoints, [300]);
+        assert_eq!(&log[log.len() - 4..], [(300, "begin"), (300, "end"), (300, "state"), (300, "maps")]);
+        // The same with a NaN before 300: no checkpoint of a bad state.
+        let (report, log, _) = run_pending(250, None, 300);
+        assert_eq!(report.outcome, Outcome::NonFinite { step: 300, t_ms: 15.0, last_clean_step: 200 });
+        assert!(report.checkpoints.is_empty());
+        assert_eq!(log.last(), Some(&(300, "end")));
     }
 }

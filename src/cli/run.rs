@@ -23,7 +23,7 @@ use fibril_host::io::queue::SnapshotQueue;
 use fibril_host::io::snapshots::{Formats, SnapshotWriter};
 use fibril_host::io::{OutputDir, write_atomic, write_json_atomic};
 use fibril_host::time::{MAX_STEPS, short};
-use fibril_host::{CellModel, Domain, ModelVisitor, Precision, Scalar, dispatch};
+use fibril_host::{CellModel, Domain, GridDims, ModelVisitor, Precision, Scalar, dispatch};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::args::{self, ParamAssign, duration_steps};
@@ -139,6 +139,25 @@ pub fn check_resolved(mut resolved: Resolved) -> anyhow::Result<CheckedRun> {
     })
 }
 
+/// Cell-updates between two NaN checks at least, on a GPU: each check
+/// costs about 15 us there (a reduction, its flag's copy and the end of a
+/// graph's replay; a check every 100 steps slowed a 64^3 run on an H100 by
+/// 7%, docs/BENCHMARKS.md), so a stretch of 2^27 cell-updates (about 1 ms
+/// at 64^3) keeps it near 1%.
+const CHECK_CELL_UPDATES: u64 = 1 << 27;
+
+/// The steps between NaN checks (and looks at Ctrl-C) when
+/// `check_every_steps` is not given: 100 on the CPU, where a step of a
+/// large grid takes long; on a GPU at least 100 and enough for
+/// [`CHECK_CELL_UPDATES`], in hundreds, at most 10,000 (a single cell
+/// still answers Ctrl-C within a few tens of milliseconds).
+pub fn check_every_steps(selected: &Selected, dims: GridDims) -> u64 {
+    match selected {
+        Selected::Cpu => 100,
+        _ => CHECK_CELL_UPDATES.div_ceil(dims.cells() as u64).div_ceil(100).clamp(1, 100) * 100,
+    }
+}
+
 /// A run configuration that passed [`check_resolved`], with what it
 /// resolved to (for the property tests).
 #[derive(Debug)]
@@ -147,7 +166,8 @@ pub struct CheckedRun {
     pub total_steps: u64,
     pub snapshot_every: Option<u64>,
     pub checkpoint_every: Option<u64>,
-    pub check_every: u64,
+    /// As configured; `None` lets the backend choose ([`check_every_steps`]).
+    pub check_every: Option<u64>,
     pub recording: Option<Recording>,
     pub stimuli: StimulusSchedule,
     pub config: RunConfig,
@@ -262,8 +282,9 @@ fn check(config: &RunConfig, domain: &Domain) -> anyhow::Result<Checked> {
         .snapshot_every_ms
         .map(|ms| duration_steps("--snapshot-every-ms", ms, dt))
         .transpose()?;
-    let n = config.run.check_every_steps;
-    if !(1..=MAX_STEPS).contains(&n) {
+    if let Some(n) = config.run.check_every_steps
+        && !(1..=MAX_STEPS).contains(&n)
+    {
         bail!("check_every_steps = {n}: give a whole number of steps from 1 to {MAX_STEPS}");
     }
     let checkpoint_every = config
@@ -401,7 +422,10 @@ fn plan(
         resumed: resume.is_some(),
         total_steps: checked.total_steps,
         snapshot_every: checked.snapshot_every,
-        check_every: config.run.check_every_steps,
+        check_every: config
+            .run
+            .check_every_steps
+            .unwrap_or_else(|| check_every_steps(&selected, domain.dims())),
         checkpoint_every: checked.checkpoint_every,
     };
     Ok(Plan {
@@ -841,6 +865,7 @@ fn execute<M: CellModel, T: Scalar>(
         steps: report.steps_done,
         simulated_ms: report.steps_done as f64 * domain.dt_ms(),
         steps_advanced: report.steps_advanced,
+        check_every_steps: schedule.check_every,
         resumed_from: resume
             .as_ref()
             .map(|r| ResumeRecord { checkpoint: r.path.clone(), step: r.header.step }),

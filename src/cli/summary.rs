@@ -84,6 +84,9 @@ pub struct RunSummary {
     pub simulated_ms: f64,
     /// Steps advanced by this invocation (fewer than `steps` when resumed).
     pub steps_advanced: u64,
+    /// Steps between NaN checks (`check_every_steps`, or the backend's
+    /// choice where it was not given).
+    pub check_every_steps: u64,
     pub resumed_from: Option<ResumeRecord>,
     /// Wall time of the run loop (stepping with its events, output), seconds.
     pub wall_s: f64,

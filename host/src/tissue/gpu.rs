@@ -23,14 +23,15 @@ use super::{
 };
 use crate::backend::gpu::GpuDevice;
 use crate::backend::gpu::maps::DeviceMaps;
-use crate::backend::gpu::solver::{any_nonfinite_on, cuda};
+use crate::backend::gpu::nonfinite::{NonfiniteFlags, pending_unless_recording};
+use crate::backend::gpu::solver::cuda;
 use crate::domain::Domain;
 use crate::events::ecg::pseudo_ecg_at;
 use crate::events::recording::Maps;
 use crate::events::stimulus::Region;
 use crate::events::{EventStart, Events};
 use crate::scalar::Scalar;
-use crate::solver::{BackendKind, Solver, SolverError};
+use crate::solver::{BackendKind, NonfiniteCheck, Solver, SolverError};
 use crate::state::State;
 use kernels_gpu::ecg::EcgProbe;
 
@@ -188,7 +189,8 @@ pub struct TissueGpuSolver<M: CellModel, T: Scalar> {
     class: Option<(CudaSlice<u16>, CudaSlice<i32>)>,
     rows: u32,
     buffers: LayoutBuffers,
-    flag: CudaSlice<u32>,
+    /// The NaN check's flags.
+    nonfinite: NonfiniteFlags,
     dt_ms: f64,
     step_count: u64,
     stimulated: Option<u64>,
@@ -331,7 +333,7 @@ impl<M: CellModel, T: Scalar> TissueGpuSolver<M, T> {
             class,
             rows: table_rows,
             buffers,
-            flag: stream.alloc_zeros::<u32>(1).map_err(cuda("allocating the NaN flag"))?,
+            nonfinite: NonfiniteFlags::new(&stream)?,
             step: StepCoeffs::new(domain.dt_ms(), domain.dt_ms()),
             coeffs: device_coeffs.coeffs,
             _rate_table: device_coeffs.table,
@@ -601,7 +603,16 @@ impl<M: CellModel, T: Scalar> Solver<T> for TissueGpuSolver<M, T> {
     }
 
     fn any_nonfinite(&mut self) -> Result<bool, SolverError> {
-        any_nonfinite_on(&self.stream, &self.flag_fn, &self.u, &mut self.flag)
+        self.nonfinite.check_now(&self.stream, &self.flag_fn, &self.u)
+    }
+
+    fn begin_nonfinite_check(&mut self) -> Result<NonfiniteCheck, SolverError> {
+        let slot = self.nonfinite.begin(&self.stream, &self.flag_fn, &self.u)?;
+        pending_unless_recording(&mut self.nonfinite, slot, self.maps.is_some())
+    }
+
+    fn end_nonfinite_check(&mut self, check: NonfiniteCheck) -> Result<bool, SolverError> {
+        self.nonfinite.answer(check)
     }
 }
 

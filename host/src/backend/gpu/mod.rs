@@ -6,6 +6,7 @@ pub mod device;
 pub mod graph;
 pub mod kernel;
 pub(crate) mod maps;
+pub(crate) mod nonfinite;
 pub mod ptx;
 pub mod solver;
 pub mod tables;

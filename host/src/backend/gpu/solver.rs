@@ -17,6 +17,7 @@ use kernels_gpu::{CellModel, FLAT_BLOCK, GridDims, Locals, StepCoeffs, TowerLayo
 use super::device::GpuDevice;
 use super::graph::{PassBuffers, Piece, StepGraphs};
 use super::kernel::{KernelConfig, KernelKind, SHARED_WITHOUT_OPT_IN, pass_steps};
+use super::nonfinite::{NonfiniteFlags, pending_unless_recording};
 use crate::backend::gpu::maps::DeviceMaps;
 use crate::domain::Domain;
 use crate::events::recording::Maps;
@@ -25,7 +26,7 @@ use crate::events::tips::{ChargedPlaquette, PhaseMemory};
 use crate::events::{EventStart, Events};
 use crate::layout::tower;
 use crate::scalar::Scalar;
-use crate::solver::{BackendKind, Solver, SolverError};
+use crate::solver::{BackendKind, NonfiniteCheck, Solver, SolverError};
 use crate::state::State;
 
 /// Passes a `#[repr(C)]` struct of `kernels-gpu` by value as a kernel
@@ -124,7 +125,8 @@ pub struct GpuSolver<M: CellModel, T: Scalar> {
     /// The locals a pass of `blocked` writes (it reads `local`; other
     /// kernels update the locals in place and have none).
     local_next: Option<CudaSlice<T>>,
-    flag: CudaSlice<u32>,
+    /// The NaN check's flags (`super::nonfinite`).
+    nonfinite: NonfiniteFlags,
     stimulate_fn: CudaFunction,
     ecg_fn: CudaFunction,
     /// Page-locked staging of downloads (allocated on first use): a copy
@@ -247,7 +249,7 @@ impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
                 ),
                 _ => None,
             },
-            flag: stream.alloc_zeros::<u32>(1).map_err(cuda("allocating the NaN flag"))?,
+            nonfinite: NonfiniteFlags::new(&stream)?,
             step_fn: load_kernel(&module, step_name)?,
             flag_fn: load_kernel(&module, flag_name)?,
             stimulate_fn: load_kernel(&module, stimulate_name)?,
@@ -1177,6 +1179,15 @@ impl<M: CellModel, T: Scalar> Solver<T> for GpuSolver<M, T> {
 
     fn any_nonfinite(&mut self) -> Result<bool, SolverError> {
         // Tower buffers are checked whole: the extra lines copy core cells.
-        any_nonfinite_on(&self.stream, &self.flag_fn, &self.u, &mut self.flag)
+        self.nonfinite.check_now(&self.stream, &self.flag_fn, &self.u)
+    }
+
+    fn begin_nonfinite_check(&mut self) -> Result<NonfiniteCheck, SolverError> {
+        let slot = self.nonfinite.begin(&self.stream, &self.flag_fn, &self.u)?;
+        pending_unless_recording(&mut self.nonfinite, slot, self.maps.is_some())
+    }
+
+    fn end_nonfinite_check(&mut self, check: NonfiniteCheck) -> Result<bool, SolverError> {
+        self.nonfinite.answer(check)
     }
 }
