@@ -387,63 +387,15 @@ fn rate_tables_serve_the_ionic_models_and_are_refused_elsewhere() {
     assert!(worst > 0.0 && worst < 0.5, "largest |dV| with and without the table: {worst} mV");
 }
 
-/// `--kernel tune` is accepted and kept in the configuration a run prints;
-/// on the CPU, which has one kernel, nothing is timed and the summary says
-/// nothing of a tuning (the GPU timing is checked on the device:
+/// `--kernel tune` (and `--retune`) is accepted and kept in the
+/// configuration a run prints; on the CPU, which has one kernel, nothing is
+/// timed, nothing is kept in the tune cache and the summary says nothing of
+/// a tuning (the GPU timing is checked on the device:
 /// docs/BENCHMARKS.md, "`--kernel tune`").
 #[test]
 fn tune_is_accepted_and_times_nothing_on_the_cpu() {
     let out = scratch("tune");
-    let o = fibril(&[
-        "run",
-        "--backend",
-        "cpu",
-        "--size",
-        "8",
-        "--steps",
-        "4",
-        "--kernel",
-        "tune",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    let stderr = String::from_utf8_lossy(&o.stderr);
-    assert!(o.status.success(), "{stderr}");
-    assert!(!stderr.contains("--kernel tune timed"), "{stderr}");
-    let summary = read_json(&out.join("summary.json"));
-    assert_eq!(summary["method"], "cpu-reference");
-    assert!(summary.get("kernel_tuning").is_none(), "{summary}");
-    let config = fibril(&["run", "--kernel", "tune", "--print-config"]);
-    let text = String::from_utf8_lossy(&config.stdout);
-    assert!(config.status.success() && text.contains("kernel = \"tune\""), "{text}");
-    std::fs::remove_dir_all(&out).unwrap();
-}
-
-/// `--retune` only means something with `--kernel tune`: without it the
-/// run and the benchmark are refused before any work, naming the fix; and
-/// `--kernel tune` on the CPU keeps nothing in the tune cache.
-#[test]
-fn retune_needs_tune_and_the_cpu_keeps_no_tuning() {
-    let out = scratch("retune");
-    let run = [
-        "run",
-        "--backend",
-        "cpu",
-        "--size",
-        "8",
-        "--steps",
-        "4",
-        "--retune",
-        "--out",
-        out.to_str().unwrap(),
-    ];
-    assert_refused(&run, &["--retune", "add --kernel tune"]);
-    assert!(!out.exists(), "a refused run leaves nothing");
-    assert_refused(
-        &["bench", "--backend", "cpu", "--size", "8", "--steps", "4", "--retune"],
-        &["--retune", "add --kernel tune"],
-    );
-    let cache = scratch("retune-cache").join("tune-cache.json");
+    let cache = scratch("tune-cache").join("tune-cache.json");
     let o = Command::new(env!("CARGO_BIN_EXE_fibril"))
         .args([
             "run",
@@ -461,10 +413,31 @@ fn retune_needs_tune_and_the_cpu_keeps_no_tuning() {
         .arg(&out)
         .env("FIBRIL_TUNE_CACHE", &cache)
         .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        .expect("run fibril");
+    let stderr = String::from_utf8_lossy(&o.stderr);
     assert!(!cache.exists(), "nothing was tuned, so nothing is kept");
+    assert!(o.status.success(), "{stderr}");
+    assert!(!stderr.contains("--kernel tune timed"), "{stderr}");
+    let summary = read_json(&out.join("summary.json"));
+    assert_eq!(summary["method"], "cpu-reference");
+    assert!(summary.get("kernel_tuning").is_none(), "{summary}");
+    let config = fibril(&["run", "--kernel", "tune", "--print-config"]);
+    let text = String::from_utf8_lossy(&config.stdout);
+    assert!(config.status.success() && text.contains("kernel = \"tune\""), "{text}");
     std::fs::remove_dir_all(&out).unwrap();
+}
+
+/// `--retune` only means something with `--kernel tune`: without it the
+/// run and the benchmark are refused before any work, naming the fix.
+#[test]
+fn retune_needs_tune() {
+    let out = scratch("retune");
+    assert_refused(
+        &["run", "--backend", "cpu", "--retune", "--out", out.to_str().unwrap()],
+        &["--retune", "add --kernel tune"],
+    );
+    assert!(!out.exists(), "a refused run leaves nothing");
+    assert_refused(&["bench", "--backend", "cpu", "--retune"], &["--retune", "add --kernel tune"]);
 }
 
 /// `bench --sweep` times every kernel itself; with `--kernel tune` it would

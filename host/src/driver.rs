@@ -438,83 +438,29 @@ mod tests {
         assert_eq!(s.snapshot_steps(), vec![8, 10]);
     }
 
-    /// A solver that records the steps at which it was asked for each thing.
+    /// A solver that records the steps at which it was asked for each
+    /// thing. With `pending`, its NaN checks stay pending, as a GPU's do;
+    /// it puts a NaN into the field when it passes `nan_at`.
     struct Recorder {
         inner: CpuSolver<Diffusion, f64>,
         step: u64,
         log: Vec<(u64, &'static str)>,
-    }
-
-    impl Recorder {
-        fn new(domain: &Domain, state: &State<f64>) -> Self {
-            Recorder { inner: CpuSolver::new(domain, state), step: 0, log: Vec::new() }
-        }
-    }
-
-    /// A [`Recorder`] whose NaN checks stay pending, as a GPU's do, and
-    /// which puts a NaN into the field when it passes `nan_at`.
-    struct Pending {
-        rec: Recorder,
+        pending: bool,
         answers: Vec<bool>,
         nan_at: u64,
     }
 
-    impl Solver<f64> for Pending {
-        fn kind(&self) -> crate::backend::BackendKind {
-            self.rec.kind()
-        }
-        fn device_name(&self) -> String {
-            self.rec.device_name()
-        }
-        fn method(&self) -> String {
-            self.rec.method()
-        }
-        fn advance(&mut self, steps: u64) -> Result<(), SolverError> {
-            let before = self.rec.step;
-            self.rec.advance(steps)?;
-            if before < self.nan_at && self.nan_at <= self.rec.step {
-                let mut state = self.rec.inner.state()?;
-                state.slice_mut(0)[5] = f64::NAN;
-                self.rec.inner.set_state(&state)?;
+    impl Recorder {
+        fn new(domain: &Domain, state: &State<f64>) -> Self {
+            let inner = CpuSolver::new(domain, state);
+            Recorder {
+                inner,
+                step: 0,
+                log: Vec::new(),
+                pending: false,
+                answers: Vec::new(),
+                nan_at: u64::MAX,
             }
-            Ok(())
-        }
-        fn synchronize(&mut self) -> Result<(), SolverError> {
-            Ok(())
-        }
-        fn state(&mut self) -> Result<State<f64>, SolverError> {
-            self.rec.state()
-        }
-        fn set_state(&mut self, state: &State<f64>) -> Result<(), SolverError> {
-            self.rec.set_state(state)
-        }
-        fn set_events(
-            &mut self,
-            events: &Events,
-            start: EventStart,
-            maps: Option<&Maps>,
-        ) -> Result<(), SolverError> {
-            self.rec.set_events(events, start, maps)
-        }
-        fn maps(&mut self) -> Result<Option<Maps>, SolverError> {
-            self.rec.maps()
-        }
-        fn ecg(&mut self, probes: &[kernels_gpu::ecg::EcgProbe]) -> Result<Vec<f64>, SolverError> {
-            self.rec.ecg(probes)
-        }
-        fn any_nonfinite(&mut self) -> Result<bool, SolverError> {
-            self.rec.any_nonfinite()
-        }
-        fn begin_nonfinite_check(&mut self) -> Result<NonfiniteCheck, SolverError> {
-            // The answer is the state's now, as a check on a stream sees it.
-            self.answers.push(self.rec.inner.any_nonfinite()?);
-            self.rec.log.push((self.rec.step, "begin"));
-            Ok(NonfiniteCheck::Pending(self.answers.len() - 1))
-        }
-        fn end_nonfinite_check(&mut self, check: NonfiniteCheck) -> Result<bool, SolverError> {
-            let NonfiniteCheck::Pending(slot) = check else { panic!("only pending checks here") };
-            self.rec.log.push((self.rec.step, "end"));
-            Ok(self.answers[slot])
         }
     }
 
@@ -529,9 +475,16 @@ mod tests {
             "recorder".into()
         }
         fn advance(&mut self, steps: u64) -> Result<(), SolverError> {
+            let before = self.step;
             self.step += steps;
             self.log.push((self.step, "advance"));
-            self.inner.advance(steps)
+            self.inner.advance(steps)?;
+            if before < self.nan_at && self.nan_at <= self.step {
+                let mut state = self.inner.state()?;
+                state.slice_mut(0)[5] = f64::NAN;
+                self.inner.set_state(&state)?;
+            }
+            Ok(())
         }
         fn synchronize(&mut self) -> Result<(), SolverError> {
             Ok(())
@@ -561,6 +514,25 @@ mod tests {
         }
         fn any_nonfinite(&mut self) -> Result<bool, SolverError> {
             self.inner.any_nonfinite()
+        }
+        fn begin_nonfinite_check(&mut self) -> Result<NonfiniteCheck, SolverError> {
+            // The answer is the state's now, as a check on a stream sees it.
+            let bad = self.inner.any_nonfinite()?;
+            if !self.pending {
+                return Ok(NonfiniteCheck::Answered(bad));
+            }
+            self.answers.push(bad);
+            self.log.push((self.step, "begin"));
+            Ok(NonfiniteCheck::Pending(self.answers.len() - 1))
+        }
+        fn end_nonfinite_check(&mut self, check: NonfiniteCheck) -> Result<bool, SolverError> {
+            match check {
+                NonfiniteCheck::Answered(bad) => Ok(bad),
+                NonfiniteCheck::Pending(slot) => {
+                    self.log.push((self.step, "end"));
+                    Ok(self.answers[slot])
+                }
+            }
         }
     }
 
@@ -622,7 +594,7 @@ mod tests {
         let domain =
             Domain::new(dims, 0.6, 0.05, 1.0, ModelSetup::new("diffusion", None, &[]).unwrap()).unwrap();
         let rest = State::rest(Diffusion::INFO, dims);
-        let mut solver = Pending { rec: Recorder::new(&domain, &rest), answers: Vec::new(), nan_at };
+        let mut solver = Recorder { pending: true, nan_at, ..Recorder::new(&domain, &rest) };
         static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
         let run_id = RUNS.fetch_add(1, Ordering::SeqCst);
         let dir = std::env::temp_dir().join(format!("fibril-driver-pending-{}-{run_id}", std::process::id()));
@@ -641,7 +613,7 @@ mod tests {
         let report = run(&mut solver, &domain, &schedule, &mut ctx).unwrap();
         let written = writer.finish().unwrap().records().iter().map(|r| r.step).collect();
         std::fs::remove_dir_all(&dir).unwrap();
-        (report, solver.rec.log, written)
+        (report, solver.log, written)
     }
 
     #[test]

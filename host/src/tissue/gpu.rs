@@ -23,7 +23,7 @@ use super::{
 };
 use crate::backend::gpu::GpuDevice;
 use crate::backend::gpu::maps::DeviceMaps;
-use crate::backend::gpu::nonfinite::{NonfiniteFlags, pending_unless_recording};
+use crate::backend::gpu::nonfinite::NonfiniteFlags;
 use crate::backend::gpu::solver::cuda;
 use crate::domain::Domain;
 use crate::events::ecg::pseudo_ecg_at;
@@ -173,7 +173,6 @@ pub struct TissueGpuSolver<M: CellModel, T: Scalar> {
     storage: Storage,
     step_fn: CudaFunction,
     stimulate_fn: CudaFunction,
-    flag_fn: CudaFunction,
     step: StepCoeffs<T>,
     coeffs: M::Coeffs<T>,
     /// The device copy of the rate table `coeffs` point at (`--rate-tables`).
@@ -325,7 +324,7 @@ impl<M: CellModel, T: Scalar> TissueGpuSolver<M, T> {
         let mut solver = Self {
             step_fn: load(&module, step_name)?,
             stimulate_fn: load(&module, stimulate_name)?,
-            flag_fn: load(&module, flag_name)?,
+            nonfinite: NonfiniteFlags::new(&stream, load(&module, flag_name)?)?,
             u: alloc(stored, "allocating U")?,
             u_next: alloc(stored, "allocating U_next")?,
             local: alloc(M::Locals::<T>::COUNT * stored, "allocating the locals")?,
@@ -333,7 +332,6 @@ impl<M: CellModel, T: Scalar> TissueGpuSolver<M, T> {
             class,
             rows: table_rows,
             buffers,
-            nonfinite: NonfiniteFlags::new(&stream)?,
             step: StepCoeffs::new(domain.dt_ms(), domain.dt_ms()),
             coeffs: device_coeffs.coeffs,
             _rate_table: device_coeffs.table,
@@ -603,12 +601,11 @@ impl<M: CellModel, T: Scalar> Solver<T> for TissueGpuSolver<M, T> {
     }
 
     fn any_nonfinite(&mut self) -> Result<bool, SolverError> {
-        self.nonfinite.check_now(&self.stream, &self.flag_fn, &self.u)
+        self.nonfinite.check_now(&self.u)
     }
 
     fn begin_nonfinite_check(&mut self) -> Result<NonfiniteCheck, SolverError> {
-        let slot = self.nonfinite.begin(&self.stream, &self.flag_fn, &self.u)?;
-        pending_unless_recording(&mut self.nonfinite, slot, self.maps.is_some())
+        self.nonfinite.begin_check(&self.u, self.maps.is_some())
     }
 
     fn end_nonfinite_check(&mut self, check: NonfiniteCheck) -> Result<bool, SolverError> {

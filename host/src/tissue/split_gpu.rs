@@ -46,7 +46,8 @@ use super::weights::Operator;
 use super::{TissueLayout, storage_name};
 use crate::backend::gpu::GpuDevice;
 use crate::backend::gpu::maps::DeviceMaps;
-use crate::backend::gpu::solver::{SliceGeometry, any_nonfinite_on, cuda};
+use crate::backend::gpu::nonfinite::NonfiniteFlags;
+use crate::backend::gpu::solver::{SliceGeometry, cuda};
 use crate::backend::gpu::tables::{DeviceCoeffs, device_coeffs};
 use crate::domain::Domain;
 use crate::events::ecg::pseudo_ecg_at;
@@ -121,7 +122,6 @@ struct Part<T> {
     stream: Arc<CudaStream>,
     step_fn: CudaFunction,
     stimulate_fn: CudaFunction,
-    flag_fn: CudaFunction,
     u: CudaSlice<T>,
     u_next: CudaSlice<T>,
     local: CudaSlice<T>,
@@ -129,7 +129,8 @@ struct Part<T> {
     buffers: LayoutBuffers,
     /// Box index of every stored cell (the stimulus kernel's table).
     index: CudaSlice<u32>,
-    flag: CudaSlice<u32>,
+    /// The NaN check of this part's cells.
+    nonfinite: NonfiniteFlags,
     /// This part's work of the latest step, its copies included.
     done: CudaEvent,
     /// Host exchange: the boundary cells are in the pinned buffers.
@@ -304,14 +305,13 @@ impl<M: CellModel, T: Scalar> TissueGpuMultiSolver<M, T> {
         let mut part = Part {
             step_fn: load(&module, step_name)?,
             stimulate_fn: load(&module, stimulate_name)?,
-            flag_fn: load(&module, flag_name)?,
             u: alloc(stored, "allocating U")?,
             u_next: alloc(stored, "allocating U_next")?,
             local: alloc(M::Locals::<T>::COUNT * stride, "allocating the locals")?,
             weights: stream.clone_htod(&slab.weights::<T>(op)).map_err(cuda("uploading the weights"))?,
             buffers,
             index: stream.clone_htod(&slab.index).map_err(cuda("uploading the cell index"))?,
-            flag: stream.alloc_zeros::<u32>(1).map_err(cuda("allocating the NaN flag"))?,
+            nonfinite: NonfiniteFlags::new(&stream, load(&module, flag_name)?)?,
             done: event()?,
             staged: event()?,
             pinned: [pinned()?, pinned()?],
@@ -670,7 +670,7 @@ impl<M: CellModel, T: Scalar> Solver<T> for TissueGpuMultiSolver<M, T> {
         self.synchronize_all()?;
         let mut any = false;
         for part in &mut self.parts {
-            any |= any_nonfinite_on(&part.stream, &part.flag_fn, &part.u, &mut part.flag)?;
+            any |= part.nonfinite.check_now(&part.u)?;
         }
         Ok(any)
     }

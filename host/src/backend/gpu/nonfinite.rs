@@ -3,13 +3,11 @@
 //!
 //! The check is one reduction kernel writing a flag; reading the flag at
 //! once leaves the GPU idle from the end of the kernel until the host has
-//! read it and enqueued the next steps (a synchronous check every 100
-//! steps cost 7-11% of the stepping at 64^3 and in a 512^2 sheet on an
-//! H100, docs/BENCHMARKS.md). Begun, the flag's copy to page-locked host
-//! memory and an event follow the kernel on the stream, and the run loop
-//! reads it after it has enqueued the next steps: the check sees exactly
-//! the state after the steps before it (stream order), and the GPU goes
-//! straight on.
+//! read it and enqueued the next steps. Begun, the flag's copy to
+//! page-locked host memory and an event follow the kernel on the stream,
+//! and the run loop reads it after it has enqueued the next steps
+//! (`crate::driver`): the check sees exactly the state after the steps
+//! before it (stream order), and the GPU goes straight on.
 
 use std::sync::Arc;
 
@@ -27,8 +25,11 @@ use crate::solver::{NonfiniteCheck, SolverError};
 /// begins the next.
 const SLOTS: usize = 2;
 
-/// The flags of the checks, on the device and their host copies.
+/// A solver's NaN check: its kernel, stream and flags.
 pub(crate) struct NonfiniteFlags {
+    stream: Arc<CudaStream>,
+    /// `flag_nonfinite_<t>` of the solver's precision.
+    check: CudaFunction,
     /// One u32 per slot; nonzero where the check found a NaN or an infinity.
     device: CudaSlice<u32>,
     /// The slots' copies, page-locked so that the copy is asynchronous.
@@ -40,10 +41,14 @@ pub(crate) struct NonfiniteFlags {
 }
 
 impl NonfiniteFlags {
-    pub(crate) fn new(stream: &Arc<CudaStream>) -> Result<Self, SolverError> {
+    /// The flags of a solver working on `stream`; `check` is its
+    /// `flag_nonfinite_<t>` kernel.
+    pub(crate) fn new(stream: &Arc<CudaStream>, check: CudaFunction) -> Result<Self, SolverError> {
         let ctx = stream.context();
         let event = || ctx.new_event(None).map_err(cuda("creating the NaN check's events"));
         Ok(Self {
+            stream: stream.clone(),
+            check,
             device: stream.alloc_zeros::<u32>(SLOTS).map_err(cuda("allocating the NaN flags"))?,
             // SAFETY: each slot is written by a copy before it is read.
             host: unsafe { ctx.alloc_pinned_with_flags::<u32>(SLOTS, 0) }
@@ -54,26 +59,40 @@ impl NonfiniteFlags {
     }
 
     /// Whether `values` holds a NaN or an infinity now (waits).
-    pub(crate) fn check_now<T: Scalar>(
-        &mut self,
-        stream: &Arc<CudaStream>,
-        check: &CudaFunction,
-        values: &CudaSlice<T>,
-    ) -> Result<bool, SolverError> {
-        let slot = self.begin(stream, check, values)?;
+    pub(crate) fn check_now<T: Scalar>(&mut self, values: &CudaSlice<T>) -> Result<bool, SolverError> {
+        let slot = self.begin(values)?;
         self.end(slot)
     }
 
-    /// Enqueues the check of `values` by the `flag_nonfinite_<t>` kernel
-    /// `check` on `stream` and the copy of its flag to the host; returns
-    /// the slot that [`NonfiniteFlags::end`] reads.
-    pub(crate) fn begin<T: Scalar>(
+    /// The check of `values` begun and left pending, or answered at once
+    /// where the solver records maps (`recording`): a NaN found one
+    /// stretch late would leave the maps with crossings of steps after the
+    /// one the run stops at. (A run recording maps launches every step
+    /// from the host anyway, so the check's share of its time is small.)
+    pub(crate) fn begin_check<T: Scalar>(
         &mut self,
-        stream: &Arc<CudaStream>,
-        check: &CudaFunction,
         values: &CudaSlice<T>,
-    ) -> Result<usize, SolverError> {
-        let slot = self.next;
+        recording: bool,
+    ) -> Result<NonfiniteCheck, SolverError> {
+        let slot = self.begin(values)?;
+        match recording {
+            true => Ok(NonfiniteCheck::Answered(self.end(slot)?)),
+            false => Ok(NonfiniteCheck::Pending(slot)),
+        }
+    }
+
+    /// The answer of `check`, waiting for it if it is pending.
+    pub(crate) fn answer(&mut self, check: NonfiniteCheck) -> Result<bool, SolverError> {
+        match check {
+            NonfiniteCheck::Answered(bad) => Ok(bad),
+            NonfiniteCheck::Pending(slot) => self.end(slot),
+        }
+    }
+
+    /// Enqueues the check of `values` and the copy of its flag to the
+    /// host; returns the slot that [`NonfiniteFlags::end`] reads.
+    fn begin<T: Scalar>(&mut self, values: &CudaSlice<T>) -> Result<usize, SolverError> {
+        let (slot, stream) = (self.next, &self.stream);
         self.next = (slot + 1) % SLOTS;
         let mut flag = self.device.slice_mut(slot..slot + 1);
         stream.memset_zeros(&mut flag).map_err(cuda("clearing the NaN flag"))?;
@@ -81,7 +100,7 @@ impl NonfiniteFlags {
         let blocks = (n.div_ceil(FLAT_BLOCK as u64)).min(4096) as u32;
         let cfg =
             LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (FLAT_BLOCK, 1, 1), shared_mem_bytes: 0 };
-        let mut launch = stream.launch_builder(check);
+        let mut launch = stream.launch_builder(&self.check);
         launch.arg(values).arg(&n).arg(&mut flag);
         // SAFETY: flag_nonfinite_<t> takes (values: *const T, n: u64, flag:
         // *mut u32); `values` holds n values and `flag` one u32; any 1D
@@ -102,36 +121,11 @@ impl NonfiniteFlags {
     }
 
     /// The answer of the check in `slot`, waiting for its copy.
-    pub(crate) fn end(&mut self, slot: usize) -> Result<bool, SolverError> {
+    fn end(&mut self, slot: usize) -> Result<bool, SolverError> {
         self.copied[slot].synchronize().map_err(cuda("reading the NaN flag"))?;
         let host = self.host.as_mut_ptr().map_err(cuda("reading the NaN flag"))?;
         // SAFETY: the copy into this slot has completed (the event above);
         // the read is volatile since the write came from the device.
         Ok(unsafe { host.add(slot).read_volatile() } != 0)
-    }
-
-    /// The answer of `check`: [`NonfiniteFlags::end`] of its slot if it is
-    /// pending.
-    pub(crate) fn answer(&mut self, check: NonfiniteCheck) -> Result<bool, SolverError> {
-        match check {
-            NonfiniteCheck::Answered(bad) => Ok(bad),
-            NonfiniteCheck::Pending(slot) => self.end(slot),
-        }
-    }
-}
-
-/// The check in `slot` left pending, or answered now where the solver
-/// records maps (`recording`): a NaN found one stretch late would leave
-/// the maps with crossings of steps after the one the run stops at.
-/// (A run recording maps launches every step from the host anyway, so
-/// the check's share of its time is small.)
-pub(crate) fn pending_unless_recording(
-    flags: &mut NonfiniteFlags,
-    slot: usize,
-    recording: bool,
-) -> Result<NonfiniteCheck, SolverError> {
-    match recording {
-        true => Ok(NonfiniteCheck::Answered(flags.end(slot)?)),
-        false => Ok(NonfiniteCheck::Pending(slot)),
     }
 }

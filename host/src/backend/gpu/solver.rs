@@ -17,7 +17,7 @@ use kernels_gpu::{CellModel, FLAT_BLOCK, GridDims, Locals, StepCoeffs, TowerLayo
 use super::device::GpuDevice;
 use super::graph::{PassBuffers, Piece, StepGraphs};
 use super::kernel::{KernelConfig, KernelKind, SHARED_WITHOUT_OPT_IN, pass_steps};
-use super::nonfinite::{NonfiniteFlags, pending_unless_recording};
+use super::nonfinite::NonfiniteFlags;
 use crate::backend::gpu::maps::DeviceMaps;
 use crate::domain::Domain;
 use crate::events::recording::Maps;
@@ -45,29 +45,6 @@ unsafe impl<P: Copy> DeviceRepr for ByValue<P> {}
 
 pub(crate) fn cuda(during: &'static str) -> impl FnOnce(DriverError) -> SolverError {
     move |source| SolverError::Cuda { during, source }
-}
-
-/// Whether `values` holds a NaN or an infinity, by the `flag_nonfinite_<t>`
-/// kernel `check` on `stream` (`flag`: one u32 of scratch), so that only
-/// the flag crosses to the host.
-pub(crate) fn any_nonfinite_on<T: Scalar>(
-    stream: &Arc<CudaStream>,
-    check: &CudaFunction,
-    values: &CudaSlice<T>,
-    flag: &mut CudaSlice<u32>,
-) -> Result<bool, SolverError> {
-    stream.memset_zeros(flag).map_err(cuda("clearing the NaN flag"))?;
-    let n = values.len() as u64;
-    let blocks = (n.div_ceil(FLAT_BLOCK as u64)).min(4096) as u32;
-    let cfg = LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (FLAT_BLOCK, 1, 1), shared_mem_bytes: 0 };
-    let mut launch = stream.launch_builder(check);
-    launch.arg(values).arg(&n).arg(&mut *flag);
-    // SAFETY: flag_nonfinite_<t> takes (values: *const T, n: u64, flag:
-    // *mut u32); `values` holds n values and `flag` one u32; any 1D grid is
-    // valid.
-    unsafe { launch.launch(cfg) }.map_err(cuda("launching the NaN check"))?;
-    let flag = stream.clone_dtoh(flag).map_err(cuda("reading the NaN flag"))?;
-    Ok(flag[0] != 0)
 }
 
 fn load_kernel(module: &Arc<CudaModule>, name: &str) -> Result<CudaFunction, SolverError> {
@@ -108,7 +85,6 @@ pub struct GpuSolver<M: CellModel, T: Scalar> {
     config: KernelConfig,
     layout: Layout,
     step_fn: CudaFunction,
-    flag_fn: CudaFunction,
     /// The grid as given (the state's shape).
     dims: GridDims,
     /// The grid the kernels step: `dims` compacted.
@@ -249,9 +225,8 @@ impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
                 ),
                 _ => None,
             },
-            nonfinite: NonfiniteFlags::new(&stream)?,
             step_fn: load_kernel(&module, step_name)?,
-            flag_fn: load_kernel(&module, flag_name)?,
+            nonfinite: NonfiniteFlags::new(&stream, load_kernel(&module, flag_name)?)?,
             stimulate_fn: load_kernel(&module, stimulate_name)?,
             ecg_fn: load_kernel(&module, ecg_name)?,
             ecg_partials: None,
@@ -1179,12 +1154,11 @@ impl<M: CellModel, T: Scalar> Solver<T> for GpuSolver<M, T> {
 
     fn any_nonfinite(&mut self) -> Result<bool, SolverError> {
         // Tower buffers are checked whole: the extra lines copy core cells.
-        self.nonfinite.check_now(&self.stream, &self.flag_fn, &self.u)
+        self.nonfinite.check_now(&self.u)
     }
 
     fn begin_nonfinite_check(&mut self) -> Result<NonfiniteCheck, SolverError> {
-        let slot = self.nonfinite.begin(&self.stream, &self.flag_fn, &self.u)?;
-        pending_unless_recording(&mut self.nonfinite, slot, self.maps.is_some())
+        self.nonfinite.begin_check(&self.u, self.maps.is_some())
     }
 
     fn end_nonfinite_check(&mut self, check: NonfiniteCheck) -> Result<bool, SolverError> {
