@@ -432,12 +432,14 @@ fn tune_is_accepted_and_times_nothing_on_the_cpu() {
 #[test]
 fn retune_needs_tune() {
     let out = scratch("retune");
+    let mut args: Vec<&str> = "run --backend cpu --size 8 --steps 4 --retune --out".split(' ').collect();
+    args.push(out.to_str().unwrap());
+    assert_refused(&args, &["--retune", "add --kernel tune"]);
+    assert!(!out.exists(), "a refused run leaves nothing");
     assert_refused(
-        &["run", "--backend", "cpu", "--retune", "--out", out.to_str().unwrap()],
+        &["bench", "--backend", "cpu", "--size", "8", "--steps", "4", "--retune"],
         &["--retune", "add --kernel tune"],
     );
-    assert!(!out.exists(), "a refused run leaves nothing");
-    assert_refused(&["bench", "--backend", "cpu", "--retune"], &["--retune", "add --kernel tune"]);
 }
 
 /// `bench --sweep` times every kernel itself; with `--kernel tune` it would

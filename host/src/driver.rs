@@ -8,10 +8,11 @@
 //! for NaN/Inf and for an interruption, and advances the solver in between.
 //! Where nothing else happens at a check's step, the check is begun after
 //! the steps before it and answered only once the next steps are
-//! enqueued ([`Solver::begin_nonfinite_check`]), so that a GPU never waits
-//! for the host between stretches; a NaN found so is reported at the step
-//! it was checked at, as a synchronous check would report it, and nothing
-//! is written after it.
+//! enqueued ([`Solver::begin_nonfinite_check`]; the one-GPU solvers that
+//! record no maps leave it pending, the others answer at once), so that
+//! the GPU does not wait for the host between stretches; a NaN found so
+//! is reported at the step it was checked at, as a synchronous check would
+//! report it, and nothing is written after it.
 //! The state at a stop at step s is the state after the stimuli due at s
 //! (the solver applies them before the state or the maps are read, or the
 //! step is taken), so a checkpoint at s holds everything a resumed run
@@ -590,6 +591,16 @@ mod tests {
         snapshot_every: Option<u64>,
         stop_at: u64,
     ) -> (RunReport, Vec<(u64, &'static str)>, Vec<u64>) {
+        run_pending_with(nan_at, snapshot_every, None, stop_at)
+    }
+
+    /// [`run_pending`] with a checkpoint every `checkpoint_every` steps.
+    fn run_pending_with(
+        nan_at: u64,
+        snapshot_every: Option<u64>,
+        checkpoint_every: Option<u64>,
+        stop_at: u64,
+    ) -> (RunReport, Vec<(u64, &'static str)>, Vec<u64>) {
         let dims = GridDims::new(4, 4, 4);
         let domain =
             Domain::new(dims, 0.6, 0.05, 1.0, ModelSetup::new("diffusion", None, &[]).unwrap()).unwrap();
@@ -601,12 +612,14 @@ mod tests {
         let out = OutputDir::prepare(&dir, true).unwrap();
         let mut writer = SnapshotQueue::inline(SnapshotWriter::new(out, vec![0], Formats::default(), 0.6));
         let stop = AtomicBool::new(false);
-        let schedule = Schedule::new(1_000, snapshot_every, 100);
+        let mut schedule = Schedule::new(1_000, snapshot_every, 100);
+        schedule.checkpoint_every = checkpoint_every;
+        let path = dir.join("checkpoint.fibril");
         let mut ctx = RunContext {
             writer: Some(&mut writer),
             ecg: None,
             tips: None,
-            checkpoint_path: None,
+            checkpoint_path: checkpoint_every.map(|_| path.as_path()),
             stop: &stop,
             progress: &mut |s| stop.store(s >= stop_at, Ordering::SeqCst),
         };
@@ -662,5 +675,25 @@ mod tests {
         assert_eq!(report.outcome, Outcome::NonFinite { step: 300, t_ms: 15.0, last_clean_step: 200 });
         assert!(report.checkpoints.is_empty());
         assert_eq!(log.last(), Some(&(300, "end")));
+    }
+
+    #[test]
+    fn a_check_at_a_checkpoint_is_answered_before_the_state_is_kept() {
+        // Checkpoints every 250 steps: the check at 250 is answered at
+        // once, the one at 200 stays pending until the steps to 250 are
+        // enqueued. NaN during the steps to 250: found at 250, nothing kept.
+        let (report, log, _) = run_pending_with(240, None, Some(250), u64::MAX);
+        assert_eq!(report.outcome, Outcome::NonFinite { step: 250, t_ms: 12.5, last_clean_step: 200 });
+        assert!(report.checkpoints.is_empty(), "no checkpoint of a bad state: {:?}", report.checkpoints);
+        assert!(!log.iter().any(|e| e.1 == "state"), "state never read: {log:?}");
+        assert_eq!(&log[log.len() - 4..], [(250, "advance"), (250, "end"), (250, "begin"), (250, "end")]);
+        // Without the NaN the checkpoint at 250 is written after its check;
+        // checks go on 100 steps apart from there, and the stop asked for
+        // after 250 is seen at the check of 350, where the state is kept.
+        let (report, log, _) = run_pending_with(u64::MAX, None, Some(250), 260);
+        assert_eq!(report.outcome, Outcome::Interrupted { step: 350, t_ms: 17.5 });
+        assert_eq!(report.checkpoints, [250, 350]);
+        let at_250: Vec<&str> = log.iter().filter(|e| e.0 == 250).map(|e| e.1).collect();
+        assert_eq!(at_250, ["advance", "end", "begin", "end", "state", "maps"]);
     }
 }

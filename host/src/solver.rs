@@ -152,10 +152,13 @@ pub trait Solver<T: Scalar> {
     /// Begins [`Solver::any_nonfinite`] on the state as the steps enqueued
     /// so far leave it, without waiting for the answer where the solver
     /// can: the run loop then enqueues the next steps and only then asks
-    /// [`Solver::end_nonfinite_check`], so the device never idles while
+    /// [`Solver::end_nonfinite_check`], so the device does not idle while
     /// the host waits for a flag (at 64^3 on an H100 a synchronous check
-    /// every 100 steps cost 7-11% of the stepping). The default answers
-    /// at once.
+    /// every 100 steps cost about 8% of the stepping, most of it the
+    /// check's own work, which the run loop's default interval spaces out).
+    /// The default answers at once. A solver of a multi-process run must
+    /// answer at once (collectively, as `any_nonfinite`): the run loop
+    /// acts on a pending answer where the ranks could differ.
     fn begin_nonfinite_check(&mut self) -> Result<NonfiniteCheck, SolverError> {
         Ok(NonfiniteCheck::Answered(self.any_nonfinite()?))
     }

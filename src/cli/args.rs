@@ -323,9 +323,10 @@ pub struct ComputeArgs {
     /// With --kernel tune: time the kernels again even where the tune
     /// cache holds a choice for this run, and keep the new one there (the
     /// cache is the file FIBRIL_TUNE_CACHE names, by default
-    /// $XDG_CACHE_HOME/fibril/tune-cache.json or
-    /// ~/.cache/fibril/tune-cache.json; FIBRIL_TUNE_CACHE=off keeps none).
+    /// $XDG_CACHE_HOME/fibril/tune-cache-v1.json or
+    /// ~/.cache/fibril/tune-cache-v1.json; FIBRIL_TUNE_CACHE=off keeps none).
     #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true", default_value_t = false)]
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub retune: bool,
 }
 
@@ -619,6 +620,14 @@ impl ComputeArgs {
     /// Whether `--kernel tune` asks for the kernel to be timed on the GPU.
     pub fn tunes(&self) -> bool {
         self.kernel == KernelArg::Tune
+    }
+
+    /// Refuses `--retune` without `--kernel tune`: it would time nothing.
+    pub fn check_retune(&self) -> anyhow::Result<()> {
+        if self.retune && !self.tunes() {
+            bail!("--retune times the kernels of --kernel tune again; add --kernel tune or drop --retune");
+        }
+        Ok(())
     }
 
     /// The kernels `--kernel tune` times for `model` in `precision` on

@@ -140,10 +140,11 @@ pub fn check_resolved(mut resolved: Resolved) -> anyhow::Result<CheckedRun> {
 }
 
 /// Cell-updates between two NaN checks at least, on a GPU: each check
-/// costs about 15 us there (a reduction, its flag's copy and the end of a
-/// graph's replay; a check every 100 steps slowed a 64^3 run on an H100 by
-/// 7%, docs/BENCHMARKS.md), so a stretch of 2^27 cell-updates (about 1 ms
-/// at 64^3) keeps it near 1%.
+/// costs about 18 us there, left pending or not (a reduction, its flag's
+/// copy and the end of a graph's replay; a check every 100 steps slowed a
+/// 64^3 run on an H100 by about 8%, docs/BENCHMARKS.md), so a stretch of
+/// 2^27 cell-updates of the whole grid (about 1 ms at 64^3 on an H100)
+/// keeps it near 1%.
 const CHECK_CELL_UPDATES: u64 = 1 << 27;
 
 /// The steps between NaN checks (and looks at Ctrl-C) when
@@ -151,10 +152,10 @@ const CHECK_CELL_UPDATES: u64 = 1 << 27;
 /// large grid takes long; on a GPU at least 100 and enough for
 /// [`CHECK_CELL_UPDATES`], in hundreds, at most 10,000 (a single cell
 /// still answers Ctrl-C within a few tens of milliseconds).
-pub fn check_every_steps(selected: &Selected, dims: GridDims) -> u64 {
-    match selected {
-        Selected::Cpu => 100,
-        _ => CHECK_CELL_UPDATES.div_ceil(dims.cells() as u64).div_ceil(100).clamp(1, 100) * 100,
+pub fn check_every_steps(on_gpu: bool, dims: GridDims) -> u64 {
+    match on_gpu {
+        false => 100,
+        true => CHECK_CELL_UPDATES.div_ceil(dims.cells() as u64).div_ceil(100).clamp(1, 100) * 100,
     }
 }
 
@@ -282,6 +283,7 @@ fn check(config: &RunConfig, domain: &Domain) -> anyhow::Result<Checked> {
         .snapshot_every_ms
         .map(|ms| duration_steps("--snapshot-every-ms", ms, dt))
         .transpose()?;
+    config.compute.check_retune()?;
     if let Some(n) = config.run.check_every_steps
         && !(1..=MAX_STEPS).contains(&n)
     {
@@ -425,7 +427,7 @@ fn plan(
         check_every: config
             .run
             .check_every_steps
-            .unwrap_or_else(|| check_every_steps(&selected, domain.dims())),
+            .unwrap_or_else(|| check_every_steps(!matches!(selected, Selected::Cpu), domain.dims())),
         checkpoint_every: checked.checkpoint_every,
     };
     Ok(Plan {
@@ -923,5 +925,23 @@ fn execute<M: CellModel, T: Scalar>(
             );
             Ok(ExitCode::from(INTERRUPTED_EXIT))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_check_interval_spaces_gpu_checks_by_cell_updates() {
+        let cube = |n| GridDims::new(n, n, n);
+        assert_eq!(check_every_steps(false, cube(64)), 100, "the CPU checks every 100 steps");
+        assert_eq!(check_every_steps(false, GridDims::new(1, 1, 1)), 100);
+        // 2^27 / 64^3 = 512 steps, rounded up to hundreds.
+        assert_eq!(check_every_steps(true, cube(64)), 600);
+        assert_eq!(check_every_steps(true, cube(128)), 100, "64 steps, at least 100");
+        assert_eq!(check_every_steps(true, cube(256)), 100);
+        assert_eq!(check_every_steps(true, GridDims::new(512, 512, 1)), 600);
+        assert_eq!(check_every_steps(true, GridDims::new(1, 1, 1)), 10_000, "at most 10,000");
     }
 }

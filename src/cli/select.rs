@@ -190,9 +190,7 @@ fn deep_halos_refused(depth: u32, nccl: bool) -> Option<fibril_host::multi::Mult
 /// a one-line notice when no GPU is usable; `gpu` without one is an error
 /// that says why.
 pub fn select(compute: &ComputeArgs, count: GpuCount, ranks: &RankArgs) -> anyhow::Result<Selected> {
-    if compute.retune && !compute.tunes() {
-        bail!("--retune times the kernels of --kernel tune again; add --kernel tune or drop --retune");
-    }
+    compute.check_retune()?;
     if let Some(rank) = select_rank(compute, count, ranks)? {
         return Ok(rank);
     }

@@ -82,7 +82,9 @@ pub struct RunSummary {
     /// The step the run stopped at, counted from the start of the original run.
     pub steps: u64,
     pub simulated_ms: f64,
-    /// Steps advanced by this invocation (fewer than `steps` when resumed).
+    /// Steps advanced by this invocation (fewer than `steps` when resumed;
+    /// up to one check interval more when a check left pending found a
+    /// NaN: the run stops at the checked step, `steps`).
     pub steps_advanced: u64,
     /// Steps between NaN checks (`check_every_steps`, or the backend's
     /// choice where it was not given).

@@ -184,7 +184,7 @@ fn cache_key(
         kernels: crate::PTX_FINGERPRINT.to_string(),
         devices,
         model: model.name().to_string(),
-        parameters: model.values().to_vec(),
+        parameters: model.values().iter().map(|&x| tune_cache::bits(x)).collect(),
         math: model.math_name(),
         precision: precision.to_string(),
         dims: [dims.nx, dims.ny, dims.nz],

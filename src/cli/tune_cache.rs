@@ -1,26 +1,37 @@
 //! `--kernel tune`'s choices, kept between runs.
 //!
-//! Tuning takes 1-6 s at 256^3 and 512^3 and about a minute at 1024^3
-//! (docs/BENCHMARKS.md, "`--kernel tune`"), and its answer depends only on
-//! what it timed: this build's kernels, the GPUs, the model and its
-//! parameters, the precision, the grid and the options that bound the
-//! search. So the answer is kept in a small JSON file under that key, and
-//! a later run with the same key takes it without timing anything
-//! (`--retune` times again and replaces it). Every kernel gives the same
-//! bits, so a kept choice can only cost speed, never change a result: a
-//! cache that cannot be read is reported and ignored, one that cannot be
-//! written is reported and the run goes on.
+//! Tuning takes 4-13 s at 256^3 and 512^3 on an H100 and about a minute
+//! at 1024^3 (docs/BENCHMARKS.md, "`--kernel tune`"), and its answer
+//! depends mostly on what this key names: this build's kernels, the GPUs
+//! and their CUDA driver API, the model with its parameters and math, the
+//! precision, the grid and the options that bound the search. So the
+//! answer is kept in a small JSON file under that key, and a later run with
+//! the same key takes it without timing anything (`--retune` times again
+//! and replaces it). The key leaves out the starting state and the time
+//! and space steps, which change no instruction of a step but can change
+//! which kernel wins a short timing (Aliev-Panfilov's blocked pass runs
+//! slower in the first hundreds of steps from the planar start than
+//! later: README, "`--kernel`"); a user for whom that matters retunes.
+//! Every kernel gives the same bits, so a kept choice can only cost speed,
+//! never change a result: a cache that cannot be read is reported and
+//! ignored, one that cannot be written is reported and the run goes on.
 //!
 //! The file is `FIBRIL_TUNE_CACHE` (`off` keeps none), else
-//! `$XDG_CACHE_HOME/fibril/tune-cache.json`, else
-//! `$HOME/.cache/fibril/tune-cache.json`. It holds at most
-//! [`MAX_ENTRIES`] choices, the newest kept.
+//! `$XDG_CACHE_HOME/fibril/tune-cache-v1.json`, else
+//! `$HOME/.cache/fibril/tune-cache-v1.json` (the layout's version in the
+//! name, so that builds of another layout keep their own file). It holds
+//! at most [`MAX_ENTRIES`] choices, the newest kept; an entry this build
+//! cannot read (written by a build with other kernels) is kept as it is.
+//! Writers take an exclusive lock on a `.lock` file beside it, so runs
+//! that store at once (a job array) keep every choice.
 
 use std::ffi::OsString;
 use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
+
+use serde_json::Value;
 
 use fibril_host::backend::KernelConfig;
 use fibril_host::backend::gpu::DeviceInfo;
@@ -31,11 +42,11 @@ use super::tune::Tuning;
 /// The variable that names the cache file, or `off`.
 pub const ENV: &str = "FIBRIL_TUNE_CACHE";
 
-/// The file's layout; a file of another format is ignored (and replaced
-/// by the next choice kept).
+/// The file's layout (also in its default name); a file of another format
+/// is reported and replaced by the next choice kept.
 const FORMAT: u32 = 1;
 
-/// The most choices one file keeps (a few hundred bytes each).
+/// The most choices one file keeps (about a kilobyte each).
 pub const MAX_ENTRIES: usize = 256;
 
 /// What a tuning's answer depends on. Two runs with equal keys time the
@@ -51,8 +62,10 @@ pub struct TuneKey {
     pub devices: Vec<DeviceKey>,
     pub model: String,
     /// The model's parameter values in table order (the common case of a
-    /// kernel depends on them), and its math mode (`fast`, `exact+tables`).
-    pub parameters: Vec<f64>,
+    /// kernel depends on them), each as the hex of its bits ([`bits`]: a
+    /// JSON number need not read back as the same f64), and its math mode
+    /// (`fast`, `exact+tables`).
+    pub parameters: Vec<String>,
     pub math: String,
     pub precision: String,
     /// nx, ny, nz.
@@ -95,10 +108,23 @@ struct Entry {
     timed_at_unix_s: u64,
 }
 
+/// The file: its entries as JSON values, so that one this build cannot
+/// read is kept as it is.
 #[derive(Debug, Default, Serialize, Deserialize)]
 struct CacheFile {
     format: u32,
-    entries: Vec<Entry>,
+    entries: Vec<Value>,
+}
+
+impl CacheFile {
+    fn empty() -> Self {
+        Self { format: FORMAT, entries: Vec::new() }
+    }
+}
+
+/// An f64 as the hex of its bits: exact through any JSON reader.
+pub fn bits(x: f64) -> String {
+    format!("{:016x}", x.to_bits())
 }
 
 /// A choice found in the cache.
@@ -126,7 +152,7 @@ fn location_from(named: Option<OsString>, xdg: Option<OsString>, home: Option<Os
         (None, Some(home)) => Path::new(&home).join(".cache"),
         (None, None) => return None,
     };
-    Some(base.join("fibril").join("tune-cache.json"))
+    Some(base.join("fibril").join(format!("tune-cache-v{FORMAT}.json")))
 }
 
 /// The choice kept for `key` in `path`, if any. A missing file is no
@@ -134,7 +160,8 @@ fn location_from(named: Option<OsString>, xdg: Option<OsString>, home: Option<Os
 /// says so (the caller reports it and tunes).
 pub fn lookup(path: &Path, key: &TuneKey) -> Result<Option<Hit>, String> {
     let Some(file) = read(path)? else { return Ok(None) };
-    Ok(file.entries.into_iter().rev().find(|e| &e.key == key).map(|e| Hit {
+    let mine = file.entries.into_iter().rev().filter_map(|v| serde_json::from_value::<Entry>(v).ok());
+    Ok(mine.into_iter().find(|e| &e.key == key).map(|e| Hit {
         kernel: e.kernel,
         tuning: e.tuning,
         timed_at_unix_s: e.timed_at_unix_s,
@@ -143,26 +170,30 @@ pub fn lookup(path: &Path, key: &TuneKey) -> Result<Option<Hit>, String> {
 
 /// Keeps `kernel` (found by `tuning`) for `key` in `path`, replacing an
 /// earlier choice for the same key and dropping the oldest beyond
-/// [`MAX_ENTRIES`]. A file that cannot be parsed is replaced. Written to a
-/// sibling named after this process and renamed, so a reader never sees
-/// half a file and two writers never share a temporary file.
+/// [`MAX_ENTRIES`]; a file that cannot be parsed is replaced. Under an
+/// exclusive lock on `<path>.lock`, so that writers at once keep every
+/// choice; written to a temporary sibling of a name no other writer uses
+/// and renamed, so that a reader never sees half a file.
 pub fn store(path: &Path, key: TuneKey, kernel: KernelConfig, tuning: &Tuning) -> io::Result<()> {
-    let mut file = read(path).ok().flatten().unwrap_or(CacheFile { format: FORMAT, entries: Vec::new() });
-    file.entries.retain(|e| e.key != key);
-    let now = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
-    file.entries.push(Entry { key, kernel, tuning: tuning.clone(), timed_at_unix_s: now });
-    let excess = file.entries.len().saturating_sub(MAX_ENTRIES);
-    file.entries.drain(..excess);
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         fs::create_dir_all(dir)?;
     }
+    let lock =
+        fs::OpenOptions::new().create(true).truncate(false).write(true).open(sibling(path, ".lock"))?;
+    lock.lock()?;
+    let mut file = read(path).ok().flatten().unwrap_or_else(CacheFile::empty);
+    let theirs = |v: &Value| serde_json::from_value::<Entry>(v.clone()).map_or(true, |e| e.key != key);
+    file.entries.retain(theirs);
+    let now = SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default();
+    let entry = Entry { key, kernel, tuning: tuning.clone(), timed_at_unix_s: now.as_secs() };
+    file.entries.push(serde_json::to_value(entry).map_err(io::Error::other)?);
+    let excess = file.entries.len().saturating_sub(MAX_ENTRIES);
+    file.entries.drain(..excess);
     let mut text = serde_json::to_vec_pretty(&file).map_err(io::Error::other)?;
     text.push(b'\n');
-    let mut name = path.file_name().map(|n| n.to_os_string()).unwrap_or_default();
-    name.push(format!(".{}.partial", std::process::id()));
-    let tmp = path.with_file_name(name);
+    let tmp = sibling(path, &format!(".{}.{}.partial", std::process::id(), now.as_nanos()));
     let result = (|| {
-        let mut f = fs::File::create(&tmp)?;
+        let mut f = fs::OpenOptions::new().write(true).create_new(true).open(&tmp)?;
         f.write_all(&text)?;
         f.sync_all()?;
         fs::rename(&tmp, path)
@@ -173,8 +204,15 @@ pub fn store(path: &Path, key: TuneKey, kernel: KernelConfig, tuning: &Tuning) -
     result
 }
 
+/// `path` with `suffix` added to its file name.
+fn sibling(path: &Path, suffix: &str) -> PathBuf {
+    let mut name = path.file_name().map(|n| n.to_os_string()).unwrap_or_default();
+    name.push(suffix);
+    path.with_file_name(name)
+}
+
 /// The file's choices; `None` when there is no file. A file of another
-/// format reads as empty.
+/// format is an error (the caller reports it; the next store replaces it).
 fn read(path: &Path) -> Result<Option<CacheFile>, String> {
     let text = match fs::read_to_string(path) {
         Ok(text) => text,
@@ -188,8 +226,12 @@ fn read(path: &Path) -> Result<Option<CacheFile>, String> {
     let bad = |e: serde_json::Error| {
         format!("the tune cache {} is not a cache fibril wrote ({e}); it will be replaced", path.display())
     };
-    if serde_json::from_str::<Format>(&text).map_err(bad)?.format != FORMAT {
-        return Ok(Some(CacheFile { format: FORMAT, entries: Vec::new() }));
+    let format = serde_json::from_str::<Format>(&text).map_err(bad)?.format;
+    if format != FORMAT {
+        return Err(format!(
+            "the tune cache {} has format {format}, this build writes {FORMAT}; it will be replaced",
+            path.display()
+        ));
     }
     serde_json::from_str(&text).map(Some).map_err(bad)
 }
@@ -229,7 +271,7 @@ mod tests {
                 driver_version: 13_000,
             }],
             model: "karma".into(),
-            parameters: vec![1.0 / 3.0, 4.0, 0.1],
+            parameters: [1.0 / 3.0, 4.0, 0.1, 1.6666666666666665].map(bits).to_vec(),
             math: "fast".into(),
             precision: "f32".into(),
             dims: [nx, 256, 256],
@@ -272,7 +314,7 @@ mod tests {
         // Any field of the key that differs misses.
         assert!(lookup(&path, &key(128)).unwrap().is_none());
         let mut other = key(256);
-        other.parameters[0] = 0.34;
+        other.parameters[0] = bits(0.34);
         assert!(lookup(&path, &other).unwrap().is_none());
         let mut other = key(256);
         other.kernels = "fedcba9876543210".into();
@@ -288,9 +330,10 @@ mod tests {
         let file = read(&path).unwrap().unwrap();
         assert_eq!(file.entries.len(), 2);
         // No temporary file is left beside it.
-        let names: Vec<_> =
+        let mut names: Vec<_> =
             fs::read_dir(path.parent().unwrap()).unwrap().map(|e| e.unwrap().file_name()).collect();
-        assert_eq!(names, ["tune-cache.json"]);
+        names.sort();
+        assert_eq!(names, ["tune-cache.json", "tune-cache.json.lock"]);
         let _ = fs::remove_dir_all(path.parent().unwrap().parent().unwrap());
     }
 
@@ -317,12 +360,57 @@ mod tests {
         assert!(why.contains("is not a cache fibril wrote") && why.contains("replaced"), "{why}");
         store(&path, key(256), blocked(4), &tuning(blocked(4))).unwrap();
         assert_eq!(lookup(&path, &key(256)).unwrap().unwrap().kernel, blocked(4));
-        // Another format reads as empty and is replaced too.
+        // Another format is reported and replaced too.
         fs::write(&path, "{\"format\": 99, \"whatever\": []}").unwrap();
-        assert!(lookup(&path, &key(256)).unwrap().is_none());
+        let why = lookup(&path, &key(256)).unwrap_err();
+        assert!(why.contains("format 99") && why.contains("replaced"), "{why}");
         store(&path, key(256), blocked(2), &tuning(blocked(2))).unwrap();
         assert_eq!(lookup(&path, &key(256)).unwrap().unwrap().kernel, blocked(2));
         let _ = fs::remove_dir_all(path.parent().unwrap().parent().unwrap());
+    }
+
+    #[test]
+    fn entries_this_build_cannot_read_are_kept() {
+        // A build with another kernel kind wrote the first entry.
+        let path = scratch("foreign");
+        store(&path, key(256), blocked(4), &tuning(blocked(4))).unwrap();
+        let mut file: Value = serde_json::from_str(&fs::read_to_string(&path).unwrap()).unwrap();
+        let mut foreign = file["entries"][0].clone();
+        foreign["kernel"]["kind"] = "hexagons".into();
+        foreign["key"]["dims"] = serde_json::json!([64, 64, 64]);
+        file["entries"].as_array_mut().unwrap().insert(0, foreign.clone());
+        fs::write(&path, serde_json::to_string(&file).unwrap()).unwrap();
+        assert_eq!(lookup(&path, &key(256)).unwrap().unwrap().kernel, blocked(4));
+        assert!(lookup(&path, &key(64)).unwrap().is_none(), "its entry is not read");
+        store(&path, key(128), blocked(3), &tuning(blocked(3))).unwrap();
+        let kept = read(&path).unwrap().unwrap();
+        assert_eq!(kept.entries.len(), 3);
+        assert_eq!(kept.entries[0], foreign, "kept as it was");
+        let _ = fs::remove_dir_all(path.parent().unwrap().parent().unwrap());
+    }
+
+    #[test]
+    fn writers_at_once_keep_every_choice() {
+        let path = scratch("writers");
+        std::thread::scope(|s| {
+            for nx in 1..=8u32 {
+                let path = &path;
+                s.spawn(move || store(path, key(nx), blocked(2), &tuning(blocked(2))).unwrap());
+            }
+        });
+        for nx in 1..=8u32 {
+            assert!(lookup(&path, &key(nx)).unwrap().is_some(), "choice {nx} lost");
+        }
+        let _ = fs::remove_dir_all(path.parent().unwrap().parent().unwrap());
+    }
+
+    #[test]
+    fn parameters_are_keyed_by_their_bits() {
+        // 1.6666666666666665 does not come back from every JSON reader as
+        // the same f64; its bits do.
+        let x = 1.6666666666666665_f64;
+        assert_eq!(bits(x), format!("{:016x}", x.to_bits()));
+        assert_ne!(bits(x), bits(f64::from_bits(x.to_bits() + 1)));
     }
 
     #[test]
@@ -330,10 +418,13 @@ mod tests {
         let os = |s: &str| Some(OsString::from(s));
         assert_eq!(location_from(os("/tmp/t.json"), os("/x"), os("/h")), Some(PathBuf::from("/tmp/t.json")));
         assert_eq!(location_from(os("off"), os("/x"), os("/h")), None);
-        assert_eq!(location_from(None, os("/x"), os("/h")), Some(PathBuf::from("/x/fibril/tune-cache.json")));
+        assert_eq!(
+            location_from(None, os("/x"), os("/h")),
+            Some(PathBuf::from("/x/fibril/tune-cache-v1.json"))
+        );
         assert_eq!(
             location_from(os(""), os(""), os("/h")),
-            Some(PathBuf::from("/h/.cache/fibril/tune-cache.json"))
+            Some(PathBuf::from("/h/.cache/fibril/tune-cache-v1.json"))
         );
         assert_eq!(location_from(None, None, None), None);
     }

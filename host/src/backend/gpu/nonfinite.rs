@@ -21,8 +21,8 @@ use super::solver::cuda;
 use crate::scalar::Scalar;
 use crate::solver::{NonfiniteCheck, SolverError};
 
-/// Checks in flight at once: the run loop keeps one pending while it
-/// begins the next.
+/// Checks in flight at once: the run loop answers one before it begins
+/// the next, so two leave room (and let a test hold two).
 const SLOTS: usize = 2;
 
 /// A solver's NaN check: its kernel, stream and flags.
@@ -50,9 +50,7 @@ impl NonfiniteFlags {
             stream: stream.clone(),
             check,
             device: stream.alloc_zeros::<u32>(SLOTS).map_err(cuda("allocating the NaN flags"))?,
-            // SAFETY: each slot is written by a copy before it is read.
-            host: unsafe { ctx.alloc_pinned_with_flags::<u32>(SLOTS, 0) }
-                .map_err(cuda("allocating the NaN flags' host copy"))?,
+            host: zeroed_pinned(stream)?,
             copied: [event()?, event()?],
             next: 0,
         })
@@ -120,7 +118,9 @@ impl NonfiniteFlags {
         Ok(slot)
     }
 
-    /// The answer of the check in `slot`, waiting for its copy.
+    /// The answer of the check in `slot`, waiting for its copy (a slot
+    /// never begun reads 0: its event was never recorded and the buffer
+    /// starts zeroed).
     fn end(&mut self, slot: usize) -> Result<bool, SolverError> {
         self.copied[slot].synchronize().map_err(cuda("reading the NaN flag"))?;
         let host = self.host.as_mut_ptr().map_err(cuda("reading the NaN flag"))?;
@@ -128,4 +128,26 @@ impl NonfiniteFlags {
         // the read is volatile since the write came from the device.
         Ok(unsafe { host.add(slot).read_volatile() } != 0)
     }
+}
+
+impl Drop for NonfiniteFlags {
+    /// A check may still be copying into the host buffer (a run that
+    /// failed between beginning and answering it): wait for the copies
+    /// before the buffer is freed.
+    fn drop(&mut self) {
+        for event in &self.copied {
+            let _ = event.synchronize();
+        }
+    }
+}
+
+/// SLOTS zeroed u32 of page-locked host memory.
+fn zeroed_pinned(stream: &Arc<CudaStream>) -> Result<PinnedHostSlice<u32>, SolverError> {
+    // SAFETY: the buffer is written (zeroed) below before anything reads it.
+    let mut host = unsafe { stream.context().alloc_pinned_with_flags::<u32>(SLOTS, 0) }
+        .map_err(cuda("allocating the NaN flags' host copy"))?;
+    let ptr = host.as_mut_ptr().map_err(cuda("allocating the NaN flags' host copy"))?;
+    // SAFETY: `ptr` holds SLOTS u32 that nothing else uses yet.
+    unsafe { std::ptr::write_bytes(ptr, 0, SLOTS) };
+    Ok(host)
 }
