@@ -14,7 +14,8 @@
 //! later: README, "`--kernel`"); a user for whom that matters retunes.
 //! Every kernel gives the same bits, so a kept choice can only cost speed,
 //! never change a result: a cache that cannot be read is reported and
-//! ignored, one that cannot be written is reported and the run goes on.
+//! ignored (the next choice kept replaces it), one that cannot be written
+//! is reported and the run goes on.
 //!
 //! The file is `FIBRIL_TUNE_CACHE` (`off` keeps none), else
 //! `$XDG_CACHE_HOME/fibril/tune-cache-v1.json`, else
@@ -23,13 +24,16 @@
 //! at most [`MAX_ENTRIES`] choices, the newest kept; an entry this build
 //! cannot read (written by a build with other kernels) is kept as it is.
 //! Writers take an exclusive lock on a `.lock` file beside it, so runs
-//! that store at once (a job array) keep every choice.
+//! that store at once (a job array) keep every choice; a writer that
+//! cannot have the lock within [`LOCK_WAIT`] keeps nothing and says so,
+//! so that a stalled holder (suspended, or on a slow shared file system)
+//! never holds up a simulation.
 
 use std::ffi::OsString;
 use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use serde_json::Value;
 
@@ -48,6 +52,9 @@ const FORMAT: u32 = 1;
 
 /// The most choices one file keeps (about a kilobyte each).
 pub const MAX_ENTRIES: usize = 256;
+
+/// How long a writer waits for another's lock before it keeps nothing.
+pub const LOCK_WAIT: Duration = Duration::from_secs(10);
 
 /// What a tuning's answer depends on. Two runs with equal keys time the
 /// same kernels on the same devices, so the second may take the first's
@@ -110,7 +117,7 @@ struct Entry {
 
 /// The file: its entries as JSON values, so that one this build cannot
 /// read is kept as it is.
-#[derive(Debug, Default, Serialize, Deserialize)]
+#[derive(Debug, Serialize, Deserialize)]
 struct CacheFile {
     format: u32,
     entries: Vec<Value>,
@@ -160,8 +167,8 @@ fn location_from(named: Option<OsString>, xdg: Option<OsString>, home: Option<Os
 /// says so (the caller reports it and tunes).
 pub fn lookup(path: &Path, key: &TuneKey) -> Result<Option<Hit>, String> {
     let Some(file) = read(path)? else { return Ok(None) };
-    let mine = file.entries.into_iter().rev().filter_map(|v| serde_json::from_value::<Entry>(v).ok());
-    Ok(mine.into_iter().find(|e| &e.key == key).map(|e| Hit {
+    let mut mine = file.entries.into_iter().rev().filter_map(|v| serde_json::from_value::<Entry>(v).ok());
+    Ok(mine.find(|e| &e.key == key).map(|e| Hit {
         kernel: e.kernel,
         tuning: e.tuning,
         timed_at_unix_s: e.timed_at_unix_s,
@@ -173,17 +180,17 @@ pub fn lookup(path: &Path, key: &TuneKey) -> Result<Option<Hit>, String> {
 /// [`MAX_ENTRIES`]; a file that cannot be parsed is replaced. Under an
 /// exclusive lock on `<path>.lock`, so that writers at once keep every
 /// choice; written to a temporary sibling of a name no other writer uses
-/// and renamed, so that a reader never sees half a file.
+/// and renamed, so that a reader never sees half a file (what a writer
+/// that died left of its temporary file goes at the next store).
 pub fn store(path: &Path, key: TuneKey, kernel: KernelConfig, tuning: &Tuning) -> io::Result<()> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         fs::create_dir_all(dir)?;
     }
-    let lock =
-        fs::OpenOptions::new().create(true).truncate(false).write(true).open(sibling(path, ".lock"))?;
-    lock.lock()?;
+    let _lock = lock_within(&sibling(path, ".lock"), LOCK_WAIT)?;
+    remove_leftovers(path);
     let mut file = read(path).ok().flatten().unwrap_or_else(CacheFile::empty);
-    let theirs = |v: &Value| serde_json::from_value::<Entry>(v.clone()).map_or(true, |e| e.key != key);
-    file.entries.retain(theirs);
+    let key_value = serde_json::to_value(&key).map_err(io::Error::other)?;
+    file.entries.retain(|v| v.get("key") != Some(&key_value));
     let now = SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default();
     let entry = Entry { key, kernel, tuning: tuning.clone(), timed_at_unix_s: now.as_secs() };
     file.entries.push(serde_json::to_value(entry).map_err(io::Error::other)?);
@@ -192,16 +199,53 @@ pub fn store(path: &Path, key: TuneKey, kernel: KernelConfig, tuning: &Tuning) -
     let mut text = serde_json::to_vec_pretty(&file).map_err(io::Error::other)?;
     text.push(b'\n');
     let tmp = sibling(path, &format!(".{}.{}.partial", std::process::id(), now.as_nanos()));
-    let result = (|| {
-        let mut f = fs::OpenOptions::new().write(true).create_new(true).open(&tmp)?;
-        f.write_all(&text)?;
-        f.sync_all()?;
-        fs::rename(&tmp, path)
-    })();
+    let mut f = fs::OpenOptions::new().write(true).create_new(true).open(&tmp)?;
+    let result = f.write_all(&text).and_then(|()| f.sync_all()).and_then(|()| fs::rename(&tmp, path));
     if result.is_err() {
         let _ = fs::remove_file(&tmp);
     }
     result
+}
+
+/// The exclusive lock on `lock_path`, taken within `wait` (the file is
+/// opened read-only where it is another user's: a lock needs no write).
+fn lock_within(lock_path: &Path, wait: Duration) -> io::Result<fs::File> {
+    let lock = match fs::OpenOptions::new().create(true).truncate(false).write(true).open(lock_path) {
+        Err(e) if e.kind() == io::ErrorKind::PermissionDenied => fs::File::open(lock_path)?,
+        opened => opened?,
+    };
+    let deadline = Instant::now() + wait;
+    loop {
+        match lock.try_lock() {
+            Ok(()) => return Ok(lock),
+            Err(fs::TryLockError::WouldBlock) if Instant::now() < deadline => {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            Err(fs::TryLockError::WouldBlock) => {
+                return Err(io::Error::other(format!(
+                    "another process has held {} for over {} s",
+                    lock_path.display(),
+                    wait.as_secs()
+                )));
+            }
+            Err(fs::TryLockError::Error(e)) => return Err(e),
+        }
+    }
+}
+
+/// Removes the temporary files of writers that died before their rename
+/// (only a lock holder writes one, so under the lock every one is stale).
+fn remove_leftovers(path: &Path) {
+    let (Some(dir), Some(name)) = (path.parent(), path.file_name().and_then(|n| n.to_str())) else { return };
+    let dir = if dir.as_os_str().is_empty() { Path::new(".") } else { dir };
+    let Ok(entries) = fs::read_dir(dir) else { return };
+    for entry in entries.flatten() {
+        let other = entry.file_name();
+        let Some(other) = other.to_str() else { continue };
+        if other.strip_prefix(name).is_some_and(|rest| rest.starts_with('.') && rest.ends_with(".partial")) {
+            let _ = fs::remove_file(entry.path());
+        }
+    }
 }
 
 /// `path` with `suffix` added to its file name.
@@ -405,12 +449,45 @@ mod tests {
     }
 
     #[test]
-    fn parameters_are_keyed_by_their_bits() {
-        // 1.6666666666666665 does not come back from every JSON reader as
-        // the same f64; its bits do.
-        let x = 1.6666666666666665_f64;
-        assert_eq!(bits(x), format!("{:016x}", x.to_bits()));
-        assert_ne!(bits(x), bits(f64::from_bits(x.to_bits() + 1)));
+    fn parameters_are_kept_as_the_hex_of_their_bits() {
+        // The file's contract: a parameter is a 16-digit hex string (a JSON
+        // number need not read back as the same f64 in every reader), and
+        // neighbours one unit in the last place apart are other keys.
+        let path = scratch("bits");
+        store(&path, key(64), blocked(2), &tuning(blocked(2))).unwrap();
+        let text = fs::read_to_string(&path).unwrap();
+        assert!(text.contains("\"3ffaaaaaaaaaaaaa\""), "1.6666666666666665 by its bits: {text}");
+        let mut near = key(64);
+        near.parameters[3] = bits(f64::from_bits(1.6666666666666665_f64.to_bits() + 1));
+        assert!(lookup(&path, &near).unwrap().is_none());
+        assert!(lookup(&path, &key(64)).unwrap().is_some());
+        let _ = fs::remove_dir_all(path.parent().unwrap().parent().unwrap());
+    }
+
+    #[test]
+    fn a_lock_held_too_long_keeps_nothing_and_says_so() {
+        let path = scratch("held");
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        let held = lock_within(&sibling(&path, ".lock"), LOCK_WAIT).unwrap();
+        let why = lock_within(&sibling(&path, ".lock"), Duration::from_millis(60)).unwrap_err();
+        assert!(why.to_string().contains("has held") && why.to_string().contains(".lock"), "{why}");
+        drop(held);
+        lock_within(&sibling(&path, ".lock"), Duration::from_millis(60)).expect("free again");
+        let _ = fs::remove_dir_all(path.parent().unwrap().parent().unwrap());
+    }
+
+    #[test]
+    fn a_dead_writers_temporary_file_goes_at_the_next_store() {
+        let path = scratch("leftover");
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        let leftover = sibling(&path, ".12345.678.partial");
+        let unrelated = path.with_file_name("tune-cache.json.notes");
+        fs::write(&leftover, "{").unwrap();
+        fs::write(&unrelated, "mine").unwrap();
+        store(&path, key(64), blocked(2), &tuning(blocked(2))).unwrap();
+        assert!(!leftover.exists(), "the leftover is removed");
+        assert!(unrelated.exists(), "other files are left alone");
+        let _ = fs::remove_dir_all(path.parent().unwrap().parent().unwrap());
     }
 
     #[test]

@@ -114,7 +114,12 @@ impl NonfiniteFlags {
             let dst = std::slice::from_raw_parts_mut(host.add(slot), 1);
             result::memcpy_dtoh_async(dst, src, stream.cu_stream()).map_err(cuda("reading the NaN flag"))?;
         }
-        self.copied[slot].record(stream).map_err(cuda("reading the NaN flag"))?;
+        if let Err(e) = self.copied[slot].record(stream) {
+            // The copy is queued with no event after it, so `Drop` could
+            // not wait for it: wait for the stream before the buffer can go.
+            let _ = stream.synchronize();
+            return Err(cuda("reading the NaN flag")(e));
+        }
         Ok(slot)
     }
 
