@@ -113,8 +113,10 @@ pub fn kernel_for<M: CellModel, T: Scalar>(
     }
     let timed_as = ComputeArgs { no_graphs: compute.no_graphs || recording.is_some(), ..compute.clone() };
     let cache = tune_cache::location().map(|path| {
+        let ordinals: Vec<usize> = devices.iter().map(|d| d.info().ordinal).collect();
         let devices = devices.iter().map(|d| DeviceKey::from(d.info())).collect();
-        (path, cache_key(devices, &timed_as, domain, T::PRECISION, recording.is_some()))
+        let gpus = (devices, tune_cache::placement(&ordinals));
+        (path, cache_key(gpus, &timed_as, domain, T::PRECISION, recording.is_some()))
     });
     if let Some((path, key)) = &cache
         && !compute.retune
@@ -154,12 +156,12 @@ pub fn kernel_for<M: CellModel, T: Scalar>(
     Ok((chosen, Some(found)))
 }
 
-/// The tune cache's key of a run: this build, `devices` (one per
-/// sub-domain), the model with its parameters and math, the precision,
+/// The tune cache's key of a run: this build, the GPUs (one per
+/// sub-domain, with which of them are one GPU), the model with its parameters and math, the precision,
 /// the grid and the options (as `compute` times them) that bound or time
 /// the search.
 fn cache_key(
-    devices: Vec<DeviceKey>,
+    (devices, placement): (Vec<DeviceKey>, Vec<u32>),
     compute: &ComputeArgs,
     domain: &Domain,
     precision: Precision,
@@ -183,6 +185,7 @@ fn cache_key(
         fibril: env!("CARGO_PKG_VERSION").to_string(),
         kernels: crate::PTX_FINGERPRINT.to_string(),
         devices,
+        placement,
         model: model.name().to_string(),
         parameters: model.values().iter().map(|&x| tune_cache::bits(x)).collect(),
         math: model.math_name(),

@@ -67,6 +67,10 @@ pub struct TuneKey {
     pub kernels: String,
     /// One per sub-domain's GPU, in order.
     pub devices: Vec<DeviceKey>,
+    /// Sub-domain i's GPU as the first sub-domain on the same GPU
+    /// ([`placement`]): two sub-domains sharing one GPU and two on two
+    /// identical GPUs are other keys.
+    pub placement: Vec<u32>,
     pub model: String,
     /// The model's parameter values in table order (the common case of a
     /// kernel depends on them), each as the hex of its bits ([`bits`]: a
@@ -127,6 +131,13 @@ impl CacheFile {
     fn empty() -> Self {
         Self { format: FORMAT, entries: Vec::new() }
     }
+}
+
+/// Each of `ordinals` (sub-domain i's GPU) as the first index that holds
+/// the same ordinal: `[0, 0]` for two sub-domains on one GPU, `[0, 1]` for
+/// one on each of two, whichever GPUs they are.
+pub fn placement(ordinals: &[usize]) -> Vec<u32> {
+    ordinals.iter().map(|o| ordinals.iter().position(|p| p == o).unwrap_or_default() as u32).collect()
 }
 
 /// An f64 as the hex of its bits: exact through any JSON reader.
@@ -314,6 +325,7 @@ mod tests {
                 total_bytes: 85_000_000_000,
                 driver_version: 13_000,
             }],
+            placement: vec![0],
             model: "karma".into(),
             parameters: [1.0 / 3.0, 4.0, 0.1, 1.6666666666666665].map(bits).to_vec(),
             math: "fast".into(),
@@ -445,6 +457,23 @@ mod tests {
         for nx in 1..=8u32 {
             assert!(lookup(&path, &key(nx)).unwrap().is_some(), "choice {nx} lost");
         }
+        let _ = fs::remove_dir_all(path.parent().unwrap().parent().unwrap());
+    }
+
+    #[test]
+    fn placement_names_shared_gpus_by_their_first_sub_domain() {
+        assert_eq!(placement(&[0]), [0]);
+        assert_eq!(placement(&[0, 0]), [0, 0]);
+        assert_eq!(placement(&[0, 1]), [0, 1]);
+        assert_eq!(placement(&[2, 3]), [0, 1], "which GPUs is the devices' part");
+        assert_eq!(placement(&[3, 5, 3, 5]), [0, 1, 0, 1]);
+        // Two sub-domains on one H100 and one on each of two: other keys.
+        let one = TuneKey { devices: vec![key(64).devices[0].clone(); 2], placement: vec![0, 0], ..key(64) };
+        let two = TuneKey { placement: vec![0, 1], ..one.clone() };
+        let path = scratch("placement");
+        store(&path, one.clone(), blocked(2), &tuning(blocked(2))).unwrap();
+        assert!(lookup(&path, &two).unwrap().is_none());
+        assert!(lookup(&path, &one).unwrap().is_some());
         let _ = fs::remove_dir_all(path.parent().unwrap().parent().unwrap());
     }
 
