@@ -271,18 +271,6 @@ pub fn run<T: Scalar>(
         report.output_s += t0.elapsed().as_secs_f64();
         Ok(())
     };
-    // Whether the loop writes or reads anything at `step` (or ends there):
-    // a NaN check at such a step is answered before the loop goes on, so
-    // that nothing is written after a NaN. At the other steps the check
-    // is left pending while the next steps are enqueued.
-    let (ecg_every, tips_every) = (ctx.ecg.as_deref().map(|e| e.every), ctx.tips.as_deref().map(|t| t.every));
-    let acts_at = |s: u64| {
-        s == schedule.total_steps
-            || schedule.snapshot_due(s)
-            || schedule.checkpoint_due(s)
-            || ecg_every.is_some_and(|e| s.is_multiple_of(e))
-            || tips_every.is_some_and(|e| s.is_multiple_of(e))
-    };
     let mut pending: Option<PendingCheck> = None;
     loop {
         let mut cache: Option<State<T>> = None;
@@ -367,6 +355,11 @@ pub fn run<T: Scalar>(
         for next in candidates.into_iter().flatten() {
             target = target.min(next);
         }
+        // Whether the loop writes or reads anything at `target` (or ends
+        // there): a NaN check there is answered before the loop goes on,
+        // so that nothing is written after a NaN. At the other steps the
+        // check is left pending while the next steps are enqueued.
+        let acts_at_target = target == schedule.total_steps || candidates.contains(&Some(target));
         let t0 = Instant::now();
         solver.advance(target - step)?;
         report.steps_advanced += target - step;
@@ -386,7 +379,7 @@ pub fn run<T: Scalar>(
         }
         let check = solver.begin_nonfinite_check()?;
         let now = match check {
-            NonfiniteCheck::Pending(_) if !acts_at(target) => {
+            NonfiniteCheck::Pending(_) if !acts_at_target => {
                 pending = Some(PendingCheck { check, step: target });
                 None
             }

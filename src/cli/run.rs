@@ -153,10 +153,10 @@ const CHECK_CELL_UPDATES: u64 = 1 << 27;
 /// [`CHECK_CELL_UPDATES`], in hundreds, at most 10,000 (a single cell
 /// still answers Ctrl-C within a few tens of milliseconds).
 pub fn check_every_steps(on_gpu: bool, dims: GridDims) -> u64 {
-    match on_gpu {
-        false => 100,
-        true => CHECK_CELL_UPDATES.div_ceil(dims.cells() as u64).div_ceil(100).clamp(1, 100) * 100,
+    if !on_gpu {
+        return 100;
     }
+    CHECK_CELL_UPDATES.div_ceil(dims.cells() as u64).div_ceil(100).clamp(1, 100) * 100
 }
 
 /// A run configuration that passed [`check_resolved`], with what it

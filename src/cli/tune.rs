@@ -28,7 +28,8 @@
 use std::time::Instant;
 
 use anyhow::Context;
-use fibril_host::backend::{KernelConfig, KernelKind};
+use fibril_host::backend::{GpuDevice, KernelConfig, KernelKind};
+
 use fibril_host::events::recording::Recording;
 use fibril_host::{CellModel, Domain, GridDims, ModelInfo, Precision, Scalar, State};
 use serde::{Deserialize, Serialize};
@@ -112,12 +113,8 @@ pub fn kernel_for<M: CellModel, T: Scalar>(
         return Ok((kernel, None));
     }
     let timed_as = ComputeArgs { no_graphs: compute.no_graphs || recording.is_some(), ..compute.clone() };
-    let cache = tune_cache::location().map(|path| {
-        let ordinals: Vec<usize> = devices.iter().map(|d| d.info().ordinal).collect();
-        let devices = devices.iter().map(|d| DeviceKey::from(d.info())).collect();
-        let gpus = (devices, tune_cache::placement(&ordinals));
-        (path, cache_key(gpus, &timed_as, domain, T::PRECISION, recording.is_some()))
-    });
+    let cache = tune_cache::location()
+        .map(|path| (path, cache_key(devices, &timed_as, domain, T::PRECISION, recording.is_some())));
     if let Some((path, key)) = &cache
         && !compute.retune
     {
@@ -156,12 +153,12 @@ pub fn kernel_for<M: CellModel, T: Scalar>(
     Ok((chosen, Some(found)))
 }
 
-/// The tune cache's key of a run: this build, the GPUs (one per
-/// sub-domain, with which of them are one GPU), the model with its parameters and math, the precision,
-/// the grid and the options (as `compute` times them) that bound or time
-/// the search.
+/// The tune cache's key of a run: this build, `devices` (one per
+/// sub-domain, and which of them are one GPU), the model with its
+/// parameters and math, the precision, the grid and the options (as
+/// `compute` times them) that bound or time the search.
 fn cache_key(
-    (devices, placement): (Vec<DeviceKey>, Vec<u32>),
+    devices: &[GpuDevice],
     compute: &ComputeArgs,
     domain: &Domain,
     precision: Precision,
@@ -184,8 +181,8 @@ fn cache_key(
     TuneKey {
         fibril: env!("CARGO_PKG_VERSION").to_string(),
         kernels: crate::PTX_FINGERPRINT.to_string(),
-        devices,
-        placement,
+        devices: devices.iter().map(|d| DeviceKey::from(d.info())).collect(),
+        placement: tune_cache::placement(&devices.iter().map(|d| d.info().ordinal).collect::<Vec<_>>()),
         model: model.name().to_string(),
         parameters: model.values().iter().map(|&x| tune_cache::bits(x)).collect(),
         math: model.math_name(),

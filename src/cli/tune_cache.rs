@@ -31,7 +31,7 @@
 
 use std::ffi::OsString;
 use std::fs;
-use std::io::{self, Write};
+use std::io;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
@@ -39,6 +39,7 @@ use serde_json::Value;
 
 use fibril_host::backend::KernelConfig;
 use fibril_host::backend::gpu::DeviceInfo;
+use fibril_host::io::write_json_atomic;
 use serde::{Deserialize, Serialize};
 
 use super::tune::Tuning;
@@ -190,15 +191,15 @@ pub fn lookup(path: &Path, key: &TuneKey) -> Result<Option<Hit>, String> {
 /// earlier choice for the same key and dropping the oldest beyond
 /// [`MAX_ENTRIES`]; a file that cannot be parsed is replaced. Under an
 /// exclusive lock on `<path>.lock`, so that writers at once keep every
-/// choice; written to a temporary sibling of a name no other writer uses
-/// and renamed, so that a reader never sees half a file (what a writer
-/// that died left of its temporary file goes at the next store).
+/// choice; written through `<path>.partial` and renamed
+/// ([`write_json_atomic`]; only the lock holder writes it, so one name
+/// serves, and what a writer that died left there is replaced at the next
+/// store), so that a reader never sees half a file.
 pub fn store(path: &Path, key: TuneKey, kernel: KernelConfig, tuning: &Tuning) -> io::Result<()> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         fs::create_dir_all(dir)?;
     }
     let _lock = lock_within(&sibling(path, ".lock"), LOCK_WAIT)?;
-    remove_leftovers(path);
     let mut file = read(path).ok().flatten().unwrap_or_else(CacheFile::empty);
     let key_value = serde_json::to_value(&key).map_err(io::Error::other)?;
     file.entries.retain(|v| v.get("key") != Some(&key_value));
@@ -207,15 +208,7 @@ pub fn store(path: &Path, key: TuneKey, kernel: KernelConfig, tuning: &Tuning) -
     file.entries.push(serde_json::to_value(entry).map_err(io::Error::other)?);
     let excess = file.entries.len().saturating_sub(MAX_ENTRIES);
     file.entries.drain(..excess);
-    let mut text = serde_json::to_vec_pretty(&file).map_err(io::Error::other)?;
-    text.push(b'\n');
-    let tmp = sibling(path, &format!(".{}.{}.partial", std::process::id(), now.as_nanos()));
-    let mut f = fs::OpenOptions::new().write(true).create_new(true).open(&tmp)?;
-    let result = f.write_all(&text).and_then(|()| f.sync_all()).and_then(|()| fs::rename(&tmp, path));
-    if result.is_err() {
-        let _ = fs::remove_file(&tmp);
-    }
-    result
+    write_json_atomic(path, &file)
 }
 
 /// The exclusive lock on `lock_path`, taken within `wait` (the file is
@@ -240,21 +233,6 @@ fn lock_within(lock_path: &Path, wait: Duration) -> io::Result<fs::File> {
                 )));
             }
             Err(fs::TryLockError::Error(e)) => return Err(e),
-        }
-    }
-}
-
-/// Removes the temporary files of writers that died before their rename
-/// (only a lock holder writes one, so under the lock every one is stale).
-fn remove_leftovers(path: &Path) {
-    let (Some(dir), Some(name)) = (path.parent(), path.file_name().and_then(|n| n.to_str())) else { return };
-    let dir = if dir.as_os_str().is_empty() { Path::new(".") } else { dir };
-    let Ok(entries) = fs::read_dir(dir) else { return };
-    for entry in entries.flatten() {
-        let other = entry.file_name();
-        let Some(other) = other.to_str() else { continue };
-        if other.strip_prefix(name).is_some_and(|rest| rest.starts_with('.') && rest.ends_with(".partial")) {
-            let _ = fs::remove_file(entry.path());
         }
     }
 }
@@ -509,7 +487,7 @@ mod tests {
     fn a_dead_writers_temporary_file_goes_at_the_next_store() {
         let path = scratch("leftover");
         fs::create_dir_all(path.parent().unwrap()).unwrap();
-        let leftover = sibling(&path, ".12345.678.partial");
+        let leftover = sibling(&path, ".partial");
         let unrelated = path.with_file_name("tune-cache.json.notes");
         fs::write(&leftover, "{").unwrap();
         fs::write(&unrelated, "mine").unwrap();

@@ -57,7 +57,7 @@ use crate::events::{EventStart, Events};
 use crate::multi::gpu::{copy_slice_from_host, copy_slice_peer, copy_slice_to_host, enable_peer_access};
 use crate::multi::{Exchange, MultiError, SplitError};
 use crate::scalar::Scalar;
-use crate::solver::{BackendKind, Solver, SolverError};
+use crate::solver::{BackendKind, NonfiniteCheck, Solver, SolverError};
 use crate::state::State;
 use kernels_gpu::ecg::EcgProbe;
 
@@ -668,9 +668,12 @@ impl<M: CellModel, T: Scalar> Solver<T> for TissueGpuMultiSolver<M, T> {
 
     fn any_nonfinite(&mut self) -> Result<bool, SolverError> {
         self.synchronize_all()?;
+        // Every part's check is enqueued before any is waited for.
+        let checks: Vec<NonfiniteCheck> =
+            self.parts.iter_mut().map(|p| p.nonfinite.begin_check(&p.u, false)).collect::<Result<_, _>>()?;
         let mut any = false;
-        for part in &mut self.parts {
-            any |= part.nonfinite.check_now(&part.u)?;
+        for (part, check) in self.parts.iter_mut().zip(checks) {
+            any |= part.nonfinite.answer(check)?;
         }
         Ok(any)
     }
