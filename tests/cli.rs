@@ -452,3 +452,308 @@ fn bench_sweep_refuses_tune() {
         &["--sweep", "drop --kernel tune"],
     );
 }
+
+/// A `.npy` file of `|u1` values (a mask or label field) of `shape`.
+fn u8_npy(shape: &[usize], values: &[u8]) -> Vec<u8> {
+    let dims: Vec<String> = shape.iter().map(|n| n.to_string()).collect();
+    let dict = format!("{{'descr': '|u1', 'fortran_order': False, 'shape': ({}), }}", dims.join(", "));
+    let padding = (64 - (10 + dict.len() + 1) % 64) % 64;
+    let mut out = b"\x93NUMPY\x01\x00".to_vec();
+    out.extend_from_slice(&((dict.len() + padding + 1) as u16).to_le_bytes());
+    out.extend_from_slice(dict.as_bytes());
+    out.extend(std::iter::repeat_n(b' ', padding));
+    out.push(b'\n');
+    out.extend_from_slice(values);
+    out
+}
+
+/// The checkpoint a short Karma run on 8^3 cells writes (in `dir`).
+fn a_checkpoint(dir: &Path) -> PathBuf {
+    let o = fibril(&[
+        "run",
+        "--size",
+        "8",
+        "--steps",
+        "4",
+        "--checkpoint-every-ms",
+        "0.1",
+        "--backend",
+        "cpu",
+        "-q",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    dir.join("checkpoint.fibril")
+}
+
+/// Configuration and checkpoint files are measured, and their magic and
+/// header read, before they are read whole: a device that never ends, a
+/// directory, a file far longer than it can be (sparse: its length costs
+/// nothing on disk) are refused at once, naming the file and the bound.
+#[test]
+fn configuration_and_checkpoint_files_are_bounded_before_they_are_read() {
+    let dir = scratch("bounded-inputs");
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("out");
+    let o = out.to_str().unwrap();
+    // Configuration files: at most 16 MiB.
+    assert_refused(&["run", "/dev/zero", "--out", o], &["configuration file /dev/zero", "16.00 MiB"]);
+    let d = dir.to_str().unwrap();
+    assert_refused(&["run", d, "--out", o], &["configuration file", "is a directory"]);
+    let long = dir.join("long.toml");
+    std::fs::write(&long, "[grid]\nsize = 8\n").unwrap();
+    std::fs::OpenOptions::new().write(true).open(&long).unwrap().set_len(1 << 40).unwrap();
+    assert_refused(
+        &["run", long.to_str().unwrap(), "--out", o],
+        &["long.toml", "1.00 TiB", "more than a run configuration file can be (16.00 MiB at most)"],
+    );
+    // Checkpoints: the magic first, then exactly the length the header says.
+    let checkpoint = a_checkpoint(&dir.join("first"));
+    let resume = |path: &Path, needles: &[&str]| {
+        let p = path.to_str().unwrap();
+        let args = ["run", "--size", "8", "--steps", "8", "--backend", "cpu", "--resume", p, "--out", o];
+        let started = std::time::Instant::now();
+        assert_refused(&args, needles);
+        assert!(started.elapsed().as_secs() < 20, "{p}: refused only after reading it");
+    };
+    resume(Path::new("/dev/zero"), &["/dev/zero is not a fibril checkpoint"]);
+    resume(&dir, &["cannot read checkpoint", "is a directory"]);
+    let bytes = std::fs::read(&checkpoint).unwrap();
+    let tail = dir.join("tail.fibril");
+    std::fs::write(&tail, &bytes).unwrap();
+    std::fs::OpenOptions::new().write(true).open(&tail).unwrap().set_len(1 << 40).unwrap();
+    let follow = format!(
+        "{} bytes follow the {} its header announces",
+        (1u64 << 40) - bytes.len() as u64,
+        bytes.len()
+    );
+    resume(&tail, &["tail.fibril is corrupt", &follow]);
+    let cut = dir.join("cut.fibril");
+    std::fs::write(&cut, &bytes[..bytes.len() / 2]).unwrap();
+    resume(&cut, &["cut.fibril is truncated", &format!("its header announces {}", bytes.len())]);
+    assert!(!out.exists(), "nothing created before the errors");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `--sigma`, `--chi` and `--cm` set D = sigma/(chi Cm) in `run` and
+/// `info` (the model's usual D fills a run's grid only where they do not),
+/// and `--print-config` prints a configuration that runs again; with
+/// `--diffusion` too they are refused.
+#[test]
+fn sigma_chi_and_cm_set_d_in_run_info_and_a_printed_configuration() {
+    let dir = scratch("sigma");
+    let out = dir.join("out");
+    let monodomain = ["--model", "ten_tusscher_2006", "--sigma", "0.1334", "--chi", "140", "--cm", "1"];
+    let mut args = vec!["run", "--size", "4", "--duration-ms", "0.1", "--backend", "cpu", "-q", "--out"];
+    args.push(out.to_str().unwrap());
+    args.extend(monodomain);
+    let o = fibril(&args);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let summary = read_json(&out.join("summary.json"));
+    let d = summary["domain"]["diffusion"].as_f64().unwrap();
+    assert!((d - 0.1334 / 1.4).abs() < 1e-9, "D = {d}");
+    // The printed configuration holds sigma, chi and cm, not D, and runs.
+    let mut print = vec!["run", "--size", "4", "--duration-ms", "0.1", "--print-config"];
+    print.extend(monodomain);
+    let printed = fibril(&print);
+    let text = String::from_utf8_lossy(&printed.stdout).to_string();
+    assert!(printed.status.success() && text.contains("sigma = 0.1334"), "{text}");
+    assert!(!text.contains("diffusion ="), "{text}");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("printed.toml");
+    std::fs::write(&file, &text).unwrap();
+    let again = dir.join("again");
+    let o =
+        fibril(&["run", file.to_str().unwrap(), "-q", "--backend", "cpu", "--out", again.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let d_again = read_json(&again.join("summary.json"))["domain"]["diffusion"].as_f64().unwrap();
+    assert_eq!(d_again, d);
+    // info takes them too.
+    let mut info = vec!["info", "--size", "4", "--backend", "cpu"];
+    info.extend(monodomain);
+    let o = fibril(&info);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success() && !text.contains("would refuse"), "{text}");
+    // Both ways of giving D: refused, naming the fix.
+    let both_out = dir.join("both");
+    let mut both = vec!["run", "--size", "4", "--backend", "cpu", "--diffusion", "0.1", "--out"];
+    both.push(both_out.to_str().unwrap());
+    both.extend(monodomain);
+    assert_refused(&both, &["give either --diffusion or --sigma", "not both"]);
+    assert!(!both_out.exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// GPU options are checked the same way on the CPU as on a GPU: what a
+/// GPU refuses is refused (before any work), and what a GPU takes is
+/// noted in one line as doing nothing on the CPU.
+#[test]
+fn gpu_options_are_checked_on_the_cpu_as_on_a_gpu() {
+    let out = scratch("gpu-options");
+    let o = out.to_str().unwrap();
+    let run = ["run", "--size", "8", "--duration-ms", "1", "--backend", "cpu", "-q", "--out", o];
+    let with = |extra: &[&'static str]| [&run[..], extra].concat();
+    assert_refused(
+        &with(&["--steps-per-pass", "9", "--kernel", "tower", "--model", "bocf"]),
+        &["--steps-per-pass 9 is not possible", "2, 3 or 4"],
+    );
+    assert_refused(
+        &with(&["--kernel", "tower", "--model", "bocf"]),
+        &["--kernel tower", "not for model bocf", "use --kernel naive"],
+    );
+    assert_refused(&with(&["--steps-per-pass", "3"]), &["--steps-per-pass 3 is not possible"]);
+    assert_refused(&with(&["--kernel", "columns", "--nx", "10"]), &["--kernel columns", "nx = 8 or 12"]);
+    assert!(!out.exists(), "nothing created before the errors");
+    let o = fibril(&with(&["--kernel", "csw", "--block", "64x4", "--no-graphs"]));
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("note: --kernel csw, --block 64x4, --no-graphs choose how a GPU steps the grid")
+            && stderr.contains("do nothing on the CPU"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.lines().count(), 1, "one line: {stderr}");
+    std::fs::remove_dir_all(&out).unwrap();
+}
+
+/// An unstable step names the stable ones readably however far they are
+/// from 1 (not as 0.000000), and a threshold that is no potential is
+/// refused whether or not a map is asked for.
+#[test]
+fn stable_steps_are_suggested_readably_and_thresholds_checked_without_maps() {
+    assert_refused(
+        &["run", "--size", "8", "--diffusion", "1e5", "--backend", "cpu"],
+        &["use --dt 5.9999e-7 or smaller", "--dx 173.205081 or larger"],
+    );
+    assert_refused(
+        &["run", "--size", "8", "--activation-threshold", "nan", "--backend", "cpu"],
+        &["--activation-threshold = NaN is not a potential"],
+    );
+    assert_refused(&["run", "--size", "8", "--dx", "1e30", "--backend", "cpu"], &["--dx = 1e30", "1000"]);
+}
+
+/// Relative paths in a configuration file are read from the file's
+/// directory, wherever fibril is started; an error names the full path it
+/// tried, and `--print-config` prints paths that work from anywhere.
+#[test]
+fn paths_in_a_configuration_file_are_read_from_its_directory() {
+    let dir = scratch("config-paths");
+    let beside = dir.join("case");
+    std::fs::create_dir_all(&beside).unwrap();
+    let labels: Vec<u8> = (0..6 * 6 * 6).map(|i| if i % 7 == 0 { 2 } else { 1 }).collect();
+    std::fs::write(beside.join("heart.npy"), u8_npy(&[6, 6, 6], &labels)).unwrap();
+    let corner: Vec<u8> = (0..6 * 6 * 6).map(|i| u8::from(i < 36)).collect();
+    std::fs::write(beside.join("s1.npy"), u8_npy(&[6, 6, 6], &corner)).unwrap();
+    let config = beside.join("heart.toml");
+    std::fs::write(
+        &config,
+        "[run]\nduration_ms = 0.1\n[tissue]\nmask = \"heart.npy\"\n\
+         [[stimulus]]\nregion = \"mask\"\nfile = \"s1.npy\"\nat_ms = 0.05\n",
+    )
+    .unwrap();
+    let elsewhere = dir.join("elsewhere");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    let in_dir = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_fibril"))
+            .args(args)
+            .current_dir(&elsewhere)
+            .output()
+            .expect("run fibril")
+    };
+    let out = dir.join("out");
+    let c = config.to_str().unwrap();
+    let o = in_dir(&["run", c, "--backend", "cpu", "-q", "--out", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // The printed configuration runs from yet another directory.
+    let printed = in_dir(&["run", c, "--print-config"]);
+    let text = String::from_utf8_lossy(&printed.stdout).to_string();
+    let full = beside.join("heart.npy");
+    assert!(text.contains(&format!("mask = \"{}\"", full.display())), "{text}");
+    assert!(text.contains(&format!("file = \"{}\"", beside.join("s1.npy").display())), "{text}");
+    let copy = elsewhere.join("printed.toml");
+    std::fs::write(&copy, &text).unwrap();
+    let again = dir.join("again");
+    let o = Command::new(env!("CARGO_BIN_EXE_fibril"))
+        .args(["run", copy.to_str().unwrap(), "--backend", "cpu", "-q", "--out", again.to_str().unwrap()])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // A missing file: the error names where it was looked for.
+    std::fs::write(&config, "[tissue]\nmask = \"gone.npy\"\n").unwrap();
+    let o = in_dir(&["run", c, "--backend", "cpu", "--out", dir.join("never").to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        !o.status.success() && stderr.contains(&beside.join("gone.npy").display().to_string()),
+        "{stderr}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A `[[tissue.region]]` label no cell has is refused, listing the labels
+/// the geometry has; a generator's bad size is refused by name.
+#[test]
+fn tissue_regions_and_generator_sizes_are_checked_by_name() {
+    let dir = scratch("tissue-checks");
+    std::fs::create_dir_all(&dir).unwrap();
+    let labels: Vec<u8> = (0..4 * 4 * 4).map(|i| [0, 1, 3][i % 3]).collect();
+    std::fs::write(dir.join("m.npy"), u8_npy(&[4, 4, 4], &labels)).unwrap();
+    let config = dir.join("region.toml");
+    std::fs::write(
+        &config,
+        "[tissue]\nmask = \"m.npy\"\n[[tissue.region]]\nlabel = 2\nd_fibre = 1.0\nd_cross = 0.5\n",
+    )
+    .unwrap();
+    let out = dir.join("out");
+    let o = out.to_str().unwrap();
+    let run = |file: &Path| -> Vec<String> {
+        ["run", file.to_str().unwrap(), "--backend", "cpu", "--out", o].map(String::from).to_vec()
+    };
+    let refused = |args: Vec<String>, needles| {
+        assert_refused(&args.iter().map(|a| a.as_str()).collect::<Vec<_>>(), needles)
+    };
+    refused(run(&config), &["[[tissue.region]] label = 2", "its labels are 1, 3"]);
+    let shell = dir.join("shell.toml");
+    std::fs::write(&shell, "[grid]\nsize = 12\n[tissue]\ngeometry = \"shell\"\nwall = -1\n").unwrap();
+    refused(run(&shell), &["[tissue] wall = -1", "positive"]);
+    assert!(!out.exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `fibril bench` checks where its JSON goes and every GPU count of its
+/// list before it times anything (it printed a result, then failed).
+#[test]
+fn bench_checks_json_and_gpus_before_any_work() {
+    let dir = scratch("bench-first");
+    std::fs::create_dir_all(&dir).unwrap();
+    let bench =
+        ["bench", "--size", "8", "--steps", "2", "--warmup", "0", "--repeats", "1", "--backend", "cpu"];
+    let cases: [(&[&str], &[&str]); 3] = [
+        (&["--json", "/nonexistent-dir/bench.json"], &["--json", "does not exist"]),
+        (&["--json", dir.to_str().unwrap()], &["--json", "is a directory"]),
+        (&["--gpus", "1,2"], &["--gpus", "--backend gpu"]),
+    ];
+    for (extra, needles) in cases {
+        let args = [&bench[..], extra].concat();
+        let o = fibril(&args);
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {stderr}");
+        for n in needles {
+            assert!(stderr.contains(n), "{args:?}: {stderr}");
+        }
+        assert!(
+            o.stdout.is_empty(),
+            "{args:?} timed before refusing: {}",
+            String::from_utf8_lossy(&o.stdout)
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The help names the cell models in general, not one of them.
+#[test]
+fn the_help_speaks_of_cell_models() {
+    let help = String::from_utf8_lossy(&fibril(&["--help"]).stdout).to_string();
+    assert!(help.contains("cell models") && !help.contains("(Karma model)"), "{help}");
+}

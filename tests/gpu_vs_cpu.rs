@@ -92,6 +92,7 @@ const CHECKS: &[(&str, Check)] = &[
     ("rate_tables_naive_columns_tissue_split_f32_f64_bit_identical_to_cpu", rate_tables_every_path),
     ("tissue_split_2_and_3_parts_both_layouts_f32_f64_bit_identical_to_cpu", tissue_split),
     ("tune_cache_keeps_the_choice_and_a_second_run_takes_it", tune_cache_reuse),
+    ("tune_cache_that_cannot_be_used_is_said_and_the_run_goes_on", tune_cache_unusable),
 ];
 
 /// What a check returns when it cannot run here; reported as "skipped".
@@ -1612,6 +1613,58 @@ fn tune_cache_reuse(_gpu: &GpuDevice) -> Result<(), String> {
     let summary = json("run/summary.json")?;
     if run.contains(timed) || summary["kernel_tuning"]["from_cache"].is_null() {
         return Err(format!("the run did not take the kept choice:\n{run}\n{}", summary["kernel_tuning"]));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    Ok(())
+}
+
+/// A tune cache that cannot be used (FIBRIL_TUNE_CACHE naming a
+/// directory, a device that never ends, a file of garbage) never stops a
+/// run or eats memory: `--kernel tune` says what is wrong with it, times
+/// the kernels and runs; the garbage file is replaced by a cache the next
+/// run takes, the directory and the device are left as they were.
+fn tune_cache_unusable(_gpu: &GpuDevice) -> Result<(), String> {
+    let bin = fibril_binary()?;
+    let dir = std::env::temp_dir().join(format!("fibril-gpu-tune-unusable-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("a-directory")).map_err(|e| e.to_string())?;
+    let garbage = dir.join("garbage.json");
+    std::fs::write(&garbage, b"\x00\xffnot json at all{{{").map_err(|e| e.to_string())?;
+    let bench = |cache: &std::path::Path| -> Result<String, String> {
+        let o = std::process::Command::new(&bin)
+            .args(["bench", "--backend", "gpu", "--model", "karma", "--precision", "f32", "--size", "48"])
+            .args(["--steps", "100", "--warmup", "10", "--repeats", "1", "--kernel", "tune"])
+            .env("FIBRIL_TUNE_CACHE", cache)
+            .output()
+            .map_err(|e| format!("cannot start {}: {e}", bin.display()))?;
+        let stderr = String::from_utf8_lossy(&o.stderr).into_owned();
+        match o.status.success() {
+            true => Ok(stderr),
+            false => {
+                Err(format!("fibril bench with FIBRIL_TUNE_CACHE={} failed:\n{stderr}", cache.display()))
+            }
+        }
+    };
+    let timed = "--kernel tune timed";
+    for (cache, said) in [
+        (dir.join("a-directory"), "not a regular file"),
+        (std::path::PathBuf::from("/dev/zero"), "not a regular file"),
+        (garbage.clone(), "not a cache fibril wrote"),
+    ] {
+        let err = bench(&cache)?;
+        if !err.contains(said) || !err.contains(timed) {
+            return Err(format!(
+                "FIBRIL_TUNE_CACHE={}: expected {said:?} and a timing:\n{err}",
+                cache.display()
+            ));
+        }
+    }
+    if !dir.join("a-directory").is_dir() {
+        return Err("the directory named as the cache was written over".into());
+    }
+    let again = bench(&garbage)?;
+    if again.contains(timed) {
+        return Err(format!("the replaced garbage file did not serve the next run:\n{again}"));
     }
     let _ = std::fs::remove_dir_all(&dir);
     Ok(())

@@ -10,6 +10,7 @@
 use std::path::Path;
 
 use clap::{CommandFactory, FromArgMatches};
+use fibril::cli::args::PLAUSIBLE;
 use fibril::cli::config::RunConfig;
 use fibril::cli::run::{CheckedRun, check_resolved};
 use fibril::cli::{Cli, Command};
@@ -229,6 +230,11 @@ proptest! {
         for x in [d.dx(), d.dt_ms(), d.diffusion()] {
             prop_assert!(x.is_finite() && x > 0.0, "{x}\n{text}");
         }
+        // ... and plausible: no absurd spacing, step or coefficient runs.
+        for (name, x) in [("dx", d.dx()), ("dt", d.dt_ms()), ("diffusion", d.diffusion())] {
+            let (_, low, high, _) = PLAUSIBLE.iter().find(|b| b.0 == name).unwrap();
+            prop_assert!((*low..=*high).contains(&x), "{name} = {x}\n{text}");
+        }
         prop_assert!(d.diffusion_number() <= 1.0 / (2.0 * dims.axes() as f64) + 1e-12, "{text}");
         // The step counts: in range, and the duration is a whole number of steps.
         prop_assert!((1..=MAX_STEPS).contains(&run.total_steps), "{} steps\n{text}", run.total_steps);
@@ -297,6 +303,11 @@ fn ordinary_files_pass_and_bad_values_are_refused() {
     let ok = "[grid]\nnx = 8\nny = 8\nnz = 8\n[run]\nduration_ms = 5\n";
     let run = check_text(ok).unwrap();
     assert_eq!(run.total_steps, 100);
+    // D from the monodomain parameters, the model's usual D left aside.
+    let monodomain = "[grid]\nsize = 8\nsigma = 0.1334\nchi = 140\ncm = 1\n[model]\nname = \"ten_tusscher_2006\"\n\
+                      [run]\nduration_ms = 1\n";
+    let run = check_text(monodomain).unwrap();
+    assert!((run.domain.diffusion() - 0.1334 / 1.4).abs() < 1e-12, "{}", run.domain.diffusion());
     for bad in [
         "[grid]\nnx = 0\n",
         "[grid]\nnx = 4294967296\n",
@@ -310,6 +321,13 @@ fn ordinary_files_pass_and_bad_values_are_refused() {
         "[run]\nduration_ms = 0.07\n",
         "[output]\nsnapshot_every_ms = -1\n",
         "[[stimulus]]\nregion = \"box\"\nat_ms = 0.07\n",
+        "[grid]\nsize = 8\ndx = 1e30\n",
+        "[grid]\nsize = 8\ndiffusion = 1e30\n",
+        "[grid]\nsize = 8\n[output]\nactivation_threshold = nan\n",
+        "[grid]\nsize = 8\n[model]\nname = \"bocf\"\n[compute]\nbackend = \"cpu\"\nkernel = \"tower\"\n",
+        "[grid]\nsize = 8\n[compute]\nsteps_per_pass = 9\n",
+        "[grid]\nsize = 8\nsigma = 0.1334\nchi = 140\ncm = 1\ndiffusion = 0.1\n\
+         [model]\nname = \"ten_tusscher_2006\"\n",
     ] {
         assert!(check_text(bad).is_err(), "accepted:\n{bad}");
     }

@@ -1,12 +1,12 @@
 //! Checkpoints: the full state of a run in one binary file, to continue it
 //! later with the same result as if it had never stopped.
 //!
-//! Format version 4, every number little-endian:
+//! Format version 5, every number little-endian:
 //!
 //! ```text
 //! offset  size  field
 //!      0     8  magic "FIBRILCK"
-//!      8     4  format version (4)
+//!      8     4  format version (5)
 //!     12     4  bytes per value: 4 (f32) or 8 (f64)
 //!     16    12  nx, ny, nz (u32)
 //!     28     4  number of variables N (u32)
@@ -28,8 +28,10 @@
 //!               the N variable names, the math mode ("fast" or "exact",
 //!               followed by "+tables" for a run that read its model's
 //!               rate table; version 4), the tissue's operator fingerprint (16 hex
-//!               digits, empty for the isotropic box; version 4); each
-//!               name a u16 length and UTF-8 bytes
+//!               digits, empty for the isotropic box; version 4), the
+//!               identity of the run (32 hex digits, the one its output
+//!               directory records; version 5); each name a u16 length and
+//!               UTF-8 bytes
 //!  128+M     -  payload: the N variables (cells values each, row-major, in
 //!               the model's order); with bit 0, B x cells activation times
 //!               (f32, ms); with bit 1, B x cells repolarisation times; with
@@ -39,6 +41,8 @@
 //!               phase is measured against
 //! ```
 //!
+//! Version 4 is version 5 without the run's identity (it resumes into
+//! its own directory, told by the checkpoint's path, or a new one).
 //! Version 3 is version 4 without bit 3 (it still resumes, except a run
 //! finding tips, whose next sample needs the phase memory). Version 2 (the
 //! same header, with the activation map's sampling interval at 88 and its previous sample's time at 96, and after the
@@ -60,13 +64,13 @@ use thiserror::Error;
 
 use crate::domain::Domain;
 use crate::events::recording::{Maps, Recording};
-use crate::io::write_atomic;
+use crate::io::{RunId, write_atomic};
 use crate::models;
 use crate::scalar::{Precision, Scalar};
 use crate::state::State;
 
 pub const MAGIC: &[u8; 8] = b"FIBRILCK";
-pub const FORMAT_VERSION: u32 = 4;
+pub const FORMAT_VERSION: u32 = 5;
 /// Bytes before the model section (versions 2 and 3).
 pub const HEADER_BYTES: usize = 128;
 const CHECKSUM_AT: usize = 120;
@@ -127,6 +131,9 @@ pub struct CheckpointHeader {
     pub rate_tables: bool,
     /// The fingerprint of the run's tissue operator (`None`: the box).
     pub operator: Option<u64>,
+    /// The identity of the run (version 5; `None` before, or for a
+    /// checkpoint written outside a run's directory).
+    pub run: Option<RunId>,
     /// Every parameter by name, with its value.
     pub parameters: Vec<(String, f64)>,
     /// The variables stored, in order.
@@ -228,8 +235,8 @@ fn put_name(out: &mut Vec<u8>, name: &str) {
     out.extend_from_slice(name.as_bytes());
 }
 
-/// The model section of a version 2 header.
-fn model_section(domain: &Domain) -> Vec<u8> {
+/// The model section of a version 5 header.
+fn model_section(domain: &Domain, run: Option<RunId>) -> Vec<u8> {
     let model = domain.model();
     let mut out = Vec::new();
     put_name(&mut out, model.name());
@@ -245,6 +252,7 @@ fn model_section(domain: &Domain) -> Vec<u8> {
     }
     put_name(&mut out, &model.math_name());
     put_name(&mut out, &domain.operator_fingerprint().map_or(String::new(), |f| format!("{f:016x}")));
+    put_name(&mut out, &run.map_or(String::new(), |r| r.to_string()));
     out
 }
 
@@ -254,6 +262,8 @@ pub struct Progress {
     pub step: u64,
     /// Snapshots written so far: the number the next one gets.
     pub snapshots: u64,
+    /// The run's identity (its output directory's).
+    pub run: Option<RunId>,
 }
 
 /// The bytes of a checkpoint of `state` at `progress` of a run on
@@ -294,7 +304,7 @@ pub fn encode<T: Scalar>(
         flags |= FLAG_PHASE;
         payload_len += 8 + cells * T::BYTES;
     }
-    let section = model_section(domain);
+    let section = model_section(domain, progress.run);
     let dims = domain.dims();
     let mut out = Vec::with_capacity(HEADER_BYTES + section.len() + payload_len);
     out.extend_from_slice(MAGIC);
@@ -417,7 +427,7 @@ pub fn decode_header(path: &Path, bytes: &[u8]) -> Result<CheckpointHeader, Chec
     let version = r.u32().map_err(|_| truncated(HEADER_BYTES as u64))?;
     match version {
         1 => decode_header_v1(path, bytes),
-        2..=4 => decode_header_v2(path, bytes, version),
+        2..=5 => decode_header_v2(path, bytes, version),
         found => Err(CheckpointError::Version { path: path_buf(), found }),
     }
 }
@@ -644,6 +654,14 @@ fn decode_header_v2(path: &Path, bytes: &[u8], version: u32) -> Result<Checkpoin
     } else {
         None
     };
+    let run = if version >= 5 {
+        match text(s.name())?.as_str() {
+            "" => None,
+            hex => Some(RunId::parse(hex).ok_or_else(bad_section)?),
+        }
+    } else {
+        None
+    };
     if names.len() != variables as usize || s.at != payload_at {
         return Err(bad_section());
     }
@@ -674,6 +692,7 @@ fn decode_header_v2(path: &Path, bytes: &[u8], version: u32) -> Result<Checkpoin
         math,
         rate_tables,
         operator,
+        run,
         parameters,
         variables: names,
         step,
@@ -755,6 +774,7 @@ fn decode_header_v1(path: &Path, bytes: &[u8]) -> Result<CheckpointHeader, Check
         math: MathMode::Exact,
         rate_tables: false,
         operator: None,
+        run: None,
         parameters,
         variables,
         step,
@@ -794,9 +814,64 @@ pub fn reseal(bytes: &mut [u8]) {
     bytes[at..at + 8].copy_from_slice(&h.finish().to_le_bytes());
 }
 
-/// Reads a checkpoint file's bytes.
+/// Reads a checkpoint file's bytes: the fixed header first, whose magic is
+/// checked before anything else is read, then exactly the length the
+/// header announces (header, model section and payload), refused before
+/// reading when the file's length differs. A path to anything else (a
+/// device, a sparse file of gigabytes) is refused after a few bytes, not
+/// read into memory whole.
 pub fn read_bytes(path: &Path) -> Result<Vec<u8>, CheckpointError> {
-    std::fs::read(path).map_err(|source| CheckpointError::Io { path: path.to_path_buf(), source })
+    let io_error = |source| CheckpointError::Io { path: path.to_path_buf(), source };
+    let mut input = crate::io::bounded::open(path).map_err(io_error)?;
+    // Version 1's header is the longer one.
+    let mut bytes = Vec::with_capacity(V1_HEADER_BYTES);
+    input.read_prefix(&mut bytes, V1_HEADER_BYTES).map_err(io_error)?;
+    if bytes.len() < MAGIC.len() || &bytes[..MAGIC.len()] != MAGIC {
+        return Err(CheckpointError::NotACheckpoint { path: path.to_path_buf() });
+    }
+    // A header cut short, or of a version this fibril does not read:
+    // `decode_header` says which.
+    let Some(expected) = announced_length(&bytes) else { return Ok(bytes) };
+    let follow = |found: u64| CheckpointError::Corrupt {
+        path: path.to_path_buf(),
+        why: format!("{} bytes follow the {expected} its header announces", found - expected),
+    };
+    match input.known_len() {
+        Some(found) if found < expected => {
+            return Err(CheckpointError::Truncated { path: path.to_path_buf(), expected, found });
+        }
+        Some(found) if found > expected => return Err(follow(found)),
+        _ if bytes.len() as u64 > expected => return Err(follow(bytes.len() as u64)),
+        _ => {}
+    }
+    match input.read_rest(&mut bytes, expected, "this checkpoint") {
+        Ok(()) => Ok(bytes),
+        // A device or pipe that reads on past the announced length.
+        Err(e) if e.kind() == io::ErrorKind::FileTooLarge => Err(CheckpointError::Corrupt {
+            path: path.to_path_buf(),
+            why: format!("more bytes follow the {expected} its header announces"),
+        }),
+        Err(e) => Err(io_error(e)),
+    }
+}
+
+/// The length of the file a checkpoint header announces (header, model
+/// section and payload), read from its first bytes `head`; `None` when
+/// they are too few or of an unknown version.
+fn announced_length(head: &[u8]) -> Option<u64> {
+    let word = |at: usize, n: usize| -> Option<u64> {
+        let b = head.get(at..at + n)?;
+        Some(b.iter().rev().fold(0u64, |x, &byte| (x << 8) | u64::from(byte)))
+    };
+    match word(8, 4)? {
+        // The payload's length at 128 (see decode_header_v1).
+        1 => (V1_HEADER_BYTES as u64).checked_add(word(128, 8)?),
+        // The model section's length at 60, the payload's at 112.
+        v if (2..=u64::from(FORMAT_VERSION)).contains(&v) => {
+            (HEADER_BYTES as u64).checked_add(word(60, 4)?)?.checked_add(word(112, 8)?)
+        }
+        _ => None,
+    }
 }
 
 /// Reads and verifies a checkpoint written in precision `T`.
@@ -1002,7 +1077,8 @@ mod tests {
         let mut maps = Maps::at_start(recording, d.dims(), f.slice(0), 0.5);
         maps.repolarisation.as_mut().unwrap()[7] = 12.5;
         let phase = PhaseSample { step: 38, field: f.slice(1).iter().map(|&v| f64::from(v)).collect() };
-        let bytes = encode(&d, Progress { step: 40, snapshots: 3 }, &f, Some(&maps), Some(&phase));
+        let run = Some(RunId(0x0123_4567_89ab_cdef_fedc_ba98_7654_3210));
+        let bytes = encode(&d, Progress { step: 40, snapshots: 3, run }, &f, Some(&maps), Some(&phase));
         let path = std::env::temp_dir().join(format!("fibril-ckpt-{}.fibril", std::process::id()));
         std::fs::write(&path, &bytes).unwrap();
         let back = read::<f32>(&path).unwrap();
@@ -1013,6 +1089,7 @@ mod tests {
         assert_eq!(back.header.preset.as_deref(), Some("stable"));
         assert_eq!(back.header.variables, ["U", "v"]);
         assert_eq!(back.header.snapshots, Some(3));
+        assert_eq!(back.header.run, run, "the run's identity is kept");
         back.header.check_matches(&path, &d).unwrap();
         assert_eq!(back.state, f);
         let back_maps = back.maps.unwrap();
@@ -1033,9 +1110,28 @@ mod tests {
     }
 
     #[test]
+    fn a_version_4_checkpoint_still_reads_without_a_run_identity() {
+        let d = domain(3);
+        let f = state(&d);
+        let mut bytes = encode(&d, Progress { step: 7, snapshots: 2, run: None }, &f, None, None);
+        // Version 4 is version 5 without the identity's name at the end of
+        // the model section (here an empty name: its u16 length alone).
+        let section_len = u32::from_le_bytes(bytes[60..64].try_into().unwrap()) as usize;
+        let end = HEADER_BYTES + section_len;
+        assert_eq!(&bytes[end - 2..end], &[0, 0], "an empty identity closes the section");
+        bytes.drain(end - 2..end);
+        bytes[8..12].copy_from_slice(&4u32.to_le_bytes());
+        bytes[60..64].copy_from_slice(&((section_len - 2) as u32).to_le_bytes());
+        reseal(&mut bytes);
+        let back = decode::<f32>(Path::new("v4.fibril"), &bytes).unwrap();
+        assert_eq!((back.header.version, back.header.run, back.header.step), (4, None, 7));
+        assert_eq!(back.state, f);
+    }
+
+    #[test]
     fn damage_is_refused() {
         let d = domain(3);
-        let bytes = encode(&d, Progress { step: 7, snapshots: 3 }, &state(&d), None, None);
+        let bytes = encode(&d, Progress { step: 7, snapshots: 3, run: None }, &state(&d), None, None);
         let p = Path::new("x.fibril");
         assert!(decode_header(p, &bytes).is_ok());
 
@@ -1072,9 +1168,9 @@ mod tests {
         let e = decode_header(p, b"\x93NUMPY not a checkpoint").unwrap_err();
         assert!(matches!(e, CheckpointError::NotACheckpoint { .. }));
 
-        let mut v5 = bytes;
-        v5[8] = 5;
-        assert!(matches!(decode_header(p, &v5), Err(CheckpointError::Version { found: 5, .. })));
+        let mut v6 = bytes;
+        v6[8] = 6;
+        assert!(matches!(decode_header(p, &v6), Err(CheckpointError::Version { found: 6, .. })));
     }
 
     /// A version 1 file, as the fibril before named models wrote it.
@@ -1134,7 +1230,7 @@ mod tests {
         // A Karma checkpoint whose second variable is called "w" (as a
         // fibril whose Karma kept other variables would have written it).
         let d = domain(3);
-        let mut bytes = encode(&d, Progress { step: 1, snapshots: 0 }, &state(&d), None, None);
+        let mut bytes = encode(&d, Progress { step: 1, snapshots: 0, run: None }, &state(&d), None, None);
         let at = bytes.windows(3).position(|w| w == [1, 0, b'v']).expect("the name v, length-prefixed");
         bytes[at + 2] = b'w';
         reseal(&mut bytes);
@@ -1159,7 +1255,7 @@ mod tests {
         let p = Path::new("c");
         let of_tabled = decode_header(
             p,
-            &encode(&tabled, Progress { step: 1, snapshots: 0 }, &start(&tabled), None, None),
+            &encode(&tabled, Progress { step: 1, snapshots: 0, run: None }, &start(&tabled), None, None),
         )
         .unwrap();
         assert!(of_tabled.rate_tables && of_tabled.math == MathMode::Fast);
@@ -1169,9 +1265,11 @@ mod tests {
             e.contains("the rate-table option is on in the checkpoint but off here; pass --rate-tables"),
             "{e}"
         );
-        let of_exact =
-            decode_header(p, &encode(&exact, Progress { step: 1, snapshots: 0 }, &start(&exact), None, None))
-                .unwrap();
+        let of_exact = decode_header(
+            p,
+            &encode(&exact, Progress { step: 1, snapshots: 0, run: None }, &start(&exact), None, None),
+        )
+        .unwrap();
         assert!(!of_exact.rate_tables);
         let e = of_exact.check_matches(p, &tabled).unwrap_err().to_string();
         assert!(e.contains("off in the checkpoint but on here; drop --rate-tables"), "{e}");
@@ -1182,7 +1280,7 @@ mod tests {
         let d = domain(3);
         let header = decode_header(
             Path::new("c"),
-            &encode(&d, Progress { step: 1, snapshots: 3 }, &state(&d), None, None),
+            &encode(&d, Progress { step: 1, snapshots: 3, run: None }, &state(&d), None, None),
         )
         .unwrap();
         let e = header.check_matches(Path::new("c"), &domain(4)).unwrap_err().to_string();
@@ -1208,7 +1306,7 @@ mod tests {
         );
         let of_tissue = decode_header(
             Path::new("t"),
-            &encode(&tissue, Progress { step: 1, snapshots: 0 }, &state(&d), None, None),
+            &encode(&tissue, Progress { step: 1, snapshots: 0, run: None }, &state(&d), None, None),
         )
         .unwrap();
         assert_eq!(of_tissue.operator, Some(0x1234_5678_9abc_def0));

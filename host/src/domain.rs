@@ -9,6 +9,8 @@ use kernels_gpu::{CellModel, GridDims, StepCoeffs};
 use serde::Serialize;
 use thiserror::Error;
 
+use crate::numbers::{Round, readable};
+
 use crate::models::{ModelSetup, ParameterValue};
 use crate::scalar::Scalar;
 
@@ -26,10 +28,13 @@ pub enum DomainError {
     #[error("{name} must be a positive number, got {value}; pass --{name} with a value > 0")]
     NotPositive { name: &'static str, value: f64 },
     #[error(
-        "unstable time step: D*dt/dx^2 = {number:.4} exceeds 1/{} = {limit:.4} (forward Euler on a grid with \
-         {axes} axes of two cells or more); use --dt {dt_max:.6} or smaller (with dx = {dx}), or --dx {dx_min:.6} \
+        "unstable time step: D*dt/dx^2 = {} exceeds 1/{} = {limit:.4} (forward Euler on a grid with \
+         {axes} axes of two cells or more); use --dt {} or smaller (with dx = {dx}), or --dx {} \
          or larger (with dt = {dt})",
-        2 * axes
+        readable(*number, 4, Round::Nearest),
+        2 * axes,
+        readable(*dt_max, 6, Round::Down),
+        readable(*dx_min, 6, Round::Up)
     )]
     Unstable { number: f64, limit: f64, axes: u32, dt: f64, dx: f64, dt_max: f64, dx_min: f64 },
 }

@@ -108,6 +108,12 @@ pub enum Outcome {
         step: u64,
         t_ms: f64,
     },
+    /// An error ended the run at `step` (a file that could not be written,
+    /// a device that failed); what was written before it stays.
+    Failed {
+        step: u64,
+        t_ms: f64,
+    },
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -132,6 +138,17 @@ pub enum DriverError {
     Solver(#[from] SolverError),
     #[error(transparent)]
     Write(#[from] WriteError),
+}
+
+/// A run that an error ended: the error, and the report of what was done
+/// before it (its outcome [`Outcome::Failed`]), so that the summary of the
+/// run can still be written.
+#[derive(Debug, Error)]
+#[error("{error}")]
+pub struct RunFailure {
+    pub report: RunReport,
+    #[source]
+    pub error: DriverError,
 }
 
 /// What the loop acts on besides the solver.
@@ -205,13 +222,16 @@ fn flush(ctx: &mut RunContext<'_>) -> Result<(), DriverError> {
 /// a resumed run finds every sample its checkpoint had taken.
 fn write_traces(ctx: &RunContext<'_>) -> Result<(), DriverError> {
     let Some(writer) = ctx.writer.as_deref() else { return Ok(()) };
-    let dir = writer.dir().path();
+    let dir = writer.dir();
+    let write = |name: &str, write: &dyn Fn(&Path) -> std::io::Result<()>| {
+        let path = dir.existing(name);
+        dir.file(name).and_then(|p| write(&p)).map_err(|source| WriteError { path, source })
+    };
     if let Some(ecg) = ctx.ecg.as_deref() {
-        let path = dir.join(crate::events::ecg::ECG_FILE);
-        ecg.trace.write(dir).map_err(|source| WriteError { path, source })?;
+        write(crate::events::ecg::ECG_FILE, &|p| ecg.trace.write(p))?;
     }
     if let Some(tips) = ctx.tips.as_deref() {
-        tips.recorder.write(dir).map_err(|source| WriteError { path: dir.to_path_buf(), source })?;
+        write(tips.recorder.file_name(), &|p| tips.recorder.write(p))?;
     }
     Ok(())
 }
@@ -231,24 +251,44 @@ fn snapshots_written(ctx: &RunContext<'_>) -> u64 {
     ctx.writer.as_deref().map_or(0, SnapshotQueue::next_index)
 }
 
-/// Runs `schedule` on `solver`, whose events are installed.
+/// Runs `schedule` on `solver`, whose events are installed. An error
+/// ends the run with the report of what was done before it.
 pub fn run<T: Scalar>(
     solver: &mut dyn Solver<T>,
     domain: &Domain,
     schedule: &Schedule,
     ctx: &mut RunContext<'_>,
-) -> Result<RunReport, DriverError> {
-    let dt = domain.dt_ms();
-    let mut step = schedule.start_step;
-    let mut last_clean = step;
+) -> Result<RunReport, Box<RunFailure>> {
     let mut report = RunReport {
         outcome: Outcome::Completed,
-        steps_done: step,
+        steps_done: schedule.start_step,
         steps_advanced: 0,
         stepping_s: 0.0,
         output_s: 0.0,
         checkpoints: Vec::new(),
     };
+    match run_loop(solver, domain, schedule, ctx, &mut report) {
+        Ok(()) => Ok(report),
+        Err(error) => {
+            let step = report.steps_done;
+            report.outcome = Outcome::Failed { step, t_ms: step as f64 * domain.dt_ms() };
+            Err(Box::new(RunFailure { report, error }))
+        }
+    }
+}
+
+/// The loop of [`run`], keeping `report` up to date as it goes.
+fn run_loop<T: Scalar>(
+    solver: &mut dyn Solver<T>,
+    domain: &Domain,
+    schedule: &Schedule,
+    ctx: &mut RunContext<'_>,
+    report: &mut RunReport,
+) -> Result<(), DriverError> {
+    let dt = domain.dt_ms();
+    let mut step = schedule.start_step;
+    let mut last_clean = step;
+    let run = ctx.writer.as_deref().map(|w| w.dir().run_id());
     let check_every = schedule.check_every.max(1);
     let mut skip_output = schedule.resumed;
     let checkpoint_path = ctx.checkpoint_path;
@@ -317,15 +357,15 @@ pub fn run<T: Scalar>(
             if schedule.checkpoint_due(step) {
                 flush(ctx)?;
                 write_traces(ctx)?;
-                let progress = checkpoint::Progress { step, snapshots: snapshots_written(ctx) };
+                let progress = checkpoint::Progress { step, snapshots: snapshots_written(ctx), run };
                 let phase = phase_sample(ctx, solver)?;
-                write_checkpoint(&mut report, &mut cache, solver, progress, phase)?;
+                write_checkpoint(report, &mut cache, solver, progress, phase)?;
             }
         }
         skip_output = false;
         report.steps_done = step;
         if step == schedule.total_steps {
-            return Ok(report);
+            return Ok(());
         }
         if solver.any_rank(ctx.stop.load(Ordering::SeqCst))? {
             // The state at `step` is checked before a checkpoint keeps it.
@@ -333,17 +373,17 @@ pub fn run<T: Scalar>(
                 && solver.end_nonfinite_check(at.check)?
             {
                 report.outcome = Outcome::NonFinite { step, t_ms, last_clean_step: last_clean };
-                return Ok(report);
+                return Ok(());
             }
             if report.checkpoints.last() != Some(&step) {
                 flush(ctx)?;
                 write_traces(ctx)?;
-                let progress = checkpoint::Progress { step, snapshots: snapshots_written(ctx) };
+                let progress = checkpoint::Progress { step, snapshots: snapshots_written(ctx), run };
                 let phase = phase_sample(ctx, solver)?;
-                write_checkpoint(&mut report, &mut cache, solver, progress, phase)?;
+                write_checkpoint(report, &mut cache, solver, progress, phase)?;
             }
             report.outcome = Outcome::Interrupted { step, t_ms };
-            return Ok(report);
+            return Ok(());
         }
         let mut target = (step + check_every).min(schedule.total_steps);
         let candidates = [
@@ -373,7 +413,7 @@ pub fn run<T: Scalar>(
                 report.steps_done = at.step;
                 let t_ms = at.step as f64 * dt;
                 report.outcome = Outcome::NonFinite { step: at.step, t_ms, last_clean_step: last_clean };
-                return Ok(report);
+                return Ok(());
             }
             last_clean = at.step;
         }
@@ -391,7 +431,7 @@ pub fn run<T: Scalar>(
         (ctx.progress)(step);
         if now == Some(true) {
             report.outcome = Outcome::NonFinite { step, t_ms: step as f64 * dt, last_clean_step: last_clean };
-            return Ok(report);
+            return Ok(());
         }
         if now == Some(false) {
             last_clean = step;
@@ -572,6 +612,39 @@ mod tests {
         let m = solver.maps().unwrap().unwrap();
         assert_eq!(m.activation[0], 0.35);
         assert!(m.activation[1].is_nan() || m.activation[1] > 0.35);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_write_error_ends_the_run_with_the_report_of_what_was_done() {
+        let dims = GridDims::new(4, 4, 4);
+        let domain =
+            Domain::new(dims, 0.6, 0.05, 1.0, ModelSetup::new("diffusion", None, &[]).unwrap()).unwrap();
+        let rest = State::rest(Diffusion::INFO, dims);
+        let mut solver = Recorder::new(&domain, &rest);
+        solver.set_events(&Events::default(), EventStart::NEW, None).unwrap();
+        let dir = std::env::temp_dir().join(format!("fibril-driver-failed-{}", std::process::id()));
+        let out = OutputDir::prepare(&dir, true).unwrap();
+        let mut writer = SnapshotQueue::inline(SnapshotWriter::new(out, vec![0], Formats::default(), 0.6));
+        let stop = AtomicBool::new(false);
+        // The checkpoint goes where no file can be written.
+        let path = dir.join("missing").join("checkpoint.fibril");
+        let mut schedule = Schedule::new(30, Some(5), 100);
+        schedule.checkpoint_every = Some(10);
+        let mut ctx = RunContext {
+            writer: Some(&mut writer),
+            ecg: None,
+            tips: None,
+            checkpoint_path: Some(&path),
+            stop: &stop,
+            progress: &mut |_| {},
+        };
+        let failure = run(&mut solver, &domain, &schedule, &mut ctx).unwrap_err();
+        assert_eq!(failure.report.outcome, Outcome::Failed { step: 10, t_ms: 0.5 });
+        assert_eq!((failure.report.steps_done, failure.report.steps_advanced), (10, 10));
+        assert!(failure.to_string().contains("checkpoint.fibril"), "{failure}");
+        let written: Vec<u64> = writer.finish().unwrap().records().iter().map(|r| r.step).collect();
+        assert_eq!(written, [0, 5, 10], "the snapshots before the error stay");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -17,12 +17,14 @@ pub mod layout;
 pub mod memory;
 pub mod models;
 pub mod multi;
+pub mod numbers;
 pub mod rate_tables;
 pub mod scalar;
 pub mod solver;
 pub mod state;
 pub mod time;
 pub mod tissue;
+pub mod units;
 
 pub use domain::{Domain, DomainError};
 pub use kernels_gpu::{CellModel, GridDims, ModelInfo};

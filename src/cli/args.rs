@@ -161,13 +161,77 @@ impl GridArgs {
         Some(Membrane { chi_per_mm: self.chi?, cm_uf_per_cm2: self.cm? })
     }
 
-    /// Fills spacing, step and diffusion left unset with `model`'s usual values.
+    /// Fills spacing, step and diffusion left unset with `model`'s usual
+    /// values; D is left unset where `--sigma` gives it (D = sigma/(chi
+    /// Cm), [`GridArgs::monodomain_diffusion`]), so that a configuration
+    /// resolved (and printed) with `--sigma` is not taken for one that
+    /// gives both.
     pub fn resolve(&mut self, model: &ModelInfo) {
         self.dx.get_or_insert(model.numerics.dx);
         self.dt.get_or_insert(model.numerics.dt);
-        self.diffusion.get_or_insert(model.numerics.diffusion);
+        if self.sigma.is_none() {
+            self.diffusion.get_or_insert(model.numerics.diffusion);
+        }
+    }
+
+    /// Refuses a spacing, step, diffusion coefficient or monodomain
+    /// parameter beyond any plausible value ([`PLAUSIBLE`]), naming the
+    /// option and the bound; what is not a positive number is left to the
+    /// checks that say so ([`Domain::new`], [`GridArgs::monodomain_diffusion`]).
+    /// An absurd value would otherwise run (`--dx 1e30`: cells that never
+    /// exchange current) or be refused as unstable with suggestions that
+    /// overflow or round to zero.
+    pub fn check_plausible(&self) -> anyhow::Result<()> {
+        let given = [
+            ("dx", self.dx),
+            ("dt", self.dt),
+            ("diffusion", self.diffusion),
+            ("sigma", self.sigma),
+            ("chi", self.chi),
+            ("cm", self.cm),
+        ];
+        for (name, value) in given {
+            let Some(v) = value.filter(|v| *v > 0.0) else { continue };
+            let (_, low, high, what) =
+                PLAUSIBLE.iter().find(|b| b.0 == name).expect("a bound for every option");
+            if !(*low..=*high).contains(&v) {
+                bail!(
+                    "--{name} = {} is beyond any plausible {what}: give a number from {} to {} \
+                     (`fibril models NAME` shows the model's usual values)",
+                    number(v),
+                    number(*low),
+                    number(*high)
+                );
+            }
+        }
+        Ok(())
     }
 }
+
+/// `x` as a user would write it: plainly (0.25, 1000) or, far from 1, in
+/// scientific notation (1e30, 1e-12) rather than as 31 digits or as 0.
+pub fn number(x: f64) -> String {
+    if x == 0.0 || !x.is_finite() || (1e-4..1e7).contains(&x.abs()) {
+        x.to_string()
+    } else {
+        format!("{x:e}")
+    }
+}
+
+/// The plausible range of each numeric option of the grid: name, lowest,
+/// highest, what it is. Every model's usual value lies well inside
+/// (spacings 0.2 to 0.6, steps 0.01 to 0.05, D 0.1 to 1); the bounds are
+/// orders of magnitude away, where a value can only be a typo (a missing
+/// decimal point, a unit off by 10^6); within them, the stable step an
+/// unstable grid is told to take stays far from the limits of f64.
+pub const PLAUSIBLE: [(&str, f64, f64, &str); 6] = [
+    ("dx", 1e-6, 1e3, "grid spacing (in the model's space unit)"),
+    ("dt", 1e-12, 1e3, "time step (in the model's time unit)"),
+    ("diffusion", 1e-12, 1e6, "diffusion coefficient (space unit^2 per time unit)"),
+    ("sigma", 1e-9, 1e3, "conductivity (S/m; tissue has 0.01 to 1)"),
+    ("chi", 1e-6, 1e6, "surface-to-volume ratio (1/mm; tissue has 100 to 200)"),
+    ("cm", 1e-6, 1e3, "membrane capacitance (uF/cm^2; membranes have about 1)"),
+];
 
 /// The cell model: `[model]` in a configuration file.
 #[derive(Debug, Clone, Args, Serialize, Deserialize)]
@@ -630,6 +694,92 @@ impl ComputeArgs {
         Ok(())
     }
 
+    /// Refuses the values of `--kernel`, `--block` and `--steps-per-pass`
+    /// that a GPU would refuse for `model` in `precision` on `dims`,
+    /// whatever the backend: an invalid option is a mistake on the CPU too
+    /// (where the run would go on and the same command fail on a GPU).
+    /// What depends on the device alone (registers, shared memory) is left
+    /// to the GPU, and so is the grid of a split run (each sub-domain is
+    /// checked there) and, with `auto` or `tune`, what only a very large or
+    /// flat grid cannot do on a GPU (the CPU steps any grid). With
+    /// `--backend gpu` the kernel is checked where the GPU is opened (the
+    /// same check, once a GPU is known to be there).
+    pub fn check_kernel_options(
+        &self,
+        model: &ModelInfo,
+        precision: Precision,
+        dims: GridDims,
+    ) -> anyhow::Result<()> {
+        use fibril_host::backend::gpu::KernelConfigError as E;
+        self.check_option_values()?;
+        let split = self.gpus.as_slice() != [GpuCount::N(1)] || self.gpu_ids.len() > 1;
+        if split || self.backend == BackendArg::Gpu {
+            return Ok(());
+        }
+        let kernel = self.kernel_config(model, precision, dims, 1);
+        match kernel.check(model.name, dims) {
+            Ok(()) => Ok(()),
+            Err(e) if self.kernel.named().is_some() => Err(e).with_context(|| {
+                format!("--kernel {} cannot step this run of model {}", kernel.kind, model.name)
+            }),
+            // auto and tune: the mistakes of the options themselves.
+            Err(e @ (E::BadBlock { .. } | E::StepsPerPass { .. } | E::NoTile { .. })) => Err(e.into()),
+            Err(_) => Ok(()),
+        }
+    }
+
+    /// Refuses option values no kernel takes whatever the model and grid:
+    /// steps per pass beyond the blocked kernel's range (`tune` would
+    /// otherwise drop its blocked candidates without a word).
+    pub fn check_option_values(&self) -> anyhow::Result<()> {
+        let max = kernels_gpu::blocked::MAX_STEPS_PER_PASS;
+        if self.steps_per_pass > max {
+            bail!(
+                "--steps-per-pass {} is not possible: the blocked kernel takes 1 to {max} steps per pass (0, the \
+                 default, takes {}); use --steps-per-pass 2, 3 or 4, or leave it out",
+                self.steps_per_pass,
+                kernels_gpu::blocked::DEFAULT_STEPS_PER_PASS
+            );
+        }
+        Ok(())
+    }
+
+    /// The options given that choose how a GPU steps the grid and do
+    /// nothing on the CPU, as the command line names them (empty when all
+    /// are at their defaults).
+    pub fn gpu_only_options(&self) -> Vec<String> {
+        let d = Self::default();
+        let mut given = Vec::new();
+        if self.kernel != d.kernel {
+            given.push(format!("--kernel {}", self.kernel.to_possible_value().expect("named").get_name()));
+        }
+        if let Some(block) = self.block {
+            given.push(format!("--block {block}"));
+        }
+        let numbers = [
+            ("--z-chunk", self.z_chunk, d.z_chunk),
+            ("--steps-per-pass", self.steps_per_pass, d.steps_per_pass),
+            ("--device", self.device as u32, d.device as u32),
+        ];
+        given.extend(numbers.iter().filter(|(_, v, d)| v != d).map(|(name, v, _)| format!("{name} {v}")));
+        if !self.gpu_ids.is_empty() {
+            let ids: Vec<String> = self.gpu_ids.iter().map(|i| i.to_string()).collect();
+            given.push(format!("--gpu-ids {}", ids.join(",")));
+        }
+        if self.exchange != d.exchange {
+            given
+                .push(format!("--exchange {}", self.exchange.to_possible_value().expect("named").get_name()));
+        }
+        let flags = [
+            ("--no-overlap", self.no_overlap),
+            ("--no-graphs", self.no_graphs),
+            ("--no-pdl", self.no_pdl),
+            ("--retune", self.retune),
+        ];
+        given.extend(flags.iter().filter(|(_, on)| *on).map(|(name, _)| name.to_string()));
+        given
+    }
+
     /// The kernels `--kernel tune` times for `model` in `precision` on
     /// `dims` over `gpus` sub-domains, `auto`'s choice first: naive, columns
     /// (at `auto`'s z-chunk) and blocked at 2, 3 and 4 steps per pass (or
@@ -839,6 +989,7 @@ fn sub_domain_slices(dims: GridDims, gpus: usize) -> u32 {
 pub fn domain(grid: &GridArgs, model: &ModelArgs) -> anyhow::Result<Domain> {
     let setup = model.setup()?;
     let mut grid = grid.clone();
+    grid.check_plausible()?;
     if let Some(d) = grid.monodomain_diffusion(setup.info())? {
         grid.diffusion = Some(d);
     }
@@ -1183,6 +1334,94 @@ mod tests {
         assert_eq!(label(&named, 128), "columns 32x8 z4");
         let told = ComputeArgs { z_chunk: 2, ..ComputeArgs::default() };
         assert_eq!(label(&told, 128), "columns 32x8 z2");
+    }
+
+    #[test]
+    fn sigma_chi_and_cm_give_d_once_the_grid_is_resolved() {
+        // The run resolves the grid (the model's usual dx, dt, D) before it
+        // builds the domain: D must come from sigma, not from the model.
+        let tp06 = fibril_host::models::find("ten_tusscher_2006").unwrap();
+        let mut grid =
+            GridArgs { size: 8, sigma: Some(0.1334), chi: Some(140.0), cm: Some(1.0), ..GridArgs::default() };
+        grid.resolve(tp06);
+        assert_eq!((grid.dx, grid.dt, grid.diffusion), (Some(0.2), Some(0.02), None));
+        let model = ModelArgs { name: "ten_tusscher_2006".into(), ..ModelArgs::default() };
+        let d = domain(&grid, &model).unwrap();
+        assert!((d.diffusion() - 0.0953).abs() < 1e-4, "{}", d.diffusion());
+        // Both given by the user: refused.
+        grid.diffusion = Some(0.1);
+        assert!(format!("{:#}", domain(&grid, &model).unwrap_err()).contains("not both"));
+    }
+
+    #[test]
+    fn absurd_numbers_are_refused_naming_the_option_and_the_bound() {
+        let e = |grid: GridArgs| format!("{:#}", domain(&grid, &ModelArgs::default()).unwrap_err());
+        let why = e(GridArgs { dx: Some(1e30), ..GridArgs::default() });
+        assert!(why.contains("--dx = 1e30") && why.contains("from 1e-6 to 1000"), "{why}");
+        let why = e(GridArgs { diffusion: Some(f64::INFINITY), ..GridArgs::default() });
+        assert!(why.contains("--diffusion = inf") && why.contains("to 1000000"), "{why}");
+        let why = e(GridArgs { dt: Some(5e3), ..GridArgs::default() });
+        assert!(why.contains("--dt = 5000"), "{why}");
+        // Not a positive number: the domain's own message.
+        let why = e(GridArgs { dx: Some(f64::NAN), ..GridArgs::default() });
+        assert!(why.contains("dx must be a positive number"), "{why}");
+        // An unstable step names stable values a user can read and pass
+        // back, on the stable side of the bound.
+        let why = e(GridArgs { size: 8, diffusion: Some(1e5), ..GridArgs::default() });
+        assert!(why.contains("use --dt 5.9999e-7 or smaller") && why.contains("--dx 173.205081"), "{why}");
+        let why = e(GridArgs { size: 8, dt: Some(0.1), ..GridArgs::default() });
+        assert!(why.contains("--dt 0.060000 or smaller") && why.contains("= 0.2778 exceeds"), "{why}");
+        assert_eq!(number(1e30), "1e30");
+        assert_eq!(number(0.25), "0.25");
+    }
+
+    #[test]
+    fn kernel_options_are_checked_as_a_gpu_would_whatever_the_backend() {
+        let find = |name| fibril_host::models::find(name).unwrap();
+        let cube = GridDims::new(8, 8, 8);
+        let check = |compute: &ComputeArgs, model, dims| {
+            compute.check_kernel_options(find(model), Precision::F32, dims).map_err(|e| format!("{e:#}"))
+        };
+        let cpu = ComputeArgs { backend: BackendArg::Cpu, ..ComputeArgs::default() };
+        assert_eq!(check(&cpu, "bocf", cube), Ok(()));
+        // The issue's case: refused on the CPU as on a GPU.
+        let tower = ComputeArgs { kernel: KernelArg::Tower, steps_per_pass: 9, ..cpu.clone() };
+        assert!(check(&tower, "bocf", cube).unwrap_err().contains("--steps-per-pass 9"));
+        let tower = ComputeArgs { steps_per_pass: 0, ..tower };
+        let why = check(&tower, "bocf", cube).unwrap_err();
+        assert!(why.contains("--kernel tower") && why.contains("not for model bocf"), "{why}");
+        // Steps per pass for a kernel of one step, a block without tiles.
+        let auto_k3 = ComputeArgs { steps_per_pass: 3, ..cpu.clone() };
+        assert!(check(&auto_k3, "karma", cube).unwrap_err().contains("--steps-per-pass 3 is not possible"));
+        let no_tile = ComputeArgs {
+            kernel: KernelArg::Blocked,
+            steps_per_pass: 4,
+            block: Some(BlockSize { x: 32, y: 4 }),
+            ..cpu.clone()
+        };
+        assert!(check(&no_tile, "karma", cube).unwrap_err().contains("leaves no cells"));
+        // A kernel named for a grid it cannot step.
+        let csw = ComputeArgs { kernel: KernelArg::Csw, ..cpu.clone() };
+        assert!(check(&csw, "karma", GridDims::new(8, 8, 1)).unwrap_err().contains("--kernel naive"));
+        // auto leaves a grid to the backend: the CPU steps any shape.
+        assert_eq!(check(&cpu, "karma", GridDims::new(1, 1, 70_000)), Ok(()));
+        // tune's steps per pass are checked too (it would drop its blocked candidates).
+        let tune = ComputeArgs { kernel: KernelArg::Tune, steps_per_pass: 7, ..cpu.clone() };
+        assert!(check(&tune, "karma", cube).unwrap_err().contains("--steps-per-pass 7"));
+        // What a GPU takes is noted as doing nothing on the CPU.
+        assert!(cpu.gpu_only_options().is_empty());
+        let given = ComputeArgs {
+            kernel: KernelArg::Csw,
+            block: Some(BlockSize { x: 64, y: 4 }),
+            device: 2,
+            exchange: ExchangeArg::Host,
+            no_graphs: true,
+            ..cpu.clone()
+        };
+        assert_eq!(
+            given.gpu_only_options(),
+            ["--kernel csw", "--block 64x4", "--device 2", "--exchange host", "--no-graphs"]
+        );
     }
 
     #[test]

@@ -22,7 +22,7 @@ use fibril_host::{CellModel, Domain, ModelVisitor, Scalar, dispatch};
 use serde::Serialize;
 
 use super::args::{self, ComputeArgs, GridArgs, ModelArgs, RankArgs};
-use super::select::{Selected, build_solver, check_memory, select};
+use super::select::{Selected, build_solver, check_gpu_counts, check_memory, select};
 use super::summary::Throughput;
 use super::tune::{Tuning, kernel_for};
 
@@ -40,7 +40,7 @@ pub struct BenchArgs {
     #[arg(long, default_value_t = 200, value_parser = super::run_args::steps_in_range)]
     pub steps: u64,
     /// Untimed steps before the first repeat.
-    #[arg(long, default_value_t = 20)]
+    #[arg(long, default_value_t = 20, value_parser = warmup_steps)]
     pub warmup: u64,
     /// Timed repeats; the median is reported.
     #[arg(long, default_value_t = 5)]
@@ -107,18 +107,69 @@ pub struct BenchRecord {
     pub kernel_tuning: Option<Tuning>,
 }
 
+/// The most timed repeats: the median of a thousand is as good as it gets,
+/// and a count beyond (a typo) would time for hours.
+pub const MAX_REPEATS: u32 = 1000;
+
+/// Untimed steps: 0 up to the most steps a run takes.
+fn warmup_steps(text: &str) -> Result<u64, String> {
+    let max = fibril_host::time::MAX_STEPS;
+    match text.trim().parse::<u64>() {
+        Ok(n) if n <= max => Ok(n),
+        _ => Err(format!("expected a whole number of steps from 0 to {max}, got {text:?}")),
+    }
+}
+
+/// Refuses a `--json` path that cannot be written (a directory, a missing
+/// or read-only directory), before anything is timed: the figures would
+/// otherwise be lost at the end.
+fn check_writable(path: &std::path::Path) -> anyhow::Result<()> {
+    if path.is_dir() {
+        bail!("--json {} is a directory; give the path of a file to write", path.display());
+    }
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
+    if !dir.is_dir() {
+        bail!(
+            "--json {}: the directory {} does not exist; create it or give another path",
+            path.display(),
+            dir.display()
+        );
+    }
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let probe = dir.join(format!(".{name}.probe-{}", std::process::id()));
+    std::fs::File::create_new(&probe).with_context(|| {
+        format!("--json {}: cannot write in {}; give a writable path", path.display(), dir.display())
+    })?;
+    let _ = std::fs::remove_file(&probe);
+    Ok(())
+}
+
 pub fn bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
     if args.steps == 0 || args.repeats == 0 {
         bail!("--steps and --repeats must be at least 1");
+    }
+    if args.repeats > MAX_REPEATS {
+        bail!("--repeats {}: time at most {MAX_REPEATS} repeats (the median is reported)", args.repeats);
     }
     let domain = args::domain(&args.grid, &args.model)?;
     let precision = args.compute.precision.resolve(domain.model().info());
     if args.sweep && args.compute.tunes() {
         bail!("bench --sweep times every kernel and block itself; drop --kernel tune (or --sweep)");
     }
+    // Everything that could refuse the benchmark, before any of it is timed.
+    if let Some(path) = &args.json {
+        check_writable(path)?;
+    }
     if args.sweep {
+        for &n in &args.sweep_sizes {
+            let mut grid = args.grid.clone();
+            (grid.size, grid.nx, grid.ny, grid.nz) = (n, None, None, None);
+            args::domain(&grid, &args.model).with_context(|| format!("--sweep-sizes {n}"))?;
+        }
         return dispatch(domain.model().info(), precision, Sweep { args: &args, domain: &domain });
     }
+    args.compute.check_kernel_options(domain.model().info(), precision, domain.dims())?;
+    check_gpu_counts(&args.compute, &args.compute.gpus, &args.ranks)?;
     let mut records = Vec::new();
     let mut root = true;
     for &count in &args.compute.gpus {

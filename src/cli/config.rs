@@ -12,7 +12,7 @@
 //! and its line (the `toml` crate's messages carry both).
 
 use std::collections::BTreeSet;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::{Context, anyhow, bail};
 use clap::ArgMatches;
@@ -75,11 +75,26 @@ fn given_on_command_line(matches: &ArgMatches, id: &str) -> bool {
     matches.value_source(id) == Some(ValueSource::CommandLine)
 }
 
+/// The largest configuration file read: hand-written files are a few
+/// kilobytes, and one with thousands of stimuli or electrodes stays far
+/// below; anything larger is not a configuration (`/dev/zero`, a snapshot
+/// given by mistake) and would otherwise be read whole into memory.
+pub const MAX_CONFIG_BYTES: u64 = 16 << 20;
+
 /// Reads and checks a configuration file, refusing unknown keys and wrong
-/// types with the line.
+/// types with the line, and a file larger than [`MAX_CONFIG_BYTES`]
+/// before reading it.
 pub fn read_file(path: &Path) -> anyhow::Result<toml::Table> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("cannot read the configuration file {}", path.display()))?;
+    let cannot = || format!("cannot read the configuration file {}", path.display());
+    let bytes = fibril_host::io::bounded::read(path, MAX_CONFIG_BYTES, "a run configuration file")
+        .with_context(cannot)?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        anyhow!(
+            "the configuration file {} is not UTF-8 text (byte {} is not); give a TOML file",
+            path.display(),
+            e.utf8_error().valid_up_to()
+        )
+    })?;
     parse_file(path, &text)
 }
 
@@ -124,6 +139,54 @@ fn check_model_keys(path: &Path, table: &toml::Table) -> anyhow::Result<()> {
                  [model.parameters] table ({key} = {value}) or on the command line (--param {key}={value})",
                 path.display()
             );
+        }
+    }
+    Ok(())
+}
+
+/// The directory of the configuration file `path`, absolute, which the
+/// relative paths in the file are read from.
+fn config_dir(path: &Path) -> anyhow::Result<PathBuf> {
+    let absolute = std::path::absolute(path)
+        .with_context(|| format!("cannot tell the directory of the configuration file {}", path.display()))?;
+    Ok(absolute.parent().map_or_else(|| PathBuf::from("/"), Path::to_path_buf))
+}
+
+/// Joins the relative paths in a configuration file's `section` to the
+/// file's directory `base`: `mask` and `fibres` in `[tissue]` and `file`
+/// in each `[[stimulus]]`, so that a file names the files beside it
+/// wherever fibril is started from (and `--print-config`, which prints
+/// them in full, prints paths that still work). Paths given on the
+/// command line stay relative to the working directory, and so does the
+/// output directory `out`, which is no input.
+fn anchor_paths(section: &str, value: &mut toml::Value, base: &Path) -> anyhow::Result<()> {
+    let keys: &[&str] = match section {
+        "tissue" => &["mask", "fibres"],
+        "stimulus" => &["file"],
+        _ => return Ok(()),
+    };
+    let tables: Vec<&mut toml::Table> = match value {
+        toml::Value::Table(t) => vec![t],
+        toml::Value::Array(items) => items.iter_mut().filter_map(toml::Value::as_table_mut).collect(),
+        _ => Vec::new(),
+    };
+    for table in tables {
+        for key in keys {
+            let Some(toml::Value::String(text)) = table.get_mut(*key) else { continue };
+            if Path::new(text.as_str()).is_absolute() {
+                continue;
+            }
+            let joined = base.join(text.as_str());
+            *text = joined
+                .to_str()
+                .ok_or_else(|| {
+                    anyhow!(
+                        "the directory {} of the configuration file is not UTF-8 text, so {key} = {text:?} \
+                         cannot be joined to it; give {key} as a full path",
+                        base.display()
+                    )
+                })?
+                .to_string();
         }
     }
     Ok(())
@@ -204,7 +267,9 @@ impl RunConfig {
         };
         let mut merged = toml::Table::try_from(&from_args)
             .map_err(|e| anyhow!("an option's value cannot be combined with a configuration file: {e}"))?;
-        for (section, value) in file {
+        let base = config_dir(path)?;
+        for (section, mut value) in file {
+            anchor_paths(&section, &mut value, &base)?;
             if section == "stimulus" {
                 if options.stimuli.is_empty() {
                     merged.insert(section, value);

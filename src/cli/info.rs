@@ -122,6 +122,9 @@ pub fn info(args: InfoArgs, matches: &ArgMatches) -> anyhow::Result<ExitCode> {
         format!("{:?}", config.compute.backend).to_lowercase(),
         if on_gpu { "gpu" } else { "cpu" }
     );
+    if let Err(why) = config.compute.check_kernel_options(model, precision, dims) {
+        println!("  `fibril run` would refuse it: {}", super::error_text(&why));
+    }
     let available = available_host_bytes();
     let recording = config.output.recording(model)?;
     match estimate(model.name, dims, variables, precision, kernel, &placement, recording.as_ref()) {

@@ -16,8 +16,10 @@ pub mod tune_cache;
 
 use clap::{Parser, Subcommand};
 
-/// fibril: cardiac electrophysiology (Karma, Bueno-Orovio-Cherry-Fenton,
-/// Aliev-Panfilov, Fenton-Karma, Mitchell-Schaeffer) on 3D, 2D and 1D
+/// fibril: cardiac electrophysiology with nine cell models (Karma,
+/// Bueno-Orovio-Cherry-Fenton, Aliev-Panfilov, Fenton-Karma,
+/// Mitchell-Schaeffer, Beeler-Reuter, Luo-Rudy I, ten Tusscher-Panfilov
+/// 2006 and pure diffusion; `fibril models` lists them) on 3D, 2D and 1D
 /// grids on NVIDIA GPUs, with Rust kernels and a bit-exact CPU reference.
 #[derive(Debug, Parser)]
 #[command(name = "fibril", version, about, long_about = None)]

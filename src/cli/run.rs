@@ -21,8 +21,9 @@ use fibril_host::events::{EventStart, Events};
 use fibril_host::io::plot::{Series, line_plot_png, trajectory_png};
 use fibril_host::io::queue::SnapshotQueue;
 use fibril_host::io::snapshots::{Formats, SnapshotWriter};
-use fibril_host::io::{OutputDir, write_atomic, write_json_atomic};
+use fibril_host::io::{OutputDir, ResumeFrom, write_atomic, write_json_atomic};
 use fibril_host::time::{MAX_STEPS, short};
+use fibril_host::units::UnitTags;
 use fibril_host::{CellModel, Domain, GridDims, ModelVisitor, Precision, Scalar, dispatch};
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -31,12 +32,11 @@ use super::config::{Resolved, RunConfig};
 use super::interrupt::{self, INTERRUPTED_EXIT};
 use super::run_args::{InitArg, ProtocolArg, RunArgs};
 use super::select::{Selected, build_solver, check_memory, select};
-use super::summary::{ActivationRecord, EcgRecord, ResumeRecord, RunSummary, Throughput};
+use super::summary::{ActivationRecord, EcgRecord, ResumeRecord, RunStart, RunSummary};
 use super::tissue::{self, TissueRun};
 use super::tune::kernel_for;
 
-/// Name of the checkpoint file in the output directory.
-pub const CHECKPOINT_FILE: &str = "checkpoint.fibril";
+pub use fibril_host::io::CHECKPOINT_FILE;
 
 /// A checkpoint to continue from, verified against the run's options.
 struct Resume {
@@ -107,7 +107,13 @@ fn complete(resolved: &mut Resolved) -> anyhow::Result<anyhow::Result<(Domain, O
             tissue::prepare(&t, &mut resolved.config.grid, &|k| explicit.contains(k), model.clone())
                 .map(|(d, t)| (d, Some(t)))
         }
-        None => args::domain(&resolved.config.grid, &resolved.config.model).map(|d| (d, None)),
+        // The kernel options are checked as a GPU would, whatever the
+        // backend (the CPU would otherwise take a GPU's refusal silently).
+        None => args::domain(&resolved.config.grid, &resolved.config.model).and_then(|d| {
+            let (compute, info) = (&resolved.config.compute, d.model().info());
+            compute.check_kernel_options(info, compute.precision.resolve(info), d.dims())?;
+            Ok((d, None))
+        }),
     };
     check_protocol(&resolved.config)?;
     if let Ok((domain, _)) = &domain {
@@ -211,6 +217,11 @@ fn check_protocol(config: &RunConfig) -> anyhow::Result<()> {
             }
         }
         ProtocolArg::Scroll => {
+            if let Some(ms) = config.run.s2_ms
+                && !(ms.is_finite() && ms >= 0.0)
+            {
+                bail!("--s2-ms {ms} (s2_ms) is not a time; give the S2's time in ms, 0 or more");
+            }
             if config.run.init != InitArg::Planar {
                 bail!(
                     "--protocol scroll starts from the planar S1 wave; use --init planar (the default) \
@@ -415,7 +426,8 @@ fn plan(
             } else {
                 r.path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new(".")).to_path_buf()
             };
-            Some(OutputDir::reopen(&dir)?)
+            let from = ResumeFrom { checkpoint: &r.path, run: r.header.run };
+            Some(OutputDir::reopen(&dir, from, config.output.overwrite)?)
         }
         None => Some(OutputDir::prepare(&config.output.out, config.output.overwrite)?),
     };
@@ -471,6 +483,17 @@ fn check_tips_resume(r: &Resume, every: u64, dt_ms: f64) -> anyhow::Result<()> {
     }
 }
 
+/// The most bytes of a trace (`ecg.csv`, `tips.csv`, `filaments.csv`) a
+/// resumed run reads: a million samples of a few dozen electrodes, or of
+/// a thousand filament points.
+const MAX_TRACE_BYTES: u64 = 1 << 30;
+
+/// The text of a trace a resumed run continues, within [`MAX_TRACE_BYTES`].
+fn read_trace(path: &Path) -> std::io::Result<String> {
+    let bytes = fibril_host::io::bounded::read(path, MAX_TRACE_BYTES, "a trace fibril wrote")?;
+    String::from_utf8(bytes).map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))
+}
+
 /// The tip trace a resumed run continues: the samples up to its
 /// checkpoint's time in the `tips.csv` or `filaments.csv` beside the
 /// checkpoint (written before it).
@@ -481,7 +504,7 @@ fn resumed_singularities(
 ) -> anyhow::Result<()> {
     let dir = checkpoint.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let path = dir.join(recorder.file_name());
-    let text = std::fs::read_to_string(&path).with_context(|| {
+    let text = read_trace(&path).with_context(|| {
         format!(
             "the tip trace goes on from {}, which cannot be read; resume with the output directory \
              the checkpoint was written in, or without --tips-every-ms",
@@ -499,23 +522,38 @@ fn resumed_singularities(
 
 /// The trace a resumed run continues: the samples up to its checkpoint's
 /// time in the `ecg.csv` beside the checkpoint (written before it).
-fn resumed_trace(checkpoint: &Path, electrodes: &[Electrode], until_ms: f64) -> anyhow::Result<EcgTrace> {
+fn resumed_trace(
+    checkpoint: &Path,
+    electrodes: &[Electrode],
+    until_ms: f64,
+    units: UnitTags,
+) -> anyhow::Result<EcgTrace> {
     let dir = checkpoint.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let path = dir.join(fibril_host::events::ecg::ECG_FILE);
-    let text = std::fs::read_to_string(&path).with_context(|| {
+    let text = read_trace(&path).with_context(|| {
         format!(
             "the pseudo-ECG goes on from {}, which cannot be read; resume with the output directory \
              the checkpoint was written in, or without --electrode",
             path.display()
         )
     })?;
-    EcgTrace::from_csv(electrodes, &text, until_ms).ok_or_else(|| {
+    EcgTrace::from_csv(electrodes, &text, until_ms, units).ok_or_else(|| {
         anyhow::anyhow!(
             "{} is not the trace of these electrodes ({}); resume with the same electrodes",
             path.display(),
             electrodes.iter().map(|e| e.name.as_str()).collect::<Vec<_>>().join(", ")
         )
     })
+}
+
+/// Writes the run's file `name` in `out` with `write`, which is given its path.
+fn write_file(
+    out: &OutputDir,
+    name: &str,
+    write: impl FnOnce(&Path) -> std::io::Result<()>,
+) -> anyhow::Result<()> {
+    let path = out.existing(name);
+    out.file(name).and_then(|p| write(&p)).with_context(|| format!("writing {}", path.display()))
 }
 
 /// Writes `tips.csv` (and, for a sheet, the trajectory `tips.png`) or
@@ -525,8 +563,9 @@ fn write_tips(
     recorder: &SingularityRecorder,
     domain: &Domain,
 ) -> anyhow::Result<Vec<String>> {
-    let path = recorder.write(out.path()).context("writing the tips")?;
-    let mut files = vec![path.file_name().expect("a file").to_string_lossy().into_owned()];
+    let name = recorder.file_name();
+    write_file(out, name, |p| recorder.write(p))?;
+    let mut files = vec![name.to_string()];
     if !recorder.is_volume() && !recorder.tips().rows().is_empty() {
         let d = domain.dims();
         // The sheet's two axes of more than one cell.
@@ -560,7 +599,7 @@ fn write_tips(
             900,
         )?;
         let file = "tips.png";
-        write_atomic(&out.join(file), &png).with_context(|| format!("writing {file}"))?;
+        write_file(out, file, |p| write_atomic(p, &png))?;
         files.push(file.into());
     }
     Ok(files)
@@ -569,7 +608,7 @@ fn write_tips(
 /// Writes `ecg.csv` and its plot `ecg.png`.
 fn write_ecg(out: &OutputDir, sampler: &EcgSampler, domain: &Domain) -> anyhow::Result<EcgRecord> {
     let trace = &sampler.trace;
-    trace.write(out.path()).with_context(|| format!("writing {}", out.join(ECG_FILE).display()))?;
+    write_file(out, ECG_FILE, |p| trace.write(p))?;
     let units = domain.model().info().units;
     let series: Vec<Series> = trace
         .electrodes()
@@ -590,8 +629,7 @@ fn write_ecg(out: &OutputDir, sampler: &EcgSampler, domain: &Domain) -> anyhow::
             1200,
             500,
         )?;
-        let path = out.join("ecg.png");
-        write_atomic(&path, &png).with_context(|| format!("writing {}", path.display()))?;
+        write_file(out, "ecg.png", |p| write_atomic(p, &png))?;
         files.push("ecg.png".into());
     }
     Ok(EcgRecord {
@@ -693,27 +731,130 @@ fn progress_bar(total: u64, start: u64, quiet: bool) -> ProgressBar {
 fn execute<M: CellModel, T: Scalar>(
     config: &RunConfig,
     args: &RunArgs,
-    plan: Plan,
+    mut plan: Plan,
     stop: &AtomicBool,
 ) -> anyhow::Result<ExitCode> {
-    let Plan {
-        domain,
-        schedule,
-        selected,
-        kernel,
-        out,
-        stimuli,
-        stimulus_specs,
-        formats,
-        save,
-        recording,
-        ecg,
-        tips,
-        resume,
-        tissue,
-    } = plan;
-    let output = &config.output;
-    let (initial, maps, phase) = match &resume {
+    let Some(out) = plan.out.take() else {
+        // A rank other than 0: the same loop, gathering what rank 0 writes.
+        let mut started = start::<M, T>(config, &mut plan)?;
+        let mut ctx = RunContext {
+            writer: None,
+            ecg: started.ecg.as_mut(),
+            tips: started.tips.as_mut(),
+            checkpoint_path: None,
+            stop,
+            progress: &mut |_| {},
+        };
+        let report = driver::run(started.solver.as_mut(), &plan.domain, &plan.schedule, &mut ctx)
+            .map_err(|f| f.error)?;
+        // Collective: rank 0 gathers the maps to write them.
+        started.solver.maps()?;
+        return Ok(exit_code(report.outcome));
+    };
+    // From here on the directory holds this run: however the run ends,
+    // summary.json says how, an error included.
+    let begun = RunStart {
+        domain: &plan.domain,
+        start_step: plan.schedule.start_step,
+        check_every: plan.schedule.check_every,
+        stimulus_specs: &plan.stimulus_specs,
+        formats: plan.formats,
+        save: &plan.save,
+        resumed_from: plan
+            .resume
+            .as_ref()
+            .map(|r| ResumeRecord { checkpoint: r.path.clone(), step: r.header.step }),
+    };
+    let mut summary = RunSummary::begin::<M>(config, args, &begun, &out, T::PRECISION);
+    match run_into::<M, T>(config, &mut plan, &out, &mut summary, stop) {
+        Ok(()) => {}
+        Err(e) => {
+            summary.fail(&e);
+            let path = out.file(SUMMARY_FILE).map(|p| (write_json_atomic(&p, &summary), p));
+            match path {
+                Ok((Ok(()), p)) => {
+                    return Err(e.context(format!(
+                        "the run stopped at step {} (t = {} ms); what it wrote before is in {}, and {} says \
+                         status \"failed\"",
+                        summary.steps,
+                        short(summary.simulated_ms),
+                        out.path().display(),
+                        p.display()
+                    )));
+                }
+                Ok((Err(w), p)) => eprintln!("fibril: could not write {} either: {w}", p.display()),
+                Err(w) => eprintln!("fibril: could not write {SUMMARY_FILE} either: {w}"),
+            }
+            return Err(e);
+        }
+    }
+    let path = out.file(SUMMARY_FILE)?;
+    write_json_atomic(&path, &summary).with_context(|| format!("writing {}", path.display()))?;
+    let domain = &plan.domain;
+    match summary.outcome {
+        Outcome::Completed => {
+            if !config.output.quiet {
+                println!("{}", summary.one_line(&out.path().display().to_string()));
+            }
+        }
+        Outcome::NonFinite { step, t_ms, last_clean_step } => {
+            eprintln!(
+                "fibril: error: {} became NaN or infinite between step {last_clean_step} and step {step} \
+                 (t = {} {}); the run stopped there. {} snapshot(s) written before it are in {} \
+                 (summary.json says status \"non_finite\"). Reduce --dt or check the parameters.",
+                M::INFO.variables[0].name,
+                short(t_ms),
+                domain.model().info().units.time,
+                summary.snapshots.len(),
+                out.path().display()
+            );
+        }
+        Outcome::Interrupted { step, t_ms } => {
+            let checkpoint = out.existing(CHECKPOINT_FILE);
+            eprintln!(
+                "fibril: interrupted at step {step} (t = {} {}); the state is saved in {} and \
+                 summary.json says status \"interrupted\". Continue with the same options plus \
+                 --resume {}",
+                short(t_ms),
+                domain.model().info().units.time,
+                checkpoint.display(),
+                checkpoint.display()
+            );
+        }
+        Outcome::Failed { .. } => unreachable!("a failed run returns its error above"),
+    }
+    Ok(exit_code(summary.outcome))
+}
+
+/// The exit status of a run that ended with `outcome`.
+fn exit_code(outcome: Outcome) -> ExitCode {
+    match outcome {
+        Outcome::Completed => ExitCode::SUCCESS,
+        Outcome::NonFinite { .. } => ExitCode::from(3),
+        Outcome::Interrupted { .. } => ExitCode::from(INTERRUPTED_EXIT),
+        Outcome::Failed { .. } => ExitCode::FAILURE,
+    }
+}
+
+/// The name of the run's summary in its directory.
+const SUMMARY_FILE: &str = "summary.json";
+
+/// A run's solver with its events installed, and its samplers.
+struct Started<T: Scalar> {
+    solver: Box<dyn fibril_host::solver::Solver<T>>,
+    tips: Option<TipsSampler>,
+    ecg: Option<EcgSampler>,
+    tuning: Option<super::tune::Tuning>,
+}
+
+/// Builds the solver from the initial state (or the checkpoint's),
+/// installs the events and prepares the samplers, continuing their traces
+/// on a resume.
+fn start<M: CellModel, T: Scalar>(config: &RunConfig, plan: &mut Plan) -> anyhow::Result<Started<T>> {
+    let domain = &plan.domain;
+    let schedule = &plan.schedule;
+    let resume = &plan.resume;
+    let (initial, maps, phase) = match resume {
         // The saved maps, if the checkpoint has them (`plan` said so).
         Some(r) => {
             let saved = checkpoint::decode::<T>(&r.path, &r.bytes)?;
@@ -721,37 +862,38 @@ fn execute<M: CellModel, T: Scalar>(
         }
         None => {
             let initial = config.run.init.condition().state::<T>(M::INFO, domain.dims());
-            let maps = recording.map(|r| Maps::at_start(r, domain.dims(), initial.slice(0), 0.0));
+            let maps = plan.recording.map(|r| Maps::at_start(r, domain.dims(), initial.slice(0), 0.0));
             (initial, maps, None)
         }
     };
     let mut tuning = None;
-    let mut solver = match &tissue {
+    let mut solver = match &plan.tissue {
         Some(t) => {
-            tissue::build_solver::<M, T>(&selected, t, config.compute.exchange.into(), &domain, &initial)?
+            tissue::build_solver::<M, T>(&plan.selected, t, config.compute.exchange.into(), domain, &initial)?
         }
         None => {
             let (kernel, found) = kernel_for::<M, T>(
-                &selected,
+                &plan.selected,
                 &config.compute,
-                kernel,
-                &domain,
+                plan.kernel,
+                domain,
                 &initial,
-                recording.as_ref(),
+                plan.recording.as_ref(),
             )?;
             tuning = found;
-            build_solver::<M, T>(&selected, &config.compute, kernel, &domain, &initial)?
+            build_solver::<M, T>(&plan.selected, &config.compute, kernel, domain, &initial)?
         }
     };
     drop(initial);
-    let events = Events { stimuli, recording };
+    let events = Events { stimuli: std::mem::take(&mut plan.stimuli), recording: plan.recording };
     let start = if resume.is_some() { EventStart::resumed(schedule.start_step) } else { EventStart::NEW };
-    let v_star = output.activation_threshold(M::INFO);
-    let mut tips = match tips {
+    let units = UnitTags::of(&M::INFO.units);
+    let v_star = config.output.activation_threshold(M::INFO);
+    let tips = match plan.tips {
         Some(every) => {
-            let mut sampler =
-                TipsSampler::new(every, SingularityRecorder::new(domain.dims(), domain.dx(), v_star)?);
-            if let Some(r) = &resume {
+            let recorder = SingularityRecorder::new(domain.dims(), domain.dx(), v_star, units)?;
+            let mut sampler = TipsSampler::new(every, recorder);
+            if let Some(r) = resume {
                 // `plan` checked that the checkpoint holds the memory.
                 let phase = phase.expect("a checkpoint with a tip memory");
                 let until_ms = schedule.start_step as f64 * domain.dt_ms();
@@ -763,48 +905,51 @@ fn execute<M: CellModel, T: Scalar>(
         }
         None => None,
     };
-    let mut ecg = match ecg {
+    let ecg = match &plan.ecg {
         Some((electrodes, every)) => Some(EcgSampler {
-            every,
-            probes: fibril_host::events::ecg::probes(&electrodes, domain.dx()),
-            trace: match &resume {
-                None => EcgTrace::new(&electrodes),
-                Some(r) => resumed_trace(&r.path, &electrodes, schedule.start_step as f64 * domain.dt_ms())?,
+            every: *every,
+            probes: fibril_host::events::ecg::probes(electrodes, domain.dx()),
+            trace: match resume {
+                None => EcgTrace::new(electrodes, units),
+                Some(r) => {
+                    resumed_trace(&r.path, electrodes, schedule.start_step as f64 * domain.dt_ms(), units)?
+                }
             },
         }),
         None => None,
     };
     solver.set_events(&events, start, maps.as_ref())?;
-    drop(maps);
-    let Some(out) = out else {
-        // A rank other than 0: the same loop, gathering what rank 0 writes.
-        let mut ctx = RunContext {
-            writer: None,
-            ecg: ecg.as_mut(),
-            tips: tips.as_mut(),
-            checkpoint_path: None,
-            stop,
-            progress: &mut |_| {},
-        };
-        let report = driver::run(solver.as_mut(), &domain, &schedule, &mut ctx)?;
-        // Collective: rank 0 gathers the maps to write them.
-        solver.maps()?;
-        return Ok(match report.outcome {
-            Outcome::Completed => ExitCode::SUCCESS,
-            Outcome::NonFinite { .. } => ExitCode::from(3),
-            Outcome::Interrupted { .. } => ExitCode::from(INTERRUPTED_EXIT),
-        });
-    };
-    let saved_variables = save.iter().map(|&k| M::INFO.variables[k].name).collect();
-    let writer = match &resume {
+    Ok(Started { solver, tips, ecg, tuning })
+}
+
+/// The run of rank 0 (or of the only process) into its directory `out`,
+/// filling in `summary` as it goes: what it holds when an error ends the
+/// run is what the run did before it.
+fn run_into<M: CellModel, T: Scalar>(
+    config: &RunConfig,
+    plan: &mut Plan,
+    out: &OutputDir,
+    summary: &mut RunSummary,
+    stop: &AtomicBool,
+) -> anyhow::Result<()> {
+    let output = &config.output;
+    let mut started = start::<M, T>(config, plan)?;
+    let solver = &mut started.solver;
+    summary.backend = solver.kind().to_string();
+    summary.device = solver.device_name();
+    summary.method = solver.method();
+    summary.kernel_tuning = started.tuning.take();
+    let (domain, schedule) = (&plan.domain, &plan.schedule);
+    let save = plan.save.clone();
+    let writer = match &plan.resume {
         Some(r) => SnapshotWriter::resume(
             out.clone(),
             save,
-            formats,
+            plan.formats,
             domain.dx(),
             (r.header.step, r.header.snapshots),
         )?,
-        None => SnapshotWriter::new(out.clone(), save, formats, domain.dx()),
+        None => SnapshotWriter::new(out.clone(), save, plan.formats, domain.dx()),
     };
     // Behind the computation on the GPU; inline on the CPU, whose cores the
     // computation uses (see `SnapshotQueue`).
@@ -812,120 +957,52 @@ fn execute<M: CellModel, T: Scalar>(
         BackendKind::Gpu => SnapshotQueue::background(writer),
         BackendKind::Cpu => SnapshotQueue::inline(writer),
     };
-    let checkpoint_path = out.join(CHECKPOINT_FILE);
+    let checkpoint_path = out.file(CHECKPOINT_FILE)?;
     let bar = progress_bar(schedule.total_steps, schedule.start_step, output.quiet);
     let mut progress = |s| bar.set_position(s);
     let mut ctx = RunContext {
         writer: Some(&mut queue),
-        ecg: ecg.as_mut(),
-        tips: tips.as_mut(),
+        ecg: started.ecg.as_mut(),
+        tips: started.tips.as_mut(),
         checkpoint_path: Some(&checkpoint_path),
         stop,
         progress: &mut progress,
     };
-    let report = driver::run(solver.as_mut(), &domain, &schedule, &mut ctx)?;
+    let ran = driver::run(solver.as_mut(), domain, schedule, &mut ctx);
     bar.finish_and_clear();
+    let (report, failed) = match ran {
+        Ok(report) => (report, None),
+        Err(f) => (f.report, Some(f.error)),
+    };
     let t0 = std::time::Instant::now();
     let waited_s = queue.waited_s;
-    let writer = queue.finish()?;
+    let (writer, finished) = queue.finish_keeping();
     let finish_s = t0.elapsed().as_secs_f64();
+    summary.record(&report, domain, writer.records(), (finish_s, waited_s));
+    if let Some(error) = failed {
+        return Err(error.into());
+    }
+    finished?;
 
     let t0 = std::time::Instant::now();
-    let activation_record = match solver.maps()? {
-        Some(maps) => Some(ActivationRecord {
+    if let Some(maps) = solver.maps()? {
+        summary.activation = Some(ActivationRecord {
             threshold: maps.recording.up,
             repolarisation_threshold: maps.recording.down,
             beats: maps.recording.beats,
             checked_every_step: true,
             activated_cells: maps.activated(),
-            files: writer.write_maps(&maps)?,
-        }),
-        None => None,
-    };
-    let ecg_record = match &ecg {
-        Some(sampler) => Some(write_ecg(&out, sampler, &domain)?),
-        None => None,
-    };
-    let tips_files = match &tips {
-        Some(sampler) => write_tips(&out, &sampler.recorder, &domain)?,
-        None => Vec::new(),
-    };
-    let maps_s = t0.elapsed().as_secs_f64();
-    let summary = RunSummary {
-        fibril_version: env!("CARGO_PKG_VERSION"),
-        command: std::env::args().collect(),
-        config_file: args.options.config.clone(),
-        outcome: report.outcome,
-        domain: domain.record(),
-        initial_condition: config.run.init.name(),
-        protocol: config.run.protocol,
-        stimuli: stimulus_specs.iter().map(|s| s.effective(M::INFO)).collect(),
-        backend: solver.kind().to_string(),
-        device: solver.device_name(),
-        method: solver.method(),
-        precision: T::PRECISION.to_string(),
-        steps: report.steps_done,
-        simulated_ms: report.steps_done as f64 * domain.dt_ms(),
-        steps_advanced: report.steps_advanced,
-        check_every_steps: schedule.check_every,
-        resumed_from: resume
-            .as_ref()
-            .map(|r| ResumeRecord { checkpoint: r.path.clone(), step: r.header.step }),
-        wall_s: report.stepping_s + report.output_s + finish_s + maps_s,
-        stepping_s: report.stepping_s,
-        output_s: report.output_s + finish_s + maps_s,
-        output_waited_s: waited_s + finish_s,
-        throughput: Throughput::new(
-            report.steps_advanced,
-            report.stepping_s,
-            domain.cells(),
-            domain.dt_real_ms(),
-        ),
-        formats,
-        saved_variables,
-        snapshots: writer.records().to_vec(),
-        checkpoint_steps: report.checkpoints.clone(),
-        checkpoint_file: (!report.checkpoints.is_empty()).then(|| CHECKPOINT_FILE.to_string()),
-        activation: activation_record,
-        ecg: ecg_record,
-        tips_files,
-        kernel_tuning: tuning,
-    };
-    let summary_path = out.join("summary.json");
-    write_json_atomic(&summary_path, &summary)
-        .with_context(|| format!("writing {}", summary_path.display()))?;
-
-    match report.outcome {
-        Outcome::Completed => {
-            if !output.quiet {
-                println!("{}", summary.one_line(&report, &out.path().display().to_string()));
-            }
-            Ok(ExitCode::SUCCESS)
-        }
-        Outcome::NonFinite { step, t_ms, last_clean_step } => {
-            eprintln!(
-                "fibril: error: {} became NaN or infinite between step {last_clean_step} and step {step} \
-                 (t = {} ms); the run stopped there. {} snapshot(s) written before it are in {} \
-                 (summary.json says status \"non_finite\"). Reduce --dt or check the parameters.",
-                M::INFO.variables[0].name,
-                short(t_ms),
-                writer.records().len(),
-                out.path().display()
-            );
-            Ok(ExitCode::from(3))
-        }
-        Outcome::Interrupted { step, t_ms } => {
-            eprintln!(
-                "fibril: interrupted at step {step} (t = {} ms); the state is saved in {} and \
-                 summary.json says status \"interrupted\". Continue with the same options plus \
-                 --resume {}",
-                short(t_ms),
-                checkpoint_path.display(),
-                checkpoint_path.display()
-            );
-            Ok(ExitCode::from(INTERRUPTED_EXIT))
-        }
+            files: writer.write_maps(&maps, &M::INFO.units)?,
+        });
     }
+    if let Some(sampler) = &started.ecg {
+        summary.ecg = Some(write_ecg(out, sampler, domain)?);
+    }
+    if let Some(sampler) = &started.tips {
+        summary.tips_files = write_tips(out, &sampler.recorder, domain)?;
+    }
+    summary.add_output_s(t0.elapsed().as_secs_f64());
+    Ok(())
 }
 
 #[cfg(test)]

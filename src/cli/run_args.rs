@@ -273,6 +273,26 @@ impl OutputArgs {
                  checked at every step on the device and interpolated within the step; remove it"
             );
         }
+        // Checked whether or not a map is recorded: the activation
+        // threshold is also the tip search's, and a value that is no
+        // potential is a mistake wherever it is given.
+        let thresholds = [
+            ("--activation-threshold", self.activation_threshold),
+            ("--repolarisation-threshold", self.repolarisation_threshold),
+        ];
+        for (name, value) in thresholds {
+            if let Some(v) = value
+                && !(v.is_finite() && v.abs() <= MAX_THRESHOLD)
+            {
+                anyhow::bail!(
+                    "{name} = {} is not a potential: give a finite number within +-{MAX_THRESHOLD} (model {}'s \
+                     activation threshold is {})",
+                    super::args::number(v),
+                    model.name,
+                    fibril_host::time::short(model.activation_threshold)
+                );
+            }
+        }
         if !(self.activation_map || self.apd_map || self.beats.is_some()) {
             if self.repolarisation_threshold.is_some() {
                 anyhow::bail!("--repolarisation-threshold needs --apd-map");
@@ -280,16 +300,10 @@ impl OutputArgs {
             return Ok(None);
         }
         let up = self.activation_threshold(model);
-        if !up.is_finite() {
-            anyhow::bail!("--activation-threshold must be a finite number");
-        }
         if self.repolarisation_threshold.is_some() && !self.apd_map {
             anyhow::bail!("--repolarisation-threshold needs --apd-map");
         }
         let down = self.apd_map.then(|| self.repolarisation_threshold.unwrap_or(up));
-        if down.is_some_and(|d| !d.is_finite()) {
-            anyhow::bail!("--repolarisation-threshold must be a finite number");
-        }
         if let Some(n) = self.beats
             && !(1..=MAX_BEATS).contains(&n)
         {
@@ -306,6 +320,10 @@ impl OutputArgs {
         }
     }
 }
+
+/// The largest threshold of the potential taken: every model's potential
+/// stays within a few hundred (mV, or units of its own).
+pub const MAX_THRESHOLD: f64 = 1e4;
 
 /// The most beats per cell a per-beat map keeps (each costs 4 bytes per
 /// cell per map on the device).
@@ -342,6 +360,13 @@ mod tests {
             })
             .contains("finite")
         );
+        // The activation threshold is checked with no map too (the tip
+        // search takes it), and so is an absurd one.
+        for bad in [f64::NAN, f64::INFINITY, 1e30] {
+            let why = e(&|o| o.activation_threshold = Some(bad));
+            assert!(why.contains("--activation-threshold") && why.contains("finite number within"), "{why}");
+        }
+        assert!(e(&|o| o.repolarisation_threshold = Some(-1e9)).contains("within +-10000"));
     }
 
     #[test]

@@ -203,7 +203,10 @@ pub fn select(compute: &ComputeArgs, count: GpuCount, ranks: &RankArgs) -> anyho
         BackendArg::Cpu if multi => {
             bail!("--gpus and --gpu-ids need the GPU backend; drop them or use --backend gpu")
         }
-        BackendArg::Cpu => Ok(Selected::Cpu),
+        BackendArg::Cpu => {
+            say_gpu_only_options(compute);
+            Ok(Selected::Cpu)
+        }
         BackendArg::Gpu => open().map(Selected::Gpus).context(
             "--backend gpu needs a usable CUDA GPU; use --backend cpu or --backend auto to run on the CPU",
         ),
@@ -217,9 +220,60 @@ pub fn select(compute: &ComputeArgs, count: GpuCount, ranks: &RankArgs) -> anyho
                     "fibril: no usable GPU ({why}); running on the CPU with {} threads",
                     rayon::current_num_threads()
                 );
+                say_gpu_only_options(compute);
                 Ok(Selected::Cpu)
             }
         },
+    }
+}
+
+/// Says, in one line, which options given choose how a GPU steps the grid
+/// when the run is on the CPU, where they do nothing (their values were
+/// checked as a GPU would, `ComputeArgs::check_kernel_options`).
+fn say_gpu_only_options(compute: &ComputeArgs) {
+    let given = compute.gpu_only_options();
+    let what = match given.len() {
+        0 => return,
+        1 => "chooses how a GPU steps the grid; it does nothing",
+        _ => "choose how a GPU steps the grid; they do nothing",
+    };
+    eprintln!("fibril: note: {} {what} on the CPU", given.join(", "));
+}
+
+/// Checks each GPU count of `fibril bench --gpus` (a list) as [`select`]
+/// would, before any of them is timed: the CPU takes one, a machine with
+/// GPUs at most as many as it has, a process of a multi-process run one.
+pub fn check_gpu_counts(compute: &ComputeArgs, counts: &[GpuCount], ranks: &RankArgs) -> anyhow::Result<()> {
+    let multi = |c: &GpuCount| *c != GpuCount::N(1) || compute.gpu_ids.len() > 1;
+    if !counts.iter().any(multi) {
+        return Ok(());
+    }
+    let env = |key: &str| std::env::var(key).ok();
+    if let Some(info) = RankInfo::detect(ranks.rank, ranks.world_size, &env)? {
+        bail!(
+            "rank {} of {} (from {}): each process drives one GPU; drop --gpus/--gpu-ids (the number of \
+             processes sets the split)",
+            info.rank,
+            info.world_size,
+            info.source.describe()
+        );
+    }
+    if compute.backend == BackendArg::Cpu {
+        bail!("--gpus and --gpu-ids need the GPU backend; drop them or use --backend gpu");
+    }
+    match device_count() {
+        Err(why) if compute.backend == BackendArg::Auto => {
+            bail!("--gpus asks for several GPUs but none is usable ({why})")
+        }
+        Err(why) => Err(why).context(
+            "--backend gpu needs a usable CUDA GPU; use --backend cpu or --backend auto to run on the CPU",
+        ),
+        Ok(_) => {
+            for &count in counts {
+                ordinals(count, compute.device, &compute.gpu_ids)?;
+            }
+            Ok(())
+        }
     }
 }
 

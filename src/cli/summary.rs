@@ -2,13 +2,16 @@
 
 use std::path::PathBuf;
 
-use fibril_host::domain::DomainRecord;
+use fibril_host::domain::{Domain, DomainRecord};
 use fibril_host::driver::{Outcome, RunReport};
 use fibril_host::events::stimulus::StimulusSpec;
 use fibril_host::io::snapshots::{Formats, SnapshotRecord};
+use fibril_host::io::{OutputDir, RunId};
+use fibril_host::{CellModel, Precision};
 use serde::Serialize;
 
-use super::run_args::ProtocolArg;
+use super::config::RunConfig;
+use super::run_args::{ProtocolArg, RunArgs};
 
 /// Throughput figures derived from a step count and a wall time.
 #[derive(Debug, Clone, Copy, Serialize)]
@@ -55,7 +58,7 @@ pub struct EcgRecord {
 }
 
 /// Where a resumed run continued from.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct ResumeRecord {
     pub checkpoint: PathBuf,
     pub step: u64,
@@ -66,8 +69,14 @@ pub struct RunSummary {
     pub fibril_version: &'static str,
     pub command: Vec<String>,
     pub config_file: Option<PathBuf>,
+    /// The identity of the run, shared by its checkpoints and its output
+    /// directory's record (`.fibril-run`): a resumed run keeps it.
+    pub run_id: RunId,
     #[serde(flatten)]
     pub outcome: Outcome,
+    /// What ended a run whose status is "failed".
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
     pub domain: DomainRecord,
     pub initial_condition: &'static str,
     pub protocol: ProtocolArg,
@@ -120,14 +129,120 @@ pub struct RunSummary {
     pub kernel_tuning: Option<super::tune::Tuning>,
 }
 
+/// What a run's summary holds before the run starts.
+pub struct RunStart<'a> {
+    pub domain: &'a Domain,
+    pub start_step: u64,
+    pub check_every: u64,
+    /// Every stimulus, the protocol's included, as specified.
+    pub stimulus_specs: &'a [StimulusSpec],
+    pub formats: Formats,
+    /// Indices of the variables each snapshot writes.
+    pub save: &'a [usize],
+    pub resumed_from: Option<ResumeRecord>,
+}
+
 impl RunSummary {
-    pub fn one_line(&self, report: &RunReport, out_dir: &str) -> String {
+    /// The summary of a run about to start in `out`, as it would read if
+    /// the run failed before its first step; [`RunSummary::record`] and
+    /// the run fill in the rest.
+    pub fn begin<M: CellModel>(
+        config: &RunConfig,
+        args: &RunArgs,
+        plan: &RunStart<'_>,
+        out: &OutputDir,
+        precision: Precision,
+    ) -> Self {
+        let domain = plan.domain;
+        let step = plan.start_step;
+        let t_ms = step as f64 * domain.dt_ms();
+        Self {
+            fibril_version: env!("CARGO_PKG_VERSION"),
+            command: std::env::args().collect(),
+            config_file: args.options.config.clone(),
+            run_id: out.run_id(),
+            outcome: Outcome::Failed { step, t_ms },
+            error: None,
+            domain: domain.record(),
+            initial_condition: config.run.init.name(),
+            protocol: config.run.protocol,
+            stimuli: plan.stimulus_specs.iter().map(|s| s.effective(M::INFO)).collect(),
+            backend: "none (the run ended before its solver was built)".into(),
+            device: String::new(),
+            method: String::new(),
+            precision: precision.to_string(),
+            steps: step,
+            simulated_ms: t_ms,
+            steps_advanced: 0,
+            check_every_steps: plan.check_every,
+            resumed_from: plan.resumed_from.clone(),
+            wall_s: 0.0,
+            stepping_s: 0.0,
+            output_s: 0.0,
+            output_waited_s: 0.0,
+            throughput: Throughput::new(0, 0.0, domain.cells(), domain.dt_real_ms()),
+            formats: plan.formats,
+            saved_variables: plan.save.iter().map(|&k| M::INFO.variables[k].name).collect(),
+            snapshots: Vec::new(),
+            checkpoint_steps: Vec::new(),
+            checkpoint_file: None,
+            activation: None,
+            ecg: None,
+            tips_files: Vec::new(),
+            kernel_tuning: None,
+        }
+    }
+
+    /// What the run loop did (`report`), the snapshots on disk and the
+    /// time spent emptying the snapshot queue at the end (`finish_s`) and
+    /// waiting for the disk during the run (`waited_s`).
+    pub fn record(
+        &mut self,
+        report: &RunReport,
+        domain: &Domain,
+        snapshots: &[SnapshotRecord],
+        (finish_s, waited_s): (f64, f64),
+    ) {
+        self.outcome = report.outcome;
+        self.steps = report.steps_done;
+        self.simulated_ms = report.steps_done as f64 * domain.dt_ms();
+        self.steps_advanced = report.steps_advanced;
+        self.wall_s = report.stepping_s + report.output_s + finish_s;
+        self.stepping_s = report.stepping_s;
+        self.output_s = report.output_s + finish_s;
+        self.output_waited_s = waited_s + finish_s;
+        self.throughput =
+            Throughput::new(report.steps_advanced, report.stepping_s, domain.cells(), domain.dt_real_ms());
+        self.snapshots = snapshots.to_vec();
+        self.checkpoint_steps = report.checkpoints.clone();
+        self.checkpoint_file =
+            (!report.checkpoints.is_empty()).then(|| fibril_host::io::CHECKPOINT_FILE.to_string());
+    }
+
+    /// Time spent writing the maps and traces at the end, seconds.
+    pub fn add_output_s(&mut self, seconds: f64) {
+        self.wall_s += seconds;
+        self.output_s += seconds;
+    }
+
+    /// Marks the run failed by `error` at the step it had reached.
+    pub fn fail(&mut self, error: &anyhow::Error) {
+        let step = self.steps;
+        self.outcome = Outcome::Failed { step, t_ms: self.simulated_ms };
+        self.error = Some(super::error_text(error));
+    }
+
+    /// The line a completed run prints. Its rates are those of the
+    /// stepping alone (snapshots, checkpoints and maps left out), so the
+    /// line gives both times: the wall time of the whole run and the part
+    /// of it spent stepping, which the rates divide by.
+    pub fn one_line(&self, out_dir: &str) -> String {
         let d = &self.domain;
         format!(
-            "fibril: {} steps ({} {}) of {} on {}x{}x{} on {} [{}, {}, {}] in {:.2} s: {:.0} steps/s, \
-             {:.3e} cell-updates/s, real-time factor {:.3}; {} snapshot(s) in {}",
-            report.steps_advanced,
-            fibril_host::time::short(self.simulated_ms),
+            "fibril: {} steps ({} {}) of {} on {}x{}x{} on {} [{}, {}, {}] in {:.2} s, of which stepping {:.2} s: \
+             {:.0} steps/s, {:.3e} cell-updates/s, real-time factor {:.3} while stepping; {} snapshot(s) in {}",
+            self.steps_advanced,
+            fibril_host::time::short(self.steps_advanced as f64 * d.dt_ms),
             d.model.time_unit,
             d.model.name,
             d.nx,
@@ -138,6 +253,7 @@ impl RunSummary {
             self.precision,
             self.method,
             self.wall_s,
+            self.stepping_s,
             self.throughput.steps_per_s,
             self.throughput.cell_updates_per_s,
             self.throughput.real_time_factor,

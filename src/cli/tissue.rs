@@ -37,7 +37,7 @@ use fibril_host::tissue::{Conductivity, Fibres, Operator, Tissue, TissueLayout, 
 use fibril_host::{CellModel, Domain, ModelInfo, ModelSetup, Scalar, State};
 use serde::{Deserialize, Serialize};
 
-use super::args::GridArgs;
+use super::args::{GridArgs, number};
 use super::select::Selected;
 
 /// `[tissue]`: what the tissue is. Every key is optional; see the module doc.
@@ -178,6 +178,76 @@ impl TissueArgs {
     }
 }
 
+/// Refuses a `[[tissue.region]]` whose label no cell of the geometry
+/// has (a typo, or a mask of other labels: its conductivities would
+/// silently apply to nothing), label 0 (no tissue), and a label given
+/// twice, listing the labels the geometry has.
+fn check_region_labels(regions: &[RegionArgs], labels: &[u8]) -> anyhow::Result<()> {
+    let mut present = [false; 256];
+    for &l in labels {
+        present[l as usize] = true;
+    }
+    let has = || {
+        let list: Vec<String> = (1..256).filter(|&l| present[l]).map(|l| l.to_string()).collect();
+        if list.is_empty() { "none".to_string() } else { list.join(", ") }
+    };
+    for (i, r) in regions.iter().enumerate() {
+        if r.label == 0 {
+            bail!("[[tissue.region]] label = 0: label 0 is no tissue; the geometry's labels are {}", has());
+        }
+        if !present[r.label as usize] {
+            bail!(
+                "[[tissue.region]] label = {}: no cell of the geometry has this label; its labels are {}",
+                r.label,
+                has()
+            );
+        }
+        if regions[..i].iter().any(|q| q.label == r.label) {
+            bail!("[[tissue.region]] label = {} is given twice; keep one table per label", r.label);
+        }
+    }
+    Ok(())
+}
+
+impl TissueArgs {
+    /// Refuses diffusion coefficients and conductivities beyond any
+    /// plausible value (the bounds of `--diffusion` and `--sigma`,
+    /// [`super::args::PLAUSIBLE`]), naming the key; what is not a positive
+    /// number is refused by the tissue's own checks, which say so.
+    fn check_plausible(&self) -> anyhow::Result<()> {
+        let bound = |name: &str| {
+            let b = super::args::PLAUSIBLE.iter().find(|b| b.0 == name).expect("a bound");
+            (b.2, b.3)
+        };
+        let (d_max, d_what) = bound("diffusion");
+        let (s_max, s_what) = bound("sigma");
+        let mut given: Vec<(String, f64, f64, &str)> = Vec::new();
+        for (key, v) in [("d_fibre", self.d_fibre), ("d_cross", self.d_cross), ("d_sheet", self.d_sheet)] {
+            given.extend(v.map(|v| (format!("[tissue] {key}"), v, d_max, d_what)));
+        }
+        for r in &self.region {
+            for (key, v) in
+                [("d_fibre", Some(r.d_fibre)), ("d_cross", Some(r.d_cross)), ("d_sheet", r.d_sheet)]
+            {
+                given.extend(
+                    v.map(|v| (format!("[[tissue.region]] label {}: {key}", r.label), v, d_max, d_what)),
+                );
+            }
+        }
+        for (key, values) in [("sigma_i", &self.sigma_i), ("sigma_e", &self.sigma_e)] {
+            for &v in values.iter().flatten() {
+                given.push((format!("[tissue] {key}"), v, s_max, s_what));
+            }
+        }
+        for (key, v, max, what) in given {
+            if v > max {
+                bail!("{key} = {} is beyond any plausible {what}: give at most {}", number(v), number(max));
+            }
+        }
+        Ok(())
+    }
+}
+
 /// Builds the tissue of `args`, fixing the grid's dims and dx from a
 /// geometry file (refusing a grid given otherwise), and the run's domain
 /// with the tissue's stability limit checked for its dt.
@@ -188,6 +258,8 @@ pub fn prepare(
     setup: ModelSetup,
 ) -> anyhow::Result<(Domain, TissueRun)> {
     let model = setup.info();
+    grid.check_plausible()?;
+    args.check_plausible()?;
     if grid.sigma.is_some() {
         bail!(
             "[grid] sigma is an isotropic conductivity; with [tissue] give sigma_i and sigma_e (or d_fibre and d_cross)"
@@ -271,10 +343,12 @@ pub fn prepare(
                     fibre: args.fibre.unwrap_or([1.0, 0.0, 0.0]),
                 },
             };
+            generator.check(dims, dx)?;
             generator.tissue(dims, dx, conductivity)
         }
         other => bail!("[tissue] geometry = \"{other}\": use file, slab, shell or cylinder"),
     };
+    check_region_labels(&args.region, &tissue.labels)?;
     tissue.regions = args
         .region
         .iter()
@@ -366,5 +440,6 @@ pub fn check_options(config: &super::config::RunConfig) -> anyhow::Result<()> {
     if config.compute.kernel != super::args::KernelArg::Auto {
         bail!("a tissue has its own kernels (the layout in [tissue]); drop --kernel");
     }
+    config.compute.check_option_values()?;
     Ok(())
 }

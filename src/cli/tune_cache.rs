@@ -54,6 +54,11 @@ const FORMAT: u32 = 1;
 /// The most choices one file keeps (about a kilobyte each).
 pub const MAX_ENTRIES: usize = 256;
 
+/// The largest cache file read: [`MAX_ENTRIES`] choices of about a
+/// kilobyte each, with room for entries of other builds; a larger file is
+/// not a cache fibril wrote, and is reported and replaced unread.
+const MAX_FILE_BYTES: u64 = 16 << 20;
+
 /// How long a writer waits for another's lock before it keeps nothing.
 pub const LOCK_WAIT: Duration = Duration::from_secs(10);
 
@@ -196,6 +201,9 @@ pub fn lookup(path: &Path, key: &TuneKey) -> Result<Option<Hit>, String> {
 /// serves, and what a writer that died left there is replaced at the next
 /// store), so that a reader never sees half a file.
 pub fn store(path: &Path, key: TuneKey, kernel: KernelConfig, tuning: &Tuning) -> io::Result<()> {
+    if fs::metadata(path).is_ok_and(|meta| !meta.is_file()) {
+        return Err(not_a_file());
+    }
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         fs::create_dir_all(dir)?;
     }
@@ -209,6 +217,12 @@ pub fn store(path: &Path, key: TuneKey, kernel: KernelConfig, tuning: &Tuning) -
     let excess = file.entries.len().saturating_sub(MAX_ENTRIES);
     file.entries.drain(..excess);
     write_json_atomic(path, &file)
+}
+
+/// Why a path that names a directory or a device is no cache file
+/// (nothing is read from it or written over it).
+fn not_a_file() -> io::Error {
+    io::Error::other("it is not a regular file (a directory or a device)")
 }
 
 /// The exclusive lock on `lock_path`, taken within `wait` (the file is
@@ -247,10 +261,28 @@ fn sibling(path: &Path, suffix: &str) -> PathBuf {
 /// The file's choices; `None` when there is no file. A file of another
 /// format is an error (the caller reports it; the next store replaces it).
 fn read(path: &Path) -> Result<Option<CacheFile>, String> {
-    let text = match fs::read_to_string(path) {
-        Ok(text) => text,
+    let cannot = |e: io::Error| format!("the tune cache {} cannot be read: {e}", path.display());
+    match fs::metadata(path) {
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(format!("the tune cache {} cannot be read: {e}", path.display())),
+        Err(e) => return Err(cannot(e)),
+        Ok(meta) if !meta.is_file() => {
+            return Err(format!("{}; point {ENV} at a file, or set it to off", cannot(not_a_file())));
+        }
+        Ok(_) => {}
+    }
+    let bytes = match fibril_host::io::bounded::read(path, MAX_FILE_BYTES, "a tune cache") {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(e) if e.kind() == io::ErrorKind::FileTooLarge => {
+            return Err(format!("{}; it will be replaced", cannot(e)));
+        }
+        Err(e) => return Err(cannot(e)),
+    };
+    let Ok(text) = String::from_utf8(bytes) else {
+        return Err(format!(
+            "the tune cache {} is not a cache fibril wrote (not UTF-8 text); it will be replaced",
+            path.display()
+        ));
     };
     #[derive(Deserialize)]
     struct Format {
@@ -401,6 +433,35 @@ mod tests {
         store(&path, key(256), blocked(2), &tuning(blocked(2))).unwrap();
         assert_eq!(lookup(&path, &key(256)).unwrap().unwrap().kernel, blocked(2));
         let _ = fs::remove_dir_all(path.parent().unwrap().parent().unwrap());
+    }
+
+    #[test]
+    fn a_directory_a_device_or_an_outsized_file_is_reported_never_read_whole() {
+        // A directory: reported with the fix, and not written over.
+        let dir = scratch("directory");
+        fs::create_dir_all(&dir).unwrap();
+        let why = lookup(&dir, &key(64)).unwrap_err();
+        assert!(why.contains("not a regular file") && why.contains(ENV), "{why}");
+        let e = store(&dir, key(64), blocked(2), &tuning(blocked(2))).unwrap_err().to_string();
+        assert!(e.contains("not a regular file"), "{e}");
+        assert!(dir.is_dir(), "left as it was");
+        // A device that never ends: the same, without reading it.
+        if Path::new("/dev/zero").exists() {
+            let why = lookup(Path::new("/dev/zero"), &key(64)).unwrap_err();
+            assert!(why.contains("not a regular file"), "{why}");
+        }
+        // A file far larger than any cache (sparse): refused by its length,
+        // then replaced by the next choice kept.
+        let path = scratch("outsized");
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::File::create(&path).unwrap().set_len(4 * MAX_FILE_BYTES).unwrap();
+        let why = lookup(&path, &key(64)).unwrap_err();
+        assert!(why.contains("more than a tune cache can be") && why.contains("replaced"), "{why}");
+        store(&path, key(64), blocked(2), &tuning(blocked(2))).unwrap();
+        assert_eq!(lookup(&path, &key(64)).unwrap().unwrap().kernel, blocked(2));
+        for p in [&dir, &path] {
+            let _ = fs::remove_dir_all(p.parent().unwrap().parent().unwrap());
+        }
     }
 
     #[test]

@@ -126,3 +126,17 @@ pub fn irregular_tissue(dims: GridDims, dx: f64, d: f64) -> fibril_host::tissue:
     t.conductivity = Conductivity { fibre: d, cross: 0.2 * d, sheet: None };
     t
 }
+
+/// Runs the `fibril` binary of this build with `args`.
+pub fn fibril(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_fibril")).args(args).output().expect("run fibril")
+}
+
+/// A path under the temporary directory for test `name` of binary
+/// `binary`, removed if it exists (the process id keeps parallel test
+/// runs apart).
+pub fn scratch(binary: &str, name: &str) -> std::path::PathBuf {
+    let p = std::env::temp_dir().join(format!("fibril-{binary}-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&p);
+    p
+}

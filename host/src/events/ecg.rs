@@ -21,7 +21,7 @@
 use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::io;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use kernels_gpu::GridDims;
 use kernels_gpu::ecg::{EcgProbe, ecg_cell_term, ecg_scale};
@@ -31,6 +31,7 @@ use thiserror::Error;
 
 use crate::io::write_atomic;
 use crate::scalar::Scalar;
+use crate::units::UnitTags;
 
 /// Name of the trace file in a run's output directory.
 pub const ECG_FILE: &str = "ecg.csv";
@@ -180,18 +181,26 @@ pub fn pseudo_ecg_at<T: Scalar>(u: &[T], dims: GridDims, probes: &[EcgProbe]) ->
 }
 
 /// The pseudo-ECG over a run: one row per sample, written as `ecg.csv`
-/// with the header `t_ms,<name1>,<name2>,...`.
+/// with the header `t_ms,<name1>,<name2>,...` (the time in the model's
+/// unit: `t_tu` for a model in time units).
 #[derive(Clone, Debug, PartialEq)]
 pub struct EcgTrace {
     electrodes: Vec<Electrode>,
     rows: Vec<(f64, Vec<f64>)>,
+    units: UnitTags,
 }
 
 impl EcgTrace {
     /// An empty trace for `electrodes` (check them first with
-    /// [`check_electrodes`], or let [`EcgTrace::record`] do it).
-    pub fn new(electrodes: &[Electrode]) -> Self {
-        Self { electrodes: electrodes.to_vec(), rows: Vec::new() }
+    /// [`check_electrodes`], or let [`EcgTrace::record`] do it), its
+    /// times in `units`.
+    pub fn new(electrodes: &[Electrode], units: UnitTags) -> Self {
+        Self { electrodes: electrodes.to_vec(), rows: Vec::new(), units }
+    }
+
+    /// The name of the time column.
+    fn time_column(units: UnitTags) -> String {
+        format!("t_{}", units.time)
     }
 
     pub fn electrodes(&self) -> &[Electrode] {
@@ -224,7 +233,7 @@ impl EcgTrace {
     /// values in exponent notation (shortest exact, e.g. `-1.25e-3`), both
     /// read back bit for bit by any CSV reader.
     pub fn to_csv(&self) -> String {
-        let mut out = String::from("t_ms");
+        let mut out = Self::time_column(self.units);
         for e in &self.electrodes {
             out.push(',');
             out.push_str(&e.name);
@@ -244,14 +253,17 @@ impl EcgTrace {
     /// these electrodes, up to and including time `until_ms` (a resumed
     /// run keeps the samples its checkpoint had taken). `None` if the text
     /// is not such a trace.
-    pub fn from_csv(electrodes: &[Electrode], text: &str, until_ms: f64) -> Option<Self> {
+    /// A trace written before headers named the model's units says `t_ms`
+    /// whatever they were, and is read too.
+    pub fn from_csv(electrodes: &[Electrode], text: &str, until_ms: f64, units: UnitTags) -> Option<Self> {
         let mut lines = text.lines();
         let header: Vec<&str> = lines.next()?.split(',').collect();
         let names: Vec<&str> = electrodes.iter().map(|e| e.name.as_str()).collect();
-        if header.first() != Some(&"t_ms") || header[1..] != names[..] {
+        let time = header.first()?;
+        if (*time != Self::time_column(units) && *time != "t_ms") || header[1..] != names[..] {
             return None;
         }
-        let mut trace = Self::new(electrodes);
+        let mut trace = Self::new(electrodes, units);
         for line in lines {
             let fields: Vec<f64> = line.split(',').map(str::parse).collect::<Result<_, _>>().ok()?;
             if fields.len() != names.len() + 1 {
@@ -264,12 +276,10 @@ impl EcgTrace {
         Some(trace)
     }
 
-    /// Writes `ecg.csv` into `dir` atomically (the whole trace, so it can
-    /// be called again as the run goes on) and returns its path.
-    pub fn write(&self, dir: &Path) -> io::Result<PathBuf> {
-        let path = dir.join(ECG_FILE);
-        write_atomic(&path, self.to_csv().as_bytes())?;
-        Ok(path)
+    /// Writes the trace to `path` (a run's `ecg.csv`) atomically, whole,
+    /// so it can be called again as the run goes on.
+    pub fn write(&self, path: &Path) -> io::Result<()> {
+        write_atomic(path, self.to_csv().as_bytes())
     }
 }
 
@@ -400,7 +410,7 @@ mod tests {
     #[test]
     fn the_trace_is_a_csv_with_one_column_per_electrode() {
         let electrodes = [Electrode::new("V1", [0.0, 0.0, 30.0]), Electrode::new("V2", [0.0, 0.0, -30.0])];
-        let mut trace = EcgTrace::new(&electrodes);
+        let mut trace = EcgTrace::new(&electrodes, UnitTags::MS_MM);
         let dims = GridDims::new(4, 4, 4);
         let u: Vec<f32> = (0..dims.cells()).map(|i| (i / 16) as f32).collect();
         trace.record(0.5, &u, dims, 1.0).unwrap();
@@ -415,9 +425,18 @@ mod tests {
         assert_eq!(&first[1..], &trace.rows()[0].1[..]);
         let dir = std::env::temp_dir().join(format!("fibril-ecg-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        let path = trace.write(&dir).unwrap();
+        let path = dir.join(ECG_FILE);
+        trace.write(&path).unwrap();
         assert_eq!(std::fs::read_to_string(&path).unwrap(), csv);
         std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(EcgTrace::from_csv(&electrodes, &csv, 9.0, UnitTags::MS_MM), Some(trace.clone()));
+        // In a model's own time units the column says so, and a trace
+        // written before it did ("t_ms") still reads.
+        let tu = UnitTags { time: "tu", space: "su" };
+        let back = EcgTrace::from_csv(&electrodes, &csv, 9.0, tu).unwrap();
+        assert!(back.to_csv().starts_with("t_tu,V1,V2\n"), "{}", back.to_csv());
+        assert_eq!(back.rows(), trace.rows());
+        assert_eq!(EcgTrace::from_csv(&electrodes, "t_s,V1,V2\n", 9.0, tu), None);
     }
 
     /// A Karma plane wave crossing a 6 x 6 x 80 slab on the CPU (0.2 s):
@@ -441,7 +460,7 @@ mod tests {
         let mut solver = CpuSolver::<Karma, f64>::new(&domain, &start);
         let electrodes =
             [Electrode::new("above", [1.5, 1.5, 79.0 * dx + 3.0]), Electrode::new("below", [1.5, 1.5, -3.0])];
-        let mut trace = EcgTrace::new(&electrodes);
+        let mut trace = EcgTrace::new(&electrodes, UnitTags::MS_MM);
         // Every 5 ms up to 35 ms, when the front (~1.9 cells/ms) is at about
         // z = 69 of 80.
         for k in 1..=7 {

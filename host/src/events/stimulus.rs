@@ -133,7 +133,8 @@ pub struct StimulusSpec {
     pub z_frac: Option<[f64; 2]>,
     /// Mask: an `.npy` file of shape (nz, ny, nx), uint8, bool or float;
     /// the cells whose value is not zero (a path relative to the working
-    /// directory).
+    /// directory on the command line, to the file's own directory in a
+    /// configuration file).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub file: Option<std::path::PathBuf>,
 }

@@ -32,7 +32,7 @@
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::io;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use kernels_gpu::GridDims;
 use kernels_gpu::tips::{Singularity, plaquette_at, plaquette_axes};
@@ -41,6 +41,7 @@ use thiserror::Error;
 
 use crate::io::write_atomic;
 use crate::scalar::Scalar;
+use crate::units::UnitTags;
 
 /// Name of the tips trace (sheets) in a run's output directory.
 pub const TIPS_FILE: &str = "tips.csv";
@@ -320,15 +321,22 @@ pub fn find_filaments<T: Scalar>(
     Ok(link_filaments(&charged_plaquettes(now, prev, dims, v_star), dims, dx))
 }
 
-const TIPS_HEADER: &str = "t_ms,charge,x_mm,y_mm,z_mm";
-const FILAMENTS_HEADER: &str = "t_ms,filament_id,x_mm,y_mm,z_mm";
+/// The header of a trace CSV whose second column is `what`, in the
+/// model's units (`t_ms,charge,x_mm,y_mm,z_mm` in ms and mm).
+fn header(what: &str, units: UnitTags) -> String {
+    let UnitTags { time: t, space: s } = units;
+    format!("t_{t},{what},x_{s},y_{s},z_{s}")
+}
 
-/// The rows of a trace CSV with this header, five finite numbers each,
-/// with their line numbers (1-based); `Err(line)` at the first that is
-/// not.
-fn csv_rows(text: &str, header: &str) -> Result<Vec<(usize, [f64; 5])>, usize> {
+/// The rows of a trace CSV with the header of `what` in `units`, five
+/// finite numbers each, with their line numbers (1-based); `Err(line)` at
+/// the first that is not. The header in ms and mm is read too for a
+/// model in its own units: traces written before headers named the
+/// model's units said ms and mm whatever they were.
+fn csv_rows(text: &str, what: &str, units: UnitTags) -> Result<Vec<(usize, [f64; 5])>, usize> {
     let mut lines = text.lines();
-    if lines.next() != Some(header) {
+    let first = lines.next();
+    if first != Some(header(what, units).as_str()) && first != Some(header(what, UnitTags::MS_MM).as_str()) {
         return Err(1);
     }
     lines
@@ -343,11 +351,13 @@ fn csv_rows(text: &str, header: &str) -> Result<Vec<(usize, [f64; 5])>, usize> {
         .collect()
 }
 
-/// Tips over a run: `tips.csv` with the header `t_ms,charge,x_mm,y_mm,z_mm`,
-/// one row per tip per sample.
+/// Tips over a run: `tips.csv` with the header `t_ms,charge,x_mm,y_mm,z_mm`
+/// (in the model's units: `t_ms,charge,x_su,y_su,z_su` for Karma), one
+/// row per tip per sample.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct TipsTrace {
     rows: Vec<(f64, Tip)>,
+    units: UnitTags,
 }
 
 impl TipsTrace {
@@ -361,7 +371,7 @@ impl TipsTrace {
 
     /// The CSV text; numbers in Rust's shortest exact decimal form.
     pub fn to_csv(&self) -> String {
-        let mut out = String::from(TIPS_HEADER);
+        let mut out = header("charge", self.units);
         out.push('\n');
         for (t, tip) in &self.rows {
             let [x, y, z] = tip.position_mm;
@@ -375,9 +385,9 @@ impl TipsTrace {
     /// `dx` (the positions in cells are the file's divided by it);
     /// `Err(line)` names the first line that is not what
     /// [`TipsTrace::to_csv`] writes.
-    pub fn from_csv(text: &str, until_ms: f64, dx: f64) -> Result<Self, usize> {
+    pub fn from_csv(text: &str, until_ms: f64, dx: f64, units: UnitTags) -> Result<Self, usize> {
         let mut rows = Vec::new();
-        for (n, f) in csv_rows(text, TIPS_HEADER)? {
+        for (n, f) in csv_rows(text, "charge", units)? {
             if f[1] != 1.0 && f[1] != -1.0 {
                 return Err(n);
             }
@@ -389,24 +399,23 @@ impl TipsTrace {
                 ));
             }
         }
-        Ok(Self { rows })
+        Ok(Self { rows, units })
     }
 
-    /// Writes `tips.csv` into `dir` atomically (the whole trace) and returns its path.
-    pub fn write(&self, dir: &Path) -> io::Result<PathBuf> {
-        let path = dir.join(TIPS_FILE);
-        write_atomic(&path, self.to_csv().as_bytes())?;
-        Ok(path)
+    /// Writes the trace to `path` (a run's `tips.csv`) atomically, whole.
+    pub fn write(&self, path: &Path) -> io::Result<()> {
+        write_atomic(path, self.to_csv().as_bytes())
     }
 }
 
 /// Filaments over a run: `filaments.csv` with the header
-/// `t_ms,filament_id,x_mm,y_mm,z_mm`, one row per point, in order along
-/// each filament.
+/// `t_ms,filament_id,x_mm,y_mm,z_mm` (in the model's units), one row per
+/// point, in order along each filament.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct FilamentTrace {
     /// (t_ms, filament id, position in the model's space unit).
     rows: Vec<(f64, usize, [f64; 3])>,
+    units: UnitTags,
 }
 
 impl FilamentTrace {
@@ -422,7 +431,7 @@ impl FilamentTrace {
 
     /// The CSV text; numbers in Rust's shortest exact decimal form.
     pub fn to_csv(&self) -> String {
-        let mut out = String::from(FILAMENTS_HEADER);
+        let mut out = header("filament_id", self.units);
         out.push('\n');
         for (t, id, [x, y, z]) in &self.rows {
             let _ = writeln!(out, "{t},{id},{x},{y},{z}");
@@ -433,9 +442,9 @@ impl FilamentTrace {
     /// The trace of `filaments.csv` text up to and including `until_ms`
     /// (a resumed run keeps its checkpoint's samples); `Err(line)` names
     /// the first line that is not what [`FilamentTrace::to_csv`] writes.
-    pub fn from_csv(text: &str, until_ms: f64) -> Result<Self, usize> {
+    pub fn from_csv(text: &str, until_ms: f64, units: UnitTags) -> Result<Self, usize> {
         let mut rows = Vec::new();
-        for (n, fields) in csv_rows(text, FILAMENTS_HEADER)? {
+        for (n, fields) in csv_rows(text, "filament_id", units)? {
             let id = fields[1];
             if id < 0.0 || id.fract() != 0.0 {
                 return Err(n);
@@ -444,14 +453,12 @@ impl FilamentTrace {
                 rows.push((fields[0], id as usize, [fields[2], fields[3], fields[4]]));
             }
         }
-        Ok(Self { rows })
+        Ok(Self { rows, units })
     }
 
-    /// Writes `filaments.csv` into `dir` atomically and returns its path.
-    pub fn write(&self, dir: &Path) -> io::Result<PathBuf> {
-        let path = dir.join(FILAMENTS_FILE);
-        write_atomic(&path, self.to_csv().as_bytes())?;
-        Ok(path)
+    /// Writes the trace to `path` (a run's `filaments.csv`) atomically.
+    pub fn write(&self, path: &Path) -> io::Result<()> {
+        write_atomic(path, self.to_csv().as_bytes())
     }
 }
 
@@ -502,18 +509,22 @@ pub struct SingularityRecorder {
     dims: GridDims,
     dx: f64,
     v_star: f64,
+    units: UnitTags,
     tips: TipsTrace,
     filaments: FilamentTrace,
 }
 
 impl SingularityRecorder {
-    /// For a sheet or a volume of spacing `dx`, at the level `v_star`.
-    pub fn new(dims: GridDims, dx: f64, v_star: f64) -> Result<Self, TipsError> {
+    /// For a sheet or a volume of spacing `dx`, at the level `v_star`;
+    /// times and positions are written in `units` (the model's).
+    pub fn new(dims: GridDims, dx: f64, v_star: f64, units: UnitTags) -> Result<Self, TipsError> {
         if dims.axes() < 2 {
             return Err(TipsError::NoPlane { nx: dims.nx, ny: dims.ny, nz: dims.nz });
         }
         check_level(v_star)?;
-        Ok(Self { dims, dx, v_star, tips: TipsTrace::default(), filaments: FilamentTrace::default() })
+        let tips = TipsTrace { rows: Vec::new(), units };
+        let filaments = FilamentTrace { rows: Vec::new(), units };
+        Ok(Self { dims, dx, v_star, units, tips, filaments })
     }
 
     /// The level the phase turns around.
@@ -561,16 +572,17 @@ impl SingularityRecorder {
     /// `until_ms`. `Err(line)` names the first line that does not parse.
     pub fn continue_from_csv(&mut self, text: &str, until_ms: f64) -> Result<(), usize> {
         if self.is_volume() {
-            self.filaments = FilamentTrace::from_csv(text, until_ms)?;
+            self.filaments = FilamentTrace::from_csv(text, until_ms, self.units)?;
         } else {
-            self.tips = TipsTrace::from_csv(text, until_ms, self.dx)?;
+            self.tips = TipsTrace::from_csv(text, until_ms, self.dx, self.units)?;
         }
         Ok(())
     }
 
-    /// Writes `tips.csv` (sheet) or `filaments.csv` (volume) into `dir`.
-    pub fn write(&self, dir: &Path) -> io::Result<PathBuf> {
-        if self.is_volume() { self.filaments.write(dir) } else { self.tips.write(dir) }
+    /// Writes the tips (sheet) or filaments (volume) to `path`, the
+    /// run's [`SingularityRecorder::file_name`].
+    pub fn write(&self, path: &Path) -> io::Result<()> {
+        if self.is_volume() { self.filaments.write(path) } else { self.tips.write(path) }
     }
 }
 
@@ -720,7 +732,10 @@ mod tests {
         let sheet = GridDims::new(8, 8, 1);
         assert!(matches!(find_tips(&u, &u, cube, 1.0, 0.5), Err(TipsError::NotASheet { .. })));
         assert!(matches!(find_filaments(&u, &u, sheet, 1.0, 0.5), Err(TipsError::NotAVolume { .. })));
-        assert!(matches!(SingularityRecorder::new(cable, 1.0, 0.5), Err(TipsError::NoPlane { .. })));
+        assert!(matches!(
+            SingularityRecorder::new(cable, 1.0, 0.5, UnitTags::MS_MM),
+            Err(TipsError::NoPlane { .. })
+        ));
         let e = find_tips(&u, &u, sheet, 1.0, f64::NAN).unwrap_err();
         assert!(e.to_string().contains("activation threshold"), "{e}");
     }
@@ -728,7 +743,7 @@ mod tests {
     #[test]
     fn the_recorder_delays_by_one_sample_writes_csv_and_reads_it_back() {
         let dims = GridDims::new(24, 20, 1);
-        let mut rec = SingularityRecorder::new(dims, 0.5, 0.0).unwrap();
+        let mut rec = SingularityRecorder::new(dims, 0.5, 0.0, UnitTags::MS_MM).unwrap();
         let mut memory = PhaseMemory::default();
         let f = spiral(10.3, 7.6, 1.0);
         for (k, t_ms) in [0.0, 2.5, 5.0].into_iter().enumerate() {
@@ -742,7 +757,7 @@ mod tests {
         assert!(lines[1].starts_with("2.5,1,") && lines[2].starts_with("5,1,"), "{csv}");
         let dir = std::env::temp_dir().join(format!("fibril-tips-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        assert_eq!(rec.write(&dir).unwrap(), dir.join(TIPS_FILE));
+        rec.write(&dir.join(rec.file_name())).unwrap();
         assert_eq!(std::fs::read_to_string(dir.join(TIPS_FILE)).unwrap(), csv);
         // A volume writes filaments.
         let mut trace = FilamentTrace::default();
@@ -754,21 +769,41 @@ mod tests {
         };
         trace.push(7.5, &[Filament { id: 0, points: vec![p, p], closed: false }]);
         assert_eq!(trace.to_csv(), "t_ms,filament_id,x_mm,y_mm,z_mm\n7.5,0,0.5,1,1.5\n7.5,0,0.5,1,1.5\n");
-        trace.write(&dir).unwrap();
+        trace.write(&dir.join(FILAMENTS_FILE)).unwrap();
         assert!(dir.join(FILAMENTS_FILE).is_file());
         std::fs::remove_dir_all(&dir).unwrap();
         // Read back (a resumed run): up to a time, exactly; damage named by line.
-        let back = FilamentTrace::from_csv(&trace.to_csv(), 7.5).unwrap();
+        let mm = UnitTags::MS_MM;
+        let back = FilamentTrace::from_csv(&trace.to_csv(), 7.5, mm).unwrap();
         assert_eq!(back, trace);
-        assert_eq!(FilamentTrace::from_csv(&trace.to_csv(), 7.0).unwrap().rows().len(), 0);
-        let tips = TipsTrace::from_csv(&csv, 2.5, 0.5).unwrap();
+        assert_eq!(FilamentTrace::from_csv(&trace.to_csv(), 7.0, mm).unwrap().rows().len(), 0);
+        let tips = TipsTrace::from_csv(&csv, 2.5, 0.5, mm).unwrap();
         assert_eq!(tips.to_csv().lines().count(), 2);
         assert_eq!(tips.rows()[0].1, rec.tips().rows()[0].1);
-        assert_eq!(TipsTrace::from_csv(&csv, 5.0, 0.5).unwrap().to_csv(), csv);
-        assert_eq!(TipsTrace::from_csv("t_ms,charge,x_mm,y_mm,z_mm\n1,2,0,0,0\n", 9.0, 1.0), Err(2));
-        assert_eq!(TipsTrace::from_csv("t_ms,x\n", 9.0, 1.0), Err(1));
-        assert_eq!(FilamentTrace::from_csv("t_ms,filament_id,x_mm,y_mm,z_mm\n1,0,0,0\n", 9.0), Err(2));
-        assert_eq!(FilamentTrace::from_csv("t_ms,filament_id,x_mm,y_mm,z_mm\n1,0.5,0,0,0\n", 9.0), Err(2));
+        assert_eq!(TipsTrace::from_csv(&csv, 5.0, 0.5, mm).unwrap().to_csv(), csv);
+        assert_eq!(TipsTrace::from_csv("t_ms,charge,x_mm,y_mm,z_mm\n1,2,0,0,0\n", 9.0, 1.0, mm), Err(2));
+        assert_eq!(TipsTrace::from_csv("t_ms,x\n", 9.0, 1.0, mm), Err(1));
+        assert_eq!(FilamentTrace::from_csv("t_ms,filament_id,x_mm,y_mm,z_mm\n1,0,0,0\n", 9.0, mm), Err(2));
+        assert_eq!(
+            FilamentTrace::from_csv("t_ms,filament_id,x_mm,y_mm,z_mm\n1,0.5,0,0,0\n", 9.0, mm),
+            Err(2)
+        );
+    }
+
+    #[test]
+    fn a_model_in_its_own_units_says_so_in_the_headers() {
+        // Aliev-Panfilov counts time units and space units: a header of
+        // ms and mm would mislabel every column.
+        let units = UnitTags { time: "tu", space: "su" };
+        let rec = SingularityRecorder::new(GridDims::new(8, 8, 1), 1.0, 0.5, units).unwrap();
+        assert_eq!(rec.tips().to_csv(), "t_tu,charge,x_su,y_su,z_su\n");
+        let rec = SingularityRecorder::new(GridDims::new(8, 8, 8), 1.0, 0.5, units).unwrap();
+        assert_eq!(rec.filaments().to_csv(), "t_tu,filament_id,x_su,y_su,z_su\n");
+        // A trace written before the headers named the units still resumes.
+        let old = "t_ms,charge,x_mm,y_mm,z_mm\n1,1,2,3,0\n";
+        let back = TipsTrace::from_csv(old, 9.0, 1.0, units).unwrap();
+        assert_eq!(back.to_csv(), "t_tu,charge,x_su,y_su,z_su\n1,1,2,3,0\n");
+        assert_eq!(TipsTrace::from_csv("t_s,charge,x_m,y_m,z_m\n", 9.0, 1.0, units), Err(1));
     }
 
     /// A real spiral: Aliev-Panfilov on a 128 x 128 sheet (dx = 1, dt =
@@ -803,7 +838,8 @@ mod tests {
         solver.set_state(&state).unwrap();
 
         let v_star = AlievPanfilov::INFO.activation_threshold;
-        let mut rec = SingularityRecorder::new(dims, dx, v_star).unwrap();
+        let mut rec =
+            SingularityRecorder::new(dims, dx, v_star, UnitTags::of(&AlievPanfilov::INFO.units)).unwrap();
         let mut memory = PhaseMemory::default();
         let every = 20; // 1 time unit: tau is a few percent of the period
         let mut step = s2_step;

@@ -5,8 +5,10 @@
 //! with its final name is always complete.
 
 pub mod atomic;
+pub mod bounded;
 pub mod colormap;
 pub mod image;
+pub mod manifest;
 pub mod npy;
 pub mod output_dir;
 pub mod plot;
@@ -16,4 +18,5 @@ pub mod vti;
 pub mod vti_read;
 
 pub use atomic::{write_atomic, write_json_atomic};
-pub use output_dir::{OutputDir, OutputDirError};
+pub use manifest::RunId;
+pub use output_dir::{CHECKPOINT_FILE, OutputDir, OutputDirError, ResumeFrom};

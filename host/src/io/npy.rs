@@ -9,6 +9,7 @@ use std::path::Path;
 use ndarray::Array3;
 
 use crate::io::atomic::{write_atomic, write_atomic_with};
+use crate::io::bounded::{self, Input, MAX_FIELD_BYTES};
 use crate::scalar::Scalar;
 
 const MAGIC: &[u8] = b"\x93NUMPY";
@@ -88,24 +89,93 @@ pub struct NpyArray {
     pub values: Vec<f64>,
 }
 
+/// What a `.npy` header says: the dtype, the shape, and where the data
+/// starts and how long it is.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NpyHeader {
+    pub descr: String,
+    pub shape: Vec<usize>,
+    /// Bytes before the data (magic, version, length, dict, padding).
+    pub data_at: usize,
+    /// Bytes of data the shape and dtype need.
+    pub data_len: usize,
+    /// Bytes per value of the dtype.
+    value_bytes: usize,
+}
+
+/// Bytes of the magic, version and header length that open every file.
+const PRELUDE: usize = 10;
+
 /// Reads a `.npy` file of `<f4` or `<f8` (what [`write`] produces), or of
-/// `|u1`/`|b1` (masks), in C order.
+/// `|u1`/`|b1` (masks), in C order. The header is read and checked first
+/// and the data only when the file's length is what the header's shape
+/// needs (and at most [`MAX_FIELD_BYTES`]), so that a file of another
+/// kind, or a device, is refused before its body is read.
 pub fn read(path: &Path) -> io::Result<NpyArray> {
-    decode(&std::fs::read(path)?)
+    let (input, mut bytes, header) = open_header(path)?;
+    let total = (header.data_at as u64).saturating_add(header.data_len as u64);
+    input.read_rest(
+        &mut bytes,
+        total,
+        &format!("a .npy file of shape {:?} ({})", header.shape, header.descr),
+    )?;
+    decode(&bytes)
+}
+
+/// Reads and checks the header of a `.npy` file, leaving its data unread
+/// (to check the dtype and shape of an input before its body is read).
+pub fn read_header(path: &Path) -> io::Result<NpyHeader> {
+    Ok(open_header(path)?.2)
+}
+
+/// The file opened, its header's bytes and the header, whose data length
+/// is checked against the file's length where the file system knows it.
+fn open_header(path: &Path) -> io::Result<(Input, Vec<u8>, NpyHeader)> {
+    let mut input = bounded::open(path)?;
+    let mut bytes = Vec::new();
+    input.read_prefix(&mut bytes, PRELUDE)?;
+    let header_len = prelude(&bytes)?;
+    input.read_prefix(&mut bytes, header_len)?;
+    let header = parse_header(&bytes)?;
+    if header.data_len as u64 > MAX_FIELD_BYTES {
+        return Err(bad(format!(
+            "shape {:?} of {} needs {} bytes of data, more than the {MAX_FIELD_BYTES} a field file may hold",
+            header.shape, header.descr, header.data_len
+        )));
+    }
+    if let Some(len) = input.known_len()
+        && len != (header.data_at + header.data_len) as u64
+    {
+        return Err(bad(format!(
+            "data has {} bytes, shape {:?} of {} needs {}",
+            len.saturating_sub(header.data_at as u64),
+            header.shape,
+            header.descr,
+            header.data_len
+        )));
+    }
+    Ok((input, bytes, header))
 }
 
 fn bad(msg: impl Into<String>) -> io::Error {
     io::Error::new(io::ErrorKind::InvalidData, msg.into())
 }
 
-/// Parses the bytes of a `.npy` file (see [`read`]).
-pub fn decode(bytes: &[u8]) -> io::Result<NpyArray> {
-    if bytes.len() < 10 || &bytes[..6] != MAGIC || bytes[6] != 1 {
+/// Checks the magic and version of the first bytes of a file; returns the
+/// length of the header dict that follows them.
+fn prelude(bytes: &[u8]) -> io::Result<usize> {
+    if bytes.len() < PRELUDE || &bytes[..6] != MAGIC || bytes[6] != 1 {
         return Err(bad("not a version 1.0 .npy file"));
     }
-    let header_len = u16::from_le_bytes([bytes[8], bytes[9]]) as usize;
-    let header = std::str::from_utf8(bytes.get(10..10 + header_len).ok_or_else(|| bad("truncated header"))?)
-        .map_err(|_| bad("header is not UTF-8"))?;
+    Ok(u16::from_le_bytes([bytes[8], bytes[9]]) as usize)
+}
+
+/// Parses the header at the start of `bytes` (see [`read`]).
+fn parse_header(bytes: &[u8]) -> io::Result<NpyHeader> {
+    let header_len = prelude(bytes)?;
+    let header =
+        std::str::from_utf8(bytes.get(PRELUDE..PRELUDE + header_len).ok_or_else(|| bad("truncated header"))?)
+            .map_err(|_| bad("header is not UTF-8"))?;
     let field = |key: &str| -> io::Result<&str> {
         let start =
             header.find(&format!("'{key}': ")).ok_or_else(|| bad(format!("no {key}")))? + key.len() + 4;
@@ -124,7 +194,6 @@ pub fn decode(bytes: &[u8]) -> io::Result<NpyArray> {
         .filter(|s| !s.is_empty())
         .map(|s| s.parse().map_err(|_| bad("bad shape")))
         .collect::<io::Result<_>>()?;
-    let data = &bytes[10 + header_len..];
     let size: usize = match descr.as_str() {
         "|u1" | "|b1" => 1,
         "<f4" => 4,
@@ -137,22 +206,34 @@ pub fn decode(bytes: &[u8]) -> io::Result<NpyArray> {
     };
     // The shape decides the size only once it is known to fit the data:
     // a header may claim any shape.
-    let needed = shape.iter().try_fold(size, |c, &n| c.checked_mul(n));
-    match needed {
-        Some(n) if n == data.len() => {}
-        Some(n) => {
-            return Err(bad(format!("data has {} bytes, shape {shape:?} of {descr} needs {n}", data.len())));
-        }
-        None => return Err(bad(format!("shape {shape:?} is larger than memory can hold"))),
+    let data_len = shape
+        .iter()
+        .try_fold(size, |c, &n| c.checked_mul(n))
+        .ok_or_else(|| bad(format!("shape {shape:?} is larger than memory can hold")))?;
+    Ok(NpyHeader { descr, shape, data_at: PRELUDE + header_len, data_len, value_bytes: size })
+}
+
+/// Parses the bytes of a `.npy` file (see [`read`]).
+pub fn decode(bytes: &[u8]) -> io::Result<NpyArray> {
+    let header = parse_header(bytes)?;
+    let data = &bytes[header.data_at..];
+    if data.len() != header.data_len {
+        return Err(bad(format!(
+            "data has {} bytes, shape {:?} of {} needs {}",
+            data.len(),
+            header.shape,
+            header.descr,
+            header.data_len
+        )));
     }
-    let values: Vec<f64> = match size {
+    let values: Vec<f64> = match header.value_bytes {
         1 => data.iter().map(|&b| b as f64).collect(),
         4 => {
             data.chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes")) as f64).collect()
         }
         _ => data.chunks_exact(8).map(|c| f64::from_le_bytes(c.try_into().expect("8 bytes"))).collect(),
     };
-    Ok(NpyArray { descr, shape, values })
+    Ok(NpyArray { descr: header.descr, shape: header.shape, values })
 }
 
 #[cfg(test)]
@@ -178,6 +259,40 @@ mod tests {
         let back = decode(&encode(&b)).unwrap();
         assert_eq!(back.descr, "<f8");
         assert_eq!(back.values, b.iter().copied().collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn a_file_of_another_kind_is_refused_by_its_first_bytes_never_read_whole() {
+        // /dev/zero never ends: read whole it would take all the memory.
+        if Path::new("/dev/zero").exists() {
+            let e = read(Path::new("/dev/zero")).unwrap_err();
+            assert!(e.to_string().contains("not a version 1.0 .npy file"), "{e}");
+        }
+        let dir = std::env::temp_dir().join(format!("fibril-npy-bounds-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        // A header that claims more data than any field file holds is
+        // refused before its data is looked for.
+        let huge = dir.join("huge.npy");
+        std::fs::write(&huge, header(&[1 << 20, 1 << 20, 1 << 20], "|u1")).unwrap();
+        let e = read(&huge).unwrap_err().to_string();
+        assert!(e.contains("more than the") && e.contains("a field file may hold"), "{e}");
+        // A file longer than its header says (sparse: the length costs
+        // nothing) is refused by its length, before its data is read.
+        let long = dir.join("long.npy");
+        let bytes = encode_shaped(&[2usize, 2, 2], &[0.5f32; 8]);
+        let len = bytes.len() as u64;
+        std::fs::write(&long, &bytes).unwrap();
+        std::fs::OpenOptions::new().write(true).open(&long).unwrap().set_len(len + (1 << 30)).unwrap();
+        let e = read(&long).unwrap_err().to_string();
+        assert!(e.contains(&format!("data has {} bytes", 32 + (1 << 30))), "{e}");
+        assert_eq!(read_header(&long).unwrap_err().to_string(), e, "the header alone says so");
+        // What the header says is readable without the data.
+        let ok = dir.join("ok.npy");
+        std::fs::write(&ok, encode_shaped(&[2usize, 4], &[1.0f64; 8])).unwrap();
+        let h = read_header(&ok).unwrap();
+        assert_eq!((h.descr.as_str(), h.shape.as_slice(), h.data_len), ("<f8", &[2, 4][..], 64));
+        assert_eq!(read(&ok).unwrap().values, [1.0; 8]);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -157,12 +157,16 @@ impl SnapshotQueue {
 
     /// Waits until every queued snapshot is on disk.
     pub fn flush(&mut self) -> Result<(), WriteError> {
-        let Some(worker) = &mut self.worker else { return Ok(()) };
+        let Some(worker) = &mut self.worker else {
+            return self.writer.lock().expect("the writer never panics").flush_index();
+        };
         let (done_tx, done_rx) = std::sync::mpsc::channel();
         let t0 = Instant::now();
-        let barrier: Job = Box::new(move |_| {
+        // The index is brought up to date behind the snapshots queued.
+        let barrier: Job = Box::new(move |w| {
+            let result = w.flush_index();
             let _ = done_tx.send(());
-            Ok(())
+            result
         });
         if worker.tx.send(barrier).is_ok() {
             let _ = done_rx.recv();
@@ -173,15 +177,28 @@ impl SnapshotQueue {
 
     /// Waits for the queue, stops the thread and returns the writer (for
     /// the maps and the summary).
-    pub fn finish(mut self) -> Result<SnapshotWriter, WriteError> {
+    pub fn finish(self) -> Result<SnapshotWriter, WriteError> {
+        let (writer, result) = self.finish_keeping();
+        result.map(|()| writer)
+    }
+
+    /// [`SnapshotQueue::finish`] that hands the writer back also when a
+    /// write failed (its records list the snapshots written before), so
+    /// the run's summary can list them.
+    pub fn finish_keeping(mut self) -> (SnapshotWriter, Result<(), WriteError>) {
         let result = self.flush();
         if let Some(worker) = self.worker.take() {
             drop(worker.tx);
             let _ = worker.handle.join();
         }
-        result?;
         let writer = Arc::try_unwrap(self.writer).unwrap_or_else(|_| unreachable!("the thread has ended"));
-        Ok(writer.into_inner().expect("the writer never panics"))
+        let mut writer = writer.into_inner().expect("the writer never panics");
+        if result.is_err() {
+            // The index lists what was written before the error, if it
+            // still can be written.
+            let _ = writer.flush_index();
+        }
+        (writer, result)
     }
 }
 

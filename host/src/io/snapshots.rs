@@ -3,6 +3,7 @@
 
 use std::io;
 use std::path::PathBuf;
+use std::time::{Duration, Instant};
 
 use ndarray::Array3;
 use serde::{Deserialize, Serialize};
@@ -14,6 +15,14 @@ use crate::io::vti::{self, PvdEntry, VtiArray};
 use crate::io::{npy, output_dir::OutputDir, write_atomic, write_json_atomic};
 use crate::scalar::Scalar;
 use crate::state::State;
+use crate::units::UnitTags;
+use kernels_gpu::model::Units;
+
+/// The index of a run's snapshots.
+pub const INDEX_FILE: &str = "snapshots.json";
+
+/// The largest index a resumed run reads: a million snapshots' records.
+const MAX_INDEX_BYTES: u64 = 256 << 20;
 
 /// One written snapshot, as listed in `snapshots.json`.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -70,9 +79,39 @@ fn write_all(jobs: Vec<(Vec<String>, FileJob<'_>)>, parallel: bool) -> Result<Ve
     Ok(files)
 }
 
+/// The share of the writing time that rewriting the index may take: a
+/// long run of small snapshots would otherwise spend most of its time
+/// rewriting an ever longer index (5,000 snapshots of 8^3 cells took 8 s,
+/// 1,000 took 0.9).
+const INDEX_SHARE: f64 = 0.05;
+
+/// When the index was last brought up to date, and what that has cost.
+#[derive(Debug)]
+struct IndexPace {
+    since: Instant,
+    spent: Duration,
+    /// Records not yet in the index on disk.
+    behind: bool,
+}
+
+impl IndexPace {
+    fn new() -> Self {
+        Self { since: Instant::now(), spent: Duration::ZERO, behind: false }
+    }
+
+    /// Whether another rewrite keeps the index within its share.
+    fn affordable(&self) -> bool {
+        self.spent.as_secs_f64() <= INDEX_SHARE * self.since.elapsed().as_secs_f64()
+    }
+}
+
 /// Writes snapshots, numbered in order, in the chosen formats, and
-/// rewrites the index (and `fields.pvd`) after each one so they always
-/// list exactly the complete files, even if the run stops early. Files
+/// rewrites the index (and `fields.pvd`) after each one while that costs
+/// at most [`INDEX_SHARE`] of the writing time, so they list exactly the
+/// complete files; past that share (thousands of small snapshots) the
+/// index is brought up to date at the next snapshot that can afford it,
+/// before every checkpoint ([`SnapshotWriter::flush_index`]) and at the
+/// end, so it may lag the newest files only while a run goes on. Files
 /// are named after the model's variables (`U_000003.npy`, `v_000003.png`)
 /// and pictures coloured over each variable's display range, the same for
 /// every frame.
@@ -90,6 +129,7 @@ pub struct SnapshotWriter {
     /// The number the next snapshot's files get (continued across a
     /// resume, also into another directory).
     next_index: usize,
+    index_pace: IndexPace,
 }
 
 /// An I/O error with the file it concerns.
@@ -118,7 +158,16 @@ impl SnapshotWriter {
 
     pub fn new(dir: OutputDir, save: Vec<usize>, formats: Formats, dx: f64) -> Self {
         assert!(!save.is_empty(), "a snapshot saves at least one variable");
-        Self { dir, save, formats, dx, records: Vec::new(), next_index: 0, parallel: false }
+        Self {
+            dir,
+            save,
+            formats,
+            dx,
+            records: Vec::new(),
+            next_index: 0,
+            parallel: false,
+            index_pace: IndexPace::new(),
+        }
     }
 
     /// A writer that continues a run being resumed from `step`, whose
@@ -135,13 +184,14 @@ impl SnapshotWriter {
         dx: f64,
         (step, written): (u64, Option<u64>),
     ) -> Result<Self, WriteError> {
-        let path = dir.join("snapshots.json");
-        let records: Vec<SnapshotRecord> = match std::fs::read(&path) {
-            Ok(bytes) => serde_json::from_slice(&bytes)
-                .map_err(|e| at(path.clone())(io::Error::new(io::ErrorKind::InvalidData, e)))?,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => Vec::new(),
-            Err(e) => return Err(at(path)(e)),
-        };
+        let path = dir.existing(INDEX_FILE);
+        let records: Vec<SnapshotRecord> =
+            match super::bounded::read(&path, MAX_INDEX_BYTES, "an index fibril wrote") {
+                Ok(bytes) => serde_json::from_slice(&bytes)
+                    .map_err(|e| at(path.clone())(io::Error::new(io::ErrorKind::InvalidData, e)))?,
+                Err(e) if e.kind() == io::ErrorKind::NotFound => Vec::new(),
+                Err(e) => return Err(at(path)(e)),
+            };
         let mut writer = Self::new(dir, save, formats, dx);
         writer.records = records.into_iter().filter(|r| r.step <= step).collect();
         writer.next_index = match written {
@@ -166,13 +216,13 @@ impl SnapshotWriter {
         if self.formats.npy {
             for &(name, array, _) in &named {
                 let file = format!("{name}_{index:06}.npy");
-                let path = self.dir.join(&file);
+                let path = self.path_of(&file)?;
                 jobs.push((vec![file], Box::new(move || npy::write(&path, array).map_err(at(path)))));
             }
         }
         if self.formats.vti {
             let file = format!("fields_{index:06}.vti");
-            let path = self.dir.join(&file);
+            let path = self.path_of(&file)?;
             let (named, dx) = (&named, self.dx);
             jobs.push((
                 vec![file],
@@ -193,8 +243,9 @@ impl SnapshotWriter {
             let mut pictures = Vec::new();
             for (&k, &(name, array, (lo, hi))) in self.save.iter().zip(&named) {
                 let file = format!("{name}_{index:06}.png");
-                let path = self.dir.join(&file);
-                let title = format!("{name}  t = {} ms", crate::io::image::label(t_ms));
+                let path = self.path_of(&file)?;
+                let time_unit = state.model().units.time;
+                let title = format!("{name}  t = {} {time_unit}", crate::io::image::label(t_ms));
                 let unit = variables[k].unit;
                 // "1" marks a dimensionless variable: its name alone.
                 let bar_label = if unit == "1" { name.to_string() } else { format!("{name} ({unit})") };
@@ -213,11 +264,34 @@ impl SnapshotWriter {
         }
         let files = write_all(jobs, self.parallel)?;
         self.records.push(SnapshotRecord { index, step, t_ms, files });
-        self.write_indexes()
+        self.index_pace.behind = true;
+        if self.index_pace.affordable() {
+            self.flush_index()?;
+        }
+        Ok(())
+    }
+
+    /// The path of this run's file `name`, recorded as the run's.
+    fn path_of(&self, name: &str) -> Result<PathBuf, WriteError> {
+        self.dir.file(name).map_err(at(self.dir.existing(name)))
+    }
+
+    /// Brings the index (and `fields.pvd`) up to date with the snapshots
+    /// written, if it is behind: before a checkpoint, which counts the
+    /// snapshots on disk, and at the end of a run.
+    pub fn flush_index(&mut self) -> Result<(), WriteError> {
+        if !self.index_pace.behind {
+            return Ok(());
+        }
+        let t0 = Instant::now();
+        self.write_indexes()?;
+        self.index_pace.spent += t0.elapsed();
+        self.index_pace.behind = false;
+        Ok(())
     }
 
     fn write_indexes(&self) -> Result<(), WriteError> {
-        let path = self.dir.join("snapshots.json");
+        let path = self.path_of(INDEX_FILE)?;
         write_json_atomic(&path, &self.records).map_err(at(path))?;
         if self.formats.vti {
             let entries: Vec<PvdEntry> = self
@@ -228,7 +302,7 @@ impl SnapshotWriter {
                     Some(PvdEntry { t_ms: r.t_ms, file: file.clone() })
                 })
                 .collect();
-            let path = self.dir.join("fields.pvd");
+            let path = self.path_of("fields.pvd")?;
             write_atomic(&path, &vti::encode_pvd(&entries)).map_err(at(path))?;
         }
         Ok(())
@@ -239,9 +313,11 @@ impl SnapshotWriter {
     /// or (beats, nz, ny, nx) in per-beat mode, oldest beat first; NaN where
     /// a cell has no such time), one `activation.vti` with every map as an
     /// array (`activation_ms`, `repolarisation_ms`, `apd_ms`, with a `_beatK`
-    /// suffix per beat) and, with PNG output, `activation.png` and
-    /// `apd.png` (the latest beat); returns the file names.
-    pub fn write_maps(&self, maps: &Maps) -> Result<Vec<String>, WriteError> {
+    /// suffix per beat; `_tu` for a model in time units) and, with PNG
+    /// output, `activation.png` and `apd.png` (the latest beat), times in
+    /// the model's `units`; returns the file names.
+    pub fn write_maps(&self, maps: &Maps, units: &Units) -> Result<Vec<String>, WriteError> {
+        let tag = UnitTags::of(units).time;
         let dims = maps.dims;
         let ordered = maps.ordered();
         let cells = dims.cells();
@@ -260,15 +336,15 @@ impl SnapshotWriter {
             .iter()
             .flat_map(|(name, _)| {
                 (0..ordered.fields).map(move |b| match maps.recording.beats {
-                    Some(_) => format!("{name}_ms_beat{b}"),
-                    None => format!("{name}_ms"),
+                    Some(_) => format!("{name}_{tag}_beat{b}"),
+                    None => format!("{name}_{tag}"),
                 })
             })
             .collect();
         let mut jobs: Vec<(Vec<String>, FileJob<'_>)> = Vec::new();
         for &(name, values) in &fields {
             let file = format!("{name}.npy");
-            let path = self.dir.join(&file);
+            let path = self.path_of(&file)?;
             let shape = &shape;
             jobs.push((
                 vec![file],
@@ -278,7 +354,7 @@ impl SnapshotWriter {
             ));
         }
         let file = "activation.vti".to_string();
-        let path = self.dir.join(&file);
+        let path = self.path_of(&file)?;
         let (fields_ref, names, dx, per_map) = (&fields, &names, self.dx, ordered.fields);
         jobs.push((
             vec![file],
@@ -305,15 +381,15 @@ impl SnapshotWriter {
                 let (title, bar) = match name {
                     "apd" => (
                         format!("APD, threshold {}", label(maps.recording.down.unwrap_or(f64::NAN))),
-                        "APD (ms)",
+                        format!("APD ({})", units.time),
                     ),
                     _ => (
                         format!("activation time, threshold {}", label(maps.recording.up)),
-                        "activation time (ms)",
+                        format!("activation time ({})", units.time),
                     ),
                 };
                 let file = format!("{name}.png");
-                let path = self.dir.join(&file);
+                let path = self.path_of(&file)?;
                 pictures.push((file, path, values, title, bar));
             }
             let files = pictures.iter().map(|p| p.0.clone()).collect();
@@ -326,7 +402,7 @@ impl SnapshotWriter {
                         let (lo, hi) = finite_range(latest.iter().map(|&t| t as f64));
                         let array = Array3::from_shape_vec((grid[0], grid[1], grid[2]), latest)
                             .expect("a field of the grid");
-                        write_midplanes(&path, &array, lo, hi, &title, bar).map_err(at(path))?;
+                        write_midplanes(&path, &array, lo, hi, &title, &bar).map_err(at(path))?;
                     }
                     Ok(())
                 }),
@@ -346,5 +422,42 @@ impl SnapshotWriter {
 
     pub fn dir(&self) -> &OutputDir {
         &self.dir
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kernels_gpu::models::Karma;
+    use kernels_gpu::{CellModel, GridDims};
+
+    #[test]
+    fn the_index_is_rewritten_within_its_share_of_the_writing_time() {
+        let start = Instant::now() - Duration::from_secs(10);
+        let pace =
+            |spent_ms| IndexPace { since: start, spent: Duration::from_millis(spent_ms), behind: true };
+        assert!(pace(0).affordable());
+        assert!(pace(400).affordable(), "4% of 10 s");
+        assert!(!pace(600).affordable(), "6% of 10 s: the next snapshot waits");
+    }
+
+    #[test]
+    fn an_index_behind_its_files_is_brought_up_to_date_by_a_flush() {
+        let dir = std::env::temp_dir().join(format!("fibril-index-{}", std::process::id()));
+        let out = OutputDir::prepare(&dir, true).unwrap();
+        let mut writer = SnapshotWriter::new(out, vec![0], Formats::default(), 0.6);
+        let state = State::<f32>::uniform(Karma::INFO, GridDims::new(2, 2, 2), &[1.0, 0.5]);
+        writer.write(0, 0.0, &state).unwrap();
+        // Past its share, the index waits for the next flush.
+        writer.index_pace.spent = Duration::from_secs(3600);
+        writer.write(5, 0.25, &state).unwrap();
+        let on_disk = |dir: &std::path::Path| -> Vec<SnapshotRecord> {
+            serde_json::from_slice(&std::fs::read(dir.join(INDEX_FILE)).unwrap()).unwrap()
+        };
+        assert_eq!(on_disk(&dir).len(), 1, "behind by one");
+        writer.flush_index().unwrap();
+        assert_eq!(on_disk(&dir), writer.records(), "every snapshot written");
+        assert_eq!(writer.records()[1].files, ["U_000001.npy"]);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

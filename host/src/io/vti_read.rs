@@ -18,6 +18,8 @@
 use std::io::{self, Read};
 use std::path::Path;
 
+use crate::io::bounded::{self, MAX_FIELD_BYTES};
+
 /// One array of a `.vti` file, widened to f64.
 #[derive(Clone, Debug, PartialEq)]
 pub struct VtiField {
@@ -133,8 +135,10 @@ impl Framing {
     }
 
     /// The data of the block that starts `bytes` (header included), and
-    /// the number of bytes the block takes.
-    fn data(&self, bytes: &[u8]) -> io::Result<(Vec<u8>, usize)> {
+    /// the number of bytes the block takes; compressed data is inflated
+    /// to at most `max_out` bytes (what the array needs), so that a small
+    /// stream that inflates without end is refused, not held in memory.
+    fn data(&self, bytes: &[u8], max_out: usize) -> io::Result<(Vec<u8>, usize)> {
         if !self.zlib {
             let n = self.int(bytes, 0)?;
             let data = bytes.get(self.header..self.header + n).ok_or_else(|| bad("binary data truncated"))?;
@@ -147,12 +151,30 @@ impl Framing {
         for b in 0..blocks {
             let size = self.int(bytes, self.header * (3 + b))?;
             let chunk = bytes.get(at..at + size).ok_or_else(|| bad("compressed data truncated"))?;
+            let room = max_out.saturating_sub(out.len()) as u64 + 1;
             flate2::read::ZlibDecoder::new(chunk)
+                .take(room)
                 .read_to_end(&mut out)
                 .map_err(|e| bad(format!("zlib: {e}")))?;
+            if out.len() > max_out {
+                return Err(bad(format!(
+                    "compressed data inflates past the {max_out} bytes the array needs"
+                )));
+            }
             at += size;
         }
         Ok((out, at))
+    }
+}
+
+/// Bytes per value of VTK type `ty` (8 for a type fibril does not read,
+/// which [`typed`] then refuses).
+fn type_bytes(ty: &str) -> usize {
+    match ty {
+        "UInt8" | "Int8" => 1,
+        "UInt16" | "Int16" => 2,
+        "UInt32" | "Int32" | "Float32" => 4,
+        _ => 8,
     }
 }
 
@@ -182,9 +204,54 @@ fn typed(ty: &str, bytes: &[u8]) -> io::Result<Vec<f64>> {
     })
 }
 
-/// Reads a `.vti` file.
+/// Bytes read first: the XML declaration, `<VTKFile>` and `<ImageData>`
+/// come before any array, within a few hundred bytes in every writer's output.
+const PROLOGUE: usize = 64 << 10;
+
+/// Bytes a point of the image may take in a file: up to 64 values (a
+/// mask, fibres with sheets, and whatever other arrays the file carries)
+/// as ASCII text of up to 32 characters each, the longest of the encodings.
+const BYTES_PER_POINT: u64 = 64 * 32;
+
+/// Reads a `.vti` file: its first bytes are checked to be VTK XML
+/// ImageData before the rest is read, and the rest only up to what its
+/// extent makes plausible ([`BYTES_PER_POINT`], at most
+/// [`MAX_FIELD_BYTES`]), so that a file of another kind, or a device, is
+/// refused before its body is read.
 pub fn read(path: &Path) -> io::Result<VtiFile> {
-    decode(&std::fs::read(path)?)
+    let mut input = bounded::open(path)?;
+    let mut bytes = Vec::new();
+    input.read_prefix(&mut bytes, PROLOGUE)?;
+    let head = String::from_utf8_lossy(&bytes);
+    let Some(file_at) = head.find("<VTKFile") else {
+        return Err(bad("not a VTK XML file (no <VTKFile> at its start)"));
+    };
+    let file_tag = &head[file_at..];
+    let file_tag = &file_tag[..file_tag.find('>').unwrap_or(file_tag.len())];
+    if attr(file_tag, "type").is_some_and(|t| t != "ImageData") {
+        return Err(bad(format!("a {} file, not ImageData (.vti)", attr(file_tag, "type").unwrap_or("?"))));
+    }
+    // The extent, where the first bytes hold it, bounds the file.
+    let points = head.find("<ImageData").and_then(|at| {
+        let tag = &head[at..];
+        let extent = numbers(attr(&tag[..tag.find('>')?], "WholeExtent")?).ok()?;
+        if extent.len() != 6 {
+            return None;
+        }
+        (0..3).try_fold(1u64, |n, a| {
+            let count = extent[2 * a + 1] - extent[2 * a] + 1.0;
+            (1.0..=1e12).contains(&count).then(|| n.saturating_mul(count as u64))
+        })
+    });
+    let limit = points.map_or(MAX_FIELD_BYTES, |n| {
+        n.saturating_mul(BYTES_PER_POINT).saturating_add(PROLOGUE as u64).min(MAX_FIELD_BYTES)
+    });
+    let what = match points {
+        Some(n) => format!("a .vti image of {n} points"),
+        None => "a .vti file".to_string(),
+    };
+    input.read_rest(&mut bytes, limit, &what)?;
+    decode(&bytes)
 }
 
 /// Parses the bytes of a `.vti` file (see [`read`]).
@@ -286,11 +353,19 @@ pub fn decode(bytes: &[u8]) -> io::Result<VtiFile> {
                 let components: usize = attr(tag, "NumberOfComponents").map_or(Ok(1), |c| {
                     c.parse().map_err(|_| bad(format!("array {name}: bad NumberOfComponents")))
                 })?;
+                // The bytes the image's tuples of this array take, which
+                // compressed data may inflate to.
+                let cell_data = section == "CellData";
+                let tuples = points
+                    .map(|n| if cell_data { n.saturating_sub(1).max(1) } else { n })
+                    .iter()
+                    .fold(1usize, |c, &n| c.saturating_mul(n as usize));
+                let max_out = tuples.saturating_mul(components).saturating_mul(type_bytes(&ty));
                 let body = &rest[tag_end + 1..];
                 let text = &body[..body.find('<').unwrap_or(body.len())];
                 let values = match attr(tag, "format").unwrap_or("ascii") {
                     "ascii" => numbers(text)?,
-                    "binary" => typed(&ty, &framing.data(&base64(text.as_bytes())?)?.0)?,
+                    "binary" => typed(&ty, &framing.data(&base64(text.as_bytes())?, max_out)?.0)?,
                     "appended" => {
                         let (encoded, data) = appended.ok_or_else(|| {
                             bad(format!("array {name} is appended but the file has no AppendedData"))
@@ -312,17 +387,11 @@ pub fn decode(bytes: &[u8]) -> io::Result<VtiFile> {
                         } else {
                             block.to_vec()
                         };
-                        typed(&ty, &framing.data(&raw)?.0)?
+                        typed(&ty, &framing.data(&raw, max_out)?.0)?
                     }
                     other => return Err(bad(format!("array {name}: unknown format {other}"))),
                 };
-                fields.push(VtiField {
-                    name,
-                    vtk_type: ty,
-                    components,
-                    cell_data: section == "CellData",
-                    values,
-                });
+                fields.push(VtiField { name, vtk_type: ty, components, cell_data, values });
             }
             _ => {}
         }
@@ -353,6 +422,61 @@ mod tests {
         assert_eq!(base64(b" TW\nE= ").unwrap(), b"Ma");
         assert!(base64(b"TW=a").is_err());
         assert!(base64(b"TWF").is_err());
+    }
+
+    /// A two-point UInt8 image whose one array is `appended` raw.
+    fn two_points(appended: &[u8]) -> Vec<u8> {
+        let mut bytes = br#"<?xml version="1.0"?>
+<VTKFile type="ImageData" version="1.0" byte_order="LittleEndian" header_type="UInt32" compressor="vtkZLibDataCompressor">
+<ImageData WholeExtent="0 1 0 0 0 0" Origin="0 0 0" Spacing="1 1 1">
+<Piece Extent="0 1 0 0 0 0"><PointData><DataArray type="UInt8" Name="m" format="appended" offset="0"/></PointData></Piece>
+</ImageData>
+<AppendedData encoding="raw">_"#
+            .to_vec();
+        bytes.extend_from_slice(appended);
+        bytes.extend_from_slice(b"</AppendedData></VTKFile>");
+        bytes
+    }
+
+    /// zlib framing of one block of `raw` bytes.
+    fn zlib_block(raw: &[u8]) -> Vec<u8> {
+        use std::io::Write;
+        let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default());
+        z.write_all(raw).unwrap();
+        let z = z.finish().unwrap();
+        let mut out = Vec::new();
+        for n in [1, raw.len(), raw.len(), z.len()] {
+            out.extend_from_slice(&(n as u32).to_le_bytes());
+        }
+        out.extend_from_slice(&z);
+        out
+    }
+
+    #[test]
+    fn inputs_are_bounded_by_their_first_bytes_and_their_extent() {
+        // A device that never ends is refused by its first bytes.
+        if Path::new("/dev/zero").exists() {
+            let e = read(Path::new("/dev/zero")).unwrap_err().to_string();
+            assert!(e.contains("not a VTK XML file"), "{e}");
+        }
+        let dir = std::env::temp_dir().join(format!("fibril-vti-bounds-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("m.vti");
+        // The image as it should be reads.
+        std::fs::write(&path, two_points(&zlib_block(&[1, 2]))).unwrap();
+        assert_eq!(read(&path).unwrap().field("m").unwrap().values, [1.0, 2.0]);
+        // Data that inflates far past the two bytes the image needs is
+        // refused, not inflated whole.
+        std::fs::write(&path, two_points(&zlib_block(&vec![0; 1 << 20]))).unwrap();
+        let e = read(&path).unwrap_err().to_string();
+        assert!(e.contains("inflates past the 2 bytes"), "{e}");
+        // A file far longer than an image of two points can be is refused
+        // by its length (sparse: the length costs nothing).
+        std::fs::write(&path, two_points(&zlib_block(&[1, 2]))).unwrap();
+        std::fs::OpenOptions::new().write(true).open(&path).unwrap().set_len(1 << 30).unwrap();
+        let e = read(&path).unwrap_err().to_string();
+        assert!(e.contains("more than a .vti image of 2 points can be"), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

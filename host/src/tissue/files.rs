@@ -96,20 +96,23 @@ fn isotropic_spacing(path: &Path, spacing: [f64; 3], points: [u32; 3]) -> Result
 pub fn read_labels(path: &Path, array: Option<&str>) -> Result<LabelField, FileError> {
     let (dims, spacing, origin, values) = match kind(path) {
         Some("npy") => {
-            let a = npy::read(path).map_err(read_err(path))?;
-            if !matches!(a.descr.as_str(), "|u1" | "|b1") {
+            // The dtype and shape are checked before the data is read.
+            let h = npy::read_header(path).map_err(read_err(path))?;
+            if !matches!(h.descr.as_str(), "|u1" | "|b1") {
                 return Err(content(
                     path,
                     format!(
                         "dtype {} for a mask; expected uint8 or bool (0 = no tissue, 1.. = labels)",
-                        a.descr
+                        h.descr
                     ),
                 ));
             }
-            let [nz, ny, nx] = a.shape[..] else {
-                return Err(content(path, format!("shape {:?} for a mask; expected (nz, ny, nx)", a.shape)));
+            let [nz, ny, nx] = h.shape[..] else {
+                return Err(content(path, format!("shape {:?} for a mask; expected (nz, ny, nx)", h.shape)));
             };
-            (GridDims::new(nx as u32, ny as u32, nz as u32), None, None, a.values)
+            let [nx, ny, nz] = axes(path, [nx, ny, nz])?;
+            let a = npy::read(path).map_err(read_err(path))?;
+            (GridDims::new(nx, ny, nz), None, None, a.values)
         }
         Some("vti") => {
             let f = vti_read::read(path).map_err(read_err(path))?;
@@ -141,35 +144,25 @@ pub fn read_labels(path: &Path, array: Option<&str>) -> Result<LabelField, FileE
     Ok(LabelField { dims, spacing, origin, labels })
 }
 
-/// Reads a fibre field for a grid of `dims` (3 components: fibre; 6:
-/// fibre then sheet), `array` naming the `.vti` array.
-pub fn read_fibres(path: &Path, array: Option<&str>, dims: GridDims) -> Result<Fibres, FileError> {
-    let (shape, components, values) = match kind(path) {
-        Some("npy") => {
-            let a = npy::read(path).map_err(read_err(path))?;
-            if !matches!(a.descr.as_str(), "<f4" | "<f8") {
-                return Err(content(
-                    path,
-                    format!("dtype {} for fibres; expected float32 or float64", a.descr),
-                ));
-            }
-            let [nz, ny, nx, c] = a.shape[..] else {
-                return Err(content(
-                    path,
-                    format!("shape {:?} for fibres; expected (nz, ny, nx, 3) or (nz, ny, nx, 6)", a.shape),
-                ));
-            };
-            ([nx as u32, ny as u32, nz as u32], c, a.values)
-        }
-        Some("vti") => {
-            let f = vti_read::read(path).map_err(read_err(path))?;
-            let field = pick(path, &f, array, "fibres (3 or 6 components)", |a| {
-                a.components == 3 || a.components == 6
-            })?;
-            (f.shape_of(field), field.components, field.values.clone())
-        }
-        _ => return Err(content(path, "unknown kind of file; give a .npy or a .vti fibre field")),
-    };
+/// The cells along x, y and z of a `.npy` shape, each an axis fibril can
+/// hold (`u32`).
+fn axes(path: &Path, n: [usize; 3]) -> Result<[u32; 3], FileError> {
+    let mut out = [0u32; 3];
+    for (axis, (&n, o)) in ["nx", "ny", "nz"].iter().zip(n.iter().zip(&mut out)) {
+        *o = u32::try_from(n)
+            .map_err(|_| content(path, format!("{axis} = {n}: an axis holds at most {} cells", u32::MAX)))?;
+    }
+    Ok(out)
+}
+
+/// Refuses fibres of other than 3 or 6 components, or on another grid
+/// than the geometry's `dims`.
+fn check_fibre_shape(
+    path: &Path,
+    shape: [u32; 3],
+    components: usize,
+    dims: GridDims,
+) -> Result<(), FileError> {
     if components != 3 && components != 6 {
         return Err(content(
             path,
@@ -185,6 +178,43 @@ pub fn read_fibres(path: &Path, array: Option<&str>, dims: GridDims) -> Result<F
             ),
         ));
     }
+    Ok(())
+}
+
+/// Reads a fibre field for a grid of `dims` (3 components: fibre; 6:
+/// fibre then sheet), `array` naming the `.vti` array.
+pub fn read_fibres(path: &Path, array: Option<&str>, dims: GridDims) -> Result<Fibres, FileError> {
+    let (shape, components, values) = match kind(path) {
+        Some("npy") => {
+            // The dtype and shape are checked before the data is read.
+            let h = npy::read_header(path).map_err(read_err(path))?;
+            if !matches!(h.descr.as_str(), "<f4" | "<f8") {
+                return Err(content(
+                    path,
+                    format!("dtype {} for fibres; expected float32 or float64", h.descr),
+                ));
+            }
+            let [nz, ny, nx, c] = h.shape[..] else {
+                return Err(content(
+                    path,
+                    format!("shape {:?} for fibres; expected (nz, ny, nx, 3) or (nz, ny, nx, 6)", h.shape),
+                ));
+            };
+            let shape = axes(path, [nx, ny, nz])?;
+            check_fibre_shape(path, shape, c, dims)?;
+            let a = npy::read(path).map_err(read_err(path))?;
+            (shape, c, a.values)
+        }
+        Some("vti") => {
+            let f = vti_read::read(path).map_err(read_err(path))?;
+            let field = pick(path, &f, array, "fibres (3 or 6 components)", |a| {
+                a.components == 3 || a.components == 6
+            })?;
+            (f.shape_of(field), field.components, field.values.clone())
+        }
+        _ => return Err(content(path, "unknown kind of file; give a .npy or a .vti fibre field")),
+    };
+    check_fibre_shape(path, shape, components, dims)?;
     let vector = |i: usize, first: usize| -> [f32; 3] {
         core::array::from_fn(|k| values[i * components + first + k] as f32)
     };

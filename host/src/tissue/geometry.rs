@@ -15,6 +15,7 @@
 
 use kernels_gpu::GridDims;
 use serde::{Deserialize, Serialize};
+use thiserror::Error;
 
 use super::{Conductivity, Fibres, Tissue};
 
@@ -35,7 +36,77 @@ pub enum Generator {
     Cylinder { hole: f64, fibre: [f64; 3] },
 }
 
+/// Why a generator's sizes or angles were refused; each message names the
+/// key and its value.
+#[derive(Debug, Error, PartialEq)]
+pub enum GeometryError {
+    #[error(
+        "[tissue] angles_deg = [{}, {}]: give two finite angles in degrees, from -{MAX_ANGLE_DEG} to \
+         {MAX_ANGLE_DEG} (the usual [-60, 60])",
+        num(.0[0]),
+        num(.0[1])
+    )]
+    Angles([f64; 2]),
+    #[error(
+        "[tissue] wall = {}: the shell's wall thickness must be a positive number of space units, at \
+         most the shell's largest semi-axis {} on this grid",
+        num(*wall),
+        num(*largest)
+    )]
+    Wall { wall: f64, largest: f64 },
+    #[error(
+        "[tissue] hole = {}: the hole's radius must be a number from 0 (no hole) to below the \
+         cylinder's radius {} on this grid (space units), or no tissue is left",
+        num(*hole),
+        num(*radius)
+    )]
+    Hole { hole: f64, radius: f64 },
+}
+
+/// `x` for a message: up to six decimals, or scientific notation far
+/// from 1 (1e30 rather than 31 digits).
+fn num(x: f64) -> String {
+    if x != 0.0 && x.is_finite() && !(1e-4..1e7).contains(&x.abs()) {
+        return format!("{x:e}");
+    }
+    let s = format!("{x:.6}");
+    let s = if s.contains('.') { s.trim_end_matches('0').trim_end_matches('.') } else { &s };
+    s.to_string()
+}
+
+/// The largest fibre angle taken, degrees: a full turn either way.
+pub const MAX_ANGLE_DEG: f64 = 360.0;
+
 impl Generator {
+    /// Refuses sizes and angles that leave no tissue or mean nothing on
+    /// `dims` with spacing `dx`, naming the key, before the tissue is made
+    /// (which would otherwise be refused as empty, or built from NaN).
+    pub fn check(&self, dims: GridDims, dx: f64) -> Result<(), GeometryError> {
+        let angles_ok = |a: [f64; 2]| a.iter().all(|x| x.is_finite() && x.abs() <= MAX_ANGLE_DEG);
+        match *self {
+            Generator::Slab { angles_deg } if !angles_ok(angles_deg) => {
+                Err(GeometryError::Angles(angles_deg))
+            }
+            Generator::Shell { angles_deg, .. } if !angles_ok(angles_deg) => {
+                Err(GeometryError::Angles(angles_deg))
+            }
+            Generator::Shell { wall, .. } => {
+                let largest = [dims.nx, dims.ny, dims.nz].map(|n| ((n as f64 - 1.0) / 2.0) * dx);
+                let largest = largest.into_iter().fold(0.0, f64::max);
+                if wall > 0.0 && wall <= largest {
+                    Ok(())
+                } else {
+                    Err(GeometryError::Wall { wall, largest })
+                }
+            }
+            Generator::Cylinder { hole, .. } => {
+                let radius = ((dims.nx.min(dims.ny) as f64 - 1.0) / 2.0) * dx;
+                if (0.0..radius).contains(&hole) { Ok(()) } else { Err(GeometryError::Hole { hole, radius }) }
+            }
+            Generator::Slab { .. } => Ok(()),
+        }
+    }
+
     /// The tissue of this geometry on `dims` with spacing `dx`.
     pub fn tissue(&self, dims: GridDims, dx: f64, conductivity: Conductivity) -> Tissue {
         match *self {
@@ -208,6 +279,30 @@ mod tests {
         // Deeper in the wall the angle changes sign.
         let g = fibre_at(&t, 35, 20, 30);
         assert!(f[2] * g[2] < 0.0, "{f:?} {g:?}");
+    }
+
+    #[test]
+    fn sizes_and_angles_that_leave_no_tissue_are_refused_by_name() {
+        let dims = GridDims::new(21, 21, 31);
+        let shell = |wall| Generator::Shell { wall, angles_deg: [-60.0, 60.0] };
+        assert_eq!(shell(3.0).check(dims, 1.0), Ok(()));
+        for wall in [-1.0, 0.0, f64::NAN, f64::INFINITY, 16.0] {
+            let e = shell(wall).check(dims, 1.0).unwrap_err();
+            assert!(matches!(e, GeometryError::Wall { largest, .. } if largest == 15.0), "{e:?}");
+            assert!(e.to_string().contains(&format!("wall = {}", num(wall))), "{e}");
+        }
+        let cylinder = |hole| Generator::Cylinder { hole, fibre: [1.0, 0.0, 0.0] };
+        assert_eq!(cylinder(0.0).check(dims, 1.0), Ok(()));
+        assert_eq!(cylinder(9.5).check(dims, 1.0), Ok(()));
+        for hole in [-1.0, f64::NAN, 10.0, 1e30] {
+            let e = cylinder(hole).check(dims, 1.0).unwrap_err().to_string();
+            assert!(e.contains(&format!("hole = {}", num(hole))) && e.contains("radius 10"), "{e}");
+        }
+        for angles_deg in [[f64::NAN, 0.0], [0.0, 1e30], [-361.0, 0.0]] {
+            let e = Generator::Slab { angles_deg }.check(dims, 1.0).unwrap_err();
+            assert!(matches!(e, GeometryError::Angles(_)), "{e:?}");
+        }
+        assert_eq!(Generator::Slab { angles_deg: [-360.0, 360.0] }.check(dims, 1.0), Ok(()));
     }
 
     #[test]

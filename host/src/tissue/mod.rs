@@ -38,6 +38,8 @@ pub mod weights;
 use kernels_gpu::GridDims;
 use thiserror::Error;
 
+use crate::numbers::{Round, readable};
+
 pub use conductivity::{Conductivity, Fibres};
 pub use neighbours::{NeighbourChoice, NeighbourForm, NeighbourTable};
 pub use rows::{WeightChoice, WeightRows};
@@ -120,9 +122,11 @@ pub enum TissueError {
     )]
     SheetWithoutVectors,
     #[error(
-        "unstable time step for this tissue: dt = {dt} exceeds the explicit limit {dt_max:.6} of its 19-point \
+        "unstable time step for this tissue: dt = {dt} exceeds the explicit limit {} of its 19-point \
          operator (Gershgorin bound 2/max_i(sum_j w_ij + sum_j |w_ij|), reached at cell (x, y, z) = {cell:?}); \
-         use --dt {dt_max:.6} or smaller, or a coarser --dx"
+         use --dt {} or smaller, or a coarser --dx",
+        readable(*dt_max, 6, Round::Down),
+        readable(*dt_max, 6, Round::Down)
     )]
     Unstable { dt: f64, dt_max: f64, cell: [u32; 3] },
     #[error(
