@@ -91,7 +91,7 @@ fn main() {
 /// (ncu on an H100); at 128 the step runs 1.29x faster (133 -> 171 steps/s
 /// at 256^3, the same results: a register limit changes where values live,
 /// never the arithmetic). Limits of 64, 96 and 168 were slower, and no other
-/// model's single-step kernel gained from 64-168 (`docs/BENCHMARKS.md`).
+/// model's single-step kernel gained from 64-168 (`docs/history/BENCHMARKS-2026.md`).
 /// The blocked kernels in f32 are capped at 64 so that blocks of 32x32
 /// threads fit (65,536 registers an SM, 1,024 threads); uncapped, ptxas
 /// (sm_90) gives Karma's 66 registers, Aliev-Panfilov's and

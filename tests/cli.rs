@@ -391,7 +391,7 @@ fn rate_tables_serve_the_ionic_models_and_are_refused_elsewhere() {
 /// configuration a run prints; on the CPU, which has one kernel, nothing is
 /// timed, nothing is kept in the tune cache and the summary says nothing of
 /// a tuning (the GPU timing is checked on the device:
-/// docs/BENCHMARKS.md, "`--kernel tune`").
+/// docs/history/BENCHMARKS-2026.md, "`--kernel tune`").
 #[test]
 fn tune_is_accepted_and_times_nothing_on_the_cpu() {
     let out = scratch("tune");

@@ -77,7 +77,7 @@ fn one_cell_per_thread_kernels_keep_their_state_in_registers() {
     // out-of-line function (the crossing writer once took a struct) is
     // copied to the stack on every thread's common path (without it
     // Karma's naive step at 64^3 was 1.4% faster on an H100:
-    // docs/BENCHMARKS.md, "Small grids: the naive kernel's common path").
+    // docs/history/BENCHMARKS-2026.md, "Small grids: the naive kernel's common path").
     let mut checked = 0;
     for e in ENTRY_POINTS {
         let one_per_thread =

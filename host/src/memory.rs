@@ -5,9 +5,10 @@
 
 use kernels_gpu::GridDims;
 
-use crate::backend::gpu::KernelConfig;
 use crate::events::recording::Recording;
-use crate::multi::{MultiError, check_splittable, halo_depth};
+use crate::kernel_config::KernelConfig;
+use crate::multi::error::MultiError;
+use crate::multi::plan::{check_splittable, halo_depth};
 use crate::scalar::Precision;
 use crate::solver::SolverError;
 

@@ -5,10 +5,10 @@
 use serde::Serialize;
 use thiserror::Error;
 
-use crate::backend::gpu::KernelConfigError;
 use crate::events::recording::Maps;
 use crate::events::tips::{ChargedPlaquette, PhaseMemory};
 use crate::events::{EventStart, Events};
+use crate::kernel_config::KernelConfigError;
 use crate::scalar::Scalar;
 use crate::state::State;
 use kernels_gpu::ecg::EcgProbe;
@@ -61,7 +61,7 @@ pub enum SolverError {
     )]
     DeviceMemory { device: String, needed: String, free: String },
     #[error(transparent)]
-    Tissue(#[from] crate::tissue::TissueError),
+    Tissue(#[from] crate::tissue::error::TissueError),
 }
 
 /// A NaN/Inf check begun by [`Solver::begin_nonfinite_check`].

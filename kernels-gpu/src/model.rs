@@ -22,7 +22,7 @@
 
 use crate::fast_math::MathMode;
 use crate::layout::quad;
-use crate::rate_table::{RateTable, TableSpec};
+use crate::rate_table::lookup::{RateTable, TableSpec};
 use crate::real::Real;
 
 /// One state variable of a model.

@@ -9,10 +9,11 @@
 
 use anyhow::{Context, bail};
 use clap::{Args, FromArgMatches, ValueEnum};
-use fibril_host::backend::gpu::columns_is_faster;
 use fibril_host::backend::{BlockSize, KernelConfig, KernelKind};
 use fibril_host::events::stimulus::Membrane;
-use fibril_host::models::parse_assignment;
+use fibril_host::simulation::{KernelChoice, monodomain_diffusion};
+
+use crate::cli::params::{ParamAssign, parse_param};
 use fibril_host::time::{ms_to_steps, short};
 use fibril_host::{Domain, GridDims, ModelInfo, ModelSetup, Precision};
 use kernels_gpu::fast_math::MathMode;
@@ -152,7 +153,7 @@ impl GridArgs {
             );
         }
         let [sigma, chi, cm] = given.map(|(_, v)| v.expect("all given"));
-        Ok(Some(sigma / (chi * cm * 0.01)))
+        Ok(Some(monodomain_diffusion(sigma, Membrane { chi_per_mm: chi, cm_uf_per_cm2: cm })))
     }
 
     /// The membrane of --chi and --cm, for stimuli given as current
@@ -248,7 +249,7 @@ pub struct ModelArgs {
     /// A model parameter, NAME=VALUE, over the preset (repeatable;
     /// `[model.parameters]` in a file).
     #[arg(long = "param", value_name = "NAME=VALUE", value_parser = parse_param)]
-    #[serde(with = "parameter_table", skip_serializing_if = "Vec::is_empty")]
+    #[serde(with = "crate::cli::params", skip_serializing_if = "Vec::is_empty")]
     pub parameters: Vec<ParamAssign>,
     /// The reference transcendental functions (within a few ulp) instead of
     /// the fast tanh (a table within 8e-8; Karma), at about 20 more
@@ -263,48 +264,6 @@ pub struct ModelArgs {
     /// whether a model has a table).
     #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true", default_value_t = false)]
     pub rate_tables: bool,
-}
-
-/// One `--param NAME=VALUE`.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ParamAssign {
-    pub name: String,
-    pub value: f64,
-}
-
-fn parse_param(text: &str) -> Result<ParamAssign, String> {
-    let (name, value) = parse_assignment(text).map_err(|e| e.to_string())?;
-    Ok(ParamAssign { name, value })
-}
-
-/// `[model.parameters]`: a table of name = value, in the order written.
-mod parameter_table {
-    use serde::{Deserialize, Deserializer, Serializer};
-
-    use super::ParamAssign;
-
-    pub fn serialize<S: Serializer>(params: &[ParamAssign], s: S) -> Result<S::Ok, S::Error> {
-        s.collect_map(params.iter().map(|p| (&p.name, p.value)))
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<ParamAssign>, D::Error> {
-        let table = toml::Table::deserialize(d)?;
-        table
-            .into_iter()
-            .map(|(name, value)| {
-                let value = match value {
-                    toml::Value::Float(x) => x,
-                    toml::Value::Integer(n) => n as f64,
-                    other => {
-                        return Err(serde::de::Error::custom(format!(
-                            "parameter {name} must be a number, got {other}"
-                        )));
-                    }
-                };
-                Ok(ParamAssign { name, value })
-            })
-            .collect()
-    }
 }
 
 impl ModelArgs {
@@ -559,64 +518,17 @@ pub fn parse_block(text: &str) -> Result<BlockSize, String> {
     text.parse().map_err(|e: fibril_host::backend::gpu::KernelConfigError| e.to_string())
 }
 
-/// The smallest grid on which `auto` takes columns over naive. Columns
-/// give each thread four cells along x and a z-chunk, so a small grid makes
-/// too few blocks to fill the GPU: on an H100 (Karma f32, CUDA graphs,
-/// `docs/BENCHMARKS.md`, "Small grids") naive is 1.54x faster at 64^3
-/// (395,792 against 256,743 steps/s) and columns 1.19x faster at 128^3
-/// (106,538 against 89,352); the cut lies between them.
-const COLUMNS_MIN_CELLS: usize = 1 << 20;
-
-/// Where `auto` takes columns, they climb [`COLUMNS_DEEP_CHUNK`] slices per
-/// thread, not the kernel's default 4, on grids of at most this many cells
-/// (unless `--z-chunk` says otherwise). On an
-/// H100 (Karma f32, graphs, docs/BENCHMARKS.md "Small grids") 128^3 ran
-/// 128,401 steps/s at z8 against 107,816 at z4 (1.19x), while 160^3 and
-/// 256^3 ran faster at z4 (35,726 against 34,018; 10,574 against 10,033).
-const COLUMNS_DEEP_CHUNK_MAX_CELLS: usize = 1 << 21;
-const COLUMNS_DEEP_CHUNK: u32 = 8;
-
 impl ComputeArgs {
-    /// The block `--block` names, or the kernel's default: 32x8, and for
-    /// blocked [`kernels_gpu::blocked::DEFAULT_BLOCK`] (a block writes its
-    /// threads less k cells on each side, so 32x8 would leave no rows at k
-    /// = 4; in f64, whose kernels take more registers, a smaller one).
+    /// The block `--block` names, or the kernel's default
+    /// ([`KernelChoice::block_for`]).
     pub fn block_for(&self, kind: KernelKind, precision: Precision) -> BlockSize {
-        let (x, y) = match (kind, precision) {
-            (KernelKind::Blocked, Precision::F32) => kernels_gpu::blocked::DEFAULT_BLOCK,
-            (KernelKind::Blocked, Precision::F64) => kernels_gpu::blocked::DEFAULT_BLOCK_F64,
-            _ => kernels_gpu::DEFAULT_BLOCK,
-        };
-        self.block.unwrap_or(BlockSize { x, y })
+        self.kernel_choice().block_for(kind, precision)
     }
 
     /// What a run says when `kernel`, chosen for `model`, is not the kernel
-    /// `--kernel` named (today only `blocked` falls back).
+    /// `--kernel` named ([`KernelChoice::fallback_notice`]).
     pub fn fallback_notice(&self, model: &ModelInfo, kernel: &KernelConfig) -> Option<String> {
-        let named = self.kernel.named()?;
-        (named != kernel.kind).then(|| {
-            format!(
-                "fibril: --kernel {named} steps the models whose state fits its registers k steps per pass ({}); \
-                 {} has {} local variables, so it runs on {kernel}, one step per pass",
-                named.models().join(", "),
-                model.name,
-                model.variables.len() - 1
-            )
-        })
-    }
-
-    /// The steps per pass `--steps-per-pass` names, or the kernel's
-    /// default: [`kernels_gpu::blocked::DEFAULT_STEPS_PER_PASS`] for
-    /// blocked, one step for the others.
-    fn steps_per_pass_of(&self, kind: KernelKind) -> u32 {
-        match (self.steps_per_pass, kind) {
-            (0, KernelKind::Blocked) => kernels_gpu::blocked::DEFAULT_STEPS_PER_PASS,
-            (0, _) => 1,
-            // tune's --steps-per-pass is for its blocked candidates; the
-            // kernel it starts from (auto's) takes one step.
-            (_, kind) if self.tunes() && kind != KernelKind::Blocked => 1,
-            (k, _) => k,
-        }
+        self.kernel_choice().fallback_notice(model, kernel)
     }
 
     /// The one GPU count of a run.
@@ -628,12 +540,9 @@ impl ComputeArgs {
     }
 
     /// The kernel that steps `model` in `precision` on `dims` split over
-    /// `gpus` GPUs: the one named, or for `auto` columns on one GPU where
-    /// the grid allows it, is large enough ([`COLUMNS_MIN_CELLS`]) and it
-    /// is the faster kernel ([`columns_is_faster`]), naive otherwise.
-    /// `blocked` named for a model without it (those with more than 3
-    /// local variables) gets `auto`'s kernel ([`ComputeArgs::fallback_notice`]
-    /// says so).
+    /// `gpus` GPUs: the library's rule ([`KernelChoice::config`]) for the
+    /// kernel these options name (`auto` for `tune`, whose starting point it
+    /// is; tune's `--steps-per-pass` is for its blocked candidates).
     pub fn kernel_config(
         &self,
         model: &ModelInfo,
@@ -641,44 +550,24 @@ impl ComputeArgs {
         dims: GridDims,
         gpus: usize,
     ) -> KernelConfig {
-        let with = |kind| self.config_of(kind, precision);
-        let columns = self.autos_columns(precision, dims);
-        match self.kernel.named() {
-            Some(KernelKind::Blocked)
-                if KernelKind::Blocked.entry_point(model.name, 3, precision).is_none() =>
-            {
-                Self { kernel: KernelArg::Auto, steps_per_pass: 1, ..self.clone() }
-                    .kernel_config(model, precision, dims, gpus)
-            }
-            Some(kind) => with(kind),
-            None if gpus == 1
-                && dims.cells() >= COLUMNS_MIN_CELLS
-                && columns_is_faster(model.variables.len() - 1, precision)
-                && columns.check(model.name, dims).is_ok() =>
-            {
-                columns
-            }
-            None => with(KernelKind::Naive),
-        }
+        self.kernel_choice().config(model, precision, dims, gpus)
+    }
+
+    /// These options' kernel, as the library takes it.
+    pub fn kernel_choice(&self) -> KernelChoice {
+        let steps_per_pass = match self.kernel.named() {
+            Some(_) => self.steps_per_pass,
+            None if self.tunes() => 0,
+            None => self.steps_per_pass,
+        };
+        KernelChoice { kind: self.kernel.named(), block: self.block, z_chunk: self.z_chunk, steps_per_pass }
     }
 
     /// `kind` with this command line's block, z-chunk and steps per pass
-    /// (or the kernel's defaults).
+    /// (or the kernel's defaults; under `tune`, one step for the kernels
+    /// other than blocked, whose candidates take their own).
     fn config_of(&self, kind: KernelKind, precision: Precision) -> KernelConfig {
-        KernelConfig::new(kind, self.block_for(kind, precision))
-            .with_z_chunk(self.z_chunk)
-            .with_steps_per_pass(self.steps_per_pass_of(kind))
-    }
-
-    /// columns as `auto` takes them: [`COLUMNS_DEEP_CHUNK`] slices per
-    /// thread on grids of at most [`COLUMNS_DEEP_CHUNK_MAX_CELLS`] cells
-    /// unless `--z-chunk` says otherwise.
-    fn autos_columns(&self, precision: Precision, dims: GridDims) -> KernelConfig {
-        let columns = self.config_of(KernelKind::Columns, precision);
-        match self.z_chunk {
-            0 if dims.cells() <= COLUMNS_DEEP_CHUNK_MAX_CELLS => columns.with_z_chunk(COLUMNS_DEEP_CHUNK),
-            _ => columns,
-        }
+        self.kernel_choice().config_of(kind, precision)
     }
 
     /// Whether `--kernel tune` asks for the kernel to be timed on the GPU.
@@ -787,7 +676,7 @@ impl ComputeArgs {
     /// given, each only where it can step this grid (the kernel's own
     /// checks; over several sub-domains, halos as deep as its passes). The
     /// paper's kernels (csw, tower, tower-march) are left out: on every
-    /// device measured they are slower than naive (docs/BENCHMARKS.md).
+    /// device measured they are slower than naive (docs/history/BENCHMARKS-2026.md).
     pub fn tune_candidates(
         &self,
         model: &ModelInfo,
@@ -800,7 +689,7 @@ impl ComputeArgs {
             auto.kernel_config(model, precision, dims, gpus),
             self.config_of(KernelKind::Naive, precision),
             // auto's columns, whether or not auto takes them.
-            self.autos_columns(precision, dims),
+            self.kernel_choice().autos_columns(precision, dims),
         ];
         if KernelKind::Blocked.entry_point(model.name, 3, precision).is_some() {
             let steps: Vec<u32> = match self.steps_per_pass {

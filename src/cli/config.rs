@@ -207,6 +207,30 @@ impl Resolved {
 }
 
 impl RunConfig {
+    /// What a tissue run does not offer yet, refused before any work starts.
+    pub fn check_tissue_options(&self) -> anyhow::Result<()> {
+        let config = self;
+        if !config.electrode.is_empty() || config.output.ecg_every_ms.is_some() {
+            bail!(
+                "the pseudo-ECG does not follow a tissue's boundary yet; drop [[electrode]] and --ecg-every-ms"
+            );
+        }
+        if config.output.tips_every_ms.is_some() {
+            bail!("spiral tips are not found on a tissue yet; drop --tips-every-ms");
+        }
+        if config.compute.exchange == super::args::ExchangeArg::Nccl {
+            // A tissue's split is made from the whole operator, which every
+            // process would have to build, and its outputs are not gathered by
+            // NCCL yet.
+            bail!(fibril_host::simulation::PlacementError::TissueOverProcesses);
+        }
+        if config.compute.kernel != super::args::KernelArg::Auto {
+            bail!("a tissue has its own kernels (the layout in [tissue]); drop --kernel");
+        }
+        config.compute.check_option_values()?;
+        Ok(())
+    }
+
     /// The effective configuration: `options` as parsed (their defaults
     /// included), overridden by the file `options.config` where the
     /// command line did not give an option itself.

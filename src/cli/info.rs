@@ -82,7 +82,7 @@ pub fn info(args: InfoArgs, matches: &ArgMatches) -> anyhow::Result<ExitCode> {
                 dims.ny,
                 dims.nz,
                 model.name,
-                super::error_text(&why)
+                super::error::error_text(&why)
             );
             return Ok(ExitCode::SUCCESS);
         }
@@ -123,7 +123,7 @@ pub fn info(args: InfoArgs, matches: &ArgMatches) -> anyhow::Result<ExitCode> {
         if on_gpu { "gpu" } else { "cpu" }
     );
     if let Err(why) = config.compute.check_kernel_options(model, precision, dims) {
-        println!("  `fibril run` would refuse it: {}", super::error_text(&why));
+        println!("  `fibril run` would refuse it: {}", super::error::error_text(&why));
     }
     let available = available_host_bytes();
     let recording = config.output.recording(model)?;
@@ -172,7 +172,7 @@ pub fn info(args: InfoArgs, matches: &ArgMatches) -> anyhow::Result<ExitCode> {
             );
         }
         (Err(why), _) | (_, Err(why)) => {
-            println!("  `fibril run` would refuse it: {}", super::error_text(&why))
+            println!("  `fibril run` would refuse it: {}", super::error::error_text(&why))
         }
     }
     Ok(ExitCode::SUCCESS)

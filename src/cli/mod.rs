@@ -3,9 +3,11 @@
 pub mod args;
 pub mod bench;
 pub mod config;
+pub mod error;
 pub mod info;
 pub mod interrupt;
 pub mod models;
+pub mod params;
 pub mod run;
 pub mod run_args;
 pub mod select;
@@ -13,6 +15,7 @@ pub mod summary;
 pub mod tissue;
 pub mod tune;
 pub mod tune_cache;
+pub mod tuning;
 
 use clap::{Parser, Subcommand};
 
@@ -41,23 +44,7 @@ pub enum Command {
     Models(models::ModelsArgs),
 }
 
-/// An error and its causes as one line, each cause said once: messages
-/// that already quote their cause (`cannot create {path}: {os error}`)
-/// are not followed by it again.
-pub fn error_text(e: &anyhow::Error) -> String {
-    let mut text = String::new();
-    for cause in e.chain() {
-        let part = cause.to_string();
-        if text.contains(&part) {
-            continue;
-        }
-        if !text.is_empty() {
-            text.push_str(": ");
-        }
-        text.push_str(&part);
-    }
-    text
-}
+pub use error::error_text;
 
 /// Runs the parsed command; `matches` are clap's, to tell options given on
 /// the command line from defaults.

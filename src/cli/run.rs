@@ -27,9 +27,10 @@ use fibril_host::units::UnitTags;
 use fibril_host::{CellModel, Domain, GridDims, ModelVisitor, Precision, Scalar, dispatch};
 use indicatif::{ProgressBar, ProgressStyle};
 
-use super::args::{self, ParamAssign, duration_steps};
+use super::args::{self, duration_steps};
 use super::config::{Resolved, RunConfig};
 use super::interrupt::{self, INTERRUPTED_EXIT};
+use super::params::ParamAssign;
 use super::run_args::{InitArg, ProtocolArg, RunArgs};
 use super::select::{Selected, build_solver, check_memory, select};
 use super::summary::{ActivationRecord, EcgRecord, ResumeRecord, RunStart, RunSummary};
@@ -148,7 +149,7 @@ pub fn check_resolved(mut resolved: Resolved) -> anyhow::Result<CheckedRun> {
 /// Cell-updates between two NaN checks at least, on a GPU: each check
 /// costs about 18 us there, left pending or not (a reduction, its flag's
 /// copy and the end of a graph's replay; a check every 100 steps slowed a
-/// 64^3 run on an H100 by about 8%, docs/BENCHMARKS.md), so a stretch of
+/// 64^3 run on an H100 by about 8%, docs/history/BENCHMARKS-2026.md), so a stretch of
 /// 2^27 cell-updates of the whole grid (about 1 ms at 64^3 on an H100)
 /// keeps it near 1%.
 const CHECK_CELL_UPDATES: u64 = 1 << 27;
@@ -378,7 +379,7 @@ fn plan(
 ) -> anyhow::Result<Plan> {
     let config = &resolved.config;
     if tissue.is_some() {
-        tissue::check_options(config)?;
+        config.check_tissue_options()?;
     }
     let checked = check(config, &domain)?;
     for note in &checked.notes {
@@ -868,9 +869,7 @@ fn start<M: CellModel, T: Scalar>(config: &RunConfig, plan: &mut Plan) -> anyhow
     };
     let mut tuning = None;
     let mut solver = match &plan.tissue {
-        Some(t) => {
-            tissue::build_solver::<M, T>(&plan.selected, t, config.compute.exchange.into(), domain, &initial)?
-        }
+        Some(t) => tissue::build_solver::<M, T>(&plan.selected, t, &config.compute, domain, &initial)?,
         None => {
             let (kernel, found) = kernel_for::<M, T>(
                 &plan.selected,

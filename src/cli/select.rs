@@ -5,13 +5,13 @@ use std::time::Duration;
 
 use anyhow::{Context, bail};
 use fibril_host::backend::gpu::device_count;
-use fibril_host::backend::{CpuSolver, GpuDevice, GpuSolver, KernelConfig, Solver};
+use fibril_host::backend::{GpuDevice, KernelConfig, Solver};
 use fibril_host::events::recording::Recording;
 use fibril_host::memory::{Estimate, Placement, available_host_bytes, estimate, format_bytes};
-use fibril_host::multi::gpu::SplitRun;
+use fibril_host::multi::Exchange;
 use fibril_host::multi::nccl::{self, UniqueId};
 use fibril_host::multi::rank::{RankInfo, rendezvous_address, share_id};
-use fibril_host::multi::{Exchange, GpuMultiSolver};
+use fibril_host::simulation::{Devices, GpuOptions, Mesh, SolverPlan};
 use fibril_host::{CellModel, Domain, Precision, Scalar, State};
 
 use super::args::{BackendArg, ComputeArgs, ExchangeArg, GpuCount, RankArgs};
@@ -326,8 +326,38 @@ pub fn check_memory(
     Ok(needs)
 }
 
+/// The devices of the selected backend, as the library's solver factory
+/// takes them (a rank's NCCL id handed out at the rendezvous first).
+pub fn devices(
+    selected: &Selected,
+    compute: &ComputeArgs,
+    kernel: KernelConfig,
+    domain: &Domain,
+    precision: Precision,
+) -> anyhow::Result<Devices> {
+    Ok(match selected {
+        Selected::Cpu => Devices::Cpu,
+        Selected::Gpus(gpus) => Devices::Gpus(gpus.clone()),
+        Selected::Rank { device, info, rendezvous, options } => {
+            let id = rendezvous_id(info, rendezvous, *options, compute, kernel, domain, precision)?;
+            Devices::Rank { device: device.clone(), rank: info.rank, world: info.world_size, id }
+        }
+    })
+}
+
+/// How the GPU solvers of these options run.
+pub fn gpu_options(compute: &ComputeArgs) -> GpuOptions {
+    GpuOptions {
+        graphs: !compute.no_graphs,
+        pdl: !compute.no_pdl,
+        overlap: !compute.no_overlap,
+        exchange: compute.exchange.into(),
+    }
+}
+
 /// Builds the solver of model `M` on the selected backend with `initial`
-/// as its state (`kernel` may differ from `compute`'s in a sweep).
+/// as its state (`kernel` may differ from `compute`'s in a sweep), through
+/// the library's one factory ([`SolverPlan`]).
 pub fn build_solver<M: CellModel, T: Scalar>(
     selected: &Selected,
     compute: &ComputeArgs,
@@ -335,29 +365,29 @@ pub fn build_solver<M: CellModel, T: Scalar>(
     domain: &Domain,
     initial: &State<T>,
 ) -> anyhow::Result<Box<dyn Solver<T>>> {
-    let run = SplitRun { ptx: crate::PTX, config: kernel, domain, initial };
-    Ok(match selected {
-        Selected::Cpu => Box::new(CpuSolver::<M, T>::new(domain, initial)),
-        Selected::Gpus(gpus) if gpus.len() == 1 => {
-            let mut solver = GpuSolver::<M, T>::new(&gpus[0], crate::PTX, kernel, domain, initial)?;
-            solver.set_graphs(!compute.no_graphs);
-            solver.set_programmatic_launch(!compute.no_pdl);
-            Box::new(solver)
-        }
-        Selected::Gpus(gpus) => {
-            Box::new(GpuMultiSolver::<M, T>::new(gpus, &run, compute.exchange.into(), !compute.no_overlap)?)
-        }
-        Selected::Rank { device, info, rendezvous, options } => {
-            let id = rendezvous_id(info, rendezvous, *options, compute, kernel, domain, T::PRECISION)?;
-            Box::new(GpuMultiSolver::<M, T>::new_rank(
-                device,
-                &run,
-                !compute.no_overlap,
-                (info.rank, info.world_size),
-                id,
-            )?)
-        }
-    })
+    build_on::<M, T>(&Mesh::Grid, selected, compute, kernel, domain, initial)
+}
+
+/// [`build_solver`] for any mesh.
+pub fn build_on<M: CellModel, T: Scalar>(
+    mesh: &Mesh,
+    selected: &Selected,
+    compute: &ComputeArgs,
+    kernel: KernelConfig,
+    domain: &Domain,
+    initial: &State<T>,
+) -> anyhow::Result<Box<dyn Solver<T>>> {
+    let devices = devices(selected, compute, kernel, domain, T::PRECISION)?;
+    let plan = SolverPlan {
+        mesh,
+        devices: &devices,
+        kernels: Some(crate::PTX),
+        kernel,
+        options: gpu_options(compute),
+        domain,
+        initial,
+    };
+    Ok(plan.build_for::<M>()?)
 }
 
 /// Rank 0 makes the NCCL id and hands it to the others; all ranks must have

@@ -126,7 +126,7 @@ pub struct RunSummary {
     pub tips_files: Vec<String>,
     /// With `--kernel tune`: every candidate's figure and the choice.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub kernel_tuning: Option<super::tune::Tuning>,
+    pub kernel_tuning: Option<super::tuning::Tuning>,
 }
 
 /// What a run's summary holds before the run starts.
@@ -229,7 +229,7 @@ impl RunSummary {
     pub fn fail(&mut self, error: &anyhow::Error) {
         let step = self.steps;
         self.outcome = Outcome::Failed { step, t_ms: self.simulated_ms };
-        self.error = Some(super::error_text(error));
+        self.error = Some(super::error::error_text(error));
     }
 
     /// The line a completed run prints. Its rates are those of the

@@ -27,12 +27,9 @@ use std::sync::Arc;
 
 use anyhow::{Context, bail};
 use fibril_host::backend::Solver;
-use fibril_host::multi::Exchange;
-use fibril_host::tissue::cpu::TissueCpuSolver;
+use fibril_host::simulation::{Mesh, PlacementError, TissueMesh};
 use fibril_host::tissue::files::{read_fibres, read_labels};
 use fibril_host::tissue::geometry::Generator;
-use fibril_host::tissue::gpu::TissueGpuSolver;
-use fibril_host::tissue::split_gpu::TissueGpuMultiSolver;
 use fibril_host::tissue::{Conductivity, Fibres, Operator, Tissue, TissueLayout, WeightChoice};
 use fibril_host::{CellModel, Domain, ModelInfo, ModelSetup, Scalar, State};
 use serde::{Deserialize, Serialize};
@@ -375,71 +372,22 @@ pub fn prepare(
 
 /// The solver of a tissue run on the selected backend: the CPU, one GPU,
 /// or several GPUs sharing the tissue along z in parts of about equal
-/// numbers of tissue cells.
+/// numbers of tissue cells (the library's factory,
+/// [`fibril_host::simulation::SolverPlan`]).
 pub fn build_solver<M: CellModel, T: Scalar>(
     selected: &Selected,
     tissue: &TissueRun,
-    exchange: Exchange,
+    compute: &super::args::ComputeArgs,
     domain: &Domain,
     initial: &State<T>,
 ) -> anyhow::Result<Box<dyn Solver<T>>> {
-    Ok(match selected {
-        Selected::Cpu => Box::new(TissueCpuSolver::<M, T>::with_weights(
-            domain,
-            &tissue.op,
-            tissue.layout,
-            tissue.weights,
-            initial,
-        )?),
-        Selected::Gpus(gpus) if gpus.len() == 1 => Box::new(TissueGpuSolver::<M, T>::with_weights(
-            &gpus[0],
-            crate::PTX,
-            domain,
-            &tissue.op,
-            tissue.layout,
-            tissue.weights,
-            initial,
-        )?),
-        Selected::Gpus(_) if tissue.weights == WeightChoice::Classes => bail!(
-            "[tissue] weights = \"classes\" runs on the CPU or one GPU; a tissue split over several GPUs \
-             keeps per-cell rows: give weights = \"auto\" or \"per-cell\", or one GPU"
-        ),
-        Selected::Gpus(gpus) => Box::new(TissueGpuMultiSolver::<M, T>::new(
-            gpus,
-            crate::PTX,
-            domain,
-            &tissue.op,
-            tissue.layout,
-            exchange,
-            initial,
-        )?),
-        Selected::Rank { .. } => bail!(MULTI_PROCESS),
-    })
-}
-
-/// Why a tissue does not run as one process per GPU: the split is made
-/// from the whole tissue's operator, which every process would have to
-/// build, and its outputs gathered by NCCL, which the tissue's parts of
-/// unequal sizes do not do yet.
-const MULTI_PROCESS: &str = "a tissue runs in one process (the CPU, one GPU, or several GPUs with --gpus N or \
-     --gpu-ids, which split it by tissue cells); start one process with --exchange peer or host, not one per GPU";
-
-/// What a tissue run does not offer yet, refused before any work starts.
-pub fn check_options(config: &super::config::RunConfig) -> anyhow::Result<()> {
-    if !config.electrode.is_empty() || config.output.ecg_every_ms.is_some() {
-        bail!(
-            "the pseudo-ECG does not follow a tissue's boundary yet; drop [[electrode]] and --ecg-every-ms"
-        );
+    if matches!(selected, Selected::Rank { .. }) {
+        // Refused before the ranks' rendezvous, which would wait for the others.
+        return Err(PlacementError::TissueOverProcesses.into());
     }
-    if config.output.tips_every_ms.is_some() {
-        bail!("spiral tips are not found on a tissue yet; drop --tips-every-ms");
-    }
-    if config.compute.exchange == super::args::ExchangeArg::Nccl {
-        bail!(MULTI_PROCESS);
-    }
-    if config.compute.kernel != super::args::KernelArg::Auto {
-        bail!("a tissue has its own kernels (the layout in [tissue]); drop --kernel");
-    }
-    config.compute.check_option_values()?;
-    Ok(())
+    let mesh =
+        Mesh::Tissue(TissueMesh { op: tissue.op.clone(), layout: tissue.layout, weights: tissue.weights });
+    // The tissue solvers take no kernel choice (their own kernels).
+    let kernel = compute.kernel_config(domain.model().info(), T::PRECISION, domain.dims(), selected.gpus());
+    super::select::build_on::<M, T>(&mesh, selected, compute, kernel, domain, initial)
 }

@@ -4,7 +4,7 @@
 //! and the grid: on an H100 the blocked kernel steps Mitchell-Schaeffer
 //! 1.37x faster than one step per pass at 256^3 and Karma 1.15x at 512^3,
 //! while on an H200, whose memory is faster, one step per pass wins for
-//! both but Mitchell-Schaeffer (docs/BENCHMARKS.md, "The third form").
+//! both but Mitchell-Schaeffer (docs/history/BENCHMARKS-2026.md, "The third form").
 //! A rule cannot know that; a moment of timing can. Every kernel gives the
 //! same bits, so the choice changes the speed and nothing else.
 //!
@@ -32,11 +32,11 @@ use fibril_host::backend::{GpuDevice, KernelConfig, KernelKind};
 
 use fibril_host::events::recording::Recording;
 use fibril_host::{CellModel, Domain, GridDims, ModelInfo, Precision, Scalar, State};
-use serde::{Deserialize, Serialize};
 
 use super::args::ComputeArgs;
 use super::select::{Selected, build_solver, check_memory};
 use super::tune_cache::{self, DeviceKey, TuneKey};
+pub use super::tuning::{FromCache, Timed, Tuning};
 
 /// The shortest timed stretch of steps, seconds: long enough that the
 /// clock and the host's enqueueing are small next to it.
@@ -45,7 +45,7 @@ const STRETCH_S: f64 = 0.04;
 /// How much faster than auto's choice another kernel must be in the
 /// tuning to be taken. Figures closer than this are noise on a shared
 /// machine: on an H200 a columns chunk 0.1% faster in the tuning was 2.8%
-/// slower in the benchmark that followed (docs/BENCHMARKS.md,
+/// slower in the benchmark that followed (docs/history/BENCHMARKS-2026.md,
 /// "`--kernel tune`"), and auto's choice is the one whose speed is known.
 pub const MARGIN: f64 = 1.02;
 
@@ -55,42 +55,6 @@ const REPEATS: usize = 3;
 /// The most steps one stretch takes, so that a tiny grid does not keep the
 /// search for a long stretch going for ever.
 const MAX_STRETCH_STEPS: u64 = 1 << 20;
-
-/// One candidate's figure.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct Timed {
-    /// The kernel as the run reports it (`blocked 32x32 k3 z32`).
-    pub kernel: String,
-    /// The best of the timed stretches; `None` when it could not be built.
-    pub steps_per_s: Option<f64>,
-    /// Why the candidate was not timed.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub skipped: Option<String>,
-}
-
-/// What `--kernel tune` found.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct Tuning {
-    /// The kernel the run takes.
-    pub chosen: String,
-    /// `--kernel auto`'s choice, kept unless another was [`MARGIN`] faster.
-    pub rule: String,
-    pub timings: Vec<Timed>,
-    /// Wall time of the tuning, building the candidates included.
-    pub seconds: f64,
-    /// Where the choice came from when it was not timed in this run: the
-    /// tune cache's file and when the choice was timed
-    /// ([`super::tune_cache`]); the figures above are that timing's.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub from_cache: Option<FromCache>,
-}
-
-/// A choice taken from the tune cache.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct FromCache {
-    pub file: String,
-    pub timed_at: String,
-}
 
 /// The kernel a run or benchmark takes on `selected`: `kernel` (auto's
 /// or the one named), or with `--kernel tune` on this process's GPUs the
@@ -468,7 +432,7 @@ mod tests {
 
     #[test]
     fn a_close_blocked_kernel_is_walked_too_and_can_win() {
-        // Diffusion on an H100 (docs/BENCHMARKS.md): blocked k4 z32 just
+        // Diffusion on an H100 (docs/history/BENCHMARKS-2026.md): blocked k4 z32 just
         // behind columns in the first round, far ahead at z256.
         let table = [
             ("columns 32x8 z4", 21_000.0),

@@ -1,7 +1,7 @@
 //! `--kernel tune`'s choices, kept between runs.
 //!
 //! Tuning takes 4-13 s at 256^3 and 512^3 on an H100 and about a minute
-//! at 1024^3 (docs/BENCHMARKS.md, "`--kernel tune`"), and its answer
+//! at 1024^3 (docs/history/BENCHMARKS-2026.md, "`--kernel tune`"), and its answer
 //! depends mostly on what this key names: this build's kernels, the GPUs
 //! and their CUDA driver API, the model with its parameters and math, the
 //! precision, the grid and the options that bound the search. So the
@@ -42,7 +42,7 @@ use fibril_host::backend::gpu::DeviceInfo;
 use fibril_host::io::write_json_atomic;
 use serde::{Deserialize, Serialize};
 
-use super::tune::Tuning;
+use super::tuning::Tuning;
 
 /// The variable that names the cache file, or `off`.
 pub const ENV: &str = "FIBRIL_TUNE_CACHE";
@@ -321,7 +321,7 @@ pub fn utc_text(unix_s: u64) -> String {
 mod tests {
     use fibril_host::backend::{BlockSize, KernelKind};
 
-    use super::super::tune::Timed;
+    use super::super::tuning::Timed;
     use super::*;
 
     fn key(nx: u32) -> TuneKey {

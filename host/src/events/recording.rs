@@ -19,7 +19,7 @@ use kernels_gpu::events::Recorder;
 use kernels_gpu::layout::grid::GridDims;
 use rayon::prelude::*;
 
-use crate::multi::ZSplit;
+use crate::layout::zsplit::ZSplit;
 
 /// What is recorded, as the run asks for it.
 #[derive(Clone, Copy, Debug, PartialEq)]

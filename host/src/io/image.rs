@@ -27,19 +27,11 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use crate::io::atomic::write_atomic;
+use crate::io::canvas::{PlotError, area_over, font_ready, text, tick};
+pub use crate::io::canvas::{Rgb, label};
 use crate::io::colormap::scaled;
-use crate::io::plot::{PlotError, area_over, font_ready, text, tick};
 use crate::scalar::Scalar;
 
-/// An RGB image, 8 bits per channel, rows from the top.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Rgb {
-    pub width: usize,
-    pub height: usize,
-    pub pixels: Vec<u8>,
-}
-
-const BACKGROUND: [u8; 3] = [255, 255, 255];
 /// Outer margin, and the space between a panel and the next one's axis.
 const MARGIN: usize = 12;
 const GAP: usize = 16;
@@ -59,50 +51,6 @@ const TICK_MARK: u32 = 5;
 const AXIS_PAD: usize = 3 * TICK_MARK as usize + 6;
 /// At most this many ticks on the colour bar.
 const BAR_TICKS: usize = 6;
-
-impl Rgb {
-    pub(crate) fn new(width: usize, height: usize) -> Self {
-        Self { width, height, pixels: BACKGROUND.repeat(width * height) }
-    }
-
-    fn put(&mut self, x: usize, y: usize, c: [u8; 3]) {
-        if x < self.width && y < self.height {
-            let i = 3 * (y * self.width + x);
-            self.pixels[i..i + 3].copy_from_slice(&c);
-        }
-    }
-
-    /// The colour at (x, y).
-    pub fn get(&self, x: usize, y: usize) -> [u8; 3] {
-        let i = 3 * (y * self.width + x);
-        [self.pixels[i], self.pixels[i + 1], self.pixels[i + 2]]
-    }
-
-    /// The PNG encoding of the image.
-    pub fn encode_png(&self) -> io::Result<Vec<u8>> {
-        let mut out = Vec::new();
-        let mut enc = png::Encoder::new(&mut out, self.width as u32, self.height as u32);
-        enc.set_color(png::ColorType::Rgb);
-        enc.set_depth(png::BitDepth::Eight);
-        let mut writer = enc.write_header().map_err(io::Error::other)?;
-        writer.write_image_data(&self.pixels).map_err(io::Error::other)?;
-        writer.finish().map_err(io::Error::other)?;
-        Ok(out)
-    }
-}
-
-/// A number for a label: at most 4 significant decimals, no trailing zeros.
-pub fn label(x: f64) -> String {
-    if x.is_nan() {
-        return "nan".into();
-    }
-    if x != 0.0 && (x.abs() >= 1e5 || x.abs() < 1e-3) {
-        return format!("{x:.2e}");
-    }
-    let s = format!("{x:.3}");
-    let s = s.trim_end_matches('0').trim_end_matches('.');
-    if s == "-0" { "0".into() } else { s.into() }
-}
 
 /// The smallest and largest finite values of `values` (NaN, NaN if none).
 pub fn finite_range(values: impl Iterator<Item = f64>) -> (f64, f64) {
@@ -338,15 +286,6 @@ pub fn write_midplanes<T: Scalar>(
 mod tests {
     use super::*;
     use crate::io::colormap::viridis;
-
-    #[test]
-    fn labels_are_short() {
-        assert_eq!(label(0.0), "0");
-        assert_eq!(label(4.0), "4");
-        assert_eq!(label(125.25), "125.25");
-        assert_eq!(label(-0.0001), "-1.00e-4");
-        assert_eq!(label(2.0 / 3.0), "0.667");
-    }
 
     fn decode(png: &[u8]) -> (usize, usize, Vec<u8>) {
         let mut reader = png::Decoder::new(std::io::Cursor::new(png)).read_info().unwrap();

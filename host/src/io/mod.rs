@@ -6,6 +6,7 @@
 
 pub mod atomic;
 pub mod bounded;
+pub mod canvas;
 pub mod colormap;
 pub mod image;
 pub mod manifest;

@@ -21,31 +21,12 @@
 //! ```
 
 use std::ops::Range;
-use std::sync::OnceLock;
 
-use plotters::coord::Shift;
 use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
-use plotters::style::{FontStyle, register_font};
 
-use crate::io::image::{Rgb, label};
-
-/// DejaVu Sans 2.37, unmodified, from Debian's `fonts-dejavu-core`
-/// 2.37-6; `fonts/LICENSE-DejaVu.txt` has its licence (Bitstream Vera and
-/// Arev: free to embed and redistribute) and checksum. Embedded because the
-/// machines that build and run fibril may have no fonts at all; it covers
-/// Greek (φ) and Latin-1 (µ, °). It costs its 742 KiB in the binary.
-pub const FONT: &[u8] = include_bytes!("fonts/DejaVuSans.ttf");
-
-/// The family the font is registered as: plotters' default family, so
-/// that every text it draws (tick labels included) uses it.
-pub(crate) const FAMILY: &str = "sans-serif";
-
-/// Smallest and largest plots accepted, in pixels. Below the smallest the
-/// labels leave no room for the data; the largest bounds the buffer (8192²
-/// RGB pixels are 192 MiB).
-pub const MIN_SIZE: (u32, u32) = (200, 150);
-pub const MAX_SIZE: (u32, u32) = (8192, 8192);
+pub use crate::io::canvas::{FONT, MAX_SIZE, MIN_SIZE, PlotError};
+use crate::io::canvas::{Rgb, font_ready, text, tick};
 
 const TITLE_PX: f64 = 20.0;
 const LABEL_PX: f64 = 15.0;
@@ -89,43 +70,9 @@ impl Series {
     }
 }
 
-/// Why a plot could not be drawn.
-#[derive(Debug, thiserror::Error)]
-pub enum PlotError {
-    #[error(
-        "a plot is {}x{} to {}x{} pixels, not {width}x{height}",
-        MIN_SIZE.0, MIN_SIZE.1, MAX_SIZE.0, MAX_SIZE.1
-    )]
-    Size { width: u32, height: u32 },
-    #[error("series {name:?} has {x} x values but {y} y values: they go in pairs")]
-    Lengths { name: String, x: usize, y: usize },
-    #[error("nothing to plot: no series has a finite point")]
-    NoData,
-    #[error("the {axis} range {lo} to {hi} is not an increasing pair of finite numbers")]
-    Range { axis: &'static str, lo: f64, hi: f64 },
-    #[error("the embedded font could not be read")]
-    Font,
-    #[error("drawing the plot failed: {0}")]
-    Draw(String),
-    #[error("encoding the plot as PNG failed: {0}")]
-    Encode(#[source] std::io::Error),
-}
-
 /// plotters' errors are generic over the backend; their text is kept.
 fn drawing(e: impl std::error::Error) -> PlotError {
     PlotError::Draw(e.to_string())
-}
-
-/// Registers [`FONT`] with plotters once per process.
-pub(crate) fn font_ready() -> Result<(), PlotError> {
-    static REGISTERED: OnceLock<bool> = OnceLock::new();
-    let ok = *REGISTERED.get_or_init(|| register_font(FAMILY, FontStyle::Normal, FONT).is_ok());
-    if ok { Ok(()) } else { Err(PlotError::Font) }
-}
-
-/// Text of `px` pixels in the embedded font.
-pub(crate) fn text(px: f64) -> TextStyle<'static> {
-    TextStyle::from((FAMILY, px).into_font())
 }
 
 /// The colour of series `i`: Tableau 10, distinct in print and for most
@@ -352,13 +299,6 @@ fn draw_mesh(chart: &mut Chart, x_label: &str, y_label: &str) -> Result<(), Plot
         .map_err(drawing)
 }
 
-/// The label of a tick at `v` on an axis spanning `span`: plotters steps
-/// from the axis start in floating point, so the tick meant at 0 can land
-/// at -2.2e-16, which would print as such.
-pub(crate) fn tick(v: f64, span: f64) -> String {
-    label(if v.abs() < span * 1e-9 { 0.0 } else { v })
-}
-
 /// The legend, upper right on a white box, when a series has a name.
 fn draw_legend<'a, 'b: 'a>(chart: &mut Chart<'a, 'b>, series: &[Series]) -> Result<(), PlotError> {
     if series.iter().all(|s| s.name.is_empty()) {
@@ -372,13 +312,6 @@ fn draw_legend<'a, 'b: 'a>(chart: &mut Chart<'a, 'b>, series: &[Series]) -> Resu
         .label_font(text(TICK_PX))
         .draw()
         .map_err(drawing)
-}
-
-/// A drawing area of plotters over `img`, for pictures drawn partly by
-/// hand (the mid-plane images).
-pub(crate) fn area_over(img: &mut Rgb) -> DrawingArea<BitMapBackend<'_>, Shift> {
-    let (w, h) = (img.width as u32, img.height as u32);
-    BitMapBackend::with_buffer(&mut img.pixels, (w, h)).into_drawing_area()
 }
 
 #[cfg(test)]
@@ -482,13 +415,6 @@ mod tests {
         assert!(matches!(line_plot_png("t", "x", "y", &empty, 400, 300), Err(PlotError::NoData)));
         let err = trajectory_png("t", "x", "y", &ok, (1.0, 1.0), (0.0, 1.0), 400, 300).unwrap_err();
         assert!(matches!(err, PlotError::Range { axis: "x", .. }), "{err}");
-    }
-
-    #[test]
-    fn ticks_near_zero_read_zero() {
-        assert_eq!(tick(-2.220446049250313e-16, 2.2), "0");
-        assert_eq!(tick(1e-12, 1e-6), "1.00e-12");
-        assert_eq!(tick(0.4, 2.2), "0.4");
     }
 
     #[test]

@@ -30,7 +30,7 @@ type Job = Box<dyn FnOnce(&mut SnapshotWriter) -> Result<(), WriteError> + Send>
 
 /// States the writer thread is done with, handed back so the next snapshot
 /// is downloaded into them: fresh blocks of this size cost more in page
-/// faults than the copy itself (the H100 measurement in docs/BENCHMARKS.md).
+/// faults than the copy itself (the H100 measurement in docs/history/BENCHMARKS-2026.md).
 type Recycled = Arc<Mutex<Vec<Box<dyn std::any::Any + Send>>>>;
 
 /// States kept for reuse at most: the queue's one and the one being written.

@@ -10,9 +10,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::events::recording::Maps;
 use crate::io::atomic::write_atomic_with;
+use crate::io::atomic::{write_atomic, write_json_atomic};
 use crate::io::image::{finite_range, label, write_midplanes};
 use crate::io::vti::{self, PvdEntry, VtiArray};
-use crate::io::{npy, output_dir::OutputDir, write_atomic, write_json_atomic};
+use crate::io::{npy, output_dir::OutputDir};
 use crate::scalar::Scalar;
 use crate::state::State;
 use crate::units::UnitTags;
@@ -150,7 +151,7 @@ impl SnapshotWriter {
     /// variables; at least one).
     /// Writes each snapshot's files on threads of their own: for a writer
     /// behind a GPU run, where the fsyncs overlap and the run waits less
-    /// (the H100 measurement in docs/BENCHMARKS.md). A CPU run writes
+    /// (the H100 measurement in docs/history/BENCHMARKS-2026.md). A CPU run writes
     /// inline, one file at a time, within its memory estimate.
     pub fn write_files_in_parallel(&mut self) {
         self.parallel = true;
@@ -186,7 +187,7 @@ impl SnapshotWriter {
     ) -> Result<Self, WriteError> {
         let path = dir.existing(INDEX_FILE);
         let records: Vec<SnapshotRecord> =
-            match super::bounded::read(&path, MAX_INDEX_BYTES, "an index fibril wrote") {
+            match crate::io::bounded::read(&path, MAX_INDEX_BYTES, "an index fibril wrote") {
                 Ok(bytes) => serde_json::from_slice(&bytes)
                     .map_err(|e| at(path.clone())(io::Error::new(io::ErrorKind::InvalidData, e)))?,
                 Err(e) if e.kind() == io::ErrorKind::NotFound => Vec::new(),

@@ -3,12 +3,12 @@
 
 use kernels_gpu::{CellModel, ZWindow};
 
-use super::split::ZSplit;
-use crate::backend::gpu::kernel::pass_steps;
 use crate::backend::{BackendKind, CpuSolver, Solver, SolverError};
 use crate::domain::Domain;
 use crate::events::recording::Maps;
 use crate::events::{EventStart, Events};
+use crate::kernel_config::pass_steps;
+use crate::layout::zsplit::ZSplit;
 use crate::scalar::Scalar;
 use crate::state::State;
 use kernels_gpu::ecg::EcgProbe;

@@ -16,71 +16,23 @@
 //! the pass, so they need their locals); the global ends are mirrored k
 //! slices deep (halo slice j reflects owned slice 2k - j).
 //!
+//! Which slices each sub-domain owns is [`ZSplit`] (in
+//! [`crate::layout::zsplit`], beside the other layouts); [`plan`] checks a
+//! split and sizes its halos, [`error`] says why one could not be built.
 //! `gpu` runs the sub-domains on GPUs, all in this process or one per
 //! process (`rank` finds the processes and introduces them to each other,
 //! `nccl` carries the halos between them); `cpu` runs the same split on
 //! CPU sub-domains so that CI checks the decomposition without a GPU.
 
 pub mod cpu;
+pub mod error;
 pub mod gpu;
 pub mod nccl;
+pub mod plan;
 pub mod rank;
-pub mod split;
 
+pub use crate::layout::zsplit::{SplitError, ZSplit};
 pub use cpu::CpuMultiSolver;
+pub use error::MultiError;
 pub use gpu::{Exchange, GpuMultiSolver};
-pub use split::{SplitError, ZSplit};
-
-use thiserror::Error;
-
-use crate::solver::SolverError;
-
-/// Why a split solver could not be built. (Once running, its failures are
-/// [`SolverError`]s, NCCL's as [`SolverError::Communication`].)
-#[derive(Debug, Error)]
-pub enum MultiError {
-    #[error(transparent)]
-    Solver(#[from] SolverError),
-    #[error(transparent)]
-    Split(#[from] SplitError),
-    #[error(transparent)]
-    Nccl(#[from] nccl::NcclError),
-    #[error("GPU {from} cannot access GPU {to} directly (no peer access between them); use --exchange host")]
-    NoPeerAccess { from: usize, to: usize },
-    #[error(
-        "splitting a grid over GPUs needs at least 2 cells along every axis, but it is {nx}x{ny}x{nz}; \
-         run sheets and cables on one GPU"
-    )]
-    NotThreeDimensional { nx: u32, ny: u32, nz: u32 },
-    #[error(
-        "--kernel blocked with --steps-per-pass {steps} over several GPUs exchanges halos {steps} slices deep \
-         by peer or host copies within one process, not through NCCL; use --exchange peer or host on one \
-         machine, or --steps-per-pass 1 (or another --kernel) for NCCL and several processes"
-    )]
-    DeepHalosNeedCopies { steps: u32 },
-}
-
-impl From<nccl::NcclError> for SolverError {
-    /// NCCL failing while a split solver runs.
-    fn from(e: nccl::NcclError) -> Self {
-        SolverError::Communication { during: "exchanging halos through NCCL", source: Box::new(e) }
-    }
-}
-
-/// Refuses grids that cannot be split along z: sheets and cables (their
-/// kernels are not windowed along z) and grids with too few slices for
-/// halos `depth` slices deep ([`halo_depth`]).
-pub fn check_splittable(dims: kernels_gpu::GridDims, parts: usize, depth: u32) -> Result<ZSplit, MultiError> {
-    if dims.axes() < 3 {
-        return Err(MultiError::NotThreeDimensional { nx: dims.nx, ny: dims.ny, nz: dims.nz });
-    }
-    Ok(ZSplit::balanced_with_depth(dims.nz, parts, depth)?)
-}
-
-/// How deep the halos of a split run with `kernel` are: the blocked
-/// kernel's passes of k steps read k slices beyond the owned ones and
-/// exchange once a pass (deep halos), the
-/// other kernels one slice, every step.
-pub fn halo_depth(kernel: &crate::backend::KernelConfig) -> u32 {
-    if kernel.kind == crate::backend::KernelKind::Blocked { kernel.steps_per_pass.max(1) } else { 1 }
-}
+pub use plan::{check_splittable, halo_depth};

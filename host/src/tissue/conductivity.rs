@@ -18,7 +18,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::TissueError;
+use super::error::TissueError;
 
 /// Diffusion coefficients along the fibre, across it and (orthotropic
 /// tissue) along the sheet, in the model's space unit^2 per time unit

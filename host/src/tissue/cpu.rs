@@ -19,10 +19,14 @@ use kernels_gpu::tissue::{
 use kernels_gpu::{CellModel, Locals, StepCoeffs};
 use rayon::prelude::*;
 
+use super::error::TissueError;
+use super::layout::TissueLayout;
 use super::maps::Storage;
+use super::neighbours::NeighbourTable;
 use super::neighbours::{CompactFields, CompactLay};
+use super::rows::{WeightChoice, WeightRows};
+use super::storage::{TableChoice, storage_name};
 use super::weights::Operator;
-use super::{NeighbourTable, TableChoice, TissueError, TissueLayout, WeightChoice, WeightRows, storage_name};
 use crate::domain::Domain;
 use crate::events::ecg::pseudo_ecg_at;
 use crate::events::recording::Maps;

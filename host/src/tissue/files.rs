@@ -11,7 +11,7 @@ use std::path::Path;
 use kernels_gpu::GridDims;
 use thiserror::Error;
 
-use super::Fibres;
+use super::conductivity::Fibres;
 use crate::io::{npy, vti_read};
 
 /// Why a geometry or fibre file was refused; each message names the file,

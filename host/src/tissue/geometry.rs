@@ -17,7 +17,8 @@ use kernels_gpu::GridDims;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use super::{Conductivity, Fibres, Tissue};
+use super::conductivity::{Conductivity, Fibres};
+use super::description::Tissue;
 
 /// A generated geometry, as a configuration names it.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]

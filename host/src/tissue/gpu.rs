@@ -15,16 +15,17 @@ use kernels_gpu::registry::{self, Kernel};
 use kernels_gpu::tissue::DenseTissue;
 use kernels_gpu::{CellModel, DEFAULT_BLOCK, FLAT_BLOCK, GridDims, Locals, StepCoeffs, ZWindow};
 
+use super::layout::TissueLayout;
 use super::maps::Storage;
 use super::neighbours::{CompactFields, CompactLay};
+use super::neighbours::{NeighbourForm, NeighbourTable};
+use super::rows::{WeightChoice, WeightRows};
+use super::storage::{TableChoice, storage_name};
 use super::weights::Operator;
-use super::{
-    NeighbourForm, NeighbourTable, TableChoice, TissueLayout, WeightChoice, WeightRows, storage_name,
-};
-use crate::backend::gpu::GpuDevice;
+use crate::backend::gpu::cuda::cuda;
+use crate::backend::gpu::device::GpuDevice;
 use crate::backend::gpu::maps::DeviceMaps;
 use crate::backend::gpu::nonfinite::NonfiniteFlags;
-use crate::backend::gpu::solver::cuda;
 use crate::domain::Domain;
 use crate::events::ecg::pseudo_ecg_at;
 use crate::events::recording::Maps;

@@ -15,7 +15,7 @@ use crate::events::stimulus::Stimulus;
 use crate::scalar::Scalar;
 use crate::state::State;
 
-use super::TissueLayout;
+use super::layout::TissueLayout;
 use super::weights::Operator;
 
 /// Which box cell each stored cell is, and which box cells are tissue.

@@ -16,8 +16,9 @@ use kernels_gpu::Real;
 use kernels_gpu::tissue::{CLASS_ROW, DIRECTIONS};
 use rayon::prelude::*;
 
+use super::error::TissueError;
+use super::layout::TissueLayout;
 use super::weights::Operator;
-use super::{TissueError, TissueLayout};
 
 /// The most classes a 16-bit class index tells apart.
 pub const MAX_CLASSES: usize = 1 << 16;

@@ -44,12 +44,13 @@ use std::ops::Range;
 use kernels_gpu::tissue::DIRECTIONS;
 use kernels_gpu::{GridDims, ModelInfo};
 
+use super::layout::TissueLayout;
+use super::neighbours::NeighbourForm;
 use super::neighbours::{NeighbourChoice, NeighbourTable};
 use super::weights::{NOT_TISSUE, Operator};
-use super::{NeighbourForm, TissueLayout};
 use crate::events::recording::Maps;
 use crate::events::stimulus::Stimulus;
-use crate::multi::{SplitError, ZSplit};
+use crate::layout::zsplit::{SplitError, ZSplit};
 use crate::scalar::Scalar;
 use crate::state::State;
 

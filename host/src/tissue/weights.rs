@@ -51,7 +51,8 @@ use kernels_gpu::tissue::{DIRECTIONS, OFFSETS, direction_of};
 use rayon::prelude::*;
 
 use super::conductivity::{Frame, unit_frame};
-use super::{Tissue, TissueError};
+use super::description::Tissue;
+use super::error::TissueError;
 
 /// Marks a cell outside the tissue in a box-to-compact index.
 pub const NOT_TISSUE: u32 = u32::MAX;
@@ -92,7 +93,7 @@ impl Operator {
     /// conductivities, different (but for a 2^-64 chance) otherwise. A
     /// checkpoint keeps it so that a run is not resumed on another tissue.
     pub fn fingerprint(&self) -> u64 {
-        let mut h = crate::checkpoint::Fnv1a64::default();
+        let mut h = crate::hash::Fnv1a64::default();
         for n in [self.dims.nx, self.dims.ny, self.dims.nz] {
             h.update(&n.to_le_bytes());
         }

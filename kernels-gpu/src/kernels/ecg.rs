@@ -84,27 +84,22 @@ unsafe fn partial_sums<T: Real>(
 
 macro_rules! ecg_entry {
     ($t:ident) => {
-        #[unsafe(export_name = crate::entry_name!(ecg, partial, $t))]
-        pub unsafe extern "ptx-kernel" fn entry(
-            u: *const $t,
-            grid: GridDims,
-            window: ZWindow,
-            z_offset: i32,
-            halos: u32,
-            probe: EcgProbe,
-            partials: *mut f64,
-        ) {
-            unsafe { partial_sums(u, grid, window, z_offset, halos, probe, partials) }
-        }
+        const _: () = {
+            #[unsafe(export_name = crate::entry_name!(ecg, partial, $t))]
+            pub unsafe extern "ptx-kernel" fn entry(
+                u: *const $t,
+                grid: GridDims,
+                window: ZWindow,
+                z_offset: i32,
+                halos: u32,
+                probe: EcgProbe,
+                partials: *mut f64,
+            ) {
+                unsafe { partial_sums(u, grid, window, z_offset, halos, probe, partials) }
+            }
+        };
     };
 }
 
-mod f32_entry {
-    use super::*;
-    ecg_entry!(f32);
-}
-
-mod f64_entry {
-    use super::*;
-    ecg_entry!(f64);
-}
+ecg_entry!(f32);
+ecg_entry!(f64);

@@ -45,30 +45,25 @@ unsafe fn stimulate<T: Real>(
 
 macro_rules! stimulate_entry {
     ($t:ident) => {
-        #[unsafe(export_name = crate::entry_name!(stimulate, cells, $t))]
-        #[allow(clippy::too_many_arguments, reason = "the kernel's parameter list")]
-        pub unsafe extern "ptx-kernel" fn entry(
-            u: *mut $t,
-            grid: GridDims,
-            lay: TowerLayout,
-            towers: u32,
-            place: SlicePlacement,
-            args: StimulusArgs<$t>,
-            rec: Recorder<$t>,
-            origin: GridDims,
-            extent: GridDims,
-        ) {
-            unsafe { stimulate(u, grid, lay, towers, place, args, rec, origin, extent) }
-        }
+        const _: () = {
+            #[unsafe(export_name = crate::entry_name!(stimulate, cells, $t))]
+            #[allow(clippy::too_many_arguments, reason = "the kernel's parameter list")]
+            pub unsafe extern "ptx-kernel" fn entry(
+                u: *mut $t,
+                grid: GridDims,
+                lay: TowerLayout,
+                towers: u32,
+                place: SlicePlacement,
+                args: StimulusArgs<$t>,
+                rec: Recorder<$t>,
+                origin: GridDims,
+                extent: GridDims,
+            ) {
+                unsafe { stimulate(u, grid, lay, towers, place, args, rec, origin, extent) }
+            }
+        };
     };
 }
 
-mod f32_entry {
-    use super::*;
-    stimulate_entry!(f32);
-}
-
-mod f64_entry {
-    use super::*;
-    stimulate_entry!(f64);
-}
+stimulate_entry!(f32);
+stimulate_entry!(f64);

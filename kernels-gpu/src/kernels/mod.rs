@@ -39,7 +39,7 @@ pub mod tower;
 /// coefficients are that case, and with the coefficients as passed
 /// otherwise; the values are equal, so are the bits. On an H100 that made
 /// Karma's naive step at 64^3 1.07x faster and its columns step at 128^3
-/// 1.05x (docs/BENCHMARKS.md, "Small grids: the naive kernel's common
+/// 1.05x (docs/history/BENCHMARKS-2026.md, "Small grids: the naive kernel's common
 /// path"); the blocked kernel makes the same choice itself, with a longer
 /// march for the common case.
 macro_rules! step_entry {

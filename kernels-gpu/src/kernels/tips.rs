@@ -71,28 +71,23 @@ unsafe fn find<T: Real>(
 
 macro_rules! tips_entry {
     ($t:ident) => {
-        #[unsafe(export_name = crate::entry_name!(phase, plaquettes, $t))]
-        pub unsafe extern "ptx-kernel" fn entry(
-            now: *const $t,
-            prev: *const $t,
-            grid: GridDims,
-            v_star: f64,
-            position: *mut f64,
-            ids: *mut u32,
-            count: *mut u32,
-            capacity: u32,
-        ) {
-            unsafe { find(now, prev, grid, v_star, position, ids, count, capacity) }
-        }
+        const _: () = {
+            #[unsafe(export_name = crate::entry_name!(phase, plaquettes, $t))]
+            pub unsafe extern "ptx-kernel" fn entry(
+                now: *const $t,
+                prev: *const $t,
+                grid: GridDims,
+                v_star: f64,
+                position: *mut f64,
+                ids: *mut u32,
+                count: *mut u32,
+                capacity: u32,
+            ) {
+                unsafe { find(now, prev, grid, v_star, position, ids, count, capacity) }
+            }
+        };
     };
 }
 
-mod f32_entry {
-    use super::*;
-    tips_entry!(f32);
-}
-
-mod f64_entry {
-    use super::*;
-    tips_entry!(f64);
-}
+tips_entry!(f32);
+tips_entry!(f64);

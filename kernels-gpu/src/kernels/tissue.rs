@@ -185,27 +185,22 @@ unsafe fn stimulate<T: Real>(
 
 macro_rules! stimulate_entry {
     ($t:ident) => {
-        #[unsafe(export_name = crate::entry_name!(stimulate, tissue, $t))]
-        pub unsafe extern "ptx-kernel" fn entry(
-            u: *mut $t,
-            dims: GridDims,
-            index: u64,
-            first: u32,
-            end: u32,
-            args: StimulusArgs<$t>,
-            rec: Recorder<$t>,
-        ) {
-            unsafe { stimulate(u, dims, index, first, end, args, rec) }
-        }
+        const _: () = {
+            #[unsafe(export_name = crate::entry_name!(stimulate, tissue, $t))]
+            pub unsafe extern "ptx-kernel" fn entry(
+                u: *mut $t,
+                dims: GridDims,
+                index: u64,
+                first: u32,
+                end: u32,
+                args: StimulusArgs<$t>,
+                rec: Recorder<$t>,
+            ) {
+                unsafe { stimulate(u, dims, index, first, end, args, rec) }
+            }
+        };
     };
 }
 
-mod f32_entry {
-    use super::*;
-    stimulate_entry!(f32);
-}
-
-mod f64_entry {
-    use super::*;
-    stimulate_entry!(f64);
-}
+stimulate_entry!(f32);
+stimulate_entry!(f64);

@@ -19,7 +19,7 @@
 //! shared memory behind a second barrier so that threads 0..2*by write the
 //! extra lines coalesced. Here the edge threads write straight from their
 //! registers: 2*by four-byte stores per block and slice, merged in L2, for
-//! one barrier and `bx * by` shared elements less (docs/BENCHMARKS.md has
+//! one barrier and `bx * by` shared elements less (docs/history/BENCHMARKS-2026.md has
 //! the measurements of the versions).
 //!
 //! `karma_tower_march_*` takes a `z_chunk`: each block climbs that many

@@ -184,7 +184,7 @@ pub fn powi<T: Real>(q: T, m: u32) -> T {
 /// tanh) U^2 as U^2 - tanh U^2 (one rounding), the 1/2 on the other factor
 /// as gamma/2 - q^M/2 (halving is exact, so that factor is (gamma - q^M)/2
 /// to the bit), then the product less U. The kernels are bound by
-/// instruction issue (docs/BENCHMARKS.md), and this is two instructions a
+/// instruction issue (docs/history/BENCHMARKS-2026.md), and this is two instructions a
 /// cell-update fewer than the formula written out.
 #[inline(always)]
 pub fn karma_reaction<T: Real>(u: T, v: T, c: &KarmaCoeffs<T>) -> T {

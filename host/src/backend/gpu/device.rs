@@ -7,8 +7,8 @@ use cudarc::nvrtc::Ptx;
 use serde::Serialize;
 use thiserror::Error;
 
-use crate::backend::SolverError;
 use crate::memory::format_bytes;
+use crate::solver::SolverError;
 
 /// Why no GPU can be used. Each message says what was found.
 #[derive(Debug, Error)]
@@ -40,7 +40,9 @@ pub struct DeviceInfo {
     pub driver_version: i32,
 }
 
-/// An opened GPU: its context, one stream and what it reports about itself.
+/// An opened GPU: its context, one stream and what it reports about itself
+/// (clones share the context and the stream).
+#[derive(Clone)]
 pub struct GpuDevice {
     pub(super) ctx: Arc<CudaContext>,
     pub(super) stream: Arc<CudaStream>,

@@ -2,7 +2,7 @@
 //! bound by the host enqueueing one kernel launch per step.
 //!
 //! On a 64^3 grid a step launched from the host takes about 4.6 us on an
-//! H100 and a step replayed from a graph 2.5 us (docs/BENCHMARKS.md,
+//! H100 and a step replayed from a graph 2.5 us (docs/history/BENCHMARKS-2026.md,
 //! "Small grids: CUDA graphs"): the difference is the host's enqueueing.
 //! A pass of `n` steps (the step kernel `n` times, U and
 //! U_next swapping roles after each) is captured once into a CUDA graph
@@ -45,7 +45,7 @@ use cudarc::driver::{CudaContext, CudaStream, DriverError};
 
 use crate::solver::SolverError;
 
-use super::solver::cuda;
+use super::cuda::cuda;
 
 /// The shortest pass worth a graph: below it the steps are launched one
 /// by one (a graph launch costs about as much as a kernel launch).

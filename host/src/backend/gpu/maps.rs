@@ -8,7 +8,7 @@ use std::sync::Arc;
 use cudarc::driver::{CudaSlice, CudaStream, DevicePtr};
 use kernels_gpu::GridDims;
 
-use super::solver::cuda;
+use super::cuda::cuda;
 use crate::events::recording::{Maps, Recording};
 use crate::solver::SolverError;
 

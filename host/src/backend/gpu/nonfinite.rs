@@ -17,7 +17,7 @@ use cudarc::driver::{
 use cudarc::driver::{PushKernelArg, result};
 use kernels_gpu::FLAT_BLOCK;
 
-use super::solver::cuda;
+use super::cuda::cuda;
 use crate::scalar::Scalar;
 use crate::solver::{NonfiniteCheck, SolverError};
 

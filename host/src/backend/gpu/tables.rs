@@ -8,11 +8,11 @@ use std::sync::Arc;
 use cudarc::driver::{CudaSlice, CudaStream, DevicePtr};
 use kernels_gpu::CellModel;
 
-use super::solver::cuda;
-use crate::backend::SolverError;
+use super::cuda::cuda;
 use crate::domain::Domain;
 use crate::rate_tables::host_rows;
 use crate::scalar::Scalar;
+use crate::solver::SolverError;
 
 /// A model's coefficients for one GPU's kernels, and the device copy of
 /// the rate table they point at (`None` without one), which must outlive

@@ -1,0 +1,36 @@
+//! What every CUDA caller of the GPU backends shares: a driver failure as
+//! a [`SolverError`] that says what was being done, an entry point looked
+//! up by name, and `kernels-gpu`'s `#[repr(C)]` structs passed by value.
+//! Below the solvers, so that their helpers (graphs, maps, flags, tables)
+//! need nothing of them.
+
+use std::sync::Arc;
+
+use cudarc::driver::{CudaFunction, CudaModule, DeviceRepr, DriverError};
+
+use crate::solver::SolverError;
+
+/// Passes a `#[repr(C)]` struct of `kernels-gpu` by value as a kernel
+/// parameter (cudarc's `DeviceRepr` cannot be implemented on the foreign
+/// type directly).
+#[repr(transparent)]
+#[derive(Clone, Copy)]
+pub(crate) struct ByValue<P>(pub(crate) P);
+
+// SAFETY: only instantiated with `GridDims`, `TowerLayout`, `ZWindow`,
+// `StepCoeffs<T>`, `Recorder<T>`, `SlicePlacement`, `StimulusArgs<T>` and a
+// model's `Coeffs<T>`, plain `#[repr(C)]` structs of
+// numbers whose kernel-side declaration is the same Rust type, so host and
+// device agree on size, alignment and field order.
+unsafe impl<P: Copy> DeviceRepr for ByValue<P> {}
+
+/// The [`SolverError::Cuda`] of a driver call that failed while doing `during`.
+pub(crate) fn cuda(during: &'static str) -> impl FnOnce(DriverError) -> SolverError {
+    move |source| SolverError::Cuda { during, source }
+}
+
+/// Entry point `name` of `module`; missing, it is a build older than the
+/// registry ([`SolverError::MissingKernel`]).
+pub(crate) fn load_kernel(module: &Arc<CudaModule>, name: &str) -> Result<CudaFunction, SolverError> {
+    module.load_function(name).map_err(|_| SolverError::MissingKernel { name: name.into() })
+}

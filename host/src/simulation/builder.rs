@@ -1,0 +1,302 @@
+//! Describing a simulation: the model with its parameters, the grid, the
+//! start, the stimuli, what is recorded and where it runs. Everything is
+//! checked when [`SimulationBuilder::build`] is called, before any work.
+
+use kernels_gpu::GridDims;
+
+use super::error::SimulationError;
+use super::kernel_choice::KernelChoice;
+use super::placement::{Devices, GpuOptions, Mesh, SolverPlan};
+use super::run::Simulation;
+use crate::backend::GpuDevice;
+use crate::domain::Domain;
+use crate::driver::{EcgSampler, TipsSampler};
+use crate::events::ecg::{EcgTrace, Electrode, check_electrodes, probes};
+use crate::events::protocol::{planar_s1, scroll_s2, scroll_s2_step};
+use crate::events::recording::{Maps, Recording};
+use crate::events::stimulus::{Membrane, StimulusSchedule, StimulusSpec};
+use crate::events::tips::SingularityRecorder;
+use crate::events::{EventStart, Events};
+use crate::init::InitialCondition;
+use crate::models::ModelSetup;
+use crate::scalar::Scalar;
+use crate::units::UnitTags;
+
+/// The monodomain diffusion coefficient, mm^2/ms, of a conductivity
+/// `sigma_s_per_m` (S/m) in a membrane of `chi` (1/mm) and `Cm` (uF/cm^2):
+/// D = sigma / (chi Cm) (Niederer et al. 2011, eq. 1; the factor 0.01
+/// turns S/m over (1/mm)(uF/cm^2) into mm^2/ms).
+pub fn monodomain_diffusion(sigma_s_per_m: f64, membrane: Membrane) -> f64 {
+    sigma_s_per_m / (membrane.chi_per_mm * membrane.cm_uf_per_cm2 * 0.01)
+}
+
+/// Where a simulation runs.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Backend {
+    /// The multi-threaded CPU reference.
+    #[default]
+    Cpu,
+    /// GPUs by ordinal: one, or several sharing the grid along z.
+    Gpus(Vec<usize>),
+}
+
+/// A simulation being described; [`SimulationBuilder::build`] checks it
+/// and makes a [`Simulation`].
+///
+/// ```
+/// use fibril_host::simulation::SimulationBuilder;
+///
+/// // A Karma cable of 200 cells from its planar start, on the CPU.
+/// let mut sim = SimulationBuilder::new("karma").grid(200, 1, 1).build::<f64>()?;
+/// sim.run_for_ms(20.0)?;
+/// let u = sim.state()?;
+/// assert!(u.slice(0).iter().any(|&x| x > 1.0), "the wave is travelling");
+/// # Ok::<(), fibril_host::simulation::SimulationError>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct SimulationBuilder {
+    model: String,
+    preset: Option<String>,
+    parameters: Vec<(String, f64)>,
+    dims: GridDims,
+    dx: Option<f64>,
+    dt_ms: Option<f64>,
+    diffusion: Option<f64>,
+    membrane: Option<Membrane>,
+    init: InitialCondition,
+    scroll: Option<Option<f64>>,
+    stimuli: Vec<StimulusSpec>,
+    recording: Option<Recording>,
+    electrodes: Vec<Electrode>,
+    ecg_every_ms: f64,
+    tips_every_ms: Option<f64>,
+    backend: Backend,
+    kernel: KernelChoice,
+    options: GpuOptions,
+    kernels: Option<&'static str>,
+    check_every_steps: Option<u64>,
+}
+
+impl SimulationBuilder {
+    /// A simulation of model `name` (`fibril models` lists them) on a
+    /// single cell, from the planar start, on the CPU, with the model's
+    /// usual dx, dt and D.
+    pub fn new(model: &str) -> Self {
+        Self {
+            model: model.to_string(),
+            preset: None,
+            parameters: Vec::new(),
+            dims: GridDims::new(1, 1, 1),
+            dx: None,
+            dt_ms: None,
+            diffusion: None,
+            membrane: None,
+            init: InitialCondition::Planar,
+            scroll: None,
+            stimuli: Vec::new(),
+            recording: None,
+            electrodes: Vec::new(),
+            ecg_every_ms: 1.0,
+            tips_every_ms: None,
+            backend: Backend::Cpu,
+            kernel: KernelChoice::AUTO,
+            options: GpuOptions::default(),
+            kernels: None,
+            check_every_steps: None,
+        }
+    }
+
+    /// The model's preset `name` (its default when not given).
+    pub fn preset(mut self, name: &str) -> Self {
+        self.preset = Some(name.to_string());
+        self
+    }
+
+    /// Parameter `name` of the model (over the preset).
+    pub fn parameter(mut self, name: &str, value: f64) -> Self {
+        self.parameters.push((name.to_string(), value));
+        self
+    }
+
+    /// The grid in cells: a box, a sheet (`nz = 1`), a cable (`ny = nz =
+    /// 1`) or a single cell.
+    pub fn grid(mut self, nx: u32, ny: u32, nz: u32) -> Self {
+        self.dims = GridDims::new(nx, ny, nz);
+        self
+    }
+
+    /// Grid spacing, in the model's space unit (mm for the models in
+    /// physical units).
+    pub fn dx(mut self, dx: f64) -> Self {
+        self.dx = Some(dx);
+        self
+    }
+
+    /// Time step, in the model's time unit.
+    pub fn dt_ms(mut self, dt: f64) -> Self {
+        self.dt_ms = Some(dt);
+        self
+    }
+
+    /// Diffusion coefficient of the potential (space unit^2 per time unit).
+    pub fn diffusion(mut self, d: f64) -> Self {
+        self.diffusion = Some(d);
+        self
+    }
+
+    /// D from a conductivity (S/m) and a membrane
+    /// ([`monodomain_diffusion`]); the membrane also turns stimulus
+    /// current densities into currents.
+    pub fn monodomain(mut self, sigma_s_per_m: f64, membrane: Membrane) -> Self {
+        self.diffusion = Some(monodomain_diffusion(sigma_s_per_m, membrane));
+        self.membrane = Some(membrane);
+        self
+    }
+
+    /// The initial condition (the planar start by default).
+    pub fn initial(mut self, init: InitialCondition) -> Self {
+        self.init = init;
+        self
+    }
+
+    /// The paper's scroll-wave protocol: the planar S1 and a cross-field
+    /// S2 at `s2_ms`, or (`None`) when the S1's back has passed the middle.
+    pub fn scroll_protocol(mut self, s2_ms: Option<f64>) -> Self {
+        self.scroll = Some(s2_ms);
+        self
+    }
+
+    /// A stimulus besides the protocol's.
+    pub fn stimulus(mut self, spec: StimulusSpec) -> Self {
+        self.stimuli.push(spec);
+        self
+    }
+
+    /// Records activation (and, with `down`, repolarisation and APD) maps.
+    pub fn maps(mut self, recording: Recording) -> Self {
+        self.recording = Some(recording);
+        self
+    }
+
+    /// The pseudo-ECG at `electrodes`, sampled every `every_ms`.
+    pub fn electrodes(mut self, electrodes: Vec<Electrode>, every_ms: f64) -> Self {
+        self.electrodes = electrodes;
+        self.ecg_every_ms = every_ms;
+        self
+    }
+
+    /// Spiral tips (a sheet) or filaments (a volume) every `every_ms`.
+    pub fn tips(mut self, every_ms: f64) -> Self {
+        self.tips_every_ms = Some(every_ms);
+        self
+    }
+
+    /// Where the simulation runs (the CPU by default).
+    pub fn backend(mut self, backend: Backend) -> Self {
+        self.backend = backend;
+        self
+    }
+
+    /// The GPU kernel (auto's rule by default).
+    pub fn kernel(mut self, kernel: KernelChoice) -> Self {
+        self.kernel = kernel;
+        self
+    }
+
+    /// How GPU solvers run.
+    pub fn gpu_options(mut self, options: GpuOptions) -> Self {
+        self.options = options;
+        self
+    }
+
+    /// The GPU kernels (PTX) of this build; the `fibril` crate gives its
+    /// own (`fibril::simulation`), which a GPU backend needs.
+    pub fn kernels(mut self, ptx: &'static str) -> Self {
+        self.kernels = Some(ptx);
+        self
+    }
+
+    /// Steps between NaN checks (100 by default).
+    pub fn check_every_steps(mut self, steps: u64) -> Self {
+        self.check_every_steps = Some(steps);
+        self
+    }
+
+    /// Checks the description and builds the simulation in precision `T`
+    /// (`f32` or `f64`): the domain, the stimuli, the initial state and the
+    /// solver on its devices.
+    pub fn build<T: Scalar>(self) -> Result<Simulation<T>, SimulationError> {
+        let setup = ModelSetup::new(&self.model, self.preset.as_deref(), &self.parameters)?;
+        let info = setup.info();
+        let n = info.numerics;
+        let (dx, dt) = (self.dx.unwrap_or(n.dx), self.dt_ms.unwrap_or(n.dt));
+        let domain = Domain::new(self.dims, dx, dt, self.diffusion.unwrap_or(n.diffusion), setup)?;
+        let mut specs = Vec::new();
+        if self.init == InitialCondition::Planar
+            && let Some(s1) = planar_s1(info)
+        {
+            specs.push(s1);
+        }
+        if let Some(s2_ms) = self.scroll {
+            let at_ms = match s2_ms {
+                Some(t) => t,
+                None => scroll_s2_step(&domain)? as f64 * dt,
+            };
+            specs.push(scroll_s2(at_ms));
+        }
+        specs.extend(self.stimuli.iter().cloned());
+        let specs = specs
+            .iter()
+            .enumerate()
+            .map(|(i, s)| s.with_membrane(i + 1, self.membrane))
+            .collect::<Result<Vec<_>, _>>()?;
+        let stimuli = StimulusSchedule::compile(&specs, self.dims, dt, info)?;
+        let initial = self.init.state::<T>(info, self.dims);
+        let devices = match &self.backend {
+            Backend::Cpu => Devices::Cpu,
+            Backend::Gpus(ordinals) => {
+                Devices::Gpus(ordinals.iter().map(|&o| GpuDevice::open(o)).collect::<Result<_, _>>()?)
+            }
+        };
+        let gpus = match &devices {
+            Devices::Gpus(g) => g.len(),
+            _ => 1,
+        };
+        let kernel = self.kernel.config(info, T::PRECISION, self.dims, gpus);
+        let plan = SolverPlan {
+            mesh: &Mesh::Grid,
+            devices: &devices,
+            kernels: self.kernels,
+            kernel,
+            options: self.options,
+            domain: &domain,
+            initial: &initial,
+        };
+        let mut solver = plan.build()?;
+        let maps = self.recording.map(|r| Maps::at_start(r, self.dims, initial.slice(0), 0.0));
+        drop(initial);
+        let events = Events { stimuli, recording: self.recording };
+        solver.set_events(&events, EventStart::NEW, maps.as_ref())?;
+        let units = UnitTags::of(&info.units);
+        let steps = |what: &'static str, ms: f64| crate::time::ms_to_steps(ms, dt).map_err(|e| (what, e));
+        let ecg = match self.electrodes.is_empty() {
+            true => None,
+            false => {
+                check_electrodes(&self.electrodes, self.dims, dx)?;
+                Some(EcgSampler {
+                    every: steps("the ECG interval", self.ecg_every_ms)?.max(1),
+                    probes: probes(&self.electrodes, dx),
+                    trace: EcgTrace::new(&self.electrodes, units),
+                })
+            }
+        };
+        let tips = match self.tips_every_ms {
+            None => None,
+            Some(ms) => {
+                let recorder = SingularityRecorder::new(self.dims, dx, info.activation_threshold, units)?;
+                Some(TipsSampler::new(steps("the tip interval", ms)?.max(1), recorder))
+            }
+        };
+        Ok(Simulation::new(domain, solver, ecg, tips, self.check_every_steps.unwrap_or(100)))
+    }
+}

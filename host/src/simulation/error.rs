@@ -1,0 +1,48 @@
+//! Why a simulation could not be built or stopped.
+
+use thiserror::Error;
+
+/// Why a simulation could not be built or stopped; each message names the
+/// problem and what to change.
+#[derive(Debug, Error)]
+pub enum SimulationError {
+    #[error(transparent)]
+    Model(#[from] crate::models::ModelError),
+    #[error(transparent)]
+    Domain(#[from] crate::domain::DomainError),
+    #[error(transparent)]
+    Stimulus(#[from] crate::events::stimulus::StimulusError),
+    #[error(transparent)]
+    Protocol(#[from] crate::events::protocol::ProtocolError),
+    #[error(transparent)]
+    Electrodes(#[from] crate::events::ecg::EcgError),
+    #[error(transparent)]
+    Tips(#[from] crate::events::tips::TipsError),
+    #[error(transparent)]
+    Gpu(#[from] crate::backend::GpuUnavailable),
+    #[error(transparent)]
+    Placement(#[from] super::placement::PlacementError),
+    #[error(transparent)]
+    Solver(#[from] crate::solver::SolverError),
+    #[error(transparent)]
+    Driver(#[from] crate::driver::DriverError),
+    #[error("{what}: {source}")]
+    Time {
+        what: &'static str,
+        #[source]
+        source: crate::time::TimeError,
+    },
+    #[error(
+        "the potential became NaN or infinite between step {last_clean_step} and step {step} (t = {t_ms}); \
+         reduce dt or check the parameters"
+    )]
+    NonFinite { step: u64, t_ms: f64, last_clean_step: u64 },
+    #[error("the state given is of {found}, this simulation is of {wanted}")]
+    OtherState { found: String, wanted: String },
+}
+
+impl From<(&'static str, crate::time::TimeError)> for SimulationError {
+    fn from((what, source): (&'static str, crate::time::TimeError)) -> Self {
+        SimulationError::Time { what, source }
+    }
+}

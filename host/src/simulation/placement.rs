@@ -1,0 +1,191 @@
+//! Where a simulation runs and what it steps, and the one factory that
+//! turns (mesh, devices) into a solver: the CPU, one GPU, several GPUs in
+//! this process, or one GPU of a run over several processes, for the
+//! uniform grid and for voxel tissue. A new kind of mesh is a new
+//! [`Mesh`] variant and its arm here.
+
+use std::sync::Arc;
+
+use thiserror::Error;
+
+use crate::backend::{CpuSolver, GpuDevice, GpuSolver, KernelConfig, Solver, SolverError};
+use crate::domain::Domain;
+use crate::models::{ModelVisitor, dispatch};
+use crate::multi::gpu::SplitRun;
+use crate::multi::nccl::UniqueId;
+use crate::multi::{Exchange, GpuMultiSolver, MultiError};
+use crate::scalar::Scalar;
+use crate::state::State;
+use crate::tissue::cpu::TissueCpuSolver;
+use crate::tissue::gpu::TissueGpuSolver;
+use crate::tissue::split_gpu::{TissueGpuMultiSolver, TissueSplitError};
+use crate::tissue::{Operator, TissueError, TissueLayout, WeightChoice};
+use kernels_gpu::CellModel;
+
+/// What is stepped: the uniform grid of the domain (its Laplacian), or a
+/// tissue (voxels with fibres) with its operator.
+#[derive(Clone, Debug)]
+pub enum Mesh {
+    Grid,
+    Tissue(TissueMesh),
+}
+
+/// A tissue's operator and how its solvers store it.
+#[derive(Clone, Debug)]
+pub struct TissueMesh {
+    pub op: Arc<Operator>,
+    pub layout: TissueLayout,
+    pub weights: WeightChoice,
+}
+
+/// The devices a run takes.
+pub enum Devices {
+    Cpu,
+    /// One GPU, or several sharing the grid along z (sub-domain i on GPU i).
+    Gpus(Vec<GpuDevice>),
+    /// One process of a run over several (one GPU each): sub-domain `rank`
+    /// of `world` on `device`, halos through NCCL with the id every rank
+    /// was given.
+    Rank {
+        device: GpuDevice,
+        rank: usize,
+        world: usize,
+        id: UniqueId,
+    },
+}
+
+/// How GPU solvers run (the defaults are the fast ones; the switches are
+/// for measurements and for machines where a feature fails).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GpuOptions {
+    /// Replay stretches of steps as CUDA graphs (one GPU).
+    pub graphs: bool,
+    /// Programmatic launches between the steps of a graph (Hopper).
+    pub pdl: bool,
+    /// Boundary slices first and sent while the interior is computed.
+    pub overlap: bool,
+    /// How halos travel between GPUs of this process.
+    pub exchange: Exchange,
+}
+
+impl Default for GpuOptions {
+    fn default() -> Self {
+        Self { graphs: true, pdl: true, overlap: true, exchange: Exchange::Peer }
+    }
+}
+
+/// Why no solver could be built for a run.
+#[derive(Debug, Error)]
+pub enum PlacementError {
+    #[error(transparent)]
+    Solver(#[from] SolverError),
+    #[error(transparent)]
+    Multi(#[from] MultiError),
+    #[error(transparent)]
+    Tissue(#[from] TissueError),
+    #[error(transparent)]
+    TissueSplit(#[from] TissueSplitError),
+    #[error(
+        "this program was built without fibril's GPU kernels (the fibril_host crate alone); build it against \
+         the fibril crate, whose builder carries them, or run on the CPU"
+    )]
+    NoKernels,
+    #[error(
+        "[tissue] weights = \"classes\" runs on the CPU or one GPU; a tissue split over several GPUs keeps \
+         per-cell rows: give weights = \"auto\" or \"per-cell\", or one GPU"
+    )]
+    ClassesOnSeveralGpus,
+    #[error(
+        "a tissue runs in one process (the CPU, one GPU, or several GPUs with --gpus N or --gpu-ids, which \
+         split it by tissue cells); start one process with --exchange peer or host, not one per GPU"
+    )]
+    TissueOverProcesses,
+}
+
+/// Everything a solver is made from.
+pub struct SolverPlan<'a, T> {
+    pub mesh: &'a Mesh,
+    pub devices: &'a Devices,
+    /// The GPU kernels (PTX); `None` in a build without them.
+    pub kernels: Option<&'a str>,
+    pub kernel: KernelConfig,
+    pub options: GpuOptions,
+    pub domain: &'a Domain,
+    pub initial: &'a State<T>,
+}
+
+impl<T: Scalar> SolverPlan<'_, T> {
+    /// The solver of model `M` for this plan.
+    pub fn build_for<M: CellModel>(&self) -> Result<Box<dyn Solver<T>>, PlacementError> {
+        let (domain, initial) = (self.domain, self.initial);
+        let ptx = || self.kernels.ok_or(PlacementError::NoKernels);
+        Ok(match (self.mesh, self.devices) {
+            (Mesh::Grid, Devices::Cpu) => Box::new(CpuSolver::<M, T>::new(domain, initial)),
+            (Mesh::Grid, Devices::Gpus(gpus)) if gpus.len() == 1 => {
+                let mut solver = GpuSolver::<M, T>::new(&gpus[0], ptx()?, self.kernel, domain, initial)?;
+                solver.set_graphs(self.options.graphs);
+                solver.set_programmatic_launch(self.options.pdl);
+                Box::new(solver)
+            }
+            (Mesh::Grid, Devices::Gpus(gpus)) => {
+                let run = SplitRun { ptx: ptx()?, config: self.kernel, domain, initial };
+                Box::new(GpuMultiSolver::<M, T>::new(
+                    gpus,
+                    &run,
+                    self.options.exchange,
+                    self.options.overlap,
+                )?)
+            }
+            (Mesh::Grid, Devices::Rank { device, rank, world, id }) => {
+                let run = SplitRun { ptx: ptx()?, config: self.kernel, domain, initial };
+                Box::new(GpuMultiSolver::<M, T>::new_rank(
+                    device,
+                    &run,
+                    self.options.overlap,
+                    (*rank, *world),
+                    *id,
+                )?)
+            }
+            (Mesh::Tissue(t), Devices::Cpu) => {
+                Box::new(TissueCpuSolver::<M, T>::with_weights(domain, &t.op, t.layout, t.weights, initial)?)
+            }
+            (Mesh::Tissue(t), Devices::Gpus(gpus)) if gpus.len() == 1 => {
+                Box::new(TissueGpuSolver::<M, T>::with_weights(
+                    &gpus[0],
+                    ptx()?,
+                    domain,
+                    &t.op,
+                    t.layout,
+                    t.weights,
+                    initial,
+                )?)
+            }
+            (Mesh::Tissue(t), Devices::Gpus(_)) if t.weights == WeightChoice::Classes => {
+                return Err(PlacementError::ClassesOnSeveralGpus);
+            }
+            (Mesh::Tissue(t), Devices::Gpus(gpus)) => Box::new(TissueGpuMultiSolver::<M, T>::new(
+                gpus,
+                ptx()?,
+                domain,
+                &t.op,
+                t.layout,
+                self.options.exchange,
+                initial,
+            )?),
+            (Mesh::Tissue(_), Devices::Rank { .. }) => return Err(PlacementError::TissueOverProcesses),
+        })
+    }
+
+    /// The solver for the domain's model, chosen at run time.
+    pub fn build(&self) -> Result<Box<dyn Solver<T>>, PlacementError> {
+        struct Build<'p, 'a, T>(&'p SolverPlan<'a, T>);
+        impl<T: Scalar> ModelVisitor for Build<'_, '_, T> {
+            type Output = Result<Box<dyn Solver<T>>, PlacementError>;
+            // The precision asked of `dispatch` is T's; S is not used.
+            fn visit<M: CellModel, S: Scalar>(self) -> Self::Output {
+                self.0.build_for::<M>()
+            }
+        }
+        dispatch(self.domain.model().info(), T::PRECISION, Build(self))
+    }
+}

@@ -1,0 +1,173 @@
+//! A simulation that runs: stepped by the run loop of the command line
+//! ([`crate::driver`]), so stimuli, maps, the pseudo-ECG, tips and NaN
+//! checks act exactly as in `fibril run`, with the state handed to the
+//! caller at the frames it asks for instead of written to files.
+
+use std::sync::atomic::AtomicBool;
+
+use super::error::SimulationError;
+use crate::backend::{BackendKind, Solver};
+use crate::domain::Domain;
+use crate::driver::{self, EcgSampler, Outcome, RunContext, Schedule, TipsSampler};
+use crate::events::ecg::EcgTrace;
+use crate::events::recording::Maps;
+use crate::events::tips::SingularityRecorder;
+use crate::scalar::Scalar;
+use crate::state::State;
+
+/// The state at one frame of [`Simulation::run_frames`].
+pub struct Frame<'a, T> {
+    /// Steps from the start.
+    pub step: u64,
+    /// Simulated time, in the model's time unit.
+    pub t_ms: f64,
+    pub state: &'a State<T>,
+}
+
+/// A built simulation ([`super::SimulationBuilder::build`]): its solver
+/// holds the state on its device; the run goes on from where the last call
+/// left it.
+pub struct Simulation<T: Scalar> {
+    domain: Domain,
+    solver: Box<dyn Solver<T>>,
+    step: u64,
+    ecg: Option<EcgSampler>,
+    tips: Option<TipsSampler>,
+    check_every: u64,
+}
+
+impl<T: Scalar> Simulation<T> {
+    pub(super) fn new(
+        domain: Domain,
+        solver: Box<dyn Solver<T>>,
+        ecg: Option<EcgSampler>,
+        tips: Option<TipsSampler>,
+        check_every: u64,
+    ) -> Self {
+        Self { domain, solver, step: 0, ecg, tips, check_every }
+    }
+
+    pub fn domain(&self) -> &Domain {
+        &self.domain
+    }
+
+    /// Steps taken since the start.
+    pub fn step(&self) -> u64 {
+        self.step
+    }
+
+    /// Simulated time since the start, in the model's time unit.
+    pub fn time_ms(&self) -> f64 {
+        self.step as f64 * self.domain.dt_ms()
+    }
+
+    /// Where it runs: "cpu" or "gpu", the device, and the code path.
+    pub fn placement(&self) -> (BackendKind, String, String) {
+        (self.solver.kind(), self.solver.device_name(), self.solver.method())
+    }
+
+    /// Runs `steps` steps.
+    pub fn advance(&mut self, steps: u64) -> Result<(), SimulationError> {
+        self.run_to(self.step + steps)
+    }
+
+    /// Runs for `duration_ms` (a whole number of steps).
+    pub fn run_for_ms(&mut self, duration_ms: f64) -> Result<(), SimulationError> {
+        let steps =
+            crate::time::ms_to_steps(duration_ms, self.domain.dt_ms()).map_err(|e| ("the duration", e))?;
+        self.advance(steps)
+    }
+
+    /// Runs for `duration_ms`, handing the state to `frame` every
+    /// `every_ms` (a whole number of steps) and at the end; `frame` stops
+    /// the run by returning an error, which is returned as it is.
+    pub fn run_frames<E: From<SimulationError>>(
+        &mut self,
+        duration_ms: f64,
+        every_ms: f64,
+        mut frame: impl FnMut(Frame<'_, T>) -> Result<(), E>,
+    ) -> Result<(), E> {
+        let dt = self.domain.dt_ms();
+        let to_steps =
+            |what, ms| crate::time::ms_to_steps(ms, dt).map_err(|e| SimulationError::from((what, e)));
+        let end = self.step + to_steps("the duration", duration_ms)?;
+        let every = to_steps("the frame interval", every_ms)?.max(1);
+        while self.step < end {
+            let next = ((self.step / every + 1) * every).min(end);
+            self.run_to(next)?;
+            let state = self.solver.state().map_err(SimulationError::from)?;
+            frame(Frame { step: self.step, t_ms: self.time_ms(), state: &state })?;
+        }
+        Ok(())
+    }
+
+    /// Runs to step `end` through the run loop (stimuli, maps, samples and
+    /// NaN checks as in a run of the command line).
+    fn run_to(&mut self, end: u64) -> Result<(), SimulationError> {
+        if end <= self.step {
+            return Ok(());
+        }
+        let schedule = Schedule {
+            start_step: self.step,
+            // Samples at the first step are taken once, by the first stretch.
+            resumed: self.step > 0,
+            total_steps: end,
+            snapshot_every: None,
+            check_every: self.check_every,
+            checkpoint_every: None,
+        };
+        let stop = AtomicBool::new(false);
+        let mut ctx = RunContext {
+            writer: None,
+            ecg: self.ecg.as_mut(),
+            tips: self.tips.as_mut(),
+            checkpoint_path: None,
+            stop: &stop,
+            progress: &mut |_| {},
+        };
+        let report = driver::run(self.solver.as_mut(), &self.domain, &schedule, &mut ctx)
+            .map_err(|f| SimulationError::Driver(f.error))?;
+        self.step = report.steps_done;
+        match report.outcome {
+            Outcome::Completed => Ok(()),
+            Outcome::NonFinite { step, t_ms, last_clean_step } => {
+                Err(SimulationError::NonFinite { step, t_ms, last_clean_step })
+            }
+            Outcome::Interrupted { .. } | Outcome::Failed { .. } => {
+                unreachable!("nothing stops this loop but its end, a NaN or an error")
+            }
+        }
+    }
+
+    /// A copy of the state (every variable, on the host).
+    pub fn state(&mut self) -> Result<State<T>, SimulationError> {
+        Ok(self.solver.state()?)
+    }
+
+    /// Replaces the state (an initial condition of the caller's): a state
+    /// of this simulation's grid and model.
+    pub fn set_state(&mut self, state: &State<T>) -> Result<(), SimulationError> {
+        if state.dims() != self.domain.dims() || state.model().name != self.domain.model().name() {
+            return Err(SimulationError::OtherState {
+                found: format!("{} on {:?}", state.model().name, state.dims()),
+                wanted: format!("{} on {:?}", self.domain.model().name(), self.domain.dims()),
+            });
+        }
+        Ok(self.solver.set_state(state)?)
+    }
+
+    /// The activation (repolarisation, APD) maps recorded so far.
+    pub fn maps(&mut self) -> Result<Option<Maps>, SimulationError> {
+        Ok(self.solver.maps()?)
+    }
+
+    /// The pseudo-ECG so far, if electrodes were given.
+    pub fn ecg(&self) -> Option<&EcgTrace> {
+        self.ecg.as_ref().map(|e| &e.trace)
+    }
+
+    /// The spiral tips or filaments found so far, if asked for.
+    pub fn singularities(&self) -> Option<&SingularityRecorder> {
+        self.tips.as_ref().map(|t| &t.recorder)
+    }
+}

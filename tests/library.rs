@@ -1,0 +1,113 @@
+//! The library API and the command line are one engine: the same run
+//! described to `fibril::simulation` and to `fibril run` gives the same
+//! bits, and a run stepped frame by frame equals one run straight through.
+
+mod common;
+
+use common::{fibril, scratch};
+use fibril_host::io::npy;
+
+/// The last snapshot of variable 0 a CLI run wrote in `out`.
+fn last_u(out: &std::path::Path) -> Vec<f64> {
+    let index: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("snapshots.json")).unwrap()).unwrap();
+    let file = index.as_array().unwrap().last().unwrap()["files"][0].as_str().unwrap().to_string();
+    npy::read(&out.join(file)).unwrap().values
+}
+
+fn bits(v: impl IntoIterator<Item = f64>) -> Vec<u64> {
+    v.into_iter().map(f64::to_bits).collect()
+}
+
+#[test]
+fn the_library_and_the_command_line_give_the_same_bits() {
+    // A Karma box from the planar start, and a Beeler-Reuter sheet with the
+    // scroll protocol (its planar S1 is a current) and a stimulus.
+    let out = scratch("library", "karma");
+    let o = fibril(&[
+        "run",
+        "--backend",
+        "cpu",
+        "--nx",
+        "20",
+        "--ny",
+        "12",
+        "--nz",
+        "16",
+        "--steps",
+        "300",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let mut sim = fibril::simulation("karma").grid(20, 12, 16).build::<f32>().unwrap();
+    sim.advance(300).unwrap();
+    let lib = sim.state().unwrap();
+    assert_eq!(bits(last_u(&out)), bits(lib.slice(0).iter().map(|&x| x as f64)));
+    std::fs::remove_dir_all(&out).unwrap();
+
+    let out = scratch("library", "br");
+    let stimulus = "{ region = \"box\", x = [0, 3], at_ms = 40, duration_ms = 1 }";
+    let o = fibril(&[
+        "run",
+        "--backend",
+        "cpu",
+        "--model",
+        "beeler_reuter",
+        "--nx",
+        "40",
+        "--ny",
+        "40",
+        "--nz",
+        "1",
+        "--protocol",
+        "scroll",
+        "--s2-ms",
+        "30",
+        "--stimulus",
+        stimulus,
+        "--duration-ms",
+        "60",
+        "--precision",
+        "f64",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let spec = fibril::cli::config::parse_stimulus(stimulus).unwrap();
+    let mut sim = fibril::simulation("beeler_reuter")
+        .grid(40, 40, 1)
+        .scroll_protocol(Some(30.0))
+        .stimulus(spec)
+        .build::<f64>()
+        .unwrap();
+    sim.run_for_ms(60.0).unwrap();
+    assert_eq!(bits(last_u(&out)), bits(sim.state().unwrap().slice(0).iter().copied()));
+    std::fs::remove_dir_all(&out).unwrap();
+}
+
+#[test]
+fn frames_do_not_change_the_run() {
+    let build = || fibril::simulation("fenton_karma").grid(32, 32, 1).scroll_protocol(None).tips(1.0);
+    let mut straight = build().build::<f32>().unwrap();
+    straight.run_for_ms(60.0).unwrap();
+    let mut framed = build().build::<f32>().unwrap();
+    let mut seen = Vec::new();
+    framed
+        .run_frames(60.0, 7.5, |f| {
+            seen.push(f.step);
+            Ok::<(), fibril::SimulationError>(())
+        })
+        .unwrap();
+    assert_eq!(seen, [150, 300, 450, 600, 750, 900, 1050, 1200]);
+    assert_eq!(straight.state().unwrap(), framed.state().unwrap());
+    let (a, b) = (straight.singularities().unwrap(), framed.singularities().unwrap());
+    assert_eq!(a.tips().to_csv(), b.tips().to_csv(), "the same tips at the same samples");
+    // Bad input is refused before any work, naming it.
+    let e = fibril::simulation("no_such_model").build::<f32>().err().unwrap().to_string();
+    assert!(e.contains("unknown model") && e.contains("karma"), "{e}");
+    let e = fibril::simulation("karma").grid(8, 8, 8).dt_ms(1.0).build::<f32>().err().unwrap().to_string();
+    assert!(e.contains("unstable") && e.contains("--dt"), "{e}");
+    let e = framed.run_for_ms(0.01).unwrap_err().to_string();
+    assert!(e.contains("whole number of time steps"), "{e}");
+}
