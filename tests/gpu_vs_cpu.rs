@@ -1335,7 +1335,7 @@ impl ModelVisitor for TissueCheck<'_> {
         }
         for &(layout, choice) in self.runs {
             let mut s =
-                TissueGpuSolver::<M, T>::with_tables(self.gpu, fibril::PTX, &d, &op, layout, choice, &start)
+                TissueGpuSolver::<M, T>::with_weights(self.gpu, fibril::PTX, &d, &op, layout, choice, &start)
                     .map_err(|e| format!("{}: {e}", what(layout, choice)))?;
             // The storage asked for is the one that ran (offsets: these
             // tissues' z-planes hold far fewer than 32,767 cells).

@@ -163,9 +163,9 @@ pub fn info(args: InfoArgs, matches: &ArgMatches) -> anyhow::Result<ExitCode> {
         (Ok(total), Ok(every)) => {
             let saved = config.output.saved_variables(model).map(|s| s.len()).unwrap_or(1) as u64;
             let snapshots = every.map_or(1, |e| total / e + 1 + u64::from(total % e != 0));
-            let formats = config.output.formats();
+            let formats = config.output.formats()?;
             let per_field = cells as u64 * precision.bytes() as u64;
-            let per_snapshot = (u64::from(formats.npy) + u64::from(formats.vti)) * saved * per_field;
+            let per_snapshot = formats.field_copies() * saved * per_field;
             println!(
                 "  output: {snapshots} snapshot(s), about {} on disk (PNG not counted)",
                 format_bytes(snapshots.saturating_mul(per_snapshot))

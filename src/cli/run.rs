@@ -1,7 +1,7 @@
 //! `fibril run`: a simulation with stimuli, snapshots, checkpoints, an
 //! activation map and a summary.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 
@@ -9,42 +9,37 @@ use anyhow::{Context, bail};
 use clap::ArgMatches;
 use fibril_host::backend::BackendKind;
 use fibril_host::backend::KernelConfig;
-use fibril_host::checkpoint::{self, CheckpointHeader};
+use fibril_host::checkpoint::{self};
 use fibril_host::driver::{self, Outcome, RunContext, Schedule};
 use fibril_host::driver::{EcgSampler, TipsSampler};
-use fibril_host::events::ecg::{ECG_FILE, EcgTrace, Electrode, check_electrodes};
+use fibril_host::events::ecg::{EcgTrace, Electrode, check_electrodes};
 use fibril_host::events::protocol;
 use fibril_host::events::recording::{Maps, Recording};
 use fibril_host::events::stimulus::{StimulusSchedule, StimulusSpec};
 use fibril_host::events::tips::SingularityRecorder;
 use fibril_host::events::{EventStart, Events};
-use fibril_host::io::plot::{Series, line_plot_png, trajectory_png};
 use fibril_host::io::queue::SnapshotQueue;
 use fibril_host::io::snapshots::{Formats, SnapshotWriter};
-use fibril_host::io::{OutputDir, ResumeFrom, write_atomic, write_json_atomic};
+use fibril_host::io::{OutputDir, ResumeFrom, write_json_atomic};
 use fibril_host::time::{MAX_STEPS, short};
 use fibril_host::units::UnitTags;
-use fibril_host::{CellModel, Domain, GridDims, ModelVisitor, Precision, Scalar, dispatch};
-use indicatif::{ProgressBar, ProgressStyle};
+use fibril_host::{CellModel, Domain, GridDims, ModelVisitor, Scalar, dispatch};
 
 use super::args::{self, duration_steps};
 use super::config::{Resolved, RunConfig};
 use super::interrupt::{self, INTERRUPTED_EXIT};
 use super::params::ParamAssign;
+use super::resume::{
+    Resume, check_resume, check_tips_resume, describe, resumed_singularities, resumed_trace,
+};
 use super::run_args::{InitArg, ProtocolArg, RunArgs};
+use super::run_files::{progress_bar, write_ecg, write_tips};
 use super::select::{Selected, build_solver, check_memory, select};
-use super::summary::{ActivationRecord, EcgRecord, ResumeRecord, RunStart, RunSummary};
+use super::summary::{ActivationRecord, ResumeRecord, RunStart, RunSummary};
 use super::tissue::{self, TissueRun};
 use super::tune::kernel_for;
 
 pub use fibril_host::io::CHECKPOINT_FILE;
-
-/// A checkpoint to continue from, verified against the run's options.
-struct Resume {
-    path: PathBuf,
-    bytes: Vec<u8>,
-    header: CheckpointHeader,
-}
 
 /// Everything checked and prepared; nothing simulated yet.
 struct Plan {
@@ -451,7 +446,7 @@ fn plan(
         out,
         stimuli: checked.stimuli,
         stimulus_specs: checked.stimulus_specs,
-        formats: config.output.formats(),
+        formats: config.output.formats()?,
         save: checked.save,
         recording,
         ecg: checked.ecg,
@@ -459,274 +454,6 @@ fn plan(
         resume,
         tissue,
     })
-}
-
-/// Refuses to continue a tip trace from a checkpoint that holds no phase
-/// memory, or whose last tip sample is not where this run's interval puts
-/// the last sample before the checkpoint.
-fn check_tips_resume(r: &Resume, every: u64, dt_ms: f64) -> anyhow::Result<()> {
-    let step = r.header.step;
-    let expected = step - step % every;
-    match r.header.phase_step {
-        None => bail!(
-            "{} holds no tip memory (its run did not find tips, or an older fibril wrote it), so this run \
-             cannot continue a tip trace; resume without --tips-every-ms",
-            r.path.display()
-        ),
-        Some(found) if found != expected => bail!(
-            "{} took its last tip sample at step {found}, but --tips-every-ms {} samples every {every} \
-             steps, the last before the checkpoint's step {step} at {expected}; pass the --tips-every-ms \
-             the run was started with",
-            r.path.display(),
-            short(every as f64 * dt_ms)
-        ),
-        Some(_) => Ok(()),
-    }
-}
-
-/// The most bytes of a trace (`ecg.csv`, `tips.csv`, `filaments.csv`) a
-/// resumed run reads: a million samples of a few dozen electrodes, or of
-/// a thousand filament points.
-const MAX_TRACE_BYTES: u64 = 1 << 30;
-
-/// The text of a trace a resumed run continues, within [`MAX_TRACE_BYTES`].
-fn read_trace(path: &Path) -> std::io::Result<String> {
-    let bytes = fibril_host::io::bounded::read(path, MAX_TRACE_BYTES, "a trace fibril wrote")?;
-    String::from_utf8(bytes).map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))
-}
-
-/// The tip trace a resumed run continues: the samples up to its
-/// checkpoint's time in the `tips.csv` or `filaments.csv` beside the
-/// checkpoint (written before it).
-fn resumed_singularities(
-    checkpoint: &Path,
-    recorder: &mut SingularityRecorder,
-    until_ms: f64,
-) -> anyhow::Result<()> {
-    let dir = checkpoint.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let path = dir.join(recorder.file_name());
-    let text = read_trace(&path).with_context(|| {
-        format!(
-            "the tip trace goes on from {}, which cannot be read; resume with the output directory \
-             the checkpoint was written in, or without --tips-every-ms",
-            path.display()
-        )
-    })?;
-    recorder.continue_from_csv(&text, until_ms).map_err(|line| {
-        anyhow::anyhow!(
-            "{} is not a trace fibril wrote (line {line}); resume with the output directory the \
-             checkpoint was written in, or without --tips-every-ms",
-            path.display()
-        )
-    })
-}
-
-/// The trace a resumed run continues: the samples up to its checkpoint's
-/// time in the `ecg.csv` beside the checkpoint (written before it).
-fn resumed_trace(
-    checkpoint: &Path,
-    electrodes: &[Electrode],
-    until_ms: f64,
-    units: UnitTags,
-) -> anyhow::Result<EcgTrace> {
-    let dir = checkpoint.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let path = dir.join(fibril_host::events::ecg::ECG_FILE);
-    let text = read_trace(&path).with_context(|| {
-        format!(
-            "the pseudo-ECG goes on from {}, which cannot be read; resume with the output directory \
-             the checkpoint was written in, or without --electrode",
-            path.display()
-        )
-    })?;
-    EcgTrace::from_csv(electrodes, &text, until_ms, units).ok_or_else(|| {
-        anyhow::anyhow!(
-            "{} is not the trace of these electrodes ({}); resume with the same electrodes",
-            path.display(),
-            electrodes.iter().map(|e| e.name.as_str()).collect::<Vec<_>>().join(", ")
-        )
-    })
-}
-
-/// Writes the run's file `name` in `out` with `write`, which is given its path.
-fn write_file(
-    out: &OutputDir,
-    name: &str,
-    write: impl FnOnce(&Path) -> std::io::Result<()>,
-) -> anyhow::Result<()> {
-    let path = out.existing(name);
-    out.file(name).and_then(|p| write(&p)).with_context(|| format!("writing {}", path.display()))
-}
-
-/// Writes `tips.csv` (and, for a sheet, the trajectory `tips.png`) or
-/// `filaments.csv`.
-fn write_tips(
-    out: &OutputDir,
-    recorder: &SingularityRecorder,
-    domain: &Domain,
-) -> anyhow::Result<Vec<String>> {
-    let name = recorder.file_name();
-    write_file(out, name, |p| recorder.write(p))?;
-    let mut files = vec![name.to_string()];
-    if !recorder.is_volume() && !recorder.tips().rows().is_empty() {
-        let d = domain.dims();
-        // The sheet's two axes of more than one cell.
-        let axes: Vec<usize> =
-            [d.nx, d.ny, d.nz].iter().enumerate().filter(|(_, n)| **n > 1).map(|(a, _)| a).collect();
-        let (a, b) = (axes[0], axes[1]);
-        let points: Vec<(f64, f64)> =
-            recorder.tips().rows().iter().map(|(_, tip)| (tip.position_mm[a], tip.position_mm[b])).collect();
-        let n = [d.nx, d.ny, d.nz];
-        // The tips' own box with a margin, inside the tissue: a tip
-        // circles a few cells, which the whole sheet would shrink to a dot.
-        let extent = |k: usize, of: &dyn Fn(&(f64, f64)) -> f64| {
-            let (lo, hi) = points
-                .iter()
-                .map(of)
-                .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), v| (l.min(v), h.max(v)));
-            let margin = (0.25 * (hi - lo)).max(5.0 * domain.dx());
-            let end = (n[k] - 1) as f64 * domain.dx();
-            ((lo - margin).max(0.0), (hi + margin).min(end))
-        };
-        let space = domain.model().info().units.space;
-        let names = ["x", "y", "z"];
-        let png = trajectory_png(
-            &format!("spiral tips, {}", domain.model().info().title),
-            &format!("{} ({space})", names[a]),
-            &format!("{} ({space})", names[b]),
-            &[Series::from_points("tip", &points)],
-            extent(a, &|p| p.0),
-            extent(b, &|p| p.1),
-            900,
-            900,
-        )?;
-        let file = "tips.png";
-        write_file(out, file, |p| write_atomic(p, &png))?;
-        files.push(file.into());
-    }
-    Ok(files)
-}
-
-/// Writes `ecg.csv` and its plot `ecg.png`.
-fn write_ecg(out: &OutputDir, sampler: &EcgSampler, domain: &Domain) -> anyhow::Result<EcgRecord> {
-    let trace = &sampler.trace;
-    write_file(out, ECG_FILE, |p| trace.write(p))?;
-    let units = domain.model().info().units;
-    let series: Vec<Series> = trace
-        .electrodes()
-        .iter()
-        .enumerate()
-        .map(|(k, e)| {
-            let (x, y) = trace.rows().iter().map(|(t, v)| (*t, v[k])).unzip();
-            Series::new(e.name.clone(), x, y)
-        })
-        .collect();
-    let mut files = vec![ECG_FILE.to_string()];
-    if trace.rows().len() >= 2 {
-        let png = line_plot_png(
-            &format!("pseudo-ECG, {}", domain.model().info().title),
-            &format!("time ({})", units.time),
-            "phi (arb. units)",
-            &series,
-            1200,
-            500,
-        )?;
-        write_file(out, "ecg.png", |p| write_atomic(p, &png))?;
-        files.push("ecg.png".into());
-    }
-    Ok(EcgRecord {
-        electrodes: trace.electrodes().to_vec(),
-        every_steps: sampler.every,
-        samples: trace.rows().len(),
-        files,
-    })
-}
-
-/// The maps of a recording, in words.
-fn describe(r: &Recording) -> String {
-    let maps = if r.down.is_some() { "activation, repolarisation and APD maps" } else { "an activation map" };
-    let beats = r.beats.map_or(String::new(), |b| format!(" of the last {b} beats"));
-    let down = r.down.map_or(String::new(), |d| format!(", repolarisation threshold {d}"));
-    format!("{maps}{beats} (threshold {}{down})", r.up)
-}
-
-/// The options that ask for the maps of `r`.
-fn options_for(r: &Recording) -> String {
-    let mut o = format!("--activation-map --activation-threshold {}", r.up);
-    if let Some(d) = r.down {
-        o += &format!(" --apd-map --repolarisation-threshold {d}");
-    }
-    if let Some(b) = r.beats {
-        o += &format!(" --beats {b}");
-    }
-    o
-}
-
-/// Reads the checkpoint and refuses one that is damaged or that belongs to
-/// another run, before any work starts.
-fn check_resume(
-    path: &Path,
-    domain: &Domain,
-    precision: Precision,
-    total_steps: u64,
-    recording: Option<Recording>,
-) -> anyhow::Result<Resume> {
-    let bytes = checkpoint::read_bytes(path)?;
-    let header = checkpoint::decode_header(path, &bytes)?;
-    if header.precision != precision {
-        bail!(
-            "{} does not belong to this run: precision is {} in the checkpoint but {precision} here; \
-             pass --precision {}",
-            path.display(),
-            header.precision,
-            header.precision
-        );
-    }
-    header.check_matches(path, domain)?;
-    if header.step >= total_steps {
-        bail!(
-            "{} is at step {} (t = {} ms), and this run ends at step {total_steps}; \
-             give a longer --duration-ms or --steps (they count from the start of the original run)",
-            path.display(),
-            header.step,
-            short(header.t_ms)
-        );
-    }
-    if let Some(wanted) = recording {
-        match header.recording {
-            None => bail!(
-                "{} holds no activation map, so this run cannot continue one; \
-                 drop the map options, or start the run again with them",
-                path.display()
-            ),
-            Some(saved) if saved != wanted => bail!(
-                "{} holds {}, this run asks for {}; pass {} (or none of the map options)",
-                path.display(),
-                describe(&saved),
-                describe(&wanted),
-                options_for(&saved)
-            ),
-            Some(_) => {}
-        }
-    }
-    Ok(Resume { path: path.to_path_buf(), bytes, header })
-}
-
-fn progress_bar(total: u64, start: u64, quiet: bool) -> ProgressBar {
-    if quiet {
-        return ProgressBar::hidden();
-    }
-    // Draws only when stderr is a terminal.
-    let bar = ProgressBar::new(total);
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{elapsed_precise} [{wide_bar}] {pos}/{len} steps, {per_sec}, {eta} left",
-        )
-        .expect("valid template")
-        .progress_chars("=> "),
-    );
-    bar.set_position(start);
-    bar.reset_eta();
-    bar
 }
 
 fn execute<M: CellModel, T: Scalar>(

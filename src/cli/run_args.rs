@@ -134,8 +134,8 @@ pub struct OutputArgs {
     pub save_v: bool,
     /// Snapshot formats, comma-separated: npy, vti (ParaView, with
     /// fields.pvd), png (the three mid-planes).
-    #[arg(long, value_enum, value_delimiter = ',', default_values_t = [FormatArg::Npy])]
-    pub format: Vec<FormatArg>,
+    #[arg(long, value_delimiter = ',', default_value = "npy", value_parser = parse_format)]
+    pub format: Vec<String>,
     /// Record the activation time of every cell (first upward crossing of
     /// --activation-threshold, checked at every step on the device and
     /// interpolated within the step) and write activation.npy/.vti.
@@ -217,12 +217,9 @@ pub enum ProtocolArg {
     Scroll,
 }
 
-#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum FormatArg {
-    Npy,
-    Vti,
-    Png,
+/// A `--format` name: one of the library's snapshot formats.
+fn parse_format(text: &str) -> Result<String, String> {
+    Formats::from_names(&[text]).map(|_| text.to_string()).map_err(|e| e.to_string())
 }
 
 impl OutputArgs {
@@ -312,12 +309,10 @@ impl OutputArgs {
         Ok(Some(Recording { up, down, beats: self.beats }))
     }
 
-    pub fn formats(&self) -> Formats {
-        Formats {
-            npy: self.format.contains(&FormatArg::Npy),
-            vti: self.format.contains(&FormatArg::Vti),
-            png: self.format.contains(&FormatArg::Png),
-        }
+    /// The snapshot formats named (a configuration file's names are
+    /// checked here: the command line's were checked as they were parsed).
+    pub fn formats(&self) -> anyhow::Result<Formats> {
+        Formats::from_names(&self.format).map_err(|e| anyhow::anyhow!("--format (format in [output]): {e}"))
     }
 }
 
@@ -377,7 +372,7 @@ mod tests {
         assert_eq!(run.protocol, ProtocolArg::None);
         let out = OutputArgs::default();
         assert_eq!(out.out, PathBuf::from("fibril-out"));
-        assert_eq!(out.format, vec![FormatArg::Npy]);
+        assert_eq!(out.format, vec!["npy".to_string()]);
         assert!(!out.save_v && out.save.is_empty());
     }
 

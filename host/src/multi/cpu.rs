@@ -13,6 +13,12 @@ use crate::scalar::Scalar;
 use crate::state::State;
 use kernels_gpu::ecg::EcgProbe;
 
+/// What a run split over `parts` CPU sub-domains runs on, as every CPU
+/// split names it (the box's and the tissue's alike).
+pub(crate) fn cpu_slabs_name(parts: usize) -> String {
+    format!("CPU, {parts} z-slabs ({} threads)", rayon::current_num_threads())
+}
+
 /// G CPU sub-domains that exchange halo slices of variable 0 after every
 /// step, or with halos k deep ([`ZSplit::depth`]) every variable after
 /// passes of up to k steps: step l of a pass of j steps advances the owned
@@ -79,7 +85,7 @@ impl<M: CellModel, T: Scalar> Solver<T> for CpuMultiSolver<M, T> {
     }
 
     fn device_name(&self) -> String {
-        format!("CPU, {} z-slabs ({} threads)", self.parts.len(), rayon::current_num_threads())
+        cpu_slabs_name(self.parts.len())
     }
 
     fn method(&self) -> String {

@@ -11,7 +11,7 @@
 
 use std::sync::Arc;
 
-use kernels_gpu::events::{Recorder, SlicePlacement};
+use kernels_gpu::events::Recorder;
 use kernels_gpu::tissue::{
     ClassRows, CompactTissue, DenseTissue, NeighbourLookup, OwnRows, RowLookup, step_compact_cell,
     step_dense_cell, stimulate_stored_cell,
@@ -25,12 +25,12 @@ use super::maps::Storage;
 use super::neighbours::NeighbourTable;
 use super::neighbours::{CompactFields, CompactLay};
 use super::rows::{WeightChoice, WeightRows};
+use super::solving::{EventClock, box_mask_bits, check_inputs, check_state, rest_u};
 use super::storage::{TableChoice, storage_name};
 use super::weights::Operator;
 use crate::domain::Domain;
 use crate::events::ecg::pseudo_ecg_at;
 use crate::events::recording::Maps;
-use crate::events::stimulus::Region;
 use crate::events::{EventStart, Events};
 use crate::scalar::Scalar;
 use crate::solver::{BackendKind, Solver, SolverError};
@@ -68,11 +68,7 @@ pub struct TissueCpuSolver<M: CellModel, T: Scalar> {
     weights: WeightRows<T>,
     /// Compact layout: the neighbour table (none for the dense one).
     neighbours: Option<NeighbourTable>,
-    dt_ms: f64,
-    step_count: u64,
-    /// The step whose stimuli are in U.
-    stimulated: Option<u64>,
-    events: Events,
+    clock: EventClock,
     /// Each mask stimulus's bits over the box.
     mask_bits: Vec<Option<Vec<u32>>>,
     /// The maps over the stored cells.
@@ -91,30 +87,19 @@ impl<M: CellModel, T: Scalar> TissueCpuSolver<M, T> {
             .expect("the automatic choice falls back to per-cell rows")
     }
 
-    /// As [`TissueCpuSolver::new`], with the weights stored as `choice`
-    /// says (refused: classes asked for with more than 65,536 distinct rows).
+    /// As [`TissueCpuSolver::new`], with the weights (a [`WeightChoice`]),
+    /// or the weights and the compact layout's neighbour table (a
+    /// [`TableChoice`]), stored as `choice` says (refused: classes asked
+    /// for with more than 65,536 distinct rows).
     pub fn with_weights(
         domain: &Domain,
         op: &Arc<Operator>,
         layout: TissueLayout,
-        choice: WeightChoice,
+        choice: impl Into<TableChoice>,
         initial: &State<T>,
     ) -> Result<Self, TissueError> {
-        Self::with_tables(domain, op, layout, choice.into(), initial)
-    }
-
-    /// As [`TissueCpuSolver::with_weights`], with the compact layout's
-    /// neighbour table also stored as `choice` says.
-    pub fn with_tables(
-        domain: &Domain,
-        op: &Arc<Operator>,
-        layout: TissueLayout,
-        choice: TableChoice,
-        initial: &State<T>,
-    ) -> Result<Self, TissueError> {
-        assert_eq!(initial.dims(), domain.dims(), "initial state matches the domain");
-        assert_eq!(op.dims, domain.dims(), "the tissue's grid is the domain's");
-        assert_eq!(initial.model().name, M::INFO.name, "initial state of this model");
+        check_inputs::<M, T>(domain, op, initial);
+        let choice: TableChoice = choice.into();
         let storage = Storage::new(op, layout);
         let stored = storage.stored();
         let weights = WeightRows::build(op, layout, choice.weights)?;
@@ -135,10 +120,7 @@ impl<M: CellModel, T: Scalar> TissueCpuSolver<M, T> {
             local: vec![T::ZERO; (M::Locals::<T>::COUNT * stored).max(1)],
             weights,
             neighbours,
-            dt_ms: domain.dt_ms(),
-            step_count: 0,
-            stimulated: None,
-            events: Events::default(),
+            clock: EventClock::new(domain.dt_ms()),
             mask_bits: Vec::new(),
             maps: None,
         };
@@ -179,31 +161,22 @@ impl<M: CellModel, T: Scalar> TissueCpuSolver<M, T> {
 
     /// The recorder at the current step (off without maps).
     fn recorder(&mut self) -> Recorder<T> {
-        let t_ms = self.step_count as f64 * self.dt_ms;
-        let stored = self.storage.stored();
-        match &mut self.maps {
-            Some(maps) => {
-                let addresses = maps.host_addresses();
-                maps.recording.recorder::<T>(addresses, stored, self.dt_ms).at(t_ms)
-            }
-            None => Recorder::off(),
-        }
+        host_recorder(&mut self.maps, self.storage.stored(), &self.clock)
     }
 
     /// Applies the stimuli due at the current step, unless applied already.
     fn stimulate(&mut self) {
-        if self.stimulated == Some(self.step_count) {
+        if !self.clock.take_stimuli() {
             return;
         }
-        self.stimulated = Some(self.step_count);
         let rec = self.recorder();
         let dims = self.storage.dims;
-        for (k, s) in self.events.stimuli.stimuli.iter().enumerate() {
-            if !s.active_at(self.step_count) {
+        for (k, s) in self.clock.events.stimuli.stimuli.iter().enumerate() {
+            if !s.active_at(self.clock.step) {
                 continue;
             }
             let Some((first, end)) = self.storage.stimulus_range(s) else { continue };
-            let mut args = s.args::<T>(dims, self.dt_ms);
+            let mut args = s.args::<T>(dims, self.clock.dt_ms);
             if let Some(bits) = &self.mask_bits[k] {
                 args.mask = bits.as_ptr() as u64;
             }
@@ -230,7 +203,23 @@ impl<M: CellModel, T: Scalar> TissueCpuSolver<M, T> {
         // its stored cells.
         unsafe { step_range::<M, T>(bufs, lay, &self.step, &self.coeffs, &rec, 0..self.storage.stored()) };
         std::mem::swap(&mut self.u, &mut self.u_next);
-        self.step_count += 1;
+        self.clock.step += 1;
+    }
+}
+
+/// The recorder of `maps` (over `stored` cells on the host) at the
+/// clock's step; off without maps.
+pub(super) fn host_recorder<T: Scalar>(
+    maps: &mut Option<Maps>,
+    stored: usize,
+    clock: &EventClock,
+) -> Recorder<T> {
+    match maps {
+        Some(maps) => {
+            let addresses = maps.host_addresses();
+            maps.recording.recorder::<T>(addresses, stored, clock.dt_ms).at(clock.t_ms())
+        }
+        None => Recorder::off(),
     }
 }
 
@@ -388,8 +377,7 @@ impl<M: CellModel, T: Scalar> Solver<T> for TissueCpuSolver<M, T> {
     }
 
     fn set_state(&mut self, state: &State<T>) -> Result<(), SolverError> {
-        assert_eq!(state.dims(), self.storage.dims, "state matches the solver's grid");
-        assert_eq!(state.model().name, M::INFO.name, "state of the solver's model");
+        check_state::<M, T>(state, self.storage.dims);
         self.load(state);
         Ok(())
     }
@@ -402,18 +390,8 @@ impl<M: CellModel, T: Scalar> Solver<T> for TissueCpuSolver<M, T> {
     ) -> Result<(), SolverError> {
         assert_eq!(events.recording.is_some(), maps.is_some(), "maps exactly when recording");
         let dims = self.storage.dims;
-        self.mask_bits = events
-            .stimuli
-            .stimuli
-            .iter()
-            .map(|s| match &s.region {
-                Region::Mask(mask) => Some(mask.local_bits(dims, SlicePlacement::whole(dims.nz))),
-                _ => None,
-            })
-            .collect();
-        self.events = events.clone();
-        self.step_count = start.step;
-        self.stimulated = start.stimuli_applied.then_some(start.step);
+        self.mask_bits = events.stimuli.stimuli.iter().map(|s| box_mask_bits(s, dims)).collect();
+        self.clock.restart(events, start);
         self.maps = maps.map(|m| self.storage.maps_from_box(m));
         Ok(())
     }
@@ -428,14 +406,7 @@ impl<M: CellModel, T: Scalar> Solver<T> for TissueCpuSolver<M, T> {
     /// the sum does not yet follow the tissue's boundary).
     fn ecg(&mut self, probes: &[EcgProbe]) -> Result<Vec<f64>, SolverError> {
         self.stimulate();
-        let rest = T::from_f64(M::INFO.variables[0].rest);
-        let mut field = vec![rest; self.storage.dims.cells()];
-        for (c, &v) in self.u.iter().enumerate() {
-            let i = self.storage.box_index(c);
-            if self.storage.mask[i] != 0 {
-                field[i] = v;
-            }
-        }
+        let field = self.storage.to_box_or(&self.u, rest_u::<M, T>());
         Ok(pseudo_ecg_at(&field, self.storage.dims, probes))
     }
 
@@ -480,9 +451,14 @@ pub fn for_model_with<T: Scalar>(
             // `dispatch` was asked for T's precision, so S is T.
             let initial: &State<S> =
                 (self.initial as &dyn std::any::Any).downcast_ref().expect("dispatched on T's precision");
-            let solver: Result<Box<dyn Solver<S>>, TissueError> =
-                TissueCpuSolver::<M, S>::with_tables(self.domain, self.op, self.layout, self.choice, initial)
-                    .map(|s| Box::new(s) as Box<dyn Solver<S>>);
+            let solver: Result<Box<dyn Solver<S>>, TissueError> = TissueCpuSolver::<M, S>::with_weights(
+                self.domain,
+                self.op,
+                self.layout,
+                self.choice,
+                initial,
+            )
+            .map(|s| Box::new(s) as Box<dyn Solver<S>>);
             Box::new(solver)
         }
     }

@@ -5,12 +5,11 @@
 //! stimuli and maps on the device as for the box.
 
 use std::marker::PhantomData;
+use std::ops::Range;
 use std::sync::Arc;
 
-use cudarc::driver::{
-    CudaFunction, CudaSlice, CudaStream, DevicePtr, DeviceRepr, LaunchConfig, PushKernelArg,
-};
-use kernels_gpu::events::{Recorder, SlicePlacement, StimulusArgs};
+use cudarc::driver::{CudaFunction, CudaSlice, CudaStream, DevicePtr, LaunchConfig, PushKernelArg};
+use kernels_gpu::events::{Recorder, StimulusArgs};
 use kernels_gpu::registry::{self, Kernel};
 use kernels_gpu::tissue::DenseTissue;
 use kernels_gpu::{CellModel, DEFAULT_BLOCK, FLAT_BLOCK, GridDims, Locals, StepCoeffs, ZWindow};
@@ -20,46 +19,156 @@ use super::maps::Storage;
 use super::neighbours::{CompactFields, CompactLay};
 use super::neighbours::{NeighbourForm, NeighbourTable};
 use super::rows::{WeightChoice, WeightRows};
+use super::solving::{EventClock, box_mask_bits, check_inputs, check_state, rest_u};
 use super::storage::{TableChoice, storage_name};
 use super::weights::Operator;
-use crate::backend::gpu::cuda::cuda;
+use crate::backend::gpu::cuda::{ByValue, cuda, load_kernel};
 use crate::backend::gpu::device::GpuDevice;
 use crate::backend::gpu::maps::DeviceMaps;
 use crate::backend::gpu::nonfinite::NonfiniteFlags;
 use crate::domain::Domain;
 use crate::events::ecg::pseudo_ecg_at;
 use crate::events::recording::Maps;
-use crate::events::stimulus::Region;
+use crate::events::stimulus::Stimulus;
 use crate::events::{EventStart, Events};
 use crate::scalar::Scalar;
 use crate::solver::{BackendKind, NonfiniteCheck, Solver, SolverError};
 use crate::state::State;
 use kernels_gpu::ecg::EcgProbe;
 
-/// A `#[repr(C)]` struct of `kernels-gpu` passed by value to a kernel.
-#[repr(transparent)]
-#[derive(Clone, Copy)]
-pub(super) struct ByValue<P>(pub(super) P);
-
-// SAFETY: instantiated only with `DenseTissue`, `CompactTissue<N>`,
-// `GridDims`, `ZWindow`, `StepCoeffs<T>`, `Recorder<T>`, `StimulusArgs<T>`
-// and a model's `Coeffs<T>`: plain `#[repr(C)]` structs of numbers whose
-// kernel-side declaration is the same Rust type.
-unsafe impl<P: Copy> DeviceRepr for ByValue<P> {}
-
-pub(super) fn load(
-    module: &Arc<cudarc::driver::CudaModule>,
-    name: &str,
-) -> Result<CudaFunction, SolverError> {
-    module.load_function(name).map_err(|_| SolverError::MissingKernel { name: name.into() })
+/// A stimulus ready to launch on one device: its arguments and the runs
+/// of stored cells it may touch.
+pub(super) struct DeviceStimulus<T> {
+    args: StimulusArgs<T>,
+    ranges: Vec<Range<u32>>,
+    /// A mask region's bits, which `args` point at.
+    _mask: Option<CudaSlice<u32>>,
 }
 
-/// A stimulus ready to launch: its arguments and its range of stored cells.
-struct StimulusLaunch<T> {
-    args: StimulusArgs<T>,
-    first: u32,
-    end: u32,
-    _mask: Option<CudaSlice<u32>>,
+impl<T: Scalar> DeviceStimulus<T> {
+    /// `s` on `stream`'s device over the box `dims` (a mask region's bits
+    /// uploaded), touching the stored cells `ranges`; `None` where those
+    /// are none.
+    pub(super) fn upload(
+        stream: &Arc<CudaStream>,
+        s: &Stimulus,
+        dims: GridDims,
+        dt_ms: f64,
+        ranges: Vec<Range<u32>>,
+    ) -> Result<Option<Self>, SolverError> {
+        if ranges.is_empty() {
+            return Ok(None);
+        }
+        let mut args = s.args::<T>(dims, dt_ms);
+        let mask = match box_mask_bits(s, dims) {
+            Some(bits) => {
+                let device = stream.clone_htod(&bits).map_err(cuda("uploading a stimulus mask"))?;
+                args.mask = device.device_ptr(stream).0;
+                Some(device)
+            }
+            None => None,
+        };
+        Ok(Some(Self { args, ranges, _mask: mask }))
+    }
+
+    /// Launches the stimulus kernel `f` (stimulate_tissue_<t>) on each run
+    /// of stored cells of `u`, a 1D grid-stride launch per run.
+    ///
+    /// # Safety
+    /// `f` is the stimulus kernel of `T`; `u` holds the stored cells the
+    /// runs lie in; `index` is 0 (the stored cells are the box's) or a
+    /// device table of the box index of every stored cell of the grid
+    /// `dims` (the box the stimulus was uploaded over); `rec` is off or
+    /// over the stored cells' maps.
+    pub(super) unsafe fn launch(
+        &self,
+        stream: &CudaStream,
+        f: &CudaFunction,
+        u: &mut CudaSlice<T>,
+        (dims, index): (GridDims, u64),
+        rec: Recorder<T>,
+    ) -> Result<(), SolverError> {
+        let (dims, args, rec) = (ByValue(dims), ByValue(self.args), ByValue(rec));
+        for r in &self.ranges {
+            let blocks = (r.len() as u64).div_ceil(FLAT_BLOCK as u64).min(4096) as u32;
+            let cfg =
+                LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (FLAT_BLOCK, 1, 1), shared_mem_bytes: 0 };
+            let mut b = stream.launch_builder(f);
+            b.arg(&mut *u).arg(&dims).arg(&index).arg(&r.start).arg(&r.end).arg(&args).arg(&rec);
+            // SAFETY: stimulate_tissue_<t> takes (u, dims, index, first,
+            // end, args, rec), met as the caller promises; a mask region's
+            // bits cover the box and live in `self`, which outlives the
+            // launch's use of them (the stream is synchronised before a
+            // solver's stimuli are replaced or dropped).
+            unsafe { b.launch(cfg) }.map_err(cuda("launching a stimulus"))?;
+        }
+        Ok(())
+    }
+}
+
+/// A solver's maps on its device and the recorder the kernels stamp them
+/// through (off without maps).
+pub(super) struct MapsOnDevice<T> {
+    maps: Option<DeviceMaps>,
+    recorder: Recorder<T>,
+}
+
+impl<T: Scalar> MapsOnDevice<T> {
+    pub(super) fn off() -> Self {
+        Self { maps: None, recorder: Recorder::off() }
+    }
+
+    /// `maps` (over the solver's `stored` cells) on `stream`'s device, or
+    /// none.
+    pub(super) fn set(
+        &mut self,
+        stream: &Arc<CudaStream>,
+        maps: Option<Maps>,
+        stored: usize,
+        dt_ms: f64,
+    ) -> Result<(), SolverError> {
+        *self = Self::off();
+        if let Some(maps) = maps {
+            let device = DeviceMaps::upload(stream, &maps)?;
+            let addresses = device.addresses(stream);
+            self.recorder = maps.recording.recorder::<T>(addresses, stored, dt_ms);
+            self.maps = Some(device);
+        }
+        Ok(())
+    }
+
+    /// The recorder at `t_ms`.
+    pub(super) fn recorder_at(&self, t_ms: f64) -> Recorder<T> {
+        self.recorder.at(t_ms)
+    }
+
+    pub(super) fn is_some(&self) -> bool {
+        self.maps.is_some()
+    }
+
+    /// The maps over the `stored` cells, downloaded; none without maps.
+    pub(super) fn download(
+        &self,
+        stream: &Arc<CudaStream>,
+        stored: usize,
+    ) -> Result<Option<Maps>, SolverError> {
+        self.maps.as_ref().map(|m| m.download(stream, GridDims::new(stored as u32, 1, 1))).transpose()
+    }
+}
+
+/// Uploads a solver's stored U into both U buffers (the cells the step
+/// skips keep their value in both) and its locals, if the model has any.
+pub(super) fn upload_fields<T: Scalar>(
+    stream: &Arc<CudaStream>,
+    (u, local): (&[T], &[T]),
+    (dev_u, dev_u_next, dev_local): (&mut CudaSlice<T>, &mut CudaSlice<T>, &mut CudaSlice<T>),
+) -> Result<(), SolverError> {
+    stream.memcpy_htod(u, dev_u).map_err(cuda("uploading U"))?;
+    stream.memcpy_htod(u, dev_u_next).map_err(cuda("uploading U"))?;
+    if !local.is_empty() {
+        stream.memcpy_htod(local, dev_local).map_err(cuda("uploading the locals"))?;
+    }
+    Ok(())
 }
 
 /// The compact layout's neighbour table on the device, in its form.
@@ -119,47 +228,78 @@ pub(super) fn tissue_entries<M: CellModel, T: Scalar>(
     Ok([name(M::INFO.name, kernel)?, name("", Kernel::StimulateTissue)?, name("", Kernel::FlagNonfinite)?])
 }
 
-/// Launches a compact step kernel with the arguments (u, u_next, local,
-/// lay, step, coeffs, rec), `lay` of the kernel's neighbour form.
-///
-/// # Safety
-/// `f` is the compact kernel of `lay`'s form ([`compact_kernel`]) and the
-/// arguments meet its contract (`kernels_gpu::kernels::tissue::step_compact`).
-#[allow(clippy::too_many_arguments, reason = "the kernel's parameter list, one to one")]
-pub(super) unsafe fn launch_compact<T: Scalar, S: DeviceRepr>(
-    stream: &CudaStream,
-    f: &CudaFunction,
-    u: &CudaSlice<T>,
-    u_next: &mut CudaSlice<T>,
-    local: &mut CudaSlice<T>,
-    lay: CompactLay,
-    step: &ByValue<StepCoeffs<T>>,
-    coeffs: &S,
-    rec: &ByValue<Recorder<T>>,
-) -> Result<(), SolverError> {
-    let cfg = LaunchConfig {
-        grid_dim: (lay.cells().div_ceil(FLAT_BLOCK), 1, 1),
-        block_dim: (FLAT_BLOCK, 1, 1),
-        shared_mem_bytes: 0,
-    };
-    // The argument of either type, alive as long as the builder.
-    let (indices, offsets);
-    let mut b = stream.launch_builder(f);
-    b.arg(u).arg(u_next).arg(local);
-    match lay {
-        CompactLay::Indices32(l) => {
-            indices = ByValue(l);
-            b.arg(&indices);
-        }
-        CompactLay::Offsets16(l) => {
-            offsets = ByValue(l);
-            b.arg(&offsets);
-        }
+/// One step kernel's launch: what every tissue step kernel takes beside
+/// its layout (and the dense one's window), in the kernels' order (u,
+/// u_next, local, lay, step, coeffs[, window], rec).
+pub(super) struct StepLaunch<'a, T: Scalar, C> {
+    pub stream: &'a CudaStream,
+    pub f: &'a CudaFunction,
+    pub u: &'a CudaSlice<T>,
+    pub u_next: &'a mut CudaSlice<T>,
+    pub local: &'a mut CudaSlice<T>,
+    pub step: StepCoeffs<T>,
+    /// The model's coefficients.
+    pub coeffs: C,
+    pub rec: Recorder<T>,
+}
+
+impl<T: Scalar, C: Copy> StepLaunch<'_, T, C> {
+    /// Launches a dense step kernel over the slices `window` of the box
+    /// `lay.dims`: x and y by whole blocks, z a slice per block row.
+    ///
+    /// # Safety
+    /// `f` is the dense kernel of model `C`, in precision `T`, with classes
+    /// exactly when `lay.class` is set, and the arguments meet its
+    /// contract (`kernels_gpu::kernels::tissue::step_dense`).
+    pub(super) unsafe fn dense(self, lay: DenseTissue, window: ZWindow) -> Result<(), SolverError> {
+        let (bx, by) = DEFAULT_BLOCK;
+        let cfg = LaunchConfig {
+            grid_dim: (lay.dims.nx.div_ceil(bx), lay.dims.ny.div_ceil(by), window.len()),
+            block_dim: (bx, by, 1),
+            shared_mem_bytes: 0,
+        };
+        let (lay, window) = (ByValue(lay), ByValue(window));
+        let (step, coeffs, rec) = (ByValue(self.step), ByValue(self.coeffs), ByValue(self.rec));
+        let mut b = self.stream.launch_builder(self.f);
+        b.arg(self.u).arg(self.u_next).arg(self.local);
+        b.arg(&lay).arg(&step).arg(&coeffs).arg(&window).arg(&rec);
+        // SAFETY: per the contract.
+        unsafe { b.launch(cfg) }.map_err(cuda("launching the tissue step"))?;
+        Ok(())
     }
-    b.arg(step).arg(coeffs).arg(rec);
-    // SAFETY: per the contract.
-    unsafe { b.launch(cfg) }.map_err(cuda("launching the tissue step"))?;
-    Ok(())
+
+    /// Launches a compact step kernel, a thread per cell of `lay`.
+    ///
+    /// # Safety
+    /// `f` is the compact kernel of `lay`'s form ([`compact_kernel`]) of
+    /// model `C`, in precision `T`, and the arguments meet its contract
+    /// (`kernels_gpu::kernels::tissue::step_compact`).
+    pub(super) unsafe fn compact(self, lay: CompactLay) -> Result<(), SolverError> {
+        let cfg = LaunchConfig {
+            grid_dim: (lay.cells().div_ceil(FLAT_BLOCK), 1, 1),
+            block_dim: (FLAT_BLOCK, 1, 1),
+            shared_mem_bytes: 0,
+        };
+        let (step, coeffs, rec) = (ByValue(self.step), ByValue(self.coeffs), ByValue(self.rec));
+        // The argument of either type, alive as long as the builder.
+        let (indices, offsets);
+        let mut b = self.stream.launch_builder(self.f);
+        b.arg(self.u).arg(self.u_next).arg(self.local);
+        match lay {
+            CompactLay::Indices32(l) => {
+                indices = ByValue(l);
+                b.arg(&indices);
+            }
+            CompactLay::Offsets16(l) => {
+                offsets = ByValue(l);
+                b.arg(&offsets);
+            }
+        }
+        b.arg(&step).arg(&coeffs).arg(&rec);
+        // SAFETY: per the contract.
+        unsafe { b.launch(cfg) }.map_err(cuda("launching the tissue step"))?;
+        Ok(())
+    }
 }
 
 /// The layout's buffers beside the weights.
@@ -191,13 +331,9 @@ pub struct TissueGpuSolver<M: CellModel, T: Scalar> {
     buffers: LayoutBuffers,
     /// The NaN check's flags.
     nonfinite: NonfiniteFlags,
-    dt_ms: f64,
-    step_count: u64,
-    stimulated: Option<u64>,
-    events: Events,
-    stimuli: Vec<Option<StimulusLaunch<T>>>,
-    maps: Option<DeviceMaps>,
-    recorder: Recorder<T>,
+    clock: EventClock,
+    stimuli: Vec<Option<DeviceStimulus<T>>>,
+    maps: MapsOnDevice<T>,
     model: PhantomData<M>,
 }
 
@@ -252,33 +388,20 @@ impl<M: CellModel, T: Scalar> TissueGpuSolver<M, T> {
         Self::with_weights(device, ptx, domain, op, layout, WeightChoice::Auto, initial)
     }
 
-    /// As [`TissueGpuSolver::new`], with the weights stored as `choice` says.
+    /// As [`TissueGpuSolver::new`], with the weights (a [`WeightChoice`]),
+    /// or the weights and the compact layout's neighbour table (a
+    /// [`TableChoice`]), stored as `choice` says.
     pub fn with_weights(
         device: &GpuDevice,
         ptx: &str,
         domain: &Domain,
         op: &Arc<Operator>,
         layout: TissueLayout,
-        choice: WeightChoice,
+        choice: impl Into<TableChoice>,
         initial: &State<T>,
     ) -> Result<Self, SolverError> {
-        Self::with_tables(device, ptx, domain, op, layout, choice.into(), initial)
-    }
-
-    /// As [`TissueGpuSolver::with_weights`], with the compact layout's
-    /// neighbour table also stored as `choice` says.
-    pub fn with_tables(
-        device: &GpuDevice,
-        ptx: &str,
-        domain: &Domain,
-        op: &Arc<Operator>,
-        layout: TissueLayout,
-        choice: TableChoice,
-        initial: &State<T>,
-    ) -> Result<Self, SolverError> {
-        assert_eq!(initial.dims(), domain.dims(), "initial state matches the domain");
-        assert_eq!(op.dims, domain.dims(), "the tissue's grid is the domain's");
-        assert_eq!(initial.model().name, M::INFO.name, "initial state of this model");
+        check_inputs::<M, T>(domain, op, initial);
+        let choice: TableChoice = choice.into();
         let rows = WeightRows::<T>::build(op, layout, choice.weights)?;
         let classes = rows.classes();
         // The compact layout's neighbours, in the form decided once here.
@@ -323,9 +446,9 @@ impl<M: CellModel, T: Scalar> TissueGpuSolver<M, T> {
         };
         let device_coeffs = crate::backend::gpu::tables::device_coeffs::<M, T>(domain, &stream)?;
         let mut solver = Self {
-            step_fn: load(&module, step_name)?,
-            stimulate_fn: load(&module, stimulate_name)?,
-            nonfinite: NonfiniteFlags::new(&stream, load(&module, flag_name)?)?,
+            step_fn: load_kernel(&module, step_name)?,
+            stimulate_fn: load_kernel(&module, stimulate_name)?,
+            nonfinite: NonfiniteFlags::new(&stream, load_kernel(&module, flag_name)?)?,
             u: alloc(stored, "allocating U")?,
             u_next: alloc(stored, "allocating U_next")?,
             local: alloc(M::Locals::<T>::COUNT * stored, "allocating the locals")?,
@@ -336,13 +459,9 @@ impl<M: CellModel, T: Scalar> TissueGpuSolver<M, T> {
             step: StepCoeffs::new(domain.dt_ms(), domain.dt_ms()),
             coeffs: device_coeffs.coeffs,
             _rate_table: device_coeffs.table,
-            dt_ms: domain.dt_ms(),
-            step_count: 0,
-            stimulated: None,
-            events: Events::default(),
+            clock: EventClock::new(domain.dt_ms()),
             stimuli: Vec::new(),
-            maps: None,
-            recorder: Recorder::off(),
+            maps: MapsOnDevice::off(),
             device_name: device.info().name.clone(),
             storage,
             stream,
@@ -357,73 +476,63 @@ impl<M: CellModel, T: Scalar> TissueGpuSolver<M, T> {
     }
 
     fn step_recorder(&self) -> Recorder<T> {
-        self.recorder.at(self.step_count as f64 * self.dt_ms)
+        self.maps.recorder_at(self.clock.t_ms())
     }
 
     /// Launches the stimuli due at the current step unless they are in U.
     fn stimulate(&mut self) -> Result<(), SolverError> {
-        let step = self.step_count;
-        if self.stimulated == Some(step) {
+        if !self.clock.take_stimuli() {
             return Ok(());
         }
-        self.stimulated = Some(step);
         let index = match &self.buffers {
             LayoutBuffers::Dense { .. } => 0u64,
             LayoutBuffers::Compact { index, .. } => self.address(index),
         };
-        let rec = ByValue(self.step_recorder());
-        let dims = ByValue(self.storage.dims);
+        let rec = self.step_recorder();
         for (k, launch) in self.stimuli.iter().enumerate() {
             let Some(launch) = launch else { continue };
-            if !self.events.stimuli.stimuli[k].active_at(step) {
+            if !self.clock.events.stimuli.stimuli[k].active_at(self.clock.step) {
                 continue;
             }
-            let n = (launch.end - launch.first) as u64;
-            let blocks = n.div_ceil(FLAT_BLOCK as u64).min(4096) as u32;
-            let cfg =
-                LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (FLAT_BLOCK, 1, 1), shared_mem_bytes: 0 };
-            let args = ByValue(launch.args);
-            let mut b = self.stream.launch_builder(&self.stimulate_fn);
-            b.arg(&mut self.u)
-                .arg(&dims)
-                .arg(&index)
-                .arg(&launch.first)
-                .arg(&launch.end)
-                .arg(&args)
-                .arg(&rec);
-            // SAFETY: stimulate_tissue_<t> takes (u, dims, index, first, end,
-            // args, rec); U holds the stored cells, first..end lies in them,
-            // `index` is 0 (dense: stored cells are the box's) or the cell
-            // list of the compact layout, a mask region's bits cover the box
-            // (kept alive in the launch), the recorder is off or over the
-            // stored cells' maps; a 1D grid-stride launch.
-            unsafe { b.launch(cfg) }.map_err(cuda("launching a stimulus"))?;
+            // SAFETY: the stimulus kernel of T; U holds the stored cells,
+            // the stimulus's run lies in them; `index` is 0 (dense: stored
+            // cells are the box's) or the cell list of the compact layout;
+            // the recorder is off or over the stored cells' maps.
+            unsafe {
+                launch.launch(
+                    &self.stream,
+                    &self.stimulate_fn,
+                    &mut self.u,
+                    (self.storage.dims, index),
+                    rec,
+                )?
+            };
         }
         Ok(())
     }
 
     fn launch_step(&mut self) -> Result<(), SolverError> {
         self.stimulate()?;
-        let (step, coeffs, rec) = (ByValue(self.step), ByValue(self.coeffs), ByValue(self.step_recorder()));
+        let rec = self.step_recorder();
         let weights = self.address(&self.weights);
         let (class, offsets) =
             self.class.as_ref().map_or((0, 0), |(c, o)| (self.address(c), self.address(o)));
         let rows = self.rows;
+        let dims = self.storage.dims;
+        let launch = StepLaunch {
+            stream: &self.stream,
+            f: &self.step_fn,
+            u: &self.u,
+            u_next: &mut self.u_next,
+            local: &mut self.local,
+            step: self.step,
+            coeffs: self.coeffs,
+            rec,
+        };
         match &self.buffers {
             LayoutBuffers::Dense { mask } => {
-                let dims = self.storage.dims;
-                let lay =
-                    ByValue(DenseTissue { dims, weights, mask: self.address(mask), class, rows, offsets });
-                let (bx, by) = DEFAULT_BLOCK;
-                let cfg = LaunchConfig {
-                    grid_dim: (dims.nx.div_ceil(bx), dims.ny.div_ceil(by), dims.nz),
-                    block_dim: (bx, by, 1),
-                    shared_mem_bytes: 0,
-                };
-                let window = ByValue(ZWindow::all(dims.nz));
-                let mut b = self.stream.launch_builder(&self.step_fn);
-                b.arg(&self.u).arg(&mut self.u_next).arg(&mut self.local);
-                b.arg(&lay).arg(&step).arg(&coeffs).arg(&window).arg(&rec);
+                let mask = mask.device_ptr(&self.stream).0;
+                let lay = DenseTissue { dims, weights, mask, class, rows, offsets };
                 // SAFETY: <model>_tissue_dense[_classes]_<t> takes (u,
                 // u_next, local, lay, step, coeffs, window, rec); U, U_next
                 // hold the box's cells, the locals COUNT times as many, the
@@ -434,14 +543,13 @@ impl<M: CellModel, T: Scalar> TissueGpuSolver<M, T> {
                 // where the class's weight is 0: the classes kernel was
                 // loaded exactly when `class` is set), zero outside the tissue and
                 // towards unconnected neighbours, so every read neighbour
-                // is in the box; the mask one byte per cell; the grid
-                // covers x, y by whole blocks and z by slices; the recorder
-                // is off or over the box's maps.
-                unsafe { b.launch(cfg) }.map_err(cuda("launching the tissue step"))?;
+                // is in the box; the mask one byte per cell; the window is
+                // every slice; the recorder is off or over the box's maps.
+                unsafe { launch.dense(lay, ZWindow::all(dims.nz))? };
             }
             LayoutBuffers::Compact { neighbours, index } => {
-                let (dims, cells) = (self.storage.dims, self.storage.cells.len() as u32);
-                let index = self.address(index);
+                let cells = self.storage.cells.len() as u32;
+                let index = index.device_ptr(&self.stream).0;
                 let lay =
                     neighbours.lay(CompactFields { dims, cells, weights, index, class, rows }, &self.stream);
                 // SAFETY: the step kernel is <model>_tissue_compact[_classes]
@@ -454,23 +562,11 @@ impl<M: CellModel, T: Scalar> TissueGpuSolver<M, T> {
                 // that c + offset is one), the index table one per cell;
                 // the launch has one thread per tissue cell; the recorder is
                 // off or over the tissue cells' maps.
-                unsafe {
-                    launch_compact(
-                        &self.stream,
-                        &self.step_fn,
-                        &self.u,
-                        &mut self.u_next,
-                        &mut self.local,
-                        lay,
-                        &step,
-                        &coeffs,
-                        &rec,
-                    )?
-                };
+                unsafe { launch.compact(lay)? };
             }
         }
         std::mem::swap(&mut self.u, &mut self.u_next);
-        self.step_count += 1;
+        self.clock.step += 1;
         Ok(())
     }
 
@@ -524,17 +620,10 @@ impl<M: CellModel, T: Scalar> Solver<T> for TissueGpuSolver<M, T> {
     }
 
     fn set_state(&mut self, state: &State<T>) -> Result<(), SolverError> {
-        assert_eq!(state.dims(), self.storage.dims, "state matches the solver's grid");
-        assert_eq!(state.model().name, M::INFO.name, "state of the solver's model");
+        check_state::<M, T>(state, self.storage.dims);
         let vars = self.storage.vars(state);
-        self.stream.memcpy_htod(&vars[0], &mut self.u).map_err(cuda("uploading U"))?;
-        // Cells the step skips keep their value in both buffers.
-        self.stream.memcpy_htod(&vars[0], &mut self.u_next).map_err(cuda("uploading U"))?;
-        if vars.len() > 1 {
-            let local: Vec<T> = vars[1..].concat();
-            self.stream.memcpy_htod(&local, &mut self.local).map_err(cuda("uploading the locals"))?;
-        }
-        Ok(())
+        let local: Vec<T> = vars[1..].concat();
+        upload_fields(&self.stream, (&vars[0], &local), (&mut self.u, &mut self.u_next, &mut self.local))
     }
 
     fn set_events(
@@ -544,60 +633,32 @@ impl<M: CellModel, T: Scalar> Solver<T> for TissueGpuSolver<M, T> {
         maps: Option<&Maps>,
     ) -> Result<(), SolverError> {
         assert_eq!(events.recording.is_some(), maps.is_some(), "maps exactly when recording");
-        let dims = self.storage.dims;
-        let mut launches = Vec::with_capacity(events.stimuli.stimuli.len());
-        for s in &events.stimuli.stimuli {
-            let Some((first, end)) = self.storage.stimulus_range(s) else {
-                launches.push(None);
-                continue;
-            };
-            let mut args = s.args::<T>(dims, self.dt_ms);
-            let mask = match &s.region {
-                Region::Mask(mask) => {
-                    let bits = mask.local_bits(dims, SlicePlacement::whole(dims.nz));
-                    let device = self.stream.clone_htod(&bits).map_err(cuda("uploading a stimulus mask"))?;
-                    args.mask = self.address(&device);
-                    Some(device)
-                }
-                _ => None,
-            };
-            launches.push(Some(StimulusLaunch { args, first, end, _mask: mask }));
-        }
-        self.stimuli = launches;
-        self.events = events.clone();
-        self.step_count = start.step;
-        self.stimulated = start.stimuli_applied.then_some(start.step);
-        self.maps = None;
-        self.recorder = Recorder::off();
-        if let Some(maps) = maps {
-            let maps = self.storage.maps_from_box(maps);
-            let device = DeviceMaps::upload(&self.stream, &maps)?;
-            let addresses = device.addresses(&self.stream);
-            self.recorder = maps.recording.recorder::<T>(addresses, self.storage.stored(), self.dt_ms);
-            self.maps = Some(device);
-        }
-        Ok(())
+        let (dims, dt_ms) = (self.storage.dims, self.clock.dt_ms);
+        self.stimuli = events
+            .stimuli
+            .stimuli
+            .iter()
+            .map(|s| {
+                let ranges = self.storage.stimulus_range(s).map(|(first, end)| std::iter::once(first..end).collect());
+                DeviceStimulus::upload(&self.stream, s, dims, dt_ms, ranges.unwrap_or_default())
+            })
+            .collect::<Result<_, _>>()?;
+        self.clock.restart(events, start);
+        let stored = self.storage.stored();
+        self.maps.set(&self.stream, maps.map(|m| self.storage.maps_from_box(m)), stored, dt_ms)
     }
 
     fn maps(&mut self) -> Result<Option<Maps>, SolverError> {
         self.stimulate()?;
-        let Some(device) = &self.maps else { return Ok(None) };
-        let stored = device.download(&self.stream, GridDims::new(self.storage.stored() as u32, 1, 1))?;
-        Ok(Some(self.storage.maps_to_box(&stored)))
+        let stored = self.maps.download(&self.stream, self.storage.stored())?;
+        Ok(stored.map(|m| self.storage.maps_to_box(&m)))
     }
 
     /// As the CPU tissue solver's: from the downloaded state, the cells
     /// outside the tissue at the model's rest.
     fn ecg(&mut self, probes: &[EcgProbe]) -> Result<Vec<f64>, SolverError> {
         let u = self.download()?.swap_remove(0);
-        let rest = T::from_f64(M::INFO.variables[0].rest);
-        let mut field = vec![rest; self.storage.dims.cells()];
-        for (c, &v) in u.iter().enumerate() {
-            let i = self.storage.box_index(c);
-            if self.storage.mask[i] != 0 {
-                field[i] = v;
-            }
-        }
+        let field = self.storage.to_box_or(&u, rest_u::<M, T>());
         Ok(pseudo_ecg_at(&field, self.storage.dims, probes))
     }
 

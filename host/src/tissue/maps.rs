@@ -77,13 +77,20 @@ impl Storage {
 
     /// A box field from the stored values of one variable: NaN outside the tissue.
     pub fn to_box<T: Scalar>(&self, stored: &[T]) -> Vec<T> {
+        self.to_box_or(stored, T::NAN)
+    }
+
+    /// A box field from the stored values of one variable, `outside`
+    /// outside the tissue (the model's rest for the pseudo-ECG, which sums
+    /// over the whole box).
+    pub fn to_box_or<T: Scalar>(&self, stored: &[T], outside: T) -> Vec<T> {
         assert_eq!(stored.len(), self.stored(), "one value per stored cell");
         match self.layout {
             TissueLayout::Dense => {
-                stored.iter().zip(&self.mask).map(|(&v, &m)| if m != 0 { v } else { T::NAN }).collect()
+                stored.iter().zip(&self.mask).map(|(&v, &m)| if m != 0 { v } else { outside }).collect()
             }
             TissueLayout::Compact => {
-                let mut out = vec![T::NAN; self.dims.cells()];
+                let mut out = vec![outside; self.dims.cells()];
                 for (&i, &v) in self.cells.iter().zip(stored) {
                     out[i as usize] = v;
                 }

@@ -22,7 +22,8 @@
 //! - [`neighbours`]: the compact layout's neighbour table as a solver
 //!   stores it, u32 indices or 16-bit offsets (chosen automatically);
 //! - [`cpu`], [`gpu`]: the solvers, one per backend, each with both
-//!   layouts;
+//!   layouts; `solving`: what every tissue solver shares (the checks of
+//!   its inputs, the events and the step they go by);
 //! - [`split`], [`split_cpu`], [`split_gpu`]: the tissue split along z
 //!   over sub-domains of about equal numbers of tissue cells (several
 //!   GPUs), and its solvers.
@@ -38,6 +39,7 @@ pub mod layout;
 pub mod maps;
 pub mod neighbours;
 pub mod rows;
+mod solving;
 pub mod split;
 pub mod split_cpu;
 pub mod split_gpu;

@@ -444,6 +444,20 @@ impl TissueSplit {
         State::from_vecs(model, global, vars)
     }
 
+    /// Variable 0 over the whole box from every part's stored U, `outside`
+    /// outside the tissue (the model's rest for the pseudo-ECG, which sums
+    /// over the whole box).
+    pub fn u_to_box<'a, T: Scalar>(&self, parts: impl IntoIterator<Item = &'a [T]>, outside: T) -> Vec<T> {
+        let global = self.slabs[0].global;
+        let mut field = vec![outside; global.cells()];
+        for (slab, u) in self.slabs.iter().zip(parts) {
+            for c in slab.owned_cells() {
+                field[slab.index[c] as usize] = u[c];
+            }
+        }
+        field
+    }
+
     /// The whole grid's maps from every part's (NaN, no activation,
     /// outside the tissue).
     pub fn gather_maps(&self, parts: &[Maps]) -> Maps {

@@ -8,22 +8,23 @@ use std::marker::PhantomData;
 use std::ops::Range;
 use std::sync::Arc;
 
-use kernels_gpu::events::{Recorder, SlicePlacement};
+use kernels_gpu::events::Recorder;
 use kernels_gpu::tissue::{DenseTissue, stimulate_stored_cell};
 use kernels_gpu::{CellModel, StepCoeffs};
 
-use super::cpu::{Buffers, Lay, step_range};
+use super::cpu::{Buffers, Lay, host_recorder, step_range};
 use super::layout::TissueLayout;
 use super::neighbours::CompactFields;
+use super::solving::{EventClock, box_mask_bits, check_inputs, check_state, rest_u};
 use super::split::{Slab, TissueSplit};
 use super::storage::storage_name;
 use super::weights::Operator;
 use crate::domain::Domain;
 use crate::events::ecg::pseudo_ecg_at;
 use crate::events::recording::Maps;
-use crate::events::stimulus::Region;
 use crate::events::{EventStart, Events};
 use crate::layout::zsplit::SplitError;
+use crate::multi::cpu::cpu_slabs_name;
 use crate::scalar::Scalar;
 use crate::solver::{BackendKind, Solver, SolverError};
 use crate::state::State;
@@ -49,17 +50,6 @@ impl<T: Scalar> Part<T> {
         self.u = u;
         self.local = if local.is_empty() { vec![T::ZERO] } else { local };
     }
-
-    /// The recorder at `t_ms` (off without maps).
-    fn recorder(&mut self, stored: usize, t_ms: f64, dt_ms: f64) -> Recorder<T> {
-        match &mut self.maps {
-            Some(maps) => {
-                let addresses = maps.host_addresses();
-                maps.recording.recorder::<T>(addresses, stored, dt_ms).at(t_ms)
-            }
-            None => Recorder::off(),
-        }
-    }
 }
 
 /// G CPU sub-domains of a tissue that exchange halos of variable 0 after
@@ -69,11 +59,7 @@ pub struct TissueCpuMultiSolver<M: CellModel, T: Scalar> {
     parts: Vec<Part<T>>,
     step: StepCoeffs<T>,
     coeffs: M::Coeffs<T>,
-    dt_ms: f64,
-    step_count: u64,
-    /// The step whose stimuli are in U.
-    stimulated: Option<u64>,
-    events: Events,
+    clock: EventClock,
     /// Each mask stimulus's bits over the whole box.
     mask_bits: Vec<Option<Vec<u32>>>,
     model: PhantomData<M>,
@@ -96,9 +82,7 @@ impl<M: CellModel, T: Scalar> TissueCpuMultiSolver<M, T> {
 
     /// The parts of `split` (a split of `op`'s tissue).
     pub fn with_split(domain: &Domain, op: &Arc<Operator>, split: TissueSplit, initial: &State<T>) -> Self {
-        assert_eq!(initial.dims(), domain.dims(), "initial state matches the domain");
-        assert_eq!(op.dims, domain.dims(), "the tissue's grid is the domain's");
-        assert_eq!(initial.model().name, M::INFO.name, "initial state of this model");
+        check_inputs::<M, T>(domain, op, initial);
         let parts = split
             .slabs
             .iter()
@@ -121,10 +105,7 @@ impl<M: CellModel, T: Scalar> TissueCpuMultiSolver<M, T> {
             // As the single domain: the weights are in 1/time.
             step: StepCoeffs::new(domain.dt_ms(), domain.dt_ms()),
             coeffs: domain.model_coeffs::<M, T>(),
-            dt_ms: domain.dt_ms(),
-            step_count: 0,
-            stimulated: None,
-            events: Events::default(),
+            clock: EventClock::new(domain.dt_ms()),
             mask_bits: Vec::new(),
             model: PhantomData,
         }
@@ -149,21 +130,19 @@ impl<M: CellModel, T: Scalar> TissueCpuMultiSolver<M, T> {
     /// Applies the stimuli due at the current step to every stored cell
     /// (halos included), unless applied already.
     fn stimulate(&mut self) {
-        if self.stimulated == Some(self.step_count) {
+        if !self.clock.take_stimuli() {
             return;
         }
-        self.stimulated = Some(self.step_count);
-        let t_ms = self.step_count as f64 * self.dt_ms;
-        for (k, s) in self.events.stimuli.stimuli.iter().enumerate() {
-            if !s.active_at(self.step_count) {
+        for (k, s) in self.clock.events.stimuli.stimuli.iter().enumerate() {
+            if !s.active_at(self.clock.step) {
                 continue;
             }
             for (slab, part) in self.split.slabs.iter().zip(&mut self.parts) {
-                let mut args = s.args::<T>(slab.global, self.dt_ms);
+                let mut args = s.args::<T>(slab.global, self.clock.dt_ms);
                 if let Some(bits) = &self.mask_bits[k] {
                     args.mask = bits.as_ptr() as u64;
                 }
-                let rec = part.recorder(slab.stored(), t_ms, self.dt_ms);
+                let rec: Recorder<T> = host_recorder(&mut part.maps, slab.stored(), &self.clock);
                 let (u, index) = (part.u.as_mut_ptr(), slab.index.as_ptr() as u64);
                 for range in &part.stimulus_ranges[k] {
                     for c in range.clone() {
@@ -181,9 +160,8 @@ impl<M: CellModel, T: Scalar> TissueCpuMultiSolver<M, T> {
 
     fn step_once(&mut self) {
         self.stimulate();
-        let t_ms = self.step_count as f64 * self.dt_ms;
         for (slab, part) in self.split.slabs.iter().zip(&mut self.parts) {
-            let rec = part.recorder(slab.stored(), t_ms, self.dt_ms);
+            let rec = host_recorder(&mut part.maps, slab.stored(), &self.clock);
             let (weights, rows) = (part.weights.as_ptr() as u64, slab.stride() as u32);
             let lay = match &slab.neighbours {
                 None => Lay::Dense(DenseTissue {
@@ -217,7 +195,7 @@ impl<M: CellModel, T: Scalar> TissueCpuMultiSolver<M, T> {
             std::mem::swap(&mut part.u, &mut part.u_next);
         }
         self.exchange_halos();
-        self.step_count += 1;
+        self.clock.step += 1;
     }
 }
 
@@ -227,7 +205,7 @@ impl<M: CellModel, T: Scalar> Solver<T> for TissueCpuMultiSolver<M, T> {
     }
 
     fn device_name(&self) -> String {
-        format!("CPU, {} z-slabs ({} threads)", self.parts.len(), rayon::current_num_threads())
+        cpu_slabs_name(self.parts.len())
     }
 
     fn method(&self) -> String {
@@ -253,8 +231,7 @@ impl<M: CellModel, T: Scalar> Solver<T> for TissueCpuMultiSolver<M, T> {
     }
 
     fn set_state(&mut self, state: &State<T>) -> Result<(), SolverError> {
-        assert_eq!(state.dims(), self.split.slabs[0].global, "state matches the solver's grid");
-        assert_eq!(state.model().name, M::INFO.name, "state of the solver's model");
+        check_state::<M, T>(state, self.split.slabs[0].global);
         for (slab, part) in self.split.slabs.iter().zip(&mut self.parts) {
             part.load(slab, state);
         }
@@ -269,22 +246,12 @@ impl<M: CellModel, T: Scalar> Solver<T> for TissueCpuMultiSolver<M, T> {
     ) -> Result<(), SolverError> {
         assert_eq!(events.recording.is_some(), maps.is_some(), "maps exactly when recording");
         let global = self.split.slabs[0].global;
-        self.mask_bits = events
-            .stimuli
-            .stimuli
-            .iter()
-            .map(|s| match &s.region {
-                Region::Mask(mask) => Some(mask.local_bits(global, SlicePlacement::whole(global.nz))),
-                _ => None,
-            })
-            .collect();
+        self.mask_bits = events.stimuli.stimuli.iter().map(|s| box_mask_bits(s, global)).collect();
         for (slab, part) in self.split.slabs.iter().zip(&mut self.parts) {
             part.stimulus_ranges = events.stimuli.stimuli.iter().map(|s| slab.stimulus_ranges(s)).collect();
             part.maps = maps.map(|m| slab.scatter_maps(m));
         }
-        self.events = events.clone();
-        self.step_count = start.step;
-        self.stimulated = start.stimuli_applied.then_some(start.step);
+        self.clock.restart(events, start);
         Ok(())
     }
 
@@ -298,14 +265,8 @@ impl<M: CellModel, T: Scalar> Solver<T> for TissueCpuMultiSolver<M, T> {
     /// outside the tissue at the model's rest.
     fn ecg(&mut self, probes: &[EcgProbe]) -> Result<Vec<f64>, SolverError> {
         self.stimulate();
-        let global = self.split.slabs[0].global;
-        let mut field = vec![T::from_f64(M::INFO.variables[0].rest); global.cells()];
-        for (slab, part) in self.split.slabs.iter().zip(&self.parts) {
-            for c in slab.owned_cells() {
-                field[slab.index[c] as usize] = part.u[c];
-            }
-        }
-        Ok(pseudo_ecg_at(&field, global, probes))
+        let field = self.split.u_to_box(self.parts.iter().map(|p| &p.u[..]), rest_u::<M, T>());
+        Ok(pseudo_ecg_at(&field, self.split.slabs[0].global, probes))
     }
 
     fn any_nonfinite(&mut self) -> Result<bool, SolverError> {

@@ -30,35 +30,34 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use cudarc::driver::{
-    CudaContext, CudaEvent, CudaFunction, CudaSlice, CudaStream, DevicePtr, LaunchConfig, PinnedHostSlice,
-    PushKernelArg,
+    CudaContext, CudaEvent, CudaFunction, CudaSlice, CudaStream, DevicePtr, PinnedHostSlice,
 };
-use kernels_gpu::events::{Recorder, SlicePlacement, StimulusArgs};
 use kernels_gpu::registry::Kernel;
 use kernels_gpu::tissue::{DIRECTIONS, DenseTissue};
-use kernels_gpu::{CellModel, DEFAULT_BLOCK, FLAT_BLOCK, GridDims, Locals, StepCoeffs, ZWindow};
+use kernels_gpu::{CellModel, Locals, StepCoeffs, ZWindow};
 use thiserror::Error;
 
-use super::gpu::{ByValue, DeviceNeighbours, compact_kernel, launch_compact, load, tissue_entries};
+use super::gpu::{
+    DeviceNeighbours, DeviceStimulus, MapsOnDevice, StepLaunch, compact_kernel, tissue_entries, upload_fields,
+};
 use super::layout::TissueLayout;
 use super::neighbours::CompactFields;
+use super::solving::{EventClock, check_inputs, check_state, rest_u};
 use super::split::{Slab, TissueSplit};
 use super::storage::storage_name;
 use super::weights::Operator;
-use crate::backend::gpu::cuda::cuda;
+use crate::backend::gpu::cuda::{cuda, load_kernel};
 use crate::backend::gpu::device::GpuDevice;
-use crate::backend::gpu::maps::DeviceMaps;
 use crate::backend::gpu::nonfinite::NonfiniteFlags;
 use crate::backend::gpu::solver::SliceGeometry;
 use crate::backend::gpu::tables::{DeviceCoeffs, device_coeffs};
 use crate::domain::Domain;
 use crate::events::ecg::pseudo_ecg_at;
 use crate::events::recording::Maps;
-use crate::events::stimulus::Region;
 use crate::events::{EventStart, Events};
 use crate::layout::zsplit::SplitError;
 use crate::multi::error::MultiError;
-use crate::multi::gpu::Exchange;
+use crate::multi::gpu::{Exchange, gpus_name, idle_all};
 use crate::multi::gpu::{copy_slice_from_host, copy_slice_peer, copy_slice_to_host, enable_peer_access};
 use crate::scalar::Scalar;
 use crate::solver::{BackendKind, NonfiniteCheck, Solver, SolverError};
@@ -107,13 +106,6 @@ pub fn part_device_bytes(slab: &Slab, variables: usize, bytes_per_value: usize) 
 /// A part's U and locals, downloaded.
 type Downloaded<T> = (Vec<T>, Vec<T>);
 
-/// A stimulus ready to launch on one part.
-struct PartStimulus<T> {
-    args: StimulusArgs<T>,
-    ranges: Vec<Range<u32>>,
-    _mask: Option<CudaSlice<u32>>,
-}
-
 /// The layout's buffers beside the weights.
 enum LayoutBuffers {
     Dense { mask: CudaSlice<u8> },
@@ -141,9 +133,8 @@ struct Part<T> {
     staged: CudaEvent,
     /// Host exchange: the cells sent down (0) and up (1).
     pinned: [Option<PinnedHostSlice<u8>>; 2],
-    stimuli: Vec<Option<PartStimulus<T>>>,
-    maps: Option<DeviceMaps>,
-    recorder: Recorder<T>,
+    stimuli: Vec<Option<DeviceStimulus<T>>>,
+    maps: MapsOnDevice<T>,
 }
 
 impl<T: Scalar> Part<T> {
@@ -164,13 +155,7 @@ impl<T: Scalar> Part<T> {
 
     fn upload(&mut self, slab: &Slab, state: &State<T>) -> Result<(), SolverError> {
         let (u, local) = slab.scatter(state);
-        self.stream.memcpy_htod(&u, &mut self.u).map_err(cuda("uploading U"))?;
-        // Cells the step skips keep their value in both buffers.
-        self.stream.memcpy_htod(&u, &mut self.u_next).map_err(cuda("uploading U"))?;
-        if !local.is_empty() {
-            self.stream.memcpy_htod(&local, &mut self.local).map_err(cuda("uploading the locals"))?;
-        }
-        Ok(())
+        upload_fields(&self.stream, (&u, &local), (&mut self.u, &mut self.u_next, &mut self.local))
     }
 }
 
@@ -184,10 +169,7 @@ pub struct TissueGpuMultiSolver<M: CellModel, T: Scalar> {
     /// The model's coefficients of each part, each pointing at its own
     /// GPU's copy of the rate table (`--rate-tables`), kept beside them.
     coeffs: Vec<DeviceCoeffs<M, T>>,
-    dt_ms: f64,
-    step_count: u64,
-    stimulated: Option<u64>,
-    events: Events,
+    clock: EventClock,
     device_names: Vec<String>,
     model: PhantomData<M>,
 }
@@ -218,9 +200,7 @@ impl<M: CellModel, T: Scalar> TissueGpuMultiSolver<M, T> {
         exchange: Exchange,
         initial: &State<T>,
     ) -> Result<Self, TissueSplitError> {
-        assert_eq!(initial.dims(), domain.dims(), "initial state matches the domain");
-        assert_eq!(op.dims, domain.dims(), "the tissue's grid is the domain's");
-        assert_eq!(initial.model().name, M::INFO.name, "initial state of this model");
+        check_inputs::<M, T>(domain, op, initial);
         assert_eq!(devices.len(), split.parts(), "one device per part");
         if exchange == Exchange::Nccl {
             return Err(TissueSplitError::Nccl);
@@ -251,10 +231,7 @@ impl<M: CellModel, T: Scalar> TissueGpuMultiSolver<M, T> {
         let solver = Self {
             step: StepCoeffs::new(domain.dt_ms(), domain.dt_ms()),
             coeffs,
-            dt_ms: domain.dt_ms(),
-            step_count: 0,
-            stimulated: None,
-            events: Events::default(),
+            clock: EventClock::new(domain.dt_ms()),
             device_names: devices.iter().map(|d| d.info().name.clone()).collect(),
             split,
             parts,
@@ -307,21 +284,20 @@ impl<M: CellModel, T: Scalar> TissueGpuMultiSolver<M, T> {
                 .map_err(cuda("allocating pinned host memory"))
         };
         let mut part = Part {
-            step_fn: load(&module, step_name)?,
-            stimulate_fn: load(&module, stimulate_name)?,
+            step_fn: load_kernel(&module, step_name)?,
+            stimulate_fn: load_kernel(&module, stimulate_name)?,
             u: alloc(stored, "allocating U")?,
             u_next: alloc(stored, "allocating U_next")?,
             local: alloc(M::Locals::<T>::COUNT * stride, "allocating the locals")?,
             weights: stream.clone_htod(&slab.weights::<T>(op)).map_err(cuda("uploading the weights"))?,
             buffers,
             index: stream.clone_htod(&slab.index).map_err(cuda("uploading the cell index"))?,
-            nonfinite: NonfiniteFlags::new(&stream, load(&module, flag_name)?)?,
+            nonfinite: NonfiniteFlags::new(&stream, load_kernel(&module, flag_name)?)?,
             done: event()?,
             staged: event()?,
             pinned: [pinned()?, pinned()?],
             stimuli: Vec::new(),
-            maps: None,
-            recorder: Recorder::off(),
+            maps: MapsOnDevice::off(),
             stream,
             ctx,
         };
@@ -346,44 +322,31 @@ impl<M: CellModel, T: Scalar> TissueGpuMultiSolver<M, T> {
     /// Launches the stimuli due at the current step on every part (halos
     /// included) unless they are in U.
     fn stimulate(&mut self) -> Result<(), SolverError> {
-        let step = self.step_count;
-        if self.stimulated == Some(step) {
+        if !self.clock.take_stimuli() {
             return Ok(());
         }
-        self.stimulated = Some(step);
         let global = self.split.slabs[0].global;
-        let active: Vec<bool> = self.events.stimuli.stimuli.iter().map(|s| s.active_at(step)).collect();
+        let step = self.clock.step;
+        let active: Vec<bool> = self.clock.events.stimuli.stimuli.iter().map(|s| s.active_at(step)).collect();
         if !active.contains(&true) {
             return Ok(());
         }
-        let t_ms = step as f64 * self.dt_ms;
+        let t_ms = self.clock.t_ms();
         for i in 0..self.parts.len() {
             self.order(i)?;
             let part = &mut self.parts[i];
             let index = part.address(&part.index);
-            let (rec, dims) = (ByValue(part.recorder.at(t_ms)), ByValue(global));
+            let rec = part.maps.recorder_at(t_ms);
             for (k, launch) in part.stimuli.iter().enumerate() {
                 let Some(launch) = launch.as_ref().filter(|_| active[k]) else { continue };
-                let args = ByValue(launch.args);
-                for r in &launch.ranges {
-                    let blocks = (r.len() as u64).div_ceil(FLAT_BLOCK as u64).min(4096) as u32;
-                    let cfg = LaunchConfig {
-                        grid_dim: (blocks, 1, 1),
-                        block_dim: (FLAT_BLOCK, 1, 1),
-                        shared_mem_bytes: 0,
-                    };
-                    let mut b = part.stream.launch_builder(&part.stimulate_fn);
-                    b.arg(&mut part.u).arg(&dims).arg(&index).arg(&r.start).arg(&r.end).arg(&args).arg(&rec);
-                    // SAFETY: stimulate_tissue_<t> takes (u, dims, index,
-                    // first, end, args, rec); U holds the part's stored
-                    // cells, the range lies in them and leaves out the halo
-                    // slices beyond the grid, `index` holds the box index
-                    // of every stored cell of the whole grid `dims`, a mask
-                    // region's bits cover that box (kept alive in the
-                    // launch), the recorder is off or over the stored
-                    // cells' maps; a 1D grid-stride launch.
-                    unsafe { b.launch(cfg) }.map_err(cuda("launching a stimulus"))?;
-                }
+                // SAFETY: the stimulus kernel of T; U holds the part's
+                // stored cells, the runs lie in them and leave out the
+                // halo slices beyond the grid; `index` holds the box index
+                // of every stored cell of the whole grid; the recorder is
+                // off or over the stored cells' maps.
+                unsafe {
+                    launch.launch(&part.stream, &part.stimulate_fn, &mut part.u, (global, index), rec)?
+                };
             }
         }
         Ok(())
@@ -392,30 +355,28 @@ impl<M: CellModel, T: Scalar> TissueGpuMultiSolver<M, T> {
     /// Enqueues one step on every part and the exchange that follows it.
     fn step_once(&mut self) -> Result<(), SolverError> {
         self.stimulate()?;
-        let t_ms = self.step_count as f64 * self.dt_ms;
+        let t_ms = self.clock.t_ms();
         for i in 0..self.parts.len() {
             self.order(i)?;
             let slab = &self.split.slabs[i];
             let part = &mut self.parts[i];
-            let (step, coeffs, rec) =
-                (ByValue(self.step), ByValue(self.coeffs[i].coeffs), ByValue(part.recorder.at(t_ms)));
             let weights = part.address(&part.weights);
+            let index = part.address(&part.index);
+            let launch = StepLaunch {
+                stream: &part.stream,
+                f: &part.step_fn,
+                u: &part.u,
+                u_next: &mut part.u_next,
+                local: &mut part.local,
+                step: self.step,
+                coeffs: self.coeffs[i].coeffs,
+                rec: part.maps.recorder_at(t_ms),
+            };
             match &part.buffers {
                 LayoutBuffers::Dense { mask } => {
                     let dims = slab.local;
-                    let (mask, rows) = (part.address(mask), dims.cells() as u32);
-                    let lay = ByValue(DenseTissue { dims, weights, mask, class: 0, rows, offsets: 0 });
-                    let window = ZWindow::new(1, dims.nz - 1);
-                    let (bx, by) = DEFAULT_BLOCK;
-                    let cfg = LaunchConfig {
-                        grid_dim: (dims.nx.div_ceil(bx), dims.ny.div_ceil(by), window.len()),
-                        block_dim: (bx, by, 1),
-                        shared_mem_bytes: 0,
-                    };
-                    let window = ByValue(window);
-                    let mut b = part.stream.launch_builder(&part.step_fn);
-                    b.arg(&part.u).arg(&mut part.u_next).arg(&mut part.local);
-                    b.arg(&lay).arg(&step).arg(&coeffs).arg(&window).arg(&rec);
+                    let (mask, rows) = (mask.device_ptr(&part.stream).0, dims.cells() as u32);
+                    let lay = DenseTissue { dims, weights, mask, class: 0, rows, offsets: 0 };
                     // SAFETY: <model>_tissue_dense_<t> takes (u, u_next,
                     // local, lay, step, coeffs, window, rec); the buffers
                     // hold the part's box (owned slices between two halo
@@ -423,13 +384,12 @@ impl<M: CellModel, T: Scalar> TissueGpuMultiSolver<M, T> {
                     // 18 per cell (zero outside the owned tissue cells and
                     // towards unconnected neighbours, so every neighbour
                     // read lies in the owned or halo slices); the window is
-                    // the owned slices, the grid covers x, y by whole
-                    // blocks and z by slices; the recorder is off or over
-                    // the part's cells.
-                    unsafe { b.launch(cfg) }.map_err(cuda("launching the tissue step"))?;
+                    // the owned slices; the recorder is off or over the
+                    // part's cells.
+                    unsafe { launch.dense(lay, ZWindow::new(1, dims.nz - 1))? };
                 }
                 LayoutBuffers::Compact { neighbours } => {
-                    let (dims, cells, index) = (slab.global, slab.stepped.end, part.address(&part.index));
+                    let (dims, cells) = (slab.global, slab.stepped.end);
                     let fields = CompactFields { dims, cells, weights, index, class: 0, rows: cells };
                     let lay = neighbours.lay(fields, &part.stream);
                     // SAFETY: the step kernel is <model>_tissue_compact[_n16]
@@ -442,19 +402,7 @@ impl<M: CellModel, T: Scalar> TissueGpuMultiSolver<M, T> {
                     // c + offset is one); one thread per owned cell (every
                     // part owns one at least: `ZSplit::from_cell_counts`);
                     // the recorder is off or over the stored cells' maps.
-                    unsafe {
-                        launch_compact(
-                            &part.stream,
-                            &part.step_fn,
-                            &part.u,
-                            &mut part.u_next,
-                            &mut part.local,
-                            lay,
-                            &step,
-                            &coeffs,
-                            &rec,
-                        )?
-                    };
+                    unsafe { launch.compact(lay)? };
                 }
             }
         }
@@ -462,7 +410,7 @@ impl<M: CellModel, T: Scalar> TissueGpuMultiSolver<M, T> {
         for part in &mut self.parts {
             std::mem::swap(&mut part.u, &mut part.u_next);
         }
-        self.step_count += 1;
+        self.clock.step += 1;
         Ok(())
     }
 
@@ -542,28 +490,13 @@ impl<M: CellModel, T: Scalar> TissueGpuMultiSolver<M, T> {
     }
 }
 
-impl<M: CellModel, T: Scalar> Drop for TissueGpuMultiSolver<M, T> {
-    /// Parts copy into each other's buffers: every GPU must be idle before
-    /// any part is freed.
-    fn drop(&mut self) {
-        for part in &self.parts {
-            let _ = part.ctx.synchronize();
-        }
-    }
-}
-
 impl<M: CellModel, T: Scalar> Solver<T> for TissueGpuMultiSolver<M, T> {
     fn kind(&self) -> BackendKind {
         BackendKind::Gpu
     }
 
     fn device_name(&self) -> String {
-        let first = &self.device_names[0];
-        if self.device_names.iter().all(|n| n == first) {
-            format!("{} x {first}", self.device_names.len())
-        } else {
-            self.device_names.join(" + ")
-        }
+        gpus_name(&self.device_names)
     }
 
     fn method(&self) -> String {
@@ -589,8 +522,7 @@ impl<M: CellModel, T: Scalar> Solver<T> for TissueGpuMultiSolver<M, T> {
     }
 
     fn set_state(&mut self, state: &State<T>) -> Result<(), SolverError> {
-        assert_eq!(state.dims(), self.split.slabs[0].global, "state matches the solver's grid");
-        assert_eq!(state.model().name, M::INFO.name, "state of the solver's model");
+        check_state::<M, T>(state, self.split.slabs[0].global);
         self.synchronize_all()?;
         for (slab, part) in self.split.slabs.iter().zip(&mut self.parts) {
             part.upload(slab, state)?;
@@ -606,42 +538,17 @@ impl<M: CellModel, T: Scalar> Solver<T> for TissueGpuMultiSolver<M, T> {
     ) -> Result<(), SolverError> {
         assert_eq!(events.recording.is_some(), maps.is_some(), "maps exactly when recording");
         self.synchronize_all()?;
-        let global = self.split.slabs[0].global;
+        let (global, dt_ms) = (self.split.slabs[0].global, self.clock.dt_ms);
         for (slab, part) in self.split.slabs.iter().zip(&mut self.parts) {
-            let mut launches = Vec::with_capacity(events.stimuli.stimuli.len());
-            for s in &events.stimuli.stimuli {
-                let ranges = slab.stimulus_ranges(s);
-                if ranges.is_empty() {
-                    launches.push(None);
-                    continue;
-                }
-                let mut args = s.args::<T>(global, self.dt_ms);
-                let mask = match &s.region {
-                    Region::Mask(mask) => {
-                        let bits = mask.local_bits(global, SlicePlacement::whole(global.nz));
-                        let device =
-                            part.stream.clone_htod(&bits).map_err(cuda("uploading a stimulus mask"))?;
-                        args.mask = part.address(&device);
-                        Some(device)
-                    }
-                    _ => None,
-                };
-                launches.push(Some(PartStimulus { args, ranges, _mask: mask }));
-            }
-            part.stimuli = launches;
-            part.maps = None;
-            part.recorder = Recorder::off();
-            if let Some(maps) = maps {
-                let maps = slab.scatter_maps(maps);
-                let device = DeviceMaps::upload(&part.stream, &maps)?;
-                let addresses = device.addresses(&part.stream);
-                part.recorder = maps.recording.recorder::<T>(addresses, slab.stored(), self.dt_ms);
-                part.maps = Some(device);
-            }
+            part.stimuli = events
+                .stimuli
+                .stimuli
+                .iter()
+                .map(|s| DeviceStimulus::upload(&part.stream, s, global, dt_ms, slab.stimulus_ranges(s)))
+                .collect::<Result<_, _>>()?;
+            part.maps.set(&part.stream, maps.map(|m| slab.scatter_maps(m)), slab.stored(), dt_ms)?;
         }
-        self.events = events.clone();
-        self.step_count = start.step;
-        self.stimulated = start.stimuli_applied.then_some(start.step);
+        self.clock.restart(events, start);
         self.synchronize_all()
     }
 
@@ -650,8 +557,8 @@ impl<M: CellModel, T: Scalar> Solver<T> for TissueGpuMultiSolver<M, T> {
         self.synchronize_all()?;
         let mut parts = Vec::with_capacity(self.parts.len());
         for (slab, part) in self.split.slabs.iter().zip(&self.parts) {
-            let Some(device) = &part.maps else { return Ok(None) };
-            parts.push(device.download(&part.stream, GridDims::new(slab.stored() as u32, 1, 1))?);
+            let Some(maps) = part.maps.download(&part.stream, slab.stored())? else { return Ok(None) };
+            parts.push(maps);
         }
         Ok(Some(self.split.gather_maps(&parts)))
     }
@@ -660,14 +567,8 @@ impl<M: CellModel, T: Scalar> Solver<T> for TissueGpuMultiSolver<M, T> {
     /// the cells outside the tissue at the model's rest.
     fn ecg(&mut self, probes: &[EcgProbe]) -> Result<Vec<f64>, SolverError> {
         let parts = self.download()?;
-        let global = self.split.slabs[0].global;
-        let mut field = vec![T::from_f64(M::INFO.variables[0].rest); global.cells()];
-        for (slab, (u, _)) in self.split.slabs.iter().zip(&parts) {
-            for c in slab.owned_cells() {
-                field[slab.index[c] as usize] = u[c];
-            }
-        }
-        Ok(pseudo_ecg_at(&field, global, probes))
+        let field = self.split.u_to_box(parts.iter().map(|(u, _)| &u[..]), rest_u::<M, T>());
+        Ok(pseudo_ecg_at(&field, self.split.slabs[0].global, probes))
     }
 
     fn any_nonfinite(&mut self) -> Result<bool, SolverError> {
@@ -680,5 +581,13 @@ impl<M: CellModel, T: Scalar> Solver<T> for TissueGpuMultiSolver<M, T> {
             any |= part.nonfinite.answer(check)?;
         }
         Ok(any)
+    }
+}
+
+impl<M: CellModel, T: Scalar> Drop for TissueGpuMultiSolver<M, T> {
+    /// Parts copy into each other's buffers: every GPU must be idle before
+    /// any part is freed.
+    fn drop(&mut self) {
+        idle_all(self.parts.iter().map(|p| &p.ctx));
     }
 }

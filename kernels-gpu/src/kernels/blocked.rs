@@ -1,9 +1,8 @@
 //! Temporal blocking on the GPU: k steps per pass (the algorithm and its
 //! tiling are in [`crate::blocked`], shared with the CPU emulator).
 
+use super::StepArgs;
 use crate::blocked::{Column, Pass, PassArgs, Shared, Tile, run_block};
-use crate::cell::StepCoeffs;
-use crate::events::Recorder;
 use crate::gpu::{block_dim, block_idx, dynamic_shared, sync_threads, thread_idx};
 use crate::layout::grid::{GridDims, ZWindow};
 use crate::model::CellModel;
@@ -33,19 +32,12 @@ use crate::real::Real;
 /// dynamic shared memory. Thread (x, y) marches column (x, y) of its
 /// block's frame; every thread reaches every barrier.
 #[inline(always)]
-#[allow(clippy::too_many_arguments, reason = "the kernel's parameter list, one to one")]
 pub unsafe fn step<M: CellModel, T: Real>(
-    u: *const T,
-    u_next: *mut T,
-    local: *const T,
-    g: GridDims,
-    step: &StepCoeffs<T>,
-    coeffs: &M::Coeffs<T>,
-    window: ZWindow,
-    rec: &Recorder<T>,
+    args: StepArgs<'_, M, T, GridDims>,
     local_next: *mut T,
     pass: Pass,
 ) {
+    let StepArgs { u, u_next, local, layout: g, step, coeffs, window, rec } = args;
     // The pass twice: with the model's common case, whose values are
     // constants of the code, and with the coefficients as passed
     // (`CellModel::common_case`; one copy for models without one). On an

@@ -13,10 +13,10 @@
 //! [`laplacian7`] and [`step_cell`] on the same values in the same order as
 //! the CPU, so the result is bit-identical.
 
-use crate::cell::{StepCoeffs, step_cell};
-use crate::events::Recorder;
+use super::StepArgs;
+use crate::cell::step_cell;
 use crate::gpu::{block_dim, block_idx, thread_idx};
-use crate::layout::grid::{GridDims, ZWindow};
+use crate::layout::grid::GridDims;
 use crate::layout::quad::{self, QUAD};
 use crate::model::{CellModel, Locals};
 use crate::real::Real;
@@ -41,18 +41,8 @@ use crate::stencil::laplacian7;
 /// slices `window.begin + z_chunk * blockIdx.z` up to `z_chunk` of them
 /// (fewer in the last chunk).
 #[inline(always)]
-#[allow(clippy::too_many_arguments, reason = "the kernel's parameter list, one to one")]
-pub unsafe fn step<M: CellModel, T: Real>(
-    u: *const T,
-    u_next: *mut T,
-    local: *mut T,
-    g: GridDims,
-    step: &StepCoeffs<T>,
-    coeffs: &M::Coeffs<T>,
-    window: ZWindow,
-    rec: &Recorder<T>,
-    z_chunk: u32,
-) {
+pub unsafe fn step<M: CellModel, T: Real>(args: StepArgs<'_, M, T, GridDims>, z_chunk: u32) {
+    let StepArgs { u, u_next, local, layout: g, step, coeffs, window, rec } = args;
     let (tx, ty) = thread_idx();
     let (bx, by, bz) = block_idx();
     let (dx, dy) = block_dim();

@@ -6,10 +6,10 @@
 //! per iteration. Fields are row-major, so x halos are two 4-byte columns
 //! per block (the uncoalesced reads the tower layout removes).
 
-use crate::cell::{StepCoeffs, step_cell};
-use crate::events::Recorder;
+use super::StepArgs;
+use crate::cell::step_cell;
 use crate::gpu::{block_dim, block_idx, dynamic_shared, sync_threads, thread_idx};
-use crate::layout::grid::{GridDims, ZWindow};
+use crate::layout::grid::GridDims;
 use crate::model::{CellModel, Locals};
 use crate::real::Real;
 use crate::stencil::{laplacian7, mirror, mirror_neighbours};
@@ -29,17 +29,8 @@ use crate::stencil::{laplacian7, mirror, mirror_neighbours};
 /// holds cell (x0 + i, y0 + j). Halo cells outside the domain are never
 /// read: the mirror rule maps those neighbours back inside the tile.
 #[inline(always)]
-#[allow(clippy::too_many_arguments, reason = "the kernel's parameter list, one to one")]
-pub unsafe fn step<M: CellModel, T: Real>(
-    u: *const T,
-    u_next: *mut T,
-    local: *mut T,
-    g: GridDims,
-    step: &StepCoeffs<T>,
-    c: &M::Coeffs<T>,
-    window: ZWindow,
-    rec: &Recorder<T>,
-) {
+pub unsafe fn step<M: CellModel, T: Real>(args: StepArgs<'_, M, T, GridDims>) {
+    let StepArgs { u, u_next, local, layout: g, step, coeffs: c, window, rec } = args;
     let (tx, ty) = thread_idx();
     let (bxi, byi, _) = block_idx();
     let (bx, by) = block_dim();

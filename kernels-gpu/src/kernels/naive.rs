@@ -6,10 +6,10 @@
 //! reused through the caches), the yardstick for the sliding-window and
 //! tower kernels.
 
-use crate::cell::{StepCoeffs, step_cell};
-use crate::events::Recorder;
+use super::StepArgs;
+use crate::cell::step_cell;
 use crate::gpu::{block_dim, block_idx, thread_idx};
-use crate::layout::grid::{GridDims, ZWindow};
+use crate::layout::grid::GridDims;
 use crate::model::{CellModel, Locals};
 use crate::real::Real;
 use crate::stencil::{laplacian3, laplacian5, laplacian7, mirror_offsets};
@@ -37,17 +37,8 @@ use crate::stencil::{laplacian3, laplacian5, laplacian7, mirror_offsets};
 /// x, y from the block and grid, z = window.begin + blockIdx.z; one cell
 /// per thread.
 #[inline(always)]
-#[allow(clippy::too_many_arguments, reason = "the kernel's parameter list, one to one")]
-pub unsafe fn step<M: CellModel, T: Real, const AXES: u32>(
-    u: *const T,
-    u_next: *mut T,
-    local: *mut T,
-    g: GridDims,
-    step: &StepCoeffs<T>,
-    coeffs: &M::Coeffs<T>,
-    window: ZWindow,
-    rec: &Recorder<T>,
-) {
+pub unsafe fn step<M: CellModel, T: Real, const AXES: u32>(args: StepArgs<'_, M, T, GridDims>) {
+    let StepArgs { u, u_next, local, layout: g, step, coeffs, window, rec } = args;
     let (tx, ty) = thread_idx();
     let (bx, by, bz) = block_idx();
     let z = window.begin + bz;

@@ -11,83 +11,62 @@ use crate::layout::grid::GridDims;
 use crate::real::Real;
 use crate::tips::plaquette_at;
 
-/// Appends every charged plaquette of `grid`: for record `i`, `position[2i
-/// .. 2i + 2]` = (s, t) and `ids[5i .. 5i + 5]` = (normal, x, y, z,
-/// charge as i32 bits). `*count` ends as the number found, which may
-/// exceed `capacity`: then only `capacity` records were written and the
-/// host launches again with more room.
-///
-/// # Safety
-/// `now` and `prev` hold `grid.cells()` values (row-major); `position`
-/// holds 2 `capacity` f64 and `ids` 5 `capacity` u32; `count` points to
-/// one u32 the host zeroed. Any 1D launch (grid-stride loop).
-#[inline(always)]
-#[allow(clippy::too_many_arguments, reason = "the kernel's parameter list, one to one")]
-unsafe fn find<T: Real>(
-    now: *const T,
-    prev: *const T,
-    grid: GridDims,
-    v_star: f64,
-    position: *mut f64,
-    ids: *mut u32,
-    count: *mut u32,
-    capacity: u32,
-) {
-    let cells = grid.cells();
-    let mut k = flat_thread_index();
-    let stride = flat_thread_count();
-    // SAFETY: `count` is a valid, aligned u32 for the whole launch.
-    let counter = unsafe { AtomicU32::from_ptr(count) };
-    while k < cells {
-        let x = (k % grid.nx as usize) as u32;
-        let y = ((k / grid.nx as usize) % grid.ny as usize) as u32;
-        let z = (k / grid.slice_cells()) as u32;
-        let mut normal = 0;
-        while normal < 3 {
-            // SAFETY: (x, y, z) is a cell of `grid`; the fields hold its cells.
-            if let Some(sing) = unsafe { plaquette_at(now, prev, grid, normal, [x, y, z], v_star) }
-                && sing.charge != 0
-            {
-                let i = counter.fetch_add(1, Ordering::Relaxed);
-                if i < capacity {
-                    let i = i as usize;
-                    // SAFETY: i < capacity, within both lists.
-                    unsafe {
-                        *position.add(2 * i) = sing.s;
-                        *position.add(2 * i + 1) = sing.t;
-                        *ids.add(5 * i) = normal;
-                        *ids.add(5 * i + 1) = x;
-                        *ids.add(5 * i + 2) = y;
-                        *ids.add(5 * i + 3) = z;
-                        *ids.add(5 * i + 4) = sing.charge as u32;
+super::precision_kernel! {
+    phase, plaquettes;
+    /// Appends every charged plaquette of `grid`: for record `i`, `position[2i
+    /// .. 2i + 2]` = (s, t) and `ids[5i .. 5i + 5]` = (normal, x, y, z,
+    /// charge as i32 bits). `*count` ends as the number found, which may
+    /// exceed `capacity`: then only `capacity` records were written and the
+    /// host launches again with more room.
+    ///
+    /// # Safety
+    /// `now` and `prev` hold `grid.cells()` values (row-major); `position`
+    /// holds 2 `capacity` f64 and `ids` 5 `capacity` u32; `count` points to
+    /// one u32 the host zeroed. Any 1D launch (grid-stride loop).
+    #[allow(clippy::too_many_arguments, reason = "the kernel's parameter list, one to one")]
+    unsafe fn find<T: Real>(
+        now: *const T,
+        prev: *const T,
+        grid: GridDims,
+        v_star: f64,
+        position: *mut f64,
+        ids: *mut u32,
+        count: *mut u32,
+        capacity: u32,
+    ) {
+        let cells = grid.cells();
+        let mut k = flat_thread_index();
+        let stride = flat_thread_count();
+        // SAFETY: `count` is a valid, aligned u32 for the whole launch.
+        let counter = unsafe { AtomicU32::from_ptr(count) };
+        while k < cells {
+            let x = (k % grid.nx as usize) as u32;
+            let y = ((k / grid.nx as usize) % grid.ny as usize) as u32;
+            let z = (k / grid.slice_cells()) as u32;
+            let mut normal = 0;
+            while normal < 3 {
+                // SAFETY: (x, y, z) is a cell of `grid`; the fields hold its cells.
+                if let Some(sing) = unsafe { plaquette_at(now, prev, grid, normal, [x, y, z], v_star) }
+                    && sing.charge != 0
+                {
+                    let i = counter.fetch_add(1, Ordering::Relaxed);
+                    if i < capacity {
+                        let i = i as usize;
+                        // SAFETY: i < capacity, within both lists.
+                        unsafe {
+                            *position.add(2 * i) = sing.s;
+                            *position.add(2 * i + 1) = sing.t;
+                            *ids.add(5 * i) = normal;
+                            *ids.add(5 * i + 1) = x;
+                            *ids.add(5 * i + 2) = y;
+                            *ids.add(5 * i + 3) = z;
+                            *ids.add(5 * i + 4) = sing.charge as u32;
+                        }
                     }
                 }
+                normal += 1;
             }
-            normal += 1;
+            k += stride;
         }
-        k += stride;
     }
 }
-
-macro_rules! tips_entry {
-    ($t:ident) => {
-        const _: () = {
-            #[unsafe(export_name = crate::entry_name!(phase, plaquettes, $t))]
-            pub unsafe extern "ptx-kernel" fn entry(
-                now: *const $t,
-                prev: *const $t,
-                grid: GridDims,
-                v_star: f64,
-                position: *mut f64,
-                ids: *mut u32,
-                count: *mut u32,
-                capacity: u32,
-            ) {
-                unsafe { find(now, prev, grid, v_star, position, ids, count, capacity) }
-            }
-        };
-    };
-}
-
-tips_entry!(f32);
-tips_entry!(f64);

@@ -24,10 +24,11 @@
 //!   stimulus over the stored cells `first..end` of either layout
 //!   (grid-stride loop).
 
+use super::StepArgs;
 use crate::cell::StepCoeffs;
 use crate::events::{Recorder, StimulusArgs};
 use crate::gpu::{block_dim, block_idx, flat_thread_count, flat_thread_index, thread_idx};
-use crate::layout::grid::{GridDims, ZWindow};
+use crate::layout::grid::GridDims;
 use crate::model::CellModel;
 use crate::real::Real;
 use crate::tissue::{
@@ -41,17 +42,8 @@ use crate::tissue::{
 /// As [`step_dense_cell`] for every cell; launch with `grid = (ceil(nx /
 /// bx), ceil(ny / by), window.len())`, `window` inside `0..nz`.
 #[inline(always)]
-#[allow(clippy::too_many_arguments, reason = "the kernel's parameter list, one to one")]
-pub unsafe fn step_dense<M: CellModel, T: Real, R: RowLookup>(
-    u: *const T,
-    u_next: *mut T,
-    local: *mut T,
-    lay: DenseTissue,
-    step: &StepCoeffs<T>,
-    coeffs: &M::Coeffs<T>,
-    window: ZWindow,
-    rec: &Recorder<T>,
-) {
+pub unsafe fn step_dense<M: CellModel, T: Real, R: RowLookup>(args: StepArgs<'_, M, T, DenseTissue>) {
+    let StepArgs { u, u_next, local, layout: lay, step, coeffs, window, rec } = args;
     let (tx, ty) = thread_idx();
     let (bx, by, bz) = block_idx();
     let (dx, dy) = block_dim();
@@ -126,11 +118,17 @@ macro_rules! tissue_entries {
                 window: $crate::ZWindow,
                 rec: $crate::events::Recorder<$t>,
             ) {
-                unsafe {
-                    $crate::kernels::tissue::step_dense::<$ty, $t, $crate::tissue::$rows>(
-                        u, u_next, local, lay, &step, &coeffs, window, &rec,
-                    )
-                }
+                let args = $crate::kernels::StepArgs::<$ty, $t, _> {
+                    u,
+                    u_next,
+                    local,
+                    layout: lay,
+                    step: &step,
+                    coeffs: &coeffs,
+                    window,
+                    rec: &rec,
+                };
+                unsafe { $crate::kernels::tissue::step_dense::<$ty, $t, $crate::tissue::$rows>(args) }
             }
         };
     };
@@ -160,47 +158,27 @@ macro_rules! tissue_entries {
 }
 pub(crate) use tissue_entries;
 
-/// Applies `args` to the stored cells `first..end` of a tissue buffer.
-///
-/// # Safety
-/// As [`stimulate_stored_cell`] for every `c` in `first..end`; any 1D launch.
-#[inline(always)]
-unsafe fn stimulate<T: Real>(
-    u: *mut T,
-    dims: GridDims,
-    index: u64,
-    first: u32,
-    end: u32,
-    args: StimulusArgs<T>,
-    rec: Recorder<T>,
-) {
-    let mut c = first as usize + flat_thread_index();
-    let stride = flat_thread_count();
-    while c < end as usize {
-        // SAFETY: c is a stored cell; the rest per the contract.
-        unsafe { stimulate_stored_cell(u, dims, index, &args, &rec, c as u32) };
-        c += stride;
+super::precision_kernel! {
+    stimulate, tissue;
+    /// Applies `args` to the stored cells `first..end` of a tissue buffer.
+    ///
+    /// # Safety
+    /// As [`stimulate_stored_cell`] for every `c` in `first..end`; any 1D launch.
+    unsafe fn stimulate<T: Real>(
+        u: *mut T,
+        dims: GridDims,
+        index: u64,
+        first: u32,
+        end: u32,
+        args: StimulusArgs<T>,
+        rec: Recorder<T>,
+    ) {
+        let mut c = first as usize + flat_thread_index();
+        let stride = flat_thread_count();
+        while c < end as usize {
+            // SAFETY: c is a stored cell; the rest per the contract.
+            unsafe { stimulate_stored_cell(u, dims, index, &args, &rec, c as u32) };
+            c += stride;
+        }
     }
 }
-
-macro_rules! stimulate_entry {
-    ($t:ident) => {
-        const _: () = {
-            #[unsafe(export_name = crate::entry_name!(stimulate, tissue, $t))]
-            pub unsafe extern "ptx-kernel" fn entry(
-                u: *mut $t,
-                dims: GridDims,
-                index: u64,
-                first: u32,
-                end: u32,
-                args: StimulusArgs<$t>,
-                rec: Recorder<$t>,
-            ) {
-                unsafe { stimulate(u, dims, index, first, end, args, rec) }
-            }
-        };
-    };
-}
-
-stimulate_entry!(f32);
-stimulate_entry!(f64);

@@ -26,10 +26,9 @@
 //! slices (the whole tower when `z_chunk >= nz`, the paper's sliding-window
 //! reading); with `z_chunk = 1` it does the work of `karma_tower_*`.
 
-use crate::cell::{StepCoeffs, step_cell};
-use crate::events::Recorder;
+use super::StepArgs;
+use crate::cell::step_cell;
 use crate::gpu::{block_idx, dynamic_shared, sync_threads, thread_idx};
-use crate::layout::grid::ZWindow;
 use crate::layout::tower::TowerLayout;
 use crate::model::{CellModel, Locals};
 use crate::real::Real;
@@ -156,7 +155,8 @@ impl Block {
 }
 
 /// The shared body: this block advances slices `z_begin..z_end` of its
-/// tower, keeping the z neighbours in registers as it climbs.
+/// tower (which the caller takes from `args.window`), keeping the z
+/// neighbours in registers as it climbs.
 ///
 /// # Safety
 /// `u` and `u_next` are distinct tower-layout buffers of `lay.ds_size()`
@@ -168,18 +168,12 @@ impl Block {
 /// blocks of a tower cover `0..nz` exactly once. Every element of `u_next`
 /// (core and extra lines) of those slices is written.
 #[inline(always)]
-#[allow(clippy::too_many_arguments, reason = "a launch's parameters and the block's slice range")]
 unsafe fn advance_slices<M: CellModel, T: Real>(
-    u: *const T,
-    u_next: *mut T,
-    local: *mut T,
-    lay: TowerLayout,
-    step: &StepCoeffs<T>,
-    c: &M::Coeffs<T>,
+    args: StepArgs<'_, M, T, TowerLayout>,
     z_begin: u32,
     z_end: u32,
-    rec: &Recorder<T>,
 ) {
+    let StepArgs { u, u_next, local, layout: lay, step, coeffs: c, rec, .. } = args;
     let b = Block::new(lay);
     let tiles = dynamic_shared::<T>();
     let tile_elems = ((lay.bx + 2) * (lay.by + 2)) as usize;
@@ -236,20 +230,10 @@ unsafe fn advance_slices<M: CellModel, T: Real>(
 /// # Safety
 /// See [`advance_slices`]; `window` in `0..nz`, grid `(towers_x, towers_y, window.len())`.
 #[inline(always)]
-#[allow(clippy::too_many_arguments, reason = "the kernel's parameter list, one to one")]
-pub unsafe fn step_slice<M: CellModel, T: Real>(
-    u: *const T,
-    u_next: *mut T,
-    local: *mut T,
-    lay: TowerLayout,
-    step: &StepCoeffs<T>,
-    c: &M::Coeffs<T>,
-    window: ZWindow,
-    rec: &Recorder<T>,
-) {
+pub unsafe fn step_slice<M: CellModel, T: Real>(args: StepArgs<'_, M, T, TowerLayout>) {
     let (_, _, g) = block_idx();
-    let z = window.begin + g;
-    unsafe { advance_slices::<M, T>(u, u_next, local, lay, step, c, z, z + 1, rec) }
+    let z = args.window.begin + g;
+    unsafe { advance_slices::<M, T>(args, z, z + 1) }
 }
 
 /// Each block marches up `z_chunk` slices of its tower's window (the whole
@@ -259,20 +243,10 @@ pub unsafe fn step_slice<M: CellModel, T: Real>(
 /// See [`advance_slices`]; `window` in `0..nz` and not empty, `z_chunk >= 1`,
 /// grid `(towers_x, towers_y, ceil(window.len() / z_chunk))`.
 #[inline(always)]
-#[allow(clippy::too_many_arguments, reason = "the kernel's parameter list, one to one")]
-pub unsafe fn step_march<M: CellModel, T: Real>(
-    u: *const T,
-    u_next: *mut T,
-    local: *mut T,
-    lay: TowerLayout,
-    step: &StepCoeffs<T>,
-    c: &M::Coeffs<T>,
-    window: ZWindow,
-    rec: &Recorder<T>,
-    z_chunk: u32,
-) {
+pub unsafe fn step_march<M: CellModel, T: Real>(args: StepArgs<'_, M, T, TowerLayout>, z_chunk: u32) {
     let (_, _, g) = block_idx();
+    let window = args.window;
     let z_begin = window.begin + g * z_chunk;
     let z_end = if window.end - z_begin > z_chunk { z_begin + z_chunk } else { window.end };
-    unsafe { advance_slices::<M, T>(u, u_next, local, lay, step, c, z_begin, z_end, rec) }
+    unsafe { advance_slices::<M, T>(args, z_begin, z_end) }
 }

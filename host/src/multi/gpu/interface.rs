@@ -1,7 +1,10 @@
 //! The split solver behind the run loop's [`Solver`] interface, and its
-//! drop, which waits for every GPU first.
+//! drop, which waits for every GPU first; both shared with the tissue's
+//! split ([`gpus_name`], [`idle_all`]).
 
-use cudarc::driver::DevicePtr;
+use std::sync::Arc;
+
+use cudarc::driver::{CudaContext, DevicePtr};
 use kernels_gpu::CellModel;
 use kernels_gpu::ecg::{EcgProbe, ecg_scale};
 
@@ -21,10 +24,24 @@ impl<M: CellModel, T: Scalar> Drop for GpuMultiSolver<M, T> {
     /// must be idle before any part is dropped (after an error halfway
     /// through a step, say).
     fn drop(&mut self) {
-        for part in &self.parts {
-            let _ = part.ctx.synchronize();
-        }
+        idle_all(self.parts.iter().map(|p| &p.ctx));
     }
+}
+
+/// Waits until every GPU of `contexts` is idle (what a split solver does
+/// before its parts, which copy into each other's buffers, are freed);
+/// a failure is ignored, there is nothing left to do about it.
+pub(crate) fn idle_all<'a>(contexts: impl IntoIterator<Item = &'a Arc<CudaContext>>) {
+    for ctx in contexts {
+        let _ = ctx.synchronize();
+    }
+}
+
+/// The GPUs of a split in one process, as its device name: "3 x NAME"
+/// where all are alike, else their names joined.
+pub(crate) fn gpus_name(names: &[String]) -> String {
+    let first = &names[0];
+    if names.iter().all(|n| n == first) { format!("{} x {first}", names.len()) } else { names.join(" + ") }
 }
 
 impl<M: CellModel, T: Scalar> Solver<T> for GpuMultiSolver<M, T> {
@@ -33,16 +50,11 @@ impl<M: CellModel, T: Scalar> Solver<T> for GpuMultiSolver<M, T> {
     }
 
     fn device_name(&self) -> String {
-        let first = &self.device_names[0];
         if matches!(self.scope, Scope::Rank { .. }) {
             // Each rank knows its own GPU only.
-            return format!("{} ranks x {first}", self.split.parts());
+            return format!("{} ranks x {}", self.split.parts(), self.device_names[0]);
         }
-        if self.device_names.iter().all(|n| n == first) {
-            format!("{} x {first}", self.device_names.len())
-        } else {
-            self.device_names.join(" + ")
-        }
+        gpus_name(&self.device_names)
     }
 
     fn method(&self) -> String {

@@ -50,5 +50,6 @@ pub mod setup;
 pub mod solver;
 
 pub(crate) use copy::{copy_slice_from_host, copy_slice_peer, copy_slice_to_host, enable_peer_access};
+pub(crate) use interface::{gpus_name, idle_all};
 pub use setup::{Exchange, SplitRun};
 pub use solver::GpuMultiSolver;

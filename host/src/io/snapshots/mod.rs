@@ -1,0 +1,19 @@
+//! Snapshot files of a run, their index `snapshots.json`, the formats a
+//! snapshot is written in and the activation-time maps.
+//!
+//! A snapshot format is one file here implementing [`SnapshotFormat`] and
+//! one line in [`FORMATS`]: the command line's `--format` names, the
+//! summary's `formats` and the writer all take them from there.
+
+pub mod format;
+pub mod jobs;
+pub mod maps;
+pub mod npy;
+pub mod png;
+pub mod record;
+pub mod vti;
+pub mod writer;
+
+pub use format::{FORMATS, FieldRef, Formats, Snapshot, SnapshotFormat, UnknownFormat, Variable};
+pub use record::{INDEX_FILE, SnapshotRecord, WriteError};
+pub use writer::SnapshotWriter;

@@ -1,0 +1,54 @@
+//! `fields_000000.vti`: every saved variable of a snapshot as point data of
+//! one VTK ImageData file, listed with its time in `fields.pvd` for
+//! ParaView.
+
+use super::format::{FieldRef, PathOf, Snapshot, SnapshotFormat};
+use super::jobs::Jobs;
+use super::record::{SnapshotRecord, WriteError, at};
+use crate::io::atomic::write_atomic;
+use crate::io::vti::{self, PvdEntry, VtiArray};
+
+pub struct Vti;
+
+/// ParaView's collection of the snapshots' files, by time.
+const COLLECTION: &str = "fields.pvd";
+
+impl SnapshotFormat for Vti {
+    fn name(&self) -> &'static str {
+        "vti"
+    }
+
+    fn field_copies(&self) -> u64 {
+        1
+    }
+
+    fn jobs<'a>(&self, snap: &'a Snapshot<'a>, path_of: PathOf<'_>) -> Result<Jobs<'a>, WriteError> {
+        let file = format!("fields_{:06}.vti", snap.index);
+        let path = path_of(&file)?;
+        let job = move || {
+            let arrays: Vec<VtiArray> = snap
+                .variables
+                .iter()
+                .map(|v| match v.field {
+                    FieldRef::F32(a) => VtiArray::new(v.name, a.as_slice().expect("standard layout")),
+                    FieldRef::F64(a) => VtiArray::new(v.name, a.as_slice().expect("standard layout")),
+                })
+                .collect();
+            let d = snap.dims;
+            vti::write(&path, [d.nx, d.ny, d.nz], snap.dx, snap.t_ms, &arrays).map_err(at(path))
+        };
+        Ok(vec![(vec![file], Box::new(job))])
+    }
+
+    fn write_index(&self, records: &[SnapshotRecord], path_of: PathOf<'_>) -> Result<(), WriteError> {
+        let entries: Vec<PvdEntry> = records
+            .iter()
+            .filter_map(|r| {
+                let file = r.files.iter().find(|f| f.ends_with(".vti"))?;
+                Some(PvdEntry { t_ms: r.t_ms, file: file.clone() })
+            })
+            .collect();
+        let path = path_of(COLLECTION)?;
+        write_atomic(&path, &vti::encode_pvd(&entries)).map_err(at(path))
+    }
+}
