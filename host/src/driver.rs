@@ -28,14 +28,12 @@ use thiserror::Error;
 
 use crate::checkpoint;
 use crate::domain::Domain;
-use crate::events::ecg::EcgTrace;
-use crate::events::tips::{PhaseMemory, SingularityRecorder};
 use crate::io::queue::SnapshotQueue;
 use crate::io::snapshots::WriteError;
+use crate::outputs::{OutputError, Sampler, Saved};
 use crate::scalar::Scalar;
 use crate::solver::{NonfiniteCheck, Solver, SolverError};
 use crate::state::State;
-use kernels_gpu::ecg::EcgProbe;
 
 /// When things happen during a run, in steps.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -138,6 +136,8 @@ pub enum DriverError {
     Solver(#[from] SolverError),
     #[error(transparent)]
     Write(#[from] WriteError),
+    #[error(transparent)]
+    Output(#[from] OutputError),
 }
 
 /// A run that an error ended: the error, and the report of what was done
@@ -158,13 +158,12 @@ pub struct RunFailure {
 /// `any_nonfinite`, `any_rank`) happen at the same steps everywhere; only
 /// rank 0 has a `writer` and a `checkpoint_path`, the others gather and
 /// drop.
-pub struct RunContext<'a> {
+pub struct RunContext<'a, T: Scalar> {
     /// Snapshot output; `None` on the ranks that write nothing.
     pub writer: Option<&'a mut SnapshotQueue>,
-    /// The pseudo-ECG, sampled by the solver every `every` steps.
-    pub ecg: Option<&'a mut EcgSampler>,
-    /// Spiral tips or filaments, found every `every` steps.
-    pub tips: Option<&'a mut TipsSampler>,
+    /// What is sampled as the run goes (the pseudo-ECG, tips), each at its
+    /// own interval, in this order.
+    pub outputs: Vec<&'a mut dyn Sampler<T>>,
     /// Where checkpoints go: at `checkpoint_every` and when interrupted
     /// (`None` on the ranks that write nothing).
     pub checkpoint_path: Option<&'a Path>,
@@ -172,31 +171,6 @@ pub struct RunContext<'a> {
     pub stop: &'a AtomicBool,
     /// Called with the current step after every chunk.
     pub progress: &'a mut dyn FnMut(u64),
-}
-
-/// The pseudo-ECG of a run: where and how often, and the trace so far.
-pub struct EcgSampler {
-    pub every: u64,
-    pub probes: Vec<EcgProbe>,
-    pub trace: EcgTrace,
-}
-
-/// Phase singularities of a run: how often, and what was found so far.
-/// The solver finds them (`Solver::phase_singularities`: on the device
-/// for one GPU, else from the state on the host, kept in `memory`).
-pub struct TipsSampler {
-    pub every: u64,
-    pub recorder: SingularityRecorder,
-    pub memory: PhaseMemory,
-    /// The step of the last sample (a checkpoint keeps its field).
-    pub last_sample: Option<u64>,
-}
-
-impl TipsSampler {
-    /// Every `every` steps into `recorder`, from the first sample.
-    pub fn new(every: u64, recorder: SingularityRecorder) -> Self {
-        Self { every, recorder, memory: PhaseMemory::default(), last_sample: None }
-    }
 }
 
 /// Downloads the state once per stop, on first use.
@@ -211,43 +185,38 @@ fn state_of<'f, T: Scalar>(
 }
 
 /// Waits for the queued snapshots: a checkpoint counts only snapshots on disk.
-fn flush(ctx: &mut RunContext<'_>) -> Result<(), DriverError> {
+fn flush<T: Scalar>(ctx: &mut RunContext<'_, T>) -> Result<(), DriverError> {
     if let Some(writer) = ctx.writer.as_deref_mut() {
         writer.flush()?;
     }
     Ok(())
 }
 
-/// Writes the ECG and tip traces so far beside the checkpoint, before it:
-/// a resumed run finds every sample its checkpoint had taken.
-fn write_traces(ctx: &RunContext<'_>) -> Result<(), DriverError> {
+/// Saves what the outputs sampled so far beside the checkpoint, before
+/// it: a resumed run finds every sample its checkpoint had taken.
+fn save_outputs<T: Scalar>(ctx: &RunContext<'_, T>, domain: &Domain) -> Result<(), DriverError> {
     let Some(writer) = ctx.writer.as_deref() else { return Ok(()) };
-    let dir = writer.dir();
-    let write = |name: &str, write: &dyn Fn(&Path) -> std::io::Result<()>| {
-        let path = dir.existing(name);
-        dir.file(name).and_then(|p| write(&p)).map_err(|source| WriteError { path, source })
-    };
-    if let Some(ecg) = ctx.ecg.as_deref() {
-        write(crate::events::ecg::ECG_FILE, &|p| ecg.trace.write(p))?;
-    }
-    if let Some(tips) = ctx.tips.as_deref() {
-        write(tips.recorder.file_name(), &|p| tips.recorder.write(p))?;
+    for output in &ctx.outputs {
+        output.save(writer.dir(), domain, Saved::BesideCheckpoint)?;
     }
     Ok(())
 }
 
 /// The phase memory a checkpoint keeps for a run finding tips.
 fn phase_sample<T: Scalar>(
-    ctx: &RunContext<'_>,
+    ctx: &RunContext<'_, T>,
     solver: &mut dyn Solver<T>,
 ) -> Result<Option<checkpoint::PhaseSample>, SolverError> {
-    let Some(tips) = ctx.tips.as_deref() else { return Ok(None) };
-    let Some(step) = tips.last_sample else { return Ok(None) };
-    Ok(solver.phase_memory(&tips.memory)?.map(|field| checkpoint::PhaseSample { step, field }))
+    for output in &ctx.outputs {
+        if let Some(sample) = output.checkpoint_phase(solver)? {
+            return Ok(Some(sample));
+        }
+    }
+    Ok(None)
 }
 
 /// Snapshots written so far (0 on the ranks that write none).
-fn snapshots_written(ctx: &RunContext<'_>) -> u64 {
+fn snapshots_written<T: Scalar>(ctx: &RunContext<'_, T>) -> u64 {
     ctx.writer.as_deref().map_or(0, SnapshotQueue::next_index)
 }
 
@@ -257,7 +226,7 @@ pub fn run<T: Scalar>(
     solver: &mut dyn Solver<T>,
     domain: &Domain,
     schedule: &Schedule,
-    ctx: &mut RunContext<'_>,
+    ctx: &mut RunContext<'_, T>,
 ) -> Result<RunReport, Box<RunFailure>> {
     let mut report = RunReport {
         outcome: Outcome::Completed,
@@ -282,7 +251,7 @@ fn run_loop<T: Scalar>(
     solver: &mut dyn Solver<T>,
     domain: &Domain,
     schedule: &Schedule,
-    ctx: &mut RunContext<'_>,
+    ctx: &mut RunContext<'_, T>,
     report: &mut RunReport,
 ) -> Result<(), DriverError> {
     let dt = domain.dt_ms();
@@ -316,23 +285,12 @@ fn run_loop<T: Scalar>(
         let mut cache: Option<State<T>> = None;
         let t_ms = step as f64 * dt;
         if !skip_output {
-            if let Some(ecg) = ctx.ecg.as_deref_mut()
-                && step.is_multiple_of(ecg.every)
-            {
-                let t0 = Instant::now();
-                let values = solver.ecg(&ecg.probes)?;
-                ecg.trace.push(t_ms, values);
-                report.output_s += t0.elapsed().as_secs_f64();
-            }
-            if let Some(tips) = ctx.tips.as_deref_mut()
-                && step.is_multiple_of(tips.every)
-            {
-                let t0 = Instant::now();
-                if let Some(found) = solver.phase_singularities(tips.recorder.v_star(), &mut tips.memory)? {
-                    tips.recorder.record(t_ms, &found);
+            for output in ctx.outputs.iter_mut() {
+                if step.is_multiple_of(output.every()) {
+                    let t0 = Instant::now();
+                    output.sample(step, t_ms, solver)?;
+                    report.output_s += t0.elapsed().as_secs_f64();
                 }
-                tips.last_sample = Some(step);
-                report.output_s += t0.elapsed().as_secs_f64();
             }
             if schedule.snapshot_due(step) {
                 let t0 = Instant::now();
@@ -356,7 +314,7 @@ fn run_loop<T: Scalar>(
             }
             if schedule.checkpoint_due(step) {
                 flush(ctx)?;
-                write_traces(ctx)?;
+                save_outputs(ctx, domain)?;
                 let progress = checkpoint::Progress { step, snapshots: snapshots_written(ctx), run };
                 let phase = phase_sample(ctx, solver)?;
                 write_checkpoint(report, &mut cache, solver, progress, phase)?;
@@ -377,7 +335,7 @@ fn run_loop<T: Scalar>(
             }
             if report.checkpoints.last() != Some(&step) {
                 flush(ctx)?;
-                write_traces(ctx)?;
+                save_outputs(ctx, domain)?;
                 let progress = checkpoint::Progress { step, snapshots: snapshots_written(ctx), run };
                 let phase = phase_sample(ctx, solver)?;
                 write_checkpoint(report, &mut cache, solver, progress, phase)?;
@@ -386,13 +344,12 @@ fn run_loop<T: Scalar>(
             return Ok(());
         }
         let mut target = (step + check_every).min(schedule.total_steps);
-        let candidates = [
+        let mut candidates = vec![
             Schedule::next_multiple(step, schedule.snapshot_every),
             Schedule::next_multiple(step, schedule.checkpoint_every),
-            Schedule::next_multiple(step, ctx.ecg.as_deref().map(|e| e.every)),
-            Schedule::next_multiple(step, ctx.tips.as_deref().map(|t| t.every)),
         ];
-        for next in candidates.into_iter().flatten() {
+        candidates.extend(ctx.outputs.iter().map(|o| Schedule::next_multiple(step, Some(o.every()))));
+        for next in candidates.iter().copied().flatten() {
             target = target.min(next);
         }
         // Whether the loop writes or reads anything at `target` (or ends
@@ -595,8 +552,7 @@ mod tests {
         schedule.checkpoint_every = Some(10);
         let mut ctx = RunContext {
             writer: Some(&mut writer),
-            ecg: None,
-            tips: None,
+            outputs: Vec::new(),
             checkpoint_path: Some(&path),
             stop: &stop,
             progress: &mut |_| {},
@@ -633,8 +589,7 @@ mod tests {
         schedule.checkpoint_every = Some(10);
         let mut ctx = RunContext {
             writer: Some(&mut writer),
-            ecg: None,
-            tips: None,
+            outputs: Vec::new(),
             checkpoint_path: Some(&path),
             stop: &stop,
             progress: &mut |_| {},
@@ -683,8 +638,7 @@ mod tests {
         let path = dir.join("checkpoint.fibril");
         let mut ctx = RunContext {
             writer: Some(&mut writer),
-            ecg: None,
-            tips: None,
+            outputs: Vec::new(),
             checkpoint_path: checkpoint_every.map(|_| path.as_path()),
             stop: &stop,
             progress: &mut |s| stop.store(s >= stop_at, Ordering::SeqCst),

@@ -20,6 +20,7 @@ pub mod memory;
 pub mod models;
 pub mod multi;
 pub mod numbers;
+pub mod outputs;
 pub mod rate_tables;
 pub mod s2_search;
 pub mod scalar;

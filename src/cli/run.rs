@@ -11,7 +11,6 @@ use fibril_host::backend::BackendKind;
 use fibril_host::backend::KernelConfig;
 use fibril_host::checkpoint::{self};
 use fibril_host::driver::{self, Outcome, RunContext, Schedule};
-use fibril_host::driver::{EcgSampler, TipsSampler};
 use fibril_host::events::ecg::{EcgTrace, Electrode, check_electrodes};
 use fibril_host::events::protocol;
 use fibril_host::events::recording::{Maps, Recording};
@@ -21,6 +20,7 @@ use fibril_host::events::{EventStart, Events};
 use fibril_host::io::queue::SnapshotQueue;
 use fibril_host::io::snapshots::{Formats, SnapshotWriter};
 use fibril_host::io::{OutputDir, ResumeFrom, write_json_atomic};
+use fibril_host::outputs::{EcgSampler, Sampler, Saved, TipsSampler, samplers};
 use fibril_host::time::{MAX_STEPS, short};
 use fibril_host::units::UnitTags;
 use fibril_host::{CellModel, Domain, GridDims, ModelVisitor, Scalar, dispatch};
@@ -29,13 +29,13 @@ use super::args::{self, duration_steps};
 use super::config::{Resolved, RunConfig};
 use super::interrupt::{self, INTERRUPTED_EXIT};
 use super::params::ParamAssign;
+use super::progress::progress_bar;
 use super::resume::{
     Resume, check_resume, check_tips_resume, describe, resumed_singularities, resumed_trace,
 };
 use super::run_args::{InitArg, ProtocolArg, RunArgs};
-use super::run_files::{progress_bar, write_ecg, write_tips};
 use super::select::{Selected, build_solver, check_memory, select};
-use super::summary::{ActivationRecord, ResumeRecord, RunStart, RunSummary};
+use super::summary::{ActivationRecord, EcgRecord, ResumeRecord, RunStart, RunSummary};
 use super::tissue::{self, TissueRun};
 use super::tune::kernel_for;
 
@@ -467,8 +467,7 @@ fn execute<M: CellModel, T: Scalar>(
         let mut started = start::<M, T>(config, &mut plan)?;
         let mut ctx = RunContext {
             writer: None,
-            ecg: started.ecg.as_mut(),
-            tips: started.tips.as_mut(),
+            outputs: samplers(&mut started.ecg, &mut started.tips),
             checkpoint_path: None,
             stop,
             progress: &mut |_| {},
@@ -688,8 +687,7 @@ fn run_into<M: CellModel, T: Scalar>(
     let mut progress = |s| bar.set_position(s);
     let mut ctx = RunContext {
         writer: Some(&mut queue),
-        ecg: started.ecg.as_mut(),
-        tips: started.tips.as_mut(),
+        outputs: samplers(&mut started.ecg, &mut started.tips),
         checkpoint_path: Some(&checkpoint_path),
         stop,
         progress: &mut progress,
@@ -722,10 +720,16 @@ fn run_into<M: CellModel, T: Scalar>(
         });
     }
     if let Some(sampler) = &started.ecg {
-        summary.ecg = Some(write_ecg(out, sampler, domain)?);
+        let files = Sampler::<T>::save(sampler, out, domain, Saved::AtEnd)?;
+        summary.ecg = Some(EcgRecord {
+            electrodes: sampler.trace.electrodes().to_vec(),
+            every_steps: sampler.every,
+            samples: sampler.trace.rows().len(),
+            files,
+        });
     }
     if let Some(sampler) = &started.tips {
-        summary.tips_files = write_tips(out, &sampler.recorder, domain)?;
+        summary.tips_files = Sampler::<T>::save(sampler, out, domain, Saved::AtEnd)?;
     }
     summary.add_output_s(t0.elapsed().as_secs_f64());
     Ok(())

@@ -10,7 +10,6 @@ use super::placement::{Devices, GpuOptions, Mesh, SolverPlan};
 use super::run::Simulation;
 use crate::backend::GpuDevice;
 use crate::domain::Domain;
-use crate::driver::{EcgSampler, TipsSampler};
 use crate::events::ecg::{EcgTrace, Electrode, check_electrodes, probes};
 use crate::events::protocol::{planar_s1, scroll_s2, scroll_s2_step};
 use crate::events::recording::{Maps, Recording};
@@ -19,6 +18,7 @@ use crate::events::tips::SingularityRecorder;
 use crate::events::{EventStart, Events};
 use crate::init::InitialCondition;
 use crate::models::ModelSetup;
+use crate::outputs::{EcgSampler, TipsSampler};
 use crate::scalar::Scalar;
 use crate::units::UnitTags;
 

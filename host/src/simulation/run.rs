@@ -8,10 +8,11 @@ use std::sync::atomic::AtomicBool;
 use super::error::SimulationError;
 use crate::backend::{BackendKind, Solver};
 use crate::domain::Domain;
-use crate::driver::{self, EcgSampler, Outcome, RunContext, Schedule, TipsSampler};
+use crate::driver::{self, Outcome, RunContext, Schedule};
 use crate::events::ecg::EcgTrace;
 use crate::events::recording::Maps;
 use crate::events::tips::SingularityRecorder;
+use crate::outputs::{EcgSampler, TipsSampler, samplers};
 use crate::scalar::Scalar;
 use crate::state::State;
 
@@ -119,8 +120,7 @@ impl<T: Scalar> Simulation<T> {
         let stop = AtomicBool::new(false);
         let mut ctx = RunContext {
             writer: None,
-            ecg: self.ecg.as_mut(),
-            tips: self.tips.as_mut(),
+            outputs: samplers(&mut self.ecg, &mut self.tips),
             checkpoint_path: None,
             stop: &stop,
             progress: &mut |_| {},
