@@ -1,26 +1,15 @@
 //! The command line: errors before any work starts, each naming the fix;
 //! a complete run's files; NaN stops a run and keeps earlier snapshots.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-fn fibril(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_fibril")).args(args).output().expect("run fibril")
-}
+use common::{assert_refused, fibril, fibril_words, ok, read_json, s, snapshot_steps, u8_npy};
 
 fn scratch(name: &str) -> PathBuf {
-    let p = std::env::temp_dir().join(format!("fibril-cli-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&p);
-    p
-}
-
-fn assert_refused(args: &[&str], needles: &[&str]) {
-    let out = fibril(args);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success(), "{args:?} should fail; stderr: {stderr}");
-    for n in needles {
-        assert!(stderr.contains(n), "{args:?}: stderr lacks {n:?}:\n{stderr}");
-    }
+    common::scratch("cli", name)
 }
 
 #[test]
@@ -103,33 +92,13 @@ fn gpu_backend_without_a_gpu_is_an_error_that_says_why() {
     );
 }
 
-fn read_json(path: &Path) -> serde_json::Value {
-    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
-}
-
 #[test]
 fn a_run_writes_snapshots_index_and_summary() {
     let out = scratch("run");
-    let o = fibril(&[
-        "run",
-        "--nx",
-        "10",
-        "--ny",
-        "9",
-        "--nz",
-        "20",
-        "--duration-ms",
-        "2",
-        "--snapshot-every-ms",
-        "1",
-        "--save-v",
-        "--backend",
-        "cpu",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let line = String::from_utf8_lossy(&o.stdout);
+    let line = ok(&fibril_words(
+        "run --nx 10 --ny 9 --nz 20 --duration-ms 2 --snapshot-every-ms 1 --save-v --backend cpu --out",
+        &[s(&out)],
+    ));
     assert!(
         line.contains("40 steps (2 ms) of karma on 10x9x20") && line.contains("cell-updates/s"),
         "{line}"
@@ -143,9 +112,7 @@ fn a_run_writes_snapshots_index_and_summary() {
     assert!(summary["cell_updates_per_s"].as_f64().unwrap() > 0.0);
     assert!(summary["real_time_factor"].as_f64().unwrap() > 0.0);
 
-    let index = read_json(&out.join("snapshots.json"));
-    let steps: Vec<u64> = index.as_array().unwrap().iter().map(|r| r["step"].as_u64().unwrap()).collect();
-    assert_eq!(steps, vec![0, 20, 40]);
+    assert_eq!(snapshot_steps(&out), vec![0, 20, 40]);
     let u0 = fibril_host::io::npy::read(&out.join("U_000000.npy")).unwrap();
     assert_eq!(u0.shape, vec![20, 9, 10]);
     assert_eq!(u0.descr, "<f4");
@@ -163,23 +130,10 @@ fn nan_stops_the_run_and_keeps_earlier_snapshots() {
     // overflows at the next step, U becomes infinite or NaN, and the run must
     // stop at the next check. Snapshots every 0.25 ms come before it.
     let out = scratch("nan");
-    let o = fibril(&[
-        "run",
-        "--size",
-        "8",
-        "--steps",
-        "400",
-        "--snapshot-every-ms",
-        "0.25",
-        "--check-every-steps",
-        "5",
-        "--stimulus",
-        "{region = \"box\", x = [2, 4], value = 1e30, at_ms = 1}",
-        "--backend",
-        "cpu",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let o = fibril_words(
+        "run --size 8 --steps 400 --snapshot-every-ms 0.25 --check-every-steps 5 --backend cpu --stimulus",
+        &["{region = \"box\", x = [2, 4], value = 1e30, at_ms = 1}", "--out", s(&out)],
+    );
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(3), "{stderr}");
     assert!(stderr.contains("NaN or infinite between step"), "{stderr}");
@@ -189,10 +143,8 @@ fn nan_stops_the_run_and_keeps_earlier_snapshots() {
     assert!((21..=25).contains(&stop), "stopped at {stop}, the first check after the blow-up at step 21");
     // The snapshots before the blow-up are all listed, exist and are
     // complete; none is from after it.
-    let index = read_json(&out.join("snapshots.json"));
-    let steps: Vec<u64> = index.as_array().unwrap().iter().map(|r| r["step"].as_u64().unwrap()).collect();
-    assert_eq!(steps, vec![0, 5, 10, 15, 20], "{stderr}");
-    for r in index.as_array().unwrap() {
+    assert_eq!(snapshot_steps(&out), vec![0, 5, 10, 15, 20], "{stderr}");
+    for r in read_json(&out.join("snapshots.json")).as_array().unwrap() {
         let f = out.join(r["files"][0].as_str().unwrap());
         assert!(fibril_host::io::npy::read(&f).unwrap().values.iter().all(|x| x.is_finite()));
     }
@@ -248,12 +200,7 @@ fn a_rank_of_a_multi_process_run_checks_its_options_before_any_work() {
     for (extra, env, needles) in cases {
         let mut args = vec!["run", "--size", "16", "--steps", "2", "--out", o];
         args.extend_from_slice(extra);
-        let run = fibril_env(&args, env);
-        let stderr = String::from_utf8_lossy(&run.stderr);
-        assert!(!run.status.success(), "{args:?} {env:?} should fail");
-        for n in needles {
-            assert!(stderr.contains(n), "{args:?} {env:?}: stderr lacks {n:?}:\n{stderr}");
-        }
+        common::refused_as(&(&args, env), &fibril_env(&args, env), needles);
         assert!(!out.exists(), "nothing created before the error");
     }
     // --rank alone is a usage error.
@@ -270,26 +217,10 @@ fn sheets_cables_and_single_cells_run_with_the_nz_ny_nx_convention() {
         (["2", "2", "2"], vec![2, 2, 2]),
     ] {
         let out = scratch(&format!("shape-{}", dims.join("x")));
-        let o = fibril(&[
-            "run",
-            "--nx",
-            dims[0],
-            "--ny",
-            dims[1],
-            "--nz",
-            dims[2],
-            "--model",
-            "fenton_karma",
-            "--duration-ms",
-            "5",
-            "--format",
-            "npy,vti,png",
-            "--backend",
-            "cpu",
-            "-q",
-            "--out",
-            out.to_str().unwrap(),
-        ]);
+        let o = fibril_words(
+            "run --model fenton_karma --duration-ms 5 --format npy,vti,png --backend cpu -q",
+            &["--nx", dims[0], "--ny", dims[1], "--nz", dims[2], "--out", s(&out)],
+        );
         assert!(o.status.success(), "{dims:?}: {}", String::from_utf8_lossy(&o.stderr));
         let u = fibril_host::io::npy::read(&out.join("u_000000.npy")).unwrap();
         assert_eq!(u.shape, shape, "{dims:?}");
@@ -351,32 +282,9 @@ fn rate_tables_serve_the_ionic_models_and_are_refused_elsewhere() {
     // close (the table is within 5e-5 of each function) but not equal.
     let runs = [false, true].map(|tables| {
         let out = scratch(if tables { "br-tables" } else { "br-exact" });
-        let mut args = vec![
-            "run",
-            "--model",
-            "beeler_reuter",
-            "--nx",
-            "40",
-            "--ny",
-            "8",
-            "--nz",
-            "1",
-            "--duration-ms",
-            "30",
-            "--init",
-            "planar",
-            "--save",
-            "V",
-            "--backend",
-            "cpu",
-            "--out",
-        ];
-        args.push(out.to_str().unwrap());
-        if tables {
-            args.push("--rate-tables");
-        }
-        let o = fibril(&args);
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let line = "run --model beeler_reuter --nx 40 --ny 8 --nz 1 --duration-ms 30 --init planar --save V";
+        let table = if tables { &["--rate-tables"][..] } else { &[] };
+        ok(&fibril_words(line, &[&["--backend", "cpu", "--out", s(&out)][..], table].concat()));
         let summary = read_json(&out.join("summary.json"));
         let v = fibril_host::io::npy::read(&out.join("V_000000.npy")).unwrap().values;
         std::fs::remove_dir_all(&out).unwrap();
@@ -397,19 +305,7 @@ fn tune_is_accepted_and_times_nothing_on_the_cpu() {
     let out = scratch("tune");
     let cache = scratch("tune-cache").join("tune-cache.json");
     let o = Command::new(env!("CARGO_BIN_EXE_fibril"))
-        .args([
-            "run",
-            "--backend",
-            "cpu",
-            "--size",
-            "8",
-            "--steps",
-            "4",
-            "--kernel",
-            "tune",
-            "--retune",
-            "--out",
-        ])
+        .args("run --backend cpu --size 8 --steps 4 --kernel tune --retune --out".split(' '))
         .arg(&out)
         .env("FIBRIL_TUNE_CACHE", &cache)
         .output()
@@ -453,37 +349,9 @@ fn bench_sweep_refuses_tune() {
     );
 }
 
-/// A `.npy` file of `|u1` values (a mask or label field) of `shape`.
-fn u8_npy(shape: &[usize], values: &[u8]) -> Vec<u8> {
-    let dims: Vec<String> = shape.iter().map(|n| n.to_string()).collect();
-    let dict = format!("{{'descr': '|u1', 'fortran_order': False, 'shape': ({}), }}", dims.join(", "));
-    let padding = (64 - (10 + dict.len() + 1) % 64) % 64;
-    let mut out = b"\x93NUMPY\x01\x00".to_vec();
-    out.extend_from_slice(&((dict.len() + padding + 1) as u16).to_le_bytes());
-    out.extend_from_slice(dict.as_bytes());
-    out.extend(std::iter::repeat_n(b' ', padding));
-    out.push(b'\n');
-    out.extend_from_slice(values);
-    out
-}
-
 /// The checkpoint a short Karma run on 8^3 cells writes (in `dir`).
 fn a_checkpoint(dir: &Path) -> PathBuf {
-    let o = fibril(&[
-        "run",
-        "--size",
-        "8",
-        "--steps",
-        "4",
-        "--checkpoint-every-ms",
-        "0.1",
-        "--backend",
-        "cpu",
-        "-q",
-        "--out",
-        dir.to_str().unwrap(),
-    ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    ok(&fibril_words("run --size 8 --steps 4 --checkpoint-every-ms 0.1 --backend cpu -q --out", &[s(dir)]));
     dir.join("checkpoint.fibril")
 }
 
@@ -548,33 +416,28 @@ fn sigma_chi_and_cm_set_d_in_run_info_and_a_printed_configuration() {
     let mut args = vec!["run", "--size", "4", "--duration-ms", "0.1", "--backend", "cpu", "-q", "--out"];
     args.push(out.to_str().unwrap());
     args.extend(monodomain);
-    let o = fibril(&args);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    ok(&fibril(&args));
     let summary = read_json(&out.join("summary.json"));
     let d = summary["domain"]["diffusion"].as_f64().unwrap();
     assert!((d - 0.1334 / 1.4).abs() < 1e-9, "D = {d}");
     // The printed configuration holds sigma, chi and cm, not D, and runs.
     let mut print = vec!["run", "--size", "4", "--duration-ms", "0.1", "--print-config"];
     print.extend(monodomain);
-    let printed = fibril(&print);
-    let text = String::from_utf8_lossy(&printed.stdout).to_string();
-    assert!(printed.status.success() && text.contains("sigma = 0.1334"), "{text}");
+    let text = ok(&fibril(&print));
+    assert!(text.contains("sigma = 0.1334"), "{text}");
     assert!(!text.contains("diffusion ="), "{text}");
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("printed.toml");
     std::fs::write(&file, &text).unwrap();
     let again = dir.join("again");
-    let o =
-        fibril(&["run", file.to_str().unwrap(), "-q", "--backend", "cpu", "--out", again.to_str().unwrap()]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    ok(&fibril(&["run", s(&file), "-q", "--backend", "cpu", "--out", s(&again)]));
     let d_again = read_json(&again.join("summary.json"))["domain"]["diffusion"].as_f64().unwrap();
     assert_eq!(d_again, d);
     // info takes them too.
     let mut info = vec!["info", "--size", "4", "--backend", "cpu"];
     info.extend(monodomain);
-    let o = fibril(&info);
-    let text = String::from_utf8_lossy(&o.stdout);
-    assert!(o.status.success() && !text.contains("would refuse"), "{text}");
+    let text = ok(&fibril(&info));
+    assert!(!text.contains("would refuse"), "{text}");
     // Both ways of giving D: refused, naming the fix.
     let both_out = dir.join("both");
     let mut both = vec!["run", "--size", "4", "--backend", "cpu", "--diffusion", "0.1", "--out"];
@@ -663,8 +526,7 @@ fn paths_in_a_configuration_file_are_read_from_its_directory() {
     };
     let out = dir.join("out");
     let c = config.to_str().unwrap();
-    let o = in_dir(&["run", c, "--backend", "cpu", "-q", "--out", out.to_str().unwrap()]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    ok(&in_dir(&["run", c, "--backend", "cpu", "-q", "--out", s(&out)]));
     // The printed configuration runs from yet another directory.
     let printed = in_dir(&["run", c, "--print-config"]);
     let text = String::from_utf8_lossy(&printed.stdout).to_string();
@@ -674,12 +536,11 @@ fn paths_in_a_configuration_file_are_read_from_its_directory() {
     let copy = elsewhere.join("printed.toml");
     std::fs::write(&copy, &text).unwrap();
     let again = dir.join("again");
-    let o = Command::new(env!("CARGO_BIN_EXE_fibril"))
-        .args(["run", copy.to_str().unwrap(), "--backend", "cpu", "-q", "--out", again.to_str().unwrap()])
+    ok(&Command::new(env!("CARGO_BIN_EXE_fibril"))
+        .args(["run", s(&copy), "--backend", "cpu", "-q", "--out", s(&again)])
         .current_dir(&dir)
         .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        .unwrap());
     // A missing file: the error names where it was looked for.
     std::fs::write(&config, "[tissue]\nmask = \"gone.npy\"\n").unwrap();
     let o = in_dir(&["run", c, "--backend", "cpu", "--out", dir.join("never").to_str().unwrap()]);
@@ -707,16 +568,12 @@ fn tissue_regions_and_generator_sizes_are_checked_by_name() {
     .unwrap();
     let out = dir.join("out");
     let o = out.to_str().unwrap();
-    let run = |file: &Path| -> Vec<String> {
-        ["run", file.to_str().unwrap(), "--backend", "cpu", "--out", o].map(String::from).to_vec()
-    };
-    let refused = |args: Vec<String>, needles| {
-        assert_refused(&args.iter().map(|a| a.as_str()).collect::<Vec<_>>(), needles)
-    };
-    refused(run(&config), &["[[tissue.region]] label = 2", "its labels are 1, 3"]);
+    let refused =
+        |file: &Path, needles| assert_refused(&["run", s(file), "--backend", "cpu", "--out", o], needles);
+    refused(&config, &["[[tissue.region]] label = 2", "its labels are 1, 3"]);
     let shell = dir.join("shell.toml");
     std::fs::write(&shell, "[grid]\nsize = 12\n[tissue]\ngeometry = \"shell\"\nwall = -1\n").unwrap();
-    refused(run(&shell), &["[tissue] wall = -1", "positive"]);
+    refused(&shell, &["[tissue] wall = -1", "positive"]);
     assert!(!out.exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -737,11 +594,8 @@ fn bench_checks_json_and_gpus_before_any_work() {
     for (extra, needles) in cases {
         let args = [&bench[..], extra].concat();
         let o = fibril(&args);
-        let stderr = String::from_utf8_lossy(&o.stderr);
-        assert_eq!(o.status.code(), Some(1), "{args:?}: {stderr}");
-        for n in needles {
-            assert!(stderr.contains(n), "{args:?}: {stderr}");
-        }
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {}", common::stderr(&o));
+        common::refused_as(&args, &o, needles);
         assert!(
             o.stdout.is_empty(),
             "{args:?} timed before refusing: {}",

@@ -158,20 +158,27 @@ fn blocks(markdown: &str) -> Vec<Block> {
     out
 }
 
+/// The lines of `markdown`, each `None` where it is a fence or inside a
+/// fenced code block.
+fn unfenced_lines(markdown: &str) -> impl Iterator<Item = Option<&str>> {
+    let mut fenced = false;
+    markdown.lines().map(move |line| {
+        if line.trim_start().starts_with("```") {
+            fenced = !fenced;
+            return None;
+        }
+        (!fenced).then_some(line)
+    })
+}
+
 /// The text outside fenced code blocks, with inline code spans blanked.
 fn prose(markdown: &str) -> String {
     let mut out = String::new();
-    let mut fenced = false;
-    for line in markdown.lines() {
-        if line.trim_start().starts_with("```") {
-            fenced = !fenced;
+    for line in unfenced_lines(markdown) {
+        let Some(line) = line else {
             out.push('\n');
             continue;
-        }
-        if fenced {
-            out.push('\n');
-            continue;
-        }
+        };
         let mut in_code = false;
         for c in line.chars() {
             if c == '`' {
@@ -190,16 +197,8 @@ fn prose(markdown: &str) -> String {
 /// line break, as in a paragraph).
 fn code_spans(markdown: &str) -> Vec<String> {
     let mut text = String::new();
-    let mut fenced = false;
-    for line in markdown.lines() {
-        if line.trim_start().starts_with("```") {
-            fenced = !fenced;
-            text.push('\n');
-            continue;
-        }
-        if !fenced {
-            text.push_str(line);
-        }
+    for line in unfenced_lines(markdown) {
+        text.push_str(line.unwrap_or(""));
         text.push('\n');
     }
     text.split('`').skip(1).step_by(2).map(|s| s.replace('\n', " ")).collect()
@@ -975,28 +974,27 @@ fn the_configuration_reference_documents_every_key_and_its_examples_are_accepted
         let table: toml::Table = example.body.parse().unwrap();
         keys_of(&table, "", &mut set);
     }
-    for (section, keys) in &documented {
-        if section == "model.parameters" {
-            continue;
-        }
-        for key in keys {
-            assert!(
-                set.get(section).is_some_and(|k| k.contains(key)),
-                "the reference documents {key} in [{section}], but no ```toml example sets it"
+    // The keys of `a` that `b` lacks, as `[section] key` (model parameters
+    // are each model's own).
+    let lacking = |a: &BTreeMap<String, BTreeSet<String>>, b: &BTreeMap<String, BTreeSet<String>>| {
+        let mut out = Vec::new();
+        for (section, keys) in a.iter().filter(|(section, _)| *section != "model.parameters") {
+            let known = b.get(section);
+            out.extend(
+                keys.iter()
+                    .filter(|k| !known.is_some_and(|b| b.contains(*k)))
+                    .map(|k| format!("[{section}] {k}")),
             );
         }
-    }
-    for (section, keys) in &set {
-        if section == "model.parameters" {
-            continue;
-        }
-        for key in keys {
-            assert!(
-                documented.get(section).is_some_and(|k| k.contains(key)),
-                "an example sets {key} in [{section}], which the reference's tables do not document"
-            );
-        }
-    }
+        out
+    };
+    let unset = lacking(&documented, &set);
+    assert!(unset.is_empty(), "the reference documents {unset:?}, but no ```toml example sets them");
+    let undocumented = lacking(&set, &documented);
+    assert!(
+        undocumented.is_empty(),
+        "examples set {undocumented:?}, which the reference's tables do not document"
+    );
 
     // The options the tables name exist.
     let mut known = help_options("run");

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{fibril, scratch};
+use common::{fibril_words, ok, s, scratch};
 use fibril_host::io::npy;
 
 /// The last snapshot of variable 0 a CLI run wrote in `out`.
@@ -24,22 +24,7 @@ fn the_library_and_the_command_line_give_the_same_bits() {
     // A Karma box from the planar start, and a Beeler-Reuter sheet with the
     // scroll protocol (its planar S1 is a current) and a stimulus.
     let out = scratch("library", "karma");
-    let o = fibril(&[
-        "run",
-        "--backend",
-        "cpu",
-        "--nx",
-        "20",
-        "--ny",
-        "12",
-        "--nz",
-        "16",
-        "--steps",
-        "300",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    ok(&fibril_words("run --backend cpu --nx 20 --ny 12 --nz 16 --steps 300 --out", &[s(&out)]));
     let mut sim = fibril::simulation("karma").grid(20, 12, 16).build::<f32>().unwrap();
     sim.advance(300).unwrap();
     let lib = sim.state().unwrap();
@@ -48,32 +33,11 @@ fn the_library_and_the_command_line_give_the_same_bits() {
 
     let out = scratch("library", "br");
     let stimulus = "{ region = \"box\", x = [0, 3], at_ms = 40, duration_ms = 1 }";
-    let o = fibril(&[
-        "run",
-        "--backend",
-        "cpu",
-        "--model",
-        "beeler_reuter",
-        "--nx",
-        "40",
-        "--ny",
-        "40",
-        "--nz",
-        "1",
-        "--protocol",
-        "scroll",
-        "--s2-ms",
-        "30",
-        "--stimulus",
-        stimulus,
-        "--duration-ms",
-        "60",
-        "--precision",
-        "f64",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    ok(&fibril_words(
+        "run --backend cpu --model beeler_reuter --nx 40 --ny 40 --nz 1 --protocol scroll --s2-ms 30 \
+         --duration-ms 60 --precision f64",
+        &["--stimulus", stimulus, "--out", s(&out)],
+    ));
     let spec = fibril::cli::config::parse_stimulus(stimulus).unwrap();
     let mut sim = fibril::simulation("beeler_reuter")
         .grid(40, 40, 1)

@@ -90,6 +90,15 @@ fn close(what: &str, got: f64, want: f64, rel: f64) {
     assert!(((got - want) / want).abs() <= rel, "{what}: {got} vs {want} (tolerance {}%)", rel * 100.0);
 }
 
+/// The peak, upstroke rate and APD (`apd`: its name and value) of trace
+/// `t` of `what` against the transcription's `want`: within 0.1 %, 1 %
+/// and 0.1 %.
+fn matches(what: &str, t: &Trace, apd: (&str, f64), want: [f64; 3]) {
+    close(&format!("{what} peak"), t.peak(), want[0], 1e-3);
+    close(&format!("{what} upstroke"), t.max_upstroke, want[1], 1e-2);
+    close(&format!("{what} {}", apd.0), apd.1, want[2], 1e-3);
+}
+
 /// Peak, APD and upstroke rate of every parameter set against the
 /// independent transcription (same dt, same stimulus): within 0.1 % for
 /// peak and APD, 1 % for the upstroke rate (the maximum of a sampled
@@ -105,9 +114,7 @@ fn single_cell_action_potentials_match_an_independent_transcription() {
         ("tnnp", 1.486, 2.94, 293.6),
     ] {
         let t = single_cell::<Bocf>(&setup("bocf", Some(preset)), 0.001, 0.5, 1.0, 900.0);
-        close(&format!("bocf {preset} peak"), t.peak(), peak, 1e-3);
-        close(&format!("bocf {preset} upstroke"), t.max_upstroke, upstroke, 1e-2);
-        close(&format!("bocf {preset} APD90"), t.apd90(), apd90, 1e-3);
+        matches(&format!("bocf {preset}"), &t, ("APD90", t.apd90()), [peak, upstroke, apd90]);
         // Rest: every set rests at u = 0 (V = -84 mV) and stays there.
         let quiet = single_cell::<Bocf>(&setup("bocf", Some(preset)), 0.01, 0.0, 0.0, 1000.0);
         assert!(quiet.u.iter().all(|&u| u == 0.0), "bocf {preset} leaves rest");
@@ -121,16 +128,17 @@ fn single_cell_action_potentials_match_an_independent_transcription() {
         ("f02_set4", 1.280, 0.38, 242.1),
     ] {
         let t = single_cell::<FentonKarma>(&setup("fenton_karma", Some(preset)), 0.002, 0.5, 1.0, 700.0);
-        close(&format!("fenton_karma {preset} peak"), t.peak(), peak, 1e-3);
-        close(&format!("fenton_karma {preset} upstroke"), t.max_upstroke, upstroke, 1e-2);
-        close(&format!("fenton_karma {preset} APD"), t.apd(0.25, 0).unwrap().0, apd, 1e-3);
+        matches(
+            &format!("fenton_karma {preset}"),
+            &t,
+            ("APD", t.apd(0.25, 0).unwrap().0),
+            [peak, upstroke, apd],
+        );
     }
     // Mitchell-Schaeffer: stimulus 0.2/ms for 1 ms, dt = 0.005 ms, APD at v = 0.1.
     let ms = single_cell::<MitchellSchaeffer>(&setup("mitchell_schaeffer", None), 0.005, 0.2, 1.0, 700.0);
-    close("mitchell_schaeffer peak", ms.peak(), 0.945, 1e-3);
-    close("mitchell_schaeffer upstroke", ms.max_upstroke, 0.378, 1e-2);
     let apd = ms.apd(0.1, 0).unwrap().0;
-    close("mitchell_schaeffer APD", apd, 287.1, 1e-3);
+    matches("mitchell_schaeffer", &ms, ("APD", apd), [0.945, 0.378, 287.1]);
     // Analytic: the leading order tau_close ln(tau_out / (4 tau_in)) = 241.4 ms
     // leaves out the time spent near the saddle-node, so it is a lower bound.
     let leading = 150.0 * (6.0f64 / 1.2).ln();
@@ -359,31 +367,28 @@ fn spiral_survives(model: &str, preset: Option<&str>, n: u32, dx: f64, dt: f64) 
     std::fs::remove_dir_all(&out).unwrap();
 }
 
-#[test]
-fn karma_spiral_survives_1000_time_units() {
-    spiral_survives("karma", None, 300, 1.0, 0.1);
+/// One test a model: `name: (model, preset, n, dx, dt)` runs
+/// `spiral_survives` with those.
+macro_rules! spiral_tests {
+    ($($(#[$doc:meta])* $name:ident: ($model:expr, $preset:expr, $n:expr, $dx:expr, $dt:expr);)*) => {
+        $(
+            $(#[$doc])*
+            #[test]
+            fn $name() {
+                spiral_survives($model, $preset, $n, $dx, $dt);
+            }
+        )*
+    };
 }
 
-#[test]
-fn aliev_panfilov_spiral_survives_1000_time_units() {
-    spiral_survives("aliev_panfilov", None, 256, 1.0, 0.05);
-}
-
-#[test]
-fn fenton_karma_spiral_survives_1_s() {
-    spiral_survives("fenton_karma", Some("gp"), 256, 0.5, 0.05);
-}
-
-#[test]
-fn mitchell_schaeffer_spiral_survives_1_s() {
-    spiral_survives("mitchell_schaeffer", None, 256, 0.5, 0.05);
-}
-
-/// BOCF's action potential is long (270 ms at 0.6 m/s: a wavelength of
-/// about 16 cm), so the sheet is 19.2 cm across, on a coarser grid and
-/// step than usual (0.5 mm, 0.1 ms, inside the stability limit) to keep
-/// the test short.
-#[test]
-fn bocf_spiral_survives_1_s() {
-    spiral_survives("bocf", Some("epi"), 384, 0.5, 0.1);
+spiral_tests! {
+    karma_spiral_survives_1000_time_units: ("karma", None, 300, 1.0, 0.1);
+    aliev_panfilov_spiral_survives_1000_time_units: ("aliev_panfilov", None, 256, 1.0, 0.05);
+    fenton_karma_spiral_survives_1_s: ("fenton_karma", Some("gp"), 256, 0.5, 0.05);
+    mitchell_schaeffer_spiral_survives_1_s: ("mitchell_schaeffer", None, 256, 0.5, 0.05);
+    /// BOCF's action potential is long (270 ms at 0.6 m/s: a wavelength of
+    /// about 16 cm), so the sheet is 19.2 cm across, on a coarser grid and
+    /// step than usual (0.5 mm, 0.1 ms, inside the stability limit) to keep
+    /// the test short.
+    bocf_spiral_survives_1_s: ("bocf", Some("epi"), 384, 0.5, 0.1);
 }

@@ -9,30 +9,19 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-use common::fibril;
+use common::{fibril, fibril_words, ok, read_json, s, snapshot_steps, stderr};
 
 fn scratch(name: &str) -> PathBuf {
     common::scratch("outdir", name)
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
-
-fn ok(o: &Output) {
-    assert!(o.status.success(), "fibril failed: {}", String::from_utf8_lossy(&o.stderr));
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
 fn names(dir: &Path) -> BTreeSet<String> {
     std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect()
 }
 
-fn read_json(path: &Path) -> serde_json::Value {
-    serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
+/// The names `files`, as [`names`] gives them.
+fn set(files: &[&str]) -> BTreeSet<String> {
+    files.iter().map(|f| f.to_string()).collect()
 }
 
 /// The bytes of every file in `dir`, by name.
@@ -41,23 +30,8 @@ fn contents(dir: &Path) -> Vec<(String, Vec<u8>)> {
 }
 
 fn karma_run(out: &Path, ms: &str, extra: &[&str]) -> Output {
-    let mut args = vec![
-        "run",
-        "--backend",
-        "cpu",
-        "--size",
-        "16",
-        "--duration-ms",
-        ms,
-        "--snapshot-every-ms",
-        "5",
-        "--checkpoint-every-ms",
-        "5",
-        "--out",
-        s(out),
-    ];
-    args.extend(extra);
-    fibril(&args)
+    let line = "run --backend cpu --size 16 --snapshot-every-ms 5 --checkpoint-every-ms 5";
+    fibril_words(line, &[&["--duration-ms", ms, "--out", s(out)][..], extra].concat())
 }
 
 /// A spiral on an `n` x `n` sheet from the scroll protocol, with tips found
@@ -100,12 +74,8 @@ fn a_resume_into_another_runs_directory_is_refused_and_overwrite_replaces_that_r
     assert_eq!(summary["steps"], 400);
     // A's numbering goes on (its checkpoint had written snapshots 0-2):
     // B's snapshots 5 and 6 of the other run are gone.
-    let expected: BTreeSet<String> = [".fibril-run", "U_000003.npy", "U_000004.npy", "checkpoint.fibril"]
-        .into_iter()
-        .chain(["snapshots.json", "summary.json"])
-        .map(String::from)
-        .collect();
-    assert_eq!(names(&b), expected);
+    let expected = [".fibril-run", "U_000003.npy", "U_000004.npy", "checkpoint.fibril", "snapshots.json"];
+    assert_eq!(names(&b), set(&[&expected[..], &["summary.json"]].concat()));
     // The run's own directory resumes without --overwrite, as before.
     ok(&karma_run(&b, "30", &["--resume", s(&b.join("checkpoint.fibril"))]));
     assert_eq!(read_json(&b.join("summary.json"))["steps"], 600);
@@ -126,12 +96,9 @@ fn overwrite_removes_exactly_the_earlier_runs_files() {
     std::fs::write(out.join("notes.txt"), "mine").unwrap();
     std::fs::write(out.join("U_final.png"), "mine too").unwrap();
     ok(&small_overwrite(&out));
-    let expected: BTreeSet<String> =
-        [".fibril-run", "U_000000.npy", "snapshots.json", "summary.json", "notes.txt", "U_final.png"]
-            .into_iter()
-            .map(String::from)
-            .collect();
-    assert_eq!(names(&out), expected, "only the new run's files and the user's");
+    let expected =
+        [".fibril-run", "U_000000.npy", "snapshots.json", "summary.json", "notes.txt", "U_final.png"];
+    assert_eq!(names(&out), set(&expected), "only the new run's files and the user's");
     std::fs::remove_dir_all(&out).unwrap();
 }
 
@@ -227,22 +194,10 @@ fn thousands_of_snapshots_keep_an_index_of_every_file() {
     // The index is rewritten at a bounded share of the writing time; at
     // the end it lists every snapshot, in order.
     let out = scratch("many");
-    ok(&fibril(&[
-        "run",
-        "--backend",
-        "cpu",
-        "--size",
-        "4",
-        "--steps",
-        "3000",
-        "--snapshot-every-ms",
-        "0.05",
-        "--out",
-        s(&out),
-        "-q",
-    ]));
-    let index = read_json(&out.join("snapshots.json"));
-    let steps: Vec<u64> = index.as_array().unwrap().iter().map(|r| r["step"].as_u64().unwrap()).collect();
-    assert_eq!(steps, (0..=3000).collect::<Vec<_>>());
+    ok(&fibril_words(
+        "run --backend cpu --size 4 --steps 3000 --snapshot-every-ms 0.05 -q --out",
+        &[s(&out)],
+    ));
+    assert_eq!(snapshot_steps(&out), (0..=3000).collect::<Vec<_>>());
     std::fs::remove_dir_all(&out).unwrap();
 }

@@ -3,30 +3,16 @@
 //! run per output directory, and files that are complete whenever they
 //! carry their final name.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-fn fibril(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_fibril")).args(args).output().expect("run fibril")
-}
+use common::{fibril, fibril_words, ok, read_json, s};
 
 fn scratch(name: &str) -> PathBuf {
-    let p = std::env::temp_dir().join(format!("fibril-reliability-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&p);
-    p
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
-
-fn ok(o: &Output) {
-    assert!(o.status.success(), "fibril failed: {}", String::from_utf8_lossy(&o.stderr));
-}
-
-fn read_json(path: &Path) -> serde_json::Value {
-    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+    common::scratch("reliability", name)
 }
 
 /// The files of the last snapshot of a run directory, and its step.
@@ -43,30 +29,16 @@ fn last_snapshot(dir: &Path) -> (u64, Vec<Vec<u8>>) {
 
 /// The options every run of the signal test shares (24^3 Karma on the
 /// CPU, 8,000 steps: a second or two, so that signals land mid-run).
-const LONG: &[&str] = &[
-    "--size",
-    "24",
-    "--steps",
-    "8000",
-    "--snapshot-every-ms",
-    "50",
-    "--checkpoint-every-ms",
-    "200",
-    "--check-every-steps",
-    "20",
-    "--activation-map",
-    "--save",
-    "all",
-    "--backend",
-    "cpu",
-    "-q",
-];
+const LONG: &str = "--size 24 --steps 8000 --snapshot-every-ms 50 --checkpoint-every-ms 200 \
+                    --check-every-steps 20 --activation-map --save all --backend cpu -q";
+
+/// `fibril run` into `out` with the words of `options`, then `extra`.
+fn run_into(out: &Path, options: &str, extra: &[&str]) -> Output {
+    fibril_words(&format!("run {options}"), &[&["--out", s(out)][..], extra].concat())
+}
 
 fn run_long(out: &Path, extra: &[&str]) -> Output {
-    let mut args = vec!["run", "--out", s(out)];
-    args.extend_from_slice(LONG);
-    args.extend_from_slice(extra);
-    fibril(&args)
+    run_into(out, LONG, extra)
 }
 
 /// The step of the latest snapshot a running run has indexed (0 before
@@ -87,10 +59,9 @@ fn progress(dir: &Path) -> u64 {
 /// loaded machine.
 fn interrupt_and_resume(whole: &Path, name: &str, signal: &str, times: usize, after: u64) {
     let out = scratch(name);
-    let mut args = vec!["run", "--out", s(&out)];
-    args.extend_from_slice(LONG);
     let child = Command::new(env!("CARGO_BIN_EXE_fibril"))
-        .args(&args)
+        .args(["run", "--out", s(&out)])
+        .args(LONG.split_whitespace())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
@@ -140,30 +111,13 @@ fn signals_in_bursts_stop_gracefully_and_resume_to_the_same_bits() {
 }
 
 /// A short study: Karma with a stimulus, snapshots, an activation map.
-const STUDY: &[&str] = &[
-    "--nx",
-    "14",
-    "--ny",
-    "11",
-    "--nz",
-    "17",
-    "--snapshot-every-ms",
-    "1",
-    "--apd-map",
-    "--save",
-    "all",
-    "--stimulus",
-    "{region = \"sphere\", center = [7, 5, 12], radius = 3, at_ms = 1.5}",
-    "--backend",
-    "cpu",
-    "-q",
-];
+const STUDY: &str = "--nx 14 --ny 11 --nz 17 --snapshot-every-ms 1 --apd-map --save all --backend cpu -q";
+
+/// The stimulus of [`STUDY`].
+const STUDY_STIMULUS: &str = "{region = \"sphere\", center = [7, 5, 12], radius = 3, at_ms = 1.5}";
 
 fn study(out: &Path, extra: &[&str]) -> Output {
-    let mut args = vec!["run", "--out", s(out)];
-    args.extend_from_slice(STUDY);
-    args.extend_from_slice(extra);
-    fibril(&args)
+    run_into(out, STUDY, &[&["--stimulus", STUDY_STIMULUS][..], extra].concat())
 }
 
 /// In f64 too; into a new directory the snapshots go on with their
@@ -176,12 +130,12 @@ fn resume_in_f64_into_another_directory_carries_the_map_and_the_numbering() {
     ok(&study(&whole, &["--steps", "80", "--precision", "f64"]));
     ok(&study(&first, &["--steps", "37", "--precision", "f64", "--checkpoint-every-ms", "0.5"]));
     // Resumed elsewhere and without asking for the map again.
-    let mut args: Vec<&str> = STUDY.iter().copied().filter(|a| *a != "--apd-map").collect();
+    let without_map = STUDY.replace(" --apd-map", "");
+    assert_ne!(without_map, STUDY);
     let checkpoint = first.join("checkpoint.fibril");
-    args.extend(["--steps", "80", "--precision", "f64", "--resume", s(&checkpoint), "--out", s(&second)]);
-    let mut all = vec!["run"];
-    all.extend(args);
-    let o = fibril(&all);
+    let more =
+        ["--steps", "80", "--precision", "f64", "--resume", s(&checkpoint), "--stimulus", STUDY_STIMULUS];
+    let o = run_into(&second, &without_map, &more);
     ok(&o);
     assert!(String::from_utf8_lossy(&o.stderr).contains("carries activation, repolarisation and APD maps"));
     let (_, files_a) = last_snapshot(&whole);
@@ -228,19 +182,7 @@ fn a_second_run_into_the_same_directory_is_told_so() {
     first.kill().unwrap();
     first.wait().unwrap();
     // A killed run's lock does not block the next run.
-    ok(&fibril(&[
-        "run",
-        "--size",
-        "8",
-        "--steps",
-        "5",
-        "--backend",
-        "cpu",
-        "-q",
-        "--overwrite",
-        "--out",
-        s(&out),
-    ]));
+    ok(&run_into(&out, "--size 8 --steps 5 --backend cpu -q --overwrite", &[]));
     assert!(!out.join(".fibril-lock").exists(), "released at the end");
     std::fs::remove_dir_all(&out).unwrap();
 }

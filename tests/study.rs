@@ -3,48 +3,23 @@
 //! output format read back, checkpoint and resume, damaged checkpoints,
 //! Ctrl-C, and `fibril info` for a run.
 
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use common::{fibril, fibril_words, ok, read_json, refused, s, snapshot_steps};
 use fibril_host::io::colormap::viridis;
 use fibril_host::io::{npy, vti};
 
-fn fibril(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_fibril")).args(args).output().expect("run fibril")
-}
-
 fn scratch(name: &str) -> PathBuf {
-    let p = std::env::temp_dir().join(format!("fibril-study-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&p);
-    p
-}
-
-fn ok(out: &Output) -> String {
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "fibril failed: {stderr}");
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn refused(out: &Output, needles: &[&str]) {
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success(), "should fail; stderr: {stderr}");
-    for n in needles {
-        assert!(stderr.contains(n), "stderr lacks {n:?}:\n{stderr}");
-    }
-}
-
-fn read_json(path: &Path) -> serde_json::Value {
-    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+    common::scratch("study", name)
 }
 
 fn write(path: &Path, text: &str) {
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
     std::fs::write(path, text).unwrap();
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
 }
 
 /// The value of `key` in `[section]` of a printed configuration.
@@ -63,30 +38,35 @@ fn printed<'a>(toml: &'a str, section: &str, key: &str) -> &'a str {
 fn config_errors_name_the_key_and_the_line() {
     let dir = scratch("config-errors");
     let file = dir.join("bad.toml");
-    write(&file, "[grid]\nsize = 16\n\n[run]\nduration_ms = 5\nstepz = 3\n");
-    refused(&fibril(&["run", s(&file)]), &["bad.toml", "line 6", "unknown field `stepz`"]);
-    write(&file, "[grid]\nsize = \"big\"\n");
-    refused(&fibril(&["run", s(&file)]), &["line 2", "size = \"big\"", "expected u32"]);
-    write(&file, "[gird]\nsize = 8\n");
-    refused(&fibril(&["run", s(&file)]), &["line 1", "unknown field `gird`"]);
-    write(&file, "[run]\nduration_ms = 5\nsteps = 3\n");
-    refused(&fibril(&["run", s(&file)]), &["both duration_ms and steps"]);
+    // Each file's text, and what the refusal must say.
+    let files: [(&str, &[&str]); 8] = [
+        (
+            "[grid]\nsize = 16\n\n[run]\nduration_ms = 5\nstepz = 3\n",
+            &["bad.toml", "line 6", "unknown field `stepz`"],
+        ),
+        ("[grid]\nsize = \"big\"\n", &["line 2", "size = \"big\"", "expected u32"]),
+        ("[gird]\nsize = 8\n", &["line 1", "unknown field `gird`"]),
+        ("[run]\nduration_ms = 5\nsteps = 3\n", &["both duration_ms and steps"]),
+        ("[[stimulus]]\nregion = \"blob\"\n", &["line 2", "unknown variant `blob`"]),
+        // Files written before models had names: told where the keys go now.
+        ("[model]\npreset = \"breakup\"\ngamma = 1.6\n", &["[model.parameters]", "--param gamma=1.6"]),
+        ("[model]\nno_reaction = true\n", &["name = \"diffusion\""]),
+        (
+            "[model]\nname = \"bocf\"\n[model.parameters]\ntau_fi = \"fast\"\n",
+            &["parameter tau_fi must be a number"],
+        ),
+    ];
+    for (text, needles) in files {
+        write(&file, text);
+        common::refused_as(&text, &fibril(&["run", s(&file)]), needles);
+    }
     write(&file, "[[stimulus]]\nregion = \"box\"\nradius = 3\n");
     refused(
         &fibril(&["run", s(&file), "--backend", "cpu", "--out", s(&dir.join("o"))]),
         &["stimulus 1", "`radius` belongs to region = \"sphere\""],
     );
     assert!(!dir.join("o").exists(), "nothing written before the error");
-    write(&file, "[[stimulus]]\nregion = \"blob\"\n");
-    refused(&fibril(&["run", s(&file)]), &["line 2", "unknown variant `blob`"]);
     refused(&fibril(&["run", s(&dir.join("missing.toml"))]), &["cannot read the configuration file"]);
-    // Files written before models had names: told where the keys go now.
-    write(&file, "[model]\npreset = \"breakup\"\ngamma = 1.6\n");
-    refused(&fibril(&["run", s(&file)]), &["[model.parameters]", "--param gamma=1.6"]);
-    write(&file, "[model]\nno_reaction = true\n");
-    refused(&fibril(&["run", s(&file)]), &["name = \"diffusion\""]);
-    write(&file, "[model]\nname = \"bocf\"\n[model.parameters]\ntau_fi = \"fast\"\n");
-    refused(&fibril(&["run", s(&file)]), &["parameter tau_fi must be a number"]);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -112,20 +92,8 @@ fn command_line_overrides_the_file_which_overrides_defaults() {
     assert_eq!(printed(&cfg, "output", "save_v"), "true");
     assert_eq!(printed(&cfg, "output", "format"), "[\"vti\", \"png\"]");
     // Options over the file, even when they equal the default.
-    let cfg = ok(&fibril(&[
-        "run",
-        s(&file),
-        "--dx",
-        "0.6",
-        "--param",
-        "gamma=1.5",
-        "--save-v=false",
-        "--format",
-        "npy",
-        "--duration-ms",
-        "3",
-        "--print-config",
-    ]));
+    let options = "--dx 0.6 --param gamma=1.5 --save-v=false --format npy --duration-ms 3 --print-config";
+    let cfg = ok(&fibril_words(&format!("run {} {options}", s(&file)), &[]));
     assert_eq!(printed(&cfg, "grid", "dx"), "0.6");
     assert_eq!(printed(&cfg, "grid", "dt"), "0.02");
     // --param overrides the file's parameter of that name and keeps the others.
@@ -200,28 +168,10 @@ fn stimuli_land_on_the_cells_they_name() {
 #[test]
 fn scroll_protocol_fires_the_cross_field_s2_on_the_quarter() {
     let out = scratch("scroll");
-    ok(&fibril(&[
-        "run",
-        "--nx",
-        "8",
-        "--ny",
-        "3",
-        "--nz",
-        "10",
-        "--protocol",
-        "scroll",
-        "--s2-ms",
-        "0.5",
-        "--steps",
-        "10",
-        "--snapshot-every-ms",
-        "0.5",
-        "--backend",
-        "cpu",
-        "--out",
-        s(&out),
-        "-q",
-    ]));
+    ok(&fibril_words(
+        "run --nx 8 --ny 3 --nz 10 --protocol scroll --s2-ms 0.5 --steps 10 --snapshot-every-ms 0.5",
+        &["--backend", "cpu", "-q", "--out", s(&out)],
+    ));
     let u = npy::read(&out.join("U_000001.npy")).unwrap();
     for z in 0..10 {
         for y in 0..3 {
@@ -246,24 +196,12 @@ fn scroll_protocol_fires_the_cross_field_s2_on_the_quarter() {
 #[test]
 fn command_line_stimuli_and_pacing() {
     let out = scratch("pacing");
-    ok(&fibril(&[
-        "run",
-        "--size",
-        "6",
-        "--init",
-        "rest",
-        "--steps",
-        "8",
-        "--snapshot-every-ms",
-        "0.05",
-        "--stimulus",
-        "{region = \"box\", x = [0, 0], at_ms = 0.05, duration_ms = 0.1, period_ms = 0.25, count = 2}",
-        "--backend",
-        "cpu",
-        "--out",
-        s(&out),
-        "-q",
-    ]));
+    let pacing =
+        "{region = \"box\", x = [0, 0], at_ms = 0.05, duration_ms = 0.1, period_ms = 0.25, count = 2}";
+    ok(&fibril_words(
+        "run --size 6 --init rest --steps 8 --snapshot-every-ms 0.05 --backend cpu -q",
+        &["--stimulus", pacing, "--out", s(&out)],
+    ));
     // Active at steps 1, 2 (first beat) and 6, 7 (second): U = 3 on x = 0 there.
     for step in 0..=8 {
         let u = npy::read(&out.join(format!("U_{step:06}.npy"))).unwrap();
@@ -283,28 +221,11 @@ fn command_line_stimuli_and_pacing() {
 #[test]
 fn every_output_format_reads_back_with_the_same_values() {
     let out = scratch("formats");
-    ok(&fibril(&[
-        "run",
-        "--nx",
-        "9",
-        "--ny",
-        "7",
-        "--nz",
-        "40",
-        "--duration-ms",
-        "4",
-        "--snapshot-every-ms",
-        "2",
-        "--save-v",
-        "--format",
-        "npy,vti,png",
-        "--activation-map",
-        "--backend",
-        "cpu",
-        "--out",
-        s(&out),
-        "-q",
-    ]));
+    ok(&fibril_words(
+        "run --nx 9 --ny 7 --nz 40 --duration-ms 4 --snapshot-every-ms 2 --save-v --format npy,vti,png \
+         --activation-map --backend cpu -q",
+        &["--out", s(&out)],
+    ));
     let index = read_json(&out.join("snapshots.json"));
     let records = index.as_array().unwrap();
     assert_eq!(records.len(), 3);
@@ -385,44 +306,28 @@ fn last_snapshot(dir: &Path) -> (u64, Vec<u8>, Vec<u8>) {
 
 /// Options shared by the runs compared: stimuli and pacing on both sides of
 /// the restart, an activation map, U and v saved.
-const STUDY: &[&str] = &[
-    "--nx",
-    "10",
-    "--ny",
-    "9",
-    "--nz",
-    "12",
-    "--save-v",
-    "--snapshot-every-ms",
-    "1",
-    "--activation-map",
-    "--backend",
-    "cpu",
-    "-q",
-    "--stimulus",
-    "{region = \"sphere\", center = [5, 4, 9], radius = 2, at_ms = 2.5}",
-    "--stimulus",
-    "{region = \"box\", x = [0, 2], duration_ms = 0.2, period_ms = 0.7, at_ms = 0.6}",
-];
+fn study(line: &str, more: &[&str]) {
+    let stimuli = [
+        "--stimulus",
+        "{region = \"sphere\", center = [5, 4, 9], radius = 2, at_ms = 2.5}",
+        "--stimulus",
+        "{region = \"box\", x = [0, 2], duration_ms = 0.2, period_ms = 0.7, at_ms = 0.6}",
+    ];
+    let study = "--nx 10 --ny 9 --nz 12 --save-v --snapshot-every-ms 1 --activation-map --backend cpu -q";
+    ok(&fibril_words(&format!("run {line} {study}"), &[more, &stimuli].concat()));
+}
 
 #[test]
 fn resuming_from_a_checkpoint_gives_the_same_bits_as_one_run() {
     let whole = scratch("whole");
     let first = scratch("halves");
-    let mut args = vec!["run", "--steps", "80", "--out", s(&whole)];
-    args.extend_from_slice(STUDY);
-    ok(&fibril(&args));
-
-    let mut args = vec!["run", "--steps", "37", "--checkpoint-every-ms", "0.5", "--out", s(&first)];
-    args.extend_from_slice(STUDY);
-    ok(&fibril(&args));
+    study("--steps 80", &["--out", s(&whole)]);
+    study("--steps 37 --checkpoint-every-ms 0.5", &["--out", s(&first)]);
     let checkpoint = first.join("checkpoint.fibril");
     let summary = read_json(&first.join("summary.json"));
     assert_eq!(summary["checkpoint_steps"], serde_json::json!([10, 20, 30, 37]));
     // The resumed run continues in the checkpoint's directory by default.
-    let mut args = vec!["run", "--steps", "80", "--resume", s(&checkpoint)];
-    args.extend_from_slice(STUDY);
-    ok(&fibril(&args));
+    study("--steps 80", &["--resume", s(&checkpoint)]);
 
     let (step_a, u_a, v_a) = last_snapshot(&whole);
     let (step_b, u_b, v_b) = last_snapshot(&first);
@@ -434,16 +339,8 @@ fn resuming_from_a_checkpoint_gives_the_same_bits_as_one_run() {
             == std::fs::read(first.join("activation.npy")).unwrap(),
         "activation map differs after resuming"
     );
-    let steps = |d: &Path| -> Vec<u64> {
-        read_json(&d.join("snapshots.json"))
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|r| r["step"].as_u64().unwrap())
-            .collect()
-    };
-    assert_eq!(steps(&whole), vec![0, 20, 40, 60, 80]);
-    assert_eq!(steps(&first), vec![0, 20, 37, 40, 60, 80]);
+    assert_eq!(snapshot_steps(&whole), vec![0, 20, 40, 60, 80]);
+    assert_eq!(snapshot_steps(&first), vec![0, 20, 37, 40, 60, 80]);
     let summary = read_json(&first.join("summary.json"));
     assert_eq!(summary["status"], "completed");
     assert_eq!(summary["steps"], 80);
@@ -457,20 +354,7 @@ fn resuming_from_a_checkpoint_gives_the_same_bits_as_one_run() {
 fn damaged_or_foreign_checkpoints_are_refused_with_the_reason() {
     let dir = scratch("damaged");
     let out = dir.join("run");
-    ok(&fibril(&[
-        "run",
-        "--size",
-        "6",
-        "--steps",
-        "4",
-        "--checkpoint-every-ms",
-        "0.2",
-        "--backend",
-        "cpu",
-        "--out",
-        s(&out),
-        "-q",
-    ]));
+    ok(&fibril_words("run --size 6 --steps 4 --checkpoint-every-ms 0.2 --backend cpu -q --out", &[s(&out)]));
     let good = std::fs::read(out.join("checkpoint.fibril")).unwrap();
     let resume = |file: &Path, extra: &[&str]| {
         let mut args = vec!["run", "--size", "6", "--steps", "8", "--backend", "cpu", "-q"];
@@ -518,22 +402,8 @@ fn damaged_or_foreign_checkpoints_are_refused_with_the_reason() {
 fn ctrl_c_stops_cleanly_with_a_checkpoint_and_a_summary() {
     let out = scratch("sigint");
     let child = Command::new(env!("CARGO_BIN_EXE_fibril"))
-        .args([
-            "run",
-            "--size",
-            "24",
-            "--duration-ms",
-            "100000",
-            "--snapshot-every-ms",
-            "1000",
-            "--check-every-steps",
-            "10",
-            "--backend",
-            "cpu",
-            "-q",
-            "--out",
-            s(&out),
-        ])
+        .args("run --size 24 --duration-ms 100000 --snapshot-every-ms 1000 --check-every-steps 10".split(' '))
+        .args(["--backend", "cpu", "-q", "--out", s(&out)])
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
@@ -561,19 +431,10 @@ fn ctrl_c_stops_cleanly_with_a_checkpoint_and_a_summary() {
     let header =
         fibril_host::checkpoint::decode_header(&checkpoint, &std::fs::read(&checkpoint).unwrap()).unwrap();
     assert_eq!(header.step, step);
-    let o = fibril(&[
-        "run",
-        "--size",
-        "24",
-        "--steps",
-        &(step + 5).to_string(),
-        "--backend",
-        "cpu",
-        "-q",
-        "--resume",
-        s(&checkpoint),
-    ]);
-    ok(&o);
+    ok(&fibril_words(
+        &format!("run --size 24 --steps {} --backend cpu -q --resume", step + 5),
+        &[s(&checkpoint)],
+    ));
     assert_eq!(read_json(&out.join("summary.json"))["steps"], step + 5);
     std::fs::remove_dir_all(&out).unwrap();
 }
@@ -633,26 +494,10 @@ fn a_y_uniform_run_equals_its_thin_slab() {
     let full = scratch("full");
     let slab = scratch("slab");
     for (dir, ny) in [(&full, "17"), (&slab, "3")] {
-        ok(&fibril(&[
-            "run",
-            "--nx",
-            "20",
-            "--ny",
-            ny,
-            "--nz",
-            "24",
-            "--protocol",
-            "scroll",
-            "--s2-ms",
-            "3",
-            "--steps",
-            "200",
-            "--backend",
-            "cpu",
-            "-q",
-            "--out",
-            s(dir),
-        ]));
+        ok(&fibril_words(
+            "run --nx 20 --nz 24 --protocol scroll --s2-ms 3 --steps 200 --backend cpu -q",
+            &["--ny", ny, "--out", s(dir)],
+        ));
     }
     let a = npy::read(&full.join("U_000000.npy")).unwrap();
     let b = npy::read(&slab.join("U_000000.npy")).unwrap();

@@ -140,3 +140,78 @@ pub fn scratch(binary: &str, name: &str) -> std::path::PathBuf {
     let _ = std::fs::remove_dir_all(&p);
     p
 }
+
+/// Runs `fibril` with the words of `line` (split at white space), then
+/// `more` (the arguments that hold spaces, and paths).
+pub fn fibril_words(line: &str, more: &[&str]) -> std::process::Output {
+    let mut args: Vec<&str> = line.split_whitespace().collect();
+    args.extend_from_slice(more);
+    fibril(&args)
+}
+
+/// The standard error of a run, as text.
+pub fn stderr(o: &std::process::Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Asserts that a run succeeded (showing its standard error if not) and
+/// returns its standard output.
+pub fn ok(o: &std::process::Output) -> String {
+    assert!(o.status.success(), "fibril failed: {}", stderr(o));
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// Asserts that a run failed with every one of `needles` in its standard
+/// error; `what` says which run it was.
+pub fn refused_as(what: &dyn std::fmt::Debug, o: &std::process::Output, needles: &[&str]) {
+    let stderr = stderr(o);
+    assert!(!o.status.success(), "{what:?} should fail; stderr: {stderr}");
+    for n in needles {
+        assert!(stderr.contains(n), "{what:?}: stderr lacks {n:?}:\n{stderr}");
+    }
+}
+
+/// Asserts that a run failed with every one of `needles` in its standard
+/// error.
+pub fn refused(o: &std::process::Output, needles: &[&str]) {
+    refused_as(&"the run", o, needles);
+}
+
+/// `fibril ARGS` must fail with every one of `needles` in its standard error.
+pub fn assert_refused(args: &[&str], needles: &[&str]) {
+    refused_as(&args, &fibril(args), needles);
+}
+
+/// A path as the `&str` an argument list takes.
+pub fn s(p: &std::path::Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// The JSON file at `path`.
+pub fn read_json(path: &std::path::Path) -> serde_json::Value {
+    serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
+}
+
+/// The steps of the snapshots a run's `snapshots.json` in `dir` lists.
+pub fn snapshot_steps(dir: &std::path::Path) -> Vec<u64> {
+    read_json(&dir.join("snapshots.json"))
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["step"].as_u64().unwrap())
+        .collect()
+}
+
+/// A `.npy` file of `|u1` values (a mask or label field) of `shape`.
+pub fn u8_npy(shape: &[usize], values: &[u8]) -> Vec<u8> {
+    let dims: Vec<String> = shape.iter().map(|n| n.to_string()).collect();
+    let dict = format!("{{'descr': '|u1', 'fortran_order': False, 'shape': ({}), }}", dims.join(", "));
+    let padding = (64 - (10 + dict.len() + 1) % 64) % 64;
+    let mut out = b"\x93NUMPY\x01\x00".to_vec();
+    out.extend_from_slice(&((dict.len() + padding + 1) as u16).to_le_bytes());
+    out.extend_from_slice(dict.as_bytes());
+    out.extend(std::iter::repeat_n(b' ', padding));
+    out.push(b'\n');
+    out.extend_from_slice(values);
+    out
+}
