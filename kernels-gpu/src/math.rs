@@ -43,15 +43,21 @@ use crate::real::Real;
 fn reduced_expm1<T: Real>(x: T) -> (T, T) {
     let (kf, k) = (x * T::INV_LN2).round_split();
     let r = (-kf).mul_add(T::LN2_LO, (-kf).mul_add(T::LN2_HI, x));
-    // Horner, highest coefficient first.
-    let poly = T::EXPM1_POLY;
+    let p = horner(r, T::EXPM1_POLY, 0);
+    (T::exp2_int(k), (r * r).mul_add(p, r))
+}
+
+/// poly[lowest] + x (poly[lowest + 1] + x (...)) by Horner's rule, highest
+/// coefficient first, one fused multiply-add a coefficient.
+#[inline(always)]
+fn horner<T: Real>(x: T, poly: &[T], lowest: usize) -> T {
     let mut p = poly[poly.len() - 1];
     let mut i = poly.len() - 1;
-    while i > 0 {
+    while i > lowest {
         i -= 1;
-        p = r.mul_add(p, poly[i]);
+        p = x.mul_add(p, poly[i]);
     }
-    (T::exp2_int(k), (r * r).mul_add(p, r))
+    p
 }
 
 /// e^x - 1, accurate to a few ulp for |x| <= 40 (the range tanh needs).
@@ -110,13 +116,7 @@ pub fn ln<T: Real>(x: T) -> T {
     let f = m - T::ONE;
     let s = f / (m + T::ONE);
     let s2 = s * s;
-    let poly = T::LN_POLY;
-    let mut p = poly[poly.len() - 1];
-    let mut i = poly.len() - 1;
-    while i > 1 {
-        i -= 1;
-        p = s2.mul_add(p, poly[i]);
-    }
+    let p = horner(s2, T::LN_POLY, 1);
     let ln_m = (-s).mul_add(f - s2 * p, f);
     let ef = T::from_f64(e as f64);
     ef.mul_add(T::LN2_HI, ef.mul_add(T::LN2_LO, ln_m))
@@ -150,6 +150,28 @@ mod tests {
         (key(a) as i128 - key(b) as i128).unsigned_abs() as u64
     }
 
+    /// Keeps the largest difference `d` and the argument `x` it was seen at.
+    fn keep_worst<D: PartialOrd, X>(worst: &mut (D, X), d: D, x: X) {
+        if d > worst.0 {
+            *worst = (d, x);
+        }
+    }
+
+    /// Reports the worst (ulp, x) of exp and ln in precision `name` and
+    /// asserts both within 1 ulp.
+    fn assert_exp_and_ln_within_1_ulp<D, X>(name: &str, worst_exp: (D, X), worst_ln: (D, X))
+    where
+        D: Into<u64> + Copy + core::fmt::Display,
+        X: core::fmt::Display,
+    {
+        eprintln!(
+            "exp {name} worst {} ulp at {}; ln {name} worst {} ulp at {}",
+            worst_exp.0, worst_exp.1, worst_ln.0, worst_ln.1
+        );
+        assert!(worst_exp.0.into() <= 1, "exp {name} error {} ulp at x = {}", worst_exp.0, worst_exp.1);
+        assert!(worst_ln.0.into() <= 1, "ln {name} error {} ulp at x = {}", worst_ln.0, worst_ln.1);
+    }
+
     #[test]
     fn tanh_f32_within_4_ulp() {
         let mut worst = (0u32, 0f32);
@@ -159,10 +181,7 @@ mod tests {
         for bits in (lo..=hi).step_by(16) {
             let x = f32::from_bits(bits);
             for x in [x, -x] {
-                let d = ulp_diff_f32(tanh(x), x.tanh());
-                if d > worst.0 {
-                    worst = (d, x);
-                }
+                keep_worst(&mut worst, ulp_diff_f32(tanh(x), x.tanh()), x);
             }
         }
         eprintln!("tanh f32: worst {} ulp at x = {}", worst.0, worst.1);
@@ -175,18 +194,12 @@ mod tests {
         let n = 2_000_000;
         for i in 0..=n {
             let x = -25.0 + 50.0 * (i as f64) / (n as f64);
-            let d = ulp_diff_f64(tanh(x), x.tanh());
-            if d > worst.0 {
-                worst = (d, x);
-            }
+            keep_worst(&mut worst, ulp_diff_f64(tanh(x), x.tanh()), x);
         }
         // Tiny arguments, where cancellation would show.
         for e in -60..0 {
             let x = 1.37f64 * 2f64.powi(e);
-            let d = ulp_diff_f64(tanh(x), x.tanh());
-            if d > worst.0 {
-                worst = (d, x);
-            }
+            keep_worst(&mut worst, ulp_diff_f64(tanh(x), x.tanh()), x);
         }
         assert!(worst.0 <= 3, "tanh f64 error {} ulp at x = {}", worst.0, worst.1);
     }
@@ -206,26 +219,15 @@ mod tests {
         for bits in (lo..=hi).step_by(64) {
             let x = f32::from_bits(bits);
             for x in [x, -x] {
-                let d = ulp_diff_f32(exp(x), x.exp());
-                if d > worst_exp.0 {
-                    worst_exp = (d, x);
-                }
+                keep_worst(&mut worst_exp, ulp_diff_f32(exp(x), x.exp()), x);
             }
         }
         // Every 64th positive f32 from the smallest subnormal to the largest.
         for bits in (1..0x7f80_0000u32).step_by(64) {
             let x = f32::from_bits(bits);
-            let d = ulp_diff_f32(ln(x), x.ln());
-            if d > worst_ln.0 {
-                worst_ln = (d, x);
-            }
+            keep_worst(&mut worst_ln, ulp_diff_f32(ln(x), x.ln()), x);
         }
-        eprintln!(
-            "exp f32 worst {} ulp at {}; ln f32 worst {} ulp at {}",
-            worst_exp.0, worst_exp.1, worst_ln.0, worst_ln.1
-        );
-        assert!(worst_exp.0 <= 1, "exp f32 error {} ulp at x = {}", worst_exp.0, worst_exp.1);
-        assert!(worst_ln.0 <= 1, "ln f32 error {} ulp at x = {}", worst_ln.0, worst_ln.1);
+        assert_exp_and_ln_within_1_ulp("f32", worst_exp, worst_ln);
     }
 
     #[test]
@@ -234,27 +236,16 @@ mod tests {
         let n = 2_000_000;
         for i in 0..=n {
             let x = -708.0 + 1417.0 * (i as f64) / (n as f64);
-            let d = ulp_diff_f64(exp(x), x.exp());
-            if d > worst_exp.0 {
-                worst_exp = (d, x);
-            }
+            keep_worst(&mut worst_exp, ulp_diff_f64(exp(x), x.exp()), x);
             // Logarithms over the whole range, dense near 1.
             for y in [2f64.powf(x * 1.5), 1.0 + (x / 708.0) * 0.4] {
-                let d = ulp_diff_f64(ln(y), y.ln());
-                if d > worst_ln.0 {
-                    worst_ln = (d, y);
-                }
+                keep_worst(&mut worst_ln, ulp_diff_f64(ln(y), y.ln()), y);
             }
         }
         for x in [5e-324f64, 1e-310, f64::MAX] {
             assert!(ulp_diff_f64(ln(x), x.ln()) <= 2, "ln({x})");
         }
-        eprintln!(
-            "exp f64 worst {} ulp at {}; ln f64 worst {} ulp at {}",
-            worst_exp.0, worst_exp.1, worst_ln.0, worst_ln.1
-        );
-        assert!(worst_exp.0 <= 1, "exp f64 error {} ulp at x = {}", worst_exp.0, worst_exp.1);
-        assert!(worst_ln.0 <= 1, "ln f64 error {} ulp at x = {}", worst_ln.0, worst_ln.1);
+        assert_exp_and_ln_within_1_ulp("f64", worst_exp, worst_ln);
     }
 
     #[test]

@@ -85,18 +85,50 @@ pub trait Real:
     fn split_exponent(self) -> (Self, i32);
 }
 
+/// The items of [`Real`] that are the same for f32 and f64 but for the
+/// type and its bit masks: the small constants, the fused multiply-add
+/// (`fma.rn` on the GPU) and the sign and exponent bit operations.
+macro_rules! common_items {
+    ($t:ident, sign: $sign:literal, exponent: $exponent:literal) => {
+        common_items!(@exact ZERO = 0.0, ONE = 1.0, TWO = 2.0, THREE = 3.0, FOUR = 4.0, SIX = 6.0, HALF = 0.5);
+        const INV_LN2: Self = core::$t::consts::LOG2_E;
+        const SQRT_2: Self = core::$t::consts::SQRT_2;
+        const INFINITY: Self = $t::INFINITY;
+        const NAN: Self = $t::NAN;
+        const NAME: &'static str = stringify!($t);
+
+        #[inline(always)]
+        fn mul_add(self, a: Self, b: Self) -> Self {
+            #[cfg(target_arch = "nvptx64")]
+            return core::$t::math::mul_add(self, a, b);
+            #[cfg(not(target_arch = "nvptx64"))]
+            return $t::mul_add(self, a, b);
+        }
+        #[inline(always)]
+        fn abs(self) -> Self {
+            $t::from_bits(self.to_bits() & !$sign)
+        }
+        #[inline(always)]
+        fn copysign(self, sign: Self) -> Self {
+            $t::from_bits((self.to_bits() & !$sign) | (sign.to_bits() & $sign))
+        }
+        #[inline(always)]
+        fn is_finite(self) -> bool {
+            self.to_bits() & $exponent != $exponent
+        }
+    };
+    // Numbers both types hold exactly.
+    (@exact $($name:ident = $value:literal),*) => {
+        $(const $name: Self = $value;)*
+    };
+}
+
 impl Real for f32 {
-    const ZERO: Self = 0.0;
-    const ONE: Self = 1.0;
-    const TWO: Self = 2.0;
-    const THREE: Self = 3.0;
-    const FOUR: Self = 4.0;
-    const SIX: Self = 6.0;
-    const HALF: Self = 0.5;
+    common_items!(f32, sign: 0x8000_0000, exponent: 0x7f80_0000);
+
     // 0x3f317200 and the remainder ln2 - LN2_HI.
     const LN2_HI: Self = f32::from_bits(0x3f31_7200);
     const LN2_LO: Self = 1.428_606_8e-6;
-    const INV_LN2: Self = core::f32::consts::LOG2_E;
     const EXPM1_POLY: &'static [Self] =
         &[1.0 / 2.0, 1.0 / 6.0, 1.0 / 24.0, 1.0 / 120.0, 1.0 / 720.0, 1.0 / 5040.0];
     // 1 - tanh(x) = 2 e^{-2x}/(1 + e^{-2x}) < 2^-25 for x > 9.01.
@@ -106,12 +138,8 @@ impl Real for f32 {
     const EXP_MIN: Self = -87.0;
     // s^2 <= 0.0295: the term 2 s^13/13 is below 2^-25 s.
     const LN_POLY: &'static [Self] = &[2.0, 2.0 / 3.0, 2.0 / 5.0, 2.0 / 7.0, 2.0 / 9.0, 2.0 / 11.0];
-    const SQRT_2: Self = core::f32::consts::SQRT_2;
-    const INFINITY: Self = f32::INFINITY;
-    const NAN: Self = f32::NAN;
     const BYTES: usize = 4;
     const NUMPY_DTYPE: &'static str = "<f4";
-    const NAME: &'static str = "f32";
 
     #[inline(always)]
     fn from_f64(x: f64) -> Self {
@@ -120,25 +148,6 @@ impl Real for f32 {
     #[inline(always)]
     fn to_f64(self) -> f64 {
         self as f64
-    }
-    #[inline(always)]
-    fn mul_add(self, a: Self, b: Self) -> Self {
-        #[cfg(target_arch = "nvptx64")]
-        return core::f32::math::mul_add(self, a, b);
-        #[cfg(not(target_arch = "nvptx64"))]
-        return f32::mul_add(self, a, b);
-    }
-    #[inline(always)]
-    fn abs(self) -> Self {
-        f32::from_bits(self.to_bits() & 0x7fff_ffff)
-    }
-    #[inline(always)]
-    fn copysign(self, sign: Self) -> Self {
-        f32::from_bits((self.to_bits() & 0x7fff_ffff) | (sign.to_bits() & 0x8000_0000))
-    }
-    #[inline(always)]
-    fn is_finite(self) -> bool {
-        self.to_bits() & 0x7f80_0000 != 0x7f80_0000
     }
     const ROUND_SHIFTER: Self = 12_582_912.0; // 1.5 * 2^23
     #[inline(always)]
@@ -162,17 +171,11 @@ impl Real for f32 {
 }
 
 impl Real for f64 {
-    const ZERO: Self = 0.0;
-    const ONE: Self = 1.0;
-    const TWO: Self = 2.0;
-    const THREE: Self = 3.0;
-    const FOUR: Self = 4.0;
-    const SIX: Self = 6.0;
-    const HALF: Self = 0.5;
+    common_items!(f64, sign: 0x8000_0000_0000_0000, exponent: 0x7ff0_0000_0000_0000);
+
     // 0x3fe62e42fee00000 and the remainder ln2 - LN2_HI.
     const LN2_HI: Self = f64::from_bits(0x3fe6_2e42_fee0_0000);
     const LN2_LO: Self = 1.908_214_929_270_587_7e-10;
-    const INV_LN2: Self = core::f64::consts::LOG2_E;
     const EXPM1_POLY: &'static [Self] = &[
         1.0 / 2.0,
         1.0 / 6.0,
@@ -206,12 +209,8 @@ impl Real for f64 {
         2.0 / 19.0,
         2.0 / 21.0,
     ];
-    const SQRT_2: Self = core::f64::consts::SQRT_2;
-    const INFINITY: Self = f64::INFINITY;
-    const NAN: Self = f64::NAN;
     const BYTES: usize = 8;
     const NUMPY_DTYPE: &'static str = "<f8";
-    const NAME: &'static str = "f64";
 
     #[inline(always)]
     fn from_f64(x: f64) -> Self {
@@ -220,25 +219,6 @@ impl Real for f64 {
     #[inline(always)]
     fn to_f64(self) -> f64 {
         self
-    }
-    #[inline(always)]
-    fn mul_add(self, a: Self, b: Self) -> Self {
-        #[cfg(target_arch = "nvptx64")]
-        return core::f64::math::mul_add(self, a, b);
-        #[cfg(not(target_arch = "nvptx64"))]
-        return f64::mul_add(self, a, b);
-    }
-    #[inline(always)]
-    fn abs(self) -> Self {
-        f64::from_bits(self.to_bits() & 0x7fff_ffff_ffff_ffff)
-    }
-    #[inline(always)]
-    fn copysign(self, sign: Self) -> Self {
-        f64::from_bits((self.to_bits() & 0x7fff_ffff_ffff_ffff) | (sign.to_bits() & 0x8000_0000_0000_0000))
-    }
-    #[inline(always)]
-    fn is_finite(self) -> bool {
-        self.to_bits() & 0x7ff0_0000_0000_0000 != 0x7ff0_0000_0000_0000
     }
     const ROUND_SHIFTER: Self = 6_755_399_441_055_744.0; // 1.5 * 2^52
     #[inline(always)]

@@ -121,9 +121,9 @@
 //! beta of d and f, and the preset "mbr" sets it to 2.
 
 use crate::math::{exp, expm1, ln};
-use crate::model::{
-    CellModel, ModelInfo, Numerics, Parameter, Preset, Range, StimulusCurrent, Units, Variable,
-};
+use crate::model::Parameter as P;
+use crate::model::{CellModel, ModelInfo, Numerics, Preset, Range, StimulusCurrent, Variable};
+use crate::models::describe::{gate, membrane_potential, ms_mm, rate_table_in_field, unpack};
 use crate::rate_table::{RateTable, Row, TableSpec};
 use crate::real::Real;
 
@@ -162,10 +162,6 @@ pub struct BeelerReuterCoeffs<T> {
     pub table: RateTable<T>,
 }
 
-const POS: Range = Range::Positive;
-const NONNEG: Range = Range::NonNegative;
-const ANY: Range = Range::Finite;
-
 /// The rest state: the model's fixed point without stimulus, reached from
 /// Beatbox's initial state after 20 s in f64 at dt = 0.01 ms (test
 /// `rest_state_is_the_fixed_point`).
@@ -180,61 +176,44 @@ const REST: [f64; 8] = [
     1.782_007_22e-7,
 ];
 
+const POS: Range = Range::Positive;
+const NONNEG: Range = Range::NonNegative;
+const ANY: Range = Range::Finite;
+
+/// The meaning of `speedup_df`.
+const SPEEDUP_DF_MEANING: &str =
+    "factor of alpha and beta of d and f (tau_d, tau_f divided by it): 1 BR, 2 MBR";
+
+/// The parameters, one line each ([`P::new`]: name, default, unit, range, meaning).
+const PARAMETERS: &[P] = &[
+    P::new("g_na", 4.0, "mS/cm^2", NONNEG, "g_Na, maximal conductance of i_Na"),
+    P::new("g_nac", 0.003, "mS/cm^2", NONNEG, "g_NaC, steady sodium conductance of i_Na"),
+    P::new("e_na", 50.0, "mV", ANY, "E_Na, reversal potential of i_Na"),
+    P::new("g_s", 0.09, "mS/cm^2", NONNEG, "g_s, maximal conductance of the slow inward current i_s"),
+    P::new("e_s0", -82.3, "mV", ANY, "the -82.3 mV of E_s = -82.3 - 13.0287 ln([Ca]_i/1 M)"),
+    P::new("k_es", 13.0287, "mV", POS, "the 13.0287 mV of E_s (Nernst slope RT/2F of Ca2+)"),
+    P::new("a_k1", 0.35, "uA/cm^2", NONNEG, "the 0.35 uA/cm^2 that multiplies i_K1"),
+    P::new("a_x1", 0.8, "uA/cm^2", NONNEG, "the 0.8 uA/cm^2 of the fully activated i_x1 (x1 = 1)"),
+    P::new("ca_influx", 1e-7, "M cm^2/(uA ms)", NONNEG, "the 1e-7 of d[Ca]_i/dt = -1e-7 i_s + ..."),
+    P::new("ca_uptake", 0.07, "1/ms", NONNEG, "the 0.07 ms^-1 rate of return of [Ca]_i"),
+    P::new("ca_rest", 1e-7, "M", POS, "the 1e-7 M that [Ca]_i returns to"),
+    P::new("cm", 1.0, "uF/cm^2", POS, "C_m, membrane capacitance"),
+    P::new("speedup_df", 1.0, "1", POS, SPEEDUP_DF_MEANING),
+];
+
 impl CellModel for BeelerReuter {
     const INFO: &'static ModelInfo = &ModelInfo {
         name: "beeler_reuter",
         title: "Beeler-Reuter 1977",
         reference: "G. W. Beeler, H. Reuter, J Physiol 268:177 (1977), Table 1 and the current equations",
         variables: &[
-            Variable {
-                name: "V",
-                unit: "mV",
-                meaning: "membrane potential",
-                rest: REST[0],
-                display: (-90.0, 40.0),
-            },
-            Variable {
-                name: "m",
-                unit: "1",
-                meaning: "activation gate of i_Na",
-                rest: REST[1],
-                display: (0.0, 1.0),
-            },
-            Variable {
-                name: "h",
-                unit: "1",
-                meaning: "fast inactivation gate of i_Na",
-                rest: REST[2],
-                display: (0.0, 1.0),
-            },
-            Variable {
-                name: "j",
-                unit: "1",
-                meaning: "slow inactivation (reactivation) gate of i_Na",
-                rest: REST[3],
-                display: (0.0, 1.0),
-            },
-            Variable {
-                name: "d",
-                unit: "1",
-                meaning: "activation gate of the slow inward current i_s",
-                rest: REST[4],
-                display: (0.0, 1.0),
-            },
-            Variable {
-                name: "f",
-                unit: "1",
-                meaning: "inactivation gate of i_s",
-                rest: REST[5],
-                display: (0.0, 1.0),
-            },
-            Variable {
-                name: "x1",
-                unit: "1",
-                meaning: "activation gate of the time-dependent outward current i_x1",
-                rest: REST[6],
-                display: (0.0, 1.0),
-            },
+            membrane_potential(REST[0], (-90.0, 40.0)),
+            gate("m", REST[1], "activation gate of i_Na"),
+            gate("h", REST[2], "fast inactivation gate of i_Na"),
+            gate("j", REST[3], "slow inactivation (reactivation) gate of i_Na"),
+            gate("d", REST[4], "activation gate of the slow inward current i_s"),
+            gate("f", REST[5], "inactivation gate of i_s"),
+            gate("x1", REST[6], "activation gate of the time-dependent outward current i_x1"),
             Variable {
                 name: "Ca_i",
                 unit: "M",
@@ -243,45 +222,7 @@ impl CellModel for BeelerReuter {
                 display: (0.0, 7e-6),
             },
         ],
-        parameters: &[
-            Parameter::new("g_na", 4.0, "mS/cm^2", NONNEG, "g_Na, maximal conductance of i_Na"),
-            Parameter::new("g_nac", 0.003, "mS/cm^2", NONNEG, "g_NaC, steady sodium conductance of i_Na"),
-            Parameter::new("e_na", 50.0, "mV", ANY, "E_Na, reversal potential of i_Na"),
-            Parameter::new(
-                "g_s",
-                0.09,
-                "mS/cm^2",
-                NONNEG,
-                "g_s, maximal conductance of the slow inward current i_s",
-            ),
-            Parameter::new("e_s0", -82.3, "mV", ANY, "the -82.3 mV of E_s = -82.3 - 13.0287 ln([Ca]_i/1 M)"),
-            Parameter::new("k_es", 13.0287, "mV", POS, "the 13.0287 mV of E_s (Nernst slope RT/2F of Ca2+)"),
-            Parameter::new("a_k1", 0.35, "uA/cm^2", NONNEG, "the 0.35 uA/cm^2 that multiplies i_K1"),
-            Parameter::new(
-                "a_x1",
-                0.8,
-                "uA/cm^2",
-                NONNEG,
-                "the 0.8 uA/cm^2 of the fully activated i_x1 (x1 = 1)",
-            ),
-            Parameter::new(
-                "ca_influx",
-                1e-7,
-                "M cm^2/(uA ms)",
-                NONNEG,
-                "the 1e-7 of d[Ca]_i/dt = -1e-7 i_s + ...",
-            ),
-            Parameter::new("ca_uptake", 0.07, "1/ms", NONNEG, "the 0.07 ms^-1 rate of return of [Ca]_i"),
-            Parameter::new("ca_rest", 1e-7, "M", POS, "the 1e-7 M that [Ca]_i returns to"),
-            Parameter::new("cm", 1.0, "uF/cm^2", POS, "C_m, membrane capacitance"),
-            Parameter::new(
-                "speedup_df",
-                1.0,
-                "1",
-                POS,
-                "factor of alpha and beta of d and f (tau_d, tau_f divided by it): 1 BR, 2 MBR",
-            ),
-        ],
+        parameters: PARAMETERS,
         presets: &[
             Preset { name: "br", meaning: "Beeler & Reuter 1977", values: &[] },
             Preset {
@@ -291,12 +232,9 @@ impl CellModel for BeelerReuter {
             },
         ],
         default_preset: "br",
-        units: Units {
-            time: "ms",
-            space: "mm",
-            ms_per_time_unit: 1.0,
-            note: "V in mV, times in ms, lengths in mm, currents in uA/cm^2 (C_m = 1 uF/cm^2), [Ca]_i in M",
-        },
+        units: ms_mm(
+            "V in mV, times in ms, lengths in mm, currents in uA/cm^2 (C_m = 1 uF/cm^2), [Ca]_i in M",
+        ),
         // D = 1 cm^2/s = 0.1 mm^2/ms, as Fenton & Karma (1998) used for
         // their BR cables (Sec. IV.C, Fig. 3), who also say (Sec. III.B)
         // that resolving the front takes dx of 0.2-0.3 mm and explicit
@@ -322,11 +260,8 @@ impl CellModel for BeelerReuter {
     type Coeffs<T: Real> = BeelerReuterCoeffs<T>;
 
     fn coeffs<T: Real>(params: &[f64], dt: f64) -> BeelerReuterCoeffs<T> {
-        let &[g_na, g_nac, e_na, g_s, e_s0, k_es, a_k1, a_x1, ca_influx, ca_uptake, ca_rest, cm, speedup_df] =
-            params
-        else {
-            panic!("Beeler-Reuter takes 13 parameters")
-        };
+        let [g_na, g_nac, e_na, g_s, e_s0, k_es, a_k1, a_x1, ca_influx, ca_uptake, ca_rest, cm, speedup_df] =
+            unpack(params, "Beeler-Reuter");
         let t = T::from_f64;
         BeelerReuterCoeffs {
             g_na: t(g_na),
@@ -391,13 +326,7 @@ impl CellModel for BeelerReuter {
         out[COL_K1] = k1_current(v, &c);
     }
 
-    fn rate_table<T: Real>(c: &BeelerReuterCoeffs<T>) -> RateTable<T> {
-        c.table
-    }
-
-    fn with_rate_table<T: Real>(c: BeelerReuterCoeffs<T>, table: RateTable<T>) -> BeelerReuterCoeffs<T> {
-        BeelerReuterCoeffs { table, ..c }
-    }
+    rate_table_in_field!(BeelerReuterCoeffs);
 }
 
 /// The rate table: from -120 to +80 mV every 0.1 mV (a wider range than an
@@ -573,9 +502,7 @@ mod tests {
     use super::*;
     use crate::cell::{StepCoeffs, step_cell};
     use crate::model::rest_locals;
-    use crate::models::testing::{
-        Cable, Pacing, cable_velocity, f32_against_f64, pace_cell, table_against_exact, table_column_errors,
-    };
+    use crate::models::testing::*;
 
     const INFO: &ModelInfo = BeelerReuter::INFO;
 
@@ -599,19 +526,8 @@ mod tests {
 
     #[test]
     fn info_is_consistent() {
-        assert_eq!(INFO.variable_count(), 8);
+        assert_info_consistent::<BeelerReuter>(8, 13);
         assert_eq!(<[f64; 7] as crate::model::Locals<f64>>::COUNT + 1, INFO.variable_count());
-        assert_eq!(INFO.planar_background.len(), 8);
-        assert_eq!(INFO.parameters.len(), 13);
-        for p in INFO.parameters {
-            assert!(p.range.contains(p.default), "{}", p.name);
-        }
-        for preset in INFO.presets {
-            for (name, value) in preset.values {
-                let i = INFO.parameter_index(name).unwrap();
-                assert!(INFO.parameters[i].range.contains(*value), "{}: {name}", preset.name);
-            }
-        }
         assert!(INFO.preset(INFO.default_preset).unwrap().values.is_empty());
         let n = INFO.numerics;
         assert!(n.diffusion * n.dt / (n.dx * n.dx) < 1.0 / 6.0 / 2.0);
@@ -981,28 +897,17 @@ mod tests {
 
     #[test]
     fn rate_table_follows_the_exact_functions() {
-        let errors = table_column_errors::<BeelerReuter>(&defaults(), DT, &[]);
-        eprintln!("rate table, worst error per column / column's largest value: {errors:?}");
         // Linear interpolation at 0.1 mV errs by about h^2/8 |f''|.
         // Measured: 3.4e-7 to 2.4e-5 (the largest: h's Rush-Larsen factor).
-        for (c, e) in errors.iter().enumerate() {
-            assert!(*e < 5e-5, "column {c}: {e:e}");
-        }
+        assert_table_columns_within_5e5::<BeelerReuter>(&defaults(), DT, &[], "");
     }
 
     #[test]
     fn rate_table_reproduces_the_action_potential_and_the_wave() {
         let cable = Cable { dx: INFO.numerics.dx, diffusion: INFO.numerics.diffusion, cells: 100 };
-        for (name, d) in [
-            ("f64", table_against_exact::<BeelerReuter, f64>(&defaults(), DT, one_hz(), 2, cable)),
-            ("f32", table_against_exact::<BeelerReuter, f32>(&defaults(), DT, one_hz(), 2, cable)),
-        ] {
-            eprintln!("rate table against exact functions, {name}: {d:?}");
-            // Measured (both precisions): rest and peak within 1e-4 mV,
-            // APD90 equal, max dV/dt within 3e-6, CV within 2e-6.
-            assert!(d.rest_mv < 0.01 && d.peak_mv < 0.1 && d.apd90_ms < 0.2, "{name}: {d:?}");
-            assert!(d.max_dudt < 0.005 && d.velocity < 0.002, "{name}: {d:?}");
-        }
+        // Measured (both precisions): rest and peak within 1e-4 mV,
+        // APD90 equal, max dV/dt within 3e-6, CV within 2e-6.
+        assert_table_follows_exact::<BeelerReuter>(&defaults(), DT, one_hz(), 2, cable);
     }
 
     #[test]

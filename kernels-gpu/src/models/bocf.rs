@@ -30,7 +30,8 @@
 //! cm^2/s = 0.1171 mm^2/ms (pigreads, Couto, Finitewave's issue #28).
 
 use crate::math::tanh;
-use crate::model::{CellModel, ModelInfo, Numerics, Parameter, Preset, Range, Units, Variable};
+use crate::model::{CellModel, ModelInfo, Numerics, Parameter, Preset, Range, Variable};
+use crate::models::describe::{ms_mm, rate, unpack};
 use crate::real::Real;
 
 /// The BOCF minimal model (u, v, w, s).
@@ -234,12 +235,7 @@ impl CellModel for Bocf {
             },
         ],
         default_preset: "epi",
-        units: Units {
-            time: "ms",
-            space: "mm",
-            ms_per_time_unit: 1.0,
-            note: "u dimensionless, times in ms, lengths in mm",
-        },
+        units: ms_mm("u dimensionless, times in ms, lengths in mm"),
         // pigreads' example discretisation (0.26 mm, 0.025 ms) rounded;
         // D dt/dx^2 = 0.047, and dt well inside tau_fi's Euler limit.
         numerics: Numerics { dx: 0.25, dt: 0.025, diffusion: 0.1171 },
@@ -254,7 +250,7 @@ impl CellModel for Bocf {
     type Coeffs<T: Real> = BocfCoeffs<T>;
 
     fn coeffs<T: Real>(params: &[f64], dt: f64) -> BocfCoeffs<T> {
-        let &[
+        let [
             u_o,
             u_u,
             theta_v,
@@ -283,10 +279,7 @@ impl CellModel for Bocf {
             tau_si,
             tau_winf,
             wstar_inf,
-        ] = params
-        else {
-            panic!("BOCF takes 28 parameters")
-        };
+        ] = unpack(params, "BOCF");
         let t = T::from_f64;
         BocfCoeffs {
             u_o: t(u_o),
@@ -295,27 +288,27 @@ impl CellModel for Bocf {
             theta_w: t(theta_w),
             theta_vm: t(theta_vm),
             theta_o: t(theta_o),
-            rate_v1m: t(1.0 / tau_v1m),
-            rate_v2m: t(1.0 / tau_v2m),
-            rate_vp: t(1.0 / tau_vp),
+            rate_v1m: rate(tau_v1m),
+            rate_v2m: rate(tau_v2m),
+            rate_vp: rate(tau_vp),
             tau_w1m: t(tau_w1m),
             half_span_wm: t((tau_w2m - tau_w1m) / 2.0),
             k_wm: t(k_wm),
             u_wm: t(u_wm),
-            rate_wp: t(1.0 / tau_wp),
-            rate_fi: t(1.0 / tau_fi),
-            rate_o1: t(1.0 / tau_o1),
-            rate_o2: t(1.0 / tau_o2),
+            rate_wp: rate(tau_wp),
+            rate_fi: rate(tau_fi),
+            rate_o1: rate(tau_o1),
+            rate_o2: rate(tau_o2),
             tau_so1: t(tau_so1),
             half_span_so: t((tau_so2 - tau_so1) / 2.0),
             k_so: t(k_so),
             u_so: t(u_so),
-            rate_s1: t(1.0 / tau_s1),
-            rate_s2: t(1.0 / tau_s2),
+            rate_s1: rate(tau_s1),
+            rate_s2: rate(tau_s2),
             k_s: t(k_s),
             u_s: t(u_s),
-            rate_si: t(1.0 / tau_si),
-            rate_winf: t(1.0 / tau_winf),
+            rate_si: rate(tau_si),
+            rate_winf: rate(tau_winf),
             wstar_inf: t(wstar_inf),
             dt: t(dt),
         }

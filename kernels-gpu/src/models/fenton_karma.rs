@@ -20,7 +20,8 @@
 //! ms; D = 1 cm^2/s = 0.1 mm^2/ms as in both papers.
 
 use crate::math::tanh;
-use crate::model::{CellModel, ModelInfo, Numerics, Parameter, Preset, Range, Units, Variable};
+use crate::model::{CellModel, ModelInfo, Numerics, Parameter, Preset, Range, Variable};
+use crate::models::describe::{ms_mm, rate, unpack};
 use crate::real::Real;
 
 /// The Fenton-Karma 1998 model (u, v, w).
@@ -49,6 +50,23 @@ pub struct FentonKarmaCoeffs<T> {
 }
 
 const POS: Range = Range::Positive;
+
+/// FK98's fit to the Beeler-Reuter model with the given `tau_r` and
+/// `tau_si`: FK98 Table I's BR set (33, 30 ms) and F02's set 3 (33.33,
+/// 29 ms, converted to FK98 naming) differ only in those two.
+const fn br_fit(tau_r: f64, tau_si: f64) -> [(&'static str, f64); 9] {
+    [
+        ("tau_d", 0.25),
+        ("tau_r", tau_r),
+        ("tau_si", tau_si),
+        ("tau_vp", 3.33),
+        ("tau_v1m", 1250.0),
+        ("tau_v2m", 19.6),
+        ("tau_wp", 870.0),
+        ("tau_wm", 41.0),
+        ("u_v", 0.04),
+    ]
+}
 
 impl CellModel for FentonKarma {
     const INFO: &'static ModelInfo = &ModelInfo {
@@ -178,17 +196,7 @@ impl CellModel for FentonKarma {
             Preset {
                 name: "br",
                 meaning: "FK98 Table I, BR (Beeler-Reuter fit): spiral breakup",
-                values: &[
-                    ("tau_d", 0.25),
-                    ("tau_r", 33.0),
-                    ("tau_si", 30.0),
-                    ("tau_vp", 3.33),
-                    ("tau_v1m", 1250.0),
-                    ("tau_v2m", 19.6),
-                    ("tau_wp", 870.0),
-                    ("tau_wm", 41.0),
-                    ("u_v", 0.04),
-                ],
+                values: &br_fit(33.0, 30.0),
             },
             Preset {
                 name: "mbr",
@@ -223,17 +231,7 @@ impl CellModel for FentonKarma {
             Preset {
                 name: "f02_set3",
                 meaning: "F02 Table I set 3 (BR fit; steep APD restitution), converted to FK98 naming",
-                values: &[
-                    ("tau_d", 0.25),
-                    ("tau_r", 33.33),
-                    ("tau_si", 29.0),
-                    ("tau_vp", 3.33),
-                    ("tau_v1m", 1250.0),
-                    ("tau_v2m", 19.6),
-                    ("tau_wp", 870.0),
-                    ("tau_wm", 41.0),
-                    ("u_v", 0.04),
-                ],
+                values: &br_fit(33.33, 29.0),
             },
             Preset {
                 name: "f02_set4",
@@ -256,12 +254,7 @@ impl CellModel for FentonKarma {
             },
         ],
         default_preset: "gp",
-        units: Units {
-            time: "ms",
-            space: "mm",
-            ms_per_time_unit: 1.0,
-            note: "u dimensionless, times in ms, lengths in mm",
-        },
+        units: ms_mm("u dimensionless, times in ms, lengths in mm"),
         // dx = 0.25 mm (F02 and fk2d.m use 0.25 mm); forward Euler at
         // 0.05 ms as F02 reports; D dt/dx^2 = 0.08.
         numerics: Numerics { dx: 0.25, dt: 0.05, diffusion: 0.1 },
@@ -277,22 +270,19 @@ impl CellModel for FentonKarma {
     type Coeffs<T: Real> = FentonKarmaCoeffs<T>;
 
     fn coeffs<T: Real>(params: &[f64], dt: f64) -> FentonKarmaCoeffs<T> {
-        let &[tau_d, tau_r, tau_si, tau_o, tau_vp, tau_v1m, tau_v2m, tau_wp, tau_wm, u_c, u_v, u_csi, k] =
-            params
-        else {
-            panic!("Fenton-Karma takes 13 parameters")
-        };
+        let [tau_d, tau_r, tau_si, tau_o, tau_vp, tau_v1m, tau_v2m, tau_wp, tau_wm, u_c, u_v, u_csi, k] =
+            unpack(params, "Fenton-Karma");
         let t = T::from_f64;
         FentonKarmaCoeffs {
-            rate_d: t(1.0 / tau_d),
-            rate_r: t(1.0 / tau_r),
+            rate_d: rate(tau_d),
+            rate_r: rate(tau_r),
             half_rate_si: t(0.5 / tau_si),
-            rate_o: t(1.0 / tau_o),
-            rate_vp: t(1.0 / tau_vp),
-            rate_v1m: t(1.0 / tau_v1m),
-            rate_v2m: t(1.0 / tau_v2m),
-            rate_wp: t(1.0 / tau_wp),
-            rate_wm: t(1.0 / tau_wm),
+            rate_o: rate(tau_o),
+            rate_vp: rate(tau_vp),
+            rate_v1m: rate(tau_v1m),
+            rate_v2m: rate(tau_v2m),
+            rate_wp: rate(tau_wp),
+            rate_wm: rate(tau_wm),
             u_c: t(u_c),
             u_v: t(u_v),
             u_csi: t(u_csi),

@@ -107,7 +107,9 @@
 //! once per step at the old V.
 
 use crate::math::{exp, expm1, ln, sqrt};
-use crate::model::{CellModel, ModelInfo, Numerics, Parameter, Range, StimulusCurrent, Units, Variable};
+use crate::model::Parameter as P;
+use crate::model::{CellModel, ModelInfo, Numerics, Range, StimulusCurrent, Variable};
+use crate::models::describe::{gate, membrane_potential, ms_mm, rate_table_in_field, unpack};
 use crate::rate_table::{RateTable, TableSpec};
 use crate::real::Real;
 
@@ -150,9 +152,6 @@ pub struct LuoRudy1991Coeffs<T> {
 const R_GAS: f64 = 8314.0;
 /// Faraday constant, C/mol (CellML export of the paper).
 const FARADAY: f64 = 96484.6;
-
-const NONNEG: Range = Range::NonNegative;
-const POS: Range = Range::Positive;
 
 /// Number of parameters in [`ModelInfo::parameters`].
 const PARAMETER_COUNT: usize = 14;
@@ -316,6 +315,27 @@ pub fn e_si<T: Real>(cai: T) -> T {
     k::<T>(-13.0287).mul_add(ln(cai), k(7.7))
 }
 
+const NONNEG: Range = Range::NonNegative;
+const POS: Range = Range::Positive;
+
+/// The parameters, one line each ([`P::new`]: name, default, unit, range, meaning).
+const PARAMETERS: &[P] = &[
+    P::new("g_na", 23.0, "mS/cm^2", NONNEG, "G_Na, maximal conductance of I_Na"),
+    P::new("g_si", 0.09, "mS/cm^2", NONNEG, "G_si, maximal conductance of the slow inward current I_si"),
+    P::new("g_k", 0.282, "mS/cm^2", NONNEG, "G_K at [K]_o = 5.4 mM (scaled by sqrt([K]_o/5.4)), I_K"),
+    P::new("g_k1", 0.6047, "mS/cm^2", NONNEG, "G_K1 at [K]_o = 5.4 mM (scaled by sqrt([K]_o/5.4)), I_K1"),
+    P::new("g_kp", 0.0183, "mS/cm^2", NONNEG, "G_Kp, plateau potassium current I_Kp"),
+    P::new("g_b", 0.03921, "mS/cm^2", NONNEG, "G_b, background current I_b"),
+    P::new("e_b", -59.87, "mV", Range::Finite, "E_b, reversal potential of I_b"),
+    P::new("k_o", 5.4, "mM", POS, "[K]_o, extracellular potassium (E_K, E_K1, G_K, G_K1)"),
+    P::new("k_i", 145.0, "mM", POS, "[K]_i, intracellular potassium (E_K, E_K1)"),
+    P::new("na_o", 140.0, "mM", POS, "[Na]_o, extracellular sodium (E_Na, E_K)"),
+    P::new("na_i", 18.0, "mM", POS, "[Na]_i, intracellular sodium (E_Na, E_K)"),
+    P::new("pr_nak", 0.01833, "1", NONNEG, "PR_NaK, Na/K permeability ratio of I_K (E_K)"),
+    P::new("temperature", 310.0, "K", POS, "T, absolute temperature of RT/F (R = 8314, F = 96484.6)"),
+    P::new("c_m", 1.0, "uF/cm^2", POS, "C_m, membrane capacitance (dV/dt = -I_ion/C_m)"),
+];
+
 impl CellModel for LuoRudy1991 {
     const INFO: &'static ModelInfo = &ModelInfo {
         name: "luo_rudy_1991",
@@ -330,55 +350,13 @@ impl CellModel for LuoRudy1991 {
         // d = 3e-6, f = 1, X = 0.0057, [Ca]_i = 2e-4 mM; the CellML
         // export V = -83.853 mV.
         variables: &[
-            Variable {
-                name: "V",
-                unit: "mV",
-                meaning: "membrane potential",
-                rest: REST[0],
-                display: (-90.0, 50.0),
-            },
-            Variable {
-                name: "m",
-                unit: "1",
-                meaning: "I_Na activation gate",
-                rest: REST[1],
-                display: (0.0, 1.0),
-            },
-            Variable {
-                name: "h",
-                unit: "1",
-                meaning: "I_Na fast inactivation gate",
-                rest: REST[2],
-                display: (0.0, 1.0),
-            },
-            Variable {
-                name: "j",
-                unit: "1",
-                meaning: "I_Na slow inactivation gate",
-                rest: REST[3],
-                display: (0.0, 1.0),
-            },
-            Variable {
-                name: "d",
-                unit: "1",
-                meaning: "I_si activation gate",
-                rest: REST[4],
-                display: (0.0, 1.0),
-            },
-            Variable {
-                name: "f",
-                unit: "1",
-                meaning: "I_si inactivation gate",
-                rest: REST[5],
-                display: (0.0, 1.0),
-            },
-            Variable {
-                name: "X",
-                unit: "1",
-                meaning: "I_K activation gate",
-                rest: REST[6],
-                display: (0.0, 1.0),
-            },
+            membrane_potential(REST[0], (-90.0, 50.0)),
+            gate("m", REST[1], "I_Na activation gate"),
+            gate("h", REST[2], "I_Na fast inactivation gate"),
+            gate("j", REST[3], "I_Na slow inactivation gate"),
+            gate("d", REST[4], "I_si activation gate"),
+            gate("f", REST[5], "I_si inactivation gate"),
+            gate("X", REST[6], "I_K activation gate"),
             Variable {
                 name: "Cai",
                 unit: "mM",
@@ -387,54 +365,10 @@ impl CellModel for LuoRudy1991 {
                 display: (0.0, 0.008),
             },
         ],
-        parameters: &[
-            Parameter::new("g_na", 23.0, "mS/cm^2", NONNEG, "G_Na, maximal conductance of I_Na"),
-            Parameter::new(
-                "g_si",
-                0.09,
-                "mS/cm^2",
-                NONNEG,
-                "G_si, maximal conductance of the slow inward current I_si",
-            ),
-            Parameter::new(
-                "g_k",
-                0.282,
-                "mS/cm^2",
-                NONNEG,
-                "G_K at [K]_o = 5.4 mM (scaled by sqrt([K]_o/5.4)), I_K",
-            ),
-            Parameter::new(
-                "g_k1",
-                0.6047,
-                "mS/cm^2",
-                NONNEG,
-                "G_K1 at [K]_o = 5.4 mM (scaled by sqrt([K]_o/5.4)), I_K1",
-            ),
-            Parameter::new("g_kp", 0.0183, "mS/cm^2", NONNEG, "G_Kp, plateau potassium current I_Kp"),
-            Parameter::new("g_b", 0.03921, "mS/cm^2", NONNEG, "G_b, background current I_b"),
-            Parameter::new("e_b", -59.87, "mV", Range::Finite, "E_b, reversal potential of I_b"),
-            Parameter::new("k_o", 5.4, "mM", POS, "[K]_o, extracellular potassium (E_K, E_K1, G_K, G_K1)"),
-            Parameter::new("k_i", 145.0, "mM", POS, "[K]_i, intracellular potassium (E_K, E_K1)"),
-            Parameter::new("na_o", 140.0, "mM", POS, "[Na]_o, extracellular sodium (E_Na, E_K)"),
-            Parameter::new("na_i", 18.0, "mM", POS, "[Na]_i, intracellular sodium (E_Na, E_K)"),
-            Parameter::new("pr_nak", 0.01833, "1", NONNEG, "PR_NaK, Na/K permeability ratio of I_K (E_K)"),
-            Parameter::new(
-                "temperature",
-                310.0,
-                "K",
-                POS,
-                "T, absolute temperature of RT/F (R = 8314, F = 96484.6)",
-            ),
-            Parameter::new("c_m", 1.0, "uF/cm^2", POS, "C_m, membrane capacitance (dV/dt = -I_ion/C_m)"),
-        ],
+        parameters: PARAMETERS,
         presets: &[],
         default_preset: "",
-        units: Units {
-            time: "ms",
-            space: "mm",
-            ms_per_time_unit: 1.0,
-            note: "V in mV, times in ms, lengths in mm, currents in uA/cm^2 (= uA/uF with C_m = 1)",
-        },
+        units: ms_mm("V in mV, times in ms, lengths in mm, currents in uA/cm^2 (= uA/uF with C_m = 1)"),
         // Finitewave's LR91 discretisation (its propagation tests): D = 0.1
         // mm^2/ms (1 cm^2/s), dx = 0.25 mm, dt = 0.01 ms; D dt/dx^2 =
         // 0.016. The 2024 3D GPU study of LR1 (seed 004) ran dt = 0.005 ms
@@ -460,10 +394,8 @@ impl CellModel for LuoRudy1991 {
     type Coeffs<T: Real> = LuoRudy1991Coeffs<T>;
 
     fn coeffs<T: Real>(params: &[f64], dt: f64) -> LuoRudy1991Coeffs<T> {
-        let &[g_na, g_si, g_k, g_k1, g_kp, g_b, e_b, k_o, k_i, na_o, na_i, pr_nak, temperature, c_m] = params
-        else {
-            panic!("Luo-Rudy 1991 takes {PARAMETER_COUNT} parameters")
-        };
+        let [g_na, g_si, g_k, g_k1, g_kp, g_b, e_b, k_o, k_i, na_o, na_i, pr_nak, temperature, c_m] =
+            unpack::<PARAMETER_COUNT>(params, "Luo-Rudy 1991");
         let rt_f = R_GAS * temperature / FARADAY;
         let k_scale = sqrt(k_o / 5.4);
         let t = T::from_f64;
@@ -515,13 +447,7 @@ impl CellModel for LuoRudy1991 {
         (out[COL_XI], out[COL_K1_INF], out[COL_KP]) = (r.xi, r.k1_inf, r.kp);
     }
 
-    fn rate_table<T: Real>(c: &LuoRudy1991Coeffs<T>) -> RateTable<T> {
-        c.table
-    }
-
-    fn with_rate_table<T: Real>(c: LuoRudy1991Coeffs<T>, table: RateTable<T>) -> LuoRudy1991Coeffs<T> {
-        LuoRudy1991Coeffs { table, ..c }
-    }
+    rate_table_in_field!(LuoRudy1991Coeffs);
 }
 
 /// The rate table: from -120 to +80 mV every 0.1 mV (outside it the exact
@@ -601,9 +527,7 @@ mod tests {
     use super::*;
     use crate::cell::{StepCoeffs, step_cell};
     use crate::model::rest_locals;
-    use crate::models::testing::{
-        Cable, Pacing, cable_velocity, f32_against_f64, pace_cell, table_against_exact, table_column_errors,
-    };
+    use crate::models::testing::*;
 
     fn defaults() -> Vec<f64> {
         LuoRudy1991::INFO.parameters.iter().map(|p| p.default).collect()
@@ -1014,27 +938,16 @@ mod tests {
         // there), so it is left out; elsewhere linear interpolation at
         // 0.1 mV errs by 3.4e-7 to 1.4e-5 of each column's largest value.
         let jumps = [(-40.1, -40.0), (-100.0, -99.9)];
-        let errors = table_column_errors::<LuoRudy1991>(&defaults(), DT, &jumps);
-        eprintln!("rate table, worst error per column / column's largest value: {errors:?}");
-        for (c, e) in errors.iter().enumerate() {
-            assert!(*e < 5e-5, "column {c}: {e:e}");
-        }
+        assert_table_columns_within_5e5::<LuoRudy1991>(&defaults(), DT, &jumps, "");
     }
 
     #[test]
     fn rate_table_reproduces_the_action_potential_and_the_wave() {
         let n = LuoRudy1991::INFO.numerics;
         let cable = Cable { dx: n.dx, diffusion: n.diffusion, cells: 80 };
-        for (name, d) in [
-            ("f64", table_against_exact::<LuoRudy1991, f64>(&defaults(), DT, default_pacing(), 2, cable)),
-            ("f32", table_against_exact::<LuoRudy1991, f32>(&defaults(), DT, default_pacing(), 2, cable)),
-        ] {
-            eprintln!("rate table against exact functions, {name}: {d:?}");
-            // Measured: rest within 1e-5 mV, peak 6e-5 mV, APD90 0.01 ms
-            // (f32; equal in f64), max dV/dt 3e-6, CV 1.1e-5.
-            assert!(d.rest_mv < 0.01 && d.peak_mv < 0.1 && d.apd90_ms < 0.2, "{name}: {d:?}");
-            assert!(d.max_dudt < 0.005 && d.velocity < 0.002, "{name}: {d:?}");
-        }
+        // Measured: rest within 1e-5 mV, peak 6e-5 mV, APD90 0.01 ms
+        // (f32; equal in f64), max dV/dt 3e-6, CV 1.1e-5.
+        assert_table_follows_exact::<LuoRudy1991>(&defaults(), DT, default_pacing(), 2, cable);
     }
 
     #[test]

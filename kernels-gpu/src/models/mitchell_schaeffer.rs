@@ -17,7 +17,8 @@
 //! and a planar front runs at sqrt(h D / (2 tau_in)) (v+ - 2 v-) with v+-
 //! the roots of v^2 - v + tau_in/(h tau_out).
 
-use crate::model::{CellModel, ModelInfo, Numerics, Parameter, Range, Units, Variable};
+use crate::model::{CellModel, ModelInfo, Numerics, Parameter, Range, Variable};
+use crate::models::describe::{ms_mm, rate, unpack};
 use crate::real::Real;
 
 /// The Mitchell-Schaeffer 2003 model (v, h).
@@ -95,12 +96,7 @@ impl CellModel for MitchellSchaeffer {
         ],
         presets: &[],
         default_preset: "",
-        units: Units {
-            time: "ms",
-            space: "mm",
-            ms_per_time_unit: 1.0,
-            note: "v dimensionless, times in ms, lengths in mm",
-        },
+        units: ms_mm("v dimensionless, times in ms, lengths in mm"),
         // D = 0.1 mm^2/ms (1 cm^2/s) gives a front of 0.34 m/s; dx as for
         // the other ionic-like models, D dt/dx^2 = 0.08.
         numerics: Numerics { dx: 0.25, dt: 0.05, diffusion: 0.1 },
@@ -115,15 +111,13 @@ impl CellModel for MitchellSchaeffer {
     type Coeffs<T: Real> = MitchellSchaefferCoeffs<T>;
 
     fn coeffs<T: Real>(params: &[f64], dt: f64) -> MitchellSchaefferCoeffs<T> {
-        let &[tau_in, tau_out, tau_open, tau_close, v_gate] = params else {
-            panic!("Mitchell-Schaeffer takes 5 parameters")
-        };
+        let [tau_in, tau_out, tau_open, tau_close, v_gate] = unpack(params, "Mitchell-Schaeffer");
         let t = T::from_f64;
         MitchellSchaefferCoeffs {
-            rate_in: t(1.0 / tau_in),
-            rate_out: t(1.0 / tau_out),
-            rate_open: t(1.0 / tau_open),
-            rate_close: t(1.0 / tau_close),
+            rate_in: rate(tau_in),
+            rate_out: rate(tau_out),
+            rate_open: rate(tau_open),
+            rate_close: rate(tau_close),
             v_gate: t(v_gate),
             dt: t(dt),
         }

@@ -11,6 +11,7 @@
 pub mod aliev_panfilov;
 pub mod beeler_reuter;
 pub mod bocf;
+pub mod describe;
 pub mod diffusion;
 pub mod fenton_karma;
 pub mod karma;

@@ -204,9 +204,9 @@
 //! 20 x 7 x 3 mm slab, starting from the paper's EPI state.
 
 use crate::math::{exp, expm1, ln, sqrt};
-use crate::model::{
-    CellModel, ModelInfo, Numerics, Parameter, Preset, Range, StimulusCurrent, Units, Variable,
-};
+use crate::model::Parameter as P;
+use crate::model::{CellModel, ModelInfo, Numerics, Preset, Range, StimulusCurrent, Variable};
+use crate::models::describe::{gate, membrane_potential, ms_mm, rate_table_in_field, unpack};
 use crate::rate_table::{RateTable, TableSpec};
 use crate::real::Real;
 
@@ -301,9 +301,6 @@ pub struct TenTusscher2006Coeffs<T> {
     pub table: RateTable<T>,
 }
 
-const POS: Range = Range::Positive;
-const NONNEG: Range = Range::NonNegative;
-
 /// The paper's Na_i and K_i of the EPI cell at 1 Hz (mM): the state holds
 /// Na_i - NA_REF_MM and K_i - K_REF_MM (module docs, "Precision").
 pub const NA_REF_MM: f64 = 8.604;
@@ -318,9 +315,66 @@ const REST: [f64; 19] = [
     0.0095, 0.000126, 3.64, 0.00036, 0.9073, 0.0, 0.0,
 ];
 
-const fn gate(name: &'static str, rest: f64, meaning: &'static str) -> Variable {
-    Variable { name, unit: "1", meaning, rest, display: (0.0, 1.0) }
-}
+const POS: Range = Range::Positive;
+const NONNEG: Range = Range::NonNegative;
+
+/// The meaning of `s_gate_endo`.
+const S_GATE_ENDO_MEANING: &str =
+    "1: the ENDO s gate of I_to (s_inf at -28 mV, tau_s 1000 e^{-(V+67)^2/1000} + 8); 0: EPI/M";
+
+/// The parameters, one line each ([`P::new`]: name, default, unit, range, meaning):
+/// the paper's EPI values (TP06 appendix tables; TNNP04 Table 1 for what
+/// TP06 kept), in the paper's units. nS/pF = mS/uF.
+const PARAMETERS: &[P] = &[
+    P::new("g_na", 14.838, "nS/pF", NONNEG, "G_Na, maximal fast sodium conductance"),
+    P::new("g_k1", 5.405, "nS/pF", NONNEG, "G_K1, inward rectifier conductance (at K_o = 5.4 mM)"),
+    P::new("g_to", 0.294, "nS/pF", NONNEG, "G_to, transient outward conductance (EPI, M; ENDO 0.073)"),
+    P::new("g_kr", 0.153, "nS/pF", NONNEG, "G_Kr, rapid delayed rectifier conductance (at K_o = 5.4 mM)"),
+    P::new("g_ks", 0.392, "nS/pF", NONNEG, "G_Ks, slow delayed rectifier conductance (EPI, ENDO; M 0.098)"),
+    P::new("p_kna", 0.03, "1", NONNEG, "p_KNa, relative Na permeability of I_Ks (E_Ks)"),
+    P::new("g_cal", 3.98e-5, "cm/(ms uF)", NONNEG, "G_CaL, L-type calcium permeability"),
+    P::new("k_naca", 1000.0, "pA/pF", NONNEG, "k_NaCa, maximal Na/Ca exchanger current"),
+    P::new("gamma_naca", 0.35, "1", Range::Between(0.0, 1.0), "gamma, voltage dependence of I_NaCa"),
+    P::new("km_ca", 1.38, "mM", POS, "K_mCa, Ca_o saturation of I_NaCa"),
+    P::new("km_nai", 87.5, "mM", POS, "K_mNai, Na_i saturation of I_NaCa"),
+    P::new("k_sat", 0.1, "1", NONNEG, "k_sat, saturation of I_NaCa at negative V"),
+    P::new("alpha_naca", 2.5, "1", NONNEG, "alpha, enhancement of the I_NaCa outward mode"),
+    P::new("p_nak", 2.724, "pA/pF", NONNEG, "P_NaK, maximal Na/K pump current"),
+    P::new("km_k", 1.0, "mM", POS, "K_mK, K_o saturation of I_NaK"),
+    P::new("km_na", 40.0, "mM", POS, "K_mNa, Na_i saturation of I_NaK"),
+    P::new("g_pk", 0.0146, "nS/pF", NONNEG, "G_pK, plateau potassium conductance"),
+    P::new("g_pca", 0.1238, "pA/pF", NONNEG, "G_pCa, maximal sarcolemmal calcium pump current"),
+    P::new("k_pca", 0.0005, "mM", POS, "K_pCa, half-saturation of I_pCa"),
+    P::new("g_bna", 0.00029, "nS/pF", NONNEG, "G_bNa, background sodium conductance"),
+    P::new("g_bca", 0.000592, "nS/pF", NONNEG, "G_bCa, background calcium conductance"),
+    P::new("v_max_up", 0.006375, "mM/ms", NONNEG, "V_maxup, maximal SERCA uptake I_up"),
+    P::new("k_up", 0.00025, "mM", POS, "K_up, half-saturation of I_up"),
+    P::new("v_rel", 0.102, "1/ms", NONNEG, "V_rel, maximal RyR release rate I_rel"),
+    P::new("k1_prime", 0.15, "1/(mM^2 ms)", NONNEG, "k1', RyR opening rate (R to O)"),
+    P::new("k2_prime", 0.045, "1/(mM ms)", NONNEG, "k2', RyR inactivation rate (R' decay)"),
+    P::new("k3", 0.06, "1/ms", NONNEG, "k3, RyR closing rate (O to R)"),
+    P::new("k4", 0.005, "1/ms", NONNEG, "k4, RyR recovery rate (R' recovery)"),
+    P::new("ec", 1.5, "mM", POS, "EC, Ca_SR half-effect of k_casr"),
+    P::new("max_sr", 2.5, "1", POS, "max_sr, largest k_casr"),
+    P::new("min_sr", 1.0, "1", POS, "min_sr, smallest k_casr"),
+    P::new("v_leak", 0.00036, "1/ms", NONNEG, "V_leak, SR leak rate I_leak"),
+    P::new("v_xfer", 0.0038, "1/ms", NONNEG, "V_xfer, subspace to cytosol transfer rate I_xfer"),
+    P::new("buf_c", 0.2, "mM", NONNEG, "Buf_c, total cytosolic buffer"),
+    P::new("k_buf_c", 0.001, "mM", POS, "K_bufc, Ca_i half-saturation of Buf_c"),
+    P::new("buf_sr", 10.0, "mM", NONNEG, "Buf_sr, total SR buffer"),
+    P::new("k_buf_sr", 0.3, "mM", POS, "K_bufsr, Ca_SR half-saturation of Buf_sr"),
+    P::new("buf_ss", 0.4, "mM", NONNEG, "Buf_ss, total subspace buffer"),
+    P::new("k_buf_ss", 0.00025, "mM", POS, "K_bufss, Ca_ss half-saturation of Buf_ss"),
+    P::new("k_o", 5.4, "mM", POS, "K_o, extracellular potassium"),
+    P::new("na_o", 140.0, "mM", POS, "Na_o, extracellular sodium"),
+    P::new("ca_o", 2.0, "mM", POS, "Ca_o, extracellular calcium"),
+    P::new("cm", 185.0, "pF", POS, "Cm, whole-cell capacitance (paper: 0.185 uF with volumes in nL)"),
+    P::new("v_c", 16404.0, "um^3", POS, "V_c, cytoplasmic volume"),
+    P::new("v_sr", 1094.0, "um^3", POS, "V_sr, sarcoplasmic reticulum volume"),
+    P::new("v_ss", 54.68, "um^3", POS, "V_ss, subspace volume"),
+    P::new("temperature", 310.0, "K", POS, "T, temperature of RT/F (R = 8314.472, F = 96485.3415)"),
+    P::new("s_gate_endo", 0.0, "1", Range::Integer(0, 1), S_GATE_ENDO_MEANING),
+];
 
 impl CellModel for TenTusscher2006 {
     const INFO: &'static ModelInfo = &ModelInfo {
@@ -329,13 +383,7 @@ impl CellModel for TenTusscher2006 {
         reference: "K. H. W. J. ten Tusscher, A. V. Panfilov, Am J Physiol Heart Circ Physiol 291:H1088 \
                     (2006); currents of ten Tusscher, Noble, Noble, Panfilov, Am J Physiol 286:H1573 (2004)",
         variables: &[
-            Variable {
-                name: "V",
-                unit: "mV",
-                meaning: "membrane potential",
-                rest: REST[0],
-                display: (-90.0, 40.0),
-            },
+            membrane_potential(REST[0], (-90.0, 40.0)),
             gate("m", REST[1], "I_Na activation"),
             gate("h", REST[2], "I_Na fast inactivation"),
             gate("j", REST[3], "I_Na slow inactivation"),
@@ -385,118 +433,7 @@ impl CellModel for TenTusscher2006 {
                 display: (-6.89, 3.11),
             },
         ],
-        // The paper's EPI values (TP06 appendix tables; TNNP04 Table 1 for
-        // what TP06 kept), in the paper's units. nS/pF = mS/uF.
-        parameters: &[
-            Parameter::new("g_na", 14.838, "nS/pF", NONNEG, "G_Na, maximal fast sodium conductance"),
-            Parameter::new(
-                "g_k1",
-                5.405,
-                "nS/pF",
-                NONNEG,
-                "G_K1, inward rectifier conductance (at K_o = 5.4 mM)",
-            ),
-            Parameter::new(
-                "g_to",
-                0.294,
-                "nS/pF",
-                NONNEG,
-                "G_to, transient outward conductance (EPI, M; ENDO 0.073)",
-            ),
-            Parameter::new(
-                "g_kr",
-                0.153,
-                "nS/pF",
-                NONNEG,
-                "G_Kr, rapid delayed rectifier conductance (at K_o = 5.4 mM)",
-            ),
-            Parameter::new(
-                "g_ks",
-                0.392,
-                "nS/pF",
-                NONNEG,
-                "G_Ks, slow delayed rectifier conductance (EPI, ENDO; M 0.098)",
-            ),
-            Parameter::new("p_kna", 0.03, "1", NONNEG, "p_KNa, relative Na permeability of I_Ks (E_Ks)"),
-            Parameter::new("g_cal", 3.98e-5, "cm/(ms uF)", NONNEG, "G_CaL, L-type calcium permeability"),
-            Parameter::new("k_naca", 1000.0, "pA/pF", NONNEG, "k_NaCa, maximal Na/Ca exchanger current"),
-            Parameter::new(
-                "gamma_naca",
-                0.35,
-                "1",
-                Range::Between(0.0, 1.0),
-                "gamma, voltage dependence of I_NaCa",
-            ),
-            Parameter::new("km_ca", 1.38, "mM", POS, "K_mCa, Ca_o saturation of I_NaCa"),
-            Parameter::new("km_nai", 87.5, "mM", POS, "K_mNai, Na_i saturation of I_NaCa"),
-            Parameter::new("k_sat", 0.1, "1", NONNEG, "k_sat, saturation of I_NaCa at negative V"),
-            Parameter::new("alpha_naca", 2.5, "1", NONNEG, "alpha, enhancement of the I_NaCa outward mode"),
-            Parameter::new("p_nak", 2.724, "pA/pF", NONNEG, "P_NaK, maximal Na/K pump current"),
-            Parameter::new("km_k", 1.0, "mM", POS, "K_mK, K_o saturation of I_NaK"),
-            Parameter::new("km_na", 40.0, "mM", POS, "K_mNa, Na_i saturation of I_NaK"),
-            Parameter::new("g_pk", 0.0146, "nS/pF", NONNEG, "G_pK, plateau potassium conductance"),
-            Parameter::new(
-                "g_pca",
-                0.1238,
-                "pA/pF",
-                NONNEG,
-                "G_pCa, maximal sarcolemmal calcium pump current",
-            ),
-            Parameter::new("k_pca", 0.0005, "mM", POS, "K_pCa, half-saturation of I_pCa"),
-            Parameter::new("g_bna", 0.00029, "nS/pF", NONNEG, "G_bNa, background sodium conductance"),
-            Parameter::new("g_bca", 0.000592, "nS/pF", NONNEG, "G_bCa, background calcium conductance"),
-            Parameter::new("v_max_up", 0.006375, "mM/ms", NONNEG, "V_maxup, maximal SERCA uptake I_up"),
-            Parameter::new("k_up", 0.00025, "mM", POS, "K_up, half-saturation of I_up"),
-            Parameter::new("v_rel", 0.102, "1/ms", NONNEG, "V_rel, maximal RyR release rate I_rel"),
-            Parameter::new("k1_prime", 0.15, "1/(mM^2 ms)", NONNEG, "k1', RyR opening rate (R to O)"),
-            Parameter::new("k2_prime", 0.045, "1/(mM ms)", NONNEG, "k2', RyR inactivation rate (R' decay)"),
-            Parameter::new("k3", 0.06, "1/ms", NONNEG, "k3, RyR closing rate (O to R)"),
-            Parameter::new("k4", 0.005, "1/ms", NONNEG, "k4, RyR recovery rate (R' recovery)"),
-            Parameter::new("ec", 1.5, "mM", POS, "EC, Ca_SR half-effect of k_casr"),
-            Parameter::new("max_sr", 2.5, "1", POS, "max_sr, largest k_casr"),
-            Parameter::new("min_sr", 1.0, "1", POS, "min_sr, smallest k_casr"),
-            Parameter::new("v_leak", 0.00036, "1/ms", NONNEG, "V_leak, SR leak rate I_leak"),
-            Parameter::new(
-                "v_xfer",
-                0.0038,
-                "1/ms",
-                NONNEG,
-                "V_xfer, subspace to cytosol transfer rate I_xfer",
-            ),
-            Parameter::new("buf_c", 0.2, "mM", NONNEG, "Buf_c, total cytosolic buffer"),
-            Parameter::new("k_buf_c", 0.001, "mM", POS, "K_bufc, Ca_i half-saturation of Buf_c"),
-            Parameter::new("buf_sr", 10.0, "mM", NONNEG, "Buf_sr, total SR buffer"),
-            Parameter::new("k_buf_sr", 0.3, "mM", POS, "K_bufsr, Ca_SR half-saturation of Buf_sr"),
-            Parameter::new("buf_ss", 0.4, "mM", NONNEG, "Buf_ss, total subspace buffer"),
-            Parameter::new("k_buf_ss", 0.00025, "mM", POS, "K_bufss, Ca_ss half-saturation of Buf_ss"),
-            Parameter::new("k_o", 5.4, "mM", POS, "K_o, extracellular potassium"),
-            Parameter::new("na_o", 140.0, "mM", POS, "Na_o, extracellular sodium"),
-            Parameter::new("ca_o", 2.0, "mM", POS, "Ca_o, extracellular calcium"),
-            Parameter::new(
-                "cm",
-                185.0,
-                "pF",
-                POS,
-                "Cm, whole-cell capacitance (paper: 0.185 uF with volumes in nL)",
-            ),
-            Parameter::new("v_c", 16404.0, "um^3", POS, "V_c, cytoplasmic volume"),
-            Parameter::new("v_sr", 1094.0, "um^3", POS, "V_sr, sarcoplasmic reticulum volume"),
-            Parameter::new("v_ss", 54.68, "um^3", POS, "V_ss, subspace volume"),
-            Parameter::new(
-                "temperature",
-                310.0,
-                "K",
-                POS,
-                "T, temperature of RT/F (R = 8314.472, F = 96485.3415)",
-            ),
-            Parameter::new(
-                "s_gate_endo",
-                0.0,
-                "1",
-                Range::Integer(0, 1),
-                "1: the ENDO s gate of I_to (s_inf at -28 mV, tau_s 1000 e^{-(V+67)^2/1000} + 8); 0: EPI/M",
-            ),
-        ],
+        parameters: PARAMETERS,
         presets: &[
             Preset { name: "epi", meaning: "epicardial cell (TP06, the paper's default)", values: &[] },
             Preset {
@@ -511,12 +448,9 @@ impl CellModel for TenTusscher2006 {
             },
         ],
         default_preset: "epi",
-        units: Units {
-            time: "ms",
-            space: "mm",
-            ms_per_time_unit: 1.0,
-            note: "V in mV, times in ms, lengths in mm, currents in pA/pF (= mV/ms), concentrations in mM",
-        },
+        units: ms_mm(
+            "V in mV, times in ms, lengths in mm, currents in pA/pF (= mV/ms), concentrations in mM",
+        ),
         // TP06/TNNP04's explicit scheme: dx = 0.2 mm, dt = 0.02 ms,
         // D = 0.00154 cm^2/ms = 0.154 mm^2/ms; D dt/dx^2 = 0.077 < 1/6.
         numerics: Numerics { dx: 0.2, dt: 0.02, diffusion: 0.154 },
@@ -533,7 +467,7 @@ impl CellModel for TenTusscher2006 {
     type Coeffs<T: Real> = TenTusscher2006Coeffs<T>;
 
     fn coeffs<T: Real>(params: &[f64], dt: f64) -> TenTusscher2006Coeffs<T> {
-        let &[
+        let [
             g_na,
             g_k1,
             g_to,
@@ -582,10 +516,7 @@ impl CellModel for TenTusscher2006 {
             v_ss,
             temperature,
             s_gate_endo,
-        ] = params
-        else {
-            panic!("ten Tusscher-Panfilov 2006 takes 48 parameters")
-        };
+        ] = unpack(params, "ten Tusscher-Panfilov 2006");
         let t = T::from_f64;
         let frt = FARADAY / (R_GAS * temperature);
         let k_scale = sqrt(k_o / 5.4);
@@ -720,16 +651,7 @@ impl CellModel for TenTusscher2006 {
         out[COL_K1] = k1_factor(v - E_K_REF_MV);
     }
 
-    fn rate_table<T: Real>(c: &TenTusscher2006Coeffs<T>) -> RateTable<T> {
-        c.table
-    }
-
-    fn with_rate_table<T: Real>(
-        c: TenTusscher2006Coeffs<T>,
-        table: RateTable<T>,
-    ) -> TenTusscher2006Coeffs<T> {
-        TenTusscher2006Coeffs { table, ..c }
-    }
+    rate_table_in_field!(TenTusscher2006Coeffs);
 }
 
 /// `[f(0), ..., f(10)]`, one value per voltage gate, written out rather
@@ -1025,9 +947,7 @@ fn buffered_step<T: Real>(ca: T, added: T, buf: T, k_buf: T) -> T {
 mod tests {
     use super::*;
     use crate::model::{Locals, rest_locals};
-    use crate::models::testing::{
-        Cable, Pacing, cable_velocity, f32_against_f64, pace_cell, table_against_exact, table_column_errors,
-    };
+    use crate::models::testing::*;
 
     type Tp = TenTusscher2006;
 
@@ -1052,19 +972,8 @@ mod tests {
     #[test]
     fn info_is_consistent() {
         let info = Tp::INFO;
-        assert_eq!(info.variable_count(), 19);
+        assert_info_consistent::<Tp>(19, 48);
         assert_eq!(<<Tp as CellModel>::Locals<f64> as Locals<f64>>::COUNT, 18);
-        assert_eq!(info.planar_background.len(), 19);
-        assert_eq!(info.parameters.len(), 48);
-        for p in info.parameters {
-            assert!(p.range.contains(p.default), "{}", p.name);
-        }
-        for preset in info.presets {
-            for (key, value) in preset.values {
-                let i = info.parameter_index(key).unwrap();
-                assert!(info.parameters[i].range.contains(*value), "{}.{key}", preset.name);
-            }
-        }
         let n = info.numerics;
         assert!(n.diffusion * n.dt / (n.dx * n.dx) < 1.0 / 6.0);
     }
@@ -1422,11 +1331,12 @@ mod tests {
         // The h and j rates jump at -40 mV, a node of the table: the
         // interval below it blends the two branches and is left out.
         for cell in ["epi", "endo"] {
-            let errors = table_column_errors::<Tp>(&preset(cell), 0.02, &[(-40.1, -40.0)]);
-            eprintln!("{cell} rate table, worst error per column / column's largest value: {errors:?}");
-            for (c, e) in errors.iter().enumerate() {
-                assert!(*e < 5e-5, "{cell} column {c}: {e:e}");
-            }
+            assert_table_columns_within_5e5::<Tp>(
+                &preset(cell),
+                0.02,
+                &[(-40.1, -40.0)],
+                &format!("{cell} "),
+            );
         }
     }
 
@@ -1434,14 +1344,7 @@ mod tests {
     fn rate_table_reproduces_the_action_potential_and_the_wave() {
         let n = Tp::INFO.numerics;
         let cable = Cable { dx: n.dx, diffusion: n.diffusion, cells: 80 };
-        for (name, d) in [
-            ("f64", table_against_exact::<Tp, f64>(&defaults(), n.dt, one_hz(), 2, cable)),
-            ("f32", table_against_exact::<Tp, f32>(&defaults(), n.dt, one_hz(), 2, cable)),
-        ] {
-            eprintln!("rate table against exact functions, {name}: {d:?}");
-            assert!(d.rest_mv < 0.01 && d.peak_mv < 0.1 && d.apd90_ms < 0.2, "{name}: {d:?}");
-            assert!(d.max_dudt < 0.005 && d.velocity < 0.002, "{name}: {d:?}");
-        }
+        assert_table_follows_exact::<Tp>(&defaults(), n.dt, one_hz(), 2, cable);
     }
 
     #[test]

@@ -134,18 +134,18 @@ pub fn cable_velocity<M: CellModel, T: Real>(
     threshold: f64,
     max_ms: f64,
 ) -> f64 {
-    cable_velocity_in::<M, T>(&M::coeffs::<T>(params, dt_ms), dt_ms, cable, pacing, threshold, max_ms)
+    cable_velocity_in::<M, T>(&M::coeffs::<T>(params, dt_ms), dt_ms, cable, (pacing, threshold, max_ms))
 }
 
-/// As [`cable_velocity`], with given coefficients.
+/// As [`cable_velocity`], with given coefficients; `wave` is its
+/// `(pacing, threshold, max_ms)`.
 pub fn cable_velocity_in<M: CellModel, T: Real>(
     coeffs: &M::Coeffs<T>,
     dt_ms: f64,
     cable: Cable,
-    pacing: Pacing,
-    threshold: f64,
-    max_ms: f64,
+    wave: (Pacing, f64, f64),
 ) -> f64 {
+    let (pacing, threshold, max_ms) = wave;
     let Cable { dx, diffusion, cells } = cable;
     let coeffs = *coeffs;
     let step = StepCoeffs::<T>::new(dt_ms, diffusion * dt_ms / (dx * dx));
@@ -224,8 +224,8 @@ pub fn table_against_exact<M: CellModel, T: Real>(
     };
     let once = Pacing { start_ms: 0.0, period_ms: 1e9, ..pacing };
     let threshold = M::INFO.activation_threshold;
-    let cv_a = cable_velocity_in::<M, T>(&exact, dt_ms, cable, once, threshold, 400.0);
-    let cv_b = cable_velocity_in::<M, T>(&tabled, dt_ms, cable, once, threshold, 400.0);
+    let cv_a = cable_velocity_in::<M, T>(&exact, dt_ms, cable, (once, threshold, 400.0));
+    let cv_b = cable_velocity_in::<M, T>(&tabled, dt_ms, cable, (once, threshold, 400.0));
     TableDeviation {
         rest_mv: worst(&|x, y| (x.rest - y.rest).abs()),
         peak_mv: worst(&|x, y| (x.peak - y.peak).abs()),
@@ -244,6 +244,63 @@ pub fn table_column_errors<M: CellModel>(params: &[f64], dt_ms: f64, skip: &[(f6
     crate::rate_table::worst_errors(&spec, &rows, 200_003, skip, |v, out| {
         M::table_columns(params, dt_ms, v, out)
     })
+}
+
+/// Asserts that every column of `M`'s table (f64) interpolates within
+/// 5e-5 of the column's largest magnitude outside `skip`
+/// ([`table_column_errors`]); `label` starts the messages.
+pub fn assert_table_columns_within_5e5<M: CellModel>(
+    params: &[f64],
+    dt_ms: f64,
+    skip: &[(f64, f64)],
+    label: &str,
+) {
+    let errors = table_column_errors::<M>(params, dt_ms, skip);
+    eprintln!("{label}rate table, worst error per column / column's largest value: {errors:?}");
+    for (c, e) in errors.iter().enumerate() {
+        assert!(*e < 5e-5, "{label}column {c}: {e:e}");
+    }
+}
+
+/// Asserts that runs with `M`'s rate table follow the exact runs
+/// ([`table_against_exact`]) in f64 and in f32: rest within 0.01 mV, peak
+/// 0.1 mV, APD90 0.2 ms, max dV/dt 0.5 %, conduction velocity 0.2 %.
+pub fn assert_table_follows_exact<M: CellModel>(
+    params: &[f64],
+    dt_ms: f64,
+    pacing: Pacing,
+    beats: usize,
+    cable: Cable,
+) {
+    for (name, d) in [
+        ("f64", table_against_exact::<M, f64>(params, dt_ms, pacing, beats, cable)),
+        ("f32", table_against_exact::<M, f32>(params, dt_ms, pacing, beats, cable)),
+    ] {
+        eprintln!("rate table against exact functions, {name}: {d:?}");
+        assert!(d.rest_mv < 0.01 && d.peak_mv < 0.1 && d.apd90_ms < 0.2, "{name}: {d:?}");
+        assert!(d.max_dudt < 0.005 && d.velocity < 0.002, "{name}: {d:?}");
+    }
+}
+
+/// Asserts the counts of `M`'s description (`variables` variables, one
+/// more than its locals, each with a planar background value;
+/// `parameters` parameters) and that every default and every preset's
+/// value lies in its parameter's range.
+pub fn assert_info_consistent<M: CellModel>(variables: usize, parameters: usize) {
+    let info = M::INFO;
+    assert_eq!(info.variable_count(), variables);
+    assert_eq!(<M::Locals<f64> as crate::model::Locals<f64>>::COUNT + 1, variables);
+    assert_eq!(info.planar_background.len(), variables);
+    assert_eq!(info.parameters.len(), parameters);
+    for p in info.parameters {
+        assert!(p.range.contains(p.default), "{}", p.name);
+    }
+    for preset in info.presets {
+        for (name, value) in preset.values {
+            let i = info.parameter_index(name).unwrap();
+            assert!(info.parameters[i].range.contains(*value), "{}: {name}", preset.name);
+        }
+    }
 }
 
 /// Largest relative difference between the f32 and the f64 potential of a
