@@ -87,7 +87,12 @@ pub trait Solver<T: Scalar> {
     /// Kernel or code path name for reports ("naive", "cpu-reference").
     fn method(&self) -> String;
     fn advance(&mut self, steps: u64) -> Result<(), SolverError>;
-    fn synchronize(&mut self) -> Result<(), SolverError>;
+    /// Waits for the work `advance` enqueued. The default is for a solver
+    /// whose `advance` returns with its work done (the CPU's): there is
+    /// nothing to wait for.
+    fn synchronize(&mut self) -> Result<(), SolverError> {
+        Ok(())
+    }
     /// A copy of the current state, every variable.
     fn state(&mut self) -> Result<State<T>, SolverError>;
     /// The current state written into `dst` (a state of this solver's grid

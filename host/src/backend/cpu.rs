@@ -15,6 +15,7 @@ use rayon::prelude::*;
 use crate::domain::Domain;
 use crate::events::ecg::pseudo_ecg_at;
 use crate::events::recording::Maps;
+use crate::events::stimulus::apply_with_mask;
 use crate::events::{EventStart, Events, HostEvents};
 use crate::models::{ModelVisitor, dispatch};
 use crate::scalar::Scalar;
@@ -25,6 +26,12 @@ use kernels_gpu::events::{Recorder, SlicePlacement};
 
 /// Cells per parallel task in 2D and 1D grids (3D grids take a slice each).
 const CELLS_PER_TASK: usize = 16 * 1024;
+
+/// What a run on one CPU domain runs on, as every CPU solver of one
+/// domain names it (the box's and the tissue's alike).
+pub(crate) fn cpu_name() -> String {
+    format!("CPU ({} threads)", rayon::current_num_threads())
+}
 
 pub struct CpuSolver<M: CellModel, T: Scalar> {
     /// The grid as given (the state's shape).
@@ -37,6 +44,8 @@ pub struct CpuSolver<M: CellModel, T: Scalar> {
     u_next: Vec<T>,
     /// The model's local variables, cell after cell.
     locals: Vec<M::Locals<T>>,
+    /// Where this buffer lies in the whole grid (a sub-domain's share).
+    place: SlicePlacement,
     /// The step count, stimuli and maps.
     events: HostEvents,
 }
@@ -56,7 +65,8 @@ impl<M: CellModel, T: Scalar> CpuSolver<M, T> {
             u: initial.slice(0).to_vec(),
             u_next: vec![T::ZERO; domain.cells()],
             locals: vec![M::Locals::<T>::from_fn(|_| T::ZERO); domain.cells()],
-            events: HostEvents::none(domain.dims(), domain.dt_ms()),
+            place: SlicePlacement::whole(domain.dims().nz),
+            events: HostEvents::none(domain.cells(), domain.dt_ms()),
         };
         solver.load_locals(initial);
         solver
@@ -104,13 +114,13 @@ impl<M: CellModel, T: Scalar> CpuSolver<M, T> {
 
     /// The step the next [`CpuSolver::step_window`] takes.
     pub fn step_count(&self) -> u64 {
-        self.events.step
+        self.events.clock.step
     }
 
     /// Whether a stimulus of the run is due at `step`, anywhere in the
     /// whole grid (the sub-domains of a split end their passes together).
     pub fn stimulus_due(&self, step: u64) -> bool {
-        self.events.events.stimuli.any_active_at(step)
+        self.events.clock.events.stimuli.any_active_at(step)
     }
 
     fn step_once(&mut self) {
@@ -126,27 +136,25 @@ impl<M: CellModel, T: Scalar> CpuSolver<M, T> {
         place: SlicePlacement,
         maps: Option<Maps>,
     ) {
-        assert_eq!(events.recording.is_some(), maps.is_some(), "maps exactly when recording");
-        self.events = HostEvents {
-            masks: HostEvents::mask_bits(events, self.dims, place),
-            events: events.clone(),
-            step: start.step,
-            stimulated: start.stimuli_applied.then_some(start.step),
-            place,
-            maps,
-            ..self.events.clone()
-        };
+        self.place = place;
+        self.events.restart(events, start, HostEvents::mask_bits(events, self.dims, place), maps);
+    }
+
+    /// Applies the stimuli due at the current step, unless applied already.
+    fn stimulate(&mut self) {
+        let (local, place, dt_ms, u) = (self.dims, self.place, self.events.clock.dt_ms, &mut self.u);
+        self.events.stimulate(|_, s, bits, rec| apply_with_mask(s, u, (local, place), dt_ms, rec, bits));
     }
 
     /// This buffer's maps (after the stimuli of the current step).
     pub fn local_maps(&mut self) -> Option<&Maps> {
-        self.events.stimulate(&mut self.u);
+        self.stimulate();
         self.events.maps.as_ref()
     }
 
     /// Variable 0 after the stimuli of the current step.
     fn stimulated_u(&mut self) -> &[T] {
-        self.events.stimulate(&mut self.u);
+        self.stimulate();
         &self.u
     }
 
@@ -156,7 +164,7 @@ impl<M: CellModel, T: Scalar> CpuSolver<M, T> {
     /// hold stale values (a sub-domain's halo slices, refilled by the halo
     /// exchange).
     pub fn step_window(&mut self, window: ZWindow) {
-        self.events.stimulate(&mut self.u);
+        self.stimulate();
         let rec = self.events.recorder::<T>();
         // The shared math uses explicit fused multiply-adds. Without the FMA
         // instruction they become calls to a software `fma`: correct (the
@@ -167,8 +175,7 @@ impl<M: CellModel, T: Scalar> CpuSolver<M, T> {
         #[cfg(not(target_arch = "x86_64"))]
         let fma = false;
         let g = self.grid;
-        let (step, coeffs) = (self.step, self.coeffs);
-        let u = &self.u;
+        let rows = RowStep::<M, T> { u: &self.u, g, step: &self.step, coeffs: &self.coeffs, rec: &rec };
         let nx = g.nx as usize;
         let rows_per_task = if g.axes() == 3 { g.ny as usize } else { (CELLS_PER_TASK / nx).max(1) };
         let first_row = window.begin as usize * g.ny as usize;
@@ -182,79 +189,72 @@ impl<M: CellModel, T: Scalar> CpuSolver<M, T> {
                 #[cfg(target_arch = "x86_64")]
                 if fma {
                     // SAFETY: the processor supports FMA (detected above).
-                    unsafe { step_rows_fma::<M, T>(u, u_next, locals, g, row, &step, &coeffs, &rec) };
+                    unsafe { rows.rows_fma(u_next, locals, row) };
                     return;
                 }
                 let _ = fma;
-                step_rows::<M, T>(u, u_next, locals, g, row, &step, &coeffs, &rec);
+                rows.rows(u_next, locals, row);
             });
         std::mem::swap(&mut self.u, &mut self.u_next);
-        self.events.step += 1;
+        self.events.clock.step += 1;
     }
 }
 
-/// [`step_rows`] compiled with the FMA instruction available.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "fma")]
-#[allow(clippy::too_many_arguments, reason = "step_rows' parameters, one to one")]
-fn step_rows_fma<M: CellModel, T: Scalar>(
-    u: &[T],
-    u_next: &mut [T],
-    locals: &mut [M::Locals<T>],
+/// What every row task of a step reads: U of the whole (compacted) grid
+/// `g`, the coefficients, and the recorder of the step.
+struct RowStep<'a, M: CellModel, T: Scalar> {
+    u: &'a [T],
     g: GridDims,
-    first_row: usize,
-    step: &StepCoeffs<T>,
-    coeffs: &M::Coeffs<T>,
-    rec: &Recorder<T>,
-) {
-    step_rows::<M, T>(u, u_next, locals, g, first_row, step, coeffs, rec);
+    step: &'a StepCoeffs<T>,
+    coeffs: &'a M::Coeffs<T>,
+    rec: &'a Recorder<T>,
 }
 
-/// Advances the rows of cells that `u_next` and `locals` hold, starting at
-/// row `first_row` (row r is y = r % ny, z = r / ny of the compacted grid
-/// `g`); reads `u`, the whole grid; records crossings with `rec`.
-#[inline(always)]
-#[allow(clippy::too_many_arguments, reason = "a row task's inputs, as the kernels take them")]
-fn step_rows<M: CellModel, T: Scalar>(
-    u: &[T],
-    u_next: &mut [T],
-    locals: &mut [M::Locals<T>],
-    g: GridDims,
-    first_row: usize,
-    step: &StepCoeffs<T>,
-    coeffs: &M::Coeffs<T>,
-    rec: &Recorder<T>,
-) {
-    let nx = g.nx as usize;
-    let axes = g.axes();
-    for (r, (u_next, locals)) in u_next.chunks_mut(nx).zip(locals.chunks_mut(nx)).enumerate() {
-        let row = first_row + r;
-        let (y, z) = ((row % g.ny as usize) as u32, (row / g.ny as usize) as u32);
-        let (ym, yp) = mirror_neighbours(y, g.ny);
-        let (zm, zp) = mirror_neighbours(z, g.nz);
-        for (x, (un, cell)) in u_next.iter_mut().zip(locals.iter_mut()).enumerate() {
-            let x = x as u32;
-            let (xm, xp) = mirror_neighbours(x, g.nx);
-            let i = g.index(x, y, z);
-            let uc = u[i];
-            let at = |x, y, z| u[g.index(x, y, z)];
-            let lap = match axes {
-                3 => laplacian7(
-                    uc,
-                    at(xm, y, z),
-                    at(xp, y, z),
-                    at(x, ym, z),
-                    at(x, yp, z),
-                    at(x, y, zm),
-                    at(x, y, zp),
-                ),
-                2 => laplacian5(uc, at(xm, y, z), at(xp, y, z), at(x, ym, z), at(x, yp, z)),
-                _ => laplacian3(uc, at(xm, y, z), at(xp, y, z)),
-            };
-            *un = step_cell::<M, T>(uc, lap, cell, step, coeffs);
-            // SAFETY: the maps (if any) hold the grid's cells and row tasks
-            // are disjoint, so cell i's entries are this thread's alone.
-            unsafe { rec.record(i as u32, uc, *un) };
+impl<M: CellModel, T: Scalar> RowStep<'_, M, T> {
+    /// [`RowStep::rows`] compiled with the FMA instruction available.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "fma")]
+    fn rows_fma(&self, u_next: &mut [T], locals: &mut [M::Locals<T>], first_row: usize) {
+        self.rows(u_next, locals, first_row);
+    }
+
+    /// Advances the rows of cells that `u_next` and `locals` hold, starting
+    /// at row `first_row` (row r is y = r % ny, z = r / ny of the compacted
+    /// grid `g`); reads `u`, the whole grid; records crossings with `rec`.
+    #[inline(always)]
+    fn rows(&self, u_next: &mut [T], locals: &mut [M::Locals<T>], first_row: usize) {
+        let (u, g, step, coeffs, rec) = (self.u, self.g, self.step, self.coeffs, self.rec);
+        let nx = g.nx as usize;
+        let axes = g.axes();
+        for (r, (u_next, locals)) in u_next.chunks_mut(nx).zip(locals.chunks_mut(nx)).enumerate() {
+            let row = first_row + r;
+            let (y, z) = ((row % g.ny as usize) as u32, (row / g.ny as usize) as u32);
+            let (ym, yp) = mirror_neighbours(y, g.ny);
+            let (zm, zp) = mirror_neighbours(z, g.nz);
+            for (x, (un, cell)) in u_next.iter_mut().zip(locals.iter_mut()).enumerate() {
+                let x = x as u32;
+                let (xm, xp) = mirror_neighbours(x, g.nx);
+                let i = g.index(x, y, z);
+                let uc = u[i];
+                let at = |x, y, z| u[g.index(x, y, z)];
+                let lap = match axes {
+                    3 => laplacian7(
+                        uc,
+                        at(xm, y, z),
+                        at(xp, y, z),
+                        at(x, ym, z),
+                        at(x, yp, z),
+                        at(x, y, zm),
+                        at(x, y, zp),
+                    ),
+                    2 => laplacian5(uc, at(xm, y, z), at(xp, y, z), at(x, ym, z), at(x, yp, z)),
+                    _ => laplacian3(uc, at(xm, y, z), at(xp, y, z)),
+                };
+                *un = step_cell::<M, T>(uc, lap, cell, step, coeffs);
+                // SAFETY: the maps (if any) hold the grid's cells and row tasks
+                // are disjoint, so cell i's entries are this thread's alone.
+                unsafe { rec.record(i as u32, uc, *un) };
+            }
         }
     }
 }
@@ -287,7 +287,7 @@ impl<M: CellModel, T: Scalar> Solver<T> for CpuSolver<M, T> {
     }
 
     fn device_name(&self) -> String {
-        format!("CPU ({} threads)", rayon::current_num_threads())
+        cpu_name()
     }
 
     fn method(&self) -> String {
@@ -298,10 +298,6 @@ impl<M: CellModel, T: Scalar> Solver<T> for CpuSolver<M, T> {
         for _ in 0..steps {
             self.step_once();
         }
-        Ok(())
-    }
-
-    fn synchronize(&mut self) -> Result<(), SolverError> {
         Ok(())
     }
 

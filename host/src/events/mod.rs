@@ -6,13 +6,19 @@
 //! step on their own memory (a GPU run keeps them on the device); the run
 //! loop (`crate::driver`) only installs them and reads the maps when it
 //! writes them. [`run`] holds what a solver is given: the events and
-//! where they start.
+//! where they start; [`clock`] where a solver stands in them (one clock
+//! for every solver), and [`host`] the clock, mask bits and maps
+//! of a solver whose fields live in host memory (every CPU solver).
 
+pub mod clock;
 pub mod ecg;
+pub mod host;
 pub mod protocol;
 pub mod recording;
 pub mod run;
 pub mod stimulus;
 pub mod tips;
 
-pub use run::{EventStart, Events, HostEvents};
+pub use clock::EventClock;
+pub use host::HostEvents;
+pub use run::{EventStart, Events};

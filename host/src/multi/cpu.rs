@@ -103,10 +103,6 @@ impl<M: CellModel, T: Scalar> Solver<T> for CpuMultiSolver<M, T> {
         Ok(())
     }
 
-    fn synchronize(&mut self) -> Result<(), SolverError> {
-        Ok(())
-    }
-
     fn state(&mut self) -> Result<State<T>, SolverError> {
         let parts = self.parts.iter_mut().map(|p| p.state()).collect::<Result<Vec<_>, _>>()?;
         Ok(self.split.gather(&parts))

@@ -9,6 +9,7 @@
 //! parallel over runs of cells; stimuli by
 //! `kernels_gpu::tissue::stimulate_stored_cell`, like the stimulus kernel.
 
+use std::ops::Range;
 use std::sync::Arc;
 
 use kernels_gpu::events::Recorder;
@@ -16,7 +17,7 @@ use kernels_gpu::tissue::{
     ClassRows, CompactTissue, DenseTissue, NeighbourLookup, OwnRows, RowLookup, step_compact_cell,
     step_dense_cell, stimulate_stored_cell,
 };
-use kernels_gpu::{CellModel, Locals, StepCoeffs};
+use kernels_gpu::{CellModel, GridDims, Locals, StepCoeffs};
 use rayon::prelude::*;
 
 use super::error::TissueError;
@@ -25,13 +26,14 @@ use super::maps::Storage;
 use super::neighbours::NeighbourTable;
 use super::neighbours::{CompactFields, CompactLay};
 use super::rows::{WeightChoice, WeightRows};
-use super::solving::{EventClock, box_mask_bits, check_inputs, check_state, rest_u};
+use super::solving::{box_mask_bits, check_inputs, check_state, rest_u};
 use super::storage::{TableChoice, storage_name};
 use super::weights::Operator;
+use crate::backend::cpu::cpu_name;
 use crate::domain::Domain;
 use crate::events::ecg::pseudo_ecg_at;
 use crate::events::recording::Maps;
-use crate::events::{EventStart, Events};
+use crate::events::{EventStart, Events, HostEvents};
 use crate::scalar::Scalar;
 use crate::solver::{BackendKind, Solver, SolverError};
 use crate::state::State;
@@ -61,18 +63,12 @@ pub struct TissueCpuSolver<M: CellModel, T: Scalar> {
     storage: Storage,
     step: StepCoeffs<T>,
     coeffs: M::Coeffs<T>,
-    u: Vec<T>,
-    u_next: Vec<T>,
-    /// Local variable k of stored cell c at `k * stored + c`.
-    local: Vec<T>,
+    /// The stored cells' fields (local variable k of stored cell c at
+    /// `k * stored + c`) and events.
+    fields: HostTissue<T>,
     weights: WeightRows<T>,
     /// Compact layout: the neighbour table (none for the dense one).
     neighbours: Option<NeighbourTable>,
-    clock: EventClock,
-    /// Each mask stimulus's bits over the box.
-    mask_bits: Vec<Option<Vec<u32>>>,
-    /// The maps over the stored cells.
-    maps: Option<Maps>,
 }
 
 impl<M: CellModel, T: Scalar> TissueCpuSolver<M, T> {
@@ -115,28 +111,18 @@ impl<M: CellModel, T: Scalar> TissueCpuSolver<M, T> {
             // is multiplied by dt, like the Laplacian by D dt / h^2.
             step: StepCoeffs::new(domain.dt_ms(), domain.dt_ms()),
             coeffs: domain.model_coeffs::<M, T>(),
-            u: vec![T::ZERO; stored],
-            u_next: vec![T::ZERO; stored],
-            local: vec![T::ZERO; (M::Locals::<T>::COUNT * stored).max(1)],
+            fields: HostTissue::new(stored, domain.dt_ms()),
             weights,
             neighbours,
-            clock: EventClock::new(domain.dt_ms()),
-            mask_bits: Vec::new(),
-            maps: None,
         };
         solver.load(initial);
         Ok(solver)
     }
 
     fn load(&mut self, state: &State<T>) {
-        let vars = self.storage.vars(state);
-        let stored = self.storage.stored();
-        self.u.copy_from_slice(&vars[0]);
-        // Cells the step skips (outside the tissue) keep their value in both buffers.
-        self.u_next.copy_from_slice(&vars[0]);
-        for (k, var) in vars[1..].iter().enumerate() {
-            self.local[k * stored..(k + 1) * stored].copy_from_slice(var);
-        }
+        let mut vars = self.storage.vars(state);
+        let local = vars[1..].concat();
+        self.fields.load(vars.swap_remove(0), local);
     }
 
     fn lay(&self) -> Lay {
@@ -159,185 +145,220 @@ impl<M: CellModel, T: Scalar> TissueCpuSolver<M, T> {
         }
     }
 
-    /// The recorder at the current step (off without maps).
-    fn recorder(&mut self) -> Recorder<T> {
-        host_recorder(&mut self.maps, self.storage.stored(), &self.clock)
-    }
-
     /// Applies the stimuli due at the current step, unless applied already.
     fn stimulate(&mut self) {
-        if !self.clock.take_stimuli() {
-            return;
-        }
-        let rec = self.recorder();
-        let dims = self.storage.dims;
-        for (k, s) in self.clock.events.stimuli.stimuli.iter().enumerate() {
-            if !s.active_at(self.clock.step) {
-                continue;
-            }
-            let Some((first, end)) = self.storage.stimulus_range(s) else { continue };
-            let mut args = s.args::<T>(dims, self.clock.dt_ms);
-            if let Some(bits) = &self.mask_bits[k] {
-                args.mask = bits.as_ptr() as u64;
-            }
-            let (u, index) = (self.u.as_mut_ptr(), self.storage.index_address());
-            for c in first..end {
-                // SAFETY: c is a stored cell of `u`; the index table (compact)
-                // and the mask bits cover what they must; the recorder is
-                // over the stored cells' maps.
-                unsafe { stimulate_stored_cell(u, dims, index, &args, &rec, c) };
-            }
-        }
+        self.fields.stimulate(self.storage.dims, self.storage.index_address());
     }
 
     fn step_once(&mut self) {
         self.stimulate();
-        let rec = self.recorder();
         let lay = self.lay();
+        // SAFETY: the layout is this solver's, over its stored cells.
+        unsafe { self.fields.step::<M>(lay, &self.step, &self.coeffs, 0..self.storage.stored()) };
+    }
+}
+
+/// A tissue's fields in host memory, laid out as on a device (a whole
+/// tissue's stored cells, or one part of a split with its halo cells),
+/// with their events: what the CPU tissue solvers are made of.
+pub(super) struct HostTissue<T> {
+    pub u: Vec<T>,
+    pub u_next: Vec<T>,
+    /// Local variable k of cell c at `k * stride + c` (one value at least).
+    pub local: Vec<T>,
+    /// The clock, the mask bits (over the box) and the maps (over the
+    /// stored cells).
+    pub events: HostEvents,
+    /// For each stimulus, the runs of stored cells it may touch.
+    ranges: Vec<Vec<Range<u32>>>,
+}
+
+impl<T: Scalar> HostTissue<T> {
+    /// `stored` cells at rest, without events.
+    pub fn new(stored: usize, dt_ms: f64) -> Self {
+        let events = HostEvents::none(stored, dt_ms);
+        Self { u: Vec::new(), u_next: Vec::new(), local: Vec::new(), events, ranges: Vec::new() }
+    }
+
+    /// Variable 0 of the stored cells and the locals at the stride; cells
+    /// the step skips (outside the tissue, halos) keep their value in both
+    /// U buffers.
+    pub fn load(&mut self, u: Vec<T>, local: Vec<T>) {
+        self.u_next.clone_from(&u);
+        self.u = u;
+        self.local = if local.is_empty() { vec![T::ZERO] } else { local };
+    }
+
+    /// `events` for a run that stands at `start`, the stimuli placed in
+    /// the box `dims` and touching the runs `ranges` of stored cells (one
+    /// list per stimulus), the maps over the stored cells.
+    pub fn set_events(
+        &mut self,
+        (events, start): (&Events, EventStart),
+        dims: GridDims,
+        ranges: Vec<Vec<Range<u32>>>,
+        maps: Option<Maps>,
+    ) {
+        let masks = events.stimuli.stimuli.iter().map(|s| box_mask_bits(s, dims)).collect();
+        self.events.restart(events, start, masks, maps);
+        self.ranges = ranges;
+    }
+
+    /// Applies the stimuli due at the current step to the stored cells of
+    /// their runs (placed in the box `dims`; `index`: 0 where the stored
+    /// cells are the box's, else the address of the box index of every
+    /// stored cell), unless applied already.
+    pub fn stimulate(&mut self, dims: GridDims, index: u64) {
+        let (u, ranges, dt_ms) = (self.u.as_mut_ptr(), &self.ranges, self.events.clock.dt_ms);
+        self.events.stimulate::<T>(|k, s, bits, rec| {
+            let mut args = s.args::<T>(dims, dt_ms);
+            if let Some(bits) = bits {
+                args.mask = bits.as_ptr() as u64;
+            }
+            for c in ranges[k].iter().cloned().flatten() {
+                // SAFETY: c is a stored cell of `u` with its box index in
+                // the table (the ranges leave out the halo slices beyond
+                // the grid); the mask bits cover the whole box; the
+                // recorder is over the stored cells' maps.
+                unsafe { stimulate_stored_cell(u, dims, index, &args, rec, c) };
+            }
+        });
+    }
+
+    /// One step of the stored cells of `range` (the stimuli applied
+    /// before), then the buffers swap and the clock moves on.
+    ///
+    /// # Safety
+    /// `lay` is over these fields: the weights, the locals and the
+    /// neighbour table (if any) hold the stride's cells; every nonzero
+    /// weight of a stepped cell points at a stored cell.
+    pub unsafe fn step<M: CellModel>(
+        &mut self,
+        lay: Lay,
+        step: &StepCoeffs<T>,
+        coeffs: &M::Coeffs<T>,
+        range: Range<usize>,
+    ) {
+        let rec = self.events.recorder::<T>();
         let bufs = Buffers {
             u: self.u.as_ptr() as u64,
             u_next: self.u_next.as_mut_ptr() as u64,
             local: self.local.as_mut_ptr() as u64,
         };
-        // SAFETY: the buffers and the layout are this solver's, sized for
-        // its stored cells.
-        unsafe { step_range::<M, T>(bufs, lay, &self.step, &self.coeffs, &rec, 0..self.storage.stored()) };
+        let cells = StoredStep::<M, T> { bufs, lay, step, coeffs, rec: &rec };
+        // SAFETY: the buffers are these fields, the layout as the caller
+        // promises; the recorder is over the stored cells.
+        unsafe { cells.range(range) };
         std::mem::swap(&mut self.u, &mut self.u_next);
-        self.clock.step += 1;
+        self.events.clock.step += 1;
+    }
+
+    /// Whether variable 0 holds a NaN or an infinity.
+    pub fn any_nonfinite(&self) -> bool {
+        self.u.par_iter().any(|x| !x.is_finite())
     }
 }
 
-/// The recorder of `maps` (over `stored` cells on the host) at the
-/// clock's step; off without maps.
-pub(super) fn host_recorder<T: Scalar>(
-    maps: &mut Option<Maps>,
-    stored: usize,
-    clock: &EventClock,
-) -> Recorder<T> {
-    match maps {
-        Some(maps) => {
-            let addresses = maps.host_addresses();
-            maps.recording.recorder::<T>(addresses, stored, clock.dt_ms).at(clock.t_ms())
-        }
-        None => Recorder::off(),
-    }
-}
-
-/// Steps the stored cells of `range` in parallel tasks, with the FMA
-/// instruction where the processor has it.
-///
-/// # Safety
-/// As [`step_cells`] for every cell of `range`.
-pub(super) unsafe fn step_range<M: CellModel, T: Scalar>(
+/// One step of a tissue's stored cells: where it reads and writes, the
+/// layout, the coefficients and the recorder of the step.
+struct StoredStep<'a, M: CellModel, T: Scalar> {
     bufs: Buffers,
     lay: Lay,
-    step: &StepCoeffs<T>,
-    coeffs: &M::Coeffs<T>,
-    rec: &Recorder<T>,
-    range: std::ops::Range<usize>,
-) {
-    #[cfg(target_arch = "x86_64")]
-    let fma = std::arch::is_x86_feature_detected!("fma");
-    #[cfg(not(target_arch = "x86_64"))]
-    let fma = false;
-    let (start, end) = (range.start, range.end);
-    (0..(end - start).div_ceil(CELLS_PER_TASK)).into_par_iter().for_each(|task| {
-        let range =
-            (start + task * CELLS_PER_TASK) as u32..(start + (task + 1) * CELLS_PER_TASK).min(end) as u32;
+    step: &'a StepCoeffs<T>,
+    coeffs: &'a M::Coeffs<T>,
+    rec: &'a Recorder<T>,
+}
+
+impl<M: CellModel, T: Scalar> StoredStep<'_, M, T> {
+    /// Steps the stored cells of `range` in parallel tasks, with the FMA
+    /// instruction where the processor has it.
+    ///
+    /// # Safety
+    /// As [`StoredStep::cells`] for every cell of `range`.
+    unsafe fn range(&self, range: Range<usize>) {
         #[cfg(target_arch = "x86_64")]
-        if fma {
-            // SAFETY: the processor has FMA (detected above); the task's
-            // cells are its own (see `step_cells`).
-            unsafe { step_cells_fma::<M, T>(bufs, lay, step, coeffs, rec, range) };
-            return;
-        }
-        let _ = fma;
-        // SAFETY: as above.
-        unsafe { step_cells::<M, T>(bufs, lay, step, coeffs, rec, range) };
-    });
-}
+        let fma = std::arch::is_x86_feature_detected!("fma");
+        #[cfg(not(target_arch = "x86_64"))]
+        let fma = false;
+        let (start, end) = (range.start, range.end);
+        (0..(end - start).div_ceil(CELLS_PER_TASK)).into_par_iter().for_each(|task| {
+            let range =
+                (start + task * CELLS_PER_TASK) as u32..(start + (task + 1) * CELLS_PER_TASK).min(end) as u32;
+            #[cfg(target_arch = "x86_64")]
+            if fma {
+                // SAFETY: the processor has FMA (detected above); the task's
+                // cells are its own (see `cells`).
+                unsafe { self.cells_fma(range) };
+                return;
+            }
+            let _ = fma;
+            // SAFETY: as above.
+            unsafe { self.cells(range) };
+        });
+    }
 
-/// [`step_cells`] compiled with the FMA instruction available.
-///
-/// # Safety
-/// As [`step_cells`], on a processor with FMA.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "fma")]
-unsafe fn step_cells_fma<M: CellModel, T: Scalar>(
-    bufs: Buffers,
-    lay: Lay,
-    step: &StepCoeffs<T>,
-    coeffs: &M::Coeffs<T>,
-    rec: &Recorder<T>,
-    range: std::ops::Range<u32>,
-) {
-    // SAFETY: forwarded.
-    unsafe { step_cells::<M, T>(bufs, lay, step, coeffs, rec, range) }
-}
+    /// [`StoredStep::cells`] compiled with the FMA instruction available.
+    ///
+    /// # Safety
+    /// As [`StoredStep::cells`], on a processor with FMA.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "fma")]
+    unsafe fn cells_fma(&self, range: Range<u32>) {
+        // SAFETY: forwarded.
+        unsafe { self.cells(range) }
+    }
 
-/// Steps the stored cells of `range` with the kernels' per-cell functions
-/// (by class where the layout has a class index).
-///
-/// # Safety
-/// The buffers and `lay` are a solver's (lengths as the per-cell functions
-/// require); no other task steps a cell of `range`.
-#[inline(always)]
-unsafe fn step_cells<M: CellModel, T: Scalar>(
-    bufs: Buffers,
-    lay: Lay,
-    step: &StepCoeffs<T>,
-    coeffs: &M::Coeffs<T>,
-    rec: &Recorder<T>,
-    range: std::ops::Range<u32>,
-) {
-    let (u, u_next, local) = (bufs.u as *const T, bufs.u_next as *mut T, bufs.local as *mut T);
-    // SAFETY: forwarded from the caller.
-    unsafe {
-        match lay {
-            Lay::Dense(d) if d.class != 0 => {
-                for i in range {
-                    step_dense_cell::<M, T, ClassRows>(u, u_next, local, &d, step, coeffs, rec, i);
+    /// Steps the stored cells of `range` with the kernels' per-cell
+    /// functions (by class where the layout has a class index).
+    ///
+    /// # Safety
+    /// The buffers and the layout are a solver's (lengths as the per-cell
+    /// functions require); no other task steps a cell of `range`.
+    #[inline(always)]
+    unsafe fn cells(&self, range: Range<u32>) {
+        let Buffers { u, u_next, local } = self.bufs;
+        let (u, u_next, local) = (u as *const T, u_next as *mut T, local as *mut T);
+        let (step, coeffs, rec) = (self.step, self.coeffs, self.rec);
+        // SAFETY: forwarded from the caller.
+        unsafe {
+            match self.lay {
+                Lay::Dense(d) if d.class != 0 => {
+                    for i in range {
+                        step_dense_cell::<M, T, ClassRows>(u, u_next, local, &d, step, coeffs, rec, i);
+                    }
                 }
-            }
-            Lay::Dense(d) => {
-                for i in range {
-                    step_dense_cell::<M, T, OwnRows>(u, u_next, local, &d, step, coeffs, rec, i);
+                Lay::Dense(d) => {
+                    for i in range {
+                        step_dense_cell::<M, T, OwnRows>(u, u_next, local, &d, step, coeffs, rec, i);
+                    }
                 }
-            }
-            Lay::Compact(CompactLay::Indices32(c)) if c.class != 0 => {
-                compact_cells::<M, T, ClassRows, _>(bufs, &c, step, coeffs, rec, range)
-            }
-            Lay::Compact(CompactLay::Indices32(c)) => {
-                compact_cells::<M, T, OwnRows, _>(bufs, &c, step, coeffs, rec, range)
-            }
-            Lay::Compact(CompactLay::Offsets16(c)) if c.class != 0 => {
-                compact_cells::<M, T, ClassRows, _>(bufs, &c, step, coeffs, rec, range)
-            }
-            Lay::Compact(CompactLay::Offsets16(c)) => {
-                compact_cells::<M, T, OwnRows, _>(bufs, &c, step, coeffs, rec, range)
+                Lay::Compact(CompactLay::Indices32(c)) if c.class != 0 => {
+                    self.compact::<ClassRows, _>(&c, range)
+                }
+                Lay::Compact(CompactLay::Indices32(c)) => self.compact::<OwnRows, _>(&c, range),
+                Lay::Compact(CompactLay::Offsets16(c)) if c.class != 0 => {
+                    self.compact::<ClassRows, _>(&c, range)
+                }
+                Lay::Compact(CompactLay::Offsets16(c)) => self.compact::<OwnRows, _>(&c, range),
             }
         }
     }
-}
 
-/// Steps the cells of `range` of a compact layout with the kernels'
-/// per-cell function, its rows found by `R` and its neighbours by `N`.
-///
-/// # Safety
-/// As [`step_cells`].
-#[inline(always)]
-unsafe fn compact_cells<M: CellModel, T: Scalar, R: RowLookup, N: NeighbourLookup>(
-    bufs: Buffers,
-    lay: &CompactTissue<N>,
-    step: &StepCoeffs<T>,
-    coeffs: &M::Coeffs<T>,
-    rec: &Recorder<T>,
-    range: std::ops::Range<u32>,
-) {
-    let (u, u_next, local) = (bufs.u as *const T, bufs.u_next as *mut T, bufs.local as *mut T);
-    for i in range {
-        // SAFETY: forwarded from the caller.
-        unsafe { step_compact_cell::<M, T, R, N>(u, u_next, local, lay, step, coeffs, rec, i) };
+    /// Steps the cells of `range` of a compact layout with the kernels'
+    /// per-cell function, its rows found by `R` and its neighbours by `N`.
+    ///
+    /// # Safety
+    /// As [`StoredStep::cells`].
+    #[inline(always)]
+    unsafe fn compact<R: RowLookup, N: NeighbourLookup>(&self, lay: &CompactTissue<N>, range: Range<u32>) {
+        let Buffers { u, u_next, local } = self.bufs;
+        let (u, u_next, local) = (u as *const T, u_next as *mut T, local as *mut T);
+        for i in range {
+            // SAFETY: forwarded from the caller.
+            unsafe {
+                step_compact_cell::<M, T, R, N>(u, u_next, local, lay, self.step, self.coeffs, self.rec, i)
+            };
+        }
     }
 }
 
@@ -347,7 +368,7 @@ impl<M: CellModel, T: Scalar> Solver<T> for TissueCpuSolver<M, T> {
     }
 
     fn device_name(&self) -> String {
-        format!("CPU ({} threads)", rayon::current_num_threads())
+        cpu_name()
     }
 
     fn method(&self) -> String {
@@ -362,16 +383,12 @@ impl<M: CellModel, T: Scalar> Solver<T> for TissueCpuSolver<M, T> {
         Ok(())
     }
 
-    fn synchronize(&mut self) -> Result<(), SolverError> {
-        Ok(())
-    }
-
     fn state(&mut self) -> Result<State<T>, SolverError> {
         self.stimulate();
         let stored = self.storage.stored();
-        let mut vars: Vec<&[T]> = vec![&self.u];
+        let mut vars: Vec<&[T]> = vec![&self.fields.u];
         for k in 0..M::Locals::<T>::COUNT {
-            vars.push(&self.local[k * stored..(k + 1) * stored]);
+            vars.push(&self.fields.local[k * stored..(k + 1) * stored]);
         }
         Ok(self.storage.state(M::INFO, &vars))
     }
@@ -388,17 +405,15 @@ impl<M: CellModel, T: Scalar> Solver<T> for TissueCpuSolver<M, T> {
         start: EventStart,
         maps: Option<&Maps>,
     ) -> Result<(), SolverError> {
-        assert_eq!(events.recording.is_some(), maps.is_some(), "maps exactly when recording");
-        let dims = self.storage.dims;
-        self.mask_bits = events.stimuli.stimuli.iter().map(|s| box_mask_bits(s, dims)).collect();
-        self.clock.restart(events, start);
-        self.maps = maps.map(|m| self.storage.maps_from_box(m));
+        let s = &self.storage;
+        let ranges = events.stimuli.stimuli.iter().map(|x| s.stimulus_ranges(x)).collect();
+        self.fields.set_events((events, start), s.dims, ranges, maps.map(|m| s.maps_from_box(m)));
         Ok(())
     }
 
     fn maps(&mut self) -> Result<Option<Maps>, SolverError> {
         self.stimulate();
-        Ok(self.maps.as_ref().map(|m| self.storage.maps_to_box(m)))
+        Ok(self.fields.events.maps.as_ref().map(|m| self.storage.maps_to_box(m)))
     }
 
     /// The pseudo-ECG of the box with the cells outside the tissue at the
@@ -406,12 +421,12 @@ impl<M: CellModel, T: Scalar> Solver<T> for TissueCpuSolver<M, T> {
     /// the sum does not yet follow the tissue's boundary).
     fn ecg(&mut self, probes: &[EcgProbe]) -> Result<Vec<f64>, SolverError> {
         self.stimulate();
-        let field = self.storage.to_box_or(&self.u, rest_u::<M, T>());
+        let field = self.storage.to_box_or(&self.fields.u, rest_u::<M, T>());
         Ok(pseudo_ecg_at(&field, self.storage.dims, probes))
     }
 
     fn any_nonfinite(&mut self) -> Result<bool, SolverError> {
-        Ok(self.u.par_iter().any(|x| !x.is_finite()))
+        Ok(self.fields.any_nonfinite())
     }
 }
 

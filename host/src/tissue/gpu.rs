@@ -2,174 +2,37 @@
 //! (`kernels::tissue`), dense with a mask or compact, each with the
 //! weights per cell or by class (`super::rows`), the compact one with its
 //! neighbours as u32 indices or 16-bit offsets (`super::neighbours`), with
-//! stimuli and maps on the device as for the box.
+//! stimuli and maps on the device as for the box. Its fields, kernels and
+//! events are a `DeviceTissue` (`super::gpu_fields`), as each part of the
+//! split's (`super::split_gpu`) is; this file adds the layout's tables and
+//! the launches of the step kernels.
 
-use std::marker::PhantomData;
-use std::ops::Range;
 use std::sync::Arc;
 
-use cudarc::driver::{CudaFunction, CudaSlice, CudaStream, DevicePtr, LaunchConfig, PushKernelArg};
-use kernels_gpu::events::{Recorder, StimulusArgs};
-use kernels_gpu::registry::{self, Kernel};
+use cudarc::driver::{CudaSlice, CudaStream, DevicePtr};
+use kernels_gpu::registry::Kernel;
 use kernels_gpu::tissue::DenseTissue;
-use kernels_gpu::{CellModel, DEFAULT_BLOCK, FLAT_BLOCK, GridDims, Locals, StepCoeffs, ZWindow};
+use kernels_gpu::{CellModel, Locals, StepCoeffs, ZWindow};
 
+use super::gpu_fields::DeviceTissue;
 use super::layout::TissueLayout;
 use super::maps::Storage;
 use super::neighbours::{CompactFields, CompactLay};
 use super::neighbours::{NeighbourForm, NeighbourTable};
 use super::rows::{WeightChoice, WeightRows};
-use super::solving::{EventClock, box_mask_bits, check_inputs, check_state, rest_u};
+use super::solving::{check_inputs, check_state, rest_u};
 use super::storage::{TableChoice, storage_name};
 use super::weights::Operator;
-use crate::backend::gpu::cuda::{ByValue, cuda, load_kernel};
+use crate::backend::gpu::cuda::cuda;
 use crate::backend::gpu::device::GpuDevice;
-use crate::backend::gpu::maps::DeviceMaps;
-use crate::backend::gpu::nonfinite::NonfiniteFlags;
 use crate::domain::Domain;
 use crate::events::ecg::pseudo_ecg_at;
 use crate::events::recording::Maps;
-use crate::events::stimulus::Stimulus;
-use crate::events::{EventStart, Events};
+use crate::events::{EventClock, EventStart, Events};
 use crate::scalar::Scalar;
 use crate::solver::{BackendKind, NonfiniteCheck, Solver, SolverError};
 use crate::state::State;
 use kernels_gpu::ecg::EcgProbe;
-
-/// A stimulus ready to launch on one device: its arguments and the runs
-/// of stored cells it may touch.
-pub(super) struct DeviceStimulus<T> {
-    args: StimulusArgs<T>,
-    ranges: Vec<Range<u32>>,
-    /// A mask region's bits, which `args` point at.
-    _mask: Option<CudaSlice<u32>>,
-}
-
-impl<T: Scalar> DeviceStimulus<T> {
-    /// `s` on `stream`'s device over the box `dims` (a mask region's bits
-    /// uploaded), touching the stored cells `ranges`; `None` where those
-    /// are none.
-    pub(super) fn upload(
-        stream: &Arc<CudaStream>,
-        s: &Stimulus,
-        dims: GridDims,
-        dt_ms: f64,
-        ranges: Vec<Range<u32>>,
-    ) -> Result<Option<Self>, SolverError> {
-        if ranges.is_empty() {
-            return Ok(None);
-        }
-        let mut args = s.args::<T>(dims, dt_ms);
-        let mask = match box_mask_bits(s, dims) {
-            Some(bits) => {
-                let device = stream.clone_htod(&bits).map_err(cuda("uploading a stimulus mask"))?;
-                args.mask = device.device_ptr(stream).0;
-                Some(device)
-            }
-            None => None,
-        };
-        Ok(Some(Self { args, ranges, _mask: mask }))
-    }
-
-    /// Launches the stimulus kernel `f` (stimulate_tissue_<t>) on each run
-    /// of stored cells of `u`, a 1D grid-stride launch per run.
-    ///
-    /// # Safety
-    /// `f` is the stimulus kernel of `T`; `u` holds the stored cells the
-    /// runs lie in; `index` is 0 (the stored cells are the box's) or a
-    /// device table of the box index of every stored cell of the grid
-    /// `dims` (the box the stimulus was uploaded over); `rec` is off or
-    /// over the stored cells' maps.
-    pub(super) unsafe fn launch(
-        &self,
-        stream: &CudaStream,
-        f: &CudaFunction,
-        u: &mut CudaSlice<T>,
-        (dims, index): (GridDims, u64),
-        rec: Recorder<T>,
-    ) -> Result<(), SolverError> {
-        let (dims, args, rec) = (ByValue(dims), ByValue(self.args), ByValue(rec));
-        for r in &self.ranges {
-            let blocks = (r.len() as u64).div_ceil(FLAT_BLOCK as u64).min(4096) as u32;
-            let cfg =
-                LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (FLAT_BLOCK, 1, 1), shared_mem_bytes: 0 };
-            let mut b = stream.launch_builder(f);
-            b.arg(&mut *u).arg(&dims).arg(&index).arg(&r.start).arg(&r.end).arg(&args).arg(&rec);
-            // SAFETY: stimulate_tissue_<t> takes (u, dims, index, first,
-            // end, args, rec), met as the caller promises; a mask region's
-            // bits cover the box and live in `self`, which outlives the
-            // launch's use of them (the stream is synchronised before a
-            // solver's stimuli are replaced or dropped).
-            unsafe { b.launch(cfg) }.map_err(cuda("launching a stimulus"))?;
-        }
-        Ok(())
-    }
-}
-
-/// A solver's maps on its device and the recorder the kernels stamp them
-/// through (off without maps).
-pub(super) struct MapsOnDevice<T> {
-    maps: Option<DeviceMaps>,
-    recorder: Recorder<T>,
-}
-
-impl<T: Scalar> MapsOnDevice<T> {
-    pub(super) fn off() -> Self {
-        Self { maps: None, recorder: Recorder::off() }
-    }
-
-    /// `maps` (over the solver's `stored` cells) on `stream`'s device, or
-    /// none.
-    pub(super) fn set(
-        &mut self,
-        stream: &Arc<CudaStream>,
-        maps: Option<Maps>,
-        stored: usize,
-        dt_ms: f64,
-    ) -> Result<(), SolverError> {
-        *self = Self::off();
-        if let Some(maps) = maps {
-            let device = DeviceMaps::upload(stream, &maps)?;
-            let addresses = device.addresses(stream);
-            self.recorder = maps.recording.recorder::<T>(addresses, stored, dt_ms);
-            self.maps = Some(device);
-        }
-        Ok(())
-    }
-
-    /// The recorder at `t_ms`.
-    pub(super) fn recorder_at(&self, t_ms: f64) -> Recorder<T> {
-        self.recorder.at(t_ms)
-    }
-
-    pub(super) fn is_some(&self) -> bool {
-        self.maps.is_some()
-    }
-
-    /// The maps over the `stored` cells, downloaded; none without maps.
-    pub(super) fn download(
-        &self,
-        stream: &Arc<CudaStream>,
-        stored: usize,
-    ) -> Result<Option<Maps>, SolverError> {
-        self.maps.as_ref().map(|m| m.download(stream, GridDims::new(stored as u32, 1, 1))).transpose()
-    }
-}
-
-/// Uploads a solver's stored U into both U buffers (the cells the step
-/// skips keep their value in both) and its locals, if the model has any.
-pub(super) fn upload_fields<T: Scalar>(
-    stream: &Arc<CudaStream>,
-    (u, local): (&[T], &[T]),
-    (dev_u, dev_u_next, dev_local): (&mut CudaSlice<T>, &mut CudaSlice<T>, &mut CudaSlice<T>),
-) -> Result<(), SolverError> {
-    stream.memcpy_htod(u, dev_u).map_err(cuda("uploading U"))?;
-    stream.memcpy_htod(u, dev_u_next).map_err(cuda("uploading U"))?;
-    if !local.is_empty() {
-        stream.memcpy_htod(local, dev_local).map_err(cuda("uploading the locals"))?;
-    }
-    Ok(())
-}
 
 /// The compact layout's neighbour table on the device, in its form.
 pub(super) enum DeviceNeighbours {
@@ -214,94 +77,6 @@ pub(super) fn compact_kernel(classes: bool, neighbours: NeighbourForm) -> Kernel
     }
 }
 
-/// The entry points a tissue solver launches for model `M` in precision
-/// `T` with step kernel `kernel`: (step, stimulus, NaN check), the names
-/// it loads its module with.
-pub(super) fn tissue_entries<M: CellModel, T: Scalar>(
-    kernel: Kernel,
-) -> Result<[&'static str; 3], SolverError> {
-    let name = |model: &str, kernel| {
-        registry::entry_point(model, kernel, T::NAME)
-            .map(|e| e.name)
-            .ok_or_else(|| SolverError::MissingKernel { name: format!("{model} {kernel:?} {}", T::NAME) })
-    };
-    Ok([name(M::INFO.name, kernel)?, name("", Kernel::StimulateTissue)?, name("", Kernel::FlagNonfinite)?])
-}
-
-/// One step kernel's launch: what every tissue step kernel takes beside
-/// its layout (and the dense one's window), in the kernels' order (u,
-/// u_next, local, lay, step, coeffs[, window], rec).
-pub(super) struct StepLaunch<'a, T: Scalar, C> {
-    pub stream: &'a CudaStream,
-    pub f: &'a CudaFunction,
-    pub u: &'a CudaSlice<T>,
-    pub u_next: &'a mut CudaSlice<T>,
-    pub local: &'a mut CudaSlice<T>,
-    pub step: StepCoeffs<T>,
-    /// The model's coefficients.
-    pub coeffs: C,
-    pub rec: Recorder<T>,
-}
-
-impl<T: Scalar, C: Copy> StepLaunch<'_, T, C> {
-    /// Launches a dense step kernel over the slices `window` of the box
-    /// `lay.dims`: x and y by whole blocks, z a slice per block row.
-    ///
-    /// # Safety
-    /// `f` is the dense kernel of model `C`, in precision `T`, with classes
-    /// exactly when `lay.class` is set, and the arguments meet its
-    /// contract (`kernels_gpu::kernels::tissue::step_dense`).
-    pub(super) unsafe fn dense(self, lay: DenseTissue, window: ZWindow) -> Result<(), SolverError> {
-        let (bx, by) = DEFAULT_BLOCK;
-        let cfg = LaunchConfig {
-            grid_dim: (lay.dims.nx.div_ceil(bx), lay.dims.ny.div_ceil(by), window.len()),
-            block_dim: (bx, by, 1),
-            shared_mem_bytes: 0,
-        };
-        let (lay, window) = (ByValue(lay), ByValue(window));
-        let (step, coeffs, rec) = (ByValue(self.step), ByValue(self.coeffs), ByValue(self.rec));
-        let mut b = self.stream.launch_builder(self.f);
-        b.arg(self.u).arg(self.u_next).arg(self.local);
-        b.arg(&lay).arg(&step).arg(&coeffs).arg(&window).arg(&rec);
-        // SAFETY: per the contract.
-        unsafe { b.launch(cfg) }.map_err(cuda("launching the tissue step"))?;
-        Ok(())
-    }
-
-    /// Launches a compact step kernel, a thread per cell of `lay`.
-    ///
-    /// # Safety
-    /// `f` is the compact kernel of `lay`'s form ([`compact_kernel`]) of
-    /// model `C`, in precision `T`, and the arguments meet its contract
-    /// (`kernels_gpu::kernels::tissue::step_compact`).
-    pub(super) unsafe fn compact(self, lay: CompactLay) -> Result<(), SolverError> {
-        let cfg = LaunchConfig {
-            grid_dim: (lay.cells().div_ceil(FLAT_BLOCK), 1, 1),
-            block_dim: (FLAT_BLOCK, 1, 1),
-            shared_mem_bytes: 0,
-        };
-        let (step, coeffs, rec) = (ByValue(self.step), ByValue(self.coeffs), ByValue(self.rec));
-        // The argument of either type, alive as long as the builder.
-        let (indices, offsets);
-        let mut b = self.stream.launch_builder(self.f);
-        b.arg(self.u).arg(self.u_next).arg(self.local);
-        match lay {
-            CompactLay::Indices32(l) => {
-                indices = ByValue(l);
-                b.arg(&indices);
-            }
-            CompactLay::Offsets16(l) => {
-                offsets = ByValue(l);
-                b.arg(&offsets);
-            }
-        }
-        b.arg(&step).arg(&coeffs).arg(&rec);
-        // SAFETY: per the contract.
-        unsafe { b.launch(cfg) }.map_err(cuda("launching the tissue step"))?;
-        Ok(())
-    }
-}
-
 /// The layout's buffers beside the weights.
 enum LayoutBuffers {
     Dense { mask: CudaSlice<u8> },
@@ -309,32 +84,22 @@ enum LayoutBuffers {
 }
 
 pub struct TissueGpuSolver<M: CellModel, T: Scalar> {
-    stream: Arc<CudaStream>,
+    /// The stored cells' fields (local variable k of stored cell c at
+    /// `k * stored + c`; the weight table a row per stored cell, or a row
+    /// per class), kernels and events.
+    tissue: DeviceTissue<T>,
     device_name: String,
     storage: Storage,
-    step_fn: CudaFunction,
-    stimulate_fn: CudaFunction,
     step: StepCoeffs<T>,
     coeffs: M::Coeffs<T>,
     /// The device copy of the rate table `coeffs` point at (`--rate-tables`).
     _rate_table: Option<CudaSlice<T>>,
-    u: CudaSlice<T>,
-    u_next: CudaSlice<T>,
-    /// Local variable k of stored cell c at `k * stored + c`.
-    local: CudaSlice<T>,
-    /// The weight table: a row per stored cell, or a row per class.
-    weights: CudaSlice<T>,
     /// The class of every stored cell and each class's neighbour offsets
     /// (weights by class), and the table's rows.
     class: Option<(CudaSlice<u16>, CudaSlice<i32>)>,
     rows: u32,
     buffers: LayoutBuffers,
-    /// The NaN check's flags.
-    nonfinite: NonfiniteFlags,
     clock: EventClock,
-    stimuli: Vec<Option<DeviceStimulus<T>>>,
-    maps: MapsOnDevice<T>,
-    model: PhantomData<M>,
 }
 
 /// Device bytes of a tissue run: U twice, the locals, the weights (18 per
@@ -418,15 +183,12 @@ impl<M: CellModel, T: Scalar> TissueGpuSolver<M, T> {
             None => Kernel::TissueDense,
             Some(table) => compact_kernel(classes.is_some(), table.form()),
         };
-        let ctx = device.context();
-        let entries @ [step_name, stimulate_name, flag_name] = tissue_entries::<M, T>(kernel)?;
-        let (module, _) = device.load_kernels(ptx, &entries)?;
-        let stream = ctx.default_stream();
+        let stream = device.context().default_stream();
         let storage = Storage::new(op, layout);
         let stored = storage.stored();
-        let alloc = |n: usize, during| stream.alloc_zeros::<T>(n.max(1)).map_err(cuda(during));
         let (table, class, table_rows) = rows.parts(stored);
-        let weights = stream.clone_htod(table).map_err(cuda("uploading the weights"))?;
+        let sizes = (stored, M::Locals::<T>::COUNT * stored);
+        let tissue = DeviceTissue::new::<M>(device, ptx, stream.clone(), kernel, sizes, table)?;
         let class = class
             .map(|by| -> Result<_, SolverError> {
                 Ok((
@@ -446,13 +208,7 @@ impl<M: CellModel, T: Scalar> TissueGpuSolver<M, T> {
         };
         let device_coeffs = crate::backend::gpu::tables::device_coeffs::<M, T>(domain, &stream)?;
         let mut solver = Self {
-            step_fn: load_kernel(&module, step_name)?,
-            stimulate_fn: load_kernel(&module, stimulate_name)?,
-            nonfinite: NonfiniteFlags::new(&stream, load_kernel(&module, flag_name)?)?,
-            u: alloc(stored, "allocating U")?,
-            u_next: alloc(stored, "allocating U_next")?,
-            local: alloc(M::Locals::<T>::COUNT * stored, "allocating the locals")?,
-            weights,
+            tissue,
             class,
             rows: table_rows,
             buffers,
@@ -460,23 +216,15 @@ impl<M: CellModel, T: Scalar> TissueGpuSolver<M, T> {
             coeffs: device_coeffs.coeffs,
             _rate_table: device_coeffs.table,
             clock: EventClock::new(domain.dt_ms()),
-            stimuli: Vec::new(),
-            maps: MapsOnDevice::off(),
             device_name: device.info().name.clone(),
             storage,
-            stream,
-            model: PhantomData,
         };
         solver.set_state(initial)?;
         Ok(solver)
     }
 
     fn address<V>(&self, s: &CudaSlice<V>) -> u64 {
-        s.device_ptr(&self.stream).0
-    }
-
-    fn step_recorder(&self) -> Recorder<T> {
-        self.maps.recorder_at(self.clock.t_ms())
+        self.tissue.address(s)
     }
 
     /// Launches the stimuli due at the current step unless they are in U.
@@ -488,50 +236,24 @@ impl<M: CellModel, T: Scalar> TissueGpuSolver<M, T> {
             LayoutBuffers::Dense { .. } => 0u64,
             LayoutBuffers::Compact { index, .. } => self.address(index),
         };
-        let rec = self.step_recorder();
-        for (k, launch) in self.stimuli.iter().enumerate() {
-            let Some(launch) = launch else { continue };
-            if !self.clock.events.stimuli.stimuli[k].active_at(self.clock.step) {
-                continue;
-            }
-            // SAFETY: the stimulus kernel of T; U holds the stored cells,
-            // the stimulus's run lies in them; `index` is 0 (dense: stored
-            // cells are the box's) or the cell list of the compact layout;
-            // the recorder is off or over the stored cells' maps.
-            unsafe {
-                launch.launch(
-                    &self.stream,
-                    &self.stimulate_fn,
-                    &mut self.u,
-                    (self.storage.dims, index),
-                    rec,
-                )?
-            };
-        }
-        Ok(())
+        // SAFETY: `index` is 0 (dense: stored cells are the box's) or the
+        // cell list of the compact layout; a stimulus's run lies in the
+        // stored cells (`Storage::stimulus_ranges`).
+        unsafe { self.tissue.stimulate(&self.clock, (self.storage.dims, index)) }
     }
 
     fn launch_step(&mut self) -> Result<(), SolverError> {
         self.stimulate()?;
-        let rec = self.step_recorder();
-        let weights = self.address(&self.weights);
+        let weights = self.address(&self.tissue.weights);
         let (class, offsets) =
             self.class.as_ref().map_or((0, 0), |(c, o)| (self.address(c), self.address(o)));
         let rows = self.rows;
         let dims = self.storage.dims;
-        let launch = StepLaunch {
-            stream: &self.stream,
-            f: &self.step_fn,
-            u: &self.u,
-            u_next: &mut self.u_next,
-            local: &mut self.local,
-            step: self.step,
-            coeffs: self.coeffs,
-            rec,
-        };
+        let stream = self.tissue.stream.clone();
+        let launch = self.tissue.step_launch(self.step, self.coeffs, self.clock.t_ms());
         match &self.buffers {
             LayoutBuffers::Dense { mask } => {
-                let mask = mask.device_ptr(&self.stream).0;
+                let mask = mask.device_ptr(&stream).0;
                 let lay = DenseTissue { dims, weights, mask, class, rows, offsets };
                 // SAFETY: <model>_tissue_dense[_classes]_<t> takes (u,
                 // u_next, local, lay, step, coeffs, window, rec); U, U_next
@@ -549,9 +271,8 @@ impl<M: CellModel, T: Scalar> TissueGpuSolver<M, T> {
             }
             LayoutBuffers::Compact { neighbours, index } => {
                 let cells = self.storage.cells.len() as u32;
-                let index = index.device_ptr(&self.stream).0;
-                let lay =
-                    neighbours.lay(CompactFields { dims, cells, weights, index, class, rows }, &self.stream);
+                let index = index.device_ptr(&stream).0;
+                let lay = neighbours.lay(CompactFields { dims, cells, weights, index, class, rows }, &stream);
                 // SAFETY: the step kernel is <model>_tissue_compact[_classes]
                 // [_n16]_<t>, loaded for this table's form and the weights'
                 // storage (`compact_kernel`), and `lay` is typed by the same
@@ -565,7 +286,7 @@ impl<M: CellModel, T: Scalar> TissueGpuSolver<M, T> {
                 unsafe { launch.compact(lay)? };
             }
         }
-        std::mem::swap(&mut self.u, &mut self.u_next);
+        self.tissue.swap();
         self.clock.step += 1;
         Ok(())
     }
@@ -574,10 +295,10 @@ impl<M: CellModel, T: Scalar> TissueGpuSolver<M, T> {
     fn download(&mut self) -> Result<Vec<Vec<T>>, SolverError> {
         self.stimulate()?;
         let stored = self.storage.stored();
-        let mut vars = vec![self.stream.clone_dtoh(&self.u).map_err(cuda("downloading U"))?];
+        let mut vars = vec![self.tissue.download_u()?];
         let count = M::Locals::<T>::COUNT;
         if count > 0 {
-            let local = self.stream.clone_dtoh(&self.local).map_err(cuda("downloading the locals"))?;
+            let local = self.tissue.download_locals()?;
             vars.extend(local.chunks_exact(stored).take(count).map(<[T]>::to_vec));
         }
         Ok(vars)
@@ -610,7 +331,7 @@ impl<M: CellModel, T: Scalar> Solver<T> for TissueGpuSolver<M, T> {
     }
 
     fn synchronize(&mut self) -> Result<(), SolverError> {
-        self.stream.synchronize().map_err(cuda("running the tissue step"))
+        self.tissue.stream.synchronize().map_err(cuda("running the tissue step"))
     }
 
     fn state(&mut self) -> Result<State<T>, SolverError> {
@@ -622,8 +343,7 @@ impl<M: CellModel, T: Scalar> Solver<T> for TissueGpuSolver<M, T> {
     fn set_state(&mut self, state: &State<T>) -> Result<(), SolverError> {
         check_state::<M, T>(state, self.storage.dims);
         let vars = self.storage.vars(state);
-        let local: Vec<T> = vars[1..].concat();
-        upload_fields(&self.stream, (&vars[0], &local), (&mut self.u, &mut self.u_next, &mut self.local))
+        self.tissue.upload(&vars[0], &vars[1..].concat())
     }
 
     fn set_events(
@@ -633,26 +353,16 @@ impl<M: CellModel, T: Scalar> Solver<T> for TissueGpuSolver<M, T> {
         maps: Option<&Maps>,
     ) -> Result<(), SolverError> {
         assert_eq!(events.recording.is_some(), maps.is_some(), "maps exactly when recording");
-        let (dims, dt_ms) = (self.storage.dims, self.clock.dt_ms);
-        self.stimuli = events
-            .stimuli
-            .stimuli
-            .iter()
-            .map(|s| {
-                let ranges =
-                    self.storage.stimulus_range(s).map(|(first, end)| std::iter::once(first..end).collect());
-                DeviceStimulus::upload(&self.stream, s, dims, dt_ms, ranges.unwrap_or_default())
-            })
-            .collect::<Result<_, _>>()?;
+        let (s, dt_ms) = (&self.storage, self.clock.dt_ms);
+        let maps = maps.map(|m| s.maps_from_box(m));
+        self.tissue.set_events((events, dt_ms), s.dims, |x| s.stimulus_ranges(x), maps)?;
         self.clock.restart(events, start);
-        let stored = self.storage.stored();
-        self.maps.set(&self.stream, maps.map(|m| self.storage.maps_from_box(m)), stored, dt_ms)
+        Ok(())
     }
 
     fn maps(&mut self) -> Result<Option<Maps>, SolverError> {
         self.stimulate()?;
-        let stored = self.maps.download(&self.stream, self.storage.stored())?;
-        Ok(stored.map(|m| self.storage.maps_to_box(&m)))
+        Ok(self.tissue.maps()?.map(|m| self.storage.maps_to_box(&m)))
     }
 
     /// As the CPU tissue solver's: from the downloaded state, the cells
@@ -664,15 +374,16 @@ impl<M: CellModel, T: Scalar> Solver<T> for TissueGpuSolver<M, T> {
     }
 
     fn any_nonfinite(&mut self) -> Result<bool, SolverError> {
-        self.nonfinite.check_now(&self.u)
+        self.tissue.any_nonfinite()
     }
 
     fn begin_nonfinite_check(&mut self) -> Result<NonfiniteCheck, SolverError> {
-        self.nonfinite.begin_check(&self.u, self.maps.is_some())
+        let recording = self.tissue.has_maps();
+        self.tissue.begin_nonfinite_check(recording)
     }
 
     fn end_nonfinite_check(&mut self, check: NonfiniteCheck) -> Result<bool, SolverError> {
-        self.nonfinite.answer(check)
+        self.tissue.end_nonfinite_check(check)
     }
 }
 

@@ -6,6 +6,8 @@
 //! `.vti` files show the geometry (NaN is "no data" to numpy and
 //! ParaView) and PNG pictures draw it grey.
 
+use std::ops::Range;
+
 use kernels_gpu::{GridDims, ModelInfo};
 
 use kernels_gpu::events::SlicePlacement;
@@ -50,10 +52,13 @@ impl Storage {
         }
     }
 
-    /// The stored cells `first..end` a stimulus may touch (those of the
-    /// slices of its bounding box), or `None`.
-    pub fn stimulus_range(&self, s: &Stimulus) -> Option<(u32, u32)> {
-        let (origin, extent) = s.local_box(self.dims, self.dims, SlicePlacement::whole(self.dims.nz))?;
+    /// The run of stored cells a stimulus may touch (those of the slices
+    /// of its bounding box), if any: a list, as a part of a split has.
+    pub fn stimulus_ranges(&self, s: &Stimulus) -> Vec<Range<u32>> {
+        let Some((origin, extent)) = s.local_box(self.dims, self.dims, SlicePlacement::whole(self.dims.nz))
+        else {
+            return Vec::new();
+        };
         let slice = self.dims.slice_cells();
         let (lo, hi) = (origin.nz as usize * slice, (origin.nz + extent.nz) as usize * slice);
         let (first, end) = match self.layout {
@@ -63,7 +68,7 @@ impl Storage {
                 self.cells.partition_point(|&i| (i as usize) < hi),
             ),
         };
-        (first < end).then_some((first as u32, end as u32))
+        (first < end).then_some(first as u32..end as u32).into_iter().collect()
     }
 
     /// The box index table a kernel reads (0 for the dense layout, whose

@@ -22,11 +22,14 @@
 //! - [`neighbours`]: the compact layout's neighbour table as a solver
 //!   stores it, u32 indices or 16-bit offsets (chosen automatically);
 //! - [`cpu`], [`gpu`]: the solvers, one per backend, each with both
-//!   layouts; `solving`: what every tissue solver shares (the checks of
-//!   its inputs, the events and the step they go by);
+//!   layouts, made of one domain's fields with their events (the CPU's
+//!   `cpu::HostTissue`, the GPU's in `gpu_fields`); `solving`: what every
+//!   tissue solver shares beside (the checks of its inputs, the rest value
+//!   outside the tissue, the mask bits over the box);
 //! - [`split`], [`split_cpu`], [`split_gpu`]: the tissue split along z
 //!   over sub-domains of about equal numbers of tissue cells (several
-//!   GPUs), and its solvers.
+//!   GPUs), and its solvers, whose parts are those same fields with their
+//!   events, one per part, and an exchange of halos.
 
 pub mod conductivity;
 pub mod cpu;
@@ -35,6 +38,7 @@ pub mod error;
 pub mod files;
 pub mod geometry;
 pub mod gpu;
+mod gpu_fields;
 pub mod layout;
 pub mod maps;
 pub mod neighbours;

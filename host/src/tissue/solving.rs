@@ -1,7 +1,7 @@
 //! What the four tissue solvers (CPU and GPU, one domain or split into
-//! parts) share beside the kernels: the checks of what they are given, and
-//! the run's events with the step count that stimuli and maps go by. One
-//! copy, so that the solvers cannot drift apart in when a stimulus applies.
+//! parts) share beside the kernels: the checks of what they are given, the
+//! rest value outside the tissue and the mask bits over the box. (The
+//! event clock they go by is every solver's: `crate::events::clock`.)
 
 use kernels_gpu::events::SlicePlacement;
 use kernels_gpu::{CellModel, GridDims};
@@ -9,7 +9,6 @@ use kernels_gpu::{CellModel, GridDims};
 use super::weights::Operator;
 use crate::domain::Domain;
 use crate::events::stimulus::{Region, Stimulus};
-use crate::events::{EventStart, Events};
 use crate::scalar::Scalar;
 use crate::state::State;
 
@@ -42,47 +41,5 @@ pub(super) fn box_mask_bits(s: &Stimulus, dims: GridDims) -> Option<Vec<u32>> {
     match &s.region {
         Region::Mask(mask) => Some(mask.local_bits(dims, SlicePlacement::whole(dims.nz))),
         _ => None,
-    }
-}
-
-/// The run's events and where a solver stands in them: the step count
-/// (from the step `set_events` gives) and whether that step's stimuli are
-/// in U already, so that reading the state, the maps or the ECG between
-/// two steps applies them once.
-pub(super) struct EventClock {
-    pub dt_ms: f64,
-    /// The current step.
-    pub step: u64,
-    /// The step whose stimuli are in U.
-    stimulated: Option<u64>,
-    pub events: Events,
-}
-
-impl EventClock {
-    /// At step 0 without events.
-    pub fn new(dt_ms: f64) -> Self {
-        Self { dt_ms, step: 0, stimulated: None, events: Events::default() }
-    }
-
-    /// The time of the current step.
-    pub fn t_ms(&self) -> f64 {
-        self.step as f64 * self.dt_ms
-    }
-
-    /// Whether the stimuli of the current step are still to be applied;
-    /// from this call on they count as applied.
-    pub fn take_stimuli(&mut self) -> bool {
-        if self.stimulated == Some(self.step) {
-            return false;
-        }
-        self.stimulated = Some(self.step);
-        true
-    }
-
-    /// `events`, for a run that stands at `start`.
-    pub fn restart(&mut self, events: &Events, start: EventStart) {
-        self.events = events.clone();
-        self.step = start.step;
-        self.stimulated = start.stimuli_applied.then_some(start.step);
     }
 }

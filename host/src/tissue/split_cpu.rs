@@ -1,21 +1,18 @@
 //! The split tissue run on CPU sub-domains ([`super::split`]): the
-//! reference for the split on GPUs, testable without one. Each part steps
-//! its own cells with the functions the single-domain solver uses
-//! (`super::cpu`), then the halos of variable 0 are copied from the
-//! neighbours' boundary slices.
+//! reference for the split on GPUs, testable without one. Each part is
+//! the single-domain solver's fields and events (`super::cpu::HostTissue`)
+//! over its stored cells, stepped by the same functions; after every step
+//! the halos of variable 0 are copied from the neighbours' boundary slices.
 
-use std::marker::PhantomData;
-use std::ops::Range;
 use std::sync::Arc;
 
-use kernels_gpu::events::Recorder;
-use kernels_gpu::tissue::{DenseTissue, stimulate_stored_cell};
+use kernels_gpu::tissue::DenseTissue;
 use kernels_gpu::{CellModel, StepCoeffs};
 
-use super::cpu::{Buffers, Lay, host_recorder, step_range};
+use super::cpu::{HostTissue, Lay};
 use super::layout::TissueLayout;
 use super::neighbours::CompactFields;
-use super::solving::{EventClock, box_mask_bits, check_inputs, check_state, rest_u};
+use super::solving::{check_inputs, check_state, rest_u};
 use super::split::{Slab, TissueSplit};
 use super::storage::storage_name;
 use super::weights::Operator;
@@ -30,25 +27,23 @@ use crate::solver::{BackendKind, Solver, SolverError};
 use crate::state::State;
 use kernels_gpu::ecg::EcgProbe;
 
-/// One part's buffers, laid out as on a device.
+/// One part: its fields and events as the single domain's
+/// ([`HostTissue`]), and its weights.
 struct Part<T> {
-    u: Vec<T>,
-    u_next: Vec<T>,
-    /// Local variable k of the part's cell c at `k * stride + c`.
-    local: Vec<T>,
+    fields: HostTissue<T>,
     weights: Vec<T>,
-    /// The maps over the part's stored cells.
-    maps: Option<Maps>,
-    /// For each stimulus, the runs of stored cells it may touch here.
-    stimulus_ranges: Vec<Vec<Range<u32>>>,
 }
 
 impl<T: Scalar> Part<T> {
     fn load(&mut self, slab: &Slab, state: &State<T>) {
         let (u, local) = slab.scatter(state);
-        self.u_next.clone_from(&u);
-        self.u = u;
-        self.local = if local.is_empty() { vec![T::ZERO] } else { local };
+        self.fields.load(u, local);
+    }
+
+    /// Applies the stimuli due at the current step to the part's stored
+    /// cells (halos included), unless applied already.
+    fn stimulate(&mut self, slab: &Slab) {
+        self.fields.stimulate(slab.global, slab.index.as_ptr() as u64);
     }
 }
 
@@ -59,10 +54,6 @@ pub struct TissueCpuMultiSolver<M: CellModel, T: Scalar> {
     parts: Vec<Part<T>>,
     step: StepCoeffs<T>,
     coeffs: M::Coeffs<T>,
-    clock: EventClock,
-    /// Each mask stimulus's bits over the whole box.
-    mask_bits: Vec<Option<Vec<u32>>>,
-    model: PhantomData<M>,
 }
 
 impl<M: CellModel, T: Scalar> TissueCpuMultiSolver<M, T> {
@@ -87,14 +78,8 @@ impl<M: CellModel, T: Scalar> TissueCpuMultiSolver<M, T> {
             .slabs
             .iter()
             .map(|slab| {
-                let mut part = Part {
-                    u: Vec::new(),
-                    u_next: Vec::new(),
-                    local: Vec::new(),
-                    weights: slab.weights::<T>(op),
-                    maps: None,
-                    stimulus_ranges: Vec::new(),
-                };
+                let fields = HostTissue::new(slab.stored(), domain.dt_ms());
+                let mut part = Part { fields, weights: slab.weights::<T>(op) };
                 part.load(slab, initial);
                 part
             })
@@ -105,9 +90,6 @@ impl<M: CellModel, T: Scalar> TissueCpuMultiSolver<M, T> {
             // As the single domain: the weights are in 1/time.
             step: StepCoeffs::new(domain.dt_ms(), domain.dt_ms()),
             coeffs: domain.model_coeffs::<M, T>(),
-            clock: EventClock::new(domain.dt_ms()),
-            mask_bits: Vec::new(),
-            model: PhantomData,
         }
     }
 
@@ -120,48 +102,25 @@ impl<M: CellModel, T: Scalar> TissueCpuMultiSolver<M, T> {
         for i in 0..self.parts.len() {
             for side in 0..2 {
                 let Some((j, send)) = self.split.halo_source(i, side) else { continue };
-                let values = self.parts[j].u[send.start as usize..send.end as usize].to_vec();
+                let values = self.parts[j].fields.u[send.start as usize..send.end as usize].to_vec();
                 let recv = self.split.slabs[i].recv[side].clone();
-                self.parts[i].u[recv.start as usize..recv.end as usize].copy_from_slice(&values);
+                self.parts[i].fields.u[recv.start as usize..recv.end as usize].copy_from_slice(&values);
             }
         }
     }
 
-    /// Applies the stimuli due at the current step to every stored cell
-    /// (halos included), unless applied already.
+    /// Applies the stimuli due at the current step to every part, unless
+    /// applied already.
     fn stimulate(&mut self) {
-        if !self.clock.take_stimuli() {
-            return;
-        }
-        for (k, s) in self.clock.events.stimuli.stimuli.iter().enumerate() {
-            if !s.active_at(self.clock.step) {
-                continue;
-            }
-            for (slab, part) in self.split.slabs.iter().zip(&mut self.parts) {
-                let mut args = s.args::<T>(slab.global, self.clock.dt_ms);
-                if let Some(bits) = &self.mask_bits[k] {
-                    args.mask = bits.as_ptr() as u64;
-                }
-                let rec: Recorder<T> = host_recorder(&mut part.maps, slab.stored(), &self.clock);
-                let (u, index) = (part.u.as_mut_ptr(), slab.index.as_ptr() as u64);
-                for range in &part.stimulus_ranges[k] {
-                    for c in range.clone() {
-                        // SAFETY: c is a stored cell of `u` with its box
-                        // index in the table (the ranges leave out the
-                        // halo slices beyond the grid); the mask bits
-                        // cover the whole box; the recorder is over the
-                        // part's stored cells.
-                        unsafe { stimulate_stored_cell(u, slab.global, index, &args, &rec, c) };
-                    }
-                }
-            }
+        for (slab, part) in self.split.slabs.iter().zip(&mut self.parts) {
+            part.stimulate(slab);
         }
     }
 
+    /// One step of every part (after its stimuli), then the exchange.
     fn step_once(&mut self) {
-        self.stimulate();
         for (slab, part) in self.split.slabs.iter().zip(&mut self.parts) {
-            let rec = host_recorder(&mut part.maps, slab.stored(), &self.clock);
+            part.stimulate(slab);
             let (weights, rows) = (part.weights.as_ptr() as u64, slab.stride() as u32);
             let lay = match &slab.neighbours {
                 None => Lay::Dense(DenseTissue {
@@ -179,23 +138,15 @@ impl<M: CellModel, T: Scalar> TissueCpuMultiSolver<M, T> {
                     )
                 }
             };
-            let bufs = Buffers {
-                u: part.u.as_ptr() as u64,
-                u_next: part.u_next.as_mut_ptr() as u64,
-                local: part.local.as_mut_ptr() as u64,
-            };
             let stepped = slab.stepped.start as usize..slab.stepped.end as usize;
             // SAFETY: U holds the stored cells; the weights, the locals and
             // the neighbour table the stride's cells; every nonzero weight
             // of a stepped cell points at a stored cell (dense: inside the
             // part's box, whose halo slices hold the slices next to the
-            // owned ones; compact: the table's entries); the recorder is
-            // over the stored cells.
-            unsafe { step_range::<M, T>(bufs, lay, &self.step, &self.coeffs, &rec, stepped) };
-            std::mem::swap(&mut part.u, &mut part.u_next);
+            // owned ones; compact: the table's entries).
+            unsafe { part.fields.step::<M>(lay, &self.step, &self.coeffs, stepped) };
         }
         self.exchange_halos();
-        self.clock.step += 1;
     }
 }
 
@@ -220,13 +171,10 @@ impl<M: CellModel, T: Scalar> Solver<T> for TissueCpuMultiSolver<M, T> {
         Ok(())
     }
 
-    fn synchronize(&mut self) -> Result<(), SolverError> {
-        Ok(())
-    }
-
     fn state(&mut self) -> Result<State<T>, SolverError> {
         self.stimulate();
-        let parts: Vec<(&[T], &[T])> = self.parts.iter().map(|p| (&p.u[..], &p.local[..])).collect();
+        let parts: Vec<(&[T], &[T])> =
+            self.parts.iter().map(|p| (&p.fields.u[..], &p.fields.local[..])).collect();
         Ok(self.split.gather(M::INFO, &parts))
     }
 
@@ -244,20 +192,16 @@ impl<M: CellModel, T: Scalar> Solver<T> for TissueCpuMultiSolver<M, T> {
         start: EventStart,
         maps: Option<&Maps>,
     ) -> Result<(), SolverError> {
-        assert_eq!(events.recording.is_some(), maps.is_some(), "maps exactly when recording");
-        let global = self.split.slabs[0].global;
-        self.mask_bits = events.stimuli.stimuli.iter().map(|s| box_mask_bits(s, global)).collect();
         for (slab, part) in self.split.slabs.iter().zip(&mut self.parts) {
-            part.stimulus_ranges = events.stimuli.stimuli.iter().map(|s| slab.stimulus_ranges(s)).collect();
-            part.maps = maps.map(|m| slab.scatter_maps(m));
+            let ranges = events.stimuli.stimuli.iter().map(|s| slab.stimulus_ranges(s)).collect();
+            part.fields.set_events((events, start), slab.global, ranges, maps.map(|m| slab.scatter_maps(m)));
         }
-        self.clock.restart(events, start);
         Ok(())
     }
 
     fn maps(&mut self) -> Result<Option<Maps>, SolverError> {
         self.stimulate();
-        let parts: Option<Vec<Maps>> = self.parts.iter().map(|p| p.maps.clone()).collect();
+        let parts: Option<Vec<Maps>> = self.parts.iter().map(|p| p.fields.events.maps.clone()).collect();
         Ok(parts.map(|p| self.split.gather_maps(&p)))
     }
 
@@ -265,11 +209,11 @@ impl<M: CellModel, T: Scalar> Solver<T> for TissueCpuMultiSolver<M, T> {
     /// outside the tissue at the model's rest.
     fn ecg(&mut self, probes: &[EcgProbe]) -> Result<Vec<f64>, SolverError> {
         self.stimulate();
-        let field = self.split.u_to_box(self.parts.iter().map(|p| &p.u[..]), rest_u::<M, T>());
+        let field = self.split.u_to_box(self.parts.iter().map(|p| &p.fields.u[..]), rest_u::<M, T>());
         Ok(pseudo_ecg_at(&field, self.split.slabs[0].global, probes))
     }
 
     fn any_nonfinite(&mut self) -> Result<bool, SolverError> {
-        Ok(self.parts.iter().any(|p| p.u.iter().any(|x| !x.is_finite())))
+        Ok(self.parts.iter().any(|p| p.fields.any_nonfinite()))
     }
 }

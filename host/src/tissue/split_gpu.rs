@@ -29,32 +29,28 @@ use std::marker::PhantomData;
 use std::ops::Range;
 use std::sync::Arc;
 
-use cudarc::driver::{
-    CudaContext, CudaEvent, CudaFunction, CudaSlice, CudaStream, DevicePtr, PinnedHostSlice,
-};
+use cudarc::driver::{CudaContext, CudaEvent, CudaSlice, CudaStream, DevicePtr, PinnedHostSlice};
 use kernels_gpu::registry::Kernel;
 use kernels_gpu::tissue::{DIRECTIONS, DenseTissue};
 use kernels_gpu::{CellModel, Locals, StepCoeffs, ZWindow};
 use thiserror::Error;
 
-use super::gpu::{
-    DeviceNeighbours, DeviceStimulus, MapsOnDevice, StepLaunch, compact_kernel, tissue_entries, upload_fields,
-};
+use super::gpu::{DeviceNeighbours, compact_kernel};
+use super::gpu_fields::DeviceTissue;
 use super::layout::TissueLayout;
 use super::neighbours::CompactFields;
-use super::solving::{EventClock, check_inputs, check_state, rest_u};
+use super::solving::{check_inputs, check_state, rest_u};
 use super::split::{Slab, TissueSplit};
 use super::storage::storage_name;
 use super::weights::Operator;
-use crate::backend::gpu::cuda::{cuda, load_kernel};
+use crate::backend::gpu::cuda::cuda;
 use crate::backend::gpu::device::GpuDevice;
-use crate::backend::gpu::nonfinite::NonfiniteFlags;
 use crate::backend::gpu::solver::SliceGeometry;
 use crate::backend::gpu::tables::{DeviceCoeffs, device_coeffs};
 use crate::domain::Domain;
 use crate::events::ecg::pseudo_ecg_at;
 use crate::events::recording::Maps;
-use crate::events::{EventStart, Events};
+use crate::events::{EventClock, EventStart, Events};
 use crate::layout::zsplit::SplitError;
 use crate::multi::error::MultiError;
 use crate::multi::gpu::{Exchange, gpus_name, idle_all};
@@ -112,34 +108,25 @@ enum LayoutBuffers {
     Compact { neighbours: DeviceNeighbours },
 }
 
-/// One part on its GPU.
+/// One part on its GPU: its fields, kernels and events as the single
+/// domain's ([`DeviceTissue`], at the stride), and what the exchange needs.
 struct Part<T> {
     ctx: Arc<CudaContext>,
-    stream: Arc<CudaStream>,
-    step_fn: CudaFunction,
-    stimulate_fn: CudaFunction,
-    u: CudaSlice<T>,
-    u_next: CudaSlice<T>,
-    local: CudaSlice<T>,
-    weights: CudaSlice<T>,
+    tissue: DeviceTissue<T>,
     buffers: LayoutBuffers,
     /// Box index of every stored cell (the stimulus kernel's table).
     index: CudaSlice<u32>,
-    /// The NaN check of this part's cells.
-    nonfinite: NonfiniteFlags,
     /// This part's work of the latest step, its copies included.
     done: CudaEvent,
     /// Host exchange: the boundary cells are in the pinned buffers.
     staged: CudaEvent,
     /// Host exchange: the cells sent down (0) and up (1).
     pinned: [Option<PinnedHostSlice<u8>>; 2],
-    stimuli: Vec<Option<DeviceStimulus<T>>>,
-    maps: MapsOnDevice<T>,
 }
 
 impl<T: Scalar> Part<T> {
-    fn address<V>(&self, s: &CudaSlice<V>) -> u64 {
-        s.device_ptr(&self.stream).0
+    fn stream(&self) -> &Arc<CudaStream> {
+        &self.tissue.stream
     }
 
     /// Stored cells `r` of a U buffer, as a one-row copy.
@@ -155,7 +142,7 @@ impl<T: Scalar> Part<T> {
 
     fn upload(&mut self, slab: &Slab, state: &State<T>) -> Result<(), SolverError> {
         let (u, local) = slab.scatter(state);
-        upload_fields(&self.stream, (&u, &local), (&mut self.u, &mut self.u_next, &mut self.local))
+        self.tissue.upload(&u, &local)
     }
 }
 
@@ -226,7 +213,7 @@ impl<M: CellModel, T: Scalar> TissueGpuMultiSolver<M, T> {
             .collect::<Result<Vec<_>, _>>()?;
         let coeffs = parts
             .iter()
-            .map(|part| device_coeffs::<M, T>(domain, &part.stream))
+            .map(|part| device_coeffs::<M, T>(domain, part.stream()))
             .collect::<Result<Vec<_>, _>>()?;
         let solver = Self {
             step: StepCoeffs::new(domain.dt_ms(), domain.dt_ms()),
@@ -242,7 +229,7 @@ impl<M: CellModel, T: Scalar> TissueGpuMultiSolver<M, T> {
             // The uploads ran on the parts' streams: finish them, and give
             // every `done` a first record for the first step to wait for.
             part.ctx.synchronize().map_err(cuda("uploading the sub-domains"))?;
-            part.done.record(&part.stream).map_err(cuda("recording an event"))?;
+            part.done.record(part.stream()).map_err(cuda("recording an event"))?;
         }
         Ok(solver)
     }
@@ -261,11 +248,10 @@ impl<M: CellModel, T: Scalar> TissueGpuMultiSolver<M, T> {
         };
         let ctx = device.context().clone();
         ctx.bind_to_thread().map_err(cuda("binding a context"))?;
-        let entries @ [step_name, stimulate_name, flag_name] = tissue_entries::<M, T>(kernel)?;
-        let (module, _) = device.load_kernels(ptx, &entries)?;
         let stream = ctx.new_stream().map_err(cuda("creating a stream"))?;
-        let (stored, stride) = (slab.stored(), slab.stride());
-        let alloc = |n: usize, during| stream.alloc_zeros::<T>(n.max(1)).map_err(cuda(during));
+        let sizes = (slab.stored(), M::Locals::<T>::COUNT * slab.stride());
+        let tissue =
+            DeviceTissue::new::<M>(device, ptx, stream.clone(), kernel, sizes, &slab.weights::<T>(op))?;
         let buffers = match &slab.neighbours {
             None => LayoutBuffers::Dense {
                 mask: stream.clone_htod(&slab.mask).map_err(cuda("uploading the mask"))?,
@@ -284,21 +270,12 @@ impl<M: CellModel, T: Scalar> TissueGpuMultiSolver<M, T> {
                 .map_err(cuda("allocating pinned host memory"))
         };
         let mut part = Part {
-            step_fn: load_kernel(&module, step_name)?,
-            stimulate_fn: load_kernel(&module, stimulate_name)?,
-            u: alloc(stored, "allocating U")?,
-            u_next: alloc(stored, "allocating U_next")?,
-            local: alloc(M::Locals::<T>::COUNT * stride, "allocating the locals")?,
-            weights: stream.clone_htod(&slab.weights::<T>(op)).map_err(cuda("uploading the weights"))?,
+            tissue,
             buffers,
             index: stream.clone_htod(&slab.index).map_err(cuda("uploading the cell index"))?,
-            nonfinite: NonfiniteFlags::new(&stream, load_kernel(&module, flag_name)?)?,
             done: event()?,
             staged: event()?,
             pinned: [pinned()?, pinned()?],
-            stimuli: Vec::new(),
-            maps: MapsOnDevice::off(),
-            stream,
             ctx,
         };
         part.upload(slab, initial)?;
@@ -313,7 +290,7 @@ impl<M: CellModel, T: Scalar> TissueGpuMultiSolver<M, T> {
     fn order(&self, i: usize) -> Result<(), SolverError> {
         for side in 0..2 {
             if let Some((j, _)) = self.split.halo_source(i, side) {
-                self.parts[i].stream.wait(&self.parts[j].done).map_err(cuda("ordering steps"))?;
+                self.parts[i].stream().wait(&self.parts[j].done).map_err(cuda("ordering steps"))?;
             }
         }
         Ok(())
@@ -326,28 +303,17 @@ impl<M: CellModel, T: Scalar> TissueGpuMultiSolver<M, T> {
             return Ok(());
         }
         let global = self.split.slabs[0].global;
-        let step = self.clock.step;
-        let active: Vec<bool> = self.clock.events.stimuli.stimuli.iter().map(|s| s.active_at(step)).collect();
-        if !active.contains(&true) {
+        if !self.clock.events.stimuli.any_active_at(self.clock.step) {
             return Ok(());
         }
-        let t_ms = self.clock.t_ms();
         for i in 0..self.parts.len() {
             self.order(i)?;
             let part = &mut self.parts[i];
-            let index = part.address(&part.index);
-            let rec = part.maps.recorder_at(t_ms);
-            for (k, launch) in part.stimuli.iter().enumerate() {
-                let Some(launch) = launch.as_ref().filter(|_| active[k]) else { continue };
-                // SAFETY: the stimulus kernel of T; U holds the part's
-                // stored cells, the runs lie in them and leave out the
-                // halo slices beyond the grid; `index` holds the box index
-                // of every stored cell of the whole grid; the recorder is
-                // off or over the stored cells' maps.
-                unsafe {
-                    launch.launch(&part.stream, &part.stimulate_fn, &mut part.u, (global, index), rec)?
-                };
-            }
+            let index = part.tissue.address(&part.index);
+            // SAFETY: the stimuli's runs leave out the halo slices beyond
+            // the grid; `index` holds the box index of every stored cell
+            // of the whole grid.
+            unsafe { part.tissue.stimulate(&self.clock, (global, index))? };
         }
         Ok(())
     }
@@ -360,22 +326,14 @@ impl<M: CellModel, T: Scalar> TissueGpuMultiSolver<M, T> {
             self.order(i)?;
             let slab = &self.split.slabs[i];
             let part = &mut self.parts[i];
-            let weights = part.address(&part.weights);
-            let index = part.address(&part.index);
-            let launch = StepLaunch {
-                stream: &part.stream,
-                f: &part.step_fn,
-                u: &part.u,
-                u_next: &mut part.u_next,
-                local: &mut part.local,
-                step: self.step,
-                coeffs: self.coeffs[i].coeffs,
-                rec: part.maps.recorder_at(t_ms),
-            };
+            let weights = part.tissue.address(&part.tissue.weights);
+            let index = part.tissue.address(&part.index);
+            let stream = part.tissue.stream.clone();
+            let launch = part.tissue.step_launch(self.step, self.coeffs[i].coeffs, t_ms);
             match &part.buffers {
                 LayoutBuffers::Dense { mask } => {
                     let dims = slab.local;
-                    let (mask, rows) = (mask.device_ptr(&part.stream).0, dims.cells() as u32);
+                    let (mask, rows) = (mask.device_ptr(&stream).0, dims.cells() as u32);
                     let lay = DenseTissue { dims, weights, mask, class: 0, rows, offsets: 0 };
                     // SAFETY: <model>_tissue_dense_<t> takes (u, u_next,
                     // local, lay, step, coeffs, window, rec); the buffers
@@ -391,7 +349,7 @@ impl<M: CellModel, T: Scalar> TissueGpuMultiSolver<M, T> {
                 LayoutBuffers::Compact { neighbours } => {
                     let (dims, cells) = (slab.global, slab.stepped.end);
                     let fields = CompactFields { dims, cells, weights, index, class: 0, rows: cells };
-                    let lay = neighbours.lay(fields, &part.stream);
+                    let lay = neighbours.lay(fields, &stream);
                     // SAFETY: the step kernel is <model>_tissue_compact[_n16]
                     // _<t>, loaded for this table's form (`compact_kernel`),
                     // and `lay` is typed by the same table; U, U_next hold
@@ -408,7 +366,7 @@ impl<M: CellModel, T: Scalar> TissueGpuMultiSolver<M, T> {
         }
         self.exchange_halos()?;
         for part in &mut self.parts {
-            std::mem::swap(&mut part.u, &mut part.u_next);
+            part.tissue.swap();
         }
         self.clock.step += 1;
         Ok(())
@@ -431,9 +389,9 @@ impl<M: CellModel, T: Scalar> TissueGpuMultiSolver<M, T> {
                     let (src, dst) = (&self.parts[*i], &self.parts[*j]);
                     let recv = &self.split.slabs[*j].recv[*side];
                     copy_slice_peer(
-                        (&src.ctx, src.address(&src.u_next), Part::<T>::geometry(send)),
-                        (&dst.ctx, dst.address(&dst.u_next), Part::<T>::geometry(recv)),
-                        &src.stream,
+                        (&src.ctx, src.tissue.address(&src.tissue.u_next), Part::<T>::geometry(send)),
+                        (&dst.ctx, dst.tissue.address(&dst.tissue.u_next), Part::<T>::geometry(recv)),
+                        src.stream(),
                     )?;
                 }
             }
@@ -443,34 +401,39 @@ impl<M: CellModel, T: Scalar> TissueGpuMultiSolver<M, T> {
                     let src = &self.parts[*i];
                     let host = src.pinned[1 - side].as_ref().expect("pinned buffers");
                     copy_slice_to_host(
-                        src.address(&src.u_next),
+                        src.tissue.address(&src.tissue.u_next),
                         Part::<T>::geometry(send),
                         (host, 0),
-                        &src.stream,
+                        src.stream(),
                     )?;
                 }
                 for part in &self.parts {
-                    part.staged.record(&part.stream).map_err(cuda("recording an event"))?;
+                    part.staged.record(part.stream()).map_err(cuda("recording an event"))?;
                 }
                 for (j, side, i, _) in &routes {
                     let (src, dst) = (&self.parts[*i], &self.parts[*j]);
-                    dst.stream.wait(&src.staged).map_err(cuda("ordering halo copies"))?;
+                    dst.stream().wait(&src.staged).map_err(cuda("ordering halo copies"))?;
                     let host = src.pinned[1 - side].as_ref().expect("pinned buffers");
                     let recv = &self.split.slabs[*j].recv[*side];
                     let at = Part::<T>::geometry(recv);
-                    copy_slice_from_host((host, 0), dst.address(&dst.u_next), at, &dst.stream)?;
+                    copy_slice_from_host(
+                        (host, 0),
+                        dst.tissue.address(&dst.tissue.u_next),
+                        at,
+                        dst.stream(),
+                    )?;
                 }
             }
         }
         for part in &self.parts {
-            part.done.record(&part.stream).map_err(cuda("recording an event"))?;
+            part.done.record(part.stream()).map_err(cuda("recording an event"))?;
         }
         Ok(())
     }
 
     fn synchronize_all(&self) -> Result<(), SolverError> {
         for part in &self.parts {
-            part.stream.synchronize().map_err(cuda("running the split tissue step"))?;
+            part.stream().synchronize().map_err(cuda("running the split tissue step"))?;
         }
         Ok(())
     }
@@ -479,14 +442,7 @@ impl<M: CellModel, T: Scalar> TissueGpuMultiSolver<M, T> {
     fn download(&mut self) -> Result<Vec<Downloaded<T>>, SolverError> {
         self.stimulate()?;
         self.synchronize_all()?;
-        self.parts
-            .iter()
-            .map(|p| {
-                let u = p.stream.clone_dtoh(&p.u).map_err(cuda("downloading U"))?;
-                let local = p.stream.clone_dtoh(&p.local).map_err(cuda("downloading the locals"))?;
-                Ok((u, local))
-            })
-            .collect()
+        self.parts.iter().map(|p| Ok((p.tissue.download_u()?, p.tissue.download_locals()?))).collect()
     }
 }
 
@@ -536,17 +492,11 @@ impl<M: CellModel, T: Scalar> Solver<T> for TissueGpuMultiSolver<M, T> {
         start: EventStart,
         maps: Option<&Maps>,
     ) -> Result<(), SolverError> {
-        assert_eq!(events.recording.is_some(), maps.is_some(), "maps exactly when recording");
         self.synchronize_all()?;
         let (global, dt_ms) = (self.split.slabs[0].global, self.clock.dt_ms);
         for (slab, part) in self.split.slabs.iter().zip(&mut self.parts) {
-            part.stimuli = events
-                .stimuli
-                .stimuli
-                .iter()
-                .map(|s| DeviceStimulus::upload(&part.stream, s, global, dt_ms, slab.stimulus_ranges(s)))
-                .collect::<Result<_, _>>()?;
-            part.maps.set(&part.stream, maps.map(|m| slab.scatter_maps(m)), slab.stored(), dt_ms)?;
+            let maps = maps.map(|m| slab.scatter_maps(m));
+            part.tissue.set_events((events, dt_ms), global, |s| slab.stimulus_ranges(s), maps)?;
         }
         self.clock.restart(events, start);
         self.synchronize_all()
@@ -556,8 +506,8 @@ impl<M: CellModel, T: Scalar> Solver<T> for TissueGpuMultiSolver<M, T> {
         self.stimulate()?;
         self.synchronize_all()?;
         let mut parts = Vec::with_capacity(self.parts.len());
-        for (slab, part) in self.split.slabs.iter().zip(&self.parts) {
-            let Some(maps) = part.maps.download(&part.stream, slab.stored())? else { return Ok(None) };
+        for part in &self.parts {
+            let Some(maps) = part.tissue.maps()? else { return Ok(None) };
             parts.push(maps);
         }
         Ok(Some(self.split.gather_maps(&parts)))
@@ -575,10 +525,10 @@ impl<M: CellModel, T: Scalar> Solver<T> for TissueGpuMultiSolver<M, T> {
         self.synchronize_all()?;
         // Every part's check is enqueued before any is waited for.
         let checks: Vec<NonfiniteCheck> =
-            self.parts.iter_mut().map(|p| p.nonfinite.begin_check(&p.u, false)).collect::<Result<_, _>>()?;
+            self.parts.iter_mut().map(|p| p.tissue.begin_nonfinite_check(false)).collect::<Result<_, _>>()?;
         let mut any = false;
         for (part, check) in self.parts.iter_mut().zip(checks) {
-            any |= part.nonfinite.answer(check)?;
+            any |= part.tissue.end_nonfinite_check(check)?;
         }
         Ok(any)
     }

@@ -1,13 +1,16 @@
 //! What every CUDA caller of the GPU backends shares: a driver failure as
-//! a [`SolverError`] that says what was being done, an entry point looked
-//! up by name, and `kernels-gpu`'s `#[repr(C)]` structs passed by value.
+//! a [`SolverError`] that says what was being done, an entry point named
+//! by the registry and looked up by name, and `kernels-gpu`'s `#[repr(C)]`
+//! structs passed by value.
 //! Below the solvers, so that their helpers (graphs, maps, flags, tables)
 //! need nothing of them.
 
 use std::sync::Arc;
 
 use cudarc::driver::{CudaFunction, CudaModule, DeviceRepr, DriverError};
+use kernels_gpu::registry::{self, Kernel};
 
+use crate::scalar::Scalar;
 use crate::solver::SolverError;
 
 /// Passes a `#[repr(C)]` struct of `kernels-gpu` by value as a kernel
@@ -33,4 +36,13 @@ pub(crate) fn cuda(during: &'static str) -> impl FnOnce(DriverError) -> SolverEr
 /// registry ([`SolverError::MissingKernel`]).
 pub(crate) fn load_kernel(module: &Arc<CudaModule>, name: &str) -> Result<CudaFunction, SolverError> {
     module.load_function(name).map_err(|_| SolverError::MissingKernel { name: name.into() })
+}
+
+/// The registry's name of `kernel` for `model` ("" for the kernels of
+/// every model) in precision `T`; missing, it is a build older than the
+/// registry ([`SolverError::MissingKernel`]).
+pub(crate) fn entry_name<T: Scalar>(model: &str, kernel: Kernel) -> Result<&'static str, SolverError> {
+    registry::entry_point(model, kernel, T::NAME)
+        .map(|e| e.name)
+        .ok_or_else(|| SolverError::MissingKernel { name: format!("{model} {kernel:?} {}", T::NAME) })
 }

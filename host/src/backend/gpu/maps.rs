@@ -7,9 +7,11 @@ use std::sync::Arc;
 
 use cudarc::driver::{CudaSlice, CudaStream, DevicePtr};
 use kernels_gpu::GridDims;
+use kernels_gpu::events::Recorder;
 
 use super::cuda::cuda;
 use crate::events::recording::{Maps, Recording};
+use crate::scalar::Scalar;
 use crate::solver::SolverError;
 
 /// The maps on one device, over one buffer's cells (row-major).
@@ -65,5 +67,53 @@ impl DeviceMaps {
                 None => None,
             },
         })
+    }
+}
+
+/// A solver's maps on its device, if it records them, and the recorder
+/// its kernels stamp them through (off without maps).
+pub(crate) struct MapsOnDevice<T> {
+    maps: Option<DeviceMaps>,
+    recorder: Recorder<T>,
+}
+
+impl<T: Scalar> MapsOnDevice<T> {
+    pub fn off() -> Self {
+        Self { maps: None, recorder: Recorder::off() }
+    }
+
+    /// `maps` (over the solver's `cells` cells) on `stream`'s device, or
+    /// none.
+    pub fn set(
+        &mut self,
+        stream: &Arc<CudaStream>,
+        maps: Option<&Maps>,
+        cells: usize,
+        dt_ms: f64,
+    ) -> Result<(), SolverError> {
+        *self = Self::off();
+        if let Some(maps) = maps {
+            let device = DeviceMaps::upload(stream, maps)?;
+            let addresses = device.addresses(stream);
+            self.recorder = maps.recording.recorder::<T>(addresses, cells, dt_ms);
+            self.maps = Some(device);
+        }
+        Ok(())
+    }
+
+    /// The recorder of the step at `t_ms`.
+    pub fn recorder_at(&self, t_ms: f64) -> Recorder<T> {
+        self.recorder.at(t_ms)
+    }
+
+    /// Whether the solver records maps.
+    pub fn is_some(&self) -> bool {
+        self.maps.is_some()
+    }
+
+    /// The maps downloaded on `stream`, as maps of `dims` (the solver's
+    /// cells in that shape); none without maps.
+    pub fn download(&self, stream: &Arc<CudaStream>, dims: GridDims) -> Result<Option<Maps>, SolverError> {
+        self.maps.as_ref().map(|m| m.download(stream, dims)).transpose()
     }
 }

@@ -1,7 +1,7 @@
 //! The whole grid's state and maps gathered from the parts (across ranks
 //! through NCCL), and every GPU waited for.
 
-use cudarc::driver::DevicePtr;
+use cudarc::driver::{DevicePtr, DeviceRepr, ValidAsZeroBits};
 use kernels_gpu::CellModel;
 use kernels_gpu::GridDims;
 
@@ -24,42 +24,40 @@ impl<M: CellModel, T: Scalar> GpuMultiSolver<M, T> {
     /// The global state on every rank: each packs its owned slices, one
     /// NCCL all-gather puts every chunk on every GPU.
     pub(super) fn all_gather_state(&mut self, local: &State<T>) -> Result<State<T>, SolverError> {
-        let p = &self.parts[0];
-        let chunk = self.split.pack_owned(local, p.index);
+        let chunk = self.split.pack_owned(local, self.parts[0].index);
         let d = local.dims();
-        let send = p.copy.clone_htod(&chunk).map_err(cuda("uploading the owned slab"))?;
-        let all = p
-            .copy
-            .alloc_zeros::<T>(chunk.len() * self.split.parts())
-            .map_err(cuda("allocating the gathered fields"))?;
-        {
-            let (s, _s) = send.device_ptr(&p.copy);
-            let (r, _r) = all.device_ptr(&p.copy);
-            let comm = p.comm.as_ref().expect("ranks have a communicator");
-            // SAFETY: `send` holds one chunk and `all` one chunk per rank.
-            unsafe { comm.all_gather(s, r, chunk.len() * T::BYTES, DataType::Uint8, p.copy.cu_stream())? };
-        }
-        let gathered = p.copy.clone_dtoh(&all).map_err(cuda("downloading the gathered fields"))?;
+        let during =
+            ["uploading the owned slab", "allocating the gathered fields", "downloading the gathered fields"];
+        let gathered = self.all_gather(&chunk, during)?;
         Ok(self.split.unpack_gathered(M::INFO, d.nx, d.ny, &gathered))
     }
 
     /// Equal chunks of bytes from every rank, concatenated in rank order
     /// (one NCCL all-gather).
     pub(super) fn all_gather_bytes(&mut self, chunk: &[u8]) -> Result<Vec<u8>, SolverError> {
+        self.all_gather(chunk, ["uploading a chunk to gather", "allocating a gather", "downloading a gather"])
+    }
+
+    /// Equal chunks of values from every rank, concatenated in rank order:
+    /// one NCCL all-gather of their bytes; `during` names the upload, the
+    /// allocation and the download for their errors.
+    fn all_gather<V: DeviceRepr + ValidAsZeroBits>(
+        &mut self,
+        chunk: &[V],
+        [upload, allocate, download]: [&'static str; 3],
+    ) -> Result<Vec<V>, SolverError> {
         let p = &self.parts[0];
-        let send = p.copy.clone_htod(chunk).map_err(cuda("uploading a chunk to gather"))?;
-        let all = p
-            .copy
-            .alloc_zeros::<u8>(chunk.len() * self.split.parts())
-            .map_err(cuda("allocating a gather"))?;
+        let send = p.copy.clone_htod(chunk).map_err(cuda(upload))?;
+        let all = p.copy.alloc_zeros::<V>(chunk.len() * self.split.parts()).map_err(cuda(allocate))?;
         {
             let (s, _s) = send.device_ptr(&p.copy);
             let (r, _r) = all.device_ptr(&p.copy);
             let comm = p.comm.as_ref().expect("ranks have a communicator");
+            let bytes = std::mem::size_of_val(chunk);
             // SAFETY: `send` holds one chunk and `all` one chunk per rank.
-            unsafe { comm.all_gather(s, r, chunk.len(), DataType::Uint8, p.copy.cu_stream())? };
+            unsafe { comm.all_gather(s, r, bytes, DataType::Uint8, p.copy.cu_stream())? };
         }
-        p.copy.clone_dtoh(&all).map_err(cuda("downloading a gather"))
+        p.copy.clone_dtoh(&all).map_err(cuda(download))
     }
 
     /// The whole grid's maps on every rank: each rank sends its local maps

@@ -12,7 +12,6 @@ use kernels_gpu::{CellModel, FLAT_BLOCK, GridDims, TowerLayout, ZWindow};
 
 use super::resident::{GpuSolver, Layout, PhaseBuffers, StimulusLaunch};
 use crate::backend::gpu::cuda::{ByValue, cuda};
-use crate::backend::gpu::maps::DeviceMaps;
 use crate::events::recording::Maps;
 use crate::events::stimulus::Region;
 use crate::events::tips::ChargedPlaquette;
@@ -43,7 +42,7 @@ impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
                 launches.push(None);
                 continue;
             };
-            let mut args = s.args::<T>(whole, self.dt_ms);
+            let mut args = s.args::<T>(whole, self.clock.dt_ms);
             let mask = match &s.region {
                 Region::Mask(mask) => {
                     let bits = mask.local_bits(self.dims, place);
@@ -56,20 +55,13 @@ impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
             launches.push(Some(StimulusLaunch { args, origin, extent, _mask: mask }));
         }
         self.stimuli = launches;
-        self.events = events.clone();
-        self.step_count = start.step;
-        self.stimulated = start.stimuli_applied.then_some(start.step);
+        self.clock.restart(events, start);
         self.place = place;
-        self.maps = None;
-        self.recorder = Recorder::off();
         self.graphs.clear();
         if let Some(maps) = maps {
             assert_eq!(maps.dims, self.dims, "maps of this buffer");
-            let device = DeviceMaps::upload(&self.stream, maps)?;
-            let addresses = device.addresses(&self.stream);
-            self.recorder = maps.recording.recorder::<T>(addresses, self.dims.cells(), self.dt_ms);
-            self.maps = Some(device);
         }
+        self.maps.set(&self.stream, maps, self.dims.cells(), self.clock.dt_ms)?;
         Ok(())
     }
 
@@ -78,8 +70,7 @@ impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
     pub(crate) fn local_maps(&mut self) -> Result<Option<Maps>, SolverError> {
         let stream = self.stream.clone();
         self.stimulate_on(&stream)?;
-        let Some(device) = &self.maps else { return Ok(None) };
-        Ok(Some(device.download(&self.stream, self.dims)?))
+        self.maps.download(&self.stream, self.dims)
     }
 
     /// The unscaled pseudo-ECG sums of the slices of `window` at each
@@ -225,7 +216,7 @@ impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
 
     /// The recorder for the step about to be taken.
     pub(super) fn step_recorder(&self) -> Recorder<T> {
-        self.recorder.at(self.step_count as f64 * self.dt_ms)
+        self.maps.recorder_at(self.clock.t_ms())
     }
 
     /// Launches, on `stream`, the stimuli due at the current step unless
@@ -233,15 +224,14 @@ impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
     /// orders after it) and before U or the maps are read. Returns whether
     /// it launched any.
     pub(crate) fn stimulate_on(&mut self, stream: &Arc<CudaStream>) -> Result<bool, SolverError> {
-        let step = self.step_count;
-        if self.stimulated == Some(step) {
+        let step = self.clock.step;
+        if !self.clock.take_stimuli() {
             return Ok(false);
         }
-        self.stimulated = Some(step);
         let mut any = false;
         for (k, launch) in self.stimuli.iter().enumerate() {
             let Some(launch) = launch else { continue };
-            if !self.events.stimuli.stimuli[k].active_at(step) {
+            if !self.clock.events.stimuli.stimuli[k].active_at(step) {
                 continue;
             }
             any = true;

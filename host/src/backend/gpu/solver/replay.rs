@@ -37,7 +37,7 @@ impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
     /// step per launch (a blocked pass's arguments name its first step),
     /// and no maps (the recorder carries each step's time).
     pub(super) fn replays_graphs(&self) -> bool {
-        self.use_graphs && self.config.kind != KernelKind::Blocked && self.maps.is_none()
+        self.use_graphs && self.config.kind != KernelKind::Blocked && !self.maps.is_some()
     }
 
     /// `steps` steps, the quiet stretches between stimuli replayed as
@@ -66,14 +66,14 @@ impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
     /// the current step's stimuli are applied before them, and none is
     /// due inside.
     fn quiet_steps(&self, limit: u32) -> u64 {
-        pass_steps(u32::MAX, limit as u64, self.step_count, |step| self.stimulus_due(step)) as u64
+        pass_steps(u32::MAX, limit as u64, self.clock.step, |step| self.stimulus_due(step)) as u64
     }
 
     /// Whether a stimulus of this buffer is active at step `step`.
     pub(super) fn stimulus_due(&self, step: u64) -> bool {
         self.stimuli
             .iter()
-            .zip(&self.events.stimuli.stimuli)
+            .zip(&self.clock.events.stimuli.stimuli)
             .any(|(launch, s)| launch.is_some() && s.active_at(step))
     }
 
@@ -99,14 +99,14 @@ impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
             unsafe { graphs.launch(stream, steps, buffers, |capture| self.record_pass(capture, steps)) };
         self.graphs = graphs;
         launched?;
-        self.step_count += steps as u64;
+        self.clock.step += steps as u64;
         Ok(())
     }
 
     /// Enqueues `steps` steps on `capture` (a stream being captured, so
     /// nothing runs) and leaves the buffers and the step count as they were.
     fn record_pass(&mut self, capture: &Arc<CudaStream>, steps: u32) -> Result<(), SolverError> {
-        let start = self.step_count;
+        let start = self.clock.step;
         let mut taken = 0;
         let mut recorded = Ok(());
         while taken < steps {
@@ -120,7 +120,7 @@ impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
         if taken % 2 == 1 {
             std::mem::swap(&mut self.u, &mut self.u_next);
         }
-        self.step_count = start;
+        self.clock.step = start;
         recorded
     }
 }

@@ -7,18 +7,18 @@ use std::marker::PhantomData;
 use std::sync::Arc;
 
 use cudarc::driver::{CudaFunction, CudaSlice, CudaStream, DevicePtr, PinnedHostSlice};
-use kernels_gpu::events::{Recorder, SlicePlacement, StimulusArgs};
-use kernels_gpu::registry::{self, Kernel};
+use kernels_gpu::events::{SlicePlacement, StimulusArgs};
+use kernels_gpu::registry::Kernel;
 use kernels_gpu::{CellModel, GridDims, Locals, StepCoeffs, TowerLayout};
 
-use crate::backend::gpu::cuda::{cuda, load_kernel};
+use crate::backend::gpu::cuda::{cuda, entry_name, load_kernel};
 use crate::backend::gpu::device::GpuDevice;
 use crate::backend::gpu::graph::StepGraphs;
-use crate::backend::gpu::maps::DeviceMaps;
+use crate::backend::gpu::maps::MapsOnDevice;
 use crate::backend::gpu::nonfinite::NonfiniteFlags;
 use crate::backend::gpu::tables::device_coeffs;
 use crate::domain::Domain;
-use crate::events::Events;
+use crate::events::EventClock;
 use crate::kernel_config::{KernelConfig, KernelKind, SHARED_WITHOUT_OPT_IN};
 use crate::layout::tower;
 use crate::scalar::Scalar;
@@ -88,19 +88,17 @@ pub struct GpuSolver<M: CellModel, T: Scalar> {
     /// V at the previous phase-singularity sample and the kernel's list
     /// (allocated at the first sample).
     pub(super) phase: Option<PhaseBuffers<T>>,
-    /// Steps taken, counted from the run's start (sets stimuli and times).
-    pub(super) step_count: u64,
-    /// The step whose stimuli are in U.
-    pub(super) stimulated: Option<u64>,
-    pub(super) dt_ms: f64,
+    /// The run's events, the steps taken, counted from the run's start
+    /// (they set stimuli and times), and whether that step's stimuli are
+    /// in U.
+    pub(super) clock: EventClock,
     /// Where this buffer's slices lie in the whole grid.
     pub(super) place: SlicePlacement,
-    pub(super) events: Events,
     /// Each stimulus's arguments and its box in this buffer, if it touches it.
     pub(super) stimuli: Vec<Option<StimulusLaunch<T>>>,
-    pub(super) maps: Option<DeviceMaps>,
-    /// Off, or over `maps`; its time is set per step.
-    pub(super) recorder: Recorder<T>,
+    /// The maps of this buffer's cells and the recorder the kernels stamp
+    /// them through (its time set per step).
+    pub(super) maps: MapsOnDevice<T>,
     pub(super) model: PhantomData<M>,
 }
 
@@ -157,18 +155,9 @@ impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
             config.kind.entry_point(M::INFO.name, grid.axes(), T::PRECISION).ok_or_else(|| {
                 SolverError::MissingKernel { name: format!("{} {}", M::INFO.name, config.kind) }
             })?;
-        let flag_name = registry::entry_point("", Kernel::FlagNonfinite, T::NAME)
-            .expect("the registry lists the NaN check")
-            .name;
-        let stimulate_name = registry::entry_point("", Kernel::Stimulate, T::NAME)
-            .expect("the registry lists the stimulus")
-            .name;
-        let ecg_name = registry::entry_point("", Kernel::EcgPartial, T::NAME)
-            .expect("the registry lists the ECG sum")
-            .name;
-        let phase_name = registry::entry_point("", Kernel::PhasePlaquettes, T::NAME)
-            .expect("the registry lists the phase kernel")
-            .name;
+        let entry = |kernel| entry_name::<T>("", kernel);
+        let (flag_name, stimulate_name) = (entry(Kernel::FlagNonfinite)?, entry(Kernel::Stimulate)?);
+        let (ecg_name, phase_name) = (entry(Kernel::EcgPartial)?, entry(Kernel::PhasePlaquettes)?);
         let (module, programmatic) =
             device.load_kernels(ptx, &[step_name, flag_name, stimulate_name, ecg_name, phase_name])?;
         let stream = device.stream.clone();
@@ -203,14 +192,10 @@ impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
             phase_fn: load_kernel(&module, phase_name)?,
             phase: None,
             staging: None,
-            step_count: 0,
-            stimulated: None,
-            dt_ms: domain.dt_ms(),
+            clock: EventClock::new(domain.dt_ms()),
             place: SlicePlacement::whole(dims.nz),
-            events: Events::default(),
             stimuli: Vec::new(),
-            maps: None,
-            recorder: Recorder::off(),
+            maps: MapsOnDevice::off(),
             use_graphs: true,
             graphs: StepGraphs::new(programmatic),
             programmatic,
@@ -253,14 +238,14 @@ impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
 
     /// The step the next launch takes.
     pub(crate) fn step_count(&self) -> u64 {
-        self.step_count
+        self.clock.step
     }
 
     /// Whether a stimulus of the run is due at `step` anywhere in the whole
     /// grid, this buffer's share or not (the sub-domains of a split end
     /// their passes together).
     pub(crate) fn stimulus_due_anywhere(&self, step: u64) -> bool {
-        self.events.stimuli.any_active_at(step)
+        self.clock.events.stimuli.any_active_at(step)
     }
 
     /// Device addresses of the buffers a pass writes, one per variable: U_next,
@@ -283,7 +268,7 @@ impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
         if let Some(next) = self.local_next.as_mut() {
             std::mem::swap(&mut self.local, next);
         }
-        self.step_count += 1;
+        self.clock.step += 1;
     }
 
     /// Device address of U_next (where a step writes, and where halo slices

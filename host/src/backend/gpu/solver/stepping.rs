@@ -23,11 +23,11 @@ impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
         let mut left = steps;
         while left > 0 {
             let k =
-                pass_steps(self.config.steps_per_pass, left, self.step_count, |step| self.stimulus_due(step));
+                pass_steps(self.config.steps_per_pass, left, self.clock.step, |step| self.stimulus_due(step));
             self.stimulate_on(&stream)?;
             self.launch_blocked(&stream, ZWindow::all(self.grid.nz), k)?;
             self.swap_buffers();
-            self.step_count += k as u64 - 1;
+            self.clock.step += k as u64 - 1;
             left -= k as u64;
         }
         Ok(())
@@ -45,7 +45,7 @@ impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
         assert!(self.grid.axes() == 3, "checked by KernelConfig::check");
         let block = (self.config.block.x, self.config.block.y);
         let pass =
-            Pass { steps, z_chunk: self.config.effective_z_chunk(window.len()), first_step: self.step_count };
+            Pass { steps, z_chunk: self.config.effective_z_chunk(window.len()), first_step: self.clock.step };
         let shape = blocked::launch_shape(self.grid, block, window, pass.z_chunk, steps);
         let cfg = LaunchConfig {
             grid_dim: shape.grid,
@@ -122,8 +122,9 @@ impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
         assert!(window.end <= self.grid.nz, "window {window:?} inside the grid");
         match (self.config.kind, self.layout) {
             (KernelKind::Naive | KernelKind::Csw, Layout::RowMajor) => self.launch_row_major(stream, window),
-            (KernelKind::Tower, Layout::Towers(lay)) => self.launch_tower(stream, lay, window),
-            (KernelKind::TowerMarch, Layout::Towers(lay)) => self.launch_tower_march(stream, lay, window),
+            (KernelKind::Tower | KernelKind::TowerMarch, Layout::Towers(lay)) => {
+                self.launch_towers(stream, lay, window)
+            }
             (KernelKind::Columns, Layout::RowMajor) => self.launch_columns(stream, window),
             // One step per launch where the caller steps windows (one pass of one step).
             (KernelKind::Blocked, Layout::RowMajor) => self.launch_blocked(stream, window, 1),
@@ -147,96 +148,87 @@ impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
         assert!(self.grid.cells() < u32::MAX as usize, "32-bit indices");
     }
 
-    /// `naive` and `csw`: `(u, u_next, local, dims, step, coeffs, window, rec)`.
-    fn launch_row_major(&mut self, stream: &Arc<CudaStream>, window: ZWindow) -> Result<(), SolverError> {
-        self.check_buffers(self.grid.cells());
+    /// Launches the step kernel on `stream` with its parameters in the
+    /// order every kernel but the blocked one takes them: `(u, u_next,
+    /// local, lay, step, coeffs, window, rec)`, then `z_chunk` for the
+    /// kernels that march along z.
+    ///
+    /// # Safety
+    /// The step kernel takes exactly these parameters (`lay` the grid or
+    /// the tower layout it was chosen for), and the caller has checked the
+    /// buffers against them (`check_buffers`).
+    unsafe fn launch_kernel<L: Copy>(
+        &mut self,
+        stream: &Arc<CudaStream>,
+        lay: L,
+        window: ZWindow,
+        z_chunk: Option<u32>,
+    ) -> Result<(), SolverError> {
         let cfg = self.launch_config(window);
-        let (dims, step, coeffs, window_arg) =
-            (ByValue(self.grid), ByValue(self.step), ByValue(self.coeffs), ByValue(window));
+        let (lay, step, coeffs, window_arg) =
+            (ByValue(lay), ByValue(self.step), ByValue(self.coeffs), ByValue(window));
         let rec = ByValue(self.step_recorder());
         let mut launch = stream.launch_builder(&self.step_fn);
         launch.arg(&self.u).arg(&mut self.u_next).arg(&mut self.local);
-        launch.arg(&dims).arg(&step).arg(&coeffs).arg(&window_arg).arg(&rec);
+        launch.arg(&lay).arg(&step).arg(&coeffs).arg(&window_arg).arg(&rec);
+        if let Some(z_chunk) = &z_chunk {
+            launch.arg(z_chunk);
+        }
+        // SAFETY: the parameters as the caller promises; grid, block and
+        // shared memory come from `KernelConfig`, which implements each
+        // kernel's documented launch shape.
+        unsafe { launch.launch(cfg) }.map_err(cuda("launching the step kernel"))?;
+        Ok(())
+    }
+
+    /// `naive` and `csw`: `(u, u_next, local, dims, step, coeffs, window, rec)`.
+    fn launch_row_major(&mut self, stream: &Arc<CudaStream>, window: ZWindow) -> Result<(), SolverError> {
+        self.check_buffers(self.grid.cells());
         // SAFETY: the entry point is this model's naive or csw kernel for
         // this precision and grid shape (from the registry), whose
         // parameters are exactly these, in this order; the buffers are
         // distinct allocations of the lengths `check_buffers` verified (U
         // and U_next of the compacted grid, the locals of every cell); the
         // grid has the number of axes the entry point was chosen for and
-        // fewer than 2^32 cells; the window lies inside it; grid, block and
-        // shared memory come from `KernelConfig`, which implements each
-        // kernel's documented launch shape, and `check` accepted this grid;
-        // the recorder is off or over maps of this grid's cells.
-        unsafe { launch.launch(cfg) }.map_err(cuda("launching the step kernel"))?;
-        Ok(())
+        // fewer than 2^32 cells; the window lies inside it; `check`
+        // accepted this grid; the recorder is off or over maps of this
+        // grid's cells.
+        unsafe { self.launch_kernel(stream, self.grid, window, None) }
     }
 
     /// `columns`: `(u, u_next, local, dims, step, coeffs, window, rec, z_chunk)`.
     fn launch_columns(&mut self, stream: &Arc<CudaStream>, window: ZWindow) -> Result<(), SolverError> {
         self.check_buffers(self.grid.cells());
         assert!(self.grid.nx.is_multiple_of(4) && self.grid.axes() == 3, "checked by KernelConfig::check");
-        let cfg = self.launch_config(window);
         let z_chunk = self.config.effective_z_chunk(window.len());
-        let (dims, step, coeffs, window_arg) =
-            (ByValue(self.grid), ByValue(self.step), ByValue(self.coeffs), ByValue(window));
-        let rec = ByValue(self.step_recorder());
-        let mut launch = stream.launch_builder(&self.step_fn);
-        launch.arg(&self.u).arg(&mut self.u_next).arg(&mut self.local);
-        launch.arg(&dims).arg(&step).arg(&coeffs).arg(&window_arg).arg(&rec).arg(&z_chunk);
         // SAFETY: as in `launch_row_major`, and: nx is a multiple of 4 and
         // the grid has three axes (asserted); the buffers are separate
         // allocations, so 256-byte aligned, and the locals of variable k
         // start at k * cells, a multiple of 4; z_chunk >= 1 and the grid's
         // z extent is ceil(window / z_chunk) from the same value
         // (`KernelConfig::grid`).
-        unsafe { launch.launch(cfg) }.map_err(cuda("launching the step kernel"))?;
-        Ok(())
+        unsafe { self.launch_kernel(stream, self.grid, window, Some(z_chunk)) }
     }
 
-    /// `tower`: `(u, u_next, local, layout, step, coeffs, window, rec)`.
-    fn launch_tower(
+    /// `tower`: `(u, u_next, local, layout, step, coeffs, window, rec)`;
+    /// `tower_march`: the same and `z_chunk`.
+    fn launch_towers(
         &mut self,
         stream: &Arc<CudaStream>,
         lay: TowerLayout,
         window: ZWindow,
     ) -> Result<(), SolverError> {
         self.check_buffers(lay.ds_size() as usize);
-        let cfg = self.launch_config(window);
-        let (layout, step, coeffs, window_arg) =
-            (ByValue(lay), ByValue(self.step), ByValue(self.coeffs), ByValue(window));
-        let rec = ByValue(self.step_recorder());
-        let mut launch = stream.launch_builder(&self.step_fn);
-        launch.arg(&self.u).arg(&mut self.u_next).arg(&mut self.local);
-        launch.arg(&layout).arg(&step).arg(&coeffs).arg(&window_arg).arg(&rec);
+        let march = self.config.kind == KernelKind::TowerMarch;
+        let z_chunk = march.then(|| self.config.effective_z_chunk(window.len()));
+        assert!(z_chunk.is_none_or(|z| z >= 1), "a block climbs at least one slice");
         // SAFETY: as in `launch_row_major`, with U and U_next in the tower
         // layout `lay` (ds_size elements each, checked) with valid extra
         // lines (packed on upload, kept by the kernel), the grid a whole
-        // number of towers with at least 2 cells along every axis (`check`).
-        unsafe { launch.launch(cfg) }.map_err(cuda("launching the step kernel"))?;
-        Ok(())
-    }
-
-    /// `tower_march`: `(u, u_next, local, layout, step, coeffs, window, rec, z_chunk)`.
-    fn launch_tower_march(
-        &mut self,
-        stream: &Arc<CudaStream>,
-        lay: TowerLayout,
-        window: ZWindow,
-    ) -> Result<(), SolverError> {
-        self.check_buffers(lay.ds_size() as usize);
-        let cfg = self.launch_config(window);
-        let z_chunk = self.config.effective_z_chunk(window.len());
-        assert!(z_chunk >= 1, "a block climbs at least one slice");
-        let (layout, step, coeffs, window_arg) =
-            (ByValue(lay), ByValue(self.step), ByValue(self.coeffs), ByValue(window));
-        let rec = ByValue(self.step_recorder());
-        let mut launch = stream.launch_builder(&self.step_fn);
-        launch.arg(&self.u).arg(&mut self.u_next).arg(&mut self.local);
-        launch.arg(&layout).arg(&step).arg(&coeffs).arg(&window_arg).arg(&rec).arg(&z_chunk);
-        // SAFETY: as in `launch_tower`; z_chunk >= 1 and the grid's z extent
-        // is ceil(window / z_chunk) from the same value (`KernelConfig::grid`).
-        unsafe { launch.launch(cfg) }.map_err(cuda("launching the step kernel"))?;
-        Ok(())
+        // number of towers with at least 2 cells along every axis (`check`);
+        // the marching kernel's z_chunk >= 1 and the grid's z extent is
+        // ceil(window / z_chunk) from the same value (`KernelConfig::grid`).
+        unsafe { self.launch_kernel(stream, lay, window, z_chunk) }
     }
 
     /// Advances the slices of `window` by a pass of `steps` steps from U
@@ -264,6 +256,6 @@ impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
     /// Takes the pass of `steps` steps just launched: the buffers swap.
     pub(crate) fn finish_pass(&mut self, steps: u32) {
         self.swap_buffers();
-        self.step_count += steps as u64 - 1;
+        self.clock.step += steps as u64 - 1;
     }
 }
