@@ -18,6 +18,7 @@ use clap::Args;
 use fibril_host::backend::{BlockSize, KernelConfig, KernelKind};
 use fibril_host::init::InitialCondition;
 use fibril_host::io::write_json_atomic;
+use fibril_host::simulation::Mesh;
 use fibril_host::{CellModel, Domain, ModelVisitor, Scalar, dispatch};
 use serde::Serialize;
 
@@ -300,7 +301,7 @@ fn measure<M: CellModel, T: Scalar>(
     let initial = InitialCondition::Planar.state::<T>(M::INFO, domain.dims());
     let (kernel, kernel_tuning) =
         kernel_for::<M, T>(selected, &args.compute, kernel, domain, &initial, None)?;
-    let mut solver = build_solver::<M, T>(selected, &args.compute, kernel, domain, &initial)?;
+    let mut solver = build_solver::<M, T>(&Mesh::Grid, selected, &args.compute, kernel, domain, &initial)?;
     drop(initial);
 
     // With several processes, `any_rank` is a barrier: every rank starts

@@ -21,6 +21,7 @@ use fibril_host::io::queue::SnapshotQueue;
 use fibril_host::io::snapshots::{Formats, SnapshotWriter};
 use fibril_host::io::{OutputDir, ResumeFrom, write_json_atomic};
 use fibril_host::outputs::{EcgSampler, Sampler, Saved, TipsSampler, samplers};
+use fibril_host::simulation::Mesh;
 use fibril_host::time::{MAX_STEPS, short};
 use fibril_host::units::UnitTags;
 use fibril_host::{CellModel, Domain, GridDims, ModelVisitor, Scalar, dispatch};
@@ -606,7 +607,7 @@ fn start<M: CellModel, T: Scalar>(config: &RunConfig, plan: &mut Plan) -> anyhow
                 plan.recording.as_ref(),
             )?;
             tuning = found;
-            build_solver::<M, T>(&plan.selected, &config.compute, kernel, domain, &initial)?
+            build_solver::<M, T>(&Mesh::Grid, &plan.selected, &config.compute, kernel, domain, &initial)?
         }
     };
     drop(initial);

@@ -355,21 +355,10 @@ pub fn gpu_options(compute: &ComputeArgs) -> GpuOptions {
     }
 }
 
-/// Builds the solver of model `M` on the selected backend with `initial`
-/// as its state (`kernel` may differ from `compute`'s in a sweep), through
-/// the library's one factory ([`SolverPlan`]).
+/// Builds the solver of model `M` for `mesh` on the selected backend with
+/// `initial` as its state (`kernel` may differ from `compute`'s in a
+/// sweep), through the library's one factory ([`SolverPlan`]).
 pub fn build_solver<M: CellModel, T: Scalar>(
-    selected: &Selected,
-    compute: &ComputeArgs,
-    kernel: KernelConfig,
-    domain: &Domain,
-    initial: &State<T>,
-) -> anyhow::Result<Box<dyn Solver<T>>> {
-    build_on::<M, T>(&Mesh::Grid, selected, compute, kernel, domain, initial)
-}
-
-/// [`build_solver`] for any mesh.
-pub fn build_on<M: CellModel, T: Scalar>(
     mesh: &Mesh,
     selected: &Selected,
     compute: &ComputeArgs,

@@ -29,6 +29,7 @@ use std::time::Instant;
 
 use anyhow::Context;
 use fibril_host::backend::{GpuDevice, KernelConfig, KernelKind};
+use fibril_host::simulation::Mesh;
 
 use fibril_host::events::recording::Recording;
 use fibril_host::{CellModel, Domain, GridDims, ModelInfo, Precision, Scalar, State};
@@ -332,7 +333,7 @@ fn time_one<M: CellModel, T: Scalar>(
     domain: &Domain,
     initial: &State<T>,
 ) -> anyhow::Result<f64> {
-    let mut solver = build_solver::<M, T>(selected, compute, kernel, domain, initial)?;
+    let mut solver = build_solver::<M, T>(&Mesh::Grid, selected, compute, kernel, domain, initial)?;
     let mut stretch = |steps: u64| -> anyhow::Result<f64> {
         let t0 = Instant::now();
         solver.advance(steps)?;

@@ -130,6 +130,17 @@ pub(crate) fn area_over(img: &mut Rgb) -> DrawingArea<BitMapBackend<'_>, Shift> 
     BitMapBackend::with_buffer(&mut img.pixels, (w, h)).into_drawing_area()
 }
 
+/// Width, height and RGB pixels of a PNG this module encoded (for tests
+/// that check the pixels written).
+#[cfg(test)]
+pub(crate) fn decode_rgb(png: &[u8]) -> (usize, usize, Vec<u8>) {
+    let mut reader = png::Decoder::new(std::io::Cursor::new(png)).read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+    let frame = reader.next_frame(&mut buf).unwrap();
+    assert_eq!(frame.color_type, png::ColorType::Rgb);
+    (frame.width as usize, frame.height as usize, buf)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -287,14 +287,6 @@ mod tests {
     use super::*;
     use crate::io::colormap::viridis;
 
-    fn decode(png: &[u8]) -> (usize, usize, Vec<u8>) {
-        let mut reader = png::Decoder::new(std::io::Cursor::new(png)).read_info().unwrap();
-        let mut buf = vec![0; reader.output_buffer_size().unwrap()];
-        let frame = reader.next_frame(&mut buf).unwrap();
-        assert_eq!(frame.color_type, png::ColorType::Rgb);
-        (frame.width as usize, frame.height as usize, buf)
-    }
-
     #[test]
     fn every_panel_pixel_is_the_colour_of_its_cell() {
         // A field that differs in every cell, on an odd, non-cubic grid.
@@ -302,7 +294,7 @@ mod tests {
         let field = Array3::from_shape_fn((nz, ny, nx), |(z, y, x)| (x + 4 * y + 20 * z) as f32);
         let (lo, hi) = (0.0, 139.0);
         let (img, panels, bar) = draw_midplanes(&field, lo, hi, "U  t = 1 ms", "U").unwrap();
-        let (w, h, pixels) = decode(&img.encode_png().unwrap());
+        let (w, h, pixels) = crate::io::canvas::decode_rgb(&img.encode_png().unwrap());
         assert_eq!((w, h, &pixels), (img.width, img.height, &img.pixels), "the PNG holds the picture");
 
         let scale = 256 / 7; // capped at 8

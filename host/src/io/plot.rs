@@ -318,13 +318,7 @@ fn draw_legend<'a, 'b: 'a>(chart: &mut Chart<'a, 'b>, series: &[Series]) -> Resu
 mod tests {
     use super::*;
 
-    fn decode(png: &[u8]) -> (u32, u32, Vec<u8>) {
-        let mut reader = png::Decoder::new(std::io::Cursor::new(png)).read_info().unwrap();
-        let mut buf = vec![0; reader.output_buffer_size().unwrap()];
-        let frame = reader.next_frame(&mut buf).unwrap();
-        assert_eq!(frame.color_type, png::ColorType::Rgb);
-        (frame.width, frame.height, buf)
-    }
+    use crate::io::canvas::decode_rgb as decode;
 
     /// Pixels of colour `c` inside `rect`, as (column, row). Lines are
     /// anti-aliased: a pixel within 48 of `c` in each channel is more

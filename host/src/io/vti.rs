@@ -12,6 +12,7 @@ use std::io;
 use std::path::Path;
 
 use crate::io::atomic::write_atomic;
+use crate::io::xml_text::{attr, bad};
 use crate::scalar::Scalar;
 
 /// Appends little-endian bytes to a buffer.
@@ -127,18 +128,6 @@ impl VtiImage {
     pub fn array(&self, name: &str) -> Option<&[f64]> {
         self.arrays.iter().find(|a| a.0 == name).map(|a| a.2.as_slice())
     }
-}
-
-fn bad(msg: impl Into<String>) -> io::Error {
-    io::Error::new(io::ErrorKind::InvalidData, msg.into())
-}
-
-/// The value of `name="..."` in `tag`.
-fn attr<'a>(tag: &'a str, name: &str) -> Option<&'a str> {
-    let key = format!(" {name}=\"");
-    let start = tag.find(&key)? + key.len();
-    let len = tag[start..].find('"')?;
-    Some(&tag[start..start + len])
 }
 
 fn numbers<const N: usize>(text: &str) -> io::Result<[f64; N]> {

@@ -19,6 +19,7 @@ use std::io::{self, Read};
 use std::path::Path;
 
 use crate::io::bounded::{self, MAX_FIELD_BYTES};
+use crate::io::xml_text::{attr, bad};
 
 /// One array of a `.vti` file, widened to f64.
 #[derive(Clone, Debug, PartialEq)]
@@ -52,18 +53,6 @@ impl VtiFile {
     pub fn field(&self, name: &str) -> Option<&VtiField> {
         self.fields.iter().find(|f| f.name == name)
     }
-}
-
-fn bad(msg: impl Into<String>) -> io::Error {
-    io::Error::new(io::ErrorKind::InvalidData, msg.into())
-}
-
-/// The value of `name="..."` in a tag's text.
-fn attr<'a>(tag: &'a str, name: &str) -> Option<&'a str> {
-    let key = format!(" {name}=\"");
-    let start = tag.find(&key)? + key.len();
-    let len = tag[start..].find('"')?;
-    Some(&tag[start..start + len])
 }
 
 fn numbers(text: &str) -> io::Result<Vec<f64>> {

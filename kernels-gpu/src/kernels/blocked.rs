@@ -1,7 +1,7 @@
 //! Temporal blocking on the GPU: k steps per pass (the algorithm and its
 //! tiling are in [`crate::blocked`], shared with the CPU emulator).
 
-use super::StepArgs;
+use super::entry::StepArgs;
 use crate::blocked::{Column, Pass, PassArgs, Shared, Tile, run_block};
 use crate::gpu::{block_dim, block_idx, dynamic_shared, sync_threads, thread_idx};
 use crate::layout::grid::{GridDims, ZWindow};

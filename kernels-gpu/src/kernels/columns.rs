@@ -13,7 +13,7 @@
 //! [`laplacian7`] and [`step_cell`] on the same values in the same order as
 //! the CPU, so the result is bit-identical.
 
-use super::StepArgs;
+use super::entry::StepArgs;
 use crate::cell::step_cell;
 use crate::gpu::{block_dim, block_idx, thread_idx};
 use crate::layout::grid::GridDims;

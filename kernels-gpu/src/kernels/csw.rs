@@ -6,7 +6,7 @@
 //! per iteration. Fields are row-major, so x halos are two 4-byte columns
 //! per block (the uncoalesced reads the tower layout removes).
 
-use super::StepArgs;
+use super::entry::StepArgs;
 use crate::cell::step_cell;
 use crate::gpu::{block_dim, block_idx, dynamic_shared, sync_threads, thread_idx};
 use crate::layout::grid::GridDims;

@@ -3,7 +3,7 @@
 use crate::gpu::{flat_thread_count, flat_thread_index};
 use crate::real::Real;
 
-super::precision_kernel! {
+super::entry::precision_kernel! {
     flag, nonfinite;
     /// Sets `*flag = 1` if any of the `n` values is NaN or infinite.
     ///

@@ -10,7 +10,7 @@ use crate::layout::grid::{GridDims, ZWindow};
 use crate::real::Real;
 use crate::stencil::mirror_neighbours;
 
-super::precision_kernel! {
+super::entry::precision_kernel! {
     ecg, partial;
     /// Partial sums of the terms of the cells of `window` (local slices) of the
     /// row-major buffer `u` of `grid`, one per block, into `partials`.

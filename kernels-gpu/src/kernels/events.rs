@@ -8,7 +8,7 @@ use crate::layout::grid::GridDims;
 use crate::layout::tower::TowerLayout;
 use crate::real::Real;
 
-super::precision_kernel! {
+super::entry::precision_kernel! {
     stimulate, cells;
     /// Applies `args` to the cells `origin + (0..extent)` of `u`.
     ///

@@ -24,67 +24,14 @@ pub mod columns;
 pub mod csw;
 mod diagnostics;
 mod ecg;
+pub mod entry;
 mod events;
 pub mod naive;
 mod tips;
 pub mod tissue;
 pub mod tower;
 
-use crate::cell::StepCoeffs;
-use crate::events::Recorder;
-use crate::layout::grid::ZWindow;
-use crate::model::CellModel;
-use crate::real::Real;
-
-/// The parameters every step kernel takes (the module docs list them), as
-/// its entry point hands them to its body: `layout` is the grid
-/// (`GridDims`), the tower layout (`TowerLayout`) or the tissue
-/// (`tissue::DenseTissue`), `coeffs` the coefficients as passed or the
-/// model's common case (`step_entry!`). Trailing parameters of a kernel
-/// (a z-chunk, a pass) follow it.
-pub struct StepArgs<'a, M: CellModel, T: Real, L> {
-    pub u: *const T,
-    pub u_next: *mut T,
-    pub local: *mut T,
-    pub layout: L,
-    pub step: &'a StepCoeffs<T>,
-    pub coeffs: &'a M::Coeffs<T>,
-    pub window: ZWindow,
-    pub rec: &'a Recorder<T>,
-}
-
-/// A model-free kernel, written once: its body, generic over the precision
-/// `T` (`#[inline(always)]`, under the docs and attributes written before
-/// it), and its entry points `<a>_<b>_f32` and `<a>_<b>_f64`, which take
-/// the body's parameters with `T` the precision and pass them on. One
-/// parameter list serves the body and both entry points, so the three
-/// cannot drift apart.
-macro_rules! precision_kernel {
-    (
-        $a:ident, $b:ident;
-        $(#[$attr:meta])*
-        unsafe fn $name:ident<$T:ident: Real>($($p:ident: $pty:ty),* $(,)?) $body:block
-    ) => {
-        $(#[$attr])*
-        #[inline(always)]
-        unsafe fn $name<$T: Real>($($p: $pty),*) $body
-
-        $crate::kernels::precision_kernel!(@entry $a, $b, f32, $name, $T, $($p: $pty),*);
-        $crate::kernels::precision_kernel!(@entry $a, $b, f64, $name, $T, $($p: $pty),*);
-    };
-    (@entry $a:ident, $b:ident, $t:ident, $name:ident, $T:ident, $($p:ident: $pty:ty),*) => {
-        const _: () = {
-            type $T = $t;
-            /// The body of the same name in this module, in this precision.
-            #[unsafe(export_name = $crate::entry_name!($a, $b, $t))]
-            #[allow(clippy::too_many_arguments, reason = "the kernel's parameter list")]
-            pub unsafe extern "ptx-kernel" fn entry($($p: $pty),*) {
-                unsafe { $name::<$T>($($p),*) }
-            }
-        };
-    };
-}
-pub(crate) use precision_kernel;
+pub use entry::StepArgs;
 
 /// The entry point `<model>_<kernel>_<t>` of one kernel body for one model
 /// and precision. `row_major` kernels take the grid, `towers` ones the
@@ -129,12 +76,12 @@ macro_rules! step_entry {
     // The body's call: its `StepArgs` with the coefficients as passed or
     // the common case, then the trailing parameters.
     (@call one, $ty:path, $t:ident, [$($body:tt)*], $coeffs:ident, ($($b:expr),*), [$($f:tt)*]) => {
-        unsafe { $($body)*($crate::kernels::StepArgs { $($f)*, coeffs: &$coeffs } $(, $b)*) }
+        unsafe { $($body)*($crate::kernels::entry::StepArgs { $($f)*, coeffs: &$coeffs } $(, $b)*) }
     };
     (@call common, $ty:path, $t:ident, [$($body:tt)*], $coeffs:ident, ($($b:expr),*), [$($f:tt)*]) => {
         match <$ty as $crate::model::CellModel>::common_case::<$t>(&$coeffs) {
-            Some(common) => unsafe { $($body)*($crate::kernels::StepArgs { $($f)*, coeffs: &common } $(, $b)*) },
-            None => unsafe { $($body)*($crate::kernels::StepArgs { $($f)*, coeffs: &$coeffs } $(, $b)*) },
+            Some(common) => unsafe { $($body)*($crate::kernels::entry::StepArgs { $($f)*, coeffs: &common } $(, $b)*) },
+            None => unsafe { $($body)*($crate::kernels::entry::StepArgs { $($f)*, coeffs: &$coeffs } $(, $b)*) },
         }
     };
     ($($rest:tt)*) => { step_entry!(@entry one, $($rest)*); };

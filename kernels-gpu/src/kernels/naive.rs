@@ -6,7 +6,7 @@
 //! reused through the caches), the yardstick for the sliding-window and
 //! tower kernels.
 
-use super::StepArgs;
+use super::entry::StepArgs;
 use crate::cell::step_cell;
 use crate::gpu::{block_dim, block_idx, thread_idx};
 use crate::layout::grid::GridDims;

@@ -11,7 +11,7 @@ use crate::layout::grid::GridDims;
 use crate::real::Real;
 use crate::tips::plaquette_at;
 
-super::precision_kernel! {
+super::entry::precision_kernel! {
     phase, plaquettes;
     /// Appends every charged plaquette of `grid`: for record `i`, `position[2i
     /// .. 2i + 2]` = (s, t) and `ids[5i .. 5i + 5]` = (normal, x, y, z,

@@ -24,7 +24,7 @@
 //!   stimulus over the stored cells `first..end` of either layout
 //!   (grid-stride loop).
 
-use super::StepArgs;
+use super::entry::StepArgs;
 use crate::cell::StepCoeffs;
 use crate::events::{Recorder, StimulusArgs};
 use crate::gpu::{block_dim, block_idx, flat_thread_count, flat_thread_index, thread_idx};
@@ -118,7 +118,7 @@ macro_rules! tissue_entries {
                 window: $crate::ZWindow,
                 rec: $crate::events::Recorder<$t>,
             ) {
-                let args = $crate::kernels::StepArgs::<$ty, $t, _> {
+                let args = $crate::kernels::entry::StepArgs::<$ty, $t, _> {
                     u,
                     u_next,
                     local,
@@ -158,7 +158,7 @@ macro_rules! tissue_entries {
 }
 pub(crate) use tissue_entries;
 
-super::precision_kernel! {
+super::entry::precision_kernel! {
     stimulate, tissue;
     /// Applies `args` to the stored cells `first..end` of a tissue buffer.
     ///

@@ -26,7 +26,7 @@
 //! slices (the whole tower when `z_chunk >= nz`, the paper's sliding-window
 //! reading); with `z_chunk = 1` it does the work of `karma_tower_*`.
 
-use super::StepArgs;
+use super::entry::StepArgs;
 use crate::cell::step_cell;
 use crate::gpu::{block_idx, dynamic_shared, sync_threads, thread_idx};
 use crate::layout::tower::TowerLayout;

@@ -2,7 +2,7 @@
 //! snapshot is written in and the activation-time maps.
 //!
 //! A snapshot format is one file here implementing [`SnapshotFormat`] and
-//! one line in [`FORMATS`]: the command line's `--format` names, the
+//! one line in [`FORMATS`] (`registry.rs`): the command line's `--format` names, the
 //! summary's `formats` and the writer all take them from there.
 
 pub mod format;
@@ -11,9 +11,11 @@ pub mod maps;
 pub mod npy;
 pub mod png;
 pub mod record;
+pub mod registry;
 pub mod vti;
 pub mod writer;
 
-pub use format::{FORMATS, FieldRef, Formats, Snapshot, SnapshotFormat, UnknownFormat, Variable};
+pub use format::{FieldRef, Snapshot, SnapshotFormat, Variable};
 pub use record::{INDEX_FILE, SnapshotRecord, WriteError};
+pub use registry::{FORMATS, Formats, UnknownFormat};
 pub use writer::SnapshotWriter;

@@ -5,9 +5,10 @@ use std::io;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use super::format::{FieldRef, Formats, Snapshot, Variable};
+use super::format::{FieldRef, Snapshot, Variable};
 use super::jobs::{Jobs, write_all};
 use super::record::{INDEX_FILE, SnapshotRecord, WriteError, at};
+use super::registry::Formats;
 use crate::io::atomic::write_json_atomic;
 use crate::io::output_dir::OutputDir;
 use crate::scalar::Scalar;
