@@ -3,6 +3,16 @@
 //! linear finite elements and a lumped mass matrix as in Vasconcellos et
 //! al. 2024 (seed 004) and Niederer et al. 2011.
 
+pub mod check;
+pub mod error;
 pub mod mesh;
+mod pieces;
+pub mod read;
+pub mod report;
+pub mod units;
 
+pub use error::MeshError;
 pub use mesh::{TetMesh, Vec3};
+pub use read::{ReadOptions, load_mesh, read_mesh};
+pub use report::MeshReport;
+pub use units::Units;

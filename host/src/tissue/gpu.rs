@@ -639,7 +639,8 @@ impl<M: CellModel, T: Scalar> Solver<T> for TissueGpuSolver<M, T> {
             .stimuli
             .iter()
             .map(|s| {
-                let ranges = self.storage.stimulus_range(s).map(|(first, end)| std::iter::once(first..end).collect());
+                let ranges =
+                    self.storage.stimulus_range(s).map(|(first, end)| std::iter::once(first..end).collect());
                 DeviceStimulus::upload(&self.stream, s, dims, dt_ms, ranges.unwrap_or_default())
             })
             .collect::<Result<_, _>>()?;
