@@ -5,6 +5,8 @@
 //! has it, unchecked.
 
 pub mod carp;
+pub mod gmsh;
+pub mod tetgen;
 mod text;
 
 use std::path::Path;
@@ -31,6 +33,10 @@ pub struct ReadOptions {
 pub enum Format {
     /// `.pts` and `.elem` (and `.lon`) of one base name.
     Carp,
+    /// `.msh`, ASCII 4.1 or 2.2.
+    Gmsh,
+    /// `.node` and `.ele` of one base name.
+    Tetgen,
 }
 
 impl Format {
@@ -38,6 +44,8 @@ impl Format {
         let ext = path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
         match ext.as_deref() {
             Some("pts" | "elem" | "lon") => Ok(Format::Carp),
+            Some("node" | "ele") => Ok(Format::Tetgen),
+            Some("msh") => Ok(Format::Gmsh),
             _ => Err(MeshError::UnknownFormat { path: path.to_path_buf() }),
         }
     }
@@ -47,6 +55,8 @@ impl Format {
 pub fn read_unchecked(path: &Path, options: &ReadOptions) -> Result<TetMesh, MeshError> {
     match Format::of(path)? {
         Format::Carp => carp::read(path, options.units),
+        Format::Tetgen => tetgen::read(path, options.units),
+        Format::Gmsh => gmsh::read(path, options.units),
     }
 }
 
