@@ -8,6 +8,7 @@ pub mod carp;
 pub mod gmsh;
 pub mod tetgen;
 mod text;
+pub mod vtu;
 
 use std::path::Path;
 
@@ -35,6 +36,8 @@ pub enum Format {
     Carp,
     /// `.msh`, ASCII 4.1 or 2.2.
     Gmsh,
+    /// `.vtu`, VTK XML unstructured grid.
+    Vtu,
     /// `.node` and `.ele` of one base name.
     Tetgen,
 }
@@ -46,6 +49,7 @@ impl Format {
             Some("pts" | "elem" | "lon") => Ok(Format::Carp),
             Some("node" | "ele") => Ok(Format::Tetgen),
             Some("msh") => Ok(Format::Gmsh),
+            Some("vtu") => Ok(Format::Vtu),
             _ => Err(MeshError::UnknownFormat { path: path.to_path_buf() }),
         }
     }
@@ -57,6 +61,7 @@ pub fn read_unchecked(path: &Path, options: &ReadOptions) -> Result<TetMesh, Mes
         Format::Carp => carp::read(path, options.units),
         Format::Tetgen => tetgen::read(path, options.units),
         Format::Gmsh => gmsh::read(path, options.units),
+        Format::Vtu => vtu::read(path, options.units, options.region_array.as_deref()),
     }
 }
 
@@ -72,4 +77,100 @@ pub fn load_mesh(path: &Path, options: &ReadOptions) -> Result<(TetMesh, MeshRep
 /// Reads and checks the mesh `path` names (see [`load_mesh`]).
 pub fn read_mesh(path: &Path, options: &ReadOptions) -> Result<TetMesh, MeshError> {
     load_mesh(path, options).map(|(mesh, _)| mesh)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeMap;
+    use std::path::PathBuf;
+
+    /// The fixtures: one mesh of two unit boxes (regions 7 and 9) written
+    /// by Gmsh, meshio and an openCARP writer (tests/data/meshes/README.md).
+    fn fixture(name: &str) -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/meshes").join(name)
+    }
+
+    const ALL: [&str; 9] = [
+        "two_boxes.pts",
+        "two_boxes.elem",
+        "two_boxes.node",
+        "two_boxes.ele",
+        "two_boxes_v22.msh",
+        "two_boxes_v41.msh",
+        "two_boxes_ascii.vtu",
+        "two_boxes_zlib.vtu",
+        "two_boxes_raw64.vtu",
+    ];
+
+    /// The volume of each region.
+    fn region_volumes(mesh: &TetMesh) -> BTreeMap<i32, f64> {
+        let mut v = BTreeMap::new();
+        for (e, &r) in mesh.regions.iter().enumerate() {
+            *v.entry(r).or_insert(0.0) += mesh.signed_volume6(e) / 6.0;
+        }
+        v
+    }
+
+    #[test]
+    fn every_format_of_the_fixture_mesh_reads_as_the_same_tet_mesh() {
+        let (first, first_report) = load_mesh(&fixture(ALL[0]), &ReadOptions::default()).unwrap();
+        for name in ALL {
+            let (mesh, report) =
+                load_mesh(&fixture(name), &ReadOptions::default()).unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert_eq!((report.nodes, report.elements), (78, 200), "{name}");
+            assert_eq!(report.pieces, [200], "{name}");
+            assert_eq!(report.unused, 0, "{name}");
+            approx::assert_relative_eq!(report.volume_mm3, 2.0, epsilon = 1e-9);
+            assert_eq!(report.regions, first_report.regions, "{name}");
+            let volumes = region_volumes(&mesh);
+            assert_eq!(volumes.keys().copied().collect::<Vec<_>>(), [7, 9], "{name}");
+            for v in volumes.values() {
+                approx::assert_relative_eq!(*v, 1.0, epsilon = 1e-9);
+            }
+            approx::assert_relative_eq!(report.bbox_mm[1][0], 2.0, epsilon = 1e-9);
+            // The same nodes and elements, in the same order, as Gmsh wrote them.
+            assert_eq!(mesh.tets, first.tets, "{name}");
+            assert_eq!(mesh.regions, first.regions, "{name}");
+            for (p, q) in mesh.points_mm.iter().zip(&first.points_mm) {
+                for k in 0..3 {
+                    approx::assert_abs_diff_eq!(p[k], q[k], epsilon = 1e-6);
+                }
+            }
+            // Fibres and sheets where the format carries them.
+            if name.ends_with(".vtu") {
+                for (f, g) in mesh.fibres.as_ref().unwrap().iter().zip(first.fibres.as_ref().unwrap()) {
+                    for k in 0..3 {
+                        approx::assert_abs_diff_eq!(f[k], g[k], epsilon = 1e-6);
+                    }
+                }
+                assert!(mesh.sheets.is_some(), "{name}");
+            }
+        }
+        assert!(first.fibres.is_some() && first.sheets.is_some());
+    }
+
+    #[test]
+    fn the_fixture_stimulus_lists_the_nodes_of_the_left_face() {
+        let (mesh, _) = load_mesh(&fixture("two_boxes.pts"), &ReadOptions::default()).unwrap();
+        let nodes = carp::read_vtx(&fixture("two_boxes.vtx")).unwrap();
+        assert_eq!(nodes.len(), 12);
+        assert!(nodes.iter().all(|&n| mesh.points_mm[n as usize][0] == 0.0));
+    }
+
+    #[test]
+    fn units_override_the_formats_own() {
+        let options = ReadOptions { units: Some(Units::Mm), ..Default::default() };
+        let (_, report) = load_mesh(&fixture("two_boxes.pts"), &options).unwrap();
+        approx::assert_relative_eq!(report.bbox_mm[1][0], 2000.0, epsilon = 1e-9);
+        let options = ReadOptions { units: Some(Units::Cm), ..Default::default() };
+        let (_, report) = load_mesh(&fixture("two_boxes_v41.msh"), &options).unwrap();
+        approx::assert_relative_eq!(report.volume_mm3, 2000.0, epsilon = 1e-9);
+    }
+
+    #[test]
+    fn an_unknown_extension_is_refused_listing_the_formats() {
+        let e = read_mesh(Path::new("heart.stl"), &ReadOptions::default()).unwrap_err().to_string();
+        assert!(e.contains("heart.stl: no mesh reader") && e.contains(".vtu"), "{e}");
+    }
 }
