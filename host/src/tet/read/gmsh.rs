@@ -360,4 +360,16 @@ mod tests {
         let e = read(&scratch("missing", &body), None).unwrap_err().to_string();
         assert!(e.contains("line 13: element 9 names node 50, which $Nodes does not list"), "{e}");
     }
+
+    #[test]
+    fn version_4_takes_the_volume_physical_from_the_entities_and_skips_surface_blocks() {
+        let body = "$MeshFormat\n4.1 0 8\n$EndMeshFormat\n$Entities\n0 0 1 2\n\
+                    1 0 0 0 1 1 0 0 0\n\
+                    5 0 0 0 1 1 1 2 42 43 1 1\n6 0 0 0 1 1 1 0 1 1\n$EndEntities\n\
+                    $Nodes\n2 4 1 8\n2 1 0 1\n1\n0 0 0\n3 5 0 3\n2\n3\n8\n1 0 0\n0 1 0\n0 0 1\n$EndNodes\n\
+                    $Elements\n3 3 1 3\n2 1 2 1\n1 1 2 3\n3 5 4 1\n2 1 2 3 8\n3 6 4 1\n3 8 3 2 1\n$EndElements\n";
+        let m = read(&scratch("v41", body), None).unwrap();
+        assert_eq!(m.tets, [[0, 1, 2, 3], [3, 2, 1, 0]]);
+        assert_eq!(m.regions, [42, 0], "first physical tag of volume 5; none for volume 6");
+    }
 }

@@ -173,4 +173,17 @@ mod tests {
         let e = read_mesh(Path::new("heart.stl"), &ReadOptions::default()).unwrap_err().to_string();
         assert!(e.contains("heart.stl: no mesh reader") && e.contains(".vtu"), "{e}");
     }
+
+    #[test]
+    fn read_mesh_checks_what_it_reads() {
+        let dir = std::env::temp_dir().join(format!("fibril-tet-read-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("m.pts"), "4\n0 0 0\n1000 0 0\n0 1000 0\n0 0 1000\n").unwrap();
+        std::fs::write(dir.join("m.elem"), "1\nTt 0 1 2 9 1\n").unwrap();
+        let e = read_mesh(&dir.join("m.pts"), &ReadOptions::default()).unwrap_err().to_string();
+        assert!(e.contains("element 0 (counting from 0) names node 9, but the mesh has 4 nodes"), "{e}");
+        std::fs::write(dir.join("m.elem"), "1\nTt 0 2 1 3 1\n").unwrap();
+        let (mesh, report) = load_mesh(&dir.join("m.elem"), &ReadOptions::default()).unwrap();
+        assert_eq!((mesh.tets[0], report.reoriented), ([0, 2, 3, 1], 1));
+    }
 }

@@ -313,4 +313,23 @@ mod tests {
         let m = read(&path, None, None).unwrap();
         assert_eq!((m.tets, m.points_mm[3]), (vec![[0, 1, 2, 3]], [0.0, 0.0, 2.0]));
     }
+
+    #[test]
+    fn arrays_of_the_wrong_size_or_kind_are_refused_naming_them() {
+        let offsets = grid("10", "").replace(">4</DataArray>", ">3</DataArray>");
+        let e = read(&scratch("offsets", &offsets), None, None).unwrap_err().to_string();
+        assert!(e.contains("cell 0: offset 3, a tetrahedron's would be 4"), "{e}");
+        let extra = r#"<CellData><DataArray type="Float32" Name="fibres" NumberOfComponents="2" format="ascii">
+            1 0</DataArray><DataArray type="Float32" Name="region" format="ascii">1.5</DataArray></CellData>"#;
+        let e = read(&scratch("twocomp", &grid("10", extra)), None, None).unwrap_err().to_string();
+        assert!(e.contains("cell 0: region label 1.5 in array \"region\" is not an integer"), "{e}");
+        let e = read(&scratch("twocomp", &grid("10", extra)), None, Some("fibres")).unwrap_err().to_string();
+        assert!(e.contains("the region array \"fibres\" has 2 values of 2 components"), "{e}");
+        let extra = extra.replace(">1.5<", ">1<");
+        let e = read(&scratch("twocomp", &grid("10", &extra)), None, None).unwrap_err().to_string();
+        assert!(
+            e.contains("the fibre array \"fibres\" has 2 values of 2 components, the grid needs 1 of 3"),
+            "{e}"
+        );
+    }
 }
