@@ -305,4 +305,42 @@ mod tests {
         let e = read_vtx(&dir.join("t.vtx")).unwrap_err().to_string();
         assert!(e.contains("t.vtx, line 2") && e.contains("`intra` or `extra`"), "{e}");
     }
+
+    #[test]
+    fn malformed_lines_are_refused_naming_the_line() {
+        let dir = scratch(&[("j.elem", "2\nTt 0 1 2 3 1\nTt 0 1 2\n"), ("k.elem", "1\nTt 0 1 2 3 left\n")]);
+        let e = read_elem(&dir.join("j.elem")).unwrap_err().to_string();
+        assert!(
+            e.contains("j.elem, line 3: a tetrahedron line is `Tt n0 n1 n2 n3 [tag]`, this one has 4"),
+            "{e}"
+        );
+        let e = read_elem(&dir.join("k.elem")).unwrap_err().to_string();
+        assert!(e.contains("k.elem, line 2: tag \"left\" is not an integer"), "{e}");
+        let dir =
+            scratch(&[("l.lon", "2\n1 0 0\n"), ("m.vtx", "2\nextra\n4\n"), ("n.pts", "99999999\n0 0 0\n")]);
+        let e = read_lon(&dir.join("l.lon"), 1).unwrap_err().to_string();
+        assert!(
+            e.contains("l.lon, line 2: the directions of element 0 needs 6 numbers, the line has 3"),
+            "{e}"
+        );
+        let e = read_vtx(&dir.join("m.vtx")).unwrap_err().to_string();
+        assert!(e.contains("m.vtx: line 1 declares 2 nodes, the file has 1"), "{e}");
+        let e = read_pts(&dir.join("n.pts"), Units::Um).unwrap_err().to_string();
+        assert!(
+            e.contains("n.pts, line 1: the header declares 99999999 points, more than the file's"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn a_file_longer_than_its_count_allows_is_refused_before_it_is_read() {
+        let dir = scratch(&[("o.pts", PTS)]);
+        let path = dir.join("o.pts");
+        std::fs::OpenOptions::new().write(true).open(&path).unwrap().set_len(1 << 30).unwrap();
+        let e = read_pts(&path, Units::Um).unwrap_err().to_string();
+        assert!(
+            e.contains("o.pts") && e.contains("more than an openCARP .pts file of 4 items can be"),
+            "{e}"
+        );
+    }
 }

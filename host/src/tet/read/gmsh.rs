@@ -372,4 +372,19 @@ mod tests {
         assert_eq!(m.tets, [[0, 1, 2, 3], [3, 2, 1, 0]]);
         assert_eq!(m.regions, [42, 0], "first physical tag of volume 5; none for volume 6");
     }
+
+    #[test]
+    fn partitioned_repeated_and_misplaced_sections_are_refused() {
+        let e = read(&scratch("part", "$MeshFormat\n4.1 0 8\n$EndMeshFormat\n$PartitionedEntities\n"), None);
+        let e = e.unwrap_err().to_string();
+        assert!(e.contains("line 4: a partitioned mesh; save it whole"), "{e}");
+        let e = read(&scratch("first", "$MeshFormat\n"), None).unwrap_err().to_string();
+        assert!(e.contains("the file ends (after line 1) before the format line"), "{e}");
+        let twice = "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n2\n1 0 0 0\n1 1 0 0\n$EndNodes\n";
+        let e = read(&scratch("twice", twice), None).unwrap_err().to_string();
+        assert!(e.contains("line 7: node tag 1 appears twice"), "{e}");
+        let stray = "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n4\n";
+        let e = read(&scratch("stray", stray), None).unwrap_err().to_string();
+        assert!(e.contains("line 4: \"4\" outside any $Section"), "{e}");
+    }
 }

@@ -182,4 +182,11 @@ mod tests {
         let e = read(&scratch("two", "4 2 0 0\n", "1 4 0\n"), None).unwrap_err().to_string();
         assert!(e.contains("m.node, line 1: the mesh has dimension 2"), "{e}");
     }
+
+    #[test]
+    fn numbering_from_neither_zero_nor_one_is_refused() {
+        let node = "4 3 0 0\n2 0 0 0\n3 1 0 0\n4 0 1 0\n5 0 0 1\n";
+        let e = read(&scratch("base", node, "1 4 0\n2 2 3 4 5\n"), None).unwrap_err().to_string();
+        assert!(e.contains("m.node, line 2: the first point is numbered neither 0 nor 1"), "{e}");
+    }
 }

@@ -332,4 +332,12 @@ mod tests {
             "{e}"
         );
     }
+
+    #[test]
+    fn a_grid_of_several_pieces_is_refused() {
+        let two = grid("10", "")
+            .replace("</Piece>", "</Piece><Piece NumberOfPoints=\"0\" NumberOfCells=\"0\"></Piece>");
+        let e = read(&scratch("pieces", &two), None, None).unwrap_err().to_string();
+        assert!(e.contains("pieces.vtu: the grid is in several pieces; merge them"), "{e}");
+    }
 }
