@@ -65,8 +65,7 @@ fn cell_type_name(ty: f64) -> String {
     format!("type {ty} ({name})")
 }
 
-/// The number of points and cells the first `<Piece>` declares, and the
-/// tag of `<VTKFile>` checked to be an unstructured grid.
+/// The number of points and cells the first `<Piece>` declares.
 fn counts(head: &str) -> Option<(u64, u64)> {
     let piece = &head[head.find("<Piece")?..];
     let piece = &piece[..piece.find('>')?];
