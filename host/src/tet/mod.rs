@@ -5,14 +5,19 @@
 
 pub mod check;
 pub mod error;
+mod generate;
 pub mod mesh;
+pub mod operator;
 mod pieces;
 pub mod read;
+pub mod renumber;
 pub mod report;
 pub mod units;
 
 pub use error::MeshError;
 pub use mesh::{TetMesh, Vec3};
+pub use operator::{Diffusivity, OperatorError, TetOperator};
 pub use read::{ReadOptions, load_mesh, read_mesh};
+pub use renumber::{NodeOrder, Renumbering};
 pub use report::MeshReport;
 pub use units::Units;
