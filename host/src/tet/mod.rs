@@ -10,6 +10,7 @@ pub mod mesh;
 pub mod operator;
 mod pieces;
 pub mod read;
+pub mod regions;
 pub mod renumber;
 pub mod report;
 pub mod units;
