@@ -27,6 +27,7 @@ pub mod scalar;
 pub mod simulation;
 pub mod solver;
 pub mod state;
+pub mod tet;
 pub mod time;
 pub mod tissue;
 pub mod units;

@@ -46,6 +46,7 @@ pub mod rate_table;
 pub mod real;
 pub mod registry;
 pub mod stencil;
+pub mod tet;
 pub mod tips;
 pub mod tissue;
 

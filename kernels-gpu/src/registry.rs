@@ -45,6 +45,8 @@ pub enum Kernel {
     TissueCompactClassesN16,
     /// A stimulus over the stored cells of a tissue buffer (no model).
     StimulateTissue,
+    /// One thread per node of a tetrahedral mesh (`kernels::tet`).
+    TetNodes,
 }
 
 /// One `.entry` of the PTX.
@@ -116,6 +118,7 @@ macro_rules! entry_table {
                 entry!($name, tissue_compact_classes_n16, TissueCompactClassesN16, f32),
                 entry!($name, tissue_compact_classes_n16, TissueCompactClassesN16, f64),
                 entry!($name, columns, Columns, f32), entry!($name, columns, Columns, f64),
+                entry!($name, tet, TetNodes, f32), entry!($name, tet, TetNodes, f64),
                 $(
                     entry!(@$blocked $name, blocked, Blocked, f32),
                     entry!(@$blocked $name, blocked, Blocked, f64),

@@ -17,7 +17,7 @@ pub mod queue;
 pub mod snapshots;
 pub mod vti;
 pub mod vti_read;
-pub mod xml_text;
+pub mod vtk_xml;
 
 pub use atomic::{write_atomic, write_json_atomic};
 pub use manifest::RunId;

@@ -12,7 +12,7 @@ use std::io;
 use std::path::Path;
 
 use crate::io::atomic::write_atomic;
-use crate::io::xml_text::{attr, bad};
+use crate::io::vtk_xml::{attr, bad};
 use crate::scalar::Scalar;
 
 /// Appends little-endian bytes to a buffer.

@@ -27,6 +27,7 @@ mod ecg;
 pub mod entry;
 mod events;
 pub mod naive;
+pub mod tet;
 mod tips;
 pub mod tissue;
 pub mod tower;
@@ -106,6 +107,7 @@ macro_rules! model_entry_points {
         step_entry!(common dims $crate::GridDims, [$crate::kernels::naive::step::<$ty, $t, 2>], $name, naive2d, $ty, $t);
         step_entry!(common dims $crate::GridDims, [$crate::kernels::naive::step::<$ty, $t, 1>], $name, naive1d, $ty, $t);
         $crate::kernels::tissue::tissue_entries!($name, $ty, $t);
+        $crate::kernels::tet::tet_entry!($name, $ty, $t);
         step_entry!(
             common dims $crate::GridDims,
             [$crate::kernels::columns::step::<$ty, $t>],

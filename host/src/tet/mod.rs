@@ -1,0 +1,24 @@
+//! Tetrahedral meshes: the mesh kind of the hearts modellers bring
+//! (openCARP, Chaste, lifex, TorchCor all take them), solved with P1
+//! linear finite elements and a lumped mass matrix as in Vasconcellos et
+//! al. 2024 (seed 004) and Niederer et al. 2011.
+
+pub mod check;
+pub mod error;
+mod generate;
+pub mod mesh;
+pub mod operator;
+mod pieces;
+pub mod read;
+pub mod regions;
+pub mod renumber;
+pub mod report;
+pub mod units;
+
+pub use error::MeshError;
+pub use mesh::{TetMesh, Vec3};
+pub use operator::{Diffusivity, OperatorError, TetOperator};
+pub use read::{ReadOptions, load_mesh, read_mesh};
+pub use renumber::{NodeOrder, Renumbering};
+pub use report::MeshReport;
+pub use units::Units;
