@@ -62,6 +62,8 @@ pub enum SolverError {
     DeviceMemory { device: String, needed: String, free: String },
     #[error(transparent)]
     Tissue(#[from] crate::tissue::error::TissueError),
+    #[error("{what} is not available on {mesh}; {fix}")]
+    Unsupported { what: &'static str, mesh: &'static str, fix: &'static str },
 }
 
 /// A NaN/Inf check begun by [`Solver::begin_nonfinite_check`].

@@ -4,20 +4,26 @@
 //! al. 2024 (seed 004) and Niederer et al. 2011.
 
 pub mod check;
+pub mod cpu;
 pub mod error;
 mod generate;
+pub mod gpu;
 pub mod mesh;
 pub mod operator;
 mod pieces;
+pub mod problem;
 pub mod read;
 pub mod regions;
 pub mod renumber;
 pub mod report;
 pub mod units;
 
+pub use cpu::TetCpuSolver;
 pub use error::MeshError;
+pub use gpu::TetGpuSolver;
 pub use mesh::{TetMesh, Vec3};
 pub use operator::{Diffusivity, OperatorError, TetOperator};
+pub use problem::{TetProblem, UnstableStep};
 pub use read::{ReadOptions, load_mesh, read_mesh};
 pub use renumber::{NodeOrder, Renumbering};
 pub use report::MeshReport;

@@ -10,7 +10,8 @@ use kernels_gpu::GridDims;
 use thiserror::Error;
 
 use super::mesh::{TetMesh, Vec3};
-use crate::events::stimulus::Mask;
+use crate::events::stimulus::{Mask, Region, RegionKind, Stimulus, StimulusError, StimulusSpec};
+use kernels_gpu::ModelInfo;
 
 /// A set of nodes of a mesh.
 #[derive(Clone, Debug, PartialEq)]
@@ -99,6 +100,35 @@ impl NodeSelection {
             NodeSelection::Label(label) => format!("region label {label}"),
         }
     }
+}
+
+/// The stimulus of `spec` (its timing and what it does: a value, a
+/// current) over the nodes of `mask`; the spec's own region is not used.
+/// `index` numbers it in messages (from 1).
+pub fn stimulus_on(
+    spec: &StimulusSpec,
+    index: usize,
+    mask: Arc<Mask>,
+    dt_ms: f64,
+    model: &ModelInfo,
+) -> Result<Stimulus, StimulusError> {
+    // The whole line as a box: every node, which the mask then narrows.
+    let whole = StimulusSpec {
+        region: RegionKind::Box,
+        x: None,
+        y: None,
+        z: None,
+        center: None,
+        radius: None,
+        x_frac: None,
+        z_frac: None,
+        file: None,
+        ..spec.clone()
+    };
+    let mut stimulus = whole.compile(index, mask.dims, dt_ms, model)?;
+    stimulus.kind = RegionKind::Mask;
+    stimulus.region = Region::Mask(mask);
+    Ok(stimulus)
 }
 
 /// The box the nodes span, mm.

@@ -38,16 +38,17 @@ impl Renumbering {
     pub fn new(mesh: &TetMesh, order: NodeOrder) -> Self {
         match order {
             NodeOrder::File => Self::identity(mesh.nodes()),
-            NodeOrder::BreadthFirst => Self::from_new_order(breadth_first(mesh, false)),
+            NodeOrder::BreadthFirst => Self::from_old_of_new(breadth_first(mesh, false)),
             NodeOrder::ReverseCuthillMcKee => {
                 let mut walk = breadth_first(mesh, true);
                 walk.reverse();
-                Self::from_new_order(walk)
+                Self::from_old_of_new(walk)
             }
         }
     }
 
-    fn from_new_order(old_of_new: Vec<u32>) -> Self {
+    /// The numbering that gives new node i the file's node `old_of_new[i]`.
+    pub fn from_old_of_new(old_of_new: Vec<u32>) -> Self {
         let mut new_of_old = vec![0u32; old_of_new.len()];
         for (new, &old) in old_of_new.iter().enumerate() {
             new_of_old[old as usize] = new as u32;
@@ -186,7 +187,7 @@ mod tests {
         let n = mesh.nodes() as u32;
         // A multiplicative shuffle: 37 is prime to 120.
         let old_of_new: Vec<u32> = (0..n).map(|i| (i * 37 + 11) % n).collect();
-        Renumbering::from_new_order(old_of_new).apply(&mesh)
+        Renumbering::from_old_of_new(old_of_new).apply(&mesh)
     }
 
     #[test]

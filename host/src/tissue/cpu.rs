@@ -13,6 +13,7 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use kernels_gpu::events::Recorder;
+use kernels_gpu::tet::{EllTable, step_node};
 use kernels_gpu::tissue::{
     ClassRows, CompactTissue, DenseTissue, NeighbourLookup, OwnRows, RowLookup, step_compact_cell,
     step_dense_cell, stimulate_stored_cell,
@@ -45,18 +46,21 @@ const CELLS_PER_TASK: usize = 8 * 1024;
 /// Where a step reads and writes, as addresses (shared by the tasks, each
 /// of which touches only its own cells).
 #[derive(Clone, Copy)]
-pub(super) struct Buffers {
+pub(crate) struct Buffers {
     pub u: u64,
     pub u_next: u64,
     pub local: u64,
 }
 
 /// The layout's kernel argument (stepped by class where its `class` is
-/// not 0), the compact one typed by its neighbour table's form.
+/// not 0), the compact one typed by its neighbour table's form; or the
+/// nodes of a tetrahedral mesh with their neighbour table
+/// (`crate::tet`), stepped by the same machinery.
 #[derive(Clone, Copy)]
-pub(super) enum Lay {
+pub(crate) enum Lay {
     Dense(DenseTissue),
     Compact(CompactLay),
+    Nodes(EllTable),
 }
 
 pub struct TissueCpuSolver<M: CellModel, T: Scalar> {
@@ -161,7 +165,7 @@ impl<M: CellModel, T: Scalar> TissueCpuSolver<M, T> {
 /// A tissue's fields in host memory, laid out as on a device (a whole
 /// tissue's stored cells, or one part of a split with its halo cells),
 /// with their events: what the CPU tissue solvers are made of.
-pub(super) struct HostTissue<T> {
+pub(crate) struct HostTissue<T> {
     pub u: Vec<T>,
     pub u_next: Vec<T>,
     /// Local variable k of cell c at `k * stride + c` (one value at least).
@@ -340,6 +344,11 @@ impl<M: CellModel, T: Scalar> StoredStep<'_, M, T> {
                     self.compact::<ClassRows, _>(&c, range)
                 }
                 Lay::Compact(CompactLay::Offsets16(c)) => self.compact::<OwnRows, _>(&c, range),
+                Lay::Nodes(table) => {
+                    for c in range {
+                        step_node::<M, T>(u, u_next, local, &table, step, coeffs, rec, c);
+                    }
+                }
             }
         }
     }

@@ -10,6 +10,7 @@ use std::sync::Arc;
 use cudarc::driver::{CudaFunction, CudaSlice, CudaStream, DevicePtr, LaunchConfig, PushKernelArg};
 use kernels_gpu::events::{Recorder, StimulusArgs};
 use kernels_gpu::registry::Kernel;
+use kernels_gpu::tet::EllTable;
 use kernels_gpu::tissue::DenseTissue;
 use kernels_gpu::{CellModel, DEFAULT_BLOCK, FLAT_BLOCK, GridDims, StepCoeffs, ZWindow};
 
@@ -98,7 +99,7 @@ impl<T: Scalar> DeviceStimulus<T> {
 /// A tissue's fields on one device: U twice, the locals and the weights,
 /// with the kernels that step and stimulate them, their NaN check, and
 /// the stimuli and maps of the run.
-pub(super) struct DeviceTissue<T> {
+pub(crate) struct DeviceTissue<T> {
     pub stream: Arc<CudaStream>,
     step_fn: CudaFunction,
     stimulate_fn: CudaFunction,
@@ -270,7 +271,7 @@ impl<T: Scalar> DeviceTissue<T> {
 /// One step kernel's launch: what every tissue step kernel takes beside
 /// its layout (and the dense one's window), in the kernels' order (u,
 /// u_next, local, lay, step, coeffs[, window], rec).
-pub(super) struct StepLaunch<'a, T: Scalar, C> {
+pub(crate) struct StepLaunch<'a, T: Scalar, C> {
     pub stream: &'a CudaStream,
     pub f: &'a CudaFunction,
     pub u: &'a CudaSlice<T>,
@@ -337,6 +338,29 @@ impl<T: Scalar, C: Copy> StepLaunch<'_, T, C> {
         b.arg(&step).arg(&coeffs).arg(&rec);
         // SAFETY: per the contract.
         unsafe { b.launch(cfg) }.map_err(cuda("launching the tissue step"))?;
+        Ok(())
+    }
+
+    /// Launches the node kernel of a tetrahedral mesh, a thread per node
+    /// of `table`.
+    ///
+    /// # Safety
+    /// `f` is the tet kernel (`<model>_tet_<t>`) of model `C`, in precision
+    /// `T`, and the arguments meet its contract
+    /// (`kernels_gpu::tet::step_node` for every node).
+    pub(crate) unsafe fn nodes(self, table: EllTable) -> Result<(), SolverError> {
+        let cfg = LaunchConfig {
+            grid_dim: (table.nodes.div_ceil(FLAT_BLOCK), 1, 1),
+            block_dim: (FLAT_BLOCK, 1, 1),
+            shared_mem_bytes: 0,
+        };
+        let (table, step, coeffs, rec) =
+            (ByValue(table), ByValue(self.step), ByValue(self.coeffs), ByValue(self.rec));
+        let mut b = self.stream.launch_builder(self.f);
+        b.arg(self.u).arg(self.u_next).arg(self.local);
+        b.arg(&table).arg(&step).arg(&coeffs).arg(&rec);
+        // SAFETY: per the contract.
+        unsafe { b.launch(cfg) }.map_err(cuda("launching the mesh step"))?;
         Ok(())
     }
 }

@@ -38,7 +38,7 @@ pub mod error;
 pub mod files;
 pub mod geometry;
 pub mod gpu;
-mod gpu_fields;
+pub(crate) mod gpu_fields;
 pub mod layout;
 pub mod maps;
 pub mod neighbours;

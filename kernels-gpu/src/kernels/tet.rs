@@ -21,6 +21,9 @@ macro_rules! tet_entry {
                 coeffs: <$ty as $crate::model::CellModel>::Coeffs<$t>,
                 rec: $crate::events::Recorder<$t>,
             ) {
+                // Nothing is read before the previous grid has finished (as
+                // every step kernel: `gpu::wait_for_prerequisite_grids`).
+                $crate::gpu::wait_for_prerequisite_grids();
                 let c = $crate::gpu::flat_thread_index();
                 if c >= table.nodes as usize {
                     return;
