@@ -112,14 +112,7 @@ impl<M: CellModel, T: Scalar> TetGpuSolver<M, T> {
     /// The variables of the nodes, downloaded.
     fn download(&mut self) -> Result<Vec<Vec<T>>, SolverError> {
         self.stimulate()?;
-        let n = self.problem.nodes();
-        let mut vars = vec![self.tissue.download_u()?];
-        let count = M::Locals::<T>::COUNT;
-        if count > 0 {
-            let local = self.tissue.download_locals()?;
-            vars.extend(local.chunks_exact(n).take(count).map(<[T]>::to_vec));
-        }
-        Ok(vars)
+        self.tissue.download_vars(M::Locals::<T>::COUNT, self.problem.nodes())
     }
 }
 

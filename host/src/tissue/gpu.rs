@@ -294,14 +294,7 @@ impl<M: CellModel, T: Scalar> TissueGpuSolver<M, T> {
     /// The stored variables, downloaded.
     fn download(&mut self) -> Result<Vec<Vec<T>>, SolverError> {
         self.stimulate()?;
-        let stored = self.storage.stored();
-        let mut vars = vec![self.tissue.download_u()?];
-        let count = M::Locals::<T>::COUNT;
-        if count > 0 {
-            let local = self.tissue.download_locals()?;
-            vars.extend(local.chunks_exact(stored).take(count).map(<[T]>::to_vec));
-        }
-        Ok(vars)
+        self.tissue.download_vars(M::Locals::<T>::COUNT, self.storage.stored())
     }
 }
 

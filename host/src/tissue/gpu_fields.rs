@@ -178,6 +178,17 @@ impl<T: Scalar> DeviceTissue<T> {
         self.stream.clone_dtoh(&self.local).map_err(cuda("downloading the locals"))
     }
 
+    /// U and the `count` local variables of the first `stride` cells,
+    /// downloaded: one vector per variable.
+    pub fn download_vars(&self, count: usize, stride: usize) -> Result<Vec<Vec<T>>, SolverError> {
+        let mut vars = vec![self.download_u()?];
+        if count > 0 {
+            let local = self.download_locals()?;
+            vars.extend(local.chunks_exact(stride).take(count).map(<[T]>::to_vec));
+        }
+        Ok(vars)
+    }
+
     /// Uploads the stimuli of `events` over the box `dims`, each touching
     /// the runs of stored cells `ranges` gives it, and `maps` (over the
     /// stored cells, given exactly when the events record).
