@@ -16,18 +16,22 @@ use crate::multi::nccl::UniqueId;
 use crate::multi::{Exchange, GpuMultiSolver, MultiError};
 use crate::scalar::Scalar;
 use crate::state::State;
+use crate::tet::{TetCpuSolver, TetGpuSolver, TetProblem};
 use crate::tissue::cpu::TissueCpuSolver;
 use crate::tissue::gpu::TissueGpuSolver;
 use crate::tissue::split_gpu::{TissueGpuMultiSolver, TissueSplitError};
 use crate::tissue::{Operator, TissueError, TissueLayout, WeightChoice};
 use kernels_gpu::CellModel;
 
-/// What is stepped: the uniform grid of the domain (its Laplacian), or a
-/// tissue (voxels with fibres) with its operator.
+/// What is stepped: the uniform grid of the domain (its Laplacian), a
+/// tissue (voxels with fibres) with its operator, or a tetrahedral mesh
+/// ready for its solvers (whose domain is the mesh's node line,
+/// [`TetProblem::line`]).
 #[derive(Clone, Debug)]
 pub enum Mesh {
     Grid,
     Tissue(TissueMesh),
+    Tet(Arc<TetProblem>),
 }
 
 /// A tissue's operator and how its solvers store it.
@@ -100,6 +104,11 @@ pub enum PlacementError {
          split it by tissue cells); start one process with --exchange peer or host, not one per GPU"
     )]
     TissueOverProcesses,
+    #[error(
+        "a tetrahedral mesh runs on the CPU or on one GPU (its split over GPUs is not built yet); \
+         give one GPU"
+    )]
+    TetOnSeveralGpus,
 }
 
 /// Everything a solver is made from.
@@ -173,6 +182,11 @@ impl<T: Scalar> SolverPlan<'_, T> {
                 initial,
             )?),
             (Mesh::Tissue(_), Devices::Rank { .. }) => return Err(PlacementError::TissueOverProcesses),
+            (Mesh::Tet(p), Devices::Cpu) => Box::new(TetCpuSolver::<M, T>::new(domain, p, initial)),
+            (Mesh::Tet(p), Devices::Gpus(gpus)) if gpus.len() == 1 => {
+                Box::new(TetGpuSolver::<M, T>::new(&gpus[0], ptx()?, domain, p, initial)?)
+            }
+            (Mesh::Tet(_), _) => return Err(PlacementError::TetOnSeveralGpus),
         })
     }
 
@@ -187,5 +201,51 @@ impl<T: Scalar> SolverPlan<'_, T> {
             }
         }
         dispatch(self.domain.model().info(), T::PRECISION, Build(self))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::models::ModelSetup;
+    use crate::tet::{Diffusivity, NodeOrder, TetMesh};
+
+    /// The factory's tetrahedral arm builds the mesh's CPU solver, which
+    /// steps as the solver built directly does, bit for bit.
+    #[test]
+    fn a_tetrahedral_mesh_is_one_arm_of_the_factory() {
+        let mesh = TetMesh::kuhn_box([5, 4, 3], 0.6);
+        let problem = Arc::new(
+            TetProblem::new(&mesh, NodeOrder::ReverseCuthillMcKee, &|_| Some(Diffusivity::isotropic(1.0)))
+                .unwrap(),
+        );
+        let line = problem.line();
+        let domain =
+            Domain::with_own_operator(line, 0.6, 0.05, 1.0, ModelSetup::new("karma", None, &[]).unwrap())
+                .unwrap();
+        let info = domain.model().info();
+        let mut start = State::<f32>::rest(info, line);
+        start.slice_mut(0)[..20].fill(3.0);
+        let plan = SolverPlan {
+            mesh: &Mesh::Tet(problem.clone()),
+            devices: &Devices::Cpu,
+            kernels: None,
+            kernel: KernelConfig::new(crate::kernel_config::KernelKind::Naive, Default::default()),
+            options: GpuOptions::default(),
+            domain: &domain,
+            initial: &start,
+        };
+        let mut built = plan.build().unwrap();
+        let mut direct =
+            TetCpuSolver::<kernels_gpu::models::karma::Karma, f32>::new(&domain, &problem, &start);
+        built.advance(50).unwrap();
+        direct.advance(50).unwrap();
+        let (a, b) = (built.state().unwrap(), direct.state().unwrap());
+        assert_eq!(a.slice(0), b.slice(0));
+        assert_ne!(a.slice(0), start.slice(0), "the wave moved");
+        assert_eq!(built.method(), "cpu-tet-ell14");
+        let two = Devices::Gpus(Vec::new());
+        let plan = SolverPlan { devices: &two, ..plan };
+        assert!(matches!(plan.build(), Err(PlacementError::TetOnSeveralGpus)));
     }
 }
