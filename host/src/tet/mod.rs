@@ -3,6 +3,7 @@
 //! linear finite elements and a lumped mass matrix as in Vasconcellos et
 //! al. 2024 (seed 004) and Niederer et al. 2011.
 
+mod adjacency;
 pub mod check;
 pub mod cpu;
 pub mod error;

@@ -34,6 +34,7 @@
 
 use thiserror::Error;
 
+use super::adjacency::Adjacency;
 use super::mesh::{TetMesh, Vec3, cross, dot, sub};
 
 /// Diffusivities of a region, in mm^2 per time unit: along the fibre,
@@ -111,7 +112,7 @@ impl TetOperator {
     ) -> Result<Self, OperatorError> {
         let n = mesh.nodes();
         let adjacency = Adjacency::of(mesh);
-        let mut k_off = vec![0.0f64; adjacency.entries.len()];
+        let mut k_off = vec![0.0f64; adjacency.slots()];
         let mut mass = vec![0.0f64; n];
         for (e, tet) in mesh.tets.iter().enumerate() {
             let region = mesh.regions.get(e).copied().unwrap_or(0);
@@ -151,7 +152,7 @@ impl TetOperator {
                 // An isolated node (no element) has mass 0 and no neighbours.
                 let w = -k_off[slot] / mass[c];
                 weights[k * n + c] = w;
-                neighbours[k * n + c] = adjacency.entries[slot];
+                neighbours[k * n + c] = adjacency.entry(slot);
                 sum += w;
                 sum_abs += w.abs();
                 negative_weights += usize::from(w < 0.0);
@@ -245,56 +246,6 @@ fn element_tensor(d: Diffusivity, fibre: Option<Vec3>, sheet: Option<Vec3>) -> [
 
 fn mat_vec(m: &[[f64; 3]; 3], v: Vec3) -> Vec3 {
     std::array::from_fn(|i| dot(m[i], v))
-}
-
-/// The nodes that share an element with each node, ascending: CSR rows.
-struct Adjacency {
-    starts: Vec<usize>,
-    entries: Vec<u32>,
-}
-
-impl Adjacency {
-    fn of(mesh: &TetMesh) -> Self {
-        let n = mesh.nodes();
-        let mut lists: Vec<Vec<u32>> = vec![Vec::new(); n];
-        for tet in &mesh.tets {
-            for a in tet {
-                for b in tet {
-                    if a != b {
-                        lists[*a as usize].push(*b);
-                    }
-                }
-            }
-        }
-        let mut starts = Vec::with_capacity(n + 1);
-        let mut entries = Vec::new();
-        starts.push(0);
-        for mut list in lists {
-            list.sort_unstable();
-            list.dedup();
-            entries.extend(list);
-            starts.push(entries.len());
-        }
-        Self { starts, entries }
-    }
-
-    fn range(&self, c: usize) -> std::ops::Range<usize> {
-        self.starts[c]..self.starts[c + 1]
-    }
-
-    fn degree(&self, c: usize) -> usize {
-        self.starts[c + 1] - self.starts[c]
-    }
-
-    fn max_degree(&self) -> usize {
-        (0..self.starts.len() - 1).map(|c| self.degree(c)).max().unwrap_or(0)
-    }
-
-    /// Where neighbour `b` of node `a` is in `entries`.
-    fn slot(&self, a: u32, b: u32) -> usize {
-        let r = self.range(a as usize);
-        r.start + self.entries[r].binary_search(&b).expect("b shares an element with a")
-    }
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@
 //! order of degree and the order reversed, which keeps the bandwidth of
 //! the matrix small.
 
+use super::adjacency::Adjacency;
 use super::mesh::TetMesh;
 
 /// A permutation of a mesh's nodes.
@@ -97,9 +98,9 @@ pub fn bandwidth(mesh: &TetMesh) -> u32 {
 /// unvisited neighbours in order of degree (Cuthill-McKee), else in
 /// order of number.
 fn breadth_first(mesh: &TetMesh, by_degree: bool) -> Vec<u32> {
-    let neighbours = neighbour_lists(mesh);
-    let n = neighbours.len();
-    let degree = |v: u32| neighbours[v as usize].len();
+    let neighbours = Adjacency::of(mesh);
+    let n = neighbours.nodes();
+    let degree = |v: u32| neighbours.degree(v as usize);
     let mut visited = vec![false; n];
     let mut order = Vec::with_capacity(n);
     for first in 0..n as u32 {
@@ -114,7 +115,7 @@ fn breadth_first(mesh: &TetMesh, by_degree: bool) -> Vec<u32> {
             let v = order[head];
             head += 1;
             let mut next: Vec<u32> =
-                neighbours[v as usize].iter().copied().filter(|&w| !visited[w as usize]).collect();
+                neighbours.of_node(v as usize).iter().copied().filter(|&w| !visited[w as usize]).collect();
             if by_degree {
                 next.sort_by_key(|&w| (degree(w), w));
             }
@@ -129,23 +130,23 @@ fn breadth_first(mesh: &TetMesh, by_degree: bool) -> Vec<u32> {
 
 /// A node far from `first` in its component: the last level of a
 /// breadth-first walk, its node of smallest degree, twice.
-fn peripheral(neighbours: &[Vec<u32>], first: u32) -> u32 {
+fn peripheral(neighbours: &Adjacency, first: u32) -> u32 {
     let mut start = first;
     for _ in 0..2 {
         let last_level = levels(neighbours, start);
-        start = *last_level.iter().min_by_key(|&&v| (neighbours[v as usize].len(), v)).expect("a level");
+        start = *last_level.iter().min_by_key(|&&v| (neighbours.degree(v as usize), v)).expect("a level");
     }
     start
 }
 
 /// The nodes of the last level of a breadth-first walk from `start`.
-fn levels(neighbours: &[Vec<u32>], start: u32) -> Vec<u32> {
+fn levels(neighbours: &Adjacency, start: u32) -> Vec<u32> {
     let mut seen = std::collections::HashSet::from([start]);
     let mut level = vec![start];
     loop {
         let mut next = Vec::new();
         for &v in &level {
-            for &w in &neighbours[v as usize] {
+            for &w in neighbours.of_node(v as usize) {
                 if seen.insert(w) {
                     next.push(w);
                 }
@@ -156,25 +157,6 @@ fn levels(neighbours: &[Vec<u32>], start: u32) -> Vec<u32> {
         }
         level = next;
     }
-}
-
-/// The nodes sharing an element with each node, ascending.
-fn neighbour_lists(mesh: &TetMesh) -> Vec<Vec<u32>> {
-    let mut lists = vec![Vec::new(); mesh.nodes()];
-    for tet in &mesh.tets {
-        for a in tet {
-            for b in tet {
-                if a != b {
-                    lists[*a as usize].push(*b);
-                }
-            }
-        }
-    }
-    for list in &mut lists {
-        list.sort_unstable();
-        list.dedup();
-    }
-    lists
 }
 
 #[cfg(test)]
