@@ -6,7 +6,7 @@
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use fibril_host::backend::{GpuDevice, GpuUnavailable};
+use fibril_host::backend::GpuDevice;
 use fibril_host::events::recording::{Maps, Recording};
 use fibril_host::events::stimulus::{RegionKind, StimulusSchedule, StimulusSpec};
 use fibril_host::events::{EventStart, Events};
@@ -16,7 +16,10 @@ use fibril_host::tet::regions::{NodeSelection, stimulus_on};
 use fibril_host::tet::{Diffusivity, NodeOrder, TetCpuSolver, TetGpuSolver, TetMesh, TetProblem};
 use fibril_host::{CellModel, Domain, ModelSetup, ModelVisitor, Precision, Scalar, State, dispatch};
 
-type Check = fn(&GpuDevice) -> Result<(), String>;
+#[path = "common/gpu_checks.rs"]
+mod gpu_checks;
+
+use gpu_checks::{Check, verdict};
 
 const CHECKS: &[(&str, Check)] =
     &[("tet_every_model_f32_f64_with_stimuli_and_maps_bit_identical_to_cpu", tet_every_model)];
@@ -132,47 +135,11 @@ fn tet_every_model(gpu: &GpuDevice) -> Result<(), String> {
             }
         }
     }
-    if failures.is_empty() {
-        println!(
-            "    ({} models x 2 precisions, 400 steps with an excited ball, a current and maps)",
-            MODELS.len()
-        );
-        Ok(())
-    } else {
-        Err(failures.join("\n    "))
-    }
+    verdict(failures, || {
+        format!("{} models x 2 precisions, 400 steps with an excited ball, a current and maps", MODELS.len())
+    })
 }
 
 fn main() -> ExitCode {
-    let gpu = match GpuDevice::open(0) {
-        Ok(gpu) => gpu,
-        Err(why @ (GpuUnavailable::NoDriver | GpuUnavailable::NoDevice)) => {
-            for (name, _) in CHECKS {
-                println!("test {name} ... skipped: no CUDA device ({why})");
-            }
-            return ExitCode::SUCCESS;
-        }
-        Err(why) => {
-            for (name, _) in CHECKS {
-                println!("test {name} ... FAILED: the GPU could not be opened: {why}");
-            }
-            return ExitCode::FAILURE;
-        }
-    };
-    let mut failed = 0;
-    for (name, check) in CHECKS {
-        match check(&gpu) {
-            Ok(()) => println!("test {name} ... ok"),
-            Err(why) => {
-                println!("test {name} ... FAILED: {why}");
-                failed += 1;
-            }
-        }
-    }
-    println!(
-        "{} GPU checks of the tetrahedral mesh: {} passed, {failed} failed",
-        CHECKS.len(),
-        CHECKS.len() - failed
-    );
-    if failed == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE }
+    gpu_checks::run_checks("GPU checks of the tetrahedral mesh", CHECKS)
 }

@@ -18,16 +18,17 @@
 
 #[path = "common/mod.rs"]
 mod common;
+#[path = "common/gpu_checks.rs"]
+mod gpu_checks;
 #[path = "common/split_tissue.rs"]
 mod split_tissue;
 
-use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::process::ExitCode;
 
 use approx::abs_diff_eq;
 use common::{cpu_run, domain, planar_start, rich_start};
 use fibril_host::backend::{
-    BlockSize, CpuSolver, GpuDevice, GpuSolver, GpuUnavailable, KernelConfig, KernelKind, Solver, SolverError,
+    BlockSize, CpuSolver, GpuDevice, GpuSolver, KernelConfig, KernelKind, Solver, SolverError,
 };
 use fibril_host::events::ecg::Electrode;
 use fibril_host::events::recording::{Maps, Recording};
@@ -44,12 +45,11 @@ use fibril_host::tissue::split::TissueSplit;
 use fibril_host::tissue::split_gpu::TissueGpuMultiSolver;
 use fibril_host::tissue::{NeighbourChoice, Operator, TableChoice, Tissue, TissueLayout, WeightChoice};
 use fibril_host::{CellModel, Domain, GridDims, ModelVisitor, Precision, Scalar, State, dispatch};
+use gpu_checks::{Check, SKIPPED, note, verdict};
 use kernels_gpu::ZWindow;
 use kernels_gpu::fast_math::MathMode;
 use kernels_gpu::models::{Diffusion, Karma};
 use std::sync::Arc;
-
-type Check = fn(&GpuDevice) -> Result<(), String>;
 
 const CHECKS: &[(&str, Check)] = &[
     ("naive_f32_planar_2000_steps_bit_identical_to_cpu", naive_f32_planar_bit_identical),
@@ -94,21 +94,6 @@ const CHECKS: &[(&str, Check)] = &[
     ("tune_cache_keeps_the_choice_and_a_second_run_takes_it", tune_cache_reuse),
     ("tune_cache_that_cannot_be_used_is_said_and_the_run_goes_on", tune_cache_unusable),
 ];
-
-/// What a check returns when it cannot run here; reported as "skipped".
-const SKIPPED: &str = "skipped: ";
-
-/// What a passing check could not cover on this machine, printed after its
-/// "ok" so that the line says what was tested.
-static NOTE: std::sync::Mutex<Option<String>> = std::sync::Mutex::new(None);
-
-fn note(text: String) {
-    *NOTE.lock().unwrap_or_else(|e| e.into_inner()) = Some(text);
-}
-
-fn take_note() -> Option<String> {
-    NOTE.lock().unwrap_or_else(|e| e.into_inner()).take()
-}
 
 /// The GPUs the split checks place their sub-domains on: one each on up
 /// to four GPUs; with one GPU, three sub-domains share it, and the check
@@ -671,12 +656,7 @@ fn every_model_naive(gpu: &GpuDevice) -> Result<(), String> {
             }
         }
     }
-    if failures.is_empty() {
-        println!("    ({} models x 2 precisions bit-identical)", MODELS.len());
-        Ok(())
-    } else {
-        Err(failures.join("\n    "))
-    }
+    verdict(failures, || format!("{} models x 2 precisions bit-identical", MODELS.len()))
 }
 
 /// Every registered model on the columns kernel, f32 and f64: 1,000 steps
@@ -694,12 +674,7 @@ fn every_model_columns(gpu: &GpuDevice) -> Result<(), String> {
             }
         }
     }
-    if failures.is_empty() {
-        println!("    ({} models x 2 precisions bit-identical)", MODELS.len());
-        Ok(())
-    } else {
-        Err(failures.join("\n    "))
-    }
+    verdict(failures, || format!("{} models x 2 precisions bit-identical", MODELS.len()))
 }
 
 /// Every registered model on the blocked kernel with 1 to 4 steps per
@@ -735,12 +710,9 @@ fn every_model_blocked(gpu: &GpuDevice) -> Result<(), String> {
     if compared < 6 * 2 * 4 {
         failures.push(format!("only {compared} model x precision x k compared"));
     }
-    if failures.is_empty() {
-        println!("    ({compared} model x precision x k bit-identical; refused, no kernel: {refused:?})");
-        Ok(())
-    } else {
-        Err(failures.join("\n    "))
-    }
+    verdict(failures, || {
+        format!("{compared} model x precision x k bit-identical; refused, no kernel: {refused:?}")
+    })
 }
 
 /// Stimuli (which end a pass early) and every map (crossings recorded
@@ -845,12 +817,13 @@ fn tables_tissue_split<T: Scalar>(devices: &[GpuDevice]) -> Result<(), String> {
     }
     for layout in [TissueLayout::Dense, TissueLayout::Compact] {
         let what = format!("tables, tissue split, {} {layout:?}", T::NAME);
+        let split = TissueSplit::new(&op, 2, layout).map_err(|e| format!("{what}: {e}"))?;
         let mut s = TissueGpuMultiSolver::<Br, T>::new(
             &devices[..2],
             fibril::PTX,
             &d,
             &op,
-            layout,
+            split,
             Exchange::Peer,
             &start,
         )
@@ -1402,12 +1375,9 @@ fn every_model_on_tissue(
             }
         }
     }
-    if failures.is_empty() {
-        println!("    ({} models x 2 precisions x {what} x 2 shapes bit-identical{how})", MODELS.len());
-        Ok(())
-    } else {
-        Err(failures.join("\n    "))
-    }
+    verdict(failures, || {
+        format!("{} models x 2 precisions x {what} x 2 shapes bit-identical{how}", MODELS.len())
+    })
 }
 
 /// The events of `events_run` (a paced sphere, a current, a mask; every
@@ -1493,7 +1463,7 @@ fn tissue_split_in<T: Scalar>(
                 );
                 let split = TissueSplit::new(&op, parts, layout).map_err(|e| e.to_string())?.split;
                 let split = TissueSplit::with_neighbours(&op, split, layout, choice);
-                let mut s = TissueGpuMultiSolver::<Karma, T>::with_split(
+                let mut s = TissueGpuMultiSolver::<Karma, T>::new(
                     &devices,
                     fibril::PTX,
                     &d,
@@ -1671,51 +1641,5 @@ fn tune_cache_unusable(_gpu: &GpuDevice) -> Result<(), String> {
 }
 
 fn main() -> ExitCode {
-    let gpu = match GpuDevice::open(0) {
-        Ok(gpu) => gpu,
-        Err(why @ (GpuUnavailable::NoDriver | GpuUnavailable::NoDevice)) => {
-            for (name, _) in CHECKS {
-                println!("test {name} ... skipped: no CUDA device ({why})");
-            }
-            return ExitCode::SUCCESS;
-        }
-        Err(why) => {
-            for (name, _) in CHECKS {
-                println!("test {name} ... FAILED: the GPU could not be opened: {why}");
-            }
-            println!("{n} GPU checks: 0 passed, {n} failed, 0 skipped", n = CHECKS.len());
-            return ExitCode::FAILURE;
-        }
-    };
-    println!("GPU checks on {} (compute capability {:?})", gpu.info().name, gpu.info().compute_capability);
-    // An argument that is not an option selects the checks whose name holds it.
-    let filter = std::env::args().skip(1).find(|a| !a.starts_with('-'));
-    let (mut failed, mut skipped) = (0, 0);
-    for (name, check) in CHECKS {
-        if filter.as_ref().is_some_and(|f| !name.contains(f.as_str())) {
-            println!("test {name} ... filtered out");
-            skipped += 1;
-            continue;
-        }
-        take_note();
-        let result =
-            catch_unwind(AssertUnwindSafe(|| check(&gpu))).unwrap_or_else(|_| Err("panicked".into()));
-        match result {
-            Ok(()) => match take_note() {
-                Some(note) => println!("test {name} ... ok, {note}"),
-                None => println!("test {name} ... ok"),
-            },
-            Err(why) if why.starts_with(SKIPPED) => {
-                println!("test {name} ... {why}");
-                skipped += 1;
-            }
-            Err(why) => {
-                println!("test {name} ... FAILED: {why}");
-                failed += 1;
-            }
-        }
-    }
-    let passed = CHECKS.len() - failed - skipped;
-    println!("{} GPU checks: {passed} passed, {failed} failed, {skipped} skipped", CHECKS.len());
-    if failed == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE }
+    gpu_checks::run_checks("GPU checks", CHECKS)
 }

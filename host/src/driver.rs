@@ -456,11 +456,8 @@ mod tests {
     }
 
     impl Solver<f64> for Recorder {
-        fn kind(&self) -> crate::backend::BackendKind {
-            self.inner.kind()
-        }
-        fn device_name(&self) -> String {
-            "recorder".into()
+        fn runs_on(&self) -> crate::solver::RunsOn {
+            crate::solver::RunsOn::Cpu("recorder".into())
         }
         fn method(&self) -> String {
             "recorder".into()
@@ -488,13 +485,8 @@ mod tests {
             self.log.push((self.step, "set_state"));
             self.inner.set_state(state)
         }
-        fn set_events(
-            &mut self,
-            events: &Events,
-            start: EventStart,
-            maps: Option<&Maps>,
-        ) -> Result<(), SolverError> {
-            self.inner.set_events(events, start, maps)
+        fn install_events(&mut self, at: crate::solver::EventsAt<'_>) -> Result<(), SolverError> {
+            self.inner.install_events(at)
         }
         fn maps(&mut self) -> Result<Option<Maps>, SolverError> {
             self.log.push((self.step, "maps"));
@@ -546,18 +538,10 @@ mod tests {
         let out = OutputDir::prepare(&dir, true).unwrap();
         let mut writer =
             SnapshotQueue::background(SnapshotWriter::new(out, vec![0], Formats::default(), 0.6));
-        let stop = AtomicBool::new(false);
         let path = dir.join("checkpoint.fibril");
         let mut schedule = Schedule::new(20, None, 100);
         schedule.checkpoint_every = Some(10);
-        let mut ctx = RunContext {
-            writer: Some(&mut writer),
-            outputs: Vec::new(),
-            checkpoint_path: Some(&path),
-            stop: &stop,
-            progress: &mut |_| {},
-        };
-        let report = run(&mut solver, &domain, &schedule, &mut ctx).unwrap();
+        let report = run_writing(&mut solver, &domain, &schedule, &mut writer, &path).unwrap();
         assert_eq!(report.outcome, Outcome::Completed);
         assert!(!solver.log.iter().any(|e| e.1 == "set_state"), "no round trip: {:?}", solver.log);
         let advances: Vec<u64> = solver.log.iter().filter(|e| e.1 == "advance").map(|e| e.0).collect();
@@ -571,6 +555,26 @@ mod tests {
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
+    /// Runs `schedule` writing snapshots to `writer` and checkpoints to
+    /// `path`, with nothing sampled and no stop.
+    fn run_writing(
+        solver: &mut Recorder,
+        domain: &Domain,
+        schedule: &Schedule,
+        writer: &mut SnapshotQueue,
+        path: &Path,
+    ) -> Result<RunReport, Box<RunFailure>> {
+        let stop = AtomicBool::new(false);
+        let mut ctx = RunContext {
+            writer: Some(writer),
+            outputs: Vec::new(),
+            checkpoint_path: Some(path),
+            stop: &stop,
+            progress: &mut |_| {},
+        };
+        run(solver, domain, schedule, &mut ctx)
+    }
+
     #[test]
     fn a_write_error_ends_the_run_with_the_report_of_what_was_done() {
         let dims = GridDims::new(4, 4, 4);
@@ -582,19 +586,11 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("fibril-driver-failed-{}", std::process::id()));
         let out = OutputDir::prepare(&dir, true).unwrap();
         let mut writer = SnapshotQueue::inline(SnapshotWriter::new(out, vec![0], Formats::default(), 0.6));
-        let stop = AtomicBool::new(false);
         // The checkpoint goes where no file can be written.
         let path = dir.join("missing").join("checkpoint.fibril");
         let mut schedule = Schedule::new(30, Some(5), 100);
         schedule.checkpoint_every = Some(10);
-        let mut ctx = RunContext {
-            writer: Some(&mut writer),
-            outputs: Vec::new(),
-            checkpoint_path: Some(&path),
-            stop: &stop,
-            progress: &mut |_| {},
-        };
-        let failure = run(&mut solver, &domain, &schedule, &mut ctx).unwrap_err();
+        let failure = run_writing(&mut solver, &domain, &schedule, &mut writer, &path).unwrap_err();
         assert_eq!(failure.report.outcome, Outcome::Failed { step: 10, t_ms: 0.5 });
         assert_eq!((failure.report.steps_done, failure.report.steps_advanced), (10, 10));
         assert!(failure.to_string().contains("checkpoint.fibril"), "{failure}");

@@ -66,6 +66,23 @@ pub enum SolverError {
     Unsupported { what: &'static str, mesh: &'static str, fix: &'static str },
 }
 
+/// Where a solver runs, with the name reports give the device.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RunsOn {
+    Cpu(String),
+    Gpu(String),
+}
+
+/// The events a run installs ([`Solver::set_events`]): the events, the
+/// step the run stands at, and the maps so far (given exactly when
+/// `events.recording` is).
+#[derive(Clone, Copy)]
+pub struct EventsAt<'a> {
+    pub events: &'a Events,
+    pub start: EventStart,
+    pub maps: Option<&'a Maps>,
+}
+
 /// A NaN/Inf check begun by [`Solver::begin_nonfinite_check`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum NonfiniteCheck {
@@ -83,9 +100,21 @@ pub enum NonfiniteCheck {
 /// solver counts the steps it takes from the step `set_events` gives (0
 /// otherwise): stimuli apply, and crossings are timed, by that count.
 pub trait Solver<T: Scalar> {
-    fn kind(&self) -> BackendKind;
+    /// Where the solver runs, with the device's name for reports; `kind`
+    /// and `device_name` read it, so the two cannot disagree.
+    fn runs_on(&self) -> RunsOn;
+    fn kind(&self) -> BackendKind {
+        match self.runs_on() {
+            RunsOn::Cpu(_) => BackendKind::Cpu,
+            RunsOn::Gpu(_) => BackendKind::Gpu,
+        }
+    }
     /// Human-readable device: "NVIDIA H100 80GB HBM3" or "CPU (16 threads)".
-    fn device_name(&self) -> String;
+    fn device_name(&self) -> String {
+        match self.runs_on() {
+            RunsOn::Cpu(name) | RunsOn::Gpu(name) => name,
+        }
+    }
     /// Kernel or code path name for reports ("naive", "cpu-reference").
     fn method(&self) -> String;
     fn advance(&mut self, steps: u64) -> Result<(), SolverError>;
@@ -118,7 +147,12 @@ pub trait Solver<T: Scalar> {
         events: &Events,
         start: EventStart,
         maps: Option<&Maps>,
-    ) -> Result<(), SolverError>;
+    ) -> Result<(), SolverError> {
+        self.install_events(EventsAt { events, start, maps })
+    }
+    /// What [`Solver::set_events`] hands on, as one value: what each
+    /// solver implements.
+    fn install_events(&mut self, at: EventsAt<'_>) -> Result<(), SolverError>;
     /// The maps recorded so far, for the whole grid (in a multi-process
     /// run every rank gets them: a collective call).
     fn maps(&mut self) -> Result<Option<Maps>, SolverError>;

@@ -179,8 +179,12 @@ pub fn bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
             "{} {} {} {:?}",
             args.steps, args.warmup, args.repeats, args.compute.gpus
         ));
-        let kernel =
-            args.compute.kernel_config(domain.model().info(), precision, domain.dims(), selected.gpus());
+        let kernel = args.compute.kernel_choice().config(
+            domain.model().info(),
+            precision,
+            domain.dims(),
+            selected.gpus(),
+        );
         selected.say_kernel_fallback(&args.compute, domain.model().info(), &kernel);
         selected.check_split_kernel(&args.compute, &kernel)?;
         selected.check_tune(&args.compute)?;

@@ -70,7 +70,7 @@ pub fn info(args: InfoArgs, matches: &ArgMatches) -> anyhow::Result<ExitCode> {
     let dims = config.grid.dims();
     let variables = model.variables.len();
     let precision = config.compute.precision.resolve(model);
-    let kernel = config.compute.kernel_config(model, precision, dims, 1);
+    let kernel = config.compute.kernel_choice().config(model, precision, dims, 1);
     let block = config.compute.block_for(KernelKind::Naive, precision);
     // What `fibril run` would refuse, said first: the rest assumes a valid grid.
     let domain = match args::domain(&config.grid, &config.model) {

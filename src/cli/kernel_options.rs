@@ -32,21 +32,10 @@ impl ComputeArgs {
         }
     }
 
-    /// The kernel that steps `model` in `precision` on `dims` split over
-    /// `gpus` GPUs: the library's rule ([`KernelChoice::config`]) for the
-    /// kernel these options name (`auto` for `tune`, whose starting point it
-    /// is; tune's `--steps-per-pass` is for its blocked candidates).
-    pub fn kernel_config(
-        &self,
-        model: &ModelInfo,
-        precision: Precision,
-        dims: GridDims,
-        gpus: usize,
-    ) -> KernelConfig {
-        self.kernel_choice().config(model, precision, dims, gpus)
-    }
-
-    /// These options' kernel, as the library takes it.
+    /// These options' kernel, as the library takes it ([`KernelChoice::config`]
+    /// picks the kernel for a model, precision, grid and GPU count; `auto`
+    /// for `tune`, whose starting point it is; tune's `--steps-per-pass` is
+    /// for its blocked candidates).
     pub fn kernel_choice(&self) -> KernelChoice {
         let steps_per_pass = match self.kernel.named() {
             Some(_) => self.steps_per_pass,
@@ -98,7 +87,7 @@ impl ComputeArgs {
         if split || self.backend == BackendArg::Gpu {
             return Ok(());
         }
-        let kernel = self.kernel_config(model, precision, dims, 1);
+        let kernel = self.kernel_choice().config(model, precision, dims, 1);
         match kernel.check(model.name, dims) {
             Ok(()) => Ok(()),
             Err(e) if self.kernel.named().is_some() => Err(e).with_context(|| {
@@ -179,7 +168,7 @@ impl ComputeArgs {
     ) -> Vec<KernelConfig> {
         let auto = Self { kernel: KernelArg::Auto, ..self.clone() };
         let mut all = vec![
-            auto.kernel_config(model, precision, dims, gpus),
+            auto.kernel_choice().config(model, precision, dims, gpus),
             self.config_of(KernelKind::Naive, precision),
             // auto's columns, whether or not auto takes them.
             self.kernel_choice().autos_columns(precision, dims),
@@ -375,8 +364,9 @@ mod tests {
         let compute = ComputeArgs::default();
         assert_eq!(compute.kernel, KernelArg::Auto);
         let find = |name| fibril_host::models::find(name).unwrap();
-        let kind =
-            |model, precision, dims, gpus| compute.kernel_config(find(model), precision, dims, gpus).kind;
+        let kind = |model, precision, dims, gpus| {
+            compute.kernel_choice().config(find(model), precision, dims, gpus).kind
+        };
         let cube = GridDims::new(256, 256, 256);
         assert_eq!(kind("karma", Precision::F32, cube, 1), KernelKind::Columns);
         assert_eq!(kind("fenton_karma", Precision::F32, cube, 1), KernelKind::Columns);
@@ -388,7 +378,7 @@ mod tests {
         assert_eq!(kind("karma", Precision::F32, GridDims::new(64, 64, 64), 1), KernelKind::Naive);
         assert_eq!(kind("karma", Precision::F32, GridDims::new(128, 128, 128), 1), KernelKind::Columns);
         let named = ComputeArgs { kernel: KernelArg::Csw, ..ComputeArgs::default() };
-        let csw = named.kernel_config(find("bocf"), Precision::F64, GridDims::new(8, 8, 8), 1);
+        let csw = named.kernel_choice().config(find("bocf"), Precision::F64, GridDims::new(8, 8, 8), 1);
         assert_eq!(csw.kind, KernelKind::Csw);
     }
 
@@ -398,12 +388,12 @@ mod tests {
         let cube = GridDims::new(256, 256, 256);
         let blocked = ComputeArgs { kernel: KernelArg::Blocked, steps_per_pass: 3, ..ComputeArgs::default() };
         for name in ["karma", "aliev_panfilov", "mitchell_schaeffer", "fenton_karma", "bocf"] {
-            let cfg = blocked.kernel_config(find(name), Precision::F32, cube, 1);
+            let cfg = blocked.kernel_choice().config(find(name), Precision::F32, cube, 1);
             assert_eq!(cfg.to_string(), "blocked 32x32 k3 z32", "{name}");
             assert_eq!(blocked.fallback_notice(find(name), &cfg), None);
         }
         for name in ["beeler_reuter", "luo_rudy_1991", "ten_tusscher_2006"] {
-            let cfg = blocked.kernel_config(find(name), Precision::F32, cube, 1);
+            let cfg = blocked.kernel_choice().config(find(name), Precision::F32, cube, 1);
             assert_eq!((cfg.kind, cfg.steps_per_pass), (KernelKind::Naive, 1), "{name}");
             cfg.check(name, cube).unwrap();
             let notice = blocked.fallback_notice(find(name), &cfg).unwrap();
@@ -412,17 +402,17 @@ mod tests {
         // Without --steps-per-pass blocked takes 3, the others one.
         let default = ComputeArgs { kernel: KernelArg::Blocked, ..ComputeArgs::default() };
         assert_eq!(
-            default.kernel_config(find("karma"), Precision::F32, cube, 1).to_string(),
+            default.kernel_choice().config(find("karma"), Precision::F32, cube, 1).to_string(),
             "blocked 32x32 k3 z32"
         );
         let naive = ComputeArgs { kernel: KernelArg::Naive, ..ComputeArgs::default() };
-        assert_eq!(naive.kernel_config(find("karma"), Precision::F32, cube, 1).steps_per_pass, 1);
-        let f64 = blocked.kernel_config(find("bocf"), Precision::F64, cube, 1);
+        assert_eq!(naive.kernel_choice().config(find("karma"), Precision::F32, cube, 1).steps_per_pass, 1);
+        let f64 = blocked.kernel_choice().config(find("bocf"), Precision::F64, cube, 1);
         assert_eq!(f64.to_string(), "blocked 32x12 k3 z32", "f64 kernels take up to 144 registers");
         // A block given is kept, whatever the kernel.
         let given = ComputeArgs { block: Some(BlockSize { x: 64, y: 8 }), ..blocked };
         assert_eq!(
-            given.kernel_config(find("karma"), Precision::F32, cube, 1).to_string(),
+            given.kernel_choice().config(find("karma"), Precision::F32, cube, 1).to_string(),
             "blocked 64x8 k3 z32"
         );
     }
@@ -442,8 +432,8 @@ mod tests {
         let cube = GridDims::new(256, 256, 256);
         // Before anything is timed, tune is auto.
         assert_eq!(
-            tune.kernel_config(find("karma"), Precision::F32, cube, 1),
-            ComputeArgs::default().kernel_config(find("karma"), Precision::F32, cube, 1)
+            tune.kernel_choice().config(find("karma"), Precision::F32, cube, 1),
+            ComputeArgs::default().kernel_choice().config(find("karma"), Precision::F32, cube, 1)
         );
         assert_eq!(
             labels(&tune, "karma", Precision::F32, cube, 1),
@@ -482,7 +472,7 @@ mod tests {
         // tune's --steps-per-pass is its blocked candidates': the kernel it
         // starts from takes one step and can run (auto named it would not).
         let k3 = ComputeArgs { steps_per_pass: 3, ..tune.clone() };
-        let start = k3.kernel_config(find("karma"), Precision::F32, cube, 1);
+        let start = k3.kernel_choice().config(find("karma"), Precision::F32, cube, 1);
         assert_eq!((start.to_string().as_str(), start.check("karma", cube)), ("columns 32x8 z4", Ok(())));
         // Through NCCL, sub-domains take one-slice halos only: no blocked pass of several steps.
         let nccl = ComputeArgs { exchange: ExchangeArg::Nccl, ..tune.clone() };
@@ -634,7 +624,10 @@ mod tests {
     fn columns_climb_deeper_chunks_on_small_grids_unless_told() {
         let find = |name| fibril_host::models::find(name).unwrap();
         let label = |compute: &ComputeArgs, n| {
-            compute.kernel_config(find("karma"), Precision::F32, GridDims::new(n, n, n), 1).to_string()
+            compute
+                .kernel_choice()
+                .config(find("karma"), Precision::F32, GridDims::new(n, n, n), 1)
+                .to_string()
         };
         let auto = ComputeArgs::default();
         assert_eq!(label(&auto, 128), "columns 32x8 z8");

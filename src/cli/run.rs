@@ -332,7 +332,7 @@ fn check(config: &RunConfig, domain: &Domain) -> anyhow::Result<Checked> {
         (electrodes, every) => {
             check_electrodes(electrodes, domain.dims(), domain.dx())?;
             let precision = config.compute.precision.resolve(model);
-            let kind = config.compute.kernel_config(model, precision, domain.dims(), 1).kind;
+            let kind = config.compute.kernel_choice().config(model, precision, domain.dims(), 1).kind;
             if kind.uses_towers() && config.compute.backend != super::args::BackendArg::Cpu {
                 bail!(
                     "the pseudo-ECG reads the row-major layout, and --kernel {kind} keeps the tower layout; \
@@ -402,8 +402,12 @@ fn plan(
         check_tips_resume(r, every, domain.dt_ms())?;
     }
     let mut selected = select(&config.compute, config.compute.single_gpu_count()?, &args.ranks)?;
-    let kernel =
-        config.compute.kernel_config(domain.model().info(), precision, domain.dims(), selected.gpus());
+    let kernel = config.compute.kernel_choice().config(
+        domain.model().info(),
+        precision,
+        domain.dims(),
+        selected.gpus(),
+    );
     selected.say_kernel_fallback(&config.compute, domain.model().info(), &kernel);
     selected.check_split_kernel(&config.compute, &kernel)?;
     selected.check_tune(&config.compute)?;

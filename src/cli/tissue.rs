@@ -388,6 +388,7 @@ pub fn build_solver<M: CellModel, T: Scalar>(
     let mesh =
         Mesh::Tissue(TissueMesh { op: tissue.op.clone(), layout: tissue.layout, weights: tissue.weights });
     // The tissue solvers take no kernel choice (their own kernels).
-    let kernel = compute.kernel_config(domain.model().info(), T::PRECISION, domain.dims(), selected.gpus());
+    let kernel =
+        compute.kernel_choice().config(domain.model().info(), T::PRECISION, domain.dims(), selected.gpus());
     super::select::build_solver::<M, T>(&mesh, selected, compute, kernel, domain, initial)
 }

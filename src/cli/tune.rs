@@ -188,7 +188,7 @@ fn tune<M: CellModel, T: Scalar>(
         time_one::<M, T>(selected, compute, kernel, domain, initial)
     });
     // Before anything is timed, tune's kernel is auto's.
-    let rule = compute.kernel_config(info, T::PRECISION, dims, gpus);
+    let rule = compute.kernel_choice().config(info, T::PRECISION, dims, gpus);
     let Some(chosen) = choose(&timed, rule) else {
         let why: Vec<String> = timings
             .iter()
@@ -427,7 +427,7 @@ mod tests {
             }
             Ok(table.iter().find(|(l, _)| *l == label).map_or(1_000.0, |&(_, v)| v))
         });
-        let rule = ComputeArgs::default().kernel_config(model, Precision::F32, dims, 1);
+        let rule = ComputeArgs::default().kernel_choice().config(model, Precision::F32, dims, 1);
         (timings, choose(&timed, rule), asked)
     }
 

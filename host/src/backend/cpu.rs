@@ -19,7 +19,7 @@ use crate::events::stimulus::apply_with_mask;
 use crate::events::{EventStart, Events, HostEvents};
 use crate::models::{ModelVisitor, dispatch};
 use crate::scalar::Scalar;
-use crate::solver::{BackendKind, Solver, SolverError};
+use crate::solver::{EventsAt, RunsOn, Solver, SolverError};
 use crate::state::State;
 use kernels_gpu::ecg::EcgProbe;
 use kernels_gpu::events::{Recorder, SlicePlacement};
@@ -282,12 +282,8 @@ pub fn for_model<T: Scalar>(domain: &Domain, initial: &State<T>) -> Box<dyn Solv
 }
 
 impl<M: CellModel, T: Scalar> Solver<T> for CpuSolver<M, T> {
-    fn kind(&self) -> BackendKind {
-        BackendKind::Cpu
-    }
-
-    fn device_name(&self) -> String {
-        cpu_name()
+    fn runs_on(&self) -> RunsOn {
+        RunsOn::Cpu(cpu_name())
     }
 
     fn method(&self) -> String {
@@ -295,9 +291,7 @@ impl<M: CellModel, T: Scalar> Solver<T> for CpuSolver<M, T> {
     }
 
     fn advance(&mut self, steps: u64) -> Result<(), SolverError> {
-        for _ in 0..steps {
-            self.step_once();
-        }
+        (0..steps).for_each(|_| self.step_once());
         Ok(())
     }
 
@@ -317,12 +311,7 @@ impl<M: CellModel, T: Scalar> Solver<T> for CpuSolver<M, T> {
         Ok(())
     }
 
-    fn set_events(
-        &mut self,
-        events: &Events,
-        start: EventStart,
-        maps: Option<&Maps>,
-    ) -> Result<(), SolverError> {
+    fn install_events(&mut self, EventsAt { events, start, maps }: EventsAt<'_>) -> Result<(), SolverError> {
         self.set_local_events(events, start, SlicePlacement::whole(self.dims.nz), maps.cloned());
         Ok(())
     }

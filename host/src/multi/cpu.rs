@@ -3,13 +3,13 @@
 
 use kernels_gpu::{CellModel, ZWindow};
 
-use crate::backend::{BackendKind, CpuSolver, Solver, SolverError};
+use crate::backend::{CpuSolver, Solver, SolverError};
 use crate::domain::Domain;
 use crate::events::recording::Maps;
-use crate::events::{EventStart, Events};
 use crate::kernel_config::pass_steps;
 use crate::layout::zsplit::ZSplit;
 use crate::scalar::Scalar;
+use crate::solver::{EventsAt, RunsOn};
 use crate::state::State;
 use kernels_gpu::ecg::EcgProbe;
 
@@ -80,12 +80,8 @@ impl<M: CellModel, T: Scalar> CpuMultiSolver<M, T> {
 }
 
 impl<M: CellModel, T: Scalar> Solver<T> for CpuMultiSolver<M, T> {
-    fn kind(&self) -> BackendKind {
-        BackendKind::Cpu
-    }
-
-    fn device_name(&self) -> String {
-        cpu_slabs_name(self.parts.len())
+    fn runs_on(&self) -> RunsOn {
+        RunsOn::Cpu(cpu_slabs_name(self.parts.len()))
     }
 
     fn method(&self) -> String {
@@ -115,12 +111,7 @@ impl<M: CellModel, T: Scalar> Solver<T> for CpuMultiSolver<M, T> {
         Ok(())
     }
 
-    fn set_events(
-        &mut self,
-        events: &Events,
-        start: EventStart,
-        maps: Option<&Maps>,
-    ) -> Result<(), SolverError> {
+    fn install_events(&mut self, EventsAt { events, start, maps }: EventsAt<'_>) -> Result<(), SolverError> {
         for (i, part) in self.parts.iter_mut().enumerate() {
             let local = maps.map(|m| m.scatter(&self.split, i));
             part.set_local_events(events, start, self.split.placement(i), local);

@@ -19,6 +19,7 @@ use crate::state::State;
 use crate::tet::{TetCpuSolver, TetGpuSolver, TetProblem};
 use crate::tissue::cpu::TissueCpuSolver;
 use crate::tissue::gpu::TissueGpuSolver;
+use crate::tissue::split::TissueSplit;
 use crate::tissue::split_gpu::{TissueGpuMultiSolver, TissueSplitError};
 use crate::tissue::{Operator, TissueError, TissueLayout, WeightChoice};
 use kernels_gpu::CellModel;
@@ -172,15 +173,19 @@ impl<T: Scalar> SolverPlan<'_, T> {
             (Mesh::Tissue(t), Devices::Gpus(_)) if t.weights == WeightChoice::Classes => {
                 return Err(PlacementError::ClassesOnSeveralGpus);
             }
-            (Mesh::Tissue(t), Devices::Gpus(gpus)) => Box::new(TissueGpuMultiSolver::<M, T>::new(
-                gpus,
-                ptx()?,
-                domain,
-                &t.op,
-                t.layout,
-                self.options.exchange,
-                initial,
-            )?),
+            (Mesh::Tissue(t), Devices::Gpus(gpus)) => {
+                let split = TissueSplit::new(&t.op, gpus.len(), t.layout).map_err(TissueSplitError::from)?;
+                let exchange = self.options.exchange;
+                Box::new(TissueGpuMultiSolver::<M, T>::new(
+                    gpus,
+                    ptx()?,
+                    domain,
+                    &t.op,
+                    split,
+                    exchange,
+                    initial,
+                )?)
+            }
             (Mesh::Tissue(_), Devices::Rank { .. }) => return Err(PlacementError::TissueOverProcesses),
             (Mesh::Tet(p), Devices::Cpu) => Box::new(TetCpuSolver::<M, T>::new(domain, p, initial)),
             (Mesh::Tet(p), Devices::Gpus(gpus)) if gpus.len() == 1 => {

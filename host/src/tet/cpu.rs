@@ -13,9 +13,8 @@ use super::problem::TetProblem;
 use crate::backend::cpu::cpu_name;
 use crate::domain::Domain;
 use crate::events::recording::Maps;
-use crate::events::{EventStart, Events};
 use crate::scalar::Scalar;
-use crate::solver::{BackendKind, Solver, SolverError};
+use crate::solver::{EventsAt, RunsOn, Solver, SolverError};
 use crate::state::State;
 use crate::tissue::cpu::{HostTissue, Lay};
 use kernels_gpu::ecg::EcgProbe;
@@ -89,12 +88,8 @@ impl<M: CellModel, T: Scalar> TetCpuSolver<M, T> {
 }
 
 impl<M: CellModel, T: Scalar> Solver<T> for TetCpuSolver<M, T> {
-    fn kind(&self) -> BackendKind {
-        BackendKind::Cpu
-    }
-
-    fn device_name(&self) -> String {
-        cpu_name()
+    fn runs_on(&self) -> RunsOn {
+        RunsOn::Cpu(cpu_name())
     }
 
     fn method(&self) -> String {
@@ -128,12 +123,7 @@ impl<M: CellModel, T: Scalar> Solver<T> for TetCpuSolver<M, T> {
         Ok(())
     }
 
-    fn set_events(
-        &mut self,
-        events: &Events,
-        start: EventStart,
-        maps: Option<&Maps>,
-    ) -> Result<(), SolverError> {
+    fn install_events(&mut self, EventsAt { events, start, maps }: EventsAt<'_>) -> Result<(), SolverError> {
         let every = 0..self.problem.nodes() as u32;
         let ranges = events.stimuli.stimuli.iter().map(|_| vec![every.clone()]).collect();
         self.fields.set_events((events, start), self.problem.line(), ranges, maps.cloned());

@@ -16,10 +16,10 @@ use super::problem::TetProblem;
 use crate::backend::gpu::cuda::cuda;
 use crate::backend::gpu::device::GpuDevice;
 use crate::domain::Domain;
+use crate::events::EventClock;
 use crate::events::recording::Maps;
-use crate::events::{EventClock, EventStart, Events};
 use crate::scalar::Scalar;
-use crate::solver::{BackendKind, NonfiniteCheck, Solver, SolverError};
+use crate::solver::{EventsAt, NonfiniteCheck, RunsOn, Solver, SolverError};
 use crate::state::State;
 use crate::tissue::gpu_fields::DeviceTissue;
 use kernels_gpu::ecg::EcgProbe;
@@ -117,12 +117,8 @@ impl<M: CellModel, T: Scalar> TetGpuSolver<M, T> {
 }
 
 impl<M: CellModel, T: Scalar> Solver<T> for TetGpuSolver<M, T> {
-    fn kind(&self) -> BackendKind {
-        BackendKind::Gpu
-    }
-
-    fn device_name(&self) -> String {
-        self.device_name.clone()
+    fn runs_on(&self) -> RunsOn {
+        RunsOn::Gpu(self.device_name.clone())
     }
 
     fn method(&self) -> String {
@@ -130,10 +126,7 @@ impl<M: CellModel, T: Scalar> Solver<T> for TetGpuSolver<M, T> {
     }
 
     fn advance(&mut self, steps: u64) -> Result<(), SolverError> {
-        for _ in 0..steps {
-            self.launch_step()?;
-        }
-        Ok(())
+        (0..steps).try_for_each(|_| self.launch_step())
     }
 
     fn synchronize(&mut self) -> Result<(), SolverError> {
@@ -151,12 +144,7 @@ impl<M: CellModel, T: Scalar> Solver<T> for TetGpuSolver<M, T> {
         self.tissue.upload(state.slice(0), &local)
     }
 
-    fn set_events(
-        &mut self,
-        events: &Events,
-        start: EventStart,
-        maps: Option<&Maps>,
-    ) -> Result<(), SolverError> {
+    fn install_events(&mut self, EventsAt { events, start, maps }: EventsAt<'_>) -> Result<(), SolverError> {
         let (line, dt_ms) = (self.problem.line(), self.clock.dt_ms);
         let every = 0..self.problem.nodes() as u32;
         self.tissue.set_events((events, dt_ms), line, |_| vec![every.clone()], maps.cloned())?;

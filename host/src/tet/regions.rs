@@ -113,18 +113,7 @@ pub fn stimulus_on(
     model: &ModelInfo,
 ) -> Result<Stimulus, StimulusError> {
     // The whole line as a box: every node, which the mask then narrows.
-    let whole = StimulusSpec {
-        region: RegionKind::Box,
-        x: None,
-        y: None,
-        z: None,
-        center: None,
-        radius: None,
-        x_frac: None,
-        z_frac: None,
-        file: None,
-        ..spec.clone()
-    };
+    let whole = spec.everywhere();
     let mut stimulus = whole.compile(index, mask.dims, dt_ms, model)?;
     stimulus.kind = RegionKind::Mask;
     stimulus.region = Region::Mask(mask);

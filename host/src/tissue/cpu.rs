@@ -36,7 +36,7 @@ use crate::events::ecg::pseudo_ecg_at;
 use crate::events::recording::Maps;
 use crate::events::{EventStart, Events, HostEvents};
 use crate::scalar::Scalar;
-use crate::solver::{BackendKind, Solver, SolverError};
+use crate::solver::{EventsAt, RunsOn, Solver, SolverError};
 use crate::state::State;
 use kernels_gpu::ecg::EcgProbe;
 
@@ -372,12 +372,8 @@ impl<M: CellModel, T: Scalar> StoredStep<'_, M, T> {
 }
 
 impl<M: CellModel, T: Scalar> Solver<T> for TissueCpuSolver<M, T> {
-    fn kind(&self) -> BackendKind {
-        BackendKind::Cpu
-    }
-
-    fn device_name(&self) -> String {
-        cpu_name()
+    fn runs_on(&self) -> RunsOn {
+        RunsOn::Cpu(cpu_name())
     }
 
     fn method(&self) -> String {
@@ -386,9 +382,7 @@ impl<M: CellModel, T: Scalar> Solver<T> for TissueCpuSolver<M, T> {
     }
 
     fn advance(&mut self, steps: u64) -> Result<(), SolverError> {
-        for _ in 0..steps {
-            self.step_once();
-        }
+        (0..steps).for_each(|_| self.step_once());
         Ok(())
     }
 
@@ -408,12 +402,7 @@ impl<M: CellModel, T: Scalar> Solver<T> for TissueCpuSolver<M, T> {
         Ok(())
     }
 
-    fn set_events(
-        &mut self,
-        events: &Events,
-        start: EventStart,
-        maps: Option<&Maps>,
-    ) -> Result<(), SolverError> {
+    fn install_events(&mut self, EventsAt { events, start, maps }: EventsAt<'_>) -> Result<(), SolverError> {
         let s = &self.storage;
         let ranges = events.stimuli.stimuli.iter().map(|x| s.stimulus_ranges(x)).collect();
         self.fields.set_events((events, start), s.dims, ranges, maps.map(|m| s.maps_from_box(m)));

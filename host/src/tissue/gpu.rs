@@ -26,11 +26,11 @@ use super::weights::Operator;
 use crate::backend::gpu::cuda::cuda;
 use crate::backend::gpu::device::GpuDevice;
 use crate::domain::Domain;
+use crate::events::EventClock;
 use crate::events::ecg::pseudo_ecg_at;
 use crate::events::recording::Maps;
-use crate::events::{EventClock, EventStart, Events};
 use crate::scalar::Scalar;
-use crate::solver::{BackendKind, NonfiniteCheck, Solver, SolverError};
+use crate::solver::{EventsAt, NonfiniteCheck, RunsOn, Solver, SolverError};
 use crate::state::State;
 use kernels_gpu::ecg::EcgProbe;
 
@@ -299,12 +299,8 @@ impl<M: CellModel, T: Scalar> TissueGpuSolver<M, T> {
 }
 
 impl<M: CellModel, T: Scalar> Solver<T> for TissueGpuSolver<M, T> {
-    fn kind(&self) -> BackendKind {
-        BackendKind::Gpu
-    }
-
-    fn device_name(&self) -> String {
-        self.device_name.clone()
+    fn runs_on(&self) -> RunsOn {
+        RunsOn::Gpu(self.device_name.clone())
     }
 
     fn method(&self) -> String {
@@ -317,10 +313,7 @@ impl<M: CellModel, T: Scalar> Solver<T> for TissueGpuSolver<M, T> {
     }
 
     fn advance(&mut self, steps: u64) -> Result<(), SolverError> {
-        for _ in 0..steps {
-            self.launch_step()?;
-        }
-        Ok(())
+        (0..steps).try_for_each(|_| self.launch_step())
     }
 
     fn synchronize(&mut self) -> Result<(), SolverError> {
@@ -339,12 +332,7 @@ impl<M: CellModel, T: Scalar> Solver<T> for TissueGpuSolver<M, T> {
         self.tissue.upload(&vars[0], &vars[1..].concat())
     }
 
-    fn set_events(
-        &mut self,
-        events: &Events,
-        start: EventStart,
-        maps: Option<&Maps>,
-    ) -> Result<(), SolverError> {
+    fn install_events(&mut self, EventsAt { events, start, maps }: EventsAt<'_>) -> Result<(), SolverError> {
         assert_eq!(events.recording.is_some(), maps.is_some(), "maps exactly when recording");
         let (s, dt_ms) = (&self.storage, self.clock.dt_ms);
         let maps = maps.map(|m| s.maps_from_box(m));

@@ -19,11 +19,10 @@ use super::weights::Operator;
 use crate::domain::Domain;
 use crate::events::ecg::pseudo_ecg_at;
 use crate::events::recording::Maps;
-use crate::events::{EventStart, Events};
 use crate::layout::zsplit::SplitError;
 use crate::multi::cpu::cpu_slabs_name;
 use crate::scalar::Scalar;
-use crate::solver::{BackendKind, Solver, SolverError};
+use crate::solver::{EventsAt, RunsOn, Solver, SolverError};
 use crate::state::State;
 use kernels_gpu::ecg::EcgProbe;
 
@@ -151,12 +150,8 @@ impl<M: CellModel, T: Scalar> TissueCpuMultiSolver<M, T> {
 }
 
 impl<M: CellModel, T: Scalar> Solver<T> for TissueCpuMultiSolver<M, T> {
-    fn kind(&self) -> BackendKind {
-        BackendKind::Cpu
-    }
-
-    fn device_name(&self) -> String {
-        cpu_slabs_name(self.parts.len())
+    fn runs_on(&self) -> RunsOn {
+        RunsOn::Cpu(cpu_slabs_name(self.parts.len()))
     }
 
     fn method(&self) -> String {
@@ -165,9 +160,7 @@ impl<M: CellModel, T: Scalar> Solver<T> for TissueCpuMultiSolver<M, T> {
     }
 
     fn advance(&mut self, steps: u64) -> Result<(), SolverError> {
-        for _ in 0..steps {
-            self.step_once();
-        }
+        (0..steps).for_each(|_| self.step_once());
         Ok(())
     }
 
@@ -186,12 +179,7 @@ impl<M: CellModel, T: Scalar> Solver<T> for TissueCpuMultiSolver<M, T> {
         Ok(())
     }
 
-    fn set_events(
-        &mut self,
-        events: &Events,
-        start: EventStart,
-        maps: Option<&Maps>,
-    ) -> Result<(), SolverError> {
+    fn install_events(&mut self, EventsAt { events, start, maps }: EventsAt<'_>) -> Result<(), SolverError> {
         for (slab, part) in self.split.slabs.iter().zip(&mut self.parts) {
             let ranges = events.stimuli.stimuli.iter().map(|s| slab.stimulus_ranges(s)).collect();
             part.fields.set_events((events, start), slab.global, ranges, maps.map(|m| slab.scatter_maps(m)));

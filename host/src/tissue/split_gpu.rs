@@ -37,7 +37,6 @@ use thiserror::Error;
 
 use super::gpu::{DeviceNeighbours, compact_kernel};
 use super::gpu_fields::DeviceTissue;
-use super::layout::TissueLayout;
 use super::neighbours::CompactFields;
 use super::solving::{check_inputs, check_state, rest_u};
 use super::split::{Slab, TissueSplit};
@@ -48,15 +47,15 @@ use crate::backend::gpu::device::GpuDevice;
 use crate::backend::gpu::solver::SliceGeometry;
 use crate::backend::gpu::tables::{DeviceCoeffs, device_coeffs};
 use crate::domain::Domain;
+use crate::events::EventClock;
 use crate::events::ecg::pseudo_ecg_at;
 use crate::events::recording::Maps;
-use crate::events::{EventClock, EventStart, Events};
 use crate::layout::zsplit::SplitError;
 use crate::multi::error::MultiError;
 use crate::multi::gpu::{Exchange, gpus_name, idle_all};
 use crate::multi::gpu::{copy_slice_from_host, copy_slice_peer, copy_slice_to_host, enable_peer_access};
 use crate::scalar::Scalar;
-use crate::solver::{BackendKind, NonfiniteCheck, Solver, SolverError};
+use crate::solver::{EventsAt, NonfiniteCheck, RunsOn, Solver, SolverError};
 use crate::state::State;
 use kernels_gpu::ecg::EcgProbe;
 
@@ -162,23 +161,10 @@ pub struct TissueGpuMultiSolver<M: CellModel, T: Scalar> {
 }
 
 impl<M: CellModel, T: Scalar> TissueGpuMultiSolver<M, T> {
-    /// Splits the tissue of `op` over `devices` by tissue cells, checks
-    /// that the parts fit (those on one GPU together), uploads them.
+    /// The parts of `split` (a split of `op`'s tissue by tissue cells,
+    /// `TissueSplit::new`) on `devices`; checks that the parts fit (those
+    /// on one GPU together), uploads them.
     pub fn new(
-        devices: &[GpuDevice],
-        ptx: &str,
-        domain: &Domain,
-        op: &Arc<Operator>,
-        layout: TissueLayout,
-        exchange: Exchange,
-        initial: &State<T>,
-    ) -> Result<Self, TissueSplitError> {
-        let split = TissueSplit::new(op, devices.len(), layout)?;
-        Self::with_split(devices, ptx, domain, op, split, exchange, initial)
-    }
-
-    /// The parts of `split` (a split of `op`'s tissue) on `devices`.
-    pub fn with_split(
         devices: &[GpuDevice],
         ptx: &str,
         domain: &Domain,
@@ -447,12 +433,8 @@ impl<M: CellModel, T: Scalar> TissueGpuMultiSolver<M, T> {
 }
 
 impl<M: CellModel, T: Scalar> Solver<T> for TissueGpuMultiSolver<M, T> {
-    fn kind(&self) -> BackendKind {
-        BackendKind::Gpu
-    }
-
-    fn device_name(&self) -> String {
-        gpus_name(&self.device_names)
+    fn runs_on(&self) -> RunsOn {
+        RunsOn::Gpu(gpus_name(&self.device_names))
     }
 
     fn method(&self) -> String {
@@ -486,12 +468,7 @@ impl<M: CellModel, T: Scalar> Solver<T> for TissueGpuMultiSolver<M, T> {
         self.synchronize_all()
     }
 
-    fn set_events(
-        &mut self,
-        events: &Events,
-        start: EventStart,
-        maps: Option<&Maps>,
-    ) -> Result<(), SolverError> {
+    fn install_events(&mut self, EventsAt { events, start, maps }: EventsAt<'_>) -> Result<(), SolverError> {
         self.synchronize_all()?;
         let (global, dt_ms) = (self.split.slabs[0].global, self.clock.dt_ms);
         for (slab, part) in self.split.slabs.iter().zip(&mut self.parts) {

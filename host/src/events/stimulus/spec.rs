@@ -110,6 +110,25 @@ impl StimulusSpec {
     }
 }
 
+impl StimulusSpec {
+    /// The same timing and action (a value, a current) over a box with no
+    /// bounds: every cell, for a caller that narrows it with a mask.
+    pub fn everywhere(&self) -> Self {
+        let (duration_ms, value, current, current_density) =
+            (self.duration_ms, self.value, self.current, self.current_density);
+        let (period_ms, count) = (self.period_ms, self.count);
+        Self {
+            duration_ms,
+            value,
+            current,
+            current_density,
+            period_ms,
+            count,
+            ..Self::new(RegionKind::Box, self.at_ms)
+        }
+    }
+}
+
 /// Cells `lo <= i < hi` of an axis of `n` cells from fractions of `n`.
 fn fraction_range(frac: [f64; 2], n: u32) -> (u32, u32) {
     let lo = (frac[0] * n as f64).ceil().clamp(0.0, n as f64) as u32;

@@ -11,11 +11,10 @@ use kernels_gpu::ecg::{EcgProbe, ecg_scale};
 use super::solver::{GpuMultiSolver, Scope};
 use crate::backend::gpu::cuda::cuda;
 use crate::events::recording::Maps;
-use crate::events::{EventStart, Events};
 use crate::kernel_config::pass_steps;
 use crate::multi::nccl::{DataType, ReduceOp};
 use crate::scalar::Scalar;
-use crate::solver::{BackendKind, Solver, SolverError};
+use crate::solver::{EventsAt, RunsOn, Solver, SolverError};
 use crate::state::State;
 
 impl<M: CellModel, T: Scalar> Drop for GpuMultiSolver<M, T> {
@@ -45,16 +44,12 @@ pub(crate) fn gpus_name(names: &[String]) -> String {
 }
 
 impl<M: CellModel, T: Scalar> Solver<T> for GpuMultiSolver<M, T> {
-    fn kind(&self) -> BackendKind {
-        BackendKind::Gpu
-    }
-
-    fn device_name(&self) -> String {
-        if matches!(self.scope, Scope::Rank { .. }) {
+    fn runs_on(&self) -> RunsOn {
+        RunsOn::Gpu(match self.scope {
             // Each rank knows its own GPU only.
-            return format!("{} ranks x {}", self.split.parts(), self.device_names[0]);
-        }
-        gpus_name(&self.device_names)
+            Scope::Rank { .. } => format!("{} ranks x {}", self.split.parts(), self.device_names[0]),
+            _ => gpus_name(&self.device_names),
+        })
     }
 
     fn method(&self) -> String {
@@ -106,12 +101,7 @@ impl<M: CellModel, T: Scalar> Solver<T> for GpuMultiSolver<M, T> {
         self.synchronize_all()
     }
 
-    fn set_events(
-        &mut self,
-        events: &Events,
-        start: EventStart,
-        maps: Option<&Maps>,
-    ) -> Result<(), SolverError> {
+    fn install_events(&mut self, EventsAt { events, start, maps }: EventsAt<'_>) -> Result<(), SolverError> {
         self.synchronize_all()?;
         for part in &mut self.parts {
             let local = maps.map(|m| m.scatter(&self.split, part.index));

@@ -8,20 +8,15 @@ use super::resident::{Download, GpuSolver, Layout};
 use crate::backend::gpu::cuda::cuda;
 use crate::events::recording::Maps;
 use crate::events::tips::{ChargedPlaquette, PhaseMemory};
-use crate::events::{EventStart, Events};
 use crate::kernel_config::KernelKind;
 use crate::layout::tower;
 use crate::scalar::Scalar;
-use crate::solver::{BackendKind, NonfiniteCheck, Solver, SolverError};
+use crate::solver::{EventsAt, NonfiniteCheck, RunsOn, Solver, SolverError};
 use crate::state::State;
 
 impl<M: CellModel, T: Scalar> Solver<T> for GpuSolver<M, T> {
-    fn kind(&self) -> BackendKind {
-        BackendKind::Gpu
-    }
-
-    fn device_name(&self) -> String {
-        self.device_name.clone()
+    fn runs_on(&self) -> RunsOn {
+        RunsOn::Gpu(self.device_name.clone())
     }
 
     fn method(&self) -> String {
@@ -98,12 +93,7 @@ impl<M: CellModel, T: Scalar> Solver<T> for GpuSolver<M, T> {
         Ok(())
     }
 
-    fn set_events(
-        &mut self,
-        events: &Events,
-        start: EventStart,
-        maps: Option<&Maps>,
-    ) -> Result<(), SolverError> {
+    fn install_events(&mut self, EventsAt { events, start, maps }: EventsAt<'_>) -> Result<(), SolverError> {
         self.set_local_events(events, start, SlicePlacement::whole(self.dims.nz), maps)
     }
 
