@@ -921,6 +921,7 @@ fn the_configuration_reference_documents_every_key_and_its_examples_are_accepted
         print_config(&["run", "configs/shell.toml", "--print-config"]),
         print_config(&["run", &tissue_file, "--print-config"]),
         print_config(&["run", &cylinder, "--print-config"]),
+        print_config(&["run", "examples/lv/lv.toml", "--print-config"]),
     ];
     let mut printed: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for table in &printed_sets {
@@ -937,6 +938,7 @@ fn the_configuration_reference_documents_every_key_and_its_examples_are_accepted
         "electrode",
         "tissue",
         "tissue.region",
+        "mesh",
     ] {
         assert!(printed.contains_key(section), "no invocation printed [{section}]: {printed:?}");
     }

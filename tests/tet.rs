@@ -118,3 +118,114 @@ fn a_wave_across_the_fibres_is_slower_and_along_them_as_fast_as_on_the_grid() {
     let t_grid = crossing(&grid, 5, 35);
     assert!((t_fast - t_grid).abs() < 0.03 * t_grid, "along the fibres {t_fast} ms, grid with D {t_grid} ms");
 }
+
+/// `fibril run --mesh` on an openCARP mesh: the node fields as `.vtu`
+/// with `nodes.pvd` and as npy, the activation map, all in the file's
+/// node order (the solvers hold the nodes renumbered), read back by
+/// fibril's own readers; the final state equals a run of the library's
+/// [`SimulationBuilder`] put in the file's order.
+#[test]
+fn a_mesh_run_writes_node_fields_and_maps_in_the_files_order() {
+    use fibril_host::io::npy;
+    use fibril_host::simulation::SimulationBuilder;
+    use fibril_host::tet::{ReadOptions, read_mesh};
+    let dir = std::env::temp_dir().join(format!("fibril-tet-mesh-run-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let stimulus =
+        "{region = \"mask\", file = \"tests/data/meshes/two_boxes.vtx\", duration_ms = 1.0, current = 60.0}";
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_fibril"))
+        .args([
+            "run",
+            "--mesh",
+            "tests/data/meshes/two_boxes.pts",
+            "--model",
+            "luo_rudy_1991",
+            "--dt",
+            "0.01",
+        ])
+        .args(["--duration-ms", "3", "--snapshot-every-ms", "1", "--activation-map", "--format", "vtu,npy"])
+        .args(["--backend", "cpu", "--precision", "f64", "-q", "--stimulus", stimulus, "--out"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let pvd = std::fs::read_to_string(dir.join("nodes.pvd")).unwrap();
+    assert_eq!(pvd.matches("<DataSet").count(), 4, "snapshots at 0, 1, 2 and 3 ms:\n{pvd}");
+    // The last snapshot read back as a mesh: the file's points, in order.
+    let file_mesh =
+        read_mesh(std::path::Path::new("tests/data/meshes/two_boxes.pts"), &ReadOptions::default()).unwrap();
+    let written = read_mesh(&dir.join("nodes_000003.vtu"), &ReadOptions::default()).unwrap();
+    assert_eq!(written.points_mm, file_mesh.points_mm);
+    assert_eq!(written.tets, file_mesh.tets);
+    let v = npy::read(&dir.join("V_000003.npy")).unwrap();
+    assert_eq!(v.shape, [file_mesh.nodes()]);
+    // The same run through the library, reordered to the file's nodes.
+    let problem = Arc::new(
+        TetProblem::new(&file_mesh, NodeOrder::ReverseCuthillMcKee, &|_| {
+            Some(Diffusivity::isotropic(LuoRudyDefaultD::D))
+        })
+        .unwrap(),
+    );
+    let mut spec = StimulusSpec::new(RegionKind::Mask, 0.0);
+    (spec.duration_ms, spec.current) = (1.0, Some(60.0));
+    let nodes =
+        fibril_host::tet::read::carp::read_vtx(std::path::Path::new("tests/data/meshes/two_boxes.vtx"));
+    let mut sim = SimulationBuilder::new("luo_rudy_1991")
+        .tet_mesh(problem.clone())
+        .dt_ms(0.01)
+        .node_stimulus(spec, NodeSelection::Nodes(nodes.unwrap()))
+        .build::<f64>()
+        .unwrap();
+    sim.run_for_ms(3.0).unwrap();
+    let state = sim.state().unwrap();
+    let want = problem.renumbering.to_file_order(state.slice(0));
+    assert_eq!(v.values, want, "the npy snapshot is the library's state in the file's order");
+    assert!(want.iter().any(|&x| x > 0.0), "the stimulated nodes are excited");
+    let activation = npy::read(&dir.join("activation.npy")).unwrap();
+    assert_eq!(activation.shape, [file_mesh.nodes()]);
+    for node in [0usize, 1, 2] {
+        let t = activation.values[node];
+        assert!(t > 0.0 && t < 2.0, "stimulated node {node} activated at {t} ms");
+    }
+    let maps = read_mesh(&dir.join("activation.vtu"), &ReadOptions::default()).unwrap();
+    assert_eq!(maps.points_mm, file_mesh.points_mm);
+    let summary: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(summary["nodes"], 78);
+    assert_eq!(summary["steps"], 300);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The usual diffusion coefficient of Luo-Rudy I (what a mesh run
+/// without conductivities uses).
+struct LuoRudyDefaultD;
+impl LuoRudyDefaultD {
+    const D: f64 = kernels_gpu::models::luo_rudy_1991::LuoRudy1991::INFO.numerics.diffusion;
+}
+
+/// What a mesh cannot do is refused before any work, naming the fix.
+#[test]
+fn a_mesh_run_refuses_what_a_mesh_has_no_meaning_for() {
+    let mesh = "tests/data/meshes/two_boxes.pts";
+    let never = std::env::temp_dir().join(format!("fibril-tet-refused-{}", std::process::id()));
+    let refused = |extra: &[&str], needles: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_fibril"))
+            .args(["run", "--mesh", mesh, "--backend", "cpu", "--out"])
+            .arg(&never)
+            .args(extra)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{extra:?} should be refused");
+        for n in needles {
+            assert!(stderr.contains(n), "{extra:?}: {stderr}");
+        }
+    };
+    refused(&["--format", "png"], &["png is for grids", "vtu"]);
+    refused(&["--protocol", "scroll"], &["not available on a tetrahedral mesh"]);
+    refused(&["--tips-every-ms", "1"], &["tip tracking"]);
+    refused(&["--size", "32"], &["--size", "drop it"]);
+    refused(&["--stimulus", "{region = \"box\", x = [0, 1]}"], &["stimulus 1", "sphere", ".vtx"]);
+    refused(&["--dt", "5"], &["stability limit", "node"]);
+    assert!(!never.exists(), "a refused run leaves no output directory");
+}

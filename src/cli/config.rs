@@ -43,6 +43,9 @@ pub struct RunConfig {
     /// A geometry with fibres (`[tissue]`, `cli::tissue`); the box without.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tissue: Option<super::tissue::TissueArgs>,
+    /// A tetrahedral mesh instead of the box (`[mesh]`, `cli::mesh`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mesh: Option<super::mesh_args::MeshArgs>,
 }
 
 /// An `--electrode` value: a TOML inline table.
@@ -162,6 +165,7 @@ fn config_dir(path: &Path) -> anyhow::Result<PathBuf> {
 fn anchor_paths(section: &str, value: &mut toml::Value, base: &Path) -> anyhow::Result<()> {
     let keys: &[&str] = match section {
         "tissue" => &["mask", "fibres"],
+        "mesh" => &["file"],
         "stimulus" => &["file"],
         _ => return Ok(()),
     };
@@ -285,6 +289,7 @@ impl RunConfig {
             stimulus,
             electrode,
             tissue: None,
+            mesh: options.mesh.as_deref().map(super::mesh_args::from_flag),
         };
         let Some((path, file)) = file else {
             return Ok(from_args);
@@ -308,6 +313,16 @@ impl RunConfig {
             }
             if section == "tissue" {
                 // No option overrides it (it has none on the command line).
+                merged.insert(section, value);
+                continue;
+            }
+            if section == "mesh" {
+                // --mesh replaces the file's mesh, keeping its other keys.
+                let mut value = value;
+                if let (Some(file), toml::Value::Table(t)) = (&options.mesh, &mut value) {
+                    let file = file.to_str().context("--mesh: give a path that is UTF-8 text")?;
+                    t.insert("file".into(), toml::Value::String(file.into()));
+                }
                 merged.insert(section, value);
                 continue;
             }

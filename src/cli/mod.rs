@@ -7,6 +7,8 @@ pub mod error;
 pub mod info;
 pub mod interrupt;
 pub mod kernel_options;
+pub mod mesh;
+pub mod mesh_args;
 pub mod models;
 pub mod params;
 pub mod progress;

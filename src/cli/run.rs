@@ -70,6 +70,9 @@ struct Plan {
 
 pub fn run(args: RunArgs, matches: &ArgMatches) -> anyhow::Result<ExitCode> {
     let mut resolved = RunConfig::resolve(&args.options, matches)?;
+    if resolved.config.mesh.is_some() {
+        return run_mesh(resolved, &args);
+    }
     let domain = complete(&mut resolved)?;
     if args.print_config {
         print!("{}", resolved.config.to_toml());
@@ -80,6 +83,22 @@ pub fn run(args: RunArgs, matches: &ArgMatches) -> anyhow::Result<ExitCode> {
     let model = plan.domain.model().info();
     let precision = resolved.config.compute.precision.resolve(model);
     dispatch(model, precision, Execute { config: &resolved.config, args: &args, plan, stop })
+}
+
+/// `fibril run` on a tetrahedral mesh (`cli::mesh`).
+fn run_mesh(mut resolved: Resolved, args: &RunArgs) -> anyhow::Result<ExitCode> {
+    if args.resume.is_some() || args.ranks.rank.is_some() {
+        bail!("a tetrahedral mesh runs in one process and is not resumed yet; drop --resume and --rank");
+    }
+    let model = resolved.config.model.setup()?;
+    resolved.config.grid.resolve(model.info());
+    if args.print_config {
+        print!("{}", resolved.config.to_toml());
+        return Ok(ExitCode::SUCCESS);
+    }
+    let stop = interrupt::install()?;
+    let explicit = |key: &str| resolved.is_explicit(key);
+    super::mesh::run(&resolved.config, &explicit, stop)
 }
 
 /// Fills in what the options left to the model and the protocol, and

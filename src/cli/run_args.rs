@@ -70,6 +70,11 @@ pub struct RunOptions {
     /// [[electrode]] list). The trace goes to ecg.csv and ecg.png.
     #[arg(long = "electrode", value_name = "TOML")]
     pub electrodes: Vec<String>,
+    /// A tetrahedral mesh to run on instead of the box: openCARP .pts,
+    /// VTK .vtu, Gmsh .msh or TetGen .node (the `[mesh]` section's file;
+    /// its other keys set units, node order and conductivities).
+    #[arg(long, value_name = "FILE")]
+    pub mesh: Option<PathBuf>,
 }
 
 /// What is simulated and for how long: the `[run]` section.
@@ -133,7 +138,8 @@ pub struct OutputArgs {
     #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true", default_value_t = false)]
     pub save_v: bool,
     /// Snapshot formats, comma-separated: npy, vti (ParaView, with
-    /// fields.pvd), png (the three mid-planes).
+    /// fields.pvd), png (the three mid-planes); on a tetrahedral mesh npy
+    /// and vtu (ParaView, with nodes.pvd; the default there).
     #[arg(long, value_delimiter = ',', default_value = "npy", value_parser = parse_format)]
     pub format: Vec<String>,
     /// Record the activation time of every cell (first upward crossing of

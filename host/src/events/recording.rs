@@ -238,6 +238,21 @@ pub struct OrderedMaps {
     pub apd: Option<Vec<f32>>,
 }
 
+impl OrderedMaps {
+    /// Re-orders the cells of every field, beat by beat, with `order`
+    /// (a mesh's nodes into its file's order).
+    pub fn in_node_order(&mut self, order: impl Fn(&[f32]) -> Vec<f32>) {
+        let beats = self.fields;
+        let each = |field: &mut Vec<f32>| {
+            let cells = field.len() / beats;
+            *field = field.chunks(cells).flat_map(&order).collect();
+        };
+        each(&mut self.activation);
+        self.repolarisation.iter_mut().for_each(each);
+        self.apd.iter_mut().for_each(each);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -18,6 +18,7 @@ pub mod snapshots;
 pub mod vti;
 pub mod vti_read;
 pub mod vtk_xml;
+pub mod vtu;
 
 pub use atomic::{write_atomic, write_json_atomic};
 pub use manifest::RunId;

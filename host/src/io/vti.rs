@@ -22,12 +22,12 @@ type AppendBytes<'a> = Box<dyn Fn(&mut Vec<u8>) + 'a>;
 pub struct VtiArray<'a> {
     pub name: &'a str,
     /// "Float32" or "Float64".
-    vtk_type: &'static str,
-    values: usize,
-    bytes: usize,
+    pub(crate) vtk_type: &'static str,
+    pub(crate) values: usize,
+    pub(crate) bytes: usize,
     /// Appends the values' little-endian bytes (written straight into the
     /// file's buffer, without an intermediate copy of the field).
-    append: AppendBytes<'a>,
+    pub(crate) append: AppendBytes<'a>,
 }
 
 impl<'a> VtiArray<'a> {
@@ -74,14 +74,25 @@ pub fn encode(dims: [u32; 3], dx: f64, t_ms: f64, arrays: &[VtiArray<'_>]) -> Ve
         offset += 8 + a.bytes;
     }
     xml.push_str("      </PointData>\n      <CellData>\n      </CellData>\n    </Piece>\n  </ImageData>\n");
+    let mut out = open_appended(xml, offset, arrays);
+    out.extend_from_slice(CLOSE_APPENDED);
+    out
+}
+
+/// The end of a file's raw appended data and of the file.
+pub(crate) const CLOSE_APPENDED: &[u8] = b"\n  </AppendedData>\n</VTKFile>\n";
+
+/// The header `xml` followed by the opening of the raw appended data and
+/// the blocks of `arrays` (each its UInt64 byte count and its values);
+/// `bytes` (the blocks' total) sizes the buffer.
+pub(crate) fn open_appended(mut xml: String, bytes: usize, arrays: &[VtiArray<'_>]) -> Vec<u8> {
     xml.push_str("  <AppendedData encoding=\"raw\">\n   _");
     let mut out = xml.into_bytes();
-    out.reserve(offset + 40);
+    out.reserve(bytes + 40);
     for a in arrays {
         out.extend_from_slice(&(a.bytes as u64).to_le_bytes());
         (a.append)(&mut out);
     }
-    out.extend_from_slice(b"\n  </AppendedData>\n</VTKFile>\n");
     out
 }
 

@@ -2,6 +2,8 @@
 //! start, the stimuli, what is recorded and where it runs. Everything is
 //! checked when [`SimulationBuilder::build`] is called, before any work.
 
+use std::sync::Arc;
+
 use kernels_gpu::GridDims;
 
 use super::error::SimulationError;
@@ -20,6 +22,10 @@ use crate::init::InitialCondition;
 use crate::models::ModelSetup;
 use crate::outputs::{EcgSampler, TipsSampler};
 use crate::scalar::Scalar;
+use crate::solver::Solver;
+use crate::state::State;
+use crate::tet::TetProblem;
+use crate::tet::regions::{NodeSelection, stimulus_on};
 use crate::units::UnitTags;
 
 /// The monodomain diffusion coefficient, mm^2/ms, of a conductivity
@@ -75,6 +81,8 @@ pub struct SimulationBuilder {
     options: GpuOptions,
     kernels: Option<&'static str>,
     check_every_steps: Option<u64>,
+    tet: Option<Arc<TetProblem>>,
+    node_stimuli: Vec<(StimulusSpec, NodeSelection)>,
 }
 
 impl SimulationBuilder {
@@ -103,6 +111,8 @@ impl SimulationBuilder {
             options: GpuOptions::default(),
             kernels: None,
             check_every_steps: None,
+            tet: None,
+            node_stimuli: Vec::new(),
         }
     }
 
@@ -122,6 +132,24 @@ impl SimulationBuilder {
     /// 1`) or a single cell.
     pub fn grid(mut self, nx: u32, ny: u32, nz: u32) -> Self {
         self.dims = GridDims::new(nx, ny, nz);
+        self
+    }
+
+    /// A tetrahedral mesh instead of a grid (its nodes renumbered and its
+    /// operator assembled with the diffusivities of its regions,
+    /// [`TetProblem::new`]), from rest; stimuli go on its nodes
+    /// ([`SimulationBuilder::node_stimulus`]).
+    pub fn tet_mesh(mut self, problem: Arc<TetProblem>) -> Self {
+        self.tet = Some(problem);
+        self.init = InitialCondition::Rest;
+        self
+    }
+
+    /// A stimulus on the nodes `nodes` of the mesh: the spec's timing and
+    /// action (value, current or current density); its grid region is
+    /// not used.
+    pub fn node_stimulus(mut self, spec: StimulusSpec, nodes: NodeSelection) -> Self {
+        self.node_stimuli.push((spec, nodes));
         self
     }
 
@@ -149,6 +177,13 @@ impl SimulationBuilder {
     /// current densities into currents.
     pub fn monodomain(mut self, sigma_s_per_m: f64, membrane: Membrane) -> Self {
         self.diffusion = Some(monodomain_diffusion(sigma_s_per_m, membrane));
+        self.membrane = Some(membrane);
+        self
+    }
+
+    /// The membrane that turns stimulus current densities (uA/cm^3) into
+    /// currents, without setting D.
+    pub fn membrane(mut self, membrane: Membrane) -> Self {
         self.membrane = Some(membrane);
         self
     }
@@ -227,6 +262,12 @@ impl SimulationBuilder {
     /// solver on its devices.
     pub fn build<T: Scalar>(self) -> Result<Simulation<T>, SimulationError> {
         let setup = ModelSetup::new(&self.model, self.preset.as_deref(), &self.parameters)?;
+        if let Some(problem) = self.tet.clone() {
+            return self.build_on_mesh(setup, problem);
+        }
+        if !self.node_stimuli.is_empty() {
+            return Err(SimulationError::NotOnGrid);
+        }
         let info = setup.info();
         let n = info.numerics;
         let (dx, dt) = (self.dx.unwrap_or(n.dx), self.dt_ms.unwrap_or(n.dt));
@@ -252,12 +293,7 @@ impl SimulationBuilder {
             .collect::<Result<Vec<_>, _>>()?;
         let stimuli = StimulusSchedule::compile(&specs, self.dims, dt, info)?;
         let initial = self.init.state::<T>(info, self.dims);
-        let devices = match &self.backend {
-            Backend::Cpu => Devices::Cpu,
-            Backend::Gpus(ordinals) => {
-                Devices::Gpus(ordinals.iter().map(|&o| GpuDevice::open(o)).collect::<Result<_, _>>()?)
-            }
-        };
+        let devices = self.devices()?;
         let gpus = match &devices {
             Devices::Gpus(g) => g.len(),
             _ => 1,
@@ -272,11 +308,42 @@ impl SimulationBuilder {
             domain: &domain,
             initial: &initial,
         };
+        let solver = self.start(plan, stimuli)?;
+        let (ecg, tips) = self.samplers(&domain)?;
+        Ok(Simulation::new(domain, solver, ecg, tips, self.check_every_steps.unwrap_or(100)))
+    }
+
+    /// The devices, the solver of `plan` with the events installed.
+    fn start<T: Scalar>(
+        &self,
+        plan: SolverPlan<'_, T>,
+        stimuli: StimulusSchedule,
+    ) -> Result<Box<dyn Solver<T>>, SimulationError> {
         let mut solver = plan.build()?;
-        let maps = self.recording.map(|r| Maps::at_start(r, self.dims, initial.slice(0), 0.0));
-        drop(initial);
+        let (dims, initial) = (plan.domain.dims(), plan.initial);
+        let maps = self.recording.map(|r| Maps::at_start(r, dims, initial.slice(0), 0.0));
         let events = Events { stimuli, recording: self.recording };
         solver.set_events(&events, EventStart::NEW, maps.as_ref())?;
+        Ok(solver)
+    }
+
+    /// The devices named by the backend, opened.
+    fn devices(&self) -> Result<Devices, SimulationError> {
+        Ok(match &self.backend {
+            Backend::Cpu => Devices::Cpu,
+            Backend::Gpus(ordinals) => {
+                Devices::Gpus(ordinals.iter().map(|&o| GpuDevice::open(o)).collect::<Result<_, _>>()?)
+            }
+        })
+    }
+
+    /// The pseudo-ECG and tip samplers asked for.
+    fn samplers(
+        &self,
+        domain: &Domain,
+    ) -> Result<(Option<EcgSampler>, Option<TipsSampler>), SimulationError> {
+        let info = domain.model().info();
+        let (dx, dt) = (domain.dx(), domain.dt_ms());
         let units = UnitTags::of(&info.units);
         let steps = |what: &'static str, ms: f64| crate::time::ms_to_steps(ms, dt).map_err(|e| (what, e));
         let ecg = match self.electrodes.is_empty() {
@@ -297,6 +364,62 @@ impl SimulationBuilder {
                 Some(TipsSampler::new(steps("the tip interval", ms)?.max(1), recorder))
             }
         };
-        Ok(Simulation::new(domain, solver, ecg, tips, self.check_every_steps.unwrap_or(100)))
+        Ok((ecg, tips))
+    }
+
+    /// [`SimulationBuilder::build`] on a tetrahedral mesh: the nodes as a
+    /// line of cells, the operator's own stability limit, stimuli on node
+    /// selections; what a mesh has no meaning for is refused.
+    fn build_on_mesh<T: Scalar>(
+        self,
+        setup: ModelSetup,
+        problem: Arc<TetProblem>,
+    ) -> Result<Simulation<T>, SimulationError> {
+        let refused = |what, fix| Err(SimulationError::NotOnMesh { what, fix });
+        if self.init != InitialCondition::Rest || self.scroll.is_some() {
+            return refused(
+                "the planar start and the scroll protocol",
+                "start from rest and stimulate nodes",
+            );
+        }
+        if !self.stimuli.is_empty() {
+            return refused(
+                "a stimulus on grid cells",
+                "give it on nodes (SimulationBuilder::node_stimulus)",
+            );
+        }
+        if !self.electrodes.is_empty() || self.tips_every_ms.is_some() {
+            return refused("the pseudo-ECG and tip tracking", "leave them out");
+        }
+        let info = setup.info();
+        let n = info.numerics;
+        let dt = self.dt_ms.unwrap_or(n.dt);
+        problem.check_dt(dt)?;
+        let line = problem.line();
+        let d = self.diffusion.unwrap_or(n.diffusion);
+        let domain = Domain::with_own_operator(line, problem.mean_edge_mm(), dt, d, setup)?;
+        let mut stimuli = Vec::new();
+        for (i, (spec, nodes)) in self.node_stimuli.iter().enumerate() {
+            let spec = spec.with_membrane(i + 1, self.membrane)?;
+            let mask = nodes.mask(&problem.mesh, &problem.renumbering.new_of_old)?;
+            stimuli.push(stimulus_on(&spec, i + 1, mask, dt, info)?);
+        }
+        let initial = State::<T>::rest(info, line);
+        let devices = self.devices()?;
+        let kernel = self.kernel.config(info, T::PRECISION, line, 1);
+        let mesh = Mesh::Tet(problem.clone());
+        let (kernels, options) = (self.kernels, self.options);
+        let plan = SolverPlan {
+            mesh: &mesh,
+            devices: &devices,
+            kernels,
+            kernel,
+            options,
+            domain: &domain,
+            initial: &initial,
+        };
+        let solver = self.start(plan, StimulusSchedule { stimuli })?;
+        let check_every = self.check_every_steps.unwrap_or(100);
+        Ok(Simulation::new(domain, solver, None, None, check_every).on_mesh(problem))
     }
 }

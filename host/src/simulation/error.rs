@@ -37,6 +37,14 @@ pub enum SimulationError {
          reduce dt or check the parameters"
     )]
     NonFinite { step: u64, t_ms: f64, last_clean_step: u64 },
+    #[error(transparent)]
+    MeshStep(#[from] crate::tet::UnstableStep),
+    #[error(transparent)]
+    NodeSelection(#[from] crate::tet::regions::SelectionError),
+    #[error("{what} is not available on a tetrahedral mesh; {fix}")]
+    NotOnMesh { what: &'static str, fix: &'static str },
+    #[error("stimuli on a mesh's nodes were given for a grid; give the mesh (SimulationBuilder::tet_mesh)")]
+    NotOnGrid,
     #[error("the state given is of {found}, this simulation is of {wanted}")]
     OtherState { found: String, wanted: String },
 }

@@ -3,18 +3,21 @@
 //! checks act exactly as in `fibril run`, with the state handed to the
 //! caller at the frames it asks for instead of written to files.
 
+use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 use super::error::SimulationError;
 use crate::backend::{BackendKind, Solver};
 use crate::domain::Domain;
-use crate::driver::{self, Outcome, RunContext, Schedule};
+use crate::driver::{self, Outcome, RunContext, RunReport, Schedule};
 use crate::events::ecg::EcgTrace;
 use crate::events::recording::Maps;
 use crate::events::tips::SingularityRecorder;
+use crate::io::queue::SnapshotQueue;
 use crate::outputs::{EcgSampler, TipsSampler, samplers};
 use crate::scalar::Scalar;
 use crate::state::State;
+use crate::tet::TetProblem;
 
 /// The state at one frame of [`Simulation::run_frames`].
 pub struct Frame<'a, T> {
@@ -35,6 +38,8 @@ pub struct Simulation<T: Scalar> {
     ecg: Option<EcgSampler>,
     tips: Option<TipsSampler>,
     check_every: u64,
+    /// The tetrahedral mesh whose nodes the state's cells are, if any.
+    mesh: Option<Arc<TetProblem>>,
 }
 
 impl<T: Scalar> Simulation<T> {
@@ -45,7 +50,20 @@ impl<T: Scalar> Simulation<T> {
         tips: Option<TipsSampler>,
         check_every: u64,
     ) -> Self {
-        Self { domain, solver, step: 0, ecg, tips, check_every }
+        Self { domain, solver, step: 0, ecg, tips, check_every, mesh: None }
+    }
+
+    /// A simulation of the nodes of `mesh` (cell c of the state is the
+    /// solvers' node c).
+    pub(super) fn on_mesh(mut self, mesh: Arc<TetProblem>) -> Self {
+        self.mesh = Some(mesh);
+        self
+    }
+
+    /// The tetrahedral mesh simulated, if it is one: its renumbering puts
+    /// the state's nodes in the file's order.
+    pub fn mesh(&self) -> Option<&Arc<TetProblem>> {
+        self.mesh.as_ref()
     }
 
     pub fn domain(&self) -> &Domain {
@@ -108,26 +126,7 @@ impl<T: Scalar> Simulation<T> {
         if end <= self.step {
             return Ok(());
         }
-        let schedule = Schedule {
-            start_step: self.step,
-            // Samples at the first step are taken once, by the first stretch.
-            resumed: self.step > 0,
-            total_steps: end,
-            snapshot_every: None,
-            check_every: self.check_every,
-            checkpoint_every: None,
-        };
-        let stop = AtomicBool::new(false);
-        let mut ctx = RunContext {
-            writer: None,
-            outputs: samplers(&mut self.ecg, &mut self.tips),
-            checkpoint_path: None,
-            stop: &stop,
-            progress: &mut |_| {},
-        };
-        let report = driver::run(self.solver.as_mut(), &self.domain, &schedule, &mut ctx)
-            .map_err(|f| SimulationError::Driver(f.error))?;
-        self.step = report.steps_done;
+        let report = self.run_loop(end, None, None, &AtomicBool::new(false), &mut |_| {})?;
         match report.outcome {
             Outcome::Completed => Ok(()),
             Outcome::NonFinite { step, t_ms, last_clean_step } => {
@@ -137,6 +136,59 @@ impl<T: Scalar> Simulation<T> {
                 unreachable!("nothing stops this loop but its end, a NaN or an error")
             }
         }
+    }
+
+    /// Runs for `duration_ms`, writing a snapshot of the state to
+    /// `writer` at the start, every `every_ms` and at the end, as `fibril
+    /// run` does (the files written behind the stepping when the queue
+    /// writes in the background); `stop` ends the run after the current
+    /// stretch, `progress` hears the step after each. The report says how
+    /// it ended: a NaN or a stop is an outcome here, not an error.
+    pub fn run_writing(
+        &mut self,
+        duration_ms: f64,
+        every_ms: Option<f64>,
+        writer: &mut SnapshotQueue,
+        stop: &AtomicBool,
+        progress: &mut dyn FnMut(u64),
+    ) -> Result<RunReport, SimulationError> {
+        let dt = self.domain.dt_ms();
+        let to_steps =
+            |what, ms| crate::time::ms_to_steps(ms, dt).map_err(|e| SimulationError::from((what, e)));
+        let end = self.step + to_steps("the duration", duration_ms)?;
+        let every = every_ms.map(|ms| to_steps("the snapshot interval", ms)).transpose()?.map(|e| e.max(1));
+        self.run_loop(end, every, Some(writer), stop, progress)
+    }
+
+    /// The run loop from the current step to `end`.
+    fn run_loop(
+        &mut self,
+        end: u64,
+        snapshot_every: Option<u64>,
+        writer: Option<&mut SnapshotQueue>,
+        stop: &AtomicBool,
+        progress: &mut dyn FnMut(u64),
+    ) -> Result<RunReport, SimulationError> {
+        let schedule = Schedule {
+            start_step: self.step,
+            // Samples at the first step are taken once, by the first stretch.
+            resumed: self.step > 0,
+            total_steps: end,
+            snapshot_every,
+            check_every: self.check_every,
+            checkpoint_every: None,
+        };
+        let mut ctx = RunContext {
+            writer,
+            outputs: samplers(&mut self.ecg, &mut self.tips),
+            checkpoint_path: None,
+            stop,
+            progress,
+        };
+        let report = driver::run(self.solver.as_mut(), &self.domain, &schedule, &mut ctx)
+            .map_err(|f| SimulationError::Driver(f.error))?;
+        self.step = report.steps_done;
+        Ok(report)
     }
 
     /// A copy of the state (every variable, on the host).

@@ -11,6 +11,7 @@ use super::mesh::{TetMesh, Vec3};
 use super::operator::{Diffusivity, OperatorError, TetOperator};
 use super::regions::node_line;
 use super::renumber::{NodeOrder, Renumbering};
+use crate::io::vtu::NodeMesh;
 use crate::scalar::Scalar;
 
 /// A mesh with its operator, in the solvers' node order.
@@ -79,6 +80,16 @@ impl TetProblem {
     /// once, from the f64 assembly).
     pub fn weights<T: Scalar>(&self) -> Vec<T> {
         self.op.weights.iter().map(|&w| T::from_f64(w)).collect()
+    }
+
+    /// The mesh as output files show it: in its file's node order.
+    pub fn node_mesh(&self) -> NodeMesh {
+        let old = &self.renumbering.old_of_new;
+        NodeMesh {
+            points_mm: self.renumbering.to_file_order(&self.mesh.points_mm),
+            tets: self.mesh.tets.iter().map(|t| t.map(|c| old[c as usize])).collect(),
+            file_of_node: old.clone(),
+        }
     }
 
     /// The mean edge length, mm: the mesh's spacing for the records.

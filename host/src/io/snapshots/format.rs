@@ -7,7 +7,10 @@ use kernels_gpu::GridDims;
 use ndarray::Array3;
 
 use super::jobs::Jobs;
-use super::record::{SnapshotRecord, WriteError};
+use super::record::{SnapshotRecord, WriteError, at};
+use crate::io::atomic::write_atomic;
+use crate::io::vti::{PvdEntry, VtiArray, encode_pvd};
+use crate::io::vtu::NodeMesh;
 use crate::scalar::Scalar;
 
 /// A field of one variable, in the run's precision.
@@ -51,6 +54,9 @@ pub struct Snapshot<'a> {
     pub dims: GridDims,
     pub dx: f64,
     pub variables: Vec<Variable<'a>>,
+    /// The mesh whose nodes the fields are (in its file's node order),
+    /// for a run on a tetrahedral mesh; `None` on a grid.
+    pub mesh: Option<&'a NodeMesh>,
 }
 
 /// The path of a run's file by name, recorded as the run's
@@ -61,6 +67,14 @@ pub type PathOf<'p> = &'p dyn Fn(&str) -> Result<PathBuf, WriteError>;
 pub trait SnapshotFormat: Sync {
     /// Its name in `--format` and in `summary.json`.
     fn name(&self) -> &'static str;
+    /// Whether it writes the fields of a grid.
+    fn on_grids(&self) -> bool {
+        true
+    }
+    /// Whether it writes the node fields of a tetrahedral mesh.
+    fn on_meshes(&self) -> bool {
+        false
+    }
     /// The jobs that write snapshot `snap`'s files, with their names.
     fn jobs<'a>(&self, snap: &'a Snapshot<'a>, path_of: PathOf<'_>) -> Result<Jobs<'a>, WriteError>;
     /// How many full copies of each saved field a snapshot in this format
@@ -74,4 +88,36 @@ pub trait SnapshotFormat: Sync {
     fn write_index(&self, _records: &[SnapshotRecord], _path_of: PathOf<'_>) -> Result<(), WriteError> {
         Ok(())
     }
+}
+
+impl<'a> Snapshot<'a> {
+    /// The saved variables as named point arrays of a VTK file.
+    pub fn point_arrays(&self) -> Vec<VtiArray<'a>> {
+        self.variables
+            .iter()
+            .map(|v| match v.field {
+                FieldRef::F32(a) => VtiArray::new(v.name, a.as_slice().expect("standard layout")),
+                FieldRef::F64(a) => VtiArray::new(v.name, a.as_slice().expect("standard layout")),
+            })
+            .collect()
+    }
+}
+
+/// Rewrites ParaView's collection `name` of the files ending in `ext`
+/// among the snapshots written, by time.
+pub fn write_collection(
+    records: &[SnapshotRecord],
+    ext: &str,
+    name: &str,
+    path_of: PathOf<'_>,
+) -> Result<(), WriteError> {
+    let entries: Vec<PvdEntry> = records
+        .iter()
+        .filter_map(|r| {
+            let file = r.files.iter().find(|f| f.ends_with(ext))?;
+            Some(PvdEntry { t_ms: r.t_ms, file: file.clone() })
+        })
+        .collect();
+    let path = path_of(name)?;
+    write_atomic(&path, &encode_pvd(&entries)).map_err(at(path))
 }

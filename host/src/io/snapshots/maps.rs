@@ -11,6 +11,7 @@ use crate::io::atomic::write_atomic_with;
 use crate::io::image::{finite_range, label, write_midplanes};
 use crate::io::npy;
 use crate::io::vti::{self, VtiArray};
+use crate::io::vtu;
 use crate::units::UnitTags;
 use kernels_gpu::model::Units;
 
@@ -27,9 +28,17 @@ impl SnapshotWriter {
         let path_of = |name: &str| self.path_of(name);
         let tag = UnitTags::of(units).time;
         let dims = maps.dims;
-        let ordered = maps.ordered();
+        let mut ordered = maps.ordered();
         let cells = dims.cells();
-        let grid = [dims.nz as usize, dims.ny as usize, dims.nx as usize];
+        let mesh = self.mesh();
+        let grid = match mesh {
+            // A mesh's nodes, in its file's order.
+            Some(m) => {
+                ordered.in_node_order(|beat| m.to_file_order(beat));
+                vec![cells]
+            }
+            None => vec![dims.nz as usize, dims.ny as usize, dims.nx as usize],
+        };
         let shape: Vec<usize> = if maps.recording.beats.is_some() {
             [&[ordered.fields][..], &grid[..]].concat()
         } else {
@@ -61,7 +70,7 @@ impl SnapshotWriter {
                 }),
             ));
         }
-        let file = "activation.vti".to_string();
+        let file = if mesh.is_some() { "activation.vtu" } else { "activation.vti" }.to_string();
         let path = path_of(&file)?;
         let (fields_ref, names, dx, per_map) = (&fields, &names, self.dx(), ordered.fields);
         jobs.push((
@@ -76,10 +85,14 @@ impl SnapshotWriter {
                         ));
                     }
                 }
-                vti::write(&path, [dims.nx, dims.ny, dims.nz], dx, 0.0, &arrays).map_err(at(path))
+                match mesh {
+                    Some(m) => vtu::write(&path, m, 0.0, &arrays),
+                    None => vti::write(&path, [dims.nx, dims.ny, dims.nz], dx, 0.0, &arrays),
+                }
+                .map_err(at(path))
             }),
         ));
-        if self.formats().contains("png") {
+        if self.formats().contains("png") && mesh.is_none() {
             let last = per_map - 1;
             let mut pictures = Vec::new();
             for &(name, values) in &fields {

@@ -13,6 +13,7 @@ pub mod png;
 pub mod record;
 pub mod registry;
 pub mod vti;
+pub mod vtu;
 pub mod writer;
 
 pub use format::{FieldRef, Snapshot, SnapshotFormat, Variable};

@@ -4,10 +4,10 @@
 use serde::ser::SerializeMap;
 
 use super::format::SnapshotFormat;
-use super::{npy, png, vti};
+use super::{npy, png, vti, vtu};
 
 /// Every snapshot format, in the order a snapshot writes them.
-pub static FORMATS: [&dyn SnapshotFormat; 3] = [&npy::Npy, &vti::Vti, &png::Png];
+pub static FORMATS: [&dyn SnapshotFormat; 4] = [&npy::Npy, &vti::Vti, &png::Png, &vtu::Vtu];
 
 /// A name in `--format` that is no format.
 #[derive(Debug, thiserror::Error)]
@@ -53,6 +53,12 @@ impl Formats {
         self.chosen().map(|f| f.field_copies()).sum()
     }
 
+    /// The first chosen format that cannot write what a run holds (a
+    /// tetrahedral mesh's nodes when `mesh`, else a grid), if any.
+    pub fn unfit(&self, mesh: bool) -> Option<&'static str> {
+        self.chosen().find(|f| if mesh { !f.on_meshes() } else { !f.on_grids() }).map(|f| f.name())
+    }
+
     /// The chosen formats, in [`FORMATS`] order.
     pub fn chosen(&self) -> impl Iterator<Item = &'static dyn SnapshotFormat> + '_ {
         FORMATS.iter().enumerate().filter(|(k, _)| self.0 & (1 << k) != 0).map(|(_, f)| *f)
@@ -87,9 +93,13 @@ mod tests {
         let f = Formats::from_names(&["png", "npy", "png"]).unwrap();
         assert!(f.contains("npy") && f.contains("png") && !f.contains("vti"));
         assert_eq!(f.chosen().map(|f| f.name()).collect::<Vec<_>>(), ["npy", "png"]);
-        assert_eq!(serde_json::to_string(&f).unwrap(), r#"{"npy":true,"vti":false,"png":true}"#);
+        assert_eq!(serde_json::to_string(&f).unwrap(), r#"{"npy":true,"vti":false,"png":true,"vtu":false}"#);
         let e = Formats::from_names(&["jpeg"]).unwrap_err().to_string();
-        assert!(e.contains("\"jpeg\"") && e.contains("npy, vti, png"), "{e}");
+        assert!(e.contains("\"jpeg\"") && e.contains("npy, vti, png, vtu"), "{e}");
+        assert_eq!(f.unfit(false), None);
+        assert_eq!(f.unfit(true), Some("png"));
+        assert_eq!(Formats::from_names(&["npy", "vtu"]).unwrap().unfit(true), None);
+        assert_eq!(Formats::from_names(&["vtu"]).unwrap().unfit(false), Some("vtu"));
         assert_eq!(Formats::default(), Formats::from_names(&["npy"]).unwrap());
         assert!(Formats::from_names::<&str>(&[]).unwrap().is_empty());
     }

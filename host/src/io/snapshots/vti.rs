@@ -2,11 +2,10 @@
 //! one VTK ImageData file, listed with its time in `fields.pvd` for
 //! ParaView.
 
-use super::format::{FieldRef, PathOf, Snapshot, SnapshotFormat};
+use super::format::{PathOf, Snapshot, SnapshotFormat, write_collection};
 use super::jobs::Jobs;
 use super::record::{SnapshotRecord, WriteError, at};
-use crate::io::atomic::write_atomic;
-use crate::io::vti::{self, PvdEntry, VtiArray};
+use crate::io::vti;
 
 pub struct Vti;
 
@@ -26,14 +25,7 @@ impl SnapshotFormat for Vti {
         let file = format!("fields_{:06}.vti", snap.index);
         let path = path_of(&file)?;
         let job = move || {
-            let arrays: Vec<VtiArray> = snap
-                .variables
-                .iter()
-                .map(|v| match v.field {
-                    FieldRef::F32(a) => VtiArray::new(v.name, a.as_slice().expect("standard layout")),
-                    FieldRef::F64(a) => VtiArray::new(v.name, a.as_slice().expect("standard layout")),
-                })
-                .collect();
+            let arrays = snap.point_arrays();
             let d = snap.dims;
             vti::write(&path, [d.nx, d.ny, d.nz], snap.dx, snap.t_ms, &arrays).map_err(at(path))
         };
@@ -41,14 +33,6 @@ impl SnapshotFormat for Vti {
     }
 
     fn write_index(&self, records: &[SnapshotRecord], path_of: PathOf<'_>) -> Result<(), WriteError> {
-        let entries: Vec<PvdEntry> = records
-            .iter()
-            .filter_map(|r| {
-                let file = r.files.iter().find(|f| f.ends_with(".vti"))?;
-                Some(PvdEntry { t_ms: r.t_ms, file: file.clone() })
-            })
-            .collect();
-        let path = path_of(COLLECTION)?;
-        write_atomic(&path, &vti::encode_pvd(&entries)).map_err(at(path))
+        write_collection(records, ".vti", COLLECTION, path_of)
     }
 }

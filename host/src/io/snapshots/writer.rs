@@ -3,6 +3,9 @@
 
 use std::io;
 use std::path::PathBuf;
+use std::sync::Arc;
+
+use ndarray::Array3;
 use std::time::{Duration, Instant};
 
 use super::format::{FieldRef, Snapshot, Variable};
@@ -11,6 +14,7 @@ use super::record::{INDEX_FILE, SnapshotRecord, WriteError, at};
 use super::registry::Formats;
 use crate::io::atomic::write_json_atomic;
 use crate::io::output_dir::OutputDir;
+use crate::io::vtu::NodeMesh;
 use crate::scalar::Scalar;
 use crate::state::State;
 
@@ -68,6 +72,9 @@ pub struct SnapshotWriter {
     /// resume, also into another directory).
     next_index: usize,
     index_pace: IndexPace,
+    /// The mesh whose nodes the run's fields are, for a run on a
+    /// tetrahedral mesh: fields go out in its file's node order.
+    mesh: Option<Arc<NodeMesh>>,
 }
 
 impl SnapshotWriter {
@@ -92,7 +99,20 @@ impl SnapshotWriter {
             next_index: 0,
             parallel: false,
             index_pace: IndexPace::new(),
+            mesh: None,
         }
+    }
+
+    /// Writes the fields (and maps) of the nodes of `mesh`, in its file's
+    /// node order: the state's cells are the solvers' nodes.
+    pub fn on_mesh(mut self, mesh: Arc<NodeMesh>) -> Self {
+        self.mesh = Some(mesh);
+        self
+    }
+
+    /// The mesh of a run on a tetrahedral mesh.
+    pub fn mesh(&self) -> Option<&NodeMesh> {
+        self.mesh.as_deref()
     }
 
     /// A writer that continues a run being resumed from `step`, whose
@@ -137,16 +157,31 @@ impl SnapshotWriter {
         let index = self.next_index;
         self.next_index += 1;
         let model = state.model();
+        let mesh = self.mesh.as_deref();
+        // On a mesh, the saved variables in the file's node order.
+        let in_file_order: Vec<Array3<T>> = match mesh {
+            None => Vec::new(),
+            Some(m) => self
+                .save
+                .iter()
+                .map(|&k| {
+                    let values = m.to_file_order(state.var(k).as_slice().expect("standard layout"));
+                    Array3::from_shape_vec(state.var(k).raw_dim(), values).expect("one value per node")
+                })
+                .collect(),
+        };
         let variables = self
             .save
             .iter()
-            .map(|&k| {
+            .enumerate()
+            .map(|(i, &k)| {
                 let v = &model.variables[k];
-                Variable { name: v.name, unit: v.unit, display: v.display, field: FieldRef::of(state.var(k)) }
+                let field = FieldRef::of(in_file_order.get(i).unwrap_or_else(|| state.var(k)));
+                Variable { name: v.name, unit: v.unit, display: v.display, field }
             })
             .collect();
-        let snap =
-            Snapshot { index, t_ms, time_unit: model.units.time, dims: state.dims(), dx: self.dx, variables };
+        let (time_unit, dims, dx) = (model.units.time, state.dims(), self.dx);
+        let snap = Snapshot { index, t_ms, time_unit, dims, dx, variables, mesh };
         let path_of = |name: &str| self.path_of(name);
         let mut jobs: Jobs<'_> = Vec::new();
         for format in self.formats.chosen() {

@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# Tetrahedral meshes on the GPU machine: fibril and TorchCor on the same
+# meshes in the same call (ten Tusscher-Panfilov 2006 epi, the same
+# stimulus, conductivities and simulated time), the Niederer et al. 2011
+# slab cut into tetrahedra, the node kernel's speed up to ~4M nodes and
+# the GPU checks. Binaries come from scripts/stage-device.sh (xz'd in
+# .device/), TorchCor's wheels from .whl/ (see scripts/torchcor-compare.py).
+#   PARTS="torchcor lumped niederer speed checks lv" OUT=... scripts/device-tet.sh
+set -u
+cd "$(dirname "$0")/.."
+OUT=${OUT:-device-out}; PARTS=${PARTS:-"torchcor lumped niederer speed checks lv"}
+mkdir -p "$OUT" /tmp/bin
+has() { [[ " $PARTS " == *" $1 "* ]]; }
+for f in .device/*.xz; do b=$(basename "$f" .xz); xz -dc "$f" > "/tmp/bin/$b"; chmod +x "/tmp/bin/$b"; done
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv | tee "$OUT/gpu.txt"
+# The monodomain of Niederer et al. 2011: sigma = 0.1334 / 0.0176 S/m,
+# chi = 140 /mm, Cm = 1 uF/cm^2; a 1 ms pulse of 100 uA/uF.
+config() { # MESH VTX DT DURATION RUN_OUT [STIM_EXTRA]
+  cat <<TOML
+[model]
+name = "ten_tusscher_2006"
+[grid]
+dt = $3
+chi = 140.0
+cm = 1.0
+[mesh]
+file = "$1"
+sigma_l = 0.1334
+sigma_t = 0.0176
+[run]
+duration_ms = $4
+[output]
+out = "$5"
+activation_map = true
+format = ["npy"]
+overwrite = true
+[[stimulus]]
+region = "mask"
+file = "$2"
+${6:-duration_ms = 1.0
+current = 100.0}
+TOML
+}
+compare() { # NAME MESH VTX DT DURATION [TORCHCOR_FLAGS]: a 2 ms pulse of 100 uA/uF on VTX's nodes
+  local name=$1 mesh=$(realpath "$2") vtx=$(realpath "$3") dt=$4 dur=$5
+  echo "== TorchCor: $name"
+  PYTHONPATH=/tmp/site timeout 420 python3 -W ignore::SyntaxWarning scripts/torchcor-compare.py --mesh "$mesh" \
+    --stim-vtx "$vtx" --duration-ms "$dur" --dt-ms "$dt" --sigma-l 0.1334 --sigma-t 0.0176 --device cuda \
+    --dtype float32 --stim-strength 100 --stim-duration-ms 2 ${6:-} --out "/tmp/tc-$name" 2>&1 | tail -3
+  cp "/tmp/tc-$name/torchcor.json" "$OUT/torchcor-$name.json"
+  echo "== fibril: $name"
+  config "$mesh.pts" "$vtx" "$dt" "$dur" "/tmp/fibril-$name" "duration_ms = 2.0
+current = 100.0" > "$OUT/fibril-$name.toml"
+  /tmp/bin/fibril run "$OUT/fibril-$name.toml" --backend gpu 2>&1 | tail -1
+  cp "/tmp/fibril-$name/summary.json" "$OUT/fibril-$name.json"
+  python3 scripts/compare-activation.py "/tmp/tc-$name/torchcor_activation_ms.npy" \
+    "/tmp/fibril-$name/activation.npy" | tee "$OUT/compare-$name.json"
+}
+if has torchcor || has lumped || has lv || has lv035; then
+  python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl
+fi
+if has torchcor; then
+  python3 scripts/make-slab-carp.py --size-mm 40 40 3 --h-mm 0.2 --face-mm 0.6 --out /tmp/slab/slab
+  compare slab /tmp/slab/slab /tmp/slab/slab_face.vtx 0.02 60
+fi
+if has lumped; then
+  # TorchCor with a lumped mass matrix: the operator fibril uses.
+  [ -f /tmp/slab/slab.pts ] || python3 scripts/make-slab-carp.py --size-mm 40 40 3 --h-mm 0.2 --face-mm 0.6 --out /tmp/slab/slab
+  compare slab-lumped /tmp/slab/slab /tmp/slab/slab_face.vtx 0.02 60 --mass-lumping
+fi
+if has niederer; then
+  for h in 0.5 0.2 0.1; do
+    python3 scripts/make-slab-carp.py --size-mm 20 7 3 --h-mm $h --out /tmp/nied$h/slab
+    config /tmp/nied$h/slab.pts /tmp/nied$h/slab_corner.vtx 0.005 100 "/tmp/niederer-$h" \
+      "duration_ms = 2.0
+current_density = 50000.0" > /tmp/nied$h.toml
+    /tmp/bin/fibril run /tmp/nied$h.toml --backend gpu --precision f64 -q
+    echo "h=$h $(python3 scripts/niederer-tet-points.py /tmp/nied$h/slab.pts "/tmp/niederer-$h/activation.npy")" \
+      | tee -a "$OUT/niederer-tet.txt"
+  done
+fi
+if has speed; then
+  for n in 650000 4100000; do timeout 240 /tmp/bin/tet_speed $n 2000 | tee "$OUT/tet_speed_$n.json"; done
+fi
+if has checks; then
+  timeout 200 /tmp/bin/gpu_tet 2>&1 | tail -3 | tee "$OUT/gpu_tet.txt"
+  timeout 400 /tmp/bin/gpu_vs_cpu 2>&1 | tee "$OUT/gpu_vs_cpu.txt" | tail -3
+fi
+if has lv; then
+  compare lv examples/lv/lv examples/lv/lv_apex.vtx 0.02 250
+  compare lv-lumped examples/lv/lv examples/lv/lv_apex.vtx 0.02 250 --mass-lumping
+fi
+if has lv035; then
+  # The left ventricle at --size-mm 0.35 (61,589 nodes), made here by
+  # examples/lv/make_lv_mesh.py and carried as .device/lv035.tar.xz.
+  mkdir -p /tmp/lv035 && xz -dc .device/lv035.tar.xz | tar xf - -C /tmp/lv035
+  compare lv035 /tmp/lv035/lv /tmp/lv035/lv_apex.vtx 0.02 200
+  cp /tmp/fibril-lv035/activation.npy "$OUT/fibril-lv035-activation.npy"
+  compare lv035-lumped /tmp/lv035/lv /tmp/lv035/lv_apex.vtx 0.02 200 --mass-lumping
+fi

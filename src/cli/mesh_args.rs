@@ -1,0 +1,82 @@
+//! The `[mesh]` section of a run configuration (and `--mesh FILE`): the
+//! mesh file, how to read it, its node order and its conductivities
+//! (`cli::mesh` runs it).
+
+use std::path::{Path, PathBuf};
+
+use clap::ValueEnum;
+use fibril_host::tet::NodeOrder;
+use serde::{Deserialize, Serialize};
+
+/// The `[mesh]` section: the mesh file, how to read it, its node order and
+/// its conductivities.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct MeshArgs {
+    /// The mesh: openCARP `.pts` (with `.elem`, `.lon` beside it), VTK
+    /// `.vtu`, Gmsh `.msh` (4.1 or 2.2 ASCII) or TetGen `.node` (with
+    /// `.ele`).
+    pub file: PathBuf,
+    /// Length unit of the file's coordinates (um, mm, cm, m) [default: um
+    /// for openCARP, mm otherwise].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub units: Option<String>,
+    /// Node numbering for the solvers: rcm (reverse Cuthill-McKee, the
+    /// fastest measured), bfs (breadth-first, Vasconcellos et al. 2024,
+    /// Algorithm 2) or file. Outputs are in the file's order whatever it is.
+    pub node_order: NodeOrderArg,
+    /// The `.vtu` cell array of region labels [default: the first of
+    /// `region`, `tag`, `gmsh:physical`, `elemTag`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub region_array: Option<String>,
+    /// Monodomain conductivity along the fibres, S/m; with --chi and --cm
+    /// (D = sigma/(chi Cm)). Without it, the isotropic D of [grid].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sigma_l: Option<f64>,
+    /// Across the fibres (and along the sheet), S/m [default: sigma_l].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sigma_t: Option<f64>,
+    /// Normal to the sheet, S/m [default: sigma_t].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sigma_n: Option<f64>,
+    /// Conductivities of the elements of one region label, over the
+    /// defaults above (`[[mesh.region]]` tables).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub region: Vec<RegionSigma>,
+}
+
+/// `[[mesh.region]]`: the conductivities of one region label, S/m.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RegionSigma {
+    pub label: i32,
+    pub sigma_l: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sigma_t: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sigma_n: Option<f64>,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, ValueEnum, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum NodeOrderArg {
+    #[default]
+    Rcm,
+    Bfs,
+    File,
+}
+
+impl NodeOrderArg {
+    pub fn order(self) -> NodeOrder {
+        match self {
+            NodeOrderArg::Rcm => NodeOrder::ReverseCuthillMcKee,
+            NodeOrderArg::Bfs => NodeOrder::BreadthFirst,
+            NodeOrderArg::File => NodeOrder::File,
+        }
+    }
+}
+
+/// `--mesh FILE` as the `[mesh]` section it stands for.
+pub fn from_flag(file: &Path) -> MeshArgs {
+    MeshArgs { file: file.to_path_buf(), ..MeshArgs::default() }
+}
