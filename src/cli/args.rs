@@ -548,6 +548,48 @@ pub fn duration_steps(what: &str, ms: f64, dt_ms: f64) -> anyhow::Result<u64> {
     ms_to_steps(ms, dt_ms).map_err(|e| anyhow::anyhow!("{what}: {e}"))
 }
 
+/// The diffusion coefficients (mm^2/ms) of the monodomain conductivities
+/// of intra- and extracellular ones, [along, across] or [along, across,
+/// sheet] in S/m: sigma = sigma_i sigma_e / (sigma_i + sigma_e), the
+/// harmonic mean Niederer et al. 2011 state, and D = sigma / (chi Cm)
+/// with `grid`'s chi and Cm; `section` names the section in errors.
+pub fn harmonic_diffusions(
+    section: &str,
+    si: &[f64],
+    se: &[f64],
+    grid: &GridArgs,
+    model: &ModelInfo,
+) -> anyhow::Result<Vec<f64>> {
+    if si.len() != se.len() || !(2..=3).contains(&si.len()) {
+        bail!(
+            "{section} sigma_i and sigma_e take [along, across] or [along, across, sheet] in S/m, \
+             the same number each"
+        );
+    }
+    if model.variables[0].unit != "mV" {
+        bail!(
+            "{section} sigma_i/sigma_e need a model in mV; {} is dimensionless: give d_fibre and d_cross",
+            model.name
+        );
+    }
+    let (Some(chi), Some(cm)) = (grid.chi, grid.cm) else {
+        bail!("{section} sigma_i/sigma_e need [grid] chi (1/mm) and cm (uF/cm^2) for D = sigma/(chi Cm)");
+    };
+    if grid.sigma.is_some() {
+        bail!("[grid] sigma is the isotropic conductivity; with {section} sigma_i/sigma_e leave it out");
+    }
+    si.iter()
+        .zip(se)
+        .map(|(&i, &e)| {
+            if !(i > 0.0 && e > 0.0 && i.is_finite() && e.is_finite()) {
+                bail!("{section} conductivities must be positive, got sigma_i {i}, sigma_e {e}");
+            }
+            // mS/mm over (1/mm) (uF/mm^2): mm^2/ms.
+            Ok(i * e / (i + e) / (chi * cm * 0.01))
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -24,6 +24,7 @@ use fibril_host::tet::{Diffusivity, ReadOptions, TetProblem, Units, load_mesh};
 use fibril_host::{Precision, Scalar};
 use serde::Serialize;
 
+use super::args::harmonic_diffusions;
 use super::config::RunConfig;
 use super::run_args::{InitArg, ProtocolArg};
 
@@ -75,7 +76,10 @@ fn node_selection(index: usize, spec: &StimulusSpec) -> anyhow::Result<NodeSelec
 }
 
 /// Diffusivities of the elements by region label, mm^2/ms.
-fn diffusivities(config: &RunConfig) -> anyhow::Result<impl Fn(i32) -> Option<Diffusivity> + use<>> {
+fn diffusivities(
+    config: &RunConfig,
+    model: &fibril_host::ModelInfo,
+) -> anyhow::Result<impl Fn(i32) -> Option<Diffusivity> + use<>> {
     let mesh = config.mesh.as_ref().expect("a mesh run");
     let membrane = config.grid.membrane();
     let d_of = |sigma: f64| -> anyhow::Result<f64> {
@@ -91,9 +95,17 @@ fn diffusivities(config: &RunConfig) -> anyhow::Result<impl Fn(i32) -> Option<Di
         let t = t.unwrap_or(l);
         Ok(Diffusivity { fibre: d_of(l)?, sheet: d_of(t)?, normal: d_of(n.unwrap_or(t))? })
     };
-    let default = match mesh.sigma_l {
-        Some(l) => triple(l, mesh.sigma_t, mesh.sigma_n)?,
-        None => Diffusivity::isotropic(config.grid.diffusion.expect("resolved from the model")),
+    let default = match (&mesh.sigma_i, &mesh.sigma_e, mesh.sigma_l) {
+        (None, None, Some(l)) => triple(l, mesh.sigma_t, mesh.sigma_n)?,
+        (None, None, None) => Diffusivity::isotropic(config.grid.diffusion.expect("resolved from the model")),
+        (Some(si), Some(se), None) if mesh.sigma_t.is_none() && mesh.sigma_n.is_none() => {
+            let d = harmonic_diffusions("[mesh]", si, se, &config.grid, model)?;
+            Diffusivity { fibre: d[0], sheet: d[1], normal: d.get(2).copied().unwrap_or(d[1]) }
+        }
+        (Some(_), Some(_), _) => {
+            bail!("[mesh] gives both sigma_l/t/n and sigma_i/sigma_e; keep one of the two")
+        }
+        _ => bail!("[mesh] sigma_i and sigma_e go together"),
     };
     let by_label: Vec<(i32, Diffusivity)> = mesh
         .region
@@ -124,7 +136,7 @@ pub fn run(
     let read = ReadOptions { units, region_array: mesh_args.region_array.clone() };
     let started = Instant::now();
     let (mesh, report) = load_mesh(&mesh_args.file, &read)?;
-    let diffusivity = diffusivities(config)?;
+    let diffusivity = diffusivities(config, info)?;
     let problem = Arc::new(TetProblem::new(&mesh, mesh_args.node_order.order(), &diffusivity)?);
     drop(mesh);
     let prepare_s = started.elapsed().as_secs_f64();

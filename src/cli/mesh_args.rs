@@ -39,6 +39,14 @@ pub struct MeshArgs {
     /// Normal to the sheet, S/m [default: sigma_t].
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sigma_n: Option<f64>,
+    /// Intracellular conductivities [along, across] or [along, across,
+    /// normal], S/m: with `sigma_e`, the monodomain sigma by their
+    /// harmonic mean (Niederer et al. 2011) instead of sigma_l/t/n.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sigma_i: Option<Vec<f64>>,
+    /// Extracellular conductivities, as `sigma_i`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sigma_e: Option<Vec<f64>>,
     /// Conductivities of the elements of one region label, over the
     /// defaults above (`[[mesh.region]]` tables).
     #[serde(skip_serializing_if = "Vec::is_empty")]

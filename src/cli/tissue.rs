@@ -34,7 +34,7 @@ use fibril_host::tissue::{Conductivity, Fibres, Operator, Tissue, TissueLayout, 
 use fibril_host::{CellModel, Domain, ModelInfo, ModelSetup, Scalar, State};
 use serde::{Deserialize, Serialize};
 
-use super::args::{GridArgs, number};
+use super::args::{GridArgs, harmonic_diffusions, number};
 use super::select::Selected;
 
 /// `[tissue]`: what the tissue is. Every key is optional; see the module doc.
@@ -135,39 +135,7 @@ impl TissueArgs {
                 if given_d {
                     bail!("[tissue] gives both d_* and sigma_i/sigma_e; keep one of the two");
                 }
-                if si.len() != se.len() || !(2..=3).contains(&si.len()) {
-                    bail!(
-                        "[tissue] sigma_i and sigma_e take [along, across] or [along, across, sheet] in S/m, \
-                         the same number each"
-                    );
-                }
-                if model.variables[0].unit != "mV" {
-                    bail!(
-                        "[tissue] sigma_i/sigma_e need a model in mV; {} is dimensionless: give d_fibre and d_cross",
-                        model.name
-                    );
-                }
-                let (Some(chi), Some(cm)) = (grid.chi, grid.cm) else {
-                    bail!(
-                        "[tissue] sigma_i/sigma_e need [grid] chi (1/mm) and cm (uF/cm^2) for D = sigma/(chi Cm)"
-                    );
-                };
-                if grid.sigma.is_some() {
-                    bail!(
-                        "[grid] sigma is the isotropic conductivity; with [tissue] sigma_i/sigma_e leave it out"
-                    );
-                }
-                let d: Vec<f64> = si
-                    .iter()
-                    .zip(se)
-                    .map(|(&i, &e)| {
-                        if !(i > 0.0 && e > 0.0 && i.is_finite() && e.is_finite()) {
-                            bail!("[tissue] conductivities must be positive, got sigma_i {i}, sigma_e {e}");
-                        }
-                        // mS/mm over (1/mm) (uF/mm^2): mm^2/ms.
-                        Ok(i * e / (i + e) / (chi * cm * 0.01))
-                    })
-                    .collect::<anyhow::Result<_>>()?;
+                let d = harmonic_diffusions("[tissue]", si, se, grid, model)?;
                 Ok(Conductivity { fibre: d[0], cross: d[1], sheet: d.get(2).copied() })
             }
             _ => bail!("[tissue] sigma_i and sigma_e go together"),
