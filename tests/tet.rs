@@ -229,3 +229,37 @@ fn a_mesh_run_refuses_what_a_mesh_has_no_meaning_for() {
     refused(&["--dt", "5"], &["stability limit", "node"]);
     assert!(!never.exists(), "a refused run leaves no output directory");
 }
+
+/// A mesh's stimuli from the command line: a box in mm and the nodes of a
+/// region label each excite what they select (and only a box's nodes are
+/// excited at once).
+#[test]
+fn a_mesh_run_takes_boxes_in_mm_and_region_labels() {
+    use fibril_host::io::npy;
+    let dir = std::env::temp_dir().join(format!("fibril-tet-mesh-kinds-{}", std::process::id()));
+    for (name, stimulus) in [
+        (
+            "box",
+            "{region = \"box\", lo_mm = [-1, -1, -1], hi_mm = [0.1, 2, 2], duration_ms = 1.0, current = 100.0}",
+        ),
+        ("label", "{region = \"mask\", label = 9, duration_ms = 1.0, current = 100.0}"),
+    ] {
+        let out_dir = dir.join(name);
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_fibril"))
+            .args(["run", "--mesh", "tests/data/meshes/two_boxes.pts", "--model", "luo_rudy_1991"])
+            .args(["--dt", "0.01", "--duration-ms", "1.5", "--activation-map", "--backend", "cpu", "-q"])
+            .args(["--stimulus", stimulus, "--out"])
+            .arg(&out_dir)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{name}: {}", String::from_utf8_lossy(&out.stderr));
+        let activation = npy::read(&out_dir.join("activation.npy")).unwrap().values;
+        let activated = activation.iter().filter(|t| t.is_finite()).count();
+        assert!(
+            activated > 0 && activated < activation.len(),
+            "{name}: {activated} of {} nodes",
+            activation.len()
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

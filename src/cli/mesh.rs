@@ -57,22 +57,39 @@ fn check_options(config: &RunConfig, explicit: &dyn Fn(&str) -> bool) -> anyhow:
     Ok(())
 }
 
-/// The node selection of a `[[stimulus]]` table on a mesh: a ball (centre
-/// and radius in mm) or a node list (`region = "mask"` with an openCARP
-/// `.vtx` file).
+/// The node selection of a `[[stimulus]]` table on a mesh: a box
+/// (`lo_mm`, `hi_mm`), a ball (`center` and `radius` in mm), a node list
+/// (`region = "mask"` with an openCARP `.vtx` file) or the nodes of a
+/// region label (`region = "mask"` with `label`).
 fn node_selection(index: usize, spec: &StimulusSpec) -> anyhow::Result<NodeSelection> {
-    match (spec.region, spec.center, spec.radius, &spec.file) {
-        (RegionKind::Sphere, Some(center_mm), Some(radius_mm), None) => {
-            Ok(NodeSelection::SphereMm { center_mm, radius_mm })
-        }
-        (RegionKind::Mask, None, None, Some(file)) if file.extension().is_some_and(|e| e == "vtx") => {
-            Ok(NodeSelection::Nodes(read_vtx(file)?))
-        }
-        _ => bail!(
-            "stimulus {index}: on a tetrahedral mesh a stimulus is region = \"sphere\" with center and radius \
-             in mm, or region = \"mask\" with file = a .vtx node list (openCARP)"
-        ),
-    }
+    let grid_fields = spec.x.is_some() || spec.y.is_some() || spec.z.is_some() || spec.x_frac.is_some();
+    let selection = match (spec.region, grid_fields) {
+        (RegionKind::Box, false) => match (spec.lo_mm, spec.hi_mm, spec.center, &spec.file, spec.label) {
+            (Some(lo), Some(hi), None, None, None) => Some(NodeSelection::BoxMm { lo, hi }),
+            _ => None,
+        },
+        (RegionKind::Sphere, false) => match (spec.center, spec.radius, spec.lo_mm, &spec.file, spec.label) {
+            (Some(center_mm), Some(radius_mm), None, None, None) => {
+                Some(NodeSelection::SphereMm { center_mm, radius_mm })
+            }
+            _ => None,
+        },
+        (RegionKind::Mask, false) => match (&spec.file, spec.label, spec.lo_mm, spec.center) {
+            (Some(file), None, None, None) if file.extension().is_some_and(|e| e == "vtx") => {
+                Some(NodeSelection::Nodes(read_vtx(file)?))
+            }
+            (None, Some(label), None, None) => Some(NodeSelection::Label(label)),
+            _ => None,
+        },
+        _ => None,
+    };
+    selection.ok_or_else(|| {
+        anyhow::anyhow!(
+            "stimulus {index}: on a tetrahedral mesh a stimulus is region = \"box\" with lo_mm and hi_mm, \
+             region = \"sphere\" with center and radius in mm, or region = \"mask\" with file = a .vtx node \
+             list (openCARP) or label = a region label"
+        )
+    })
 }
 
 /// Diffusivities of the elements by region label, mm^2/ms.

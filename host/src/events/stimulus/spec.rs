@@ -83,6 +83,17 @@ pub struct StimulusSpec {
     /// configuration file).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub file: Option<std::path::PathBuf>,
+    /// On a tetrahedral mesh, box: the lower corner, mm (the nodes with
+    /// `lo_mm <= x <= hi_mm` on every axis).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lo_mm: Option<[f64; 3]>,
+    /// On a tetrahedral mesh, box: the upper corner, mm.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hi_mm: Option<[f64; 3]>,
+    /// On a tetrahedral mesh, mask: the nodes of the elements of this
+    /// region label (instead of a node list `file`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<i32>,
 }
 
 impl StimulusSpec {
@@ -106,6 +117,9 @@ impl StimulusSpec {
             x_frac: None,
             z_frac: None,
             file: None,
+            lo_mm: None,
+            hi_mm: None,
+            label: None,
         }
     }
 }
@@ -219,6 +233,13 @@ impl StimulusSpec {
     ) -> Result<Stimulus, StimulusError> {
         let region_name = self.region.name();
         let err = |what: String| StimulusError::Invalid { index, region: region_name, what };
+        if self.lo_mm.is_some() || self.hi_mm.is_some() || self.label.is_some() {
+            return Err(err(
+                "`lo_mm`, `hi_mm` and `label` select the nodes of a tetrahedral mesh; on a grid give a box's \
+                 cells with x, y and z, or a mask file"
+                    .into(),
+            ));
+        }
         // Fields that belong to another shape are mistakes, not no-ops.
         let given: [(&str, bool, &[RegionKind]); 8] = [
             ("x", self.x.is_some(), &[RegionKind::Box]),
@@ -414,6 +435,14 @@ mod tests {
     use kernels_gpu::models::Karma;
 
     use crate::events::stimulus::testing::{cells_of, compile};
+
+    #[test]
+    fn a_meshs_node_selections_are_refused_on_a_grid_naming_what_a_grid_takes() {
+        let mut spec = StimulusSpec::new(RegionKind::Mask, 0.0);
+        spec.label = Some(2);
+        let e = compile(&spec, GridDims::new(4, 4, 4)).unwrap_err().to_string();
+        assert!(e.contains("`label`") && e.contains("tetrahedral mesh") && e.contains("x, y and z"), "{e}");
+    }
 
     #[test]
     fn planar_matches_the_initial_condition() {
