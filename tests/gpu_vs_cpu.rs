@@ -111,6 +111,18 @@ fn split_ordinals() -> Result<Vec<usize>, String> {
     Ok(vec![0, 0, 0])
 }
 
+/// The GPUs of `ordinals`, opened.
+fn open_all(ordinals: &[usize]) -> Result<Vec<GpuDevice>, String> {
+    ordinals.iter().map(|&o| GpuDevice::open(o)).collect::<Result<_, _>>().map_err(|e| e.to_string())
+}
+
+/// The split checks' GPUs ([`split_ordinals`]), opened.
+fn split_devices() -> Result<(Vec<usize>, Vec<GpuDevice>), String> {
+    let ordinals = split_ordinals()?;
+    let devices = open_all(&ordinals)?;
+    Ok((ordinals, devices))
+}
+
 /// The block sizes the paper's kernels must support: 32x4 ... 256x1.
 const BLOCKS: [(u32, u32); 7] = [(32, 4), (32, 8), (64, 4), (64, 8), (128, 4), (128, 2), (256, 1)];
 
@@ -451,8 +463,7 @@ fn multi_gpu(gpu: &GpuDevice) -> Result<(), String> {
 /// Every kernel split over the GPUs `ordinals` with each of `exchanges`,
 /// overlap on and off, 150 steps, against the single-domain CPU run.
 fn split_bit_identical(ordinals: &[usize], exchanges: &[Exchange]) -> Result<(), String> {
-    let devices: Vec<GpuDevice> =
-        ordinals.iter().map(|&o| GpuDevice::open(o)).collect::<Result<_, _>>().map_err(|e| e.to_string())?;
+    let devices = open_all(ordinals)?;
     for kind in KernelKind::ALL {
         let cfg = config(kind, (32, 4)).with_z_chunk(test_z_chunk(kind));
         // 5 owned slices per part on 3 parts (16 / 3 -> 6, 5, 5), 2 per part at least on 4.
@@ -479,9 +490,7 @@ fn split_bit_identical(ordinals: &[usize], exchanges: &[Exchange]) -> Result<(),
 /// kernel, peer exchange with overlap: only the potential crosses between
 /// sub-domains, the local variables stay in place.
 fn multi_gpu_every_model(gpu: &GpuDevice) -> Result<(), String> {
-    let ordinals = split_ordinals()?;
-    let devices: Vec<GpuDevice> =
-        ordinals.iter().map(|&o| GpuDevice::open(o)).collect::<Result<_, _>>().map_err(|e| e.to_string())?;
+    let (ordinals, devices) = split_devices()?;
     println!("    (sub-domains on GPUs {ordinals:?}; this device: {})", gpu.info().name);
     for m in MODELS {
         for precision in [Precision::F32, Precision::F64] {
@@ -521,9 +530,7 @@ impl ModelVisitor for SplitCheck<'_> {
 /// slices, so it runs without from k = 3); then every model with the
 /// kernel, f32 and f64, k = 3.
 fn multi_gpu_blocked(gpu: &GpuDevice) -> Result<(), String> {
-    let ordinals = split_ordinals()?;
-    let devices: Vec<GpuDevice> =
-        ordinals.iter().map(|&o| GpuDevice::open(o)).collect::<Result<_, _>>().map_err(|e| e.to_string())?;
+    let (ordinals, devices) = split_devices()?;
     println!("    (sub-domains on GPUs {ordinals:?}; this device: {})", gpu.info().name);
     let mut runs = 0;
     for nz in [26, 16] {
@@ -742,9 +749,7 @@ fn blocked_events(gpu: &GpuDevice) -> Result<(), String> {
 /// split over sub-domains (each with its own copy of the table) against
 /// the CPU with the same table; and the tables do change the field.
 fn rate_tables_every_path(gpu: &GpuDevice) -> Result<(), String> {
-    let ordinals = split_ordinals()?;
-    let devices: Vec<GpuDevice> =
-        ordinals.iter().map(|&o| GpuDevice::open(o)).collect::<Result<_, _>>().map_err(|e| e.to_string())?;
+    let (_, devices) = split_devices()?;
     let with_tables: Vec<_> =
         MODELS.iter().filter(|m| fibril_host::models::rate_table_of(m).is_some()).collect();
     if with_tables.is_empty() {
@@ -1059,10 +1064,8 @@ fn graph_replay(gpu: &GpuDevice) -> Result<(), String> {
 /// The same on three sub-domains (stimuli reach halo and mirror slices),
 /// every exchange without NCCL, overlap on and off.
 fn device_events_split(gpu: &GpuDevice) -> Result<(), String> {
-    let ordinals = split_ordinals()?;
+    let (ordinals, devices) = split_devices()?;
     println!("    (sub-domains on GPUs {ordinals:?}; this device: {})", gpu.info().name);
-    let devices: Vec<GpuDevice> =
-        ordinals.iter().map(|&o| GpuDevice::open(o)).collect::<Result<_, _>>().map_err(|e| e.to_string())?;
     for kind in [KernelKind::Naive, KernelKind::TowerMarch] {
         let cfg = config(kind, (32, 4)).with_z_chunk(if kind == KernelKind::TowerMarch { 2 } else { 0 });
         let dims = grid_for(cfg, 16);
@@ -1138,9 +1141,7 @@ fn device_ecg(gpu: &GpuDevice) -> Result<(), String> {
     s.set_events(&events, EventStart::NEW, Some(&maps)).map_err(|e| e.to_string())?;
     s.advance(400).map_err(|e| e.to_string())?;
     close(&s.ecg(&probes).map_err(|e| e.to_string())?, "one GPU")?;
-    let ordinals = split_ordinals()?;
-    let devices: Vec<GpuDevice> =
-        ordinals.iter().map(|&o| GpuDevice::open(o)).collect::<Result<_, _>>().map_err(|e| e.to_string())?;
+    let (_, devices) = split_devices()?;
     // The split with one-slice halos (naive) and with halos 3 deep (blocked).
     let blocked = config(KernelKind::Blocked, (32, 12)).with_steps_per_pass(3);
     for cfg in [cfg, blocked] {

@@ -203,23 +203,22 @@ pub fn trajectory_png(
     series: &[Series],
     x_range: (f64, f64),
     y_range: (f64, f64),
-    width: u32,
-    height: u32,
+    size: (u32, u32),
 ) -> Result<Vec<u8>, PlotError> {
-    trajectory(title, x_label, y_label, series, x_range, y_range, width, height)?
+    let (width, height) = size;
+    trajectory(title, x_label, y_label, series, (x_range, y_range), width, height)?
         .0
         .encode_png()
         .map_err(PlotError::Encode)
 }
 
-#[allow(clippy::too_many_arguments)] // the arguments of trajectory_png
+/// The picture of [`trajectory_png`] and its plotting area.
 pub(crate) fn trajectory(
     title: &str,
     x_label: &str,
     y_label: &str,
     series: &[Series],
-    x_range: (f64, f64),
-    y_range: (f64, f64),
+    (x_range, y_range): ((f64, f64), (f64, f64)),
     width: u32,
     height: u32,
 ) -> Result<(Rgb, PixelRect), PlotError> {
@@ -384,8 +383,8 @@ mod tests {
         // No name: no legend, whose marker has the series' colour.
         let tips = [Series::from_points("", &circle)];
         let args = ("spiral tip", "x (mm)", "y (mm)", &tips[..], (0.0, 10.0), (0.0, 4.0));
-        let (img, rect) = trajectory(args.0, args.1, args.2, args.3, args.4, args.5, 700, 300).unwrap();
-        let png = trajectory_png(args.0, args.1, args.2, args.3, args.4, args.5, 700, 300).unwrap();
+        let (img, rect) = trajectory(args.0, args.1, args.2, args.3, (args.4, args.5), 700, 300).unwrap();
+        let png = trajectory_png(args.0, args.1, args.2, args.3, args.4, args.5, (700, 300)).unwrap();
         assert_eq!(decode(&png).2, img.pixels);
 
         let (w, h) = (rect.0.len() as f64, rect.1.len() as f64);
@@ -407,7 +406,7 @@ mod tests {
         assert_eq!(err.to_string(), "series \"a\" has 2 x values but 1 y values: they go in pairs");
         let empty = [Series::new("a", vec![f64::NAN], vec![1.0])];
         assert!(matches!(line_plot_png("t", "x", "y", &empty, 400, 300), Err(PlotError::NoData)));
-        let err = trajectory_png("t", "x", "y", &ok, (1.0, 1.0), (0.0, 1.0), 400, 300).unwrap_err();
+        let err = trajectory_png("t", "x", "y", &ok, (1.0, 1.0), (0.0, 1.0), (400, 300)).unwrap_err();
         assert!(matches!(err, PlotError::Range { axis: "x", .. }), "{err}");
     }
 

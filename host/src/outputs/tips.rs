@@ -63,8 +63,7 @@ impl TipsSampler {
             &[Series::from_points("tip", &points)],
             extent(a, &|p| p.0),
             extent(b, &|p| p.1),
-            900,
-            900,
+            (900, 900),
         )
         .map_err(|source| OutputError::Plot { file: TRAJECTORY_FILE, source })
     }
