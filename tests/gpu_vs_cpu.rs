@@ -727,21 +727,30 @@ fn every_model_blocked(gpu: &GpuDevice) -> Result<(), String> {
 fn blocked_events(gpu: &GpuDevice) -> Result<(), String> {
     for k in [2, 3, 4] {
         let cfg = config(KernelKind::Blocked, (32, 16)).with_z_chunk(5).with_steps_per_pass(k);
-        let dims = grid_for(cfg, 12);
-        let (d, start, events, maps) = events_run(dims);
-        let (want_state, want_maps) = cpu_events(&d, &start, &events, &maps, 3000);
-        let mut s =
-            GpuSolver::<Karma, f32>::new(gpu, fibril::PTX, cfg, &d, &start).map_err(|e| e.to_string())?;
-        s.set_events(&events, EventStart::NEW, Some(&maps)).map_err(|e| e.to_string())?;
-        for chunk in [1, 699, 1300, 1000] {
-            s.advance(chunk).map_err(|e| e.to_string())?;
-        }
-        bit_identical(&s.state().map_err(|e| e.to_string())?, &want_state)
-            .map_err(|e| format!("{cfg}: {e}"))?;
-        same_maps(&s.maps().map_err(|e| e.to_string())?.unwrap(), &want_maps)
-            .map_err(|e| format!("{cfg}: {e}"))?;
+        events_match_cpu(gpu, cfg, grid_for(cfg, 12))?;
     }
     Ok(())
+}
+
+/// The events of `events_run` on `cfg` for 3,000 steps in chunks, as the
+/// run loop advances, against the CPU (state and maps); the solver, for
+/// more checks.
+fn events_match_cpu(
+    gpu: &GpuDevice,
+    cfg: KernelConfig,
+    dims: GridDims,
+) -> Result<GpuSolver<Karma, f32>, String> {
+    let (d, start, events, maps) = events_run(dims);
+    let (want_state, want_maps) = cpu_events(&d, &start, &events, &maps, 3000);
+    let mut s = GpuSolver::<Karma, f32>::new(gpu, fibril::PTX, cfg, &d, &start).map_err(|e| e.to_string())?;
+    s.set_events(&events, EventStart::NEW, Some(&maps)).map_err(|e| e.to_string())?;
+    for chunk in [1, 699, 1300, 1000] {
+        s.advance(chunk).map_err(|e| e.to_string())?;
+    }
+    bit_identical(&s.state().map_err(|e| e.to_string())?, &want_state).map_err(|e| format!("{cfg}: {e}"))?;
+    same_maps(&s.maps().map_err(|e| e.to_string())?.unwrap(), &want_maps)
+        .map_err(|e| format!("{cfg}: {e}"))?;
+    Ok(s)
 }
 
 /// The ionic models reading their rate tables (`--rate-tables`), f32 and
@@ -978,19 +987,7 @@ fn same_maps_with_beats(got: &Maps, want: &Maps, min_beats: u64) -> Result<(), S
 fn device_events(gpu: &GpuDevice) -> Result<(), String> {
     for cfg in paper_configs() {
         let dims = grid_for(cfg, 12);
-        let (d, start, events, maps) = events_run(dims);
-        let (want_state, want_maps) = cpu_events(&d, &start, &events, &maps, 3000);
-        let mut s =
-            GpuSolver::<Karma, f32>::new(gpu, fibril::PTX, cfg, &d, &start).map_err(|e| e.to_string())?;
-        s.set_events(&events, EventStart::NEW, Some(&maps)).map_err(|e| e.to_string())?;
-        // In chunks, as the run loop advances.
-        for chunk in [1, 699, 1300, 1000] {
-            s.advance(chunk).map_err(|e| e.to_string())?;
-        }
-        bit_identical(&s.state().map_err(|e| e.to_string())?, &want_state)
-            .map_err(|e| format!("{cfg}: {e}"))?;
-        same_maps(&s.maps().map_err(|e| e.to_string())?.unwrap(), &want_maps)
-            .map_err(|e| format!("{cfg}: {e}"))?;
+        let mut s = events_match_cpu(gpu, cfg, dims)?;
         // A download into an earlier state's memory equals a fresh one.
         let mut reused = State::rest(Karma::INFO, dims);
         s.advance(7).map_err(|e| e.to_string())?;

@@ -135,16 +135,15 @@ pub fn line_plot_png(
     width: u32,
     height: u32,
 ) -> Result<Vec<u8>, PlotError> {
-    line_plot(title, x_label, y_label, series, width, height)?.0.encode_png().map_err(PlotError::Encode)
+    line_plot(title, (x_label, y_label), series, (width, height))?.0.encode_png().map_err(PlotError::Encode)
 }
 
+/// The picture of [`line_plot_png`] and its plotting area.
 pub(crate) fn line_plot(
     title: &str,
-    x_label: &str,
-    y_label: &str,
+    (x_label, y_label): (&str, &str),
     series: &[Series],
-    width: u32,
-    height: u32,
+    (width, height): (u32, u32),
 ) -> Result<(Rgb, PixelRect), PlotError> {
     check(series, width, height)?;
     let segments: Vec<_> = series.iter().map(Series::segments).collect();
@@ -348,7 +347,8 @@ mod tests {
         let (w, h, pixels) = decode(&png);
         assert_eq!((w, h), (640, 360));
 
-        let (img, rect) = line_plot("pseudo-ECG", "time (ms)", "φ (arb. units)", &series, 640, 360).unwrap();
+        let (img, rect) =
+            line_plot("pseudo-ECG", ("time (ms)", "φ (arb. units)"), &series, (640, 360)).unwrap();
         assert_eq!(img.pixels, pixels, "the PNG holds the drawn picture");
         assert!(rect.0.start > 40 && rect.0.end < 640 && rect.1.start > 20 && rect.1.end < 360, "{rect:?}");
         for i in 0..2 {
@@ -359,7 +359,7 @@ mod tests {
         // Without names there is no legend; the pixels that differ are the
         // legend's, in the upper right of the plot area.
         let (bare, _) =
-            line_plot("pseudo-ECG", "time (ms)", "φ (arb. units)", &sines(["", ""]), 640, 360).unwrap();
+            line_plot("pseudo-ECG", ("time (ms)", "φ (arb. units)"), &sines(["", ""]), (640, 360)).unwrap();
         let changed: Vec<(usize, usize)> = (0..360)
             .flat_map(|y| (0..640).map(move |x| (x, y)))
             .filter(|&(x, y)| img.get(x, y) != bare.get(x, y))
