@@ -139,6 +139,33 @@ impl SimulationBuilder {
     /// operator assembled with the diffusivities of its regions,
     /// [`TetProblem::new`]), from rest; stimuli go on its nodes
     /// ([`SimulationBuilder::node_stimulus`]).
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use fibril_host::events::stimulus::{RegionKind, StimulusSpec};
+    /// use fibril_host::simulation::SimulationBuilder;
+    /// use fibril_host::tet::regions::NodeSelection;
+    /// use fibril_host::tet::{Diffusivity, NodeOrder, TetMesh, TetProblem};
+    ///
+    /// // A 10 x 1 x 1 mm bar cut into tetrahedra 0.5 mm apart, D = 1,
+    /// // its first 1.1 mm excited for 1 time unit.
+    /// let mesh = TetMesh::kuhn_box([21, 3, 3], 0.5);
+    /// let isotropic = |_| Some(Diffusivity::isotropic(1.0));
+    /// let problem = Arc::new(TetProblem::new(&mesh, NodeOrder::ReverseCuthillMcKee, &isotropic)?);
+    /// let end = NodeSelection::BoxMm { lo: [-1.0; 3], hi: [1.1, 2.0, 2.0] };
+    /// let mut excite = StimulusSpec::new(RegionKind::Box, 0.0);
+    /// excite.duration_ms = 1.0;
+    /// let mut sim = SimulationBuilder::new("aliev_panfilov")
+    ///     .tet_mesh(problem.clone())
+    ///     .node_stimulus(excite, end)
+    ///     .build::<f64>()?;
+    /// sim.run_for_ms(5.0)?;
+    /// // The state's nodes in the file's order: the wave is on its way.
+    /// let u = problem.renumbering.to_file_order(sim.state()?.slice(0));
+    /// let excited: Vec<usize> = (0..21).filter(|&i| u[i] > 0.5).collect();
+    /// assert!(!excited.is_empty() && u[20] < 0.1, "excited {excited:?}, far end {}", u[20]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn tet_mesh(mut self, problem: Arc<TetProblem>) -> Self {
         self.tet = Some(problem);
         self.init = InitialCondition::Rest;
