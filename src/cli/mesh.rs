@@ -24,9 +24,11 @@ use fibril_host::tet::{Diffusivity, ReadOptions, TetProblem, Units, load_mesh};
 use fibril_host::{Precision, Scalar};
 use serde::Serialize;
 
+use super::args::RankArgs;
 use super::args::harmonic_diffusions;
 use super::config::RunConfig;
 use super::run_args::{InitArg, ProtocolArg};
+use super::select::{Selected, select};
 
 /// What a mesh run does not offer, refused before any work starts.
 fn check_options(config: &RunConfig, explicit: &dyn Fn(&str) -> bool) -> anyhow::Result<()> {
@@ -216,17 +218,15 @@ fn duration_ms(config: &RunConfig, model_dt: f64) -> f64 {
     config.run.steps.map_or(config.run.duration_ms, |s| s as f64 * dt)
 }
 
-/// The CPU or one GPU, as `--backend` and `--gpu-ids` say.
+/// Where the mesh runs: the command line's own choice of backend and GPUs
+/// (`select`: `--backend`, `--device`, `--gpus`, `--gpu-ids`), as the
+/// library's backend; several GPUs are refused by the library's factory.
 fn backend(config: &RunConfig) -> anyhow::Result<Backend> {
-    let compute = &config.compute;
-    let gpu_ids = || compute.gpu_ids.first().copied().unwrap_or(0);
-    Ok(match compute.backend {
-        super::args::BackendArg::Cpu => Backend::Cpu,
-        super::args::BackendArg::Gpu => Backend::Gpus(vec![gpu_ids()]),
-        super::args::BackendArg::Auto => match fibril_host::backend::gpu::device_count() {
-            Ok(n) if n > 0 => Backend::Gpus(vec![gpu_ids()]),
-            _ => Backend::Cpu,
-        },
+    let count = config.compute.single_gpu_count()?;
+    Ok(match select(&config.compute, count, &RankArgs::default())? {
+        Selected::Cpu => Backend::Cpu,
+        Selected::Gpus(gpus) => Backend::Gpus(gpus.iter().map(|g| g.info().ordinal).collect()),
+        Selected::Rank { .. } => unreachable!("no rank options were given"),
     })
 }
 
