@@ -33,7 +33,6 @@ pub struct TetGpuSolver<M: CellModel, T: Scalar> {
     /// The rate table the coefficients point at, if the model has one.
     _rate_table: Option<CudaSlice<T>>,
     clock: EventClock,
-    device_name: String,
 }
 
 /// Bytes a mesh of `nodes` nodes with a table `width` wide takes on a
@@ -73,7 +72,6 @@ impl<M: CellModel, T: Scalar> TetGpuSolver<M, T> {
             coeffs: device_coeffs.coeffs,
             _rate_table: device_coeffs.table,
             clock: EventClock::new(domain.dt_ms()),
-            device_name: device.info().name.clone(),
         };
         solver.set_state(initial)?;
         Ok(solver)
@@ -104,8 +102,7 @@ impl<M: CellModel, T: Scalar> TetGpuSolver<M, T> {
         // many, the weights and the neighbours `width` per node (every
         // neighbour a node); the recorder is off or over the nodes' maps.
         unsafe { launch.nodes(table)? };
-        self.tissue.swap();
-        self.clock.step += 1;
+        self.tissue.end_step(&mut self.clock);
         Ok(())
     }
 
@@ -118,7 +115,7 @@ impl<M: CellModel, T: Scalar> TetGpuSolver<M, T> {
 
 impl<M: CellModel, T: Scalar> Solver<T> for TetGpuSolver<M, T> {
     fn runs_on(&self) -> RunsOn {
-        RunsOn::Gpu(self.device_name.clone())
+        RunsOn::Gpu(self.tissue.device_name.clone())
     }
 
     fn method(&self) -> String {

@@ -88,7 +88,6 @@ pub struct TissueGpuSolver<M: CellModel, T: Scalar> {
     /// `k * stored + c`; the weight table a row per stored cell, or a row
     /// per class), kernels and events.
     tissue: DeviceTissue<T>,
-    device_name: String,
     storage: Storage,
     step: StepCoeffs<T>,
     coeffs: M::Coeffs<T>,
@@ -216,7 +215,6 @@ impl<M: CellModel, T: Scalar> TissueGpuSolver<M, T> {
             coeffs: device_coeffs.coeffs,
             _rate_table: device_coeffs.table,
             clock: EventClock::new(domain.dt_ms()),
-            device_name: device.info().name.clone(),
             storage,
         };
         solver.set_state(initial)?;
@@ -286,8 +284,7 @@ impl<M: CellModel, T: Scalar> TissueGpuSolver<M, T> {
                 unsafe { launch.compact(lay)? };
             }
         }
-        self.tissue.swap();
-        self.clock.step += 1;
+        self.tissue.end_step(&mut self.clock);
         Ok(())
     }
 
@@ -300,7 +297,7 @@ impl<M: CellModel, T: Scalar> TissueGpuSolver<M, T> {
 
 impl<M: CellModel, T: Scalar> Solver<T> for TissueGpuSolver<M, T> {
     fn runs_on(&self) -> RunsOn {
-        RunsOn::Gpu(self.device_name.clone())
+        RunsOn::Gpu(self.tissue.device_name.clone())
     }
 
     fn method(&self) -> String {

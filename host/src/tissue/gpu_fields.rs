@@ -115,6 +115,8 @@ pub(crate) struct DeviceTissue<T> {
     nonfinite: NonfiniteFlags,
     stimuli: Vec<Option<DeviceStimulus<T>>>,
     maps: MapsOnDevice<T>,
+    /// The device's name, for reports.
+    pub device_name: String,
 }
 
 impl<T: Scalar> DeviceTissue<T> {
@@ -148,6 +150,7 @@ impl<T: Scalar> DeviceTissue<T> {
             stored,
             stimuli: Vec::new(),
             maps: MapsOnDevice::off(),
+            device_name: device.info().name.clone(),
             stream,
         })
     }
@@ -256,6 +259,13 @@ impl<T: Scalar> DeviceTissue<T> {
     /// Swaps U and U_next after a step.
     pub fn swap(&mut self) {
         std::mem::swap(&mut self.u, &mut self.u_next);
+    }
+
+    /// Ends a step that wrote U_next: it becomes U, and `clock` counts
+    /// the step.
+    pub fn end_step(&mut self, clock: &mut EventClock) {
+        self.swap();
+        clock.step += 1;
     }
 
     /// Whether U holds a NaN or an infinity, at once.
