@@ -5,7 +5,7 @@
 # slab cut into tetrahedra, the node kernel's speed up to ~4M nodes and
 # the GPU checks. Binaries come from scripts/stage-device.sh (xz'd in
 # .device/), TorchCor's wheels from .whl/ (see scripts/torchcor-compare.py).
-#   PARTS="torchcor lumped niederer speed checks lv" OUT=... scripts/device-tet.sh
+#   PARTS="torchcor lumped niederer speed checks lv lv035 split ncu cli" OUT=... scripts/device-tet.sh
 set -u
 cd "$(dirname "$0")/.."
 OUT=${OUT:-device-out}; PARTS=${PARTS:-"torchcor lumped niederer speed checks lv"}
@@ -97,4 +97,47 @@ if has lv035; then
   compare lv035 /tmp/lv035/lv /tmp/lv035/lv_apex.vtx 0.02 200
   cp /tmp/fibril-lv035/activation.npy "$OUT/fibril-lv035-activation.npy"
   compare lv035-lumped /tmp/lv035/lv /tmp/lv035/lv_apex.vtx 0.02 200 --mass-lumping
+fi
+if has split; then
+  # The mesh split over every GPU of the machine against one GPU, same
+  # run; then the CLI's split run of the LV example against its one-GPU
+  # run, file for file.
+  gpus=$(nvidia-smi -L | wc -l)
+  for n in 650000 2000000; do
+    timeout 200 /tmp/bin/tet_speed $n 2000 "$gpus" | tee "$OUT/tet_split_$n.json"
+  done
+  for g in 1 "$gpus"; do
+    /tmp/bin/fibril run examples/lv/lv.toml --backend gpu --gpus "$g" --out "/tmp/lv-gpus$g" --overwrite -q
+  done
+  for f in activation.npy; do cmp "/tmp/lv-gpus1/$f" "/tmp/lv-gpus$gpus/$f" && echo "lv $f: 1 GPU = $gpus GPUs"; done \
+    | tee "$OUT/lv-split.txt"
+fi
+if has ncu; then
+  # The node kernel of ten Tusscher-Panfilov 2006 (f32) under ncu: one
+  # step of the 646,416-node slab.
+  [ -f /tmp/slab/slab.pts ] || python3 scripts/make-slab-carp.py --size-mm 40 40 3 --h-mm 0.2 --face-mm 0.6 --out /tmp/slab/slab
+  config /tmp/slab/slab.pts /tmp/slab/slab_face.vtx 0.02 2 /tmp/ncu-run > /tmp/ncu.toml
+  M=gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,smsp__thread_inst_executed.sum,sm__throughput.avg.pct_of_peak_sustained_elapsed,gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed,sm__warps_active.avg.pct_of_peak_sustained_active
+  ncu --metrics "$M" --kernel-name regex:ten_tusscher_2006_tet_f32 --launch-skip 50 --launch-count 1 --csv \
+    /tmp/bin/fibril run /tmp/ncu.toml --backend gpu -q > "$OUT/ncu-tp06.csv" 2>&1
+  tail -12 "$OUT/ncu-tp06.csv"
+fi
+if has cli; then
+  # fibril run on the LV example with two electrodes: the CPU (f32), one
+  # GPU, every GPU (split), and one GPU checkpointed at 30 ms and resumed,
+  # file for file (snapshots, maps, ecg.csv).
+  gpus=$(nvidia-smi -L | wc -l)
+  lv() { /tmp/bin/fibril run examples/lv/lv.toml --snapshot-every-ms 30 --format npy -q --overwrite --precision f32 \
+    --electrode '{name = "apex", position = [0, 0, -45]}' --electrode '{name = "side", position = [40, 0, -10]}' "$@"; }
+  lv --duration-ms 60 --backend cpu --out /tmp/c-cpu
+  lv --duration-ms 60 --backend gpu --out /tmp/c-gpu
+  lv --duration-ms 60 --backend gpu --gpus "$gpus" --out /tmp/c-split
+  lv --duration-ms 30 --backend gpu --checkpoint-every-ms 30 --out /tmp/c-half
+  lv --duration-ms 60 --backend gpu --resume /tmp/c-half/checkpoint.fibril --out /tmp/c-half
+  for d in c-gpu c-split c-half; do
+    for f in ecg.csv activation.npy V_000002.npy; do
+      cmp "/tmp/c-cpu/$f" "/tmp/$d/$f" && echo "$d $f: equal to the CPU's"
+    done
+  done | tee "$OUT/cli.txt"
+  grep -h '"method"\|"device"' /tmp/c-*/summary.json | tee -a "$OUT/cli.txt"
 fi

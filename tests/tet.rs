@@ -12,6 +12,7 @@ use fibril_host::events::recording::{Maps, Recording};
 use fibril_host::events::stimulus::{RegionKind, StimulusSchedule, StimulusSpec};
 use fibril_host::events::{EventStart, Events};
 use fibril_host::solver::Solver;
+use fibril_host::tet::ecg::LeadFields;
 use fibril_host::tet::regions::{NodeSelection, stimulus_on};
 use fibril_host::tet::{Diffusivity, NodeOrder, TetCpuSolver, TetMesh, TetProblem};
 use fibril_host::{CellModel, Domain, GridDims, ModelSetup, State};
@@ -153,6 +154,7 @@ fn a_mesh_run_writes_node_fields_and_maps_in_the_files_order() {
         .args(["--duration-ms", "3", "--snapshot-every-ms", "1", "--activation-map", "--format", "vtu,npy"])
         .args(["--backend", "cpu", "--precision", "f64", "-q", "--stimulus", stimulus, "--out"])
         .arg(&dir)
+        .args(["--electrode", "{name = \"far\", position = [40, 30, 20]}", "--ecg-every-ms", "0.5"])
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
@@ -188,6 +190,18 @@ fn a_mesh_run_writes_node_fields_and_maps_in_the_files_order() {
     let want = problem.renumbering.to_file_order(state.slice(0));
     assert_eq!(v.values, want, "the npy snapshot is the library's state in the file's order");
     assert!(want.iter().any(|&x| x > 0.0), "the stimulated nodes are excited");
+    // The pseudo-ECG: a row per 0.5 ms, the last the lead field's sum
+    // over the library's final state.
+    let ecg = std::fs::read_to_string(dir.join("ecg.csv")).unwrap();
+    let rows: Vec<&str> = ecg.lines().collect();
+    assert_eq!(rows[0], "t_ms,far");
+    assert_eq!(rows.len(), 1 + 7, "samples at 0, 0.5, ..., 3 ms:\n{ecg}");
+    let last: f64 = rows[7].split(',').nth(1).unwrap().parse().unwrap();
+    let want = LeadFields::new(&problem.mesh, &[[40.0, 30.0, 20.0]]).sample(state.slice(0))[0];
+    assert!(
+        want.abs() > 0.0 && (last - want).abs() <= 1e-9 * want.abs(),
+        "ecg.csv {last}, lead field {want}"
+    );
     let activation = npy::read(&dir.join("activation.npy")).unwrap();
     assert_eq!(activation.shape, [file_mesh.nodes()]);
     for node in [0usize, 1, 2] {
@@ -198,7 +212,7 @@ fn a_mesh_run_writes_node_fields_and_maps_in_the_files_order() {
     assert_eq!(maps.points_mm, file_mesh.points_mm);
     let summary: serde_json::Value =
         serde_json::from_slice(&std::fs::read(dir.join("summary.json")).unwrap()).unwrap();
-    assert_eq!(summary["nodes"], 78);
+    assert_eq!(summary["mesh"]["nodes"], 78);
     assert_eq!(summary["steps"], 300);
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -231,6 +245,7 @@ fn a_mesh_run_refuses_what_a_mesh_has_no_meaning_for() {
     refused(&["--format", "png"], &["png is for grids", "vtu"]);
     refused(&["--protocol", "scroll"], &["not available on a tetrahedral mesh"]);
     refused(&["--tips-every-ms", "1"], &["tip tracking"]);
+    refused(&["--ecg-every-ms", "1", "--dt", "0.01"], &["needs at least one electrode"]);
     refused(&["--size", "32"], &["--size", "drop it"]);
     refused(&["--stimulus", "{region = \"box\", x = [0, 1]}"], &["stimulus 1", "sphere", ".vtx"]);
     refused(&["--dt", "5"], &["stability limit", "node"]);
@@ -269,4 +284,60 @@ fn a_mesh_run_takes_boxes_in_mm_and_region_labels() {
         );
     }
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A mesh run checkpointed halfway and resumed ends as the run in one go,
+/// bit for bit: the snapshots, the maps and the pseudo-ECG; a checkpoint
+/// of another mesh is refused.
+#[test]
+fn a_mesh_run_resumes_from_its_checkpoint_as_if_never_stopped() {
+    use fibril_host::io::npy;
+    let base = std::env::temp_dir().join(format!("fibril-tet-resume-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&base);
+    let stimulus =
+        "{region = \"mask\", file = \"tests/data/meshes/two_boxes.vtx\", duration_ms = 1.0, current = 60.0}";
+    let run = |extra: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_fibril"))
+            .args(["run", "--mesh", "tests/data/meshes/two_boxes.pts", "--model", "luo_rudy_1991"])
+            .args(["--dt", "0.01", "--snapshot-every-ms", "1", "--activation-map", "--format", "npy"])
+            .args(["--backend", "cpu", "-q", "--stimulus", stimulus])
+            .args(["--electrode", "{name = \"far\", position = [40, 30, 20]}", "--ecg-every-ms", "0.5"])
+            .args(extra)
+            .output()
+            .unwrap();
+        (out.status.success(), String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    let (whole, halves) = (base.join("whole"), base.join("halves"));
+    let path = |p: &std::path::Path| p.to_str().unwrap().to_string();
+    let (ok, err) = run(&["--duration-ms", "4", "--out", &path(&whole)]);
+    assert!(ok, "{err}");
+    let (ok, err) = run(&["--duration-ms", "2", "--checkpoint-every-ms", "1", "--out", &path(&halves)]);
+    assert!(ok, "{err}");
+    let checkpoint = path(&halves.join("checkpoint.fibril"));
+    let (ok, err) = run(&["--duration-ms", "4", "--resume", &checkpoint]);
+    assert!(ok, "{err}");
+    for file in ["V_000004.npy", "activation.npy"] {
+        let (a, b) = (npy::read(&whole.join(file)).unwrap(), npy::read(&halves.join(file)).unwrap());
+        let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        assert_eq!(bits(&a.values), bits(&b.values), "{file}");
+    }
+    let ecg = |dir: &std::path::Path| std::fs::read_to_string(dir.join("ecg.csv")).unwrap();
+    assert_eq!(ecg(&whole), ecg(&halves));
+    assert_eq!(ecg(&whole).lines().count(), 1 + 9);
+    // The same nodes in another order (the file's, not the default) are
+    // another operator: refused, naming the fix.
+    let mesh = std::env::current_dir().unwrap().join("tests/data/meshes/two_boxes.pts");
+    let toml = base.join("file-order.toml");
+    std::fs::write(&toml, format!("[mesh]\nfile = {:?}\nnode_order = \"file\"\n", path(&mesh))).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_fibril"))
+        .arg("run")
+        .arg(&toml)
+        .args(["--model", "luo_rudy_1991", "--dt", "0.01", "--duration-ms", "4", "--backend", "cpu", "-q"])
+        .args(["--resume", &checkpoint, "--out", &path(&base.join("refused"))])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && stderr.contains("[mesh]"), "{stderr}");
+    assert!(!base.join("refused").exists());
+    std::fs::remove_dir_all(&base).unwrap();
 }

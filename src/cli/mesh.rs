@@ -1,34 +1,30 @@
 //! `fibril run` on a tetrahedral mesh: the `[mesh]` section of a run
 //! configuration (or `--mesh FILE`). The mesh is read and checked, its
-//! nodes renumbered and its operator assembled (`fibril_host::tet`), the
-//! simulation built through the library ([`SimulationBuilder::tet_mesh`])
-//! and run through the run loop, which writes the node fields behind the
-//! stepping (`.vtu` with `nodes.pvd`, or `.npy`), in the file's node order.
+//! nodes renumbered and its operator assembled (`fibril_host::tet`), its
+//! stimuli placed on nodes; the run itself is `fibril run`'s own (the
+//! run loop, snapshots behind the stepping in the file's node order,
+//! maps, the pseudo-ECG, checkpoints and resume, the summary), with the
+//! mesh's solvers from the library's factory.
 
 use std::path::PathBuf;
-use std::process::ExitCode;
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use anyhow::{Context, bail};
-use fibril_host::driver::Outcome;
-use fibril_host::events::stimulus::{RegionKind, StimulusSpec};
-use fibril_host::io::queue::SnapshotQueue;
+use anyhow::bail;
+use fibril_host::events::stimulus::{RegionKind, StimulusSchedule, StimulusSpec};
 use fibril_host::io::snapshots::{Formats, SnapshotWriter};
-use fibril_host::io::{OutputDir, write_json_atomic};
-use fibril_host::simulation::{Backend, SimulationBuilder, monodomain_diffusion};
+use fibril_host::simulation::{Mesh, PlacementError, monodomain_diffusion};
+use fibril_host::solver::Solver;
 use fibril_host::tet::read::carp::read_vtx;
-use fibril_host::tet::regions::NodeSelection;
+use fibril_host::tet::regions::{NodeSelection, stimulus_on};
 use fibril_host::tet::{Diffusivity, ReadOptions, TetProblem, Units, load_mesh};
-use fibril_host::{Precision, Scalar};
+use fibril_host::{CellModel, Domain, ModelInfo, Scalar, State};
 use serde::Serialize;
 
-use super::args::RankArgs;
-use super::args::harmonic_diffusions;
+use super::args::{ComputeArgs, harmonic_diffusions};
 use super::config::RunConfig;
 use super::run_args::{InitArg, ProtocolArg};
-use super::select::{Selected, select};
+use super::select::Selected;
 
 /// What a mesh run does not offer, refused before any work starts.
 fn check_options(config: &RunConfig, explicit: &dyn Fn(&str) -> bool) -> anyhow::Result<()> {
@@ -42,14 +38,8 @@ fn check_options(config: &RunConfig, explicit: &dyn Fn(&str) -> bool) -> anyhow:
     if config.run.protocol != ProtocolArg::None {
         refuse("--protocol", "stimulate nodes with [[stimulus]]")?;
     }
-    if !config.electrode.is_empty() || config.output.ecg_every_ms.is_some() {
-        refuse("the pseudo-ECG", "drop [[electrode]] and --ecg-every-ms")?;
-    }
     if config.output.tips_every_ms.is_some() {
         refuse("tip tracking (it needs a grid's plaquettes)", "drop --tips-every-ms")?;
-    }
-    if config.run.checkpoint_every_ms.is_some() {
-        refuse("checkpointing", "drop --checkpoint-every-ms")?;
     }
     for key in ["size", "nx", "ny", "nz", "dx", "kernel"] {
         if explicit(key) {
@@ -134,169 +124,129 @@ fn diffusivities(
     Ok(move |label| Some(by_label.iter().find(|(l, _)| *l == label).map_or(default, |(_, d)| *d)))
 }
 
-/// Runs the configuration's mesh; `explicit` says which keys were given.
-pub fn run(
-    config: &RunConfig,
-    explicit: &dyn Fn(&str) -> bool,
-    stop: &AtomicBool,
-) -> anyhow::Result<ExitCode> {
+/// A mesh run, prepared: the problem (read, checked, renumbered, its
+/// operator assembled and its step checked), the node selections of the
+/// stimuli and the formats it writes.
+pub struct TetRun {
+    pub problem: Arc<TetProblem>,
+    /// The node selection of each `[[stimulus]]`, in order.
+    pub selections: Vec<NodeSelection>,
+    pub formats: Formats,
+    pub record: MeshRecord,
+}
+
+/// The mesh of a run, as `summary.json` records it.
+#[derive(Clone, Debug, Serialize)]
+pub struct MeshRecord {
+    pub file: PathBuf,
+    pub nodes: usize,
+    pub elements: usize,
+    /// The solvers' node order.
+    pub node_order: &'static str,
+    /// The mean edge length, mm (the domain's dx).
+    pub mean_edge_mm: f64,
+    /// Reading, checking, renumbering and assembling, seconds.
+    pub prepare_s: f64,
+}
+
+/// Reads and prepares the configuration's mesh: what a mesh cannot do is
+/// refused first, the time step is checked against the operator, and the
+/// run starts from rest (`init` set so that `--print-config` says so);
+/// `explicit` says which keys were given. The domain is the mesh's node
+/// line, with the operator's fingerprint (a checkpoint of another mesh is
+/// refused on resume).
+pub fn prepare(config: &mut RunConfig, explicit: &dyn Fn(&str) -> bool) -> anyhow::Result<(Domain, TetRun)> {
     check_options(config, explicit)?;
-    let mesh_args = config.mesh.as_ref().expect("a mesh run");
+    config.run.init = InitArg::Rest;
     let formats = if explicit("format") { config.output.formats()? } else { Formats::from_names(&["vtu"])? };
     if let Some(unfit) = formats.unfit(true) {
         bail!(
             "--format {unfit} is for grids; a tetrahedral mesh writes vtu (ParaView, with nodes.pvd) and npy"
         );
     }
+    let mesh_args = config.mesh.as_ref().expect("a mesh run");
+    let selections = config
+        .stimulus
+        .iter()
+        .enumerate()
+        .map(|(i, spec)| node_selection(i + 1, spec))
+        .collect::<anyhow::Result<Vec<_>>>()?;
     let model = config.model.setup()?;
-    let info = model.info();
     let units =
         mesh_args.units.as_deref().map(str::parse::<Units>).transpose().map_err(anyhow::Error::msg)?;
     let read = ReadOptions { units, region_array: mesh_args.region_array.clone() };
     let started = Instant::now();
     let (mesh, report) = load_mesh(&mesh_args.file, &read)?;
-    let diffusivity = diffusivities(config, info)?;
-    let problem = Arc::new(TetProblem::new(&mesh, mesh_args.node_order.order(), &diffusivity)?);
+    let diffusivity = diffusivities(config, model.info())?;
+    let order = mesh_args.node_order;
+    let problem = Arc::new(TetProblem::new(&mesh, order.order(), &diffusivity)?);
     drop(mesh);
-    let prepare_s = started.elapsed().as_secs_f64();
-    let recording = config.output.recording(info)?;
-    let save = config.output.saved_variables(info)?;
-    let mut builder = SimulationBuilder::new(info.name)
-        .tet_mesh(problem.clone())
-        .dt_ms(config.grid.dt.unwrap_or(info.numerics.dt))
-        .backend(backend(config)?)
-        .kernels(crate::PTX);
-    if let Some(p) = &config.model.preset {
-        builder = builder.preset(p);
-    }
-    for p in &config.model.parameters {
-        builder = builder.parameter(&p.name, p.value);
-    }
-    if let Some(m) = config.grid.membrane() {
-        builder = builder.membrane(m);
-    }
-    if let Some(r) = recording {
-        builder = builder.maps(r);
-    }
-    if let Some(every) = config.run.check_every_steps {
-        builder = builder.check_every_steps(every);
-    }
-    for (i, spec) in config.stimulus.iter().enumerate() {
-        builder = builder.node_stimulus(spec.clone(), node_selection(i + 1, spec)?);
-    }
-    let quiet = config.output.quiet;
-    if !quiet {
+    let dt = config.grid.dt.expect("resolved from the model");
+    problem.check_dt(dt)?;
+    let d = config.grid.diffusion.expect("resolved from the model");
+    let domain = Domain::with_own_operator(problem.line(), problem.mean_edge_mm(), dt, d, model)?
+        .with_operator_fingerprint(problem.fingerprint());
+    if !config.output.quiet {
         eprintln!("{report}");
     }
-    let precision = config.compute.precision.resolve(info);
-    let duration_ms = duration_ms(config, info.numerics.dt);
-    let run = MeshRun { builder, save, formats, duration_ms, prepare_s, stop };
-    let summary = match precision {
-        Precision::F32 => run.go::<f32>(config)?,
-        Precision::F64 => run.go::<f64>(config)?,
+    let record = MeshRecord {
+        file: mesh_args.file.clone(),
+        nodes: problem.nodes(),
+        elements: problem.mesh.elements(),
+        node_order: order.name(),
+        mean_edge_mm: problem.mean_edge_mm(),
+        prepare_s: started.elapsed().as_secs_f64(),
     };
-    if !quiet {
-        eprintln!(
-            "{} nodes, {} steps in {:.3} s ({:.3e} node-steps/s) on {}; wrote {}",
-            summary.nodes,
-            summary.steps,
-            summary.stepping_s,
-            summary.node_steps_per_s,
-            summary.device,
-            config.output.out.display()
-        );
+    Ok((domain, TetRun { problem, selections, formats, record }))
+}
+
+impl TetRun {
+    /// The stimuli of `specs` (the configuration's, the membrane applied)
+    /// on their nodes.
+    pub fn stimuli(
+        &self,
+        specs: &[StimulusSpec],
+        dt_ms: f64,
+        model: &ModelInfo,
+    ) -> anyhow::Result<StimulusSchedule> {
+        let ids = &self.problem.renumbering.new_of_old;
+        let stimuli = specs
+            .iter()
+            .zip(&self.selections)
+            .enumerate()
+            .map(|(i, (spec, nodes))| {
+                let mask = nodes.mask(&self.problem.mesh, ids)?;
+                Ok(stimulus_on(spec, i + 1, mask, dt_ms, model)?)
+            })
+            .collect::<anyhow::Result<Vec<_>>>()?;
+        Ok(StimulusSchedule { stimuli })
     }
-    Ok(match summary.outcome {
-        Outcome::Completed => ExitCode::SUCCESS,
-        _ => ExitCode::FAILURE,
-    })
-}
 
-/// The run's length: `--steps` steps or `--duration-ms`.
-fn duration_ms(config: &RunConfig, model_dt: f64) -> f64 {
-    let dt = config.grid.dt.unwrap_or(model_dt);
-    config.run.steps.map_or(config.run.duration_ms, |s| s as f64 * dt)
-}
-
-/// Where the mesh runs: the command line's own choice of backend and GPUs
-/// (`select`: `--backend`, `--device`, `--gpus`, `--gpu-ids`), as the
-/// library's backend; several GPUs are refused by the library's factory.
-fn backend(config: &RunConfig) -> anyhow::Result<Backend> {
-    let count = config.compute.single_gpu_count()?;
-    Ok(match select(&config.compute, count, &RankArgs::default())? {
-        Selected::Cpu => Backend::Cpu,
-        Selected::Gpus(gpus) => Backend::Gpus(gpus.iter().map(|g| g.info().ordinal).collect()),
-        Selected::Rank { .. } => unreachable!("no rank options were given"),
-    })
-}
-
-/// A mesh run's record in `summary.json`.
-#[derive(Debug, Serialize)]
-struct MeshSummary {
-    mesh: PathBuf,
-    nodes: usize,
-    elements: usize,
-    model: String,
-    precision: &'static str,
-    device: String,
-    method: String,
-    dt_ms: f64,
-    steps: u64,
-    outcome: Outcome,
-    prepare_s: f64,
-    stepping_s: f64,
-    output_s: f64,
-    node_steps_per_s: f64,
-    files: Vec<String>,
-}
-
-struct MeshRun<'a> {
-    builder: SimulationBuilder,
-    save: Vec<usize>,
-    formats: Formats,
-    duration_ms: f64,
-    prepare_s: f64,
-    stop: &'a AtomicBool,
-}
-
-impl MeshRun<'_> {
-    fn go<T: Scalar>(self, config: &RunConfig) -> anyhow::Result<MeshSummary> {
-        // Built (the step checked against the mesh, the stimuli placed)
-        // before the output directory is touched.
-        let mut sim = self.builder.build::<T>()?;
-        let problem = sim.mesh().expect("built on a mesh").clone();
-        let out = OutputDir::prepare(&config.output.out, config.output.overwrite)?;
-        let writer = SnapshotWriter::new(out, self.save, self.formats, problem.mean_edge_mm())
-            .on_mesh(Arc::new(problem.node_mesh()));
-        let mut queue = SnapshotQueue::background(writer);
-        let every = config.output.snapshot_every_ms;
-        let report = sim.run_writing(self.duration_ms, every, &mut queue, self.stop, &mut |_| {})?;
-        let writer = queue.finish()?;
-        let mut files: Vec<String> = writer.records().iter().flat_map(|r| r.files.clone()).collect();
-        if let Some(maps) = sim.maps()? {
-            files.extend(writer.write_maps(&maps, &sim.domain().model().info().units)?);
+    /// The solver of the mesh on the selected devices (one process: a run
+    /// over ranks is refused before their rendezvous).
+    pub fn build_solver<M: CellModel, T: Scalar>(
+        &self,
+        selected: &Selected,
+        compute: &ComputeArgs,
+        domain: &Domain,
+        initial: &State<T>,
+    ) -> anyhow::Result<Box<dyn Solver<T>>> {
+        if matches!(selected, Selected::Rank { .. }) {
+            return Err(PlacementError::TetOverProcesses.into());
         }
-        let (_, device, method) = sim.placement();
-        let nodes = problem.nodes();
-        let summary = MeshSummary {
-            mesh: config.mesh.as_ref().expect("a mesh run").file.clone(),
-            nodes,
-            elements: problem.mesh.elements(),
-            model: sim.domain().model().info().name.to_string(),
-            precision: T::NAME,
-            device,
-            method,
-            dt_ms: sim.domain().dt_ms(),
-            steps: report.steps_advanced,
-            outcome: report.outcome,
-            prepare_s: self.prepare_s,
-            stepping_s: report.stepping_s,
-            output_s: report.output_s,
-            node_steps_per_s: nodes as f64 * report.steps_advanced as f64 / report.stepping_s.max(1e-12),
-            files,
-        };
-        let path = writer.dir().file("summary.json").context("recording summary.json")?;
-        write_json_atomic(&path, &summary).with_context(|| format!("writing {}", path.display()))?;
-        Ok(summary)
+        // The mesh solvers take no kernel choice (their own node kernel).
+        let kernel = compute.kernel_choice().config(
+            domain.model().info(),
+            T::PRECISION,
+            domain.dims(),
+            selected.gpus(),
+        );
+        let mesh = Mesh::Tet(self.problem.clone());
+        super::select::build_solver::<M, T>(&mesh, selected, compute, kernel, domain, initial)
+    }
+
+    /// The snapshot writer of the run: node fields in the file's order.
+    pub fn writer(&self, writer: SnapshotWriter) -> SnapshotWriter {
+        writer.on_mesh(Arc::new(self.problem.node_mesh()))
     }
 }

@@ -82,6 +82,15 @@ impl NodeOrderArg {
             NodeOrderArg::File => NodeOrder::File,
         }
     }
+
+    /// As the configuration spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            NodeOrderArg::Rcm => "rcm",
+            NodeOrderArg::Bfs => "bfs",
+            NodeOrderArg::File => "file",
+        }
+    }
 }
 
 /// `--mesh FILE` as the `[mesh]` section it stands for.

@@ -22,6 +22,7 @@ use fibril_host::io::snapshots::{Formats, SnapshotWriter};
 use fibril_host::io::{OutputDir, ResumeFrom, write_json_atomic};
 use fibril_host::outputs::{EcgSampler, Sampler, Saved, TipsSampler, samplers};
 use fibril_host::simulation::Mesh;
+use fibril_host::tet::ecg::check_electrodes_on_mesh;
 use fibril_host::time::{MAX_STEPS, short};
 use fibril_host::units::UnitTags;
 use fibril_host::{CellModel, Domain, GridDims, ModelVisitor, Scalar, dispatch};
@@ -29,6 +30,7 @@ use fibril_host::{CellModel, Domain, GridDims, ModelVisitor, Scalar, dispatch};
 use super::args::{self, duration_steps};
 use super::config::{Resolved, RunConfig};
 use super::interrupt::{self, INTERRUPTED_EXIT};
+use super::mesh::{self, TetRun};
 use super::params::ParamAssign;
 use super::progress::progress_bar;
 use super::resume::{
@@ -64,15 +66,20 @@ struct Plan {
     /// The interval of the tip search, steps.
     tips: Option<u64>,
     resume: Option<Resume>,
-    /// The geometry and fibres of a `[tissue]` run.
-    tissue: Option<TissueRun>,
+    /// What the run steps.
+    body: Body,
+}
+
+/// What a run steps: the uniform grid, a voxel tissue (`[tissue]`) or a
+/// tetrahedral mesh (`[mesh]`).
+enum Body {
+    Grid,
+    Tissue(TissueRun),
+    Tet(TetRun),
 }
 
 pub fn run(args: RunArgs, matches: &ArgMatches) -> anyhow::Result<ExitCode> {
     let mut resolved = RunConfig::resolve(&args.options, matches)?;
-    if resolved.config.mesh.is_some() {
-        return run_mesh(resolved, &args);
-    }
     let domain = complete(&mut resolved)?;
     if args.print_config {
         print!("{}", resolved.config.to_toml());
@@ -85,27 +92,11 @@ pub fn run(args: RunArgs, matches: &ArgMatches) -> anyhow::Result<ExitCode> {
     dispatch(model, precision, Execute { config: &resolved.config, args: &args, plan, stop })
 }
 
-/// `fibril run` on a tetrahedral mesh (`cli::mesh`).
-fn run_mesh(mut resolved: Resolved, args: &RunArgs) -> anyhow::Result<ExitCode> {
-    if args.resume.is_some() || args.ranks.rank.is_some() {
-        bail!("a tetrahedral mesh runs in one process and is not resumed yet; drop --resume and --rank");
-    }
-    let model = resolved.config.model.setup()?;
-    resolved.config.grid.resolve(model.info());
-    if args.print_config {
-        print!("{}", resolved.config.to_toml());
-        return Ok(ExitCode::SUCCESS);
-    }
-    let stop = interrupt::install()?;
-    let explicit = |key: &str| resolved.is_explicit(key);
-    super::mesh::run(&resolved.config, &explicit, stop)
-}
-
 /// Fills in what the options left to the model and the protocol, and
 /// builds the domain. The domain's error is returned apart (the outer
 /// `Ok`), so that `--print-config` still prints a configuration whose
 /// domain would be refused.
-fn complete(resolved: &mut Resolved) -> anyhow::Result<anyhow::Result<(Domain, Option<TissueRun>)>> {
+fn complete(resolved: &mut Resolved) -> anyhow::Result<anyhow::Result<(Domain, Body)>> {
     // The model's usual dx, dt and D fill what was not given, so that
     // --print-config shows (and a file of it reproduces) the run.
     let model = resolved.config.model.setup()?;
@@ -115,20 +106,22 @@ fn complete(resolved: &mut Resolved) -> anyhow::Result<anyhow::Result<(Domain, O
     resolved.config.model.parameters =
         model.parameters().into_iter().map(|p| ParamAssign { name: p.name.into(), value: p.value }).collect();
     resolved.config.model.preset = model.preset().map(String::from);
+    let explicit = resolved.explicit.clone();
     let domain = match resolved.config.tissue.clone() {
+        // The mesh sets the nodes and checks its own stability.
+        _ if resolved.config.mesh.is_some() => {
+            mesh::prepare(&mut resolved.config, &|k| explicit.contains(k)).map(|(d, t)| (d, Body::Tet(t)))
+        }
         // The tissue sets the grid (a mask file's shape and spacing) and
         // checks its own stability.
-        Some(t) => {
-            let explicit = resolved.explicit.clone();
-            tissue::prepare(&t, &mut resolved.config.grid, &|k| explicit.contains(k), model.clone())
-                .map(|(d, t)| (d, Some(t)))
-        }
+        Some(t) => tissue::prepare(&t, &mut resolved.config.grid, &|k| explicit.contains(k), model.clone())
+            .map(|(d, t)| (d, Body::Tissue(t))),
         // The kernel options are checked as a GPU would, whatever the
         // backend (the CPU would otherwise take a GPU's refusal silently).
         None => args::domain(&resolved.config.grid, &resolved.config.model).and_then(|d| {
             let (compute, info) = (&resolved.config.compute, d.model().info());
             compute.check_kernel_options(info, compute.precision.resolve(info), d.dims())?;
-            Ok((d, None))
+            Ok((d, Body::Grid))
         }),
     };
     check_protocol(&resolved.config)?;
@@ -147,8 +140,8 @@ fn complete(resolved: &mut Resolved) -> anyhow::Result<anyhow::Result<(Domain, O
 pub fn check_resolved(mut resolved: Resolved) -> anyhow::Result<CheckedRun> {
     let domain = complete(&mut resolved)?;
     let _ = resolved.config.to_toml();
-    let (domain, _) = domain?;
-    let checked = check(&resolved.config, &domain)?;
+    let (domain, body) = domain?;
+    let checked = check(&resolved.config, &domain, &body)?;
     Ok(CheckedRun {
         domain,
         total_steps: checked.total_steps,
@@ -295,7 +288,7 @@ struct Checked {
 
 /// The checks of a configuration that need neither the disk nor the
 /// hardware: step counts, the stimuli, the saved variables and formats.
-fn check(config: &RunConfig, domain: &Domain) -> anyhow::Result<Checked> {
+fn check(config: &RunConfig, domain: &Domain, body: &Body) -> anyhow::Result<Checked> {
     let dt = domain.dt_ms();
     let model = domain.model().info();
     let total_steps = match config.run.steps {
@@ -322,8 +315,11 @@ fn check(config: &RunConfig, domain: &Domain) -> anyhow::Result<Checked> {
         .map(|ms| duration_steps("--checkpoint-every-ms", ms, dt))
         .transpose()?;
     let stimulus_specs = stimulus_specs(config, model)?;
-    let stimuli =
-        StimulusSchedule::compile(&stimulus_specs, domain.dims(), dt, model).context("invalid stimulus")?;
+    let stimuli = match body {
+        Body::Tet(t) => t.stimuli(&stimulus_specs, dt, model)?,
+        _ => StimulusSchedule::compile(&stimulus_specs, domain.dims(), dt, model)
+            .context("invalid stimulus")?,
+    };
     let from_protocol = stimulus_specs.len() - config.stimulus.len();
     let mut notes = Vec::new();
     for (i, s) in stimuli.stimuli.iter().enumerate() {
@@ -349,10 +345,17 @@ fn check(config: &RunConfig, domain: &Domain) -> anyhow::Result<Checked> {
         ([], None) => None,
         ([], Some(_)) => bail!("--ecg-every-ms needs at least one electrode (--electrode or [[electrode]])"),
         (electrodes, every) => {
-            check_electrodes(electrodes, domain.dims(), domain.dx())?;
             let precision = config.compute.precision.resolve(model);
             let kind = config.compute.kernel_choice().config(model, precision, domain.dims(), 1).kind;
-            if kind.uses_towers() && config.compute.backend != super::args::BackendArg::Cpu {
+            if let Body::Tet(t) = body {
+                check_electrodes_on_mesh(electrodes, &t.problem.mesh, domain.dx())?;
+            } else {
+                check_electrodes(electrodes, domain.dims(), domain.dx())?;
+            }
+            if kind.uses_towers()
+                && config.compute.backend != super::args::BackendArg::Cpu
+                && matches!(body, Body::Grid)
+            {
                 bail!(
                     "the pseudo-ECG reads the row-major layout, and --kernel {kind} keeps the tower layout; \
                      use --kernel naive or csw"
@@ -387,16 +390,12 @@ fn check(config: &RunConfig, domain: &Domain) -> anyhow::Result<Checked> {
 
 /// Validates every input, reads the checkpoint to resume from and probes
 /// the hardware before any work starts.
-fn plan(
-    resolved: &Resolved,
-    args: &RunArgs,
-    (domain, tissue): (Domain, Option<TissueRun>),
-) -> anyhow::Result<Plan> {
+fn plan(resolved: &Resolved, args: &RunArgs, (domain, body): (Domain, Body)) -> anyhow::Result<Plan> {
     let config = &resolved.config;
-    if tissue.is_some() {
+    if let Body::Tissue(_) = body {
         config.check_tissue_options()?;
     }
-    let checked = check(config, &domain)?;
+    let checked = check(config, &domain, &body)?;
     for note in &checked.notes {
         eprintln!("fibril: note: {note}");
     }
@@ -427,13 +426,16 @@ fn plan(
         domain.dims(),
         selected.gpus(),
     );
-    selected.say_kernel_fallback(&config.compute, domain.model().info(), &kernel);
-    selected.check_split_kernel(&config.compute, &kernel)?;
-    selected.check_tune(&config.compute)?;
+    if !matches!(body, Body::Tet(_)) {
+        // A mesh has its own node kernel, which splits over any GPUs.
+        selected.say_kernel_fallback(&config.compute, domain.model().info(), &kernel);
+        selected.check_split_kernel(&config.compute, &kernel)?;
+        selected.check_tune(&config.compute)?;
+    }
     let resume_from = args.resume.as_ref().map(|p| p.display().to_string()).unwrap_or_default();
     selected.bind_options(&format!("{}\n{resume_from}", config.to_toml()));
-    if tissue.is_none() {
-        // A tissue solver checks the memory of its own layout.
+    if let Body::Grid = body {
+        // A tissue's or a mesh's solver checks the memory of its own layout.
         check_memory(&selected, &domain, precision, kernel, recording.as_ref())?;
     }
     let out = match &resume {
@@ -470,13 +472,16 @@ fn plan(
         out,
         stimuli: checked.stimuli,
         stimulus_specs: checked.stimulus_specs,
-        formats: config.output.formats()?,
+        formats: match &body {
+            Body::Tet(t) => t.formats,
+            _ => config.output.formats()?,
+        },
         save: checked.save,
         recording,
         ecg: checked.ecg,
         tips: checked.tips,
         resume,
-        tissue,
+        body,
     })
 }
 
@@ -515,6 +520,10 @@ fn execute<M: CellModel, T: Scalar>(
             .resume
             .as_ref()
             .map(|r| ResumeRecord { checkpoint: r.path.clone(), step: r.header.step }),
+        mesh: match &plan.body {
+            Body::Tet(t) => Some(t.record.clone()),
+            _ => None,
+        },
     };
     let mut summary = RunSummary::begin::<M>(config, args, &begun, &out, T::PRECISION);
     match run_into::<M, T>(config, &mut plan, &out, &mut summary, stop) {
@@ -618,9 +627,12 @@ fn start<M: CellModel, T: Scalar>(config: &RunConfig, plan: &mut Plan) -> anyhow
         }
     };
     let mut tuning = None;
-    let mut solver = match &plan.tissue {
-        Some(t) => tissue::build_solver::<M, T>(&plan.selected, t, &config.compute, domain, &initial)?,
-        None => {
+    let mut solver = match &plan.body {
+        Body::Tissue(t) => {
+            tissue::build_solver::<M, T>(&plan.selected, t, &config.compute, domain, &initial)?
+        }
+        Body::Tet(t) => t.build_solver::<M, T>(&plan.selected, &config.compute, domain, &initial)?,
+        Body::Grid => {
             let (kernel, found) = kernel_for::<M, T>(
                 &plan.selected,
                 &config.compute,
@@ -699,6 +711,10 @@ fn run_into<M: CellModel, T: Scalar>(
             (r.header.step, r.header.snapshots),
         )?,
         None => SnapshotWriter::new(out.clone(), save, plan.formats, domain.dx()),
+    };
+    let writer = match &plan.body {
+        Body::Tet(t) => t.writer(writer),
+        _ => writer,
     };
     // Behind the computation on the GPU; inline on the CPU, whose cores the
     // computation uses (see `SnapshotQueue`).

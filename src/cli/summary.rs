@@ -11,6 +11,7 @@ use fibril_host::{CellModel, Precision};
 use serde::Serialize;
 
 use super::config::RunConfig;
+use super::mesh::MeshRecord;
 use super::run_args::{ProtocolArg, RunArgs};
 
 /// Throughput figures derived from a step count and a wall time.
@@ -127,6 +128,9 @@ pub struct RunSummary {
     /// With `--kernel tune`: every candidate's figure and the choice.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub kernel_tuning: Option<super::tuning::Tuning>,
+    /// On a tetrahedral mesh: the mesh (the domain is its node line).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mesh: Option<MeshRecord>,
 }
 
 /// What a run's summary holds before the run starts.
@@ -140,6 +144,7 @@ pub struct RunStart<'a> {
     /// Indices of the variables each snapshot writes.
     pub save: &'a [usize],
     pub resumed_from: Option<ResumeRecord>,
+    pub mesh: Option<MeshRecord>,
 }
 
 impl RunSummary {
@@ -190,6 +195,7 @@ impl RunSummary {
             ecg: None,
             tips_files: Vec::new(),
             kernel_tuning: None,
+            mesh: plan.mesh.clone(),
         }
     }
 
@@ -238,16 +244,17 @@ impl RunSummary {
     /// of it spent stepping, which the rates divide by.
     pub fn one_line(&self, out_dir: &str) -> String {
         let d = &self.domain;
+        let (on, updates) = match &self.mesh {
+            Some(m) => (format!("a mesh of {} nodes", m.nodes), "node-steps/s"),
+            None => (format!("{}x{}x{}", d.nx, d.ny, d.nz), "cell-updates/s"),
+        };
         format!(
-            "fibril: {} steps ({} {}) of {} on {}x{}x{} on {} [{}, {}, {}] in {:.2} s, of which stepping {:.2} s: \
-             {:.0} steps/s, {:.3e} cell-updates/s, real-time factor {:.3} while stepping; {} snapshot(s) in {}",
+            "fibril: {} steps ({} {}) of {} on {on} on {} [{}, {}, {}] in {:.2} s, of which stepping {:.2} s: \
+             {:.0} steps/s, {:.3e} {updates}, real-time factor {:.3} while stepping; {} snapshot(s) in {}",
             self.steps_advanced,
             fibril_host::time::short(self.steps_advanced as f64 * d.dt_ms),
             d.model.time_unit,
             d.model.name,
-            d.nx,
-            d.ny,
-            d.nz,
             self.device,
             self.backend,
             self.precision,

@@ -18,12 +18,19 @@ impl CheckpointHeader {
         };
         let d = domain.dims();
         let f = self.dims;
+        // A tissue's grid and a mesh's nodes come from their files.
+        const BODY_FIX: &str = "resume with the [tissue] or [mesh] (its file, fibres, conductivities, node order) \
+                                the run was started with";
         if d != f {
+            let fix = match domain.operator_fingerprint() {
+                Some(_) => BODY_FIX.to_string(),
+                None => format!("pass --nx {} --ny {} --nz {}", f.nx, f.ny, f.nz),
+            };
             return mismatch(
                 "the grid".into(),
                 format!("{}x{}x{}", f.nx, f.ny, f.nz),
                 format!("{}x{}x{}", d.nx, d.ny, d.nz),
-                format!("pass --nx {} --ny {} --nz {}", f.nx, f.ny, f.nz),
+                fix,
             );
         }
         let numbers = [
@@ -57,8 +64,7 @@ impl CheckpointHeader {
                 "the tissue".into(),
                 name(self.operator),
                 name(domain.operator_fingerprint()),
-                "resume with the [tissue] (geometry, fibres, conductivities, dx) the run was started with"
-                    .into(),
+                BODY_FIX.into(),
             );
         }
         if self.math != model.math() {

@@ -66,6 +66,12 @@ pub enum EcgError {
     )]
     TooClose { name: String, position: [f64; 3], cell: [u32; 3], distance: f64, half_dx: f64 },
     #[error(
+        "electrode \"{name}\" at {position:?} is {distance:.4} mm from the centroid of element {element}, \
+         closer than half the mesh's mean edge ({half_h:.4} mm), where 1/r is singular; move it at least that \
+         far from the tissue's elements, for example outside the tissue"
+    )]
+    NearElement { name: String, position: [f64; 3], element: usize, distance: f64, half_h: f64 },
+    #[error(
         "electrode \"{name}\" has the position {position:?}; give three finite coordinates in the model's \
          space unit"
     )]
@@ -81,11 +87,9 @@ pub enum EcgError {
     DuplicateName { name: String },
 }
 
-/// Checks electrodes against a grid of spacing `dx`: finite positions,
-/// at least half a cell from every cell centre, and usable, distinct
-/// names. [`pseudo_ecg`] calls it; call it early to refuse a
-/// configuration before a run starts.
-pub fn check_electrodes(electrodes: &[Electrode], dims: GridDims, dx: f64) -> Result<(), EcgError> {
+/// Checks what electrodes need on any mesh: usable, distinct names (they
+/// label the columns of the trace) and finite positions.
+pub fn check_names(electrodes: &[Electrode]) -> Result<(), EcgError> {
     let mut seen = HashSet::new();
     for e in electrodes {
         if e.name.is_empty() || e.name.contains([',', '"', '\n', '\r']) {
@@ -98,6 +102,18 @@ pub fn check_electrodes(electrodes: &[Electrode], dims: GridDims, dx: f64) -> Re
         if p.iter().any(|c| !c.is_finite()) {
             return Err(EcgError::NotFinite { name: e.name.clone(), position: p });
         }
+    }
+    Ok(())
+}
+
+/// Checks electrodes against a grid of spacing `dx`: finite positions,
+/// at least half a cell from every cell centre, and usable, distinct
+/// names. [`pseudo_ecg`] calls it; call it early to refuse a
+/// configuration before a run starts.
+pub fn check_electrodes(electrodes: &[Electrode], dims: GridDims, dx: f64) -> Result<(), EcgError> {
+    check_names(electrodes)?;
+    for e in electrodes {
+        let p = e.position_mm;
         // The cells form a lattice, so the nearest centre is the nearest
         // node along each axis separately.
         let n = [dims.nx, dims.ny, dims.nz];

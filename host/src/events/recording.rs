@@ -108,6 +108,47 @@ impl Maps {
         self.dims.cells()
     }
 
+    /// The maps of some cells as maps of a line of its own (a part of a
+    /// split, over its stored cells): cell i of the line is `cells[i]` of
+    /// these maps, or never activated where that is `u32::MAX` (a stored
+    /// cell that stands for none, as a halo slice beyond the grid).
+    pub fn of_cells(&self, cells: &[u32]) -> Maps {
+        let (whole, slots) = (self.cells(), self.recording.slots());
+        let pick = |field: &[f32]| -> Vec<f32> {
+            (0..slots)
+                .flat_map(|s| cells.iter().map(move |&c| (s, c)))
+                .map(|(s, c)| if c == u32::MAX { f32::NAN } else { field[s * whole + c as usize] })
+                .collect()
+        };
+        Maps {
+            recording: self.recording,
+            dims: GridDims::new(cells.len() as u32, 1, 1),
+            activation: pick(&self.activation),
+            repolarisation: self.repolarisation.as_deref().map(pick),
+            count: self
+                .count
+                .as_ref()
+                .map(|n| cells.iter().map(|&c| if c == u32::MAX { 0 } else { n[c as usize] }).collect()),
+        }
+    }
+
+    /// Sets cells of these maps from `part`'s (maps of a part of a
+    /// split): each `(p, c)` of `pairs` copies part cell p into cell c.
+    pub fn set_cells_from(&mut self, part: &Maps, pairs: impl Iterator<Item = (usize, usize)>) {
+        let (whole, stored, slots) = (self.cells(), part.cells(), part.recording.slots());
+        for (p, c) in pairs {
+            for s in 0..slots {
+                self.activation[s * whole + c] = part.activation[s * stored + p];
+                if let (Some(o), Some(q)) = (&mut self.repolarisation, &part.repolarisation) {
+                    o[s * whole + c] = q[s * stored + p];
+                }
+            }
+            if let (Some(o), Some(q)) = (&mut self.count, &part.count) {
+                o[c] = q[p];
+            }
+        }
+    }
+
     /// The addresses a [`Recorder`] over these host buffers takes.
     pub fn host_addresses(&mut self) -> [u64; 3] {
         [

@@ -25,6 +25,7 @@ use crate::scalar::Scalar;
 use crate::solver::Solver;
 use crate::state::State;
 use crate::tet::TetProblem;
+use crate::tet::ecg::check_electrodes_on_mesh;
 use crate::tet::regions::{NodeSelection, stimulus_on};
 use crate::units::UnitTags;
 
@@ -376,7 +377,10 @@ impl SimulationBuilder {
         let ecg = match self.electrodes.is_empty() {
             true => None,
             false => {
-                check_electrodes(&self.electrodes, self.dims, dx)?;
+                match &self.tet {
+                    Some(problem) => check_electrodes_on_mesh(&self.electrodes, &problem.mesh, dx)?,
+                    None => check_electrodes(&self.electrodes, self.dims, dx)?,
+                }
                 Some(EcgSampler {
                     every: steps("the ECG interval", self.ecg_every_ms)?.max(1),
                     probes: probes(&self.electrodes, dx),
@@ -415,8 +419,8 @@ impl SimulationBuilder {
                 "give it on nodes (SimulationBuilder::node_stimulus)",
             );
         }
-        if !self.electrodes.is_empty() || self.tips_every_ms.is_some() {
-            return refused("the pseudo-ECG and tip tracking", "leave them out");
+        if self.tips_every_ms.is_some() {
+            return refused("tip tracking (it needs a grid's plaquettes)", "leave it out");
         }
         let info = setup.info();
         let n = info.numerics;
@@ -447,6 +451,7 @@ impl SimulationBuilder {
         };
         let solver = self.start(plan, StimulusSchedule { stimuli })?;
         let check_every = self.check_every_steps.unwrap_or(100);
-        Ok(Simulation::new(domain, solver, None, None, check_every).on_mesh(problem))
+        let (ecg, _) = self.samplers(&domain)?;
+        Ok(Simulation::new(domain, solver, ecg, None, check_every).on_mesh(problem))
     }
 }

@@ -1,7 +1,7 @@
 //! Where a simulation runs and what it steps, and the one factory that
 //! turns (mesh, devices) into a solver: the CPU, one GPU, several GPUs in
 //! this process, or one GPU of a run over several processes, for the
-//! uniform grid and for voxel tissue. A new kind of mesh is a new
+//! uniform grid, voxel tissue and tetrahedral meshes. A new kind of mesh is a new
 //! [`Mesh`] variant and its arm here.
 
 use std::sync::Arc;
@@ -16,7 +16,8 @@ use crate::multi::nccl::UniqueId;
 use crate::multi::{Exchange, GpuMultiSolver, MultiError};
 use crate::scalar::Scalar;
 use crate::state::State;
-use crate::tet::{TetCpuSolver, TetGpuSolver, TetProblem};
+use crate::tet::gpu_split::TetSplitError;
+use crate::tet::{TetCpuSolver, TetGpuMultiSolver, TetGpuSolver, TetProblem};
 use crate::tissue::cpu::TissueCpuSolver;
 use crate::tissue::gpu::TissueGpuSolver;
 use crate::tissue::split::TissueSplit;
@@ -105,11 +106,14 @@ pub enum PlacementError {
          split it by tissue cells); start one process with --exchange peer or host, not one per GPU"
     )]
     TissueOverProcesses,
+    #[error(transparent)]
+    TetSplit(#[from] TetSplitError),
     #[error(
-        "a tetrahedral mesh runs on the CPU or on one GPU (its split over GPUs is not built yet); \
-         give one GPU"
+        "a tetrahedral mesh runs in one process (the CPU, one GPU, or several GPUs with --gpus N or \
+         --gpu-ids, which split its node order); start one process with --exchange peer or host, not one \
+         per GPU"
     )]
-    TetOnSeveralGpus,
+    TetOverProcesses,
 }
 
 /// Everything a solver is made from.
@@ -191,7 +195,11 @@ impl<T: Scalar> SolverPlan<'_, T> {
             (Mesh::Tet(p), Devices::Gpus(gpus)) if gpus.len() == 1 => {
                 Box::new(TetGpuSolver::<M, T>::new(&gpus[0], ptx()?, domain, p, initial)?)
             }
-            (Mesh::Tet(_), _) => return Err(PlacementError::TetOnSeveralGpus),
+            (Mesh::Tet(p), Devices::Gpus(gpus)) => {
+                let exchange = self.options.exchange;
+                Box::new(TetGpuMultiSolver::<M, T>::new(gpus, ptx()?, domain, p, exchange, initial)?)
+            }
+            (Mesh::Tet(_), Devices::Rank { .. }) => return Err(PlacementError::TetOverProcesses),
         })
     }
 
@@ -249,8 +257,9 @@ mod tests {
         assert_eq!(a.slice(0), b.slice(0));
         assert_ne!(a.slice(0), start.slice(0), "the wave moved");
         assert_eq!(built.method(), "cpu-tet-ell14");
-        let two = Devices::Gpus(Vec::new());
-        let plan = SolverPlan { devices: &two, ..plan };
-        assert!(matches!(plan.build(), Err(PlacementError::TetOnSeveralGpus)));
+        // The GPU arms need the kernels, which the host crate alone lacks.
+        let gpus = Devices::Gpus(Vec::new());
+        let plan = SolverPlan { devices: &gpus, ..plan };
+        assert!(matches!(plan.build(), Err(PlacementError::NoKernels)));
     }
 }

@@ -13,8 +13,9 @@ use crate::driver::{self, Outcome, RunContext, RunReport, Schedule};
 use crate::events::ecg::EcgTrace;
 use crate::events::recording::Maps;
 use crate::events::tips::SingularityRecorder;
+use crate::io::OutputDir;
 use crate::io::queue::SnapshotQueue;
-use crate::outputs::{EcgSampler, TipsSampler, samplers};
+use crate::outputs::{EcgSampler, OutputError, Sampler, Saved, TipsSampler, samplers};
 use crate::scalar::Scalar;
 use crate::state::State;
 use crate::tet::TetProblem;
@@ -216,6 +217,20 @@ impl<T: Scalar> Simulation<T> {
     /// The pseudo-ECG so far, if electrodes were given.
     pub fn ecg(&self) -> Option<&EcgTrace> {
         self.ecg.as_ref().map(|e| &e.trace)
+    }
+
+    /// Writes what the samplers recorded (`ecg.csv` and `ecg.png`, the
+    /// tip files) into `dir`, as `fibril run` does at a run's end; the
+    /// names of the files written.
+    pub fn save_samples(&self, dir: &OutputDir) -> Result<Vec<String>, OutputError> {
+        let mut files = Vec::new();
+        if let Some(ecg) = &self.ecg {
+            files.extend(Sampler::<T>::save(ecg, dir, &self.domain, Saved::AtEnd)?);
+        }
+        if let Some(tips) = &self.tips {
+            files.extend(Sampler::<T>::save(tips, dir, &self.domain, Saved::AtEnd)?);
+        }
+        Ok(files)
     }
 
     /// The spiral tips or filaments found so far, if asked for.

@@ -9,6 +9,7 @@ use std::sync::Arc;
 use kernels_gpu::tet::EllTable;
 use kernels_gpu::{CellModel, Locals, StepCoeffs};
 
+use super::ecg::LeadFields;
 use super::problem::TetProblem;
 use crate::backend::cpu::cpu_name;
 use crate::domain::Domain;
@@ -25,15 +26,7 @@ pub struct TetCpuSolver<M: CellModel, T: Scalar> {
     coeffs: M::Coeffs<T>,
     fields: HostTissue<T>,
     weights: Vec<T>,
-}
-
-/// What a mesh's solvers cannot do, said the same way by each.
-pub(crate) fn no_ecg() -> SolverError {
-    SolverError::Unsupported {
-        what: "the pseudo-ECG",
-        mesh: "a tetrahedral mesh",
-        fix: "record the potential at nodes with snapshots instead",
-    }
+    ecg: LeadFields,
 }
 
 /// Asserts that a solver of model `M` for `problem` is given a domain
@@ -61,6 +54,7 @@ impl<M: CellModel, T: Scalar> TetCpuSolver<M, T> {
             coeffs: domain.model_coeffs::<M, T>(),
             fields: HostTissue::new(problem.nodes(), domain.dt_ms()),
             weights: problem.weights(),
+            ecg: LeadFields::default(),
         };
         solver.load(initial);
         solver
@@ -135,8 +129,9 @@ impl<M: CellModel, T: Scalar> Solver<T> for TetCpuSolver<M, T> {
         Ok(self.fields.events.maps.clone())
     }
 
-    fn ecg(&mut self, _probes: &[EcgProbe]) -> Result<Vec<f64>, SolverError> {
-        Err(no_ecg())
+    fn ecg(&mut self, probes: &[EcgProbe]) -> Result<Vec<f64>, SolverError> {
+        self.stimulate();
+        Ok(self.ecg.sample_at(&self.problem.mesh, probes, &self.fields.u))
     }
 
     fn any_nonfinite(&mut self) -> Result<bool, SolverError> {

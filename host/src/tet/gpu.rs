@@ -11,7 +11,8 @@ use kernels_gpu::registry::Kernel;
 use kernels_gpu::tet::EllTable;
 use kernels_gpu::{CellModel, Locals, StepCoeffs};
 
-use super::cpu::{check_inputs, no_ecg};
+use super::cpu::check_inputs;
+use super::ecg::LeadFields;
 use super::problem::TetProblem;
 use crate::backend::gpu::cuda::cuda;
 use crate::backend::gpu::device::GpuDevice;
@@ -33,6 +34,7 @@ pub struct TetGpuSolver<M: CellModel, T: Scalar> {
     /// The rate table the coefficients point at, if the model has one.
     _rate_table: Option<CudaSlice<T>>,
     clock: EventClock,
+    ecg: LeadFields,
 }
 
 /// Bytes a mesh of `nodes` nodes with a table `width` wide takes on a
@@ -72,6 +74,7 @@ impl<M: CellModel, T: Scalar> TetGpuSolver<M, T> {
             coeffs: device_coeffs.coeffs,
             _rate_table: device_coeffs.table,
             clock: EventClock::new(domain.dt_ms()),
+            ecg: LeadFields::default(),
         };
         solver.set_state(initial)?;
         Ok(solver)
@@ -154,8 +157,10 @@ impl<M: CellModel, T: Scalar> Solver<T> for TetGpuSolver<M, T> {
         self.tissue.maps()
     }
 
-    fn ecg(&mut self, _probes: &[EcgProbe]) -> Result<Vec<f64>, SolverError> {
-        Err(no_ecg())
+    fn ecg(&mut self, probes: &[EcgProbe]) -> Result<Vec<f64>, SolverError> {
+        self.stimulate()?;
+        let u = self.tissue.download_u()?;
+        Ok(self.ecg.sample_at(&self.problem.mesh, probes, &u))
     }
 
     fn any_nonfinite(&mut self) -> Result<bool, SolverError> {

@@ -193,7 +193,7 @@ impl TetOperator {
 /// `x` (constant on it): grad phi_a is normal to the face opposite a,
 /// scaled so that grad phi_a . (x_a - x_b) = 1 for b on that face.
 /// `None` for a degenerate element.
-fn gradients(x: &[Vec3; 4]) -> Option<[Vec3; 4]> {
+pub(crate) fn gradients(x: &[Vec3; 4]) -> Option<[Vec3; 4]> {
     let mut g = [[0.0; 3]; 4];
     for a in 0..4 {
         let [b, c, d] = [(a + 1) % 4, (a + 2) % 4, (a + 3) % 4];

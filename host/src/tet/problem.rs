@@ -92,6 +92,27 @@ impl TetProblem {
         }
     }
 
+    /// A fingerprint of what the solvers step (the node order, the
+    /// neighbour table and its weights): what a checkpoint records so that
+    /// a resume on another mesh, order or conductivity is refused.
+    pub fn fingerprint(&self) -> u64 {
+        let mut h = crate::hash::Fnv1a64::default();
+        h.update(b"tet");
+        for n in [self.op.nodes, self.op.width] {
+            h.update(&(n as u64).to_le_bytes());
+        }
+        for &c in &self.renumbering.old_of_new {
+            h.update(&c.to_le_bytes());
+        }
+        for &c in &self.op.neighbours {
+            h.update(&c.to_le_bytes());
+        }
+        for w in &self.op.weights {
+            h.update(&w.to_le_bytes());
+        }
+        h.finish()
+    }
+
     /// The mean edge length, mm: the mesh's spacing for the records.
     pub fn mean_edge_mm(&self) -> f64 {
         let mut sum = 0.0;

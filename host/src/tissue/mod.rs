@@ -29,7 +29,9 @@
 //! - [`split`], [`split_cpu`], [`split_gpu`]: the tissue split along z
 //!   over sub-domains of about equal numbers of tissue cells (several
 //!   GPUs), and its solvers, whose parts are those same fields with their
-//!   events, one per part, and an exchange of halos.
+//!   events, one per part, and an exchange of halos: runs of stored cells
+//!   ([`halo`]), moved between GPUs by [`split_parts`] (shared with the
+//!   tetrahedral mesh's split).
 
 pub mod conductivity;
 pub mod cpu;
@@ -39,6 +41,7 @@ pub mod files;
 pub mod geometry;
 pub mod gpu;
 pub(crate) mod gpu_fields;
+pub mod halo;
 pub mod layout;
 pub mod maps;
 pub mod neighbours;
@@ -47,6 +50,7 @@ mod solving;
 pub mod split;
 pub mod split_cpu;
 pub mod split_gpu;
+pub(crate) mod split_parts;
 pub mod storage;
 pub mod weights;
 

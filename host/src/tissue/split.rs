@@ -44,6 +44,7 @@ use std::ops::Range;
 use kernels_gpu::tissue::DIRECTIONS;
 use kernels_gpu::{GridDims, ModelInfo};
 
+use super::halo::HaloRun;
 use super::layout::TissueLayout;
 use super::neighbours::NeighbourForm;
 use super::neighbours::{NeighbourChoice, NeighbourTable};
@@ -322,44 +323,13 @@ impl Slab {
 
     /// The part's maps (over its stored cells) from the whole grid's.
     pub fn scatter_maps(&self, maps: &Maps) -> Maps {
-        let slots = maps.recording.slots();
-        let (cells, stored) = (self.global.cells(), self.stored());
-        let pick = |field: &[f32]| -> Vec<f32> {
-            (0..slots)
-                .flat_map(|s| (0..stored).map(move |c| (s, c)))
-                .map(|(s, c)| match self.index[c] {
-                    NOT_TISSUE => f32::NAN,
-                    i => field[s * cells + i as usize],
-                })
-                .collect()
-        };
-        Maps {
-            recording: maps.recording,
-            dims: GridDims::new(stored as u32, 1, 1),
-            activation: pick(&maps.activation),
-            repolarisation: maps.repolarisation.as_deref().map(pick),
-            count: maps.count.as_ref().map(|n| {
-                self.index.iter().map(|&i| if i == NOT_TISSUE { 0 } else { n[i as usize] }).collect()
-            }),
-        }
+        // A halo cell beyond the grid is NOT_TISSUE (u32::MAX): never activated.
+        maps.of_cells(&self.index)
     }
 
     /// Writes the part's owned tissue cells' maps into the whole grid's.
     pub fn gather_maps_into(&self, out: &mut Maps, part: &Maps) {
-        let slots = part.recording.slots();
-        let (cells, stored) = (self.global.cells(), self.stored());
-        for c in self.owned_cells() {
-            let i = self.index[c] as usize;
-            for s in 0..slots {
-                out.activation[s * cells + i] = part.activation[s * stored + c];
-                if let (Some(o), Some(p)) = (&mut out.repolarisation, &part.repolarisation) {
-                    o[s * cells + i] = p[s * stored + c];
-                }
-            }
-            if let (Some(o), Some(p)) = (&mut out.count, &part.count) {
-                o[i] = p[c];
-            }
-        }
+        out.set_cells_from(part, self.owned_cells().map(|c| (c, self.index[c] as usize)));
     }
 }
 
@@ -430,6 +400,21 @@ impl TissueSplit {
         let send = self.slabs[j].send[1 - side].clone();
         debug_assert_eq!(send.len(), self.slabs[i].recv[side].len(), "halo and boundary slice match");
         Some((j, send))
+    }
+
+    /// The copies that refill every halo after a step: each part's halo
+    /// slices from its neighbours' boundary slices.
+    pub fn halo_runs(&self) -> Vec<HaloRun> {
+        let mut runs = Vec::new();
+        for dst in 0..self.parts() {
+            for side in 0..2 {
+                let Some((src, from)) = self.halo_source(dst, side) else { continue };
+                if !from.is_empty() {
+                    runs.push(HaloRun { src, from, dst, to: self.slabs[dst].recv[side].start });
+                }
+            }
+        }
+        runs
     }
 
     /// The whole grid's state from every part's stored values (NaN outside

@@ -10,6 +10,7 @@ use kernels_gpu::tissue::DenseTissue;
 use kernels_gpu::{CellModel, StepCoeffs};
 
 use super::cpu::{HostTissue, Lay};
+use super::halo::{HaloRun, exchange_on_host};
 use super::layout::TissueLayout;
 use super::neighbours::CompactFields;
 use super::solving::{check_inputs, check_state, rest_u};
@@ -51,6 +52,8 @@ impl<T: Scalar> Part<T> {
 pub struct TissueCpuMultiSolver<M: CellModel, T: Scalar> {
     split: TissueSplit,
     parts: Vec<Part<T>>,
+    /// The halo copies after each step.
+    runs: Vec<HaloRun>,
     step: StepCoeffs<T>,
     coeffs: M::Coeffs<T>,
 }
@@ -84,6 +87,7 @@ impl<M: CellModel, T: Scalar> TissueCpuMultiSolver<M, T> {
             })
             .collect();
         Self {
+            runs: split.halo_runs(),
             split,
             parts,
             // As the single domain: the weights are in 1/time.
@@ -98,14 +102,8 @@ impl<M: CellModel, T: Scalar> TissueCpuMultiSolver<M, T> {
 
     /// Refills every halo from the neighbour's boundary slice.
     pub fn exchange_halos(&mut self) {
-        for i in 0..self.parts.len() {
-            for side in 0..2 {
-                let Some((j, send)) = self.split.halo_source(i, side) else { continue };
-                let values = self.parts[j].fields.u[send.start as usize..send.end as usize].to_vec();
-                let recv = self.split.slabs[i].recv[side].clone();
-                self.parts[i].fields.u[recv.start as usize..recv.end as usize].copy_from_slice(&values);
-            }
-        }
+        let mut u: Vec<&mut Vec<T>> = self.parts.iter_mut().map(|p| &mut p.fields.u).collect();
+        exchange_on_host(&mut u, &self.runs);
     }
 
     /// Applies the stimuli due at the current step to every part, unless
