@@ -5,7 +5,7 @@
 # slab cut into tetrahedra, the node kernel's speed up to ~4M nodes and
 # the GPU checks. Binaries come from scripts/stage-device.sh (xz'd in
 # .device/), TorchCor's wheels from .whl/ (see scripts/torchcor-compare.py).
-#   PARTS="torchcor lumped niederer speed checks lv lv035 split ncu cli" OUT=... scripts/device-tet.sh
+#   PARTS="torchcor lumped niederer speed checks lv lv035 split ncu cli copy graphs" OUT=... scripts/device-tet.sh
 set -u
 cd "$(dirname "$0")/.."
 OUT=${OUT:-device-out}; PARTS=${PARTS:-"torchcor lumped niederer speed checks lv"}
@@ -140,4 +140,50 @@ if has cli; then
     done
   done | tee "$OUT/cli.txt"
   grep -h '"method"\|"device"' /tmp/c-*/summary.json | tee -a "$OUT/cli.txt"
+fi
+if has copy; then
+  # Snapshots copied out behind the next steps (section 2.7) against the
+  # download on the compute stream (--no-overlap), same binary, same call:
+  # TP06 f32 on the 646,416-node slab, a snapshot every 0.5 ms (25 steps).
+  [ -f /tmp/slab/slab.pts ] || python3 scripts/make-slab-carp.py --size-mm 40 40 3 --h-mm 0.2 --face-mm 0.6 --out /tmp/slab/slab
+  config /tmp/slab/slab.pts /tmp/slab/slab_face.vtx 0.02 20 /tmp/copy-run > /tmp/copy.toml
+  for flag in "" --no-overlap ""; do
+    /tmp/bin/fibril run /tmp/copy.toml --backend gpu --snapshot-every-ms 0.5 -q $flag
+    python3 -c "import json; s = json.load(open('/tmp/copy-run/summary.json')); print(json.dumps({'flag': '$flag', \
+      'method': s['method'], 'snapshots': len(s['snapshots']), 'wall_s': s['wall_s'], 'stepping_s': s['stepping_s'], \
+      'output_s': s['output_s'], 'output_waited_s': s['output_waited_s']}))"
+  done | tee "$OUT/copy.txt"
+fi
+if has graphs; then
+  # The LV example without maps (10,000 steps of TP06 f32 on 7,041 nodes):
+  # quiet stretches replayed as CUDA graphs against every step launched
+  # from the host (--no-graphs), same binary, same call.
+  cat > /tmp/g.toml <<TOML
+[model]
+name = "ten_tusscher_2006"
+[grid]
+dt = 0.02
+chi = 140.0
+cm = 1.0
+[mesh]
+file = "$(realpath examples/lv/lv.pts)"
+sigma_l = 0.1334
+sigma_t = 0.0176
+[run]
+duration_ms = 200.0
+[output]
+out = "/tmp/g-run"
+overwrite = true
+format = ["npy"]
+[[stimulus]]
+region = "mask"
+file = "$(realpath examples/lv/lv_apex.vtx)"
+duration_ms = 1.0
+current = 100.0
+TOML
+  for flag in "" --no-graphs "" --no-graphs; do
+    /tmp/bin/fibril run /tmp/g.toml --backend gpu -q $flag
+    python3 -c "import json; s = json.load(open('/tmp/g-run/summary.json')); print(json.dumps({'flag': '$flag', \
+      'steps': s['steps_advanced'], 'stepping_s': s['stepping_s'], 'steps_per_s': s['steps_per_s']}))"
+  done | tee "$OUT/graphs.txt"
 fi

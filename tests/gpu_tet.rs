@@ -25,7 +25,10 @@ mod gpu_checks;
 use gpu_checks::{Check, note, verdict};
 
 const CHECKS: &[(&str, Check)] = &[
-    ("tet_every_model_f32_f64_with_stimuli_and_maps_bit_identical_to_cpu", tet_every_model),
+    (
+        "tet_every_model_f32_f64_with_stimuli_maps_copies_behind_and_graphs_bit_identical_to_cpu",
+        tet_every_model,
+    ),
     ("tet_split_over_gpus_peer_and_host_bit_identical_to_cpu", tet_split),
 ];
 
@@ -141,7 +144,27 @@ impl ModelVisitor for TetCheck<'_> {
         gpu.advance(steps).map_err(|e| format!("{what}: {e}"))?;
         let got = gpu.state().map_err(|e| e.to_string())?;
         let got_maps = gpu.maps().map_err(|e| e.to_string())?.ok_or("no GPU maps")?;
-        same_run(&what, (&want, &want_maps), (&got, &got_maps))
+        same_run(&what, (&want, &want_maps), (&got, &got_maps))?;
+        // The same state copied out behind 50 more steps (section 2.7).
+        if !gpu.begin_state_copy().map_err(|e| e.to_string())? {
+            return Err(format!("{what}: no copy behind the steps"));
+        }
+        gpu.advance(50).map_err(|e| e.to_string())?;
+        let copied = gpu.collect_state().map_err(|e| e.to_string())?;
+        same_run(&format!("{what}, copied behind the steps"), (&want, &want_maps), (&copied, &got_maps))?;
+        // Without maps the quiet stretches between the stimuli are replayed
+        // as CUDA graphs: the same state.
+        let mut graphed = TetGpuSolver::<M, T>::new(self.gpu, fibril::PTX, &s.domain, problem, &s.start)
+            .map_err(|e| format!("{what}: {e}"))?;
+        let quiet = Events { recording: None, ..s.events.clone() };
+        graphed.set_events(&quiet, EventStart::NEW, None).map_err(|e| format!("{what}: {e}"))?;
+        graphed.advance(steps).map_err(|e| format!("{what}: {e}"))?;
+        let replayed = graphed.graph_steps();
+        if replayed < steps / 2 {
+            return Err(format!("{what}: only {replayed} of {steps} steps replayed as graphs"));
+        }
+        let state = graphed.state().map_err(|e| e.to_string())?;
+        same_run(&format!("{what}, graphs ({replayed} steps)"), (&want, &want_maps), (&state, &got_maps))
     }
 }
 
@@ -234,7 +257,11 @@ fn tet_every_model(gpu: &GpuDevice) -> Result<(), String> {
         }
     }
     verdict(failures, || {
-        format!("{} models x 2 precisions, 400 steps with an excited ball, a current and maps", MODELS.len())
+        format!(
+            "{} models x 2 precisions, 400 steps with an excited ball, a current and maps, the state copied out \
+             behind 50 more steps, and without maps as CUDA graphs",
+            MODELS.len()
+        )
     })
 }
 

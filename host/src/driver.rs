@@ -281,6 +281,9 @@ fn run_loop<T: Scalar>(
         Ok(())
     };
     let mut pending: Option<PendingCheck> = None;
+    // A snapshot whose copy was begun at (step, t_ms), written once the
+    // next steps are enqueued.
+    let mut in_flight: Option<(u64, f64)> = None;
     loop {
         let mut cache: Option<State<T>> = None;
         let t_ms = step as f64 * dt;
@@ -292,7 +295,15 @@ fn run_loop<T: Scalar>(
                     report.output_s += t0.elapsed().as_secs_f64();
                 }
             }
-            if schedule.snapshot_due(step) {
+            // A snapshot the loop steps on from (neither the end nor a
+            // checkpoint, which need the state now): copied out behind the
+            // next steps where the solver can, collected after they are
+            // enqueued.
+            let steps_on = step < schedule.total_steps && !schedule.checkpoint_due(step);
+            let due = schedule.snapshot_due(step);
+            if due && steps_on && cache.is_none() && ctx.writer.is_some() && solver.begin_state_copy()? {
+                in_flight = Some((step, t_ms));
+            } else if due {
                 let t0 = Instant::now();
                 if cache.is_none()
                     && let Some(mut reused) = ctx.writer.as_deref().and_then(|w| w.take_recycled::<T>())
@@ -360,13 +371,22 @@ fn run_loop<T: Scalar>(
         let t0 = Instant::now();
         solver.advance(target - step)?;
         report.steps_advanced += target - step;
+        // Output time, not stepping time, though the steps run meanwhile.
+        let mut collect_s = 0.0;
+        if let Some((at, at_ms)) = in_flight.take() {
+            let t1 = Instant::now();
+            let state = solver.collect_state()?;
+            ctx.writer.as_deref_mut().expect("a snapshot in flight has a writer").write(at, at_ms, state)?;
+            collect_s = t1.elapsed().as_secs_f64();
+            report.output_s += collect_s;
+        }
         // The check of the state at `step`, begun before these steps were
         // enqueued, is answered now, while the GPU takes them.
         if let Some(at) = pending.take() {
             if solver.end_nonfinite_check(at.check)? {
                 // Found late: the steps after `at` ran, but the run ends at
                 // `at` as a synchronous check would have ended it.
-                report.stepping_s += t0.elapsed().as_secs_f64();
+                report.stepping_s += t0.elapsed().as_secs_f64() - collect_s;
                 report.steps_done = at.step;
                 let t_ms = at.step as f64 * dt;
                 report.outcome = Outcome::NonFinite { step: at.step, t_ms, last_clean_step: last_clean };
@@ -382,7 +402,7 @@ fn run_loop<T: Scalar>(
             }
             _ => Some(solver.end_nonfinite_check(check)?),
         };
-        report.stepping_s += t0.elapsed().as_secs_f64();
+        report.stepping_s += t0.elapsed().as_secs_f64() - collect_s;
         step = target;
         report.steps_done = step;
         (ctx.progress)(step);
@@ -439,6 +459,10 @@ mod tests {
         pending: bool,
         answers: Vec<bool>,
         nan_at: u64,
+        /// Copies the state out "behind" the steps: at `begin_state_copy`,
+        /// given back at `collect_state`.
+        copy_behind: bool,
+        copied: Option<State<f64>>,
     }
 
     impl Recorder {
@@ -451,6 +475,8 @@ mod tests {
                 pending: false,
                 answers: Vec::new(),
                 nan_at: u64::MAX,
+                copy_behind: false,
+                copied: None,
             }
         }
     }
@@ -480,6 +506,18 @@ mod tests {
         fn state(&mut self) -> Result<State<f64>, SolverError> {
             self.log.push((self.step, "state"));
             self.inner.state()
+        }
+        fn begin_state_copy(&mut self) -> Result<bool, SolverError> {
+            if !self.copy_behind {
+                return Ok(false);
+            }
+            self.log.push((self.step, "begin_copy"));
+            self.copied = Some(self.inner.state()?);
+            Ok(true)
+        }
+        fn collect_state(&mut self) -> Result<State<f64>, SolverError> {
+            self.log.push((self.step, "collect"));
+            Ok(self.copied.take().expect("a copy begun"))
         }
         fn set_state(&mut self, state: &State<f64>) -> Result<(), SolverError> {
             self.log.push((self.step, "set_state"));
@@ -573,6 +611,54 @@ mod tests {
             progress: &mut |_| {},
         };
         run(solver, domain, schedule, &mut ctx)
+    }
+
+    /// Snapshots copied out behind the steps (section 2.7) are the
+    /// snapshots a synchronous download writes, at the same steps and with
+    /// the same values: begun at the snapshot's step, collected once the
+    /// next stretch is enqueued; the last one (and one at a checkpoint) is
+    /// read at once.
+    #[test]
+    fn snapshots_copied_behind_the_steps_are_the_synchronous_ones() {
+        let dims = GridDims::new(6, 5, 4);
+        let domain =
+            Domain::new(dims, 0.6, 0.05, 1.0, ModelSetup::new("diffusion", None, &[]).unwrap()).unwrap();
+        let mut start = State::rest(Diffusion::INFO, dims);
+        start.slice_mut(0)[7] = 1.0;
+        let mut written = Vec::new();
+        for copy_behind in [false, true] {
+            let mut solver = Recorder::new(&domain, &start);
+            solver.copy_behind = copy_behind;
+            solver.set_events(&Events::default(), EventStart::NEW, None).unwrap();
+            let dir = std::env::temp_dir()
+                .join(format!("fibril-driver-behind-{copy_behind}-{}", std::process::id()));
+            let out = OutputDir::prepare(&dir, true).unwrap();
+            let mut writer =
+                SnapshotQueue::inline(SnapshotWriter::new(out, vec![0], Formats::default(), 0.6));
+            let mut schedule = Schedule::new(30, Some(5), 100);
+            schedule.checkpoint_every = Some(20);
+            let report =
+                run_writing(&mut solver, &domain, &schedule, &mut writer, &dir.join("checkpoint.fibril"))
+                    .unwrap();
+            assert_eq!(report.outcome, Outcome::Completed);
+            let records = writer.finish().unwrap().records().to_vec();
+            let files: Vec<(u64, Vec<u8>)> =
+                records.iter().map(|r| (r.step, std::fs::read(dir.join(&r.files[0])).unwrap())).collect();
+            if copy_behind {
+                let begun: Vec<u64> =
+                    solver.log.iter().filter(|(_, w)| *w == "begin_copy").map(|(s, _)| *s).collect();
+                assert_eq!(begun, [0, 5, 10, 15, 25], "not at the checkpoint (20) nor at the end (30)");
+                for s in begun {
+                    let at = solver.log.iter().position(|e| *e == (s, "begin_copy")).unwrap();
+                    assert_eq!(solver.log[at + 1].1, "advance", "the next steps are enqueued first");
+                    assert_eq!(solver.log[at + 2].1, "collect");
+                }
+            }
+            written.push(files);
+            std::fs::remove_dir_all(&dir).unwrap();
+        }
+        assert_eq!(written[0].iter().map(|f| f.0).collect::<Vec<_>>(), [0, 5, 10, 15, 20, 25, 30]);
+        assert_eq!(written[0], written[1], "the same snapshots, byte for byte");
     }
 
     #[test]

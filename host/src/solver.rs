@@ -134,6 +134,22 @@ pub trait Solver<T: Scalar> {
         *dst = self.state()?;
         Ok(())
     }
+    /// Begins a copy of the current state that the next `advance` may
+    /// overlap (Vasconcellos et al. 2024, section 2.7: results copied out
+    /// on a second stream while the next steps run), where the solver can:
+    /// `true` when a copy was begun, for [`Solver::collect_state`] to give;
+    /// `false` (the default) when the caller reads the state as usual.
+    fn begin_state_copy(&mut self) -> Result<bool, SolverError> {
+        Ok(false)
+    }
+    /// The state whose copy [`Solver::begin_state_copy`] began (the state
+    /// of that step, whatever was advanced since), once the copy is done.
+    ///
+    /// # Panics
+    /// Without a copy begun (a programming error).
+    fn collect_state(&mut self) -> Result<State<T>, SolverError> {
+        panic!("collect_state without a copy in flight")
+    }
     /// Replaces the state (stimuli, restarts). `state` has the solver's
     /// grid and model.
     fn set_state(&mut self, state: &State<T>) -> Result<(), SolverError>;

@@ -68,7 +68,8 @@ pub struct GpuOptions {
     pub graphs: bool,
     /// Programmatic launches between the steps of a graph (Hopper).
     pub pdl: bool,
-    /// Boundary slices first and sent while the interior is computed.
+    /// Boundary slices first and sent while the interior is computed; on
+    /// a mesh, snapshots copied out behind the next steps.
     pub overlap: bool,
     /// How halos travel between GPUs of this process.
     pub exchange: Exchange,
@@ -193,7 +194,11 @@ impl<T: Scalar> SolverPlan<'_, T> {
             (Mesh::Tissue(_), Devices::Rank { .. }) => return Err(PlacementError::TissueOverProcesses),
             (Mesh::Tet(p), Devices::Cpu) => Box::new(TetCpuSolver::<M, T>::new(domain, p, initial)),
             (Mesh::Tet(p), Devices::Gpus(gpus)) if gpus.len() == 1 => {
-                Box::new(TetGpuSolver::<M, T>::new(&gpus[0], ptx()?, domain, p, initial)?)
+                let mut solver = TetGpuSolver::<M, T>::new(&gpus[0], ptx()?, domain, p, initial)?;
+                solver.set_overlap_copies(self.options.overlap);
+                solver.set_graphs(self.options.graphs);
+                solver.set_programmatic_launch(self.options.pdl);
+                Box::new(solver)
             }
             (Mesh::Tet(p), Devices::Gpus(gpus)) => {
                 let exchange = self.options.exchange;

@@ -117,6 +117,9 @@ pub(crate) struct DeviceTissue<T> {
     maps: MapsOnDevice<T>,
     /// The device's name, for reports.
     pub device_name: String,
+    /// Whether the loaded step kernel may be joined to the previous one
+    /// by a programmatic edge (`crate::backend::gpu::graph`).
+    pub programmatic: bool,
 }
 
 impl<T: Scalar> DeviceTissue<T> {
@@ -137,7 +140,7 @@ impl<T: Scalar> DeviceTissue<T> {
             entry_name::<T>("", Kernel::StimulateTissue)?,
             entry_name::<T>("", Kernel::FlagNonfinite)?,
         ];
-        let (module, _) = device.load_kernels(ptx, &entries)?;
+        let (module, programmatic) = device.load_kernels(ptx, &entries)?;
         let alloc = |n: usize, during| stream.alloc_zeros::<T>(n.max(1)).map_err(cuda(during));
         Ok(Self {
             step_fn: load_kernel(&module, step_name)?,
@@ -151,6 +154,7 @@ impl<T: Scalar> DeviceTissue<T> {
             stimuli: Vec::new(),
             maps: MapsOnDevice::off(),
             device_name: device.info().name.clone(),
+            programmatic,
             stream,
         })
     }
