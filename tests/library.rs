@@ -75,3 +75,57 @@ fn frames_do_not_change_the_run() {
     let e = framed.run_for_ms(0.01).unwrap_err().to_string();
     assert!(e.contains("whole number of time steps"), "{e}");
 }
+
+/// A mesh run described to the library (`tet_mesh`, node stimuli,
+/// electrodes) and to `fibril run --mesh` gives the same state and the
+/// same pseudo-ECG.
+#[test]
+fn a_mesh_run_with_electrodes_is_the_same_through_the_library() {
+    use fibril_host::events::ecg::Electrode;
+    use fibril_host::events::stimulus::{RegionKind, StimulusSpec};
+    use fibril_host::tet::regions::NodeSelection;
+    use fibril_host::tet::{Diffusivity, NodeOrder, ReadOptions, TetProblem, read_mesh};
+    use std::sync::Arc;
+    let out = scratch("library", "mesh-ecg");
+    let vtx = "tests/data/meshes/two_boxes.vtx";
+    let stimulus = format!("{{region = \"mask\", file = \"{vtx}\", duration_ms = 1.0, current = 60.0}}");
+    ok(&fibril_words(
+        "run --backend cpu --mesh tests/data/meshes/two_boxes.pts --model luo_rudy_1991 --dt 0.01 \
+         --duration-ms 2 --format npy --ecg-every-ms 0.5 --precision f64",
+        &[
+            "--stimulus",
+            &stimulus,
+            "--electrode",
+            "{name = \"far\", position = [40, 30, 20]}",
+            "--out",
+            s(&out),
+        ],
+    ));
+    let mesh =
+        read_mesh(std::path::Path::new("tests/data/meshes/two_boxes.pts"), &ReadOptions::default()).unwrap();
+    let d =
+        <kernels_gpu::models::luo_rudy_1991::LuoRudy1991 as fibril_host::CellModel>::INFO.numerics.diffusion;
+    let problem = Arc::new(
+        TetProblem::new(&mesh, NodeOrder::ReverseCuthillMcKee, &|_| Some(Diffusivity::isotropic(d))).unwrap(),
+    );
+    let mut spec = StimulusSpec::new(RegionKind::Mask, 0.0);
+    (spec.duration_ms, spec.current) = (1.0, Some(60.0));
+    let nodes = fibril_host::tet::read::carp::read_vtx(std::path::Path::new(vtx)).unwrap();
+    let mut sim = fibril::simulation("luo_rudy_1991")
+        .tet_mesh(problem.clone())
+        .dt_ms(0.01)
+        .node_stimulus(spec, NodeSelection::Nodes(nodes))
+        .electrodes(vec![Electrode::new("far", [40.0, 30.0, 20.0])], 0.5)
+        .build::<f64>()
+        .unwrap();
+    sim.run_for_ms(2.0).unwrap();
+    let state = problem.renumbering.to_file_order(sim.state().unwrap().slice(0));
+    assert_eq!(bits(last_u(&out)), bits(state));
+    let rows = sim.ecg().unwrap().rows().to_vec();
+    assert_eq!(rows.len(), 5, "samples at 0, 0.5, ..., 2 ms");
+    let csv = std::fs::read_to_string(out.join("ecg.csv")).unwrap();
+    let last: f64 = csv.lines().last().unwrap().split(',').nth(1).unwrap().parse().unwrap();
+    let want = rows.last().unwrap().1[0];
+    assert!(want != 0.0 && (last - want).abs() <= 1e-12 * want.abs(), "ecg.csv {last}, library {want}");
+    std::fs::remove_dir_all(&out).unwrap();
+}
