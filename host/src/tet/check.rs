@@ -15,7 +15,7 @@
 use std::collections::BTreeMap;
 
 use crate::tet::error::MeshError;
-use crate::tet::mesh::{TetMesh, Vec3, dot, sub};
+use crate::tet::mesh::{TetMesh, Vec3, dot};
 use crate::tet::pieces::piece_sizes;
 use crate::tet::report::{MeshReport, UNUSED_LISTED};
 
@@ -65,11 +65,8 @@ pub fn check(mesh: &mut TetMesh) -> Result<MeshReport, MeshError> {
     let mut reoriented = 0;
     let (mut edge_min, mut edge_max, mut edge_sum) = (f64::INFINITY, 0.0f64, 0.0);
     for element in 0..elements {
-        let corners = mesh.tets[element].map(|n| mesh.points_mm[n as usize]);
         let mut longest = 0.0f64;
-        for (a, b) in [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)] {
-            let d = sub(corners[a], corners[b]);
-            let len = dot(d, d).sqrt();
+        for len in mesh.edges_mm(element) {
             longest = longest.max(len);
             edge_min = edge_min.min(len);
             edge_sum += len;

@@ -42,6 +42,23 @@ impl TetMesh {
         let w = sub(d, a);
         dot(u, cross(v, w))
     }
+
+    /// The six edge lengths of element `e` (mm), in the order of its
+    /// corner pairs (0,1), (0,2), (0,3), (1,2), (1,3), (2,3).
+    pub fn edges_mm(&self, e: usize) -> [f64; 6] {
+        let corners = self.tets[e].map(|n| self.points_mm[n as usize]);
+        [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)].map(|(a, b)| {
+            let d = sub(corners[a], corners[b]);
+            dot(d, d).sqrt()
+        })
+    }
+
+    /// The mean edge length over every element's six edges (an edge shared
+    /// by several elements counts once for each), mm; 0 without elements.
+    pub fn mean_edge_mm(&self) -> f64 {
+        let sum: f64 = (0..self.elements()).flat_map(|e| self.edges_mm(e)).sum();
+        if self.tets.is_empty() { 0.0 } else { sum / (6 * self.elements()) as f64 }
+    }
 }
 
 pub(crate) fn sub(a: Vec3, b: Vec3) -> Vec3 {

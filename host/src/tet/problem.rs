@@ -113,19 +113,9 @@ impl TetProblem {
         h.finish()
     }
 
-    /// The mean edge length, mm: the mesh's spacing for the records.
+    /// The mean edge length, mm: the mesh's spacing for the records (the
+    /// mesh report's, [`TetMesh::mean_edge_mm`]).
     pub fn mean_edge_mm(&self) -> f64 {
-        let mut sum = 0.0;
-        let mut count = 0usize;
-        for tet in &self.mesh.tets {
-            for a in 0..4 {
-                for b in a + 1..4 {
-                    let (p, q) = (self.mesh.points_mm[tet[a] as usize], self.mesh.points_mm[tet[b] as usize]);
-                    sum += (0..3).map(|k| (p[k] - q[k]).powi(2)).sum::<f64>().sqrt();
-                    count += 1;
-                }
-            }
-        }
-        if count == 0 { 0.0 } else { sum / count as f64 }
+        self.mesh.mean_edge_mm()
     }
 }
