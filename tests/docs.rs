@@ -472,6 +472,29 @@ fn check_commands(
                 }
                 tally.benches += 1;
             }
+            "import-cellml" => {
+                // With a file of the repository it imports for real with
+                // --check (writes nothing); otherwise (a file the reader
+                // downloads) its options must be ones `--help` lists.
+                let file = args.get(1).map(|f| root().join(f));
+                if file.as_ref().is_some_and(|f| f.is_file()) {
+                    let mut checked = args.clone();
+                    checked.retain(|a| a != "--check");
+                    checked.push("--check".into());
+                    let out = fibril(&checked, &command.env);
+                    assert!(out.status.success(), "{place}: `{shown}` failed:\n{}", text(&out.stderr));
+                } else {
+                    let known = help_options("import-cellml");
+                    for option in args.iter().filter(|a| a.starts_with("--")) {
+                        let name = option.split('=').next().unwrap();
+                        assert!(
+                            known.contains(name),
+                            "{place}: `{shown}` uses {name}, which `--help` does not list"
+                        );
+                    }
+                }
+                tally.models_info += 1;
+            }
             "models" | "info" => {
                 let out = fibril(&args, &command.env);
                 assert!(out.status.success(), "{place}: `{shown}` failed:\n{}", text(&out.stderr));

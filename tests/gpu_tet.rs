@@ -68,7 +68,9 @@ fn setup<M: CellModel, T: Scalar>(order: NodeOrder) -> Result<Setup<T>, String> 
     let d = num.diffusion;
     let diffusivity = |_| Some(Diffusivity::transverse(d, d / 4.0));
     let problem = Arc::new(TetProblem::new(&mesh, order, &diffusivity).map_err(|e| e.to_string())?);
-    let dt = num.dt.min(0.9 * problem.op.dt_max);
+    // At least 10 us: the imported models' own steps (1 and 2.5 us) would
+    // not reach an activation in the 400 steps of the checks.
+    let dt = num.dt.max(0.01).min(0.9 * problem.op.dt_max);
     let line = problem.line();
     let setup = ModelSetup::new(M::INFO.name, None, &[]).map_err(|e| e.to_string())?;
     let domain =

@@ -4,6 +4,7 @@ pub mod args;
 pub mod bench;
 pub mod config;
 pub mod error;
+pub mod import_cellml;
 pub mod info;
 pub mod interrupt;
 pub mod kernel_options;
@@ -24,11 +25,14 @@ pub mod tuning;
 
 use clap::{Parser, Subcommand};
 
-/// fibril: cardiac electrophysiology with nine cell models (Karma,
+/// fibril: cardiac electrophysiology with twelve cell models (Karma,
 /// Bueno-Orovio-Cherry-Fenton, Aliev-Panfilov, Fenton-Karma,
 /// Mitchell-Schaeffer, Beeler-Reuter, Luo-Rudy I, ten Tusscher-Panfilov
-/// 2006 and pure diffusion; `fibril models` lists them) on 3D, 2D and 1D
-/// grids on NVIDIA GPUs, with Rust kernels and a bit-exact CPU reference.
+/// 2006, pure diffusion and three compiled from CellML: Iyer 2004,
+/// Courtemanche 1998, O'Hara-Rudy 2011; `fibril models` lists them,
+/// `fibril import-cellml` adds any other) on 3D, 2D and 1D grids, tissue
+/// and tetrahedral meshes on NVIDIA GPUs, with Rust kernels and a bit-exact
+/// CPU reference.
 #[derive(Debug, Parser)]
 #[command(name = "fibril", version, about, long_about = None)]
 pub struct Cli {
@@ -47,6 +51,8 @@ pub enum Command {
     Info(info::InfoArgs),
     /// List the cell models, or describe one (variables, parameters, presets, units).
     Models(models::ModelsArgs),
+    /// Compile a CellML model into a Rust model file of fibril's source and register it.
+    ImportCellml(import_cellml::ImportArgs),
 }
 
 pub use error::error_text;
@@ -60,5 +66,6 @@ pub fn main_with(cli: Cli, matches: &clap::ArgMatches) -> anyhow::Result<std::pr
         Command::Bench(args) => bench::bench(args),
         Command::Info(args) => info::info(args, sub),
         Command::Models(args) => models::models(args),
+        Command::ImportCellml(args) => import_cellml::import_cellml(args),
     }
 }

@@ -1,6 +1,8 @@
 //! The cell models, one file each, and the registry that lists them.
 //!
-//! Adding a model: write `models/<name>.rs` (a unit type implementing
+//! Adding a model from a CellML file: `fibril import-cellml FILE --name
+//! NAME` writes `models/imported/<name>.rs` and its lines here and in
+//! [`imported`]. Adding a hand-written model: write `models/<name>.rs` (a unit type implementing
 //! [`CellModel`](crate::model::CellModel)) and add one line to
 //! [`for_each_model!`](crate::for_each_model). The registry line generates
 //! the model's kernel entry points (`<name>_naive_f32`, ...), its rows of
@@ -14,6 +16,7 @@ pub mod bocf;
 pub mod describe;
 pub mod diffusion;
 pub mod fenton_karma;
+pub mod imported;
 pub mod karma;
 pub mod luo_rudy_1991;
 pub mod mitchell_schaeffer;
@@ -52,6 +55,11 @@ macro_rules! for_each_model {
             luo_rudy_1991: $crate::models::LuoRudy1991,
             ten_tusscher_2006: $crate::models::TenTusscher2006,
             diffusion: $crate::models::Diffusion {blocked},
+            // imported models: begin
+            iyer_2004: $crate::models::imported::Iyer2004,
+            courtemanche_1998: $crate::models::imported::Courtemanche1998,
+            ohara_rudy_2011: $crate::models::imported::OharaRudy2011,
+            // imported models: end
         }
     };
 }

@@ -1,0 +1,155 @@
+//! The compiler on small CellML files written for these tests: what it
+//! makes of a model (units converted, stimulus removed, each state's
+//! update) and the errors that name what is wrong.
+
+use std::collections::HashMap;
+
+use fibril_cellml::{ImportError, Options, Scheme, import};
+
+const TOY: &str = include_str!("data/toy.cellml");
+
+fn toy() -> fibril_cellml::Imported {
+    import(TOY, "toy_cell", "toy.cellml", 0.01, &[], &Options::default()).unwrap()
+}
+
+fn var(imp: &fibril_cellml::Imported, cellml: &str) -> usize {
+    imp.plan.model.find(cellml).unwrap_or_else(|| panic!("{cellml}"))
+}
+
+#[test]
+fn units_are_converted_across_connections() {
+    let imp = toy();
+    let (_, diffs) = imp.plan.evaluate(&HashMap::new());
+    // dV/dt = -(i_Na + i_K): i_Na = 20 m^3 O (V - 50), i_K = 0.3 (V + 85) Ca/(Ca + 5e-4).
+    let expected_dv = -(20.0 * 1e-6 * 0.05 * (-130.0) + 0.3 * 5.0 / 6.0);
+    assert!((diffs[imp.plan.v].unwrap() - expected_dv).abs() < 1e-12);
+    // The chain is written in seconds and volts: dC/dt per ms, with V read as -0.08 V.
+    let k_co = 200.0 * (-0.08f64 / 0.02).exp();
+    let dc_per_s = 100.0 * 0.05 + 10.0 * 0.05 - k_co * 0.9;
+    let dc = diffs[var(&imp, "chain.C")].unwrap();
+    assert!((dc - dc_per_s * 1e-3).abs() < 1e-15, "{dc} against {}", dc_per_s * 1e-3);
+}
+
+#[test]
+fn each_state_gets_its_update() {
+    let imp = toy();
+    let p = &imp.plan;
+    assert_eq!(p.states.len(), 6);
+    assert_eq!(p.states[0], p.v, "V comes first");
+    assert!(matches!(p.schemes[&var(&imp, "sodium.m")], Scheme::RushLarsen { .. }));
+    for s in ["chain.C", "chain.O", "chain.I"] {
+        assert_eq!(p.schemes[&var(&imp, s)], Scheme::Markov { block: 0 }, "{s}");
+    }
+    assert_eq!(p.blocks.len(), 1);
+    // |i_K| has no derivative here, so Ca falls back to forward Euler.
+    assert_eq!(p.schemes[&var(&imp, "potassium.Ca")], Scheme::ForwardEuler);
+}
+
+#[test]
+fn the_stimulus_is_removed_and_measured() {
+    let imp = toy();
+    let s = &imp.plan.stimulus;
+    assert!((s.amplitude_mv_per_ms - 40.0).abs() < 1e-12, "{s:?}");
+    assert_eq!(s.duration_ms, 1.5);
+    // The stimulus's own constants are no parameters of the model.
+    let names: Vec<&str> = imp.plan.params.iter().map(|&p| imp.plan.model.vars[p].ident.as_str()).collect();
+    assert!(!names.contains(&"stim_amplitude") && names.contains(&"g_Na"), "{names:?}");
+    assert!(imp.rust.contains("StimulusCurrent { amplitude: 40.0, duration: 1.5 }"));
+}
+
+#[test]
+fn the_removable_singularity_is_found() {
+    let imp = toy();
+    assert_eq!(imp.singularities.len(), 1, "{:?}", imp.singularities);
+    let (where_, v0) = &imp.singularities[0];
+    assert_eq!(where_, "sodium.alpha_m");
+    assert!((v0 + 40.0).abs() < 1e-9);
+    assert!(imp.rust.contains("removable(V, -40.0,"));
+}
+
+#[test]
+fn the_generated_file_cites_its_source_and_lists_updates() {
+    let imp = toy();
+    let rust = &imp.rust;
+    assert!(
+        rust.contains("toy.cellml")
+            && rust.contains(&format!("{:016x}", fibril_cellml::fnv1a(TOY.as_bytes())))
+    );
+    assert!(rust.contains("impl CellModel for ToyCell"));
+    assert!(rust.contains("| `m` | `sodium.m` | dimensionless | Rush-Larsen"));
+    assert!(rust.contains("Markov block 0 (3 states): backward Euler"));
+    assert!(rust.contains("type Locals<T: Real> = [T; 5];"));
+}
+
+fn replace(from: &str, to: &str) -> String {
+    assert!(TOY.contains(from), "{from}");
+    TOY.replacen(from, to, 1)
+}
+
+fn err(text: &str) -> String {
+    match import(text, "toy_cell", "toy.cellml", 0.01, &[], &Options::default()) {
+        Ok(_) => panic!("imported"),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn inconsistent_units_name_the_equation_unless_let_through() {
+    // E_Na in ms: V - E_Na joins a voltage and a time.
+    let bad = replace(r#"name="E_Na" units="mV""#, r#"name="E_Na" units="ms""#);
+    let e = err(&bad);
+    assert!(e.contains("inconsistent units") && e.contains("sodium.i_Na"), "{e}");
+    let options = Options { lenient_units: true, ..Options::default() };
+    let imp = import(&bad, "toy_cell", "toy.cellml", 0.01, &[], &options).unwrap();
+    assert!(!imp.plan.model.warnings.is_empty());
+    assert!(imp.rust.contains("Imported with inconsistent units"));
+}
+
+#[test]
+fn an_algebraic_loop_names_its_variables() {
+    // beta_m = 4 alpha_m ms... and alpha_m reads beta_m: a loop.
+    let bad = replace(
+        r#"<apply><eq/><ci>beta_m</ci>
+        <apply><times/><cn cellml:units="per_ms">4</cn>"#,
+        r#"<apply><eq/><ci>beta_m</ci>
+        <apply><times/><ci>alpha_m</ci>"#,
+    )
+    .replace(
+        r#"<apply><times/><cn cellml:units="ms">1</cn><apply><minus/>"#,
+        r#"<apply><times/><apply><divide/><cn cellml:units="dimensionless">1</cn><ci>beta_m</ci></apply><apply><minus/>"#,
+    );
+    let e = err(&bad);
+    assert!(
+        e.contains("algebraic loop") && e.contains("sodium.alpha_m") && e.contains("sodium.beta_m"),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_model_without_an_annotated_voltage_asks_for_one() {
+    let bad = replace(r#" cmeta:id="membrane_voltage""#, "");
+    let e = err(&bad);
+    assert!(e.contains("--voltage"), "{e}");
+    let options = Options { voltage: Some("membrane.V".into()), ..Options::default() };
+    assert!(import(&bad, "toy_cell", "toy.cellml", 0.01, &[], &options).is_ok());
+}
+
+#[test]
+fn unsupported_input_is_refused_by_name() {
+    assert!(err("not xml").contains("not an XML file"));
+    assert!(err("<model name='x'/>").contains("not a CellML model"));
+    let e = err(&replace("<exp/>", "<arcsech/>"));
+    assert!(e.contains("arcsech"), "{e}");
+    let e = err(&replace(
+        "<component name=\"environment\">",
+        "<import xmlns:xlink=\"http://www.w3.org/1999/xlink\" xlink:href=\"x.cellml\"/><component name=\"environment\">",
+    ));
+    assert!(e.contains("flatten"), "{e}");
+    let bad_name = import(TOY, "Toy-Cell", "toy.cellml", 0.01, &[], &Options::default());
+    assert!(matches!(bad_name, Err(ImportError::Unsupported(m)) if m.contains("lower-case")));
+    // A preset must set parameters of the model.
+    let presets = vec![("fast".to_string(), "m".to_string(), vec![("g_Kr".to_string(), 1.0)])];
+    let e =
+        import(TOY, "toy_cell", "toy.cellml", 0.01, &presets, &Options::default()).err().unwrap().to_string();
+    assert!(e.contains("g_Kr"), "{e}");
+}

@@ -1,0 +1,3878 @@
+//! IyerMazhariWinslow2004: the CellML model `IyerMazhariWinslow2004`, imported by `fibril import-cellml`.
+//!
+//! Source: `iyer_2004.cellml` (243176 bytes, FNV-1a 64 5423a2cd7a809210). Generated code: regenerate
+//! rather than edit (`fibril import-cellml FILE --name iyer_2004`).
+//!
+//! # Units
+//!
+//! V in mV and time in ms at the boundary: the file's V is 1 mV^-1 times
+//! fibril's, its time unit 1 per ms; everything else keeps the file's
+//! units (below). The equations were checked for consistent units and
+//! converted where two sides differed only in scale.
+//!
+//! # Stimulus
+//!
+//! Removed from the equations (fibril adds its own to dV/dt); the default
+//! stimulus is the file's stimulus `I_stimulus.i_Stim` (-15 uA_per_uF) for 3 ms, as its contribution to dV/dt: 15.000000 mV/ms for 3 ms.
+//!
+//! # Updates over one step (dt in the file's time unit)
+//!
+//! | variable | file variable | unit | update |
+//! |---|---|---|---|
+//! | `V` | `COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES.V` | mV | forward Euler, by fibril's cell step (this file returns dV/dt) |
+//! | `Nai` | `COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES.Nai` | mM | generalised Rush-Larsen (GRL1: exponential Euler with df/dx frozen) |
+//! | `Ki` | `COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES.Ki` | mM | generalised Rush-Larsen (GRL1: exponential Euler with df/dx frozen) |
+//! | `Cai` | `COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES.Cai` | mM | generalised Rush-Larsen (GRL1: exponential Euler with df/dx frozen) |
+//! | `CaSS` | `COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES.CaSS` | mM | generalised Rush-Larsen (GRL1: exponential Euler with df/dx frozen) |
+//! | `CaJSR` | `COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES.CaJSR` | mM | generalised Rush-Larsen (GRL1: exponential Euler with df/dx frozen) |
+//! | `CaNSR` | `COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES.CaNSR` | mM | generalised Rush-Larsen (GRL1: exponential Euler with df/dx frozen) |
+//! | `LTRPNCa` | `COMPUTE_Jtrpn_and_BUFFER_SCALE_FACTORS.LTRPNCa` | dimensionless | Rush-Larsen (exponential Euler, rates frozen over the step) |
+//! | `HTRPNCa` | `COMPUTE_Jtrpn_and_BUFFER_SCALE_FACTORS.HTRPNCa` | dimensionless | Rush-Larsen (exponential Euler, rates frozen over the step) |
+//! | `C1_RyR` | `COMPUTE_DERIVATIVES_OF_RyR_RECEPTOR_STATES.C1_RyR` | dimensionless | Markov block 0 (4 states): backward Euler with the rates frozen |
+//! | `O2_RyR` | `COMPUTE_DERIVATIVES_OF_RyR_RECEPTOR_STATES.O2_RyR` | dimensionless | Markov block 0 (4 states): backward Euler with the rates frozen |
+//! | `C2_RyR` | `COMPUTE_DERIVATIVES_OF_RyR_RECEPTOR_STATES.C2_RyR` | dimensionless | Markov block 0 (4 states): backward Euler with the rates frozen |
+//! | `O1_RyR` | `COMPUTE_DERIVATIVES_OF_RyR_RECEPTOR_STATES.O1_RyR` | dimensionless | Markov block 0 (4 states): backward Euler with the rates frozen |
+//! | `C0` | `COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES.C0` | dimensionless | Markov block 1 (11 states): backward Euler with the rates frozen |
+//! | `C1` | `COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES.C1` | dimensionless | Markov block 1 (11 states): backward Euler with the rates frozen |
+//! | `C2` | `COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES.C2` | dimensionless | Markov block 1 (11 states): backward Euler with the rates frozen |
+//! | `C3` | `COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES.C3` | dimensionless | Markov block 1 (11 states): backward Euler with the rates frozen |
+//! | `C4` | `COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES.C4` | dimensionless | Markov block 1 (11 states): backward Euler with the rates frozen |
+//! | `CCa0` | `COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES.CCa0` | dimensionless | Markov block 1 (11 states): backward Euler with the rates frozen |
+//! | `CCa1` | `COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES.CCa1` | dimensionless | Markov block 1 (11 states): backward Euler with the rates frozen |
+//! | `CCa2` | `COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES.CCa2` | dimensionless | Markov block 1 (11 states): backward Euler with the rates frozen |
+//! | `CCa3` | `COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES.CCa3` | dimensionless | Markov block 1 (11 states): backward Euler with the rates frozen |
+//! | `CCa4` | `COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES.CCa4` | dimensionless | Markov block 1 (11 states): backward Euler with the rates frozen |
+//! | `Open` | `COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES.Open` | dimensionless | Markov block 1 (11 states): backward Euler with the rates frozen |
+//! | `yCa` | `COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES.yCa` | dimensionless | Rush-Larsen (exponential Euler, rates frozen over the step) |
+//! | `C0Kv43` | `COMPUTE_DERIVATIVES_OF_Kv4_3_CHANNEL_STATES.C0Kv43` | dimensionless | Markov block 2 (10 states): backward Euler with the rates frozen |
+//! | `C1Kv43` | `COMPUTE_DERIVATIVES_OF_Kv4_3_CHANNEL_STATES.C1Kv43` | dimensionless | Markov block 2 (10 states): backward Euler with the rates frozen |
+//! | `C2Kv43` | `COMPUTE_DERIVATIVES_OF_Kv4_3_CHANNEL_STATES.C2Kv43` | dimensionless | Markov block 2 (10 states): backward Euler with the rates frozen |
+//! | `C3Kv43` | `COMPUTE_DERIVATIVES_OF_Kv4_3_CHANNEL_STATES.C3Kv43` | dimensionless | Markov block 2 (10 states): backward Euler with the rates frozen |
+//! | `OKv43` | `COMPUTE_DERIVATIVES_OF_Kv4_3_CHANNEL_STATES.OKv43` | dimensionless | Markov block 2 (10 states): backward Euler with the rates frozen |
+//! | `CI0Kv43` | `COMPUTE_DERIVATIVES_OF_Kv4_3_CHANNEL_STATES.CI0Kv43` | dimensionless | Markov block 2 (10 states): backward Euler with the rates frozen |
+//! | `CI1Kv43` | `COMPUTE_DERIVATIVES_OF_Kv4_3_CHANNEL_STATES.CI1Kv43` | dimensionless | Markov block 2 (10 states): backward Euler with the rates frozen |
+//! | `CI2Kv43` | `COMPUTE_DERIVATIVES_OF_Kv4_3_CHANNEL_STATES.CI2Kv43` | dimensionless | Markov block 2 (10 states): backward Euler with the rates frozen |
+//! | `CI3Kv43` | `COMPUTE_DERIVATIVES_OF_Kv4_3_CHANNEL_STATES.CI3Kv43` | dimensionless | Markov block 2 (10 states): backward Euler with the rates frozen |
+//! | `OIKv43` | `COMPUTE_DERIVATIVES_OF_Kv4_3_CHANNEL_STATES.OIKv43` | dimensionless | Markov block 2 (10 states): backward Euler with the rates frozen |
+//! | `C0Kv14` | `COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES.C0Kv14` | dimensionless | Markov block 3 (10 states): backward Euler with the rates frozen |
+//! | `C1Kv14` | `COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES.C1Kv14` | dimensionless | Markov block 3 (10 states): backward Euler with the rates frozen |
+//! | `C2Kv14` | `COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES.C2Kv14` | dimensionless | Markov block 3 (10 states): backward Euler with the rates frozen |
+//! | `C3Kv14` | `COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES.C3Kv14` | dimensionless | Markov block 3 (10 states): backward Euler with the rates frozen |
+//! | `OKv14` | `COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES.OKv14` | dimensionless | Markov block 3 (10 states): backward Euler with the rates frozen |
+//! | `CI0Kv14` | `COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES.CI0Kv14` | dimensionless | Markov block 3 (10 states): backward Euler with the rates frozen |
+//! | `CI1Kv14` | `COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES.CI1Kv14` | dimensionless | Markov block 3 (10 states): backward Euler with the rates frozen |
+//! | `CI2Kv14` | `COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES.CI2Kv14` | dimensionless | Markov block 3 (10 states): backward Euler with the rates frozen |
+//! | `CI3Kv14` | `COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES.CI3Kv14` | dimensionless | Markov block 3 (10 states): backward Euler with the rates frozen |
+//! | `OIKv14` | `COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES.OIKv14` | dimensionless | Markov block 3 (10 states): backward Euler with the rates frozen |
+//! | `na1` | `INa.na1` | dimensionless | Markov block 4 (13 states): backward Euler with the rates frozen |
+//! | `na2` | `INa.na2` | dimensionless | Markov block 4 (13 states): backward Euler with the rates frozen |
+//! | `na3` | `INa.na3` | dimensionless | Markov block 4 (13 states): backward Euler with the rates frozen |
+//! | `na4` | `INa.na4` | dimensionless | Markov block 4 (13 states): backward Euler with the rates frozen |
+//! | `na5` | `INa.na5` | dimensionless | Markov block 4 (13 states): backward Euler with the rates frozen |
+//! | `na6` | `INa.na6` | dimensionless | Markov block 4 (13 states): backward Euler with the rates frozen |
+//! | `na7` | `INa.na7` | dimensionless | Markov block 4 (13 states): backward Euler with the rates frozen |
+//! | `na8` | `INa.na8` | dimensionless | Markov block 4 (13 states): backward Euler with the rates frozen |
+//! | `na9` | `INa.na9` | dimensionless | Markov block 4 (13 states): backward Euler with the rates frozen |
+//! | `na10` | `INa.na10` | dimensionless | Markov block 4 (13 states): backward Euler with the rates frozen |
+//! | `na11` | `INa.na11` | dimensionless | Markov block 4 (13 states): backward Euler with the rates frozen |
+//! | `na12` | `INa.na12` | dimensionless | Markov block 4 (13 states): backward Euler with the rates frozen |
+//! | `na13` | `INa.na13` | dimensionless | Markov block 4 (13 states): backward Euler with the rates frozen |
+//! | `C1Herg` | `IKr.C1Herg` | dimensionless | Markov block 5 (5 states): backward Euler with the rates frozen |
+//! | `C2Herg` | `IKr.C2Herg` | dimensionless | Markov block 5 (5 states): backward Euler with the rates frozen |
+//! | `C3Herg` | `IKr.C3Herg` | dimensionless | Markov block 5 (5 states): backward Euler with the rates frozen |
+//! | `OHerg` | `IKr.OHerg` | dimensionless | Markov block 5 (5 states): backward Euler with the rates frozen |
+//! | `IHerg` | `IKr.IHerg` | dimensionless | Markov block 5 (5 states): backward Euler with the rates frozen |
+//! | `C0ks` | `IKs.C0ks` | dimensionless | Markov block 6 (4 states): backward Euler with the rates frozen |
+//! | `C1ks` | `IKs.C1ks` | dimensionless | Markov block 6 (4 states): backward Euler with the rates frozen |
+//! | `O1ks` | `IKs.O1ks` | dimensionless | Markov block 6 (4 states): backward Euler with the rates frozen |
+//! | `O2ks` | `IKs.O2ks` | dimensionless | Markov block 6 (4 states): backward Euler with the rates frozen |
+//!
+//! Forward Euler and both Rush-Larsen steps are first order in dt. A Markov block
+//! (states whose right sides are jointly affine in them, dx/dt = A x + b)
+//! takes one backward Euler step, (I - dt A)(x' - x) = dt (A x + b), solved
+//! by Gaussian elimination without pivoting (I - dt A is an M-matrix for a
+//! chain's rates): first order, local error O(dt^2), stable for any dt,
+//! and it keeps a closed chain's total occupancy.
+//!
+//! Removable singularities x/(e^U - 1), interpolated linearly where |U| < 1e-7 (f64) or 1e-3 (f32):
+//! - `COMPUTE_ICa_ICaK.ICamax` at V = -0 (file units)
+//! - `COMPUTE_ICa_ICaK.ICaK` at V = -0 (file units)
+//! - `COMPUTE_ICa_ICaK.ICaK` at V = -0 (file units)
+//! - `COMPUTE_ICa_ICaK.ICaK` at V = -0 (file units)
+//! - `COMPUTE_INa_IKr_IKs_Ito1_IK1_INab_IKp.IKv14_K` at V = -0 (file units)
+//! - `COMPUTE_INa_IKr_IKs_Ito1_IK1_INab_IKp.IKv14_Na` at V = -0 (file units)
+//! - `d(COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES.Nai)/dt` at V = -0 (file units)
+//! - `d(COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES.Ki)/dt` at V = -0 (file units)
+//! - `d(COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES.Ki)/dt` at V = -0 (file units)
+//! - `d(COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES.Ki)/dt` at V = -0 (file units)
+//! - `d(COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES.Ki)/dt` at V = -0 (file units)
+//!
+//! Constants no equation uses once the stimulus is removed: `I_stimulus.stim_period`, `I_stimulus.stim_duration`, `I_stimulus.stim_amplitude`, `I_stimulus.stim_offset`.
+
+#![allow(non_snake_case, unused_parens, unused_variables, clippy::all)]
+
+use crate::math::{exp, ln};
+use crate::model::Parameter as P;
+use crate::model::{CellModel, ModelInfo, Numerics, Range, StimulusCurrent, Variable};
+use crate::models::describe::{ms_mm, unpack};
+use crate::models::imported::support::*;
+use crate::real::Real;
+
+/// IyerMazhariWinslow2004 (67 variables).
+#[derive(Clone, Copy, Debug)]
+pub struct Iyer2004;
+
+/// The coefficients, formed in f64 from the parameters and dt and rounded once.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Iyer2004Coeffs<T> {
+    /// the time step in the file's time unit
+    pub dt: T,
+    /// `COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES.a1` (F_M_per_coulomb)
+    pub COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES_a1: T,
+    /// `COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES.a2` (F_M_per_coulomb)
+    pub COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES_a2: T,
+    /// `COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES.Faraday` (coulomb_per_millimole)
+    pub Faraday: T,
+    /// `COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES.RT_over_F` (mV)
+    pub RT_over_F: T,
+    /// `COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES.Vmyo` (uL)
+    pub Vmyo: T,
+    /// `COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES.VJSR` (uL)
+    pub VJSR: T,
+    /// `COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES.VNSR` (uL)
+    pub VNSR: T,
+    /// `COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES.VSS` (uL)
+    pub VSS: T,
+    /// `COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES.Ko` (mM)
+    pub Ko: T,
+    /// `COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES.Nao` (mM)
+    pub Nao: T,
+    /// `COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES.Cao` (mM)
+    pub Cao: T,
+    /// `I_stimulus.i_Stim` (uA_per_uF)
+    pub i_Stim: T,
+    /// `COMPUTE_INTRACELLULAR_CALCIUM_FLUXES.Kfb` (mM)
+    pub Kfb: T,
+    /// `COMPUTE_INTRACELLULAR_CALCIUM_FLUXES.Nfb` (dimensionless)
+    pub Nfb: T,
+    /// `COMPUTE_INTRACELLULAR_CALCIUM_FLUXES.Krb` (mM)
+    pub Krb: T,
+    /// `COMPUTE_INTRACELLULAR_CALCIUM_FLUXES.Nrb` (dimensionless)
+    pub Nrb: T,
+    /// `COMPUTE_INTRACELLULAR_CALCIUM_FLUXES.KSR` (mM)
+    pub KSR: T,
+    /// `COMPUTE_INTRACELLULAR_CALCIUM_FLUXES.vmaxf` (per_ms)
+    pub vmaxf: T,
+    /// `COMPUTE_INTRACELLULAR_CALCIUM_FLUXES.vmaxr` (per_ms)
+    pub vmaxr: T,
+    /// `COMPUTE_INTRACELLULAR_CALCIUM_FLUXES.v1` (per_ms)
+    pub v1: T,
+    /// `COMPUTE_INTRACELLULAR_CALCIUM_FLUXES.tautr` (ms)
+    pub tautr: T,
+    /// `COMPUTE_INTRACELLULAR_CALCIUM_FLUXES.tauxfer` (ms)
+    pub tauxfer: T,
+    /// `COMPUTE_Jtrpn_and_BUFFER_SCALE_FACTORS.LTRPNtot` (mM)
+    pub LTRPNtot: T,
+    /// `COMPUTE_Jtrpn_and_BUFFER_SCALE_FACTORS.HTRPNtot` (mM)
+    pub HTRPNtot: T,
+    /// `COMPUTE_Jtrpn_and_BUFFER_SCALE_FACTORS.khtrpn_plus` (per_mM_per_ms)
+    pub khtrpn_plus: T,
+    /// `COMPUTE_Jtrpn_and_BUFFER_SCALE_FACTORS.khtrpn_minus` (per_ms)
+    pub khtrpn_minus: T,
+    /// `COMPUTE_Jtrpn_and_BUFFER_SCALE_FACTORS.kltrpn_plus` (per_mM_per_ms)
+    pub kltrpn_plus: T,
+    /// `COMPUTE_Jtrpn_and_BUFFER_SCALE_FACTORS.kltrpn_minus` (per_ms)
+    pub kltrpn_minus: T,
+    /// `COMPUTE_Jtrpn_and_BUFFER_SCALE_FACTORS.KmCMDN` (mM)
+    pub KmCMDN: T,
+    /// `COMPUTE_Jtrpn_and_BUFFER_SCALE_FACTORS.KmCSQN` (mM)
+    pub KmCSQN: T,
+    /// `COMPUTE_Jtrpn_and_BUFFER_SCALE_FACTORS.KmEGTA` (mM)
+    pub KmEGTA: T,
+    /// `COMPUTE_DERIVATIVES_OF_RyR_RECEPTOR_STATES.kaminus` (per_ms)
+    pub kaminus: T,
+    /// `COMPUTE_DERIVATIVES_OF_RyR_RECEPTOR_STATES.kbplus` (per_uM3_per_ms)
+    pub kbplus: T,
+    /// `COMPUTE_DERIVATIVES_OF_RyR_RECEPTOR_STATES.kbminus` (per_ms)
+    pub kbminus: T,
+    /// `COMPUTE_DERIVATIVES_OF_RyR_RECEPTOR_STATES.kcplus` (per_ms)
+    pub kcplus: T,
+    /// `COMPUTE_DERIVATIVES_OF_RyR_RECEPTOR_STATES.kcminus` (per_ms)
+    pub kcminus: T,
+    /// `COMPUTE_DERIVATIVES_OF_RyR_RECEPTOR_STATES.ncoop` (dimensionless)
+    pub ncoop: T,
+    /// `COMPUTE_DERIVATIVES_OF_RyR_RECEPTOR_STATES.mcoop` (dimensionless)
+    pub mcoop: T,
+    /// `COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES.fL` (per_ms)
+    pub fL: T,
+    /// `COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES.gL` (per_ms)
+    pub gL: T,
+    /// `COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES.bL` (dimensionless)
+    pub bL: T,
+    /// `COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES.aL` (dimensionless)
+    pub aL: T,
+    /// `COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES.CCa0_to_C0` (per_ms)
+    pub CCa0_to_C0: T,
+    /// `COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES.CCa1_to_C1` (per_ms)
+    pub CCa1_to_C1: T,
+    /// `COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES.CCa2_to_C2` (per_ms)
+    pub CCa2_to_C2: T,
+    /// `COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES.CCa3_to_C3` (per_ms)
+    pub CCa3_to_C3: T,
+    /// `COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES.CCa4_to_C4` (per_ms)
+    pub CCa4_to_C4: T,
+    /// `COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES.a1_Cainf` (dimensionless)
+    pub a1_Cainf: T,
+    /// `COMPUTE_DERIVATIVES_OF_Kv4_3_CHANNEL_STATES.alphaa0Kv43` (per_ms)
+    pub alphaa0Kv43: T,
+    /// `COMPUTE_DERIVATIVES_OF_Kv4_3_CHANNEL_STATES.aaKv43` (per_mV)
+    pub aaKv43: T,
+    /// `COMPUTE_DERIVATIVES_OF_Kv4_3_CHANNEL_STATES.betaa0Kv43` (per_ms)
+    pub betaa0Kv43: T,
+    /// `COMPUTE_DERIVATIVES_OF_Kv4_3_CHANNEL_STATES.alphai0Kv43` (per_ms)
+    pub alphai0Kv43: T,
+    /// `COMPUTE_DERIVATIVES_OF_Kv4_3_CHANNEL_STATES.betai0Kv43` (per_ms)
+    pub betai0Kv43: T,
+    /// `COMPUTE_DERIVATIVES_OF_Kv4_3_CHANNEL_STATES.biKv43` (per_mV)
+    pub biKv43: T,
+    /// `COMPUTE_DERIVATIVES_OF_Kv4_3_CHANNEL_STATES.f1Kv43` (dimensionless)
+    pub f1Kv43: T,
+    /// `COMPUTE_DERIVATIVES_OF_Kv4_3_CHANNEL_STATES.f2Kv43` (dimensionless)
+    pub f2Kv43: T,
+    /// `COMPUTE_DERIVATIVES_OF_Kv4_3_CHANNEL_STATES.f3Kv43` (dimensionless)
+    pub f3Kv43: T,
+    /// `COMPUTE_DERIVATIVES_OF_Kv4_3_CHANNEL_STATES.f4Kv43` (dimensionless)
+    pub f4Kv43: T,
+    /// `COMPUTE_DERIVATIVES_OF_Kv4_3_CHANNEL_STATES.b1Kv43` (dimensionless)
+    pub b1Kv43: T,
+    /// `COMPUTE_DERIVATIVES_OF_Kv4_3_CHANNEL_STATES.b2Kv43` (dimensionless)
+    pub b2Kv43: T,
+    /// `COMPUTE_DERIVATIVES_OF_Kv4_3_CHANNEL_STATES.b3Kv43` (dimensionless)
+    pub b3Kv43: T,
+    /// `COMPUTE_DERIVATIVES_OF_Kv4_3_CHANNEL_STATES.b4Kv43` (dimensionless)
+    pub b4Kv43: T,
+    /// `COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES.f1Kv14` (dimensionless)
+    pub f1Kv14: T,
+    /// `COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES.f2Kv14` (dimensionless)
+    pub f2Kv14: T,
+    /// `COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES.f3Kv14` (dimensionless)
+    pub f3Kv14: T,
+    /// `COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES.f4Kv14` (dimensionless)
+    pub f4Kv14: T,
+    /// `COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES.b1Kv14` (dimensionless)
+    pub b1Kv14: T,
+    /// `COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES.b2Kv14` (dimensionless)
+    pub b2Kv14: T,
+    /// `COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES.b3Kv14` (dimensionless)
+    pub b3Kv14: T,
+    /// `COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES.b4Kv14` (dimensionless)
+    pub b4Kv14: T,
+    /// `COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES.alphaa0Kv14` (per_ms)
+    pub alphaa0Kv14: T,
+    /// `COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES.aaKv14` (per_mV)
+    pub aaKv14: T,
+    /// `COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES.betaa0Kv14` (per_ms)
+    pub betaa0Kv14: T,
+    /// `COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES.C0Kv14_to_CI0Kv14` (per_ms)
+    pub C0Kv14_to_CI0Kv14: T,
+    /// `COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES.C1Kv14_to_CI1Kv14` (per_ms)
+    pub C1Kv14_to_CI1Kv14: T,
+    /// `COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES.C2Kv14_to_CI2Kv14` (per_ms)
+    pub C2Kv14_to_CI2Kv14: T,
+    /// `COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES.C3Kv14_to_CI3Kv14` (per_ms)
+    pub C3Kv14_to_CI3Kv14: T,
+    /// `COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES.OKv14_to_OIKv14` (per_ms)
+    pub OKv14_to_OIKv14: T,
+    /// `COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES.CI0Kv14_to_C0Kv14` (per_ms)
+    pub CI0Kv14_to_C0Kv14: T,
+    /// `COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES.CI1Kv14_to_C1Kv14` (per_ms)
+    pub CI1Kv14_to_C1Kv14: T,
+    /// `COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES.CI2Kv14_to_C2Kv14` (per_ms)
+    pub CI2Kv14_to_C2Kv14: T,
+    /// `COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES.CI3Kv14_to_C3Kv14` (per_ms)
+    pub CI3Kv14_to_C3Kv14: T,
+    /// `COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES.OIKv14_to_OKv14` (per_ms)
+    pub OIKv14_to_OKv14: T,
+    /// `COMPUTE_REVERSAL_POTENTIALS.a1` (mM)
+    pub COMPUTE_REVERSAL_POTENTIALS_a1: T,
+    /// `COMPUTE_INa_IKr_IKs_Ito1_IK1_INab_IKp.GKr` (mS_per_uF)
+    pub GKr: T,
+    /// `COMPUTE_INa_IKr_IKs_Ito1_IK1_INab_IKp.GKs` (mS_per_uF)
+    pub GKs: T,
+    /// `COMPUTE_INa_IKr_IKs_Ito1_IK1_INab_IKp.GK1` (mS_per_uF)
+    pub GK1: T,
+    /// `COMPUTE_INa_IKr_IKs_Ito1_IK1_INab_IKp.GNa` (mS_per_uF)
+    pub GNa: T,
+    /// `COMPUTE_INa_IKr_IKs_Ito1_IK1_INab_IKp.GNab` (mS_per_uF)
+    pub GNab: T,
+    /// `COMPUTE_INa_IKr_IKs_Ito1_IK1_INab_IKp.GKv43` (mS_per_uF)
+    pub GKv43: T,
+    /// `COMPUTE_INa_IKr_IKs_Ito1_IK1_INab_IKp.PKv14` (litre_per_farad_second)
+    pub PKv14: T,
+    /// `COMPUTE_INa_IKr_IKs_Ito1_IK1_INab_IKp.fKo` (dimensionless)
+    pub fKo: T,
+    /// `COMPUTE_INaK_INaCa_ICab_IpCa.kNaCa` (uA_per_uF)
+    pub kNaCa: T,
+    /// `COMPUTE_INaK_INaCa_ICab_IpCa.ksat` (dimensionless)
+    pub ksat: T,
+    /// `COMPUTE_INaK_INaCa_ICab_IpCa.eta` (dimensionless)
+    pub eta: T,
+    /// `COMPUTE_INaK_INaCa_ICab_IpCa.INaKmax` (uA_per_uF)
+    pub INaKmax: T,
+    /// `COMPUTE_INaK_INaCa_ICab_IpCa.KmNai` (mM)
+    pub KmNai: T,
+    /// `COMPUTE_INaK_INaCa_ICab_IpCa.IpCamax` (uA_per_uF)
+    pub IpCamax: T,
+    /// `COMPUTE_INaK_INaCa_ICab_IpCa.KmpCa` (mM)
+    pub KmpCa: T,
+    /// `COMPUTE_INaK_INaCa_ICab_IpCa.GCab` (mS_per_uF)
+    pub GCab: T,
+    /// `COMPUTE_INaK_INaCa_ICab_IpCa.sigma` (dimensionless)
+    pub sigma: T,
+    /// `COMPUTE_INaK_INaCa_ICab_IpCa.a1_K` (dimensionless)
+    pub COMPUTE_INaK_INaCa_ICab_IpCa_a1_K: T,
+    /// `COMPUTE_INaK_INaCa_ICab_IpCa.a4_ncx` (mM)
+    pub a4_ncx: T,
+    /// `COMPUTE_INaK_INaCa_ICab_IpCa.a5_ncx` (mM3)
+    pub a5_ncx: T,
+    /// `COMPUTE_ICa_ICaK.PCa` (litre_per_farad_second)
+    pub PCa: T,
+    /// `COMPUTE_ICa_ICaK.PK` (litre_per_farad_second)
+    pub PK: T,
+    /// `COMPUTE_ICa_ICaK.ICahalf` (uA_per_uF)
+    pub ICahalf: T,
+    /// `INa.Temp_Scale` (dimensionless)
+    pub Temp_Scale: T,
+    /// `INa.parameter_a` (dimensionless)
+    pub parameter_a: T,
+    /// `INa.k67` (per_ms)
+    pub k67: T,
+    /// `INa.k76` (per_ms)
+    pub k76: T,
+    /// `INa.k81` (per_ms)
+    pub k81: T,
+    /// `INa.k92` (per_ms)
+    pub k92: T,
+    /// `INa.k103` (per_ms)
+    pub k103: T,
+    /// `INa.k114` (per_ms)
+    pub k114: T,
+    /// `INa.k125` (per_ms)
+    pub k125: T,
+    /// `INa.k18` (per_ms)
+    pub k18: T,
+    /// `INa.k29` (per_ms)
+    pub k29: T,
+    /// `INa.k310` (per_ms)
+    pub k310: T,
+    /// `INa.k411` (per_ms)
+    pub k411: T,
+    /// `INa.k512` (per_ms)
+    pub k512: T,
+    /// `INa.KToverH` (per_ms)
+    pub KToverH: T,
+    /// `INa.RTNaF` (mV)
+    pub RTNaF: T,
+    /// `IKr.T_Const_HERG` (dimensionless)
+    pub T_Const_HERG: T,
+    /// `IKr.A0_HERG` (per_ms)
+    pub A0_HERG: T,
+    /// `IKr.B0_HERG` (per_mV)
+    pub B0_HERG: T,
+    /// `IKr.A1_HERG` (per_ms)
+    pub A1_HERG: T,
+    /// `IKr.B1_HERG` (per_mV)
+    pub B1_HERG: T,
+    /// `IKr.A2_HERG` (per_ms)
+    pub A2_HERG: T,
+    /// `IKr.B2_HERG` (per_mV)
+    pub B2_HERG: T,
+    /// `IKr.A3_HERG` (per_ms)
+    pub A3_HERG: T,
+    /// `IKr.B3_HERG` (per_mV)
+    pub B3_HERG: T,
+    /// `IKr.A4_HERG` (per_ms)
+    pub A4_HERG: T,
+    /// `IKr.B4_HERG` (per_mV)
+    pub B4_HERG: T,
+    /// `IKr.A5_HERG` (per_ms)
+    pub A5_HERG: T,
+    /// `IKr.B5_HERG` (per_mV)
+    pub B5_HERG: T,
+    /// `IKr.A6_HERG` (per_ms)
+    pub A6_HERG: T,
+    /// `IKr.B6_HERG` (per_mV)
+    pub B6_HERG: T,
+    /// `IKr.C2H_to_C3H` (per_ms)
+    pub C2H_to_C3H: T,
+    /// `IKr.C3H_to_C2H` (per_ms)
+    pub C3H_to_C2H: T,
+    /// `IKs.C0ks_C1ks` (per_ms)
+    pub C0ks_C1ks: T,
+    /// `IKs.C1ks_O1ks` (per_ms)
+    pub C1ks_O1ks: T,
+    /// `(Cao * 0.341)`
+    pub k__0: T,
+    /// `(1.26 / RT_over_F)`
+    pub k__1: T,
+    /// `sqrt_t((Ko / 1.0))`
+    pub k__2: T,
+    /// `(eta - 1.0)`
+    pub k__3: T,
+    /// `powi(Nao, 3)`
+    pub k__4: T,
+    /// `(-0.1)`
+    pub k__5: T,
+    /// `(-1.33)`
+    pub k__6: T,
+    /// `(CMDNtot * KmCMDN)`
+    pub k__7: T,
+    /// `(EGTAtot * KmEGTA)`
+    pub k__8: T,
+    /// `(CSQNtot * KmCSQN)`
+    pub k__9: T,
+    /// `(-kaplus)`
+    pub k__10: T,
+    /// `(-0.065)`
+    pub k__11: T,
+    /// `(-5.53899874036055)`
+    pub k__12: T,
+    /// `(-49.51039631160386)`
+    pub k__13: T,
+    /// `(-baKv43)`
+    pub k__14: T,
+    /// `(-aiKv43)`
+    pub k__15: T,
+    /// `(-baKv14)`
+    pub k__16: T,
+    /// `((-114007.462700232) / RTNa)`
+    pub k__17: T,
+    /// `(224.114 / Rgas)`
+    pub k__18: T,
+    /// `((-272470.273489681) / RTNa)`
+    pub k__19: T,
+    /// `(708.146 / Rgas)`
+    pub k__20: T,
+    /// `(-2.28528417586424)`
+    pub k__21: T,
+    /// `((-196336.575735923) / RTNa)`
+    pub k__22: T,
+    /// `(529.952 / Rgas)`
+    pub k__23: T,
+    /// `((-133689.9304091) / RTNa)`
+    pub k__24: T,
+    /// `(229.205 / Rgas)`
+    pub k__25: T,
+    /// `(-1.55804214553883)`
+    pub k__26: T,
+    /// `((-62123.0784380481) / RTNa)`
+    pub k__27: T,
+    /// `(39.295 / Rgas)`
+    pub k__28: T,
+    /// `((-97657.8497137015) / RTNa)`
+    pub k__29: T,
+    /// `(1.51 / Rgas)`
+    pub k__30: T,
+    /// `(116431.142142348 / RTNa)`
+    pub k__31: T,
+    /// `((-578.317) / Rgas)`
+    pub k__32: T,
+    /// `((-55700.6624658307) / RTNa)`
+    pub k__33: T,
+    /// `((-130.639) / Rgas)`
+    pub k__34: T,
+    /// `(-3.64981672927078)`
+    pub k__35: T,
+    /// `((-147813.990005035) / RTNa)`
+    pub k__36: T,
+    /// `(338.915 / Rgas)`
+    pub k__37: T,
+    /// `((-121322.143275242) / RTNa)`
+    pub k__38: T,
+    /// `(193.265 / Rgas)`
+    pub k__39: T,
+    /// `(-1.74290267020903)`
+    pub k__40: T,
+    /// `(-0.14999754700285)`
+    pub k__41: T,
+    /// `(-0.01425668126881)`
+    pub k__42: T,
+    /// `(-1.889123021e-5)`
+    pub k__43: T,
+    /// `(-conc_clamp)`
+    pub k__44: T,
+    /// `(-C0ks_C1ks)`
+    pub k__45: T,
+    /// `((-1.0) / tauxfer)`
+    pub k__46: T,
+    /// `(Nfb - 1.0)`
+    pub k__47: T,
+    /// `(1.0 / Kfb)`
+    pub k__48: T,
+    /// `((-1.0) * v1)`
+    pub k__49: T,
+    /// `(-(((1.0 / tauxfer) * Vmyo) / VSS))`
+    pub k__50: T,
+    /// `((-1.0) / tautr)`
+    pub k__51: T,
+    /// `(Nrb - 1.0)`
+    pub k__52: T,
+    /// `(1.0 / Krb)`
+    pub k__53: T,
+    /// `(-(((1.0 / tautr) * VJSR) / VNSR))`
+    pub k__54: T,
+    /// `(-kltrpn_minus)`
+    pub k__55: T,
+    /// `(-khtrpn_minus)`
+    pub k__56: T,
+    /// `(-kbminus)`
+    pub k__57: T,
+    /// `(-kcminus)`
+    pub k__58: T,
+    /// `(-(-kbminus))`
+    pub k__59: T,
+    /// `(-(-kcminus))`
+    pub k__60: T,
+    /// `(-gL)`
+    pub k__61: T,
+}
+
+/// The file's initial values (V in mV).
+const REST: [f64; 67] = [
+    (-90.65755929),
+    9.798304162,
+    125.5589432,
+    8.601192016e-5,
+    0.0001420215245,
+    0.2852239446,
+    0.2855294915,
+    0.08046584973,
+    0.9772152481,
+    0.4448038946,
+    3.97392006e-9,
+    0.554535924,
+    0.0006601783287,
+    0.8621934054,
+    0.01141398211,
+    5.666325225e-5,
+    1.25021357e-7,
+    1.034426748e-10,
+    0.1198547081,
+    0.006346794302,
+    0.0001260326488,
+    1.112315238e-6,
+    3.681315892e-9,
+    7.757981563e-12,
+    0.9997157074,
+    0.9513721351,
+    0.02668288089,
+    0.0002806380358,
+    1.311837579e-6,
+    2.29955624e-9,
+    0.01513025204,
+    0.005442964601,
+    0.0009918373359,
+    9.514386057e-5,
+    2.742677382e-6,
+    0.5977099765,
+    0.1730990528,
+    0.01881072386,
+    0.000916070135,
+    1.975541357e-5,
+    0.03539084346,
+    0.005428824353,
+    0.02287858869,
+    0.03233800003,
+    0.1134082058,
+    0.1437575649,
+    0.0417776208,
+    0.004552898364,
+    0.000220520743,
+    4.005266484e-6,
+    1.57442749e-8,
+    2.856607179e-9,
+    0.4749950008,
+    0.2707214097,
+    0.05786120057,
+    0.005496292279,
+    0.0001957874519,
+    0.000417679396,
+    0.996697338,
+    0.0004340879648,
+    7.634099755e-5,
+    9.511789113e-6,
+    1.533347007e-6,
+    0.9645606295,
+    0.03542613568,
+    2.491710696e-7,
+    1.298547822e-5,
+];
+
+const VARIABLES: &[Variable] = &[
+    Variable {
+        name: "V",
+        unit: "mV",
+        meaning: "COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES.V",
+        rest: REST[0],
+        display: (-100.0, 60.0),
+    },
+    Variable {
+        name: "Nai",
+        unit: "mM",
+        meaning: "COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES.Nai",
+        rest: REST[1],
+        display: (0.0, 19.596608324),
+    },
+    Variable {
+        name: "Ki",
+        unit: "mM",
+        meaning: "COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES.Ki",
+        rest: REST[2],
+        display: (0.0, 251.1178864),
+    },
+    Variable {
+        name: "Cai",
+        unit: "mM",
+        meaning: "COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES.Cai",
+        rest: REST[3],
+        display: (0.0, 0.00017202384032),
+    },
+    Variable {
+        name: "CaSS",
+        unit: "mM",
+        meaning: "COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES.CaSS",
+        rest: REST[4],
+        display: (0.0, 0.000284043049),
+    },
+    Variable {
+        name: "CaJSR",
+        unit: "mM",
+        meaning: "COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES.CaJSR",
+        rest: REST[5],
+        display: (0.0, 0.5704478892),
+    },
+    Variable {
+        name: "CaNSR",
+        unit: "mM",
+        meaning: "COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES.CaNSR",
+        rest: REST[6],
+        display: (0.0, 0.571058983),
+    },
+    Variable {
+        name: "LTRPNCa",
+        unit: "1",
+        meaning: "COMPUTE_Jtrpn_and_BUFFER_SCALE_FACTORS.LTRPNCa",
+        rest: REST[7],
+        display: (0.0, 1.0),
+    },
+    Variable {
+        name: "HTRPNCa",
+        unit: "1",
+        meaning: "COMPUTE_Jtrpn_and_BUFFER_SCALE_FACTORS.HTRPNCa",
+        rest: REST[8],
+        display: (0.0, 1.0),
+    },
+    Variable {
+        name: "C1_RyR",
+        unit: "1",
+        meaning: "COMPUTE_DERIVATIVES_OF_RyR_RECEPTOR_STATES.C1_RyR",
+        rest: REST[9],
+        display: (0.0, 1.0),
+    },
+    Variable {
+        name: "O2_RyR",
+        unit: "1",
+        meaning: "COMPUTE_DERIVATIVES_OF_RyR_RECEPTOR_STATES.O2_RyR",
+        rest: REST[10],
+        display: (0.0, 1.0),
+    },
+    Variable {
+        name: "C2_RyR",
+        unit: "1",
+        meaning: "COMPUTE_DERIVATIVES_OF_RyR_RECEPTOR_STATES.C2_RyR",
+        rest: REST[11],
+        display: (0.0, 1.0),
+    },
+    Variable {
+        name: "O1_RyR",
+        unit: "1",
+        meaning: "COMPUTE_DERIVATIVES_OF_RyR_RECEPTOR_STATES.O1_RyR",
+        rest: REST[12],
+        display: (0.0, 1.0),
+    },
+    Variable {
+        name: "C0",
+        unit: "1",
+        meaning: "COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES.C0",
+        rest: REST[13],
+        display: (0.0, 1.0),
+    },
+    Variable {
+        name: "C1",
+        unit: "1",
+        meaning: "COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES.C1",
+        rest: REST[14],
+        display: (0.0, 1.0),
+    },
+    Variable {
+        name: "C2",
+        unit: "1",
+        meaning: "COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES.C2",
+        rest: REST[15],
+        display: (0.0, 1.0),
+    },
+    Variable {
+        name: "C3",
+        unit: "1",
+        meaning: "COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES.C3",
+        rest: REST[16],
+        display: (0.0, 1.0),
+    },
+    Variable {
+        name: "C4",
+        unit: "1",
+        meaning: "COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES.C4",
+        rest: REST[17],
+        display: (0.0, 1.0),
+    },
+    Variable {
+        name: "CCa0",
+        unit: "1",
+        meaning: "COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES.CCa0",
+        rest: REST[18],
+        display: (0.0, 1.0),
+    },
+    Variable {
+        name: "CCa1",
+        unit: "1",
+        meaning: "COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES.CCa1",
+        rest: REST[19],
+        display: (0.0, 1.0),
+    },
+    Variable {
+        name: "CCa2",
+        unit: "1",
+        meaning: "COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES.CCa2",
+        rest: REST[20],
+        display: (0.0, 1.0),
+    },
+    Variable {
+        name: "CCa3",
+        unit: "1",
+        meaning: "COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES.CCa3",
+        rest: REST[21],
+        display: (0.0, 1.0),
+    },
+    Variable {
+        name: "CCa4",
+        unit: "1",
+        meaning: "COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES.CCa4",
+        rest: REST[22],
+        display: (0.0, 1.0),
+    },
+    Variable {
+        name: "Open",
+        unit: "1",
+        meaning: "COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES.Open",
+        rest: REST[23],
+        display: (0.0, 1.0),
+    },
+    Variable {
+        name: "yCa",
+        unit: "1",
+        meaning: "COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES.yCa",
+        rest: REST[24],
+        display: (0.0, 1.0),
+    },
+    Variable {
+        name: "C0Kv43",
+        unit: "1",
+        meaning: "COMPUTE_DERIVATIVES_OF_Kv4_3_CHANNEL_STATES.C0Kv43",
+        rest: REST[25],
+        display: (0.0, 1.0),
+    },
+    Variable {
+        name: "C1Kv43",
+        unit: "1",
+        meaning: "COMPUTE_DERIVATIVES_OF_Kv4_3_CHANNEL_STATES.C1Kv43",
+        rest: REST[26],
+        display: (0.0, 1.0),
+    },
+    Variable {
+        name: "C2Kv43",
+        unit: "1",
+        meaning: "COMPUTE_DERIVATIVES_OF_Kv4_3_CHANNEL_STATES.C2Kv43",
+        rest: REST[27],
+        display: (0.0, 1.0),
+    },
+    Variable {
+        name: "C3Kv43",
+        unit: "1",
+        meaning: "COMPUTE_DERIVATIVES_OF_Kv4_3_CHANNEL_STATES.C3Kv43",
+        rest: REST[28],
+        display: (0.0, 1.0),
+    },
+    Variable {
+        name: "OKv43",
+        unit: "1",
+        meaning: "COMPUTE_DERIVATIVES_OF_Kv4_3_CHANNEL_STATES.OKv43",
+        rest: REST[29],
+        display: (0.0, 1.0),
+    },
+    Variable {
+        name: "CI0Kv43",
+        unit: "1",
+        meaning: "COMPUTE_DERIVATIVES_OF_Kv4_3_CHANNEL_STATES.CI0Kv43",
+        rest: REST[30],
+        display: (0.0, 1.0),
+    },
+    Variable {
+        name: "CI1Kv43",
+        unit: "1",
+        meaning: "COMPUTE_DERIVATIVES_OF_Kv4_3_CHANNEL_STATES.CI1Kv43",
+        rest: REST[31],
+        display: (0.0, 1.0),
+    },
+    Variable {
+        name: "CI2Kv43",
+        unit: "1",
+        meaning: "COMPUTE_DERIVATIVES_OF_Kv4_3_CHANNEL_STATES.CI2Kv43",
+        rest: REST[32],
+        display: (0.0, 1.0),
+    },
+    Variable {
+        name: "CI3Kv43",
+        unit: "1",
+        meaning: "COMPUTE_DERIVATIVES_OF_Kv4_3_CHANNEL_STATES.CI3Kv43",
+        rest: REST[33],
+        display: (0.0, 1.0),
+    },
+    Variable {
+        name: "OIKv43",
+        unit: "1",
+        meaning: "COMPUTE_DERIVATIVES_OF_Kv4_3_CHANNEL_STATES.OIKv43",
+        rest: REST[34],
+        display: (0.0, 1.0),
+    },
+    Variable {
+        name: "C0Kv14",
+        unit: "1",
+        meaning: "COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES.C0Kv14",
+        rest: REST[35],
+        display: (0.0, 1.0),
+    },
+    Variable {
+        name: "C1Kv14",
+        unit: "1",
+        meaning: "COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES.C1Kv14",
+        rest: REST[36],
+        display: (0.0, 1.0),
+    },
+    Variable {
+        name: "C2Kv14",
+        unit: "1",
+        meaning: "COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES.C2Kv14",
+        rest: REST[37],
+        display: (0.0, 1.0),
+    },
+    Variable {
+        name: "C3Kv14",
+        unit: "1",
+        meaning: "COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES.C3Kv14",
+        rest: REST[38],
+        display: (0.0, 1.0),
+    },
+    Variable {
+        name: "OKv14",
+        unit: "1",
+        meaning: "COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES.OKv14",
+        rest: REST[39],
+        display: (0.0, 1.0),
+    },
+    Variable {
+        name: "CI0Kv14",
+        unit: "1",
+        meaning: "COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES.CI0Kv14",
+        rest: REST[40],
+        display: (0.0, 1.0),
+    },
+    Variable {
+        name: "CI1Kv14",
+        unit: "1",
+        meaning: "COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES.CI1Kv14",
+        rest: REST[41],
+        display: (0.0, 1.0),
+    },
+    Variable {
+        name: "CI2Kv14",
+        unit: "1",
+        meaning: "COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES.CI2Kv14",
+        rest: REST[42],
+        display: (0.0, 1.0),
+    },
+    Variable {
+        name: "CI3Kv14",
+        unit: "1",
+        meaning: "COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES.CI3Kv14",
+        rest: REST[43],
+        display: (0.0, 1.0),
+    },
+    Variable {
+        name: "OIKv14",
+        unit: "1",
+        meaning: "COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES.OIKv14",
+        rest: REST[44],
+        display: (0.0, 1.0),
+    },
+    Variable { name: "na1", unit: "1", meaning: "INa.na1", rest: REST[45], display: (0.0, 1.0) },
+    Variable { name: "na2", unit: "1", meaning: "INa.na2", rest: REST[46], display: (0.0, 1.0) },
+    Variable { name: "na3", unit: "1", meaning: "INa.na3", rest: REST[47], display: (0.0, 1.0) },
+    Variable { name: "na4", unit: "1", meaning: "INa.na4", rest: REST[48], display: (0.0, 1.0) },
+    Variable { name: "na5", unit: "1", meaning: "INa.na5", rest: REST[49], display: (0.0, 1.0) },
+    Variable { name: "na6", unit: "1", meaning: "INa.na6", rest: REST[50], display: (0.0, 1.0) },
+    Variable { name: "na7", unit: "1", meaning: "INa.na7", rest: REST[51], display: (0.0, 1.0) },
+    Variable { name: "na8", unit: "1", meaning: "INa.na8", rest: REST[52], display: (0.0, 1.0) },
+    Variable { name: "na9", unit: "1", meaning: "INa.na9", rest: REST[53], display: (0.0, 1.0) },
+    Variable { name: "na10", unit: "1", meaning: "INa.na10", rest: REST[54], display: (0.0, 1.0) },
+    Variable { name: "na11", unit: "1", meaning: "INa.na11", rest: REST[55], display: (0.0, 1.0) },
+    Variable { name: "na12", unit: "1", meaning: "INa.na12", rest: REST[56], display: (0.0, 1.0) },
+    Variable { name: "na13", unit: "1", meaning: "INa.na13", rest: REST[57], display: (0.0, 1.0) },
+    Variable { name: "C1Herg", unit: "1", meaning: "IKr.C1Herg", rest: REST[58], display: (0.0, 1.0) },
+    Variable { name: "C2Herg", unit: "1", meaning: "IKr.C2Herg", rest: REST[59], display: (0.0, 1.0) },
+    Variable { name: "C3Herg", unit: "1", meaning: "IKr.C3Herg", rest: REST[60], display: (0.0, 1.0) },
+    Variable { name: "OHerg", unit: "1", meaning: "IKr.OHerg", rest: REST[61], display: (0.0, 1.0) },
+    Variable { name: "IHerg", unit: "1", meaning: "IKr.IHerg", rest: REST[62], display: (0.0, 1.0) },
+    Variable { name: "C0ks", unit: "1", meaning: "IKs.C0ks", rest: REST[63], display: (0.0, 1.0) },
+    Variable { name: "C1ks", unit: "1", meaning: "IKs.C1ks", rest: REST[64], display: (0.0, 1.0) },
+    Variable { name: "O1ks", unit: "1", meaning: "IKs.O1ks", rest: REST[65], display: (0.0, 1.0) },
+    Variable { name: "O2ks", unit: "1", meaning: "IKs.O2ks", rest: REST[66], display: (0.0, 1.0) },
+];
+
+const PARAMETERS: &[P] = &[
+    P::new(
+        "Faraday",
+        96.5,
+        "coulomb_per_millimole",
+        Range::NonNegative,
+        "COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES.Faraday",
+    ),
+    P::new("Temp", 310.0, "kelvin", Range::NonNegative, "COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES.Temp"),
+    P::new(
+        "Rgas",
+        8.315,
+        "joule_per_mole_kelvin",
+        Range::NonNegative,
+        "COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES.Rgas",
+    ),
+    P::new(
+        "Acap",
+        0.0001534,
+        "cm2",
+        Range::NonNegative,
+        "COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES.Acap",
+    ),
+    P::new("Vmyo", 2.584e-5, "uL", Range::NonNegative, "COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES.Vmyo"),
+    P::new("VJSR", 1.6e-7, "uL", Range::NonNegative, "COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES.VJSR"),
+    P::new("VNSR", 2.1e-6, "uL", Range::NonNegative, "COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES.VNSR"),
+    P::new("VSS", 1.2e-9, "uL", Range::NonNegative, "COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES.VSS"),
+    P::new(
+        "conc_clamp",
+        1.0,
+        "1",
+        Range::NonNegative,
+        "COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES.conc_clamp",
+    ),
+    P::new("Ko", 4.0, "mM", Range::NonNegative, "COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES.Ko"),
+    P::new("Nao", 138.0, "mM", Range::NonNegative, "COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES.Nao"),
+    P::new("Cao", 2.0, "mM", Range::NonNegative, "COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES.Cao"),
+    P::new("Kfb", 0.000168, "mM", Range::NonNegative, "COMPUTE_INTRACELLULAR_CALCIUM_FLUXES.Kfb"),
+    P::new("Nfb", 1.2, "1", Range::NonNegative, "COMPUTE_INTRACELLULAR_CALCIUM_FLUXES.Nfb"),
+    P::new("Krb", 3.29, "mM", Range::NonNegative, "COMPUTE_INTRACELLULAR_CALCIUM_FLUXES.Krb"),
+    P::new("Nrb", 1.0, "1", Range::NonNegative, "COMPUTE_INTRACELLULAR_CALCIUM_FLUXES.Nrb"),
+    P::new("KSR", 1.2, "mM", Range::NonNegative, "COMPUTE_INTRACELLULAR_CALCIUM_FLUXES.KSR"),
+    P::new("vmaxf", 7.48e-5, "per_ms", Range::NonNegative, "COMPUTE_INTRACELLULAR_CALCIUM_FLUXES.vmaxf"),
+    P::new("vmaxr", 0.000318, "per_ms", Range::NonNegative, "COMPUTE_INTRACELLULAR_CALCIUM_FLUXES.vmaxr"),
+    P::new("v1", 1.8, "per_ms", Range::NonNegative, "COMPUTE_INTRACELLULAR_CALCIUM_FLUXES.v1"),
+    P::new("tautr", 0.5747, "ms", Range::NonNegative, "COMPUTE_INTRACELLULAR_CALCIUM_FLUXES.tautr"),
+    P::new("tauxfer", 26.7, "ms", Range::NonNegative, "COMPUTE_INTRACELLULAR_CALCIUM_FLUXES.tauxfer"),
+    P::new("LTRPNtot", 0.07, "mM", Range::NonNegative, "COMPUTE_Jtrpn_and_BUFFER_SCALE_FACTORS.LTRPNtot"),
+    P::new("HTRPNtot", 0.14, "mM", Range::NonNegative, "COMPUTE_Jtrpn_and_BUFFER_SCALE_FACTORS.HTRPNtot"),
+    P::new(
+        "khtrpn_plus",
+        20.0,
+        "per_mM_per_ms",
+        Range::NonNegative,
+        "COMPUTE_Jtrpn_and_BUFFER_SCALE_FACTORS.khtrpn_plus",
+    ),
+    P::new(
+        "khtrpn_minus",
+        6.6e-5,
+        "per_ms",
+        Range::NonNegative,
+        "COMPUTE_Jtrpn_and_BUFFER_SCALE_FACTORS.khtrpn_minus",
+    ),
+    P::new(
+        "kltrpn_plus",
+        40.0,
+        "per_mM_per_ms",
+        Range::NonNegative,
+        "COMPUTE_Jtrpn_and_BUFFER_SCALE_FACTORS.kltrpn_plus",
+    ),
+    P::new(
+        "kltrpn_minus",
+        0.04,
+        "per_ms",
+        Range::NonNegative,
+        "COMPUTE_Jtrpn_and_BUFFER_SCALE_FACTORS.kltrpn_minus",
+    ),
+    P::new("CMDNtot", 0.05, "mM", Range::NonNegative, "COMPUTE_Jtrpn_and_BUFFER_SCALE_FACTORS.CMDNtot"),
+    P::new("CSQNtot", 15.0, "mM", Range::NonNegative, "COMPUTE_Jtrpn_and_BUFFER_SCALE_FACTORS.CSQNtot"),
+    P::new("EGTAtot", 0.0, "mM", Range::NonNegative, "COMPUTE_Jtrpn_and_BUFFER_SCALE_FACTORS.EGTAtot"),
+    P::new("KmCMDN", 0.00238, "mM", Range::NonNegative, "COMPUTE_Jtrpn_and_BUFFER_SCALE_FACTORS.KmCMDN"),
+    P::new("KmCSQN", 0.8, "mM", Range::NonNegative, "COMPUTE_Jtrpn_and_BUFFER_SCALE_FACTORS.KmCSQN"),
+    P::new("KmEGTA", 0.00015, "mM", Range::NonNegative, "COMPUTE_Jtrpn_and_BUFFER_SCALE_FACTORS.KmEGTA"),
+    P::new(
+        "kaplus",
+        0.01215,
+        "per_uM4_per_ms",
+        Range::NonNegative,
+        "COMPUTE_DERIVATIVES_OF_RyR_RECEPTOR_STATES.kaplus",
+    ),
+    P::new(
+        "kaminus",
+        0.576,
+        "per_ms",
+        Range::NonNegative,
+        "COMPUTE_DERIVATIVES_OF_RyR_RECEPTOR_STATES.kaminus",
+    ),
+    P::new(
+        "kbplus",
+        0.00405,
+        "per_uM3_per_ms",
+        Range::NonNegative,
+        "COMPUTE_DERIVATIVES_OF_RyR_RECEPTOR_STATES.kbplus",
+    ),
+    P::new(
+        "kbminus",
+        1.93,
+        "per_ms",
+        Range::NonNegative,
+        "COMPUTE_DERIVATIVES_OF_RyR_RECEPTOR_STATES.kbminus",
+    ),
+    P::new("kcplus", 0.1, "per_ms", Range::NonNegative, "COMPUTE_DERIVATIVES_OF_RyR_RECEPTOR_STATES.kcplus"),
+    P::new(
+        "kcminus",
+        0.0008,
+        "per_ms",
+        Range::NonNegative,
+        "COMPUTE_DERIVATIVES_OF_RyR_RECEPTOR_STATES.kcminus",
+    ),
+    P::new("ncoop", 4.0, "1", Range::NonNegative, "COMPUTE_DERIVATIVES_OF_RyR_RECEPTOR_STATES.ncoop"),
+    P::new("mcoop", 3.0, "1", Range::NonNegative, "COMPUTE_DERIVATIVES_OF_RyR_RECEPTOR_STATES.mcoop"),
+    P::new("fL", 0.3, "per_ms", Range::NonNegative, "COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES.fL"),
+    P::new("gL", 4.0, "per_ms", Range::NonNegative, "COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES.gL"),
+    P::new("bL", 2.0, "1", Range::NonNegative, "COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES.bL"),
+    P::new("aL", 2.0, "1", Range::NonNegative, "COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES.aL"),
+    P::new(
+        "alphaa0Kv43",
+        0.543708,
+        "per_ms",
+        Range::NonNegative,
+        "COMPUTE_DERIVATIVES_OF_Kv4_3_CHANNEL_STATES.alphaa0Kv43",
+    ),
+    P::new(
+        "aaKv43",
+        0.028983,
+        "per_mV",
+        Range::NonNegative,
+        "COMPUTE_DERIVATIVES_OF_Kv4_3_CHANNEL_STATES.aaKv43",
+    ),
+    P::new(
+        "betaa0Kv43",
+        0.080185,
+        "per_ms",
+        Range::NonNegative,
+        "COMPUTE_DERIVATIVES_OF_Kv4_3_CHANNEL_STATES.betaa0Kv43",
+    ),
+    P::new(
+        "baKv43",
+        0.0468437,
+        "per_mV",
+        Range::NonNegative,
+        "COMPUTE_DERIVATIVES_OF_Kv4_3_CHANNEL_STATES.baKv43",
+    ),
+    P::new(
+        "alphai0Kv43",
+        0.0498424,
+        "per_ms",
+        Range::NonNegative,
+        "COMPUTE_DERIVATIVES_OF_Kv4_3_CHANNEL_STATES.alphai0Kv43",
+    ),
+    P::new(
+        "aiKv43",
+        0.000373016,
+        "per_mV",
+        Range::NonNegative,
+        "COMPUTE_DERIVATIVES_OF_Kv4_3_CHANNEL_STATES.aiKv43",
+    ),
+    P::new(
+        "betai0Kv43",
+        0.000819482,
+        "per_ms",
+        Range::NonNegative,
+        "COMPUTE_DERIVATIVES_OF_Kv4_3_CHANNEL_STATES.betai0Kv43",
+    ),
+    P::new(
+        "biKv43",
+        5.374e-8,
+        "per_mV",
+        Range::NonNegative,
+        "COMPUTE_DERIVATIVES_OF_Kv4_3_CHANNEL_STATES.biKv43",
+    ),
+    P::new("f1Kv43", 1.8936, "1", Range::NonNegative, "COMPUTE_DERIVATIVES_OF_Kv4_3_CHANNEL_STATES.f1Kv43"),
+    P::new(
+        "f2Kv43",
+        14.224647456,
+        "1",
+        Range::NonNegative,
+        "COMPUTE_DERIVATIVES_OF_Kv4_3_CHANNEL_STATES.f2Kv43",
+    ),
+    P::new(
+        "f3Kv43",
+        158.574378389,
+        "1",
+        Range::NonNegative,
+        "COMPUTE_DERIVATIVES_OF_Kv4_3_CHANNEL_STATES.f3Kv43",
+    ),
+    P::new(
+        "f4Kv43",
+        142.936645351,
+        "1",
+        Range::NonNegative,
+        "COMPUTE_DERIVATIVES_OF_Kv4_3_CHANNEL_STATES.f4Kv43",
+    ),
+    P::new("b1Kv43", 6.77348, "1", Range::NonNegative, "COMPUTE_DERIVATIVES_OF_Kv4_3_CHANNEL_STATES.b1Kv43"),
+    P::new(
+        "b2Kv43",
+        15.6212705152,
+        "1",
+        Range::NonNegative,
+        "COMPUTE_DERIVATIVES_OF_Kv4_3_CHANNEL_STATES.b2Kv43",
+    ),
+    P::new(
+        "b3Kv43",
+        28.7532603313,
+        "1",
+        Range::NonNegative,
+        "COMPUTE_DERIVATIVES_OF_Kv4_3_CHANNEL_STATES.b3Kv43",
+    ),
+    P::new(
+        "b4Kv43",
+        524.576206679,
+        "1",
+        Range::NonNegative,
+        "COMPUTE_DERIVATIVES_OF_Kv4_3_CHANNEL_STATES.b4Kv43",
+    ),
+    P::new(
+        "f1Kv14",
+        0.52465073996,
+        "1",
+        Range::NonNegative,
+        "COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES.f1Kv14",
+    ),
+    P::new(
+        "f2Kv14",
+        17.51885408639,
+        "1",
+        Range::NonNegative,
+        "COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES.f2Kv14",
+    ),
+    P::new(
+        "f3Kv14",
+        938.58764534556,
+        "1",
+        Range::NonNegative,
+        "COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES.f3Kv14",
+    ),
+    P::new(
+        "f4Kv14",
+        54749.19473332601,
+        "1",
+        Range::NonNegative,
+        "COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES.f4Kv14",
+    ),
+    P::new(
+        "b1Kv14",
+        1.00947847105,
+        "1",
+        Range::NonNegative,
+        "COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES.b1Kv14",
+    ),
+    P::new(
+        "b2Kv14",
+        1.17100540567,
+        "1",
+        Range::NonNegative,
+        "COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES.b2Kv14",
+    ),
+    P::new(
+        "b3Kv14",
+        0.63902768758,
+        "1",
+        Range::NonNegative,
+        "COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES.b3Kv14",
+    ),
+    P::new(
+        "b4Kv14",
+        2.12035379095,
+        "1",
+        Range::NonNegative,
+        "COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES.b4Kv14",
+    ),
+    P::new(
+        "alphaa0Kv14",
+        1.84002414554,
+        "per_ms",
+        Range::NonNegative,
+        "COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES.alphaa0Kv14",
+    ),
+    P::new(
+        "aaKv14",
+        0.00768548031,
+        "per_mV",
+        Range::NonNegative,
+        "COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES.aaKv14",
+    ),
+    P::new(
+        "betaa0Kv14",
+        0.0108174834,
+        "per_ms",
+        Range::NonNegative,
+        "COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES.betaa0Kv14",
+    ),
+    P::new(
+        "baKv14",
+        0.07793378174,
+        "per_mV",
+        Range::NonNegative,
+        "COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES.baKv14",
+    ),
+    P::new(
+        "alphai0Kv14",
+        0.00305767916,
+        "per_ms",
+        Range::NonNegative,
+        "COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES.alphai0Kv14",
+    ),
+    P::new(
+        "betai0Kv14",
+        2.44936e-6,
+        "per_ms",
+        Range::NonNegative,
+        "COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES.betai0Kv14",
+    ),
+    P::new("GKr", 0.0186, "mS_per_uF", Range::NonNegative, "COMPUTE_INa_IKr_IKs_Ito1_IK1_INab_IKp.GKr"),
+    P::new("GKs", 0.0035, "mS_per_uF", Range::NonNegative, "COMPUTE_INa_IKr_IKs_Ito1_IK1_INab_IKp.GKs"),
+    P::new(
+        "GK1",
+        0.12530512611880798,
+        "mS_per_uF",
+        Range::NonNegative,
+        "COMPUTE_INa_IKr_IKs_Ito1_IK1_INab_IKp.GK1",
+    ),
+    P::new("GNa", 56.32, "mS_per_uF", Range::NonNegative, "COMPUTE_INa_IKr_IKs_Ito1_IK1_INab_IKp.GNa"),
+    P::new("GNab", 0.001, "mS_per_uF", Range::NonNegative, "COMPUTE_INa_IKr_IKs_Ito1_IK1_INab_IKp.GNab"),
+    P::new(
+        "GtoFfactor",
+        0.0872,
+        "mS_per_uF",
+        Range::NonNegative,
+        "COMPUTE_INa_IKr_IKs_Ito1_IK1_INab_IKp.GtoFfactor",
+    ),
+    P::new("Kv43Frac", 0.889, "1", Range::NonNegative, "COMPUTE_INa_IKr_IKs_Ito1_IK1_INab_IKp.Kv43Frac"),
+    P::new(
+        "PtoSfactor",
+        3.7484e-7,
+        "litre_per_farad_second",
+        Range::NonNegative,
+        "COMPUTE_INa_IKr_IKs_Ito1_IK1_INab_IKp.PtoSfactor",
+    ),
+    P::new("kNaCa", 0.44, "uA_per_uF", Range::NonNegative, "COMPUTE_INaK_INaCa_ICab_IpCa.kNaCa"),
+    P::new("KmNa", 87.5, "mM", Range::NonNegative, "COMPUTE_INaK_INaCa_ICab_IpCa.KmNa"),
+    P::new("KmCa", 1.38, "mM", Range::NonNegative, "COMPUTE_INaK_INaCa_ICab_IpCa.KmCa"),
+    P::new("ksat", 0.2, "1", Range::NonNegative, "COMPUTE_INaK_INaCa_ICab_IpCa.ksat"),
+    P::new("eta", 0.35, "1", Range::NonNegative, "COMPUTE_INaK_INaCa_ICab_IpCa.eta"),
+    P::new("INaKmax", 2.387, "uA_per_uF", Range::NonNegative, "COMPUTE_INaK_INaCa_ICab_IpCa.INaKmax"),
+    P::new("KmNai", 20.0, "mM", Range::NonNegative, "COMPUTE_INaK_INaCa_ICab_IpCa.KmNai"),
+    P::new("KmKo", 1.5, "mM", Range::NonNegative, "COMPUTE_INaK_INaCa_ICab_IpCa.KmKo"),
+    P::new("IpCamax", 0.05, "uA_per_uF", Range::NonNegative, "COMPUTE_INaK_INaCa_ICab_IpCa.IpCamax"),
+    P::new("KmpCa", 0.0005, "mM", Range::NonNegative, "COMPUTE_INaK_INaCa_ICab_IpCa.KmpCa"),
+    P::new("GCab", 7.684e-5, "mS_per_uF", Range::NonNegative, "COMPUTE_INaK_INaCa_ICab_IpCa.GCab"),
+    P::new("PCa_max", 0.0002469, "litre_per_farad_second", Range::NonNegative, "COMPUTE_ICa_ICaK.PCa_max"),
+    P::new("ICahalf", (-0.265), "uA_per_uF", Range::Finite, "COMPUTE_ICa_ICaK.ICahalf"),
+    P::new("Pscale", 7.0, "1", Range::NonNegative, "COMPUTE_ICa_ICaK.Pscale"),
+    P::new("TNa", 294.16, "kelvin", Range::NonNegative, "INa.TNa"),
+    P::new("T_Const_HERG", 5.320000001, "1", Range::NonNegative, "IKr.T_Const_HERG"),
+    P::new("A0_HERG", 0.017147641733086, "per_ms", Range::NonNegative, "IKr.A0_HERG"),
+    P::new("B0_HERG", 0.03304608038835, "per_mV", Range::NonNegative, "IKr.B0_HERG"),
+    P::new("A1_HERG", 0.03969328381141, "per_ms", Range::NonNegative, "IKr.A1_HERG"),
+    P::new("B1_HERG", (-0.0430605416398), "per_mV", Range::Finite, "IKr.B1_HERG"),
+    P::new("A2_HERG", 0.02057448605977, "per_ms", Range::NonNegative, "IKr.A2_HERG"),
+    P::new("B2_HERG", 0.02617412715118, "per_mV", Range::NonNegative, "IKr.B2_HERG"),
+    P::new("A3_HERG", 0.00134366604423, "per_ms", Range::NonNegative, "IKr.A3_HERG"),
+    P::new("B3_HERG", (-0.02691385498399), "per_mV", Range::Finite, "IKr.B3_HERG"),
+    P::new("A4_HERG", 0.10666316491288, "per_ms", Range::NonNegative, "IKr.A4_HERG"),
+    P::new("B4_HERG", 0.00568908859717, "per_mV", Range::NonNegative, "IKr.B4_HERG"),
+    P::new("A5_HERG", 0.00646393910049, "per_ms", Range::NonNegative, "IKr.A5_HERG"),
+    P::new("B5_HERG", (-0.04536642959543), "per_mV", Range::Finite, "IKr.B5_HERG"),
+    P::new("A6_HERG", 8.039374403e-5, "per_ms", Range::NonNegative, "IKr.A6_HERG"),
+    P::new("B6_HERG", 6.9808924e-7, "per_mV", Range::NonNegative, "IKr.B6_HERG"),
+];
+
+impl CellModel for Iyer2004 {
+    const INFO: &'static ModelInfo = &ModelInfo {
+        name: "iyer_2004",
+        title: "IyerMazhariWinslow2004",
+        reference: "CellML model `IyerMazhariWinslow2004` (iyer_2004.cellml), imported by fibril import-cellml",
+        variables: VARIABLES,
+        parameters: PARAMETERS,
+        presets: &[],
+        default_preset: "",
+        units: ms_mm(
+            "V in mV, times in ms, lengths in mm; the other variables and the parameters in the file's units",
+        ),
+        numerics: Numerics { dx: 0.2, dt: 0.001, diffusion: 0.154 },
+        activation_threshold: -40.0,
+        stimulus_value: 20.0,
+        planar_background: &REST,
+        stimulus_current: Some(StimulusCurrent { amplitude: 15.0, duration: 3.0 }),
+        default_f64: true,
+    };
+
+    type Locals<T: Real> = [T; 66];
+    type Coeffs<T: Real> = Iyer2004Coeffs<T>;
+
+    fn coeffs<T: Real>(params: &[f64], dt: f64) -> Iyer2004Coeffs<T> {
+        let [
+            Faraday,
+            Temp,
+            Rgas,
+            Acap,
+            Vmyo,
+            VJSR,
+            VNSR,
+            VSS,
+            conc_clamp,
+            Ko,
+            Nao,
+            Cao,
+            Kfb,
+            Nfb,
+            Krb,
+            Nrb,
+            KSR,
+            vmaxf,
+            vmaxr,
+            v1,
+            tautr,
+            tauxfer,
+            LTRPNtot,
+            HTRPNtot,
+            khtrpn_plus,
+            khtrpn_minus,
+            kltrpn_plus,
+            kltrpn_minus,
+            CMDNtot,
+            CSQNtot,
+            EGTAtot,
+            KmCMDN,
+            KmCSQN,
+            KmEGTA,
+            kaplus,
+            kaminus,
+            kbplus,
+            kbminus,
+            kcplus,
+            kcminus,
+            ncoop,
+            mcoop,
+            fL,
+            gL,
+            bL,
+            aL,
+            alphaa0Kv43,
+            aaKv43,
+            betaa0Kv43,
+            baKv43,
+            alphai0Kv43,
+            aiKv43,
+            betai0Kv43,
+            biKv43,
+            f1Kv43,
+            f2Kv43,
+            f3Kv43,
+            f4Kv43,
+            b1Kv43,
+            b2Kv43,
+            b3Kv43,
+            b4Kv43,
+            f1Kv14,
+            f2Kv14,
+            f3Kv14,
+            f4Kv14,
+            b1Kv14,
+            b2Kv14,
+            b3Kv14,
+            b4Kv14,
+            alphaa0Kv14,
+            aaKv14,
+            betaa0Kv14,
+            baKv14,
+            alphai0Kv14,
+            betai0Kv14,
+            GKr,
+            GKs,
+            GK1,
+            GNa,
+            GNab,
+            GtoFfactor,
+            Kv43Frac,
+            PtoSfactor,
+            kNaCa,
+            KmNa,
+            KmCa,
+            ksat,
+            eta,
+            INaKmax,
+            KmNai,
+            KmKo,
+            IpCamax,
+            KmpCa,
+            GCab,
+            PCa_max,
+            ICahalf,
+            Pscale,
+            TNa,
+            T_Const_HERG,
+            A0_HERG,
+            B0_HERG,
+            A1_HERG,
+            B1_HERG,
+            A2_HERG,
+            B2_HERG,
+            A3_HERG,
+            B3_HERG,
+            A4_HERG,
+            B4_HERG,
+            A5_HERG,
+            B5_HERG,
+            A6_HERG,
+            B6_HERG,
+        ] = unpack(params, "iyer_2004");
+        let dt = dt * 1.0;
+        let C = (Acap * 0.001);
+        let COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES_a1 = (C / (Vmyo * Faraday));
+        let COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES_a2 = (C / (2.0 * VSS * Faraday));
+        let RT_over_F = ((Rgas * Temp) / Faraday);
+        let i_Stim = 0.0;
+        let omega = (0.25 * 0.01);
+        let CCa0_to_C0 = omega;
+        let CCa1_to_C1 = (CCa0_to_C0 / bL);
+        let CCa2_to_C2 = (CCa1_to_C1 / bL);
+        let CCa3_to_C3 = (CCa2_to_C2 / bL);
+        let CCa4_to_C4 = (CCa3_to_C3 / bL);
+        let a1_Cainf = 0.82;
+        let alpha_inact14 = alphai0Kv14;
+        let beta_inact14 = betai0Kv14;
+        let C0Kv14_to_CI0Kv14 = beta_inact14;
+        let C1Kv14_to_CI1Kv14 = (f1Kv14 * beta_inact14);
+        let C2Kv14_to_CI2Kv14 = (f2Kv14 * beta_inact14);
+        let C3Kv14_to_CI3Kv14 = (f3Kv14 * beta_inact14);
+        let OKv14_to_OIKv14 = (f4Kv14 * beta_inact14);
+        let CI0Kv14_to_C0Kv14 = alpha_inact14;
+        let CI1Kv14_to_C1Kv14 = (alpha_inact14 / b1Kv14);
+        let CI2Kv14_to_C2Kv14 = (alpha_inact14 / b2Kv14);
+        let CI3Kv14_to_C3Kv14 = (alpha_inact14 / b3Kv14);
+        let OIKv14_to_OKv14 = (alpha_inact14 / b4Kv14);
+        let COMPUTE_REVERSAL_POTENTIALS_a1 = (Ko + (0.01833 * Nao));
+        let GKv43 = (Kv43Frac * GtoFfactor);
+        let PKv14 = ((1.0 - Kv43Frac) * PtoSfactor);
+        let fKo = sqrt_t((Ko / 4.0));
+        let sigma = ((exp((Nao / 67.3)) - 1.0) / 7.0);
+        let COMPUTE_INaK_INaCa_ICab_IpCa_a1_K = (Ko / (Ko + KmKo));
+        let a4_ncx = (KmCa + Cao);
+        let a5_ncx = ((powi(KmNa, 3) + powi(Nao, 3)) / 5000.0);
+        let PCa = (Pscale * PCa_max);
+        let PK = (Pscale * 4.574e-7);
+        let Temp_Scale = 1.38862291252871;
+        let KToverH = ((1.381e-23 * TNa) / 6.626e-31);
+        let RTNa = (Rgas * TNa);
+        let epsilon = (Temp_Scale * KToverH * exp((((-85800.3675578326) / RTNa) + (70.078 / Rgas))));
+        let omega_na = (Temp_Scale * KToverH * exp((((-121955.166154864) / RTNa) + (225.175 / Rgas))));
+        let Cn = (Temp_Scale * KToverH * exp((((-287913.446530953) / RTNa) + (786.217 / Rgas))));
+        let Cf = (Temp_Scale * KToverH * exp((((-59565.2236284584) / RTNa) + (0.00711 / Rgas))));
+        let parameter_a = 1.40042625477401;
+        let k67 = epsilon;
+        let k76 = omega_na;
+        let k81 = Cf;
+        let k92 = (k81 / parameter_a);
+        let k103 = (k92 / parameter_a);
+        let k114 = (k103 / parameter_a);
+        let k125 = (k114 / parameter_a);
+        let k18 = Cn;
+        let k29 = (k18 * parameter_a);
+        let k310 = (k29 * parameter_a);
+        let k411 = (k310 * parameter_a);
+        let k512 = (k411 * parameter_a);
+        let RTNaF = ((Rgas * TNa) / Faraday);
+        let C2H_to_C3H = (T_Const_HERG * 0.02608362043337);
+        let C3H_to_C2H = (T_Const_HERG * 0.14832978132145);
+        let C0ks_C1ks = 0.00795600798004;
+        let C1ks_O1ks = 0.03966720676071;
+        let t = T::from_f64;
+        Iyer2004Coeffs {
+            dt: t(dt),
+            COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES_a1: t(
+                COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES_a1,
+            ),
+            COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES_a2: t(
+                COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES_a2,
+            ),
+            Faraday: t(Faraday),
+            RT_over_F: t(RT_over_F),
+            Vmyo: t(Vmyo),
+            VJSR: t(VJSR),
+            VNSR: t(VNSR),
+            VSS: t(VSS),
+            Ko: t(Ko),
+            Nao: t(Nao),
+            Cao: t(Cao),
+            i_Stim: t(i_Stim),
+            Kfb: t(Kfb),
+            Nfb: t(Nfb),
+            Krb: t(Krb),
+            Nrb: t(Nrb),
+            KSR: t(KSR),
+            vmaxf: t(vmaxf),
+            vmaxr: t(vmaxr),
+            v1: t(v1),
+            tautr: t(tautr),
+            tauxfer: t(tauxfer),
+            LTRPNtot: t(LTRPNtot),
+            HTRPNtot: t(HTRPNtot),
+            khtrpn_plus: t(khtrpn_plus),
+            khtrpn_minus: t(khtrpn_minus),
+            kltrpn_plus: t(kltrpn_plus),
+            kltrpn_minus: t(kltrpn_minus),
+            KmCMDN: t(KmCMDN),
+            KmCSQN: t(KmCSQN),
+            KmEGTA: t(KmEGTA),
+            kaminus: t(kaminus),
+            kbplus: t(kbplus),
+            kbminus: t(kbminus),
+            kcplus: t(kcplus),
+            kcminus: t(kcminus),
+            ncoop: t(ncoop),
+            mcoop: t(mcoop),
+            fL: t(fL),
+            gL: t(gL),
+            bL: t(bL),
+            aL: t(aL),
+            CCa0_to_C0: t(CCa0_to_C0),
+            CCa1_to_C1: t(CCa1_to_C1),
+            CCa2_to_C2: t(CCa2_to_C2),
+            CCa3_to_C3: t(CCa3_to_C3),
+            CCa4_to_C4: t(CCa4_to_C4),
+            a1_Cainf: t(a1_Cainf),
+            alphaa0Kv43: t(alphaa0Kv43),
+            aaKv43: t(aaKv43),
+            betaa0Kv43: t(betaa0Kv43),
+            alphai0Kv43: t(alphai0Kv43),
+            betai0Kv43: t(betai0Kv43),
+            biKv43: t(biKv43),
+            f1Kv43: t(f1Kv43),
+            f2Kv43: t(f2Kv43),
+            f3Kv43: t(f3Kv43),
+            f4Kv43: t(f4Kv43),
+            b1Kv43: t(b1Kv43),
+            b2Kv43: t(b2Kv43),
+            b3Kv43: t(b3Kv43),
+            b4Kv43: t(b4Kv43),
+            f1Kv14: t(f1Kv14),
+            f2Kv14: t(f2Kv14),
+            f3Kv14: t(f3Kv14),
+            f4Kv14: t(f4Kv14),
+            b1Kv14: t(b1Kv14),
+            b2Kv14: t(b2Kv14),
+            b3Kv14: t(b3Kv14),
+            b4Kv14: t(b4Kv14),
+            alphaa0Kv14: t(alphaa0Kv14),
+            aaKv14: t(aaKv14),
+            betaa0Kv14: t(betaa0Kv14),
+            C0Kv14_to_CI0Kv14: t(C0Kv14_to_CI0Kv14),
+            C1Kv14_to_CI1Kv14: t(C1Kv14_to_CI1Kv14),
+            C2Kv14_to_CI2Kv14: t(C2Kv14_to_CI2Kv14),
+            C3Kv14_to_CI3Kv14: t(C3Kv14_to_CI3Kv14),
+            OKv14_to_OIKv14: t(OKv14_to_OIKv14),
+            CI0Kv14_to_C0Kv14: t(CI0Kv14_to_C0Kv14),
+            CI1Kv14_to_C1Kv14: t(CI1Kv14_to_C1Kv14),
+            CI2Kv14_to_C2Kv14: t(CI2Kv14_to_C2Kv14),
+            CI3Kv14_to_C3Kv14: t(CI3Kv14_to_C3Kv14),
+            OIKv14_to_OKv14: t(OIKv14_to_OKv14),
+            COMPUTE_REVERSAL_POTENTIALS_a1: t(COMPUTE_REVERSAL_POTENTIALS_a1),
+            GKr: t(GKr),
+            GKs: t(GKs),
+            GK1: t(GK1),
+            GNa: t(GNa),
+            GNab: t(GNab),
+            GKv43: t(GKv43),
+            PKv14: t(PKv14),
+            fKo: t(fKo),
+            kNaCa: t(kNaCa),
+            ksat: t(ksat),
+            eta: t(eta),
+            INaKmax: t(INaKmax),
+            KmNai: t(KmNai),
+            IpCamax: t(IpCamax),
+            KmpCa: t(KmpCa),
+            GCab: t(GCab),
+            sigma: t(sigma),
+            COMPUTE_INaK_INaCa_ICab_IpCa_a1_K: t(COMPUTE_INaK_INaCa_ICab_IpCa_a1_K),
+            a4_ncx: t(a4_ncx),
+            a5_ncx: t(a5_ncx),
+            PCa: t(PCa),
+            PK: t(PK),
+            ICahalf: t(ICahalf),
+            Temp_Scale: t(Temp_Scale),
+            parameter_a: t(parameter_a),
+            k67: t(k67),
+            k76: t(k76),
+            k81: t(k81),
+            k92: t(k92),
+            k103: t(k103),
+            k114: t(k114),
+            k125: t(k125),
+            k18: t(k18),
+            k29: t(k29),
+            k310: t(k310),
+            k411: t(k411),
+            k512: t(k512),
+            KToverH: t(KToverH),
+            RTNaF: t(RTNaF),
+            T_Const_HERG: t(T_Const_HERG),
+            A0_HERG: t(A0_HERG),
+            B0_HERG: t(B0_HERG),
+            A1_HERG: t(A1_HERG),
+            B1_HERG: t(B1_HERG),
+            A2_HERG: t(A2_HERG),
+            B2_HERG: t(B2_HERG),
+            A3_HERG: t(A3_HERG),
+            B3_HERG: t(B3_HERG),
+            A4_HERG: t(A4_HERG),
+            B4_HERG: t(B4_HERG),
+            A5_HERG: t(A5_HERG),
+            B5_HERG: t(B5_HERG),
+            A6_HERG: t(A6_HERG),
+            B6_HERG: t(B6_HERG),
+            C2H_to_C3H: t(C2H_to_C3H),
+            C3H_to_C2H: t(C3H_to_C2H),
+            C0ks_C1ks: t(C0ks_C1ks),
+            C1ks_O1ks: t(C1ks_O1ks),
+            k__0: t((Cao * 0.341)),
+            k__1: t((1.26 / RT_over_F)),
+            k__2: t(sqrt_t((Ko / 1.0))),
+            k__3: t((eta - 1.0)),
+            k__4: t(powi(Nao, 3)),
+            k__5: t((-0.1)),
+            k__6: t((-1.33)),
+            k__7: t((CMDNtot * KmCMDN)),
+            k__8: t((EGTAtot * KmEGTA)),
+            k__9: t((CSQNtot * KmCSQN)),
+            k__10: t((-kaplus)),
+            k__11: t((-0.065)),
+            k__12: t((-5.53899874036055)),
+            k__13: t((-49.51039631160386)),
+            k__14: t((-baKv43)),
+            k__15: t((-aiKv43)),
+            k__16: t((-baKv14)),
+            k__17: t(((-114007.462700232) / RTNa)),
+            k__18: t((224.114 / Rgas)),
+            k__19: t(((-272470.273489681) / RTNa)),
+            k__20: t((708.146 / Rgas)),
+            k__21: t((-2.28528417586424)),
+            k__22: t(((-196336.575735923) / RTNa)),
+            k__23: t((529.952 / Rgas)),
+            k__24: t(((-133689.9304091) / RTNa)),
+            k__25: t((229.205 / Rgas)),
+            k__26: t((-1.55804214553883)),
+            k__27: t(((-62123.0784380481) / RTNa)),
+            k__28: t((39.295 / Rgas)),
+            k__29: t(((-97657.8497137015) / RTNa)),
+            k__30: t((1.51 / Rgas)),
+            k__31: t((116431.142142348 / RTNa)),
+            k__32: t(((-578.317) / Rgas)),
+            k__33: t(((-55700.6624658307) / RTNa)),
+            k__34: t(((-130.639) / Rgas)),
+            k__35: t((-3.64981672927078)),
+            k__36: t(((-147813.990005035) / RTNa)),
+            k__37: t((338.915 / Rgas)),
+            k__38: t(((-121322.143275242) / RTNa)),
+            k__39: t((193.265 / Rgas)),
+            k__40: t((-1.74290267020903)),
+            k__41: t((-0.14999754700285)),
+            k__42: t((-0.01425668126881)),
+            k__43: t((-1.889123021e-5)),
+            k__44: t((-conc_clamp)),
+            k__45: t((-C0ks_C1ks)),
+            k__46: t(((-1.0) / tauxfer)),
+            k__47: t((Nfb - 1.0)),
+            k__48: t((1.0 / Kfb)),
+            k__49: t(((-1.0) * v1)),
+            k__50: t((-(((1.0 / tauxfer) * Vmyo) / VSS))),
+            k__51: t(((-1.0) / tautr)),
+            k__52: t((Nrb - 1.0)),
+            k__53: t((1.0 / Krb)),
+            k__54: t((-(((1.0 / tautr) * VJSR) / VNSR))),
+            k__55: t((-kltrpn_minus)),
+            k__56: t((-khtrpn_minus)),
+            k__57: t((-kbminus)),
+            k__58: t((-kcminus)),
+            k__59: t((-(-kbminus))),
+            k__60: t((-(-kcminus))),
+            k__61: t((-gL)),
+        }
+    }
+
+    #[cfg_attr(target_arch = "nvptx64", inline(always))]
+    #[cfg_attr(not(target_arch = "nvptx64"), inline(never))]
+    fn reaction<T: Real>(v_mv: T, locals: &mut [T; 66], c: &Iyer2004Coeffs<T>) -> T {
+        let n = T::from_f64;
+        let [
+            Nai,
+            Ki,
+            Cai,
+            CaSS,
+            CaJSR,
+            CaNSR,
+            LTRPNCa,
+            HTRPNCa,
+            C1_RyR,
+            O2_RyR,
+            C2_RyR,
+            O1_RyR,
+            C0,
+            C1,
+            C2,
+            C3,
+            C4,
+            CCa0,
+            CCa1,
+            CCa2,
+            CCa3,
+            CCa4,
+            Open,
+            yCa,
+            C0Kv43,
+            C1Kv43,
+            C2Kv43,
+            C3Kv43,
+            OKv43,
+            CI0Kv43,
+            CI1Kv43,
+            CI2Kv43,
+            CI3Kv43,
+            OIKv43,
+            C0Kv14,
+            C1Kv14,
+            C2Kv14,
+            C3Kv14,
+            OKv14,
+            CI0Kv14,
+            CI1Kv14,
+            CI2Kv14,
+            CI3Kv14,
+            OIKv14,
+            na1,
+            na2,
+            na3,
+            na4,
+            na5,
+            na6,
+            na7,
+            na8,
+            na9,
+            na10,
+            na11,
+            na12,
+            na13,
+            C1Herg,
+            C2Herg,
+            C3Herg,
+            OHerg,
+            IHerg,
+            C0ks,
+            C1ks,
+            O1ks,
+            O2ks,
+        ] = *locals;
+        let V = v_mv;
+        let ENa = (c.RT_over_F * ln((c.Nao / Nai)));
+        let INa = (c.GNa * (na6 + na7) * (V - ENa));
+        let COMPUTE_ICa_ICaK_VF_over_RT = (V / c.RT_over_F);
+        let COMPUTE_ICa_ICaK_VFsq_over_RT = (n(1000.0) * c.Faraday * COMPUTE_ICa_ICaK_VF_over_RT);
+        let a1_Ca = ((n(0.001) * exp((n(2.0) * COMPUTE_ICa_ICaK_VF_over_RT))) - c.k__0);
+        let a2_Ca = (exp((n(2.0) * COMPUTE_ICa_ICaK_VF_over_RT)) - n(1.0));
+        let ICamax = removable(V, -0.0, 0.07487440110177876, |V: T| {
+            ((c.PCa
+                * n(4.0)
+                * (n(1000.0) * c.Faraday * (V / c.RT_over_F))
+                * ((n(0.001) * exp((n(2.0) * (V / c.RT_over_F)))) - c.k__0))
+                / (exp((n(2.0) * (V / c.RT_over_F))) - n(1.0)))
+        });
+        let ICa = (ICamax * yCa * Open);
+        let Icabar = (if (ICamax >= n(0.0)) { n(0.0) } else { ICamax });
+        let PKprime = (c.PK / (n(1.0) + (Icabar / c.ICahalf)));
+        let COMPUTE_ICa_ICaK_a1_K = ((Ki * exp(COMPUTE_ICa_ICaK_VF_over_RT)) - c.Ko);
+        let COMPUTE_ICa_ICaK_a2_K = (exp(COMPUTE_ICa_ICaK_VF_over_RT) - n(1.0));
+        let ICaK = removable(V, -0.0, 0.03743720055088938, |V: T| {
+            (((c.PK
+                / (n(1.0)
+                    + ((if (removable(V, -0.0, 0.07487440110177876, |V: T| {
+                        ((c.PCa
+                            * n(4.0)
+                            * (n(1000.0) * c.Faraday * (V / c.RT_over_F))
+                            * ((n(0.001) * exp((n(2.0) * (V / c.RT_over_F)))) - c.k__0))
+                            / (exp((n(2.0) * (V / c.RT_over_F))) - n(1.0)))
+                    }) >= n(0.0))
+                    {
+                        n(0.0)
+                    } else {
+                        removable(V, -0.0, 0.07487440110177876, |V: T| {
+                            ((c.PCa
+                                * n(4.0)
+                                * (n(1000.0) * c.Faraday * (V / c.RT_over_F))
+                                * ((n(0.001) * exp((n(2.0) * (V / c.RT_over_F)))) - c.k__0))
+                                / (exp((n(2.0) * (V / c.RT_over_F))) - n(1.0)))
+                        })
+                    }) / c.ICahalf)))
+                * Open
+                * yCa
+                * (n(1000.0) * c.Faraday * (V / c.RT_over_F))
+                * COMPUTE_ICa_ICaK_a1_K)
+                / (exp((V / c.RT_over_F)) - n(1.0)))
+        });
+        let EK = (c.RT_over_F * ln((c.Ko / Ki)));
+        let IKr = (c.GKr * c.fKo * OHerg * (V - EK));
+        let COMPUTE_REVERSAL_POTENTIALS_a2 = (Ki + (n(0.01833) * Nai));
+        let EKs = (c.RT_over_F * ln((c.COMPUTE_REVERSAL_POTENTIALS_a1 / COMPUTE_REVERSAL_POTENTIALS_a2)));
+        let IKs = (c.GKs * (O1ks + O2ks) * (V - EKs));
+        let K1_inf = (n(1.0) / (n(0.94) + exp((c.k__1 * (V - EK)))));
+        let IK1 = (c.GK1 * c.k__2 * K1_inf * (V - EK));
+        let COMPUTE_INaK_INaCa_ICab_IpCa_VF_over_RT = (V / c.RT_over_F);
+        let a1_ncx = (exp((c.eta * COMPUTE_INaK_INaCa_ICab_IpCa_VF_over_RT)) * powi(Nai, 3) * c.Cao);
+        let a2_ncx = (exp((c.k__3 * COMPUTE_INaK_INaCa_ICab_IpCa_VF_over_RT)) * c.k__4 * Cai);
+        let a3_ncx = (n(1.0) + (c.ksat * exp((c.k__3 * COMPUTE_INaK_INaCa_ICab_IpCa_VF_over_RT))));
+        let INaCa = ((c.kNaCa * (a1_ncx - a2_ncx)) / (c.a4_ncx * a3_ncx * c.a5_ncx));
+        let COMPUTE_INaK_INaCa_ICab_IpCa_a1_Na =
+            (n(1.0) + (n(0.1245) * exp((c.k__5 * COMPUTE_INaK_INaCa_ICab_IpCa_VF_over_RT))));
+        let a2_Na = (n(0.0365) * c.sigma * exp((c.k__6 * COMPUTE_INaK_INaCa_ICab_IpCa_VF_over_RT)));
+        let fNaK = (n(1.0) / (COMPUTE_INaK_INaCa_ICab_IpCa_a1_Na + a2_Na));
+        let COMPUTE_INaK_INaCa_ICab_IpCa_a2_K = (n(1.0) + pow((c.KmNai / Nai), n(1.5)));
+        let INaK =
+            ((c.INaKmax * fNaK * c.COMPUTE_INaK_INaCa_ICab_IpCa_a1_K) / COMPUTE_INaK_INaCa_ICab_IpCa_a2_K);
+        let IKv43 = (c.GKv43 * OKv43 * (V - EK));
+        let COMPUTE_INa_IKr_IKs_Ito1_IK1_INab_IKp_VF_over_RT = (V / c.RT_over_F);
+        let COMPUTE_INa_IKr_IKs_Ito1_IK1_INab_IKp_VFsq_over_RT =
+            (n(1000.0) * c.Faraday * COMPUTE_INa_IKr_IKs_Ito1_IK1_INab_IKp_VF_over_RT);
+        let COMPUTE_INa_IKr_IKs_Ito1_IK1_INab_IKp_a1_K =
+            ((Ki * exp(COMPUTE_INa_IKr_IKs_Ito1_IK1_INab_IKp_VF_over_RT)) - c.Ko);
+        let COMPUTE_INa_IKr_IKs_Ito1_IK1_INab_IKp_a2 =
+            (exp(COMPUTE_INa_IKr_IKs_Ito1_IK1_INab_IKp_VF_over_RT) - n(1.0));
+        let IKv14_K = removable(V, -0.0, 0.03743720055088938, |V: T| {
+            ((c.PKv14
+                * OKv14
+                * (n(1000.0) * c.Faraday * (V / c.RT_over_F))
+                * COMPUTE_INa_IKr_IKs_Ito1_IK1_INab_IKp_a1_K)
+                / (exp((V / c.RT_over_F)) - n(1.0)))
+        });
+        let COMPUTE_INa_IKr_IKs_Ito1_IK1_INab_IKp_a1_Na =
+            ((Nai * exp(COMPUTE_INa_IKr_IKs_Ito1_IK1_INab_IKp_VF_over_RT)) - c.Nao);
+        let IKv14_Na = removable(V, -0.0, 0.03743720055088938, |V: T| {
+            ((n(0.02)
+                * c.PKv14
+                * OKv14
+                * (n(1000.0) * c.Faraday * (V / c.RT_over_F))
+                * COMPUTE_INa_IKr_IKs_Ito1_IK1_INab_IKp_a1_Na)
+                / (exp((V / c.RT_over_F)) - n(1.0)))
+        });
+        let IKv14 = (IKv14_K + IKv14_Na);
+        let Ito1 = (IKv43 + IKv14);
+        let IpCa = ((c.IpCamax * Cai) / (c.KmpCa + Cai));
+        let ECa = (n(0.5) * c.RT_over_F * ln((c.Cao / Cai)));
+        let ICab = (c.GCab * (V - ECa));
+        let INab = (c.GNab * (V - ENa));
+        let i_tot =
+            (INa + ICa + ICaK + IKr + IKs + IK1 + INaCa + INaK + Ito1 + IpCa + ICab + INab + c.i_Stim);
+        let fb = pow((Cai / c.Kfb), c.Nfb);
+        let rb = pow((CaNSR / c.Krb), c.Nrb);
+        let Jup = ((c.KSR * ((c.vmaxf * fb) - (c.vmaxr * rb))) / (n(1.0) + fb + rb));
+        let Jrel = (c.v1 * (O1_RyR + O2_RyR) * (CaJSR - CaSS));
+        let Jtr = ((CaNSR - CaJSR) / c.tautr);
+        let Jxfer = ((CaSS - Cai) / c.tauxfer);
+        let dLTRPNCa = ((c.kltrpn_plus * Cai * (n(1.0) - LTRPNCa)) - (c.kltrpn_minus * LTRPNCa));
+        let dHTRPNCa = ((c.khtrpn_plus * Cai * (n(1.0) - HTRPNCa)) - (c.khtrpn_minus * HTRPNCa));
+        let Jtrpn = ((c.LTRPNtot * dLTRPNCa) + (c.HTRPNtot * dHTRPNCa));
+        let beta_SS = (n(1.0)
+            / (n(1.0) + (c.k__7 / powi((CaSS + c.KmCMDN), 2)) + (c.k__8 / powi((CaSS + c.KmEGTA), 2))));
+        let beta_JSR = (n(1.0) / (n(1.0) + (c.k__9 / powi((CaJSR + c.KmCSQN), 2))));
+        let beta_i =
+            (n(1.0) / (n(1.0) + (c.k__7 / powi((Cai + c.KmCMDN), 2)) + (c.k__8 / powi((Cai + c.KmEGTA), 2))));
+        let dC1_RyR = ((c.k__10 * pow((CaSS * n(1000.0)), c.ncoop) * C1_RyR) + (c.kaminus * O1_RyR));
+        let dO2_RyR = ((c.kbplus * pow((CaSS * n(1000.0)), c.mcoop) * O1_RyR) - (c.kbminus * O2_RyR));
+        let dC2_RyR = ((c.kcplus * O1_RyR) - (c.kcminus * C2_RyR));
+        let dO1_RyR = (-(dC1_RyR + dO2_RyR + dC2_RyR));
+        let alpha = (n(4.0) * n(1.2) * n(0.416) * exp((n(0.012) * (V - n(35.0)))));
+        let C0_to_C1 = (n(4.0) * alpha);
+        let C1_to_C2 = (n(3.0) * alpha);
+        let C2_to_C3 = (n(2.0) * alpha);
+        let C3_to_C4 = alpha;
+        let beta = (n(4.0) * n(0.45) * n(0.049) * exp((c.k__11 * (V - n(22.0)))));
+        let C1_to_C0 = beta;
+        let C2_to_C1 = (n(2.0) * beta);
+        let C3_to_C2 = (n(3.0) * beta);
+        let C4_to_C3 = (n(4.0) * beta);
+        let alpha_prime = (c.aL * alpha);
+        let CCa0_to_CCa1 = (n(4.0) * alpha_prime);
+        let CCa1_to_CCa2 = (n(3.0) * alpha_prime);
+        let CCa2_to_CCa3 = (n(2.0) * alpha_prime);
+        let CCa3_to_CCa4 = alpha_prime;
+        let beta_prime = (beta / c.bL);
+        let CCa1_to_CCa0 = beta_prime;
+        let CCa2_to_CCa1 = (n(2.0) * beta_prime);
+        let CCa3_to_CCa2 = (n(3.0) * beta_prime);
+        let CCa4_to_CCa3 = (n(4.0) * beta_prime);
+        let gamma = (n(0.6) * n(0.09233) * CaSS);
+        let C0_to_CCa0 = gamma;
+        let C1_to_CCa1 = (c.aL * C0_to_CCa0);
+        let C2_to_CCa2 = (c.aL * C1_to_CCa1);
+        let C3_to_CCa3 = (c.aL * C2_to_CCa2);
+        let C4_to_CCa4 = (c.aL * C3_to_CCa3);
+        let a1_Ca0 = ((CCa0_to_CCa1 + c.CCa0_to_C0) * CCa0);
+        let a2_Ca0 = ((CCa1_to_CCa0 * CCa1) + (C0_to_CCa0 * C0));
+        let a1_Ca1 = ((CCa1_to_CCa0 + CCa1_to_CCa2 + c.CCa1_to_C1) * CCa1);
+        let a2_Ca1 = ((CCa0_to_CCa1 * CCa0) + (CCa2_to_CCa1 * CCa2) + (C1_to_CCa1 * C1));
+        let a1_Ca2 = ((CCa2_to_CCa1 + CCa2_to_CCa3 + c.CCa2_to_C2) * CCa2);
+        let a2_Ca2 = ((CCa1_to_CCa2 * CCa1) + (CCa3_to_CCa2 * CCa3) + (C2_to_CCa2 * C2));
+        let a1_Ca3 = ((CCa3_to_CCa2 + CCa3_to_CCa4 + c.CCa3_to_C3) * CCa3);
+        let a2_Ca3 = ((CCa2_to_CCa3 * CCa2) + (CCa4_to_CCa3 * CCa4) + (C3_to_CCa3 * C3));
+        let a1_Ca4 = ((CCa4_to_CCa3 + c.CCa4_to_C4) * CCa4);
+        let a2_Ca4 = ((CCa3_to_CCa4 * CCa3) + (C4_to_CCa4 * C4));
+        let COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES_a1_C0 = ((C0_to_C1 + C0_to_CCa0) * C0);
+        let COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES_a2_C0 = ((C1_to_C0 * C1) + (c.CCa0_to_C0 * CCa0));
+        let COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES_a1_C1 = ((C1_to_C0 + C1_to_C2 + C1_to_CCa1) * C1);
+        let COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES_a2_C1 =
+            ((C0_to_C1 * C0) + (C2_to_C1 * C2) + (c.CCa1_to_C1 * CCa1));
+        let COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES_a1_C2 = ((C2_to_C1 + C2_to_C3 + C2_to_CCa2) * C2);
+        let COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES_a2_C2 =
+            ((C1_to_C2 * C1) + (C3_to_C2 * C3) + (c.CCa2_to_C2 * CCa2));
+        let COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES_a1_C3 = ((C3_to_C2 + C3_to_C4 + C3_to_CCa3) * C3);
+        let COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES_a2_C3 =
+            ((C2_to_C3 * C2) + (C4_to_C3 * C4) + (c.CCa3_to_C3 * CCa3));
+        let a1_C4 = ((C4_to_C3 + c.fL + C4_to_CCa4) * C4);
+        let a2_C4 = ((C3_to_C4 * C3) + (c.gL * Open) + (c.CCa4_to_C4 * CCa4));
+        let yCa_inf = (((c.a1_Cainf / (n(1.0) + exp(((V + n(28.5)) / n(7.8))))) + n(1.0)) - c.a1_Cainf);
+        let tau_yCa = (n(1.0)
+            / ((n(0.00336336209452) / (n(0.5) + exp((V / c.k__12))))
+                + (n(0.00779046570737) * exp((V / c.k__13)))));
+        let alpha_act43 = (c.alphaa0Kv43 * exp((c.aaKv43 * V)));
+        let beta_act43 = (c.betaa0Kv43 * exp((c.k__14 * V)));
+        let alpha_inact43 = (c.alphai0Kv43 * exp((c.k__15 * V)));
+        let beta_inact43 = (c.betai0Kv43 * exp((c.biKv43 * V)));
+        let C0Kv43_to_C1Kv43 = (n(4.0) * alpha_act43);
+        let C1Kv43_to_C2Kv43 = (n(3.0) * alpha_act43);
+        let C2Kv43_to_C3Kv43 = (n(2.0) * alpha_act43);
+        let C3Kv43_to_OKv43 = alpha_act43;
+        let CI0Kv43_to_CI1Kv43 = (n(4.0) * c.b1Kv43 * alpha_act43);
+        let CI1Kv43_to_CI2Kv43 = ((n(3.0) * c.b2Kv43 * alpha_act43) / c.b1Kv43);
+        let CI2Kv43_to_CI3Kv43 = ((n(2.0) * c.b3Kv43 * alpha_act43) / c.b2Kv43);
+        let CI3Kv43_to_OIKv43 = ((c.b4Kv43 * alpha_act43) / c.b3Kv43);
+        let C1Kv43_to_C0Kv43 = beta_act43;
+        let C2Kv43_to_C1Kv43 = (n(2.0) * beta_act43);
+        let C3Kv43_to_C2Kv43 = (n(3.0) * beta_act43);
+        let OKv43_to_C3Kv43 = (n(4.0) * beta_act43);
+        let CI1Kv43_to_CI0Kv43 = (beta_act43 / c.f1Kv43);
+        let CI2Kv43_to_CI1Kv43 = ((n(2.0) * c.f1Kv43 * beta_act43) / c.f2Kv43);
+        let CI3Kv43_to_CI2Kv43 = ((n(3.0) * c.f2Kv43 * beta_act43) / c.f3Kv43);
+        let OIKv43_to_CI3Kv43 = ((n(4.0) * c.f3Kv43 * beta_act43) / c.f4Kv43);
+        let C0Kv43_to_CI0Kv43 = beta_inact43;
+        let C1Kv43_to_CI1Kv43 = (c.f1Kv43 * beta_inact43);
+        let C2Kv43_to_CI2Kv43 = (c.f2Kv43 * beta_inact43);
+        let C3Kv43_to_CI3Kv43 = (c.f3Kv43 * beta_inact43);
+        let OKv43_to_OIKv43 = (c.f4Kv43 * beta_inact43);
+        let CI0Kv43_to_C0Kv43 = alpha_inact43;
+        let CI1Kv43_to_C1Kv43 = (alpha_inact43 / c.b1Kv43);
+        let CI2Kv43_to_C2Kv43 = (alpha_inact43 / c.b2Kv43);
+        let CI3Kv43_to_C3Kv43 = (alpha_inact43 / c.b3Kv43);
+        let OIKv43_to_OKv43 = (alpha_inact43 / c.b4Kv43);
+        let a1_C043 = ((C0Kv43_to_C1Kv43 + C0Kv43_to_CI0Kv43) * C0Kv43);
+        let a2_C043 = ((C1Kv43_to_C0Kv43 * C1Kv43) + (CI0Kv43_to_C0Kv43 * CI0Kv43));
+        let a1_C143 = ((C1Kv43_to_C2Kv43 + C1Kv43_to_C0Kv43 + C1Kv43_to_CI1Kv43) * C1Kv43);
+        let a2_C143 =
+            ((C2Kv43_to_C1Kv43 * C2Kv43) + (CI1Kv43_to_C1Kv43 * CI1Kv43) + (C0Kv43_to_C1Kv43 * C0Kv43));
+        let a1_C243 = ((C2Kv43_to_C3Kv43 + C2Kv43_to_C1Kv43 + C2Kv43_to_CI2Kv43) * C2Kv43);
+        let a2_C243 =
+            ((C3Kv43_to_C2Kv43 * C3Kv43) + (CI2Kv43_to_C2Kv43 * CI2Kv43) + (C1Kv43_to_C2Kv43 * C1Kv43));
+        let a1_C343 = ((C3Kv43_to_OKv43 + C3Kv43_to_C2Kv43 + C3Kv43_to_CI3Kv43) * C3Kv43);
+        let a2_C343 =
+            ((OKv43_to_C3Kv43 * OKv43) + (CI3Kv43_to_C3Kv43 * CI3Kv43) + (C2Kv43_to_C3Kv43 * C2Kv43));
+        let a1_O43 = ((OKv43_to_C3Kv43 + OKv43_to_OIKv43) * OKv43);
+        let a2_O43 = ((C3Kv43_to_OKv43 * C3Kv43) + (OIKv43_to_OKv43 * OIKv43));
+        let a1_I043 = ((CI0Kv43_to_C0Kv43 + CI0Kv43_to_CI1Kv43) * CI0Kv43);
+        let a2_I043 = ((C0Kv43_to_CI0Kv43 * C0Kv43) + (CI1Kv43_to_CI0Kv43 * CI1Kv43));
+        let a1_I143 = ((CI1Kv43_to_CI2Kv43 + CI1Kv43_to_C1Kv43 + CI1Kv43_to_CI0Kv43) * CI1Kv43);
+        let a2_I143 =
+            ((CI2Kv43_to_CI1Kv43 * CI2Kv43) + (C1Kv43_to_CI1Kv43 * C1Kv43) + (CI0Kv43_to_CI1Kv43 * CI0Kv43));
+        let a1_I243 = ((CI2Kv43_to_CI3Kv43 + CI2Kv43_to_C2Kv43 + CI2Kv43_to_CI1Kv43) * CI2Kv43);
+        let a2_I243 =
+            ((CI3Kv43_to_CI2Kv43 * CI3Kv43) + (C2Kv43_to_CI2Kv43 * C2Kv43) + (CI1Kv43_to_CI2Kv43 * CI1Kv43));
+        let a1_I343 = ((CI3Kv43_to_OIKv43 + CI3Kv43_to_C3Kv43 + CI3Kv43_to_CI2Kv43) * CI3Kv43);
+        let a2_I343 =
+            ((OIKv43_to_CI3Kv43 * OIKv43) + (C3Kv43_to_CI3Kv43 * C3Kv43) + (CI2Kv43_to_CI3Kv43 * CI2Kv43));
+        let a1_OI43 = ((OIKv43_to_OKv43 + OIKv43_to_CI3Kv43) * OIKv43);
+        let a2_OI43 = ((OKv43_to_OIKv43 * OKv43) + (CI3Kv43_to_OIKv43 * CI3Kv43));
+        let alpha_act14 = (c.alphaa0Kv14 * exp((c.aaKv14 * V)));
+        let beta_act14 = (c.betaa0Kv14 * exp((c.k__16 * V)));
+        let C0Kv14_to_C1Kv14 = (n(4.0) * alpha_act14);
+        let C1Kv14_to_C2Kv14 = (n(3.0) * alpha_act14);
+        let C2Kv14_to_C3Kv14 = (n(2.0) * alpha_act14);
+        let C3Kv14_to_OKv14 = alpha_act14;
+        let CI0Kv14_to_CI1Kv14 = (n(4.0) * c.b1Kv14 * alpha_act14);
+        let CI1Kv14_to_CI2Kv14 = ((n(3.0) * c.b2Kv14 * alpha_act14) / c.b1Kv14);
+        let CI2Kv14_to_CI3Kv14 = ((n(2.0) * c.b3Kv14 * alpha_act14) / c.b2Kv14);
+        let CI3Kv14_to_OIKv14 = ((c.b4Kv14 * alpha_act14) / c.b3Kv14);
+        let C1Kv14_to_C0Kv14 = beta_act14;
+        let C2Kv14_to_C1Kv14 = (n(2.0) * beta_act14);
+        let C3Kv14_to_C2Kv14 = (n(3.0) * beta_act14);
+        let OKv14_to_C3Kv14 = (n(4.0) * beta_act14);
+        let CI1Kv14_to_CI0Kv14 = (beta_act14 / c.f1Kv14);
+        let CI2Kv14_to_CI1Kv14 = ((n(2.0) * c.f1Kv14 * beta_act14) / c.f2Kv14);
+        let CI3Kv14_to_CI2Kv14 = ((n(3.0) * c.f2Kv14 * beta_act14) / c.f3Kv14);
+        let OIKv14_to_CI3Kv14 = ((n(4.0) * c.f3Kv14 * beta_act14) / c.f4Kv14);
+        let COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES_a1_C0 =
+            ((C0Kv14_to_C1Kv14 + c.C0Kv14_to_CI0Kv14) * C0Kv14);
+        let COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES_a2_C0 =
+            ((C1Kv14_to_C0Kv14 * C1Kv14) + (c.CI0Kv14_to_C0Kv14 * CI0Kv14));
+        let COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES_a1_C1 =
+            ((C1Kv14_to_C2Kv14 + C1Kv14_to_C0Kv14 + c.C1Kv14_to_CI1Kv14) * C1Kv14);
+        let COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES_a2_C1 =
+            ((C2Kv14_to_C1Kv14 * C2Kv14) + (c.CI1Kv14_to_C1Kv14 * CI1Kv14) + (C0Kv14_to_C1Kv14 * C0Kv14));
+        let COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES_a1_C2 =
+            ((C2Kv14_to_C3Kv14 + C2Kv14_to_C1Kv14 + c.C2Kv14_to_CI2Kv14) * C2Kv14);
+        let COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES_a2_C2 =
+            ((C3Kv14_to_C2Kv14 * C3Kv14) + (c.CI2Kv14_to_C2Kv14 * CI2Kv14) + (C1Kv14_to_C2Kv14 * C1Kv14));
+        let COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES_a1_C3 =
+            ((C3Kv14_to_OKv14 + C3Kv14_to_C2Kv14 + c.C3Kv14_to_CI3Kv14) * C3Kv14);
+        let COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES_a2_C3 =
+            ((OKv14_to_C3Kv14 * OKv14) + (c.CI3Kv14_to_C3Kv14 * CI3Kv14) + (C2Kv14_to_C3Kv14 * C2Kv14));
+        let COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES_a1_O =
+            ((OKv14_to_C3Kv14 + c.OKv14_to_OIKv14) * OKv14);
+        let COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES_a2_O =
+            ((C3Kv14_to_OKv14 * C3Kv14) + (c.OIKv14_to_OKv14 * OIKv14));
+        let a1_CI0 = ((c.CI0Kv14_to_C0Kv14 + CI0Kv14_to_CI1Kv14) * CI0Kv14);
+        let a2_CI0 = ((c.C0Kv14_to_CI0Kv14 * C0Kv14) + (CI1Kv14_to_CI0Kv14 * CI1Kv14));
+        let a1_CI1 = ((CI1Kv14_to_CI2Kv14 + c.CI1Kv14_to_C1Kv14 + CI1Kv14_to_CI0Kv14) * CI1Kv14);
+        let a2_CI1 = ((CI2Kv14_to_CI1Kv14 * CI2Kv14)
+            + (c.C1Kv14_to_CI1Kv14 * C1Kv14)
+            + (CI0Kv14_to_CI1Kv14 * CI0Kv14));
+        let a1_CI2 = ((CI2Kv14_to_CI3Kv14 + c.CI2Kv14_to_C2Kv14 + CI2Kv14_to_CI1Kv14) * CI2Kv14);
+        let a2_CI2 = ((CI3Kv14_to_CI2Kv14 * CI3Kv14)
+            + (c.C2Kv14_to_CI2Kv14 * C2Kv14)
+            + (CI1Kv14_to_CI2Kv14 * CI1Kv14));
+        let a1_CI3 = ((CI3Kv14_to_OIKv14 + c.CI3Kv14_to_C3Kv14 + CI3Kv14_to_CI2Kv14) * CI3Kv14);
+        let a2_CI3 =
+            ((OIKv14_to_CI3Kv14 * OIKv14) + (c.C3Kv14_to_CI3Kv14 * C3Kv14) + (CI2Kv14_to_CI3Kv14 * CI2Kv14));
+        let a1_OI = ((c.OIKv14_to_OKv14 + OIKv14_to_CI3Kv14) * OIKv14);
+        let a2_OI = ((c.OKv14_to_OIKv14 * OKv14) + (CI3Kv14_to_OIKv14 * CI3Kv14));
+        let alpha1 =
+            (c.Temp_Scale * c.KToverH * exp((c.k__17 + c.k__18 + ((n(0.286374268596235) * V) / c.RTNaF))));
+        let beta1 = (c.Temp_Scale * c.KToverH * exp((c.k__19 + c.k__20 + ((c.k__21 * V) / c.RTNaF))));
+        let gamma1 =
+            (c.Temp_Scale * c.KToverH * exp((c.k__22 + c.k__23 + ((n(2.78084918596045) * V) / c.RTNaF))));
+        let Delta1 = (c.Temp_Scale * c.KToverH * exp((c.k__24 + c.k__25 + ((c.k__26 * V) / c.RTNaF))));
+        let On =
+            (c.Temp_Scale * c.KToverH * exp((c.k__27 + c.k__28 + ((n(0.288816042743232) * V) / c.RTNaF))));
+        let Of =
+            (c.Temp_Scale * c.KToverH * exp((c.k__29 + c.k__30 + ((n(0.0684861993100685) * V) / c.RTNaF))));
+        let GammaGamma =
+            (c.Temp_Scale * c.KToverH * exp((c.k__31 + c.k__32 + ((n(0.764126011745707) * V) / c.RTNaF))));
+        let DeltaDelta = (c.Temp_Scale * c.KToverH * exp((c.k__33 + c.k__34 + ((c.k__35 * V) / c.RTNaF))));
+        let rho =
+            (c.Temp_Scale * c.KToverH * exp((c.k__36 + c.k__37 + ((n(2.1360043702126) * V) / c.RTNaF))));
+        let mu = (c.Temp_Scale * c.KToverH * exp((c.k__38 + c.k__39 + ((c.k__40 * V) / c.RTNaF))));
+        let k12 = (n(4.0) * alpha1);
+        let k23 = (n(3.0) * alpha1);
+        let k34 = (n(2.0) * alpha1);
+        let k45 = alpha1;
+        let k56 = gamma1;
+        let k89 = (k12 * c.parameter_a);
+        let k910 = (k23 * c.parameter_a);
+        let k1011 = (k34 * c.parameter_a);
+        let k1112 = (k45 * c.parameter_a);
+        let k1213 = GammaGamma;
+        let k57 = rho;
+        let k21 = beta1;
+        let k32 = (n(2.0) * beta1);
+        let k43 = (n(3.0) * beta1);
+        let k54 = (n(4.0) * beta1);
+        let k65 = Delta1;
+        let k98 = (k21 / c.parameter_a);
+        let k109 = (k32 / c.parameter_a);
+        let k1110 = (k43 / c.parameter_a);
+        let k1211 = (k54 / c.parameter_a);
+        let k1312 = DeltaDelta;
+        let k75 = mu;
+        let k136 = Of;
+        let k613 = On;
+        let C1H_to_C2H = (c.T_Const_HERG * c.A0_HERG * exp((c.B0_HERG * V)));
+        let C2H_to_C1H = (c.T_Const_HERG * c.A1_HERG * exp((c.B1_HERG * V)));
+        let C3H_to_OH = (c.T_Const_HERG * c.A2_HERG * exp((c.B2_HERG * V)));
+        let OH_to_C3H = (c.T_Const_HERG * c.A3_HERG * exp((c.B3_HERG * V)));
+        let OH_to_IH = (c.T_Const_HERG * c.A4_HERG * exp((c.B4_HERG * V)));
+        let IH_to_OH = (c.T_Const_HERG * c.A5_HERG * exp((c.B5_HERG * V)));
+        let C3H_to_IH = (c.T_Const_HERG * c.A6_HERG * exp((c.B6_HERG * V)));
+        let IH_to_C3H = ((OH_to_C3H * IH_to_OH * C3H_to_IH) / (C3H_to_OH * OH_to_IH));
+        let IKr_a1_C2 = ((C1H_to_C2H * C1Herg) + (c.C3H_to_C2H * C3Herg));
+        let IKr_a2_C2 = ((C2H_to_C1H + c.C2H_to_C3H) * C2Herg);
+        let IKr_a1_C3 = ((c.C2H_to_C3H * C2Herg) + (OH_to_C3H * OHerg) + (IH_to_C3H * IHerg));
+        let IKr_a2_C3 = ((C3H_to_IH + C3H_to_OH + c.C3H_to_C2H) * C3Herg);
+        let IKr_a1_O = ((C3H_to_OH * C3Herg) + (IH_to_OH * IHerg));
+        let IKr_a2_O = ((OH_to_C3H + OH_to_IH) * OHerg);
+        let a1_I = ((C3H_to_IH * C3Herg) + (OH_to_IH * OHerg));
+        let a2_I = ((IH_to_C3H + IH_to_OH) * IHerg);
+        let O1ks_O2ks = (n(0.00767254363063) * exp((n(0.08662945914655) * V)));
+        let O1ks_C1ks = (n(0.00700806628929) * exp((c.k__41 * V)));
+        let O2ks_O1ks = (n(0.00379737998368) * exp((c.k__42 * V)));
+        let C1ks_C0ks = (n(0.2162557589585) * exp((c.k__43 * V)));
+        let Nai__dt = (c.k__44
+            * (INa + INab + (n(3.0) * (INaCa + INaK)) + IKv14_Na)
+            * c.COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES_a1);
+        let Ki__dt = (c.k__44
+            * (((IKr + IKs + IK1 + ICaK + c.i_Stim) - (n(2.0) * INaK)) + IKv43 + IKv14_K)
+            * c.COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES_a1);
+        let Cai__dt = (beta_i
+            * (((Jxfer - Jup) - Jtrpn)
+                - (((ICab - (n(2.0) * INaCa)) + IpCa)
+                    * n(0.5)
+                    * c.COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES_a1)));
+        let CaSS__dt = (beta_SS
+            * ((((Jrel * c.VJSR) / c.VSS) - ((Jxfer * c.Vmyo) / c.VSS))
+                - (ICa * c.COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES_a2)));
+        let CaJSR__dt = (beta_JSR * (Jtr - Jrel));
+        let CaNSR__dt = (((Jup * c.Vmyo) / c.VNSR) - ((Jtr * c.VJSR) / c.VNSR));
+        let V__dt = (-i_tot);
+        let LTRPNCa__dt = dLTRPNCa;
+        let HTRPNCa__dt = dHTRPNCa;
+        let C1_RyR__dt = dC1_RyR;
+        let O2_RyR__dt = dO2_RyR;
+        let C2_RyR__dt = dC2_RyR;
+        let O1_RyR__dt = dO1_RyR;
+        let C0__dt = (COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES_a2_C0
+            - COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES_a1_C0);
+        let C1__dt = (COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES_a2_C1
+            - COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES_a1_C1);
+        let C2__dt = (COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES_a2_C2
+            - COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES_a1_C2);
+        let C3__dt = (COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES_a2_C3
+            - COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES_a1_C3);
+        let C4__dt = (a2_C4 - a1_C4);
+        let CCa0__dt = (a2_Ca0 - a1_Ca0);
+        let CCa1__dt = (a2_Ca1 - a1_Ca1);
+        let CCa2__dt = (a2_Ca2 - a1_Ca2);
+        let CCa3__dt = (a2_Ca3 - a1_Ca3);
+        let CCa4__dt = (a2_Ca4 - a1_Ca4);
+        let Open__dt = ((c.fL * C4) - (c.gL * Open));
+        let yCa__dt = ((yCa_inf - yCa) / tau_yCa);
+        let C0Kv43__dt = (a2_C043 - a1_C043);
+        let C1Kv43__dt = (a2_C143 - a1_C143);
+        let C2Kv43__dt = (a2_C243 - a1_C243);
+        let C3Kv43__dt = (a2_C343 - a1_C343);
+        let OKv43__dt = (a2_O43 - a1_O43);
+        let CI0Kv43__dt = (a2_I043 - a1_I043);
+        let CI1Kv43__dt = (a2_I143 - a1_I143);
+        let CI2Kv43__dt = (a2_I243 - a1_I243);
+        let CI3Kv43__dt = (a2_I343 - a1_I343);
+        let OIKv43__dt = (a2_OI43 - a1_OI43);
+        let C0Kv14__dt = (COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES_a2_C0
+            - COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES_a1_C0);
+        let C1Kv14__dt = (COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES_a2_C1
+            - COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES_a1_C1);
+        let C2Kv14__dt = (COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES_a2_C2
+            - COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES_a1_C2);
+        let C3Kv14__dt = (COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES_a2_C3
+            - COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES_a1_C3);
+        let OKv14__dt = (COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES_a2_O
+            - COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES_a1_O);
+        let CI0Kv14__dt = (a2_CI0 - a1_CI0);
+        let CI1Kv14__dt = (a2_CI1 - a1_CI1);
+        let CI2Kv14__dt = (a2_CI2 - a1_CI2);
+        let CI3Kv14__dt = (a2_CI3 - a1_CI3);
+        let OIKv14__dt = (a2_OI - a1_OI);
+        let na1__dt = (((-(c.k18 + k12)) * na1) + (k21 * na2) + (c.k81 * na8));
+        let na2__dt = (((k12 * na1) - ((k21 + k23 + c.k29) * na2)) + (k32 * na3) + (c.k92 * na9));
+        let na3__dt = (((k23 * na2) - ((k32 + k34 + c.k310) * na3)) + (k43 * na4) + (c.k103 * na10));
+        let na4__dt = (((k34 * na3) - ((k43 + k45 + c.k411) * na4)) + (k54 * na5) + (c.k114 * na11));
+        let na5__dt = (((k45 * na4) - ((k54 + k56 + k57 + c.k512) * na5))
+            + (k65 * na6)
+            + (k75 * na7)
+            + (c.k125 * na12));
+        let na6__dt = (((k56 * na5) - ((k65 + c.k67 + k613) * na6)) + (c.k76 * na7) + (k136 * na13));
+        let na7__dt = (((k57 * na5) + (c.k67 * na6)) - ((k75 + c.k76) * na7));
+        let na8__dt = (((c.k18 * na1) - ((c.k81 + k89) * na8)) + (k98 * na9));
+        let na9__dt = ((((c.k29 * na2) + (k89 * na8)) - ((k98 + c.k92 + k910) * na9)) + (k109 * na10));
+        let na10__dt =
+            ((((c.k310 * na3) + (k910 * na9)) - ((k1011 + c.k103 + k109) * na10)) + (k1110 * na11));
+        let na11__dt =
+            ((((c.k411 * na4) + (k1011 * na10)) - ((k1110 + c.k114 + k1112) * na11)) + (k1211 * na12));
+        let na12__dt =
+            ((((c.k512 * na5) + (k1112 * na11)) - ((k1211 + c.k125 + k1213) * na12)) + (k1312 * na13));
+        let na13__dt = (((k613 * na6) + (k1213 * na12)) - ((k1312 + k136) * na13));
+        let C1Herg__dt = ((C2H_to_C1H * C2Herg) - (C1H_to_C2H * C1Herg));
+        let C2Herg__dt = (IKr_a1_C2 - IKr_a2_C2);
+        let C3Herg__dt = (IKr_a1_C3 - IKr_a2_C3);
+        let OHerg__dt = (IKr_a1_O - IKr_a2_O);
+        let IHerg__dt = (a1_I - a2_I);
+        let C0ks__dt = ((c.k__45 * C0ks) + (C1ks_C0ks * C1ks));
+        let C1ks__dt = (((c.C0ks_C1ks * C0ks) - ((C1ks_C0ks + c.C1ks_O1ks) * C1ks)) + (O1ks_C1ks * O1ks));
+        let O1ks__dt = (((c.C1ks_O1ks * C1ks) - ((O1ks_C1ks + O1ks_O2ks) * O1ks)) + (O2ks_O1ks * O2ks));
+        let O2ks__dt = ((O1ks_O2ks * O1ks) - (O2ks_O1ks * O2ks));
+        let dt = c.dt;
+        // Markov block 0: backward Euler, (I - dt A) delta = dt f.
+        let b0_0_0 = (-dt).mul_add((c.k__10 * pow((CaSS * n(1000.0)), c.ncoop)), n(1.0));
+        let b0_0_3 = -(dt * c.kaminus);
+        let b0_r0 = dt * C1_RyR__dt;
+        let b0_1_1 = (-dt).mul_add(c.k__57, n(1.0));
+        let b0_1_3 = -(dt * (c.kbplus * pow((CaSS * n(1000.0)), c.mcoop)));
+        let b0_r1 = dt * O2_RyR__dt;
+        let b0_2_2 = (-dt).mul_add(c.k__58, n(1.0));
+        let b0_2_3 = -(dt * c.kcplus);
+        let b0_r2 = dt * C2_RyR__dt;
+        let b0_3_0 = -(dt * (-(c.k__10 * pow((CaSS * n(1000.0)), c.ncoop))));
+        let b0_3_1 = -(dt * c.k__59);
+        let b0_3_2 = -(dt * c.k__60);
+        let b0_3_3 = (-dt)
+            .mul_add((-((c.kaminus + (c.kbplus * pow((CaSS * n(1000.0)), c.mcoop))) + c.kcplus)), n(1.0));
+        let b0_r3 = dt * O1_RyR__dt;
+        let l = b0_3_0 / b0_0_0;
+        let b0_3_3 = (-l).mul_add(b0_0_3, b0_3_3);
+        let b0_r3 = (-l).mul_add(b0_r0, b0_r3);
+        let l = b0_3_1 / b0_1_1;
+        let b0_3_3 = (-l).mul_add(b0_1_3, b0_3_3);
+        let b0_r3 = (-l).mul_add(b0_r1, b0_r3);
+        let l = b0_3_2 / b0_2_2;
+        let b0_3_3 = (-l).mul_add(b0_2_3, b0_3_3);
+        let b0_r3 = (-l).mul_add(b0_r2, b0_r3);
+        let b0_x3 = b0_r3 / b0_3_3;
+        let b0_x2 = (-b0_2_3).mul_add(b0_x3, b0_r2) / b0_2_2;
+        let b0_x1 = (-b0_1_3).mul_add(b0_x3, b0_r1) / b0_1_1;
+        let b0_x0 = (-b0_0_3).mul_add(b0_x3, b0_r0) / b0_0_0;
+        // Markov block 1: backward Euler, (I - dt A) delta = dt f.
+        let b1_0_0 = (-dt).mul_add((-(C0_to_C1 + C0_to_CCa0)), n(1.0));
+        let b1_0_1 = -(dt * C1_to_C0);
+        let b1_0_5 = -(dt * c.CCa0_to_C0);
+        let b1_r0 = dt * C0__dt;
+        let b1_1_0 = -(dt * C0_to_C1);
+        let b1_1_1 = (-dt).mul_add((-(C1_to_C0 + C1_to_C2 + C1_to_CCa1)), n(1.0));
+        let b1_1_2 = -(dt * C2_to_C1);
+        let b1_1_6 = -(dt * c.CCa1_to_C1);
+        let b1_r1 = dt * C1__dt;
+        let b1_2_1 = -(dt * C1_to_C2);
+        let b1_2_2 = (-dt).mul_add((-(C2_to_C1 + C2_to_C3 + C2_to_CCa2)), n(1.0));
+        let b1_2_3 = -(dt * C3_to_C2);
+        let b1_2_7 = -(dt * c.CCa2_to_C2);
+        let b1_r2 = dt * C2__dt;
+        let b1_3_2 = -(dt * C2_to_C3);
+        let b1_3_3 = (-dt).mul_add((-(C3_to_C2 + C3_to_C4 + C3_to_CCa3)), n(1.0));
+        let b1_3_4 = -(dt * C4_to_C3);
+        let b1_3_8 = -(dt * c.CCa3_to_C3);
+        let b1_r3 = dt * C3__dt;
+        let b1_4_3 = -(dt * C3_to_C4);
+        let b1_4_4 = (-dt).mul_add((-(C4_to_C3 + c.fL + C4_to_CCa4)), n(1.0));
+        let b1_4_9 = -(dt * c.CCa4_to_C4);
+        let b1_4_10 = -(dt * c.gL);
+        let b1_r4 = dt * C4__dt;
+        let b1_5_0 = -(dt * C0_to_CCa0);
+        let b1_5_5 = (-dt).mul_add((-(CCa0_to_CCa1 + c.CCa0_to_C0)), n(1.0));
+        let b1_5_6 = -(dt * CCa1_to_CCa0);
+        let b1_r5 = dt * CCa0__dt;
+        let b1_6_1 = -(dt * C1_to_CCa1);
+        let b1_6_5 = -(dt * CCa0_to_CCa1);
+        let b1_6_6 = (-dt).mul_add((-(CCa1_to_CCa0 + CCa1_to_CCa2 + c.CCa1_to_C1)), n(1.0));
+        let b1_6_7 = -(dt * CCa2_to_CCa1);
+        let b1_r6 = dt * CCa1__dt;
+        let b1_7_2 = -(dt * C2_to_CCa2);
+        let b1_7_6 = -(dt * CCa1_to_CCa2);
+        let b1_7_7 = (-dt).mul_add((-(CCa2_to_CCa1 + CCa2_to_CCa3 + c.CCa2_to_C2)), n(1.0));
+        let b1_7_8 = -(dt * CCa3_to_CCa2);
+        let b1_r7 = dt * CCa2__dt;
+        let b1_8_3 = -(dt * C3_to_CCa3);
+        let b1_8_7 = -(dt * CCa2_to_CCa3);
+        let b1_8_8 = (-dt).mul_add((-(CCa3_to_CCa2 + CCa3_to_CCa4 + c.CCa3_to_C3)), n(1.0));
+        let b1_8_9 = -(dt * CCa4_to_CCa3);
+        let b1_r8 = dt * CCa3__dt;
+        let b1_9_4 = -(dt * C4_to_CCa4);
+        let b1_9_8 = -(dt * CCa3_to_CCa4);
+        let b1_9_9 = (-dt).mul_add((-(CCa4_to_CCa3 + c.CCa4_to_C4)), n(1.0));
+        let b1_r9 = dt * CCa4__dt;
+        let b1_10_4 = -(dt * c.fL);
+        let b1_10_10 = (-dt).mul_add(c.k__61, n(1.0));
+        let b1_r10 = dt * Open__dt;
+        let l = b1_1_0 / b1_0_0;
+        let b1_1_1 = (-l).mul_add(b1_0_1, b1_1_1);
+        let b1_1_5 = -(l * b1_0_5);
+        let b1_r1 = (-l).mul_add(b1_r0, b1_r1);
+        let l = b1_5_0 / b1_0_0;
+        let b1_5_1 = -(l * b1_0_1);
+        let b1_5_5 = (-l).mul_add(b1_0_5, b1_5_5);
+        let b1_r5 = (-l).mul_add(b1_r0, b1_r5);
+        let l = b1_2_1 / b1_1_1;
+        let b1_2_2 = (-l).mul_add(b1_1_2, b1_2_2);
+        let b1_2_5 = -(l * b1_1_5);
+        let b1_2_6 = -(l * b1_1_6);
+        let b1_r2 = (-l).mul_add(b1_r1, b1_r2);
+        let l = b1_5_1 / b1_1_1;
+        let b1_5_2 = -(l * b1_1_2);
+        let b1_5_5 = (-l).mul_add(b1_1_5, b1_5_5);
+        let b1_5_6 = (-l).mul_add(b1_1_6, b1_5_6);
+        let b1_r5 = (-l).mul_add(b1_r1, b1_r5);
+        let l = b1_6_1 / b1_1_1;
+        let b1_6_2 = -(l * b1_1_2);
+        let b1_6_5 = (-l).mul_add(b1_1_5, b1_6_5);
+        let b1_6_6 = (-l).mul_add(b1_1_6, b1_6_6);
+        let b1_r6 = (-l).mul_add(b1_r1, b1_r6);
+        let l = b1_3_2 / b1_2_2;
+        let b1_3_3 = (-l).mul_add(b1_2_3, b1_3_3);
+        let b1_3_5 = -(l * b1_2_5);
+        let b1_3_6 = -(l * b1_2_6);
+        let b1_3_7 = -(l * b1_2_7);
+        let b1_r3 = (-l).mul_add(b1_r2, b1_r3);
+        let l = b1_5_2 / b1_2_2;
+        let b1_5_3 = -(l * b1_2_3);
+        let b1_5_5 = (-l).mul_add(b1_2_5, b1_5_5);
+        let b1_5_6 = (-l).mul_add(b1_2_6, b1_5_6);
+        let b1_5_7 = -(l * b1_2_7);
+        let b1_r5 = (-l).mul_add(b1_r2, b1_r5);
+        let l = b1_6_2 / b1_2_2;
+        let b1_6_3 = -(l * b1_2_3);
+        let b1_6_5 = (-l).mul_add(b1_2_5, b1_6_5);
+        let b1_6_6 = (-l).mul_add(b1_2_6, b1_6_6);
+        let b1_6_7 = (-l).mul_add(b1_2_7, b1_6_7);
+        let b1_r6 = (-l).mul_add(b1_r2, b1_r6);
+        let l = b1_7_2 / b1_2_2;
+        let b1_7_3 = -(l * b1_2_3);
+        let b1_7_5 = -(l * b1_2_5);
+        let b1_7_6 = (-l).mul_add(b1_2_6, b1_7_6);
+        let b1_7_7 = (-l).mul_add(b1_2_7, b1_7_7);
+        let b1_r7 = (-l).mul_add(b1_r2, b1_r7);
+        let l = b1_4_3 / b1_3_3;
+        let b1_4_4 = (-l).mul_add(b1_3_4, b1_4_4);
+        let b1_4_5 = -(l * b1_3_5);
+        let b1_4_6 = -(l * b1_3_6);
+        let b1_4_7 = -(l * b1_3_7);
+        let b1_4_8 = -(l * b1_3_8);
+        let b1_r4 = (-l).mul_add(b1_r3, b1_r4);
+        let l = b1_5_3 / b1_3_3;
+        let b1_5_4 = -(l * b1_3_4);
+        let b1_5_5 = (-l).mul_add(b1_3_5, b1_5_5);
+        let b1_5_6 = (-l).mul_add(b1_3_6, b1_5_6);
+        let b1_5_7 = (-l).mul_add(b1_3_7, b1_5_7);
+        let b1_5_8 = -(l * b1_3_8);
+        let b1_r5 = (-l).mul_add(b1_r3, b1_r5);
+        let l = b1_6_3 / b1_3_3;
+        let b1_6_4 = -(l * b1_3_4);
+        let b1_6_5 = (-l).mul_add(b1_3_5, b1_6_5);
+        let b1_6_6 = (-l).mul_add(b1_3_6, b1_6_6);
+        let b1_6_7 = (-l).mul_add(b1_3_7, b1_6_7);
+        let b1_6_8 = -(l * b1_3_8);
+        let b1_r6 = (-l).mul_add(b1_r3, b1_r6);
+        let l = b1_7_3 / b1_3_3;
+        let b1_7_4 = -(l * b1_3_4);
+        let b1_7_5 = (-l).mul_add(b1_3_5, b1_7_5);
+        let b1_7_6 = (-l).mul_add(b1_3_6, b1_7_6);
+        let b1_7_7 = (-l).mul_add(b1_3_7, b1_7_7);
+        let b1_7_8 = (-l).mul_add(b1_3_8, b1_7_8);
+        let b1_r7 = (-l).mul_add(b1_r3, b1_r7);
+        let l = b1_8_3 / b1_3_3;
+        let b1_8_4 = -(l * b1_3_4);
+        let b1_8_5 = -(l * b1_3_5);
+        let b1_8_6 = -(l * b1_3_6);
+        let b1_8_7 = (-l).mul_add(b1_3_7, b1_8_7);
+        let b1_8_8 = (-l).mul_add(b1_3_8, b1_8_8);
+        let b1_r8 = (-l).mul_add(b1_r3, b1_r8);
+        let l = b1_5_4 / b1_4_4;
+        let b1_5_5 = (-l).mul_add(b1_4_5, b1_5_5);
+        let b1_5_6 = (-l).mul_add(b1_4_6, b1_5_6);
+        let b1_5_7 = (-l).mul_add(b1_4_7, b1_5_7);
+        let b1_5_8 = (-l).mul_add(b1_4_8, b1_5_8);
+        let b1_5_9 = -(l * b1_4_9);
+        let b1_5_10 = -(l * b1_4_10);
+        let b1_r5 = (-l).mul_add(b1_r4, b1_r5);
+        let l = b1_6_4 / b1_4_4;
+        let b1_6_5 = (-l).mul_add(b1_4_5, b1_6_5);
+        let b1_6_6 = (-l).mul_add(b1_4_6, b1_6_6);
+        let b1_6_7 = (-l).mul_add(b1_4_7, b1_6_7);
+        let b1_6_8 = (-l).mul_add(b1_4_8, b1_6_8);
+        let b1_6_9 = -(l * b1_4_9);
+        let b1_6_10 = -(l * b1_4_10);
+        let b1_r6 = (-l).mul_add(b1_r4, b1_r6);
+        let l = b1_7_4 / b1_4_4;
+        let b1_7_5 = (-l).mul_add(b1_4_5, b1_7_5);
+        let b1_7_6 = (-l).mul_add(b1_4_6, b1_7_6);
+        let b1_7_7 = (-l).mul_add(b1_4_7, b1_7_7);
+        let b1_7_8 = (-l).mul_add(b1_4_8, b1_7_8);
+        let b1_7_9 = -(l * b1_4_9);
+        let b1_7_10 = -(l * b1_4_10);
+        let b1_r7 = (-l).mul_add(b1_r4, b1_r7);
+        let l = b1_8_4 / b1_4_4;
+        let b1_8_5 = (-l).mul_add(b1_4_5, b1_8_5);
+        let b1_8_6 = (-l).mul_add(b1_4_6, b1_8_6);
+        let b1_8_7 = (-l).mul_add(b1_4_7, b1_8_7);
+        let b1_8_8 = (-l).mul_add(b1_4_8, b1_8_8);
+        let b1_8_9 = (-l).mul_add(b1_4_9, b1_8_9);
+        let b1_8_10 = -(l * b1_4_10);
+        let b1_r8 = (-l).mul_add(b1_r4, b1_r8);
+        let l = b1_9_4 / b1_4_4;
+        let b1_9_5 = -(l * b1_4_5);
+        let b1_9_6 = -(l * b1_4_6);
+        let b1_9_7 = -(l * b1_4_7);
+        let b1_9_8 = (-l).mul_add(b1_4_8, b1_9_8);
+        let b1_9_9 = (-l).mul_add(b1_4_9, b1_9_9);
+        let b1_9_10 = -(l * b1_4_10);
+        let b1_r9 = (-l).mul_add(b1_r4, b1_r9);
+        let l = b1_10_4 / b1_4_4;
+        let b1_10_5 = -(l * b1_4_5);
+        let b1_10_6 = -(l * b1_4_6);
+        let b1_10_7 = -(l * b1_4_7);
+        let b1_10_8 = -(l * b1_4_8);
+        let b1_10_9 = -(l * b1_4_9);
+        let b1_10_10 = (-l).mul_add(b1_4_10, b1_10_10);
+        let b1_r10 = (-l).mul_add(b1_r4, b1_r10);
+        let l = b1_6_5 / b1_5_5;
+        let b1_6_6 = (-l).mul_add(b1_5_6, b1_6_6);
+        let b1_6_7 = (-l).mul_add(b1_5_7, b1_6_7);
+        let b1_6_8 = (-l).mul_add(b1_5_8, b1_6_8);
+        let b1_6_9 = (-l).mul_add(b1_5_9, b1_6_9);
+        let b1_6_10 = (-l).mul_add(b1_5_10, b1_6_10);
+        let b1_r6 = (-l).mul_add(b1_r5, b1_r6);
+        let l = b1_7_5 / b1_5_5;
+        let b1_7_6 = (-l).mul_add(b1_5_6, b1_7_6);
+        let b1_7_7 = (-l).mul_add(b1_5_7, b1_7_7);
+        let b1_7_8 = (-l).mul_add(b1_5_8, b1_7_8);
+        let b1_7_9 = (-l).mul_add(b1_5_9, b1_7_9);
+        let b1_7_10 = (-l).mul_add(b1_5_10, b1_7_10);
+        let b1_r7 = (-l).mul_add(b1_r5, b1_r7);
+        let l = b1_8_5 / b1_5_5;
+        let b1_8_6 = (-l).mul_add(b1_5_6, b1_8_6);
+        let b1_8_7 = (-l).mul_add(b1_5_7, b1_8_7);
+        let b1_8_8 = (-l).mul_add(b1_5_8, b1_8_8);
+        let b1_8_9 = (-l).mul_add(b1_5_9, b1_8_9);
+        let b1_8_10 = (-l).mul_add(b1_5_10, b1_8_10);
+        let b1_r8 = (-l).mul_add(b1_r5, b1_r8);
+        let l = b1_9_5 / b1_5_5;
+        let b1_9_6 = (-l).mul_add(b1_5_6, b1_9_6);
+        let b1_9_7 = (-l).mul_add(b1_5_7, b1_9_7);
+        let b1_9_8 = (-l).mul_add(b1_5_8, b1_9_8);
+        let b1_9_9 = (-l).mul_add(b1_5_9, b1_9_9);
+        let b1_9_10 = (-l).mul_add(b1_5_10, b1_9_10);
+        let b1_r9 = (-l).mul_add(b1_r5, b1_r9);
+        let l = b1_10_5 / b1_5_5;
+        let b1_10_6 = (-l).mul_add(b1_5_6, b1_10_6);
+        let b1_10_7 = (-l).mul_add(b1_5_7, b1_10_7);
+        let b1_10_8 = (-l).mul_add(b1_5_8, b1_10_8);
+        let b1_10_9 = (-l).mul_add(b1_5_9, b1_10_9);
+        let b1_10_10 = (-l).mul_add(b1_5_10, b1_10_10);
+        let b1_r10 = (-l).mul_add(b1_r5, b1_r10);
+        let l = b1_7_6 / b1_6_6;
+        let b1_7_7 = (-l).mul_add(b1_6_7, b1_7_7);
+        let b1_7_8 = (-l).mul_add(b1_6_8, b1_7_8);
+        let b1_7_9 = (-l).mul_add(b1_6_9, b1_7_9);
+        let b1_7_10 = (-l).mul_add(b1_6_10, b1_7_10);
+        let b1_r7 = (-l).mul_add(b1_r6, b1_r7);
+        let l = b1_8_6 / b1_6_6;
+        let b1_8_7 = (-l).mul_add(b1_6_7, b1_8_7);
+        let b1_8_8 = (-l).mul_add(b1_6_8, b1_8_8);
+        let b1_8_9 = (-l).mul_add(b1_6_9, b1_8_9);
+        let b1_8_10 = (-l).mul_add(b1_6_10, b1_8_10);
+        let b1_r8 = (-l).mul_add(b1_r6, b1_r8);
+        let l = b1_9_6 / b1_6_6;
+        let b1_9_7 = (-l).mul_add(b1_6_7, b1_9_7);
+        let b1_9_8 = (-l).mul_add(b1_6_8, b1_9_8);
+        let b1_9_9 = (-l).mul_add(b1_6_9, b1_9_9);
+        let b1_9_10 = (-l).mul_add(b1_6_10, b1_9_10);
+        let b1_r9 = (-l).mul_add(b1_r6, b1_r9);
+        let l = b1_10_6 / b1_6_6;
+        let b1_10_7 = (-l).mul_add(b1_6_7, b1_10_7);
+        let b1_10_8 = (-l).mul_add(b1_6_8, b1_10_8);
+        let b1_10_9 = (-l).mul_add(b1_6_9, b1_10_9);
+        let b1_10_10 = (-l).mul_add(b1_6_10, b1_10_10);
+        let b1_r10 = (-l).mul_add(b1_r6, b1_r10);
+        let l = b1_8_7 / b1_7_7;
+        let b1_8_8 = (-l).mul_add(b1_7_8, b1_8_8);
+        let b1_8_9 = (-l).mul_add(b1_7_9, b1_8_9);
+        let b1_8_10 = (-l).mul_add(b1_7_10, b1_8_10);
+        let b1_r8 = (-l).mul_add(b1_r7, b1_r8);
+        let l = b1_9_7 / b1_7_7;
+        let b1_9_8 = (-l).mul_add(b1_7_8, b1_9_8);
+        let b1_9_9 = (-l).mul_add(b1_7_9, b1_9_9);
+        let b1_9_10 = (-l).mul_add(b1_7_10, b1_9_10);
+        let b1_r9 = (-l).mul_add(b1_r7, b1_r9);
+        let l = b1_10_7 / b1_7_7;
+        let b1_10_8 = (-l).mul_add(b1_7_8, b1_10_8);
+        let b1_10_9 = (-l).mul_add(b1_7_9, b1_10_9);
+        let b1_10_10 = (-l).mul_add(b1_7_10, b1_10_10);
+        let b1_r10 = (-l).mul_add(b1_r7, b1_r10);
+        let l = b1_9_8 / b1_8_8;
+        let b1_9_9 = (-l).mul_add(b1_8_9, b1_9_9);
+        let b1_9_10 = (-l).mul_add(b1_8_10, b1_9_10);
+        let b1_r9 = (-l).mul_add(b1_r8, b1_r9);
+        let l = b1_10_8 / b1_8_8;
+        let b1_10_9 = (-l).mul_add(b1_8_9, b1_10_9);
+        let b1_10_10 = (-l).mul_add(b1_8_10, b1_10_10);
+        let b1_r10 = (-l).mul_add(b1_r8, b1_r10);
+        let l = b1_10_9 / b1_9_9;
+        let b1_10_10 = (-l).mul_add(b1_9_10, b1_10_10);
+        let b1_r10 = (-l).mul_add(b1_r9, b1_r10);
+        let b1_x10 = b1_r10 / b1_10_10;
+        let b1_x9 = (-b1_9_10).mul_add(b1_x10, b1_r9) / b1_9_9;
+        let b1_x8 = (-b1_8_10).mul_add(b1_x10, (-b1_8_9).mul_add(b1_x9, b1_r8)) / b1_8_8;
+        let b1_x7 =
+            (-b1_7_10).mul_add(b1_x10, (-b1_7_9).mul_add(b1_x9, (-b1_7_8).mul_add(b1_x8, b1_r7))) / b1_7_7;
+        let b1_x6 = (-b1_6_10).mul_add(
+            b1_x10,
+            (-b1_6_9).mul_add(b1_x9, (-b1_6_8).mul_add(b1_x8, (-b1_6_7).mul_add(b1_x7, b1_r6))),
+        ) / b1_6_6;
+        let b1_x5 = (-b1_5_10).mul_add(
+            b1_x10,
+            (-b1_5_9).mul_add(
+                b1_x9,
+                (-b1_5_8).mul_add(b1_x8, (-b1_5_7).mul_add(b1_x7, (-b1_5_6).mul_add(b1_x6, b1_r5))),
+            ),
+        ) / b1_5_5;
+        let b1_x4 = (-b1_4_10).mul_add(
+            b1_x10,
+            (-b1_4_9).mul_add(
+                b1_x9,
+                (-b1_4_8).mul_add(
+                    b1_x8,
+                    (-b1_4_7).mul_add(b1_x7, (-b1_4_6).mul_add(b1_x6, (-b1_4_5).mul_add(b1_x5, b1_r4))),
+                ),
+            ),
+        ) / b1_4_4;
+        let b1_x3 = (-b1_3_8).mul_add(
+            b1_x8,
+            (-b1_3_7).mul_add(
+                b1_x7,
+                (-b1_3_6).mul_add(b1_x6, (-b1_3_5).mul_add(b1_x5, (-b1_3_4).mul_add(b1_x4, b1_r3))),
+            ),
+        ) / b1_3_3;
+        let b1_x2 = (-b1_2_7).mul_add(
+            b1_x7,
+            (-b1_2_6).mul_add(b1_x6, (-b1_2_5).mul_add(b1_x5, (-b1_2_3).mul_add(b1_x3, b1_r2))),
+        ) / b1_2_2;
+        let b1_x1 =
+            (-b1_1_6).mul_add(b1_x6, (-b1_1_5).mul_add(b1_x5, (-b1_1_2).mul_add(b1_x2, b1_r1))) / b1_1_1;
+        let b1_x0 = (-b1_0_5).mul_add(b1_x5, (-b1_0_1).mul_add(b1_x1, b1_r0)) / b1_0_0;
+        // Markov block 2: backward Euler, (I - dt A) delta = dt f.
+        let b2_0_0 = (-dt).mul_add((-(C0Kv43_to_C1Kv43 + C0Kv43_to_CI0Kv43)), n(1.0));
+        let b2_0_1 = -(dt * C1Kv43_to_C0Kv43);
+        let b2_0_5 = -(dt * CI0Kv43_to_C0Kv43);
+        let b2_r0 = dt * C0Kv43__dt;
+        let b2_1_0 = -(dt * C0Kv43_to_C1Kv43);
+        let b2_1_1 = (-dt).mul_add((-(C1Kv43_to_C2Kv43 + C1Kv43_to_C0Kv43 + C1Kv43_to_CI1Kv43)), n(1.0));
+        let b2_1_2 = -(dt * C2Kv43_to_C1Kv43);
+        let b2_1_6 = -(dt * CI1Kv43_to_C1Kv43);
+        let b2_r1 = dt * C1Kv43__dt;
+        let b2_2_1 = -(dt * C1Kv43_to_C2Kv43);
+        let b2_2_2 = (-dt).mul_add((-(C2Kv43_to_C3Kv43 + C2Kv43_to_C1Kv43 + C2Kv43_to_CI2Kv43)), n(1.0));
+        let b2_2_3 = -(dt * C3Kv43_to_C2Kv43);
+        let b2_2_7 = -(dt * CI2Kv43_to_C2Kv43);
+        let b2_r2 = dt * C2Kv43__dt;
+        let b2_3_2 = -(dt * C2Kv43_to_C3Kv43);
+        let b2_3_3 = (-dt).mul_add((-(C3Kv43_to_OKv43 + C3Kv43_to_C2Kv43 + C3Kv43_to_CI3Kv43)), n(1.0));
+        let b2_3_4 = -(dt * OKv43_to_C3Kv43);
+        let b2_3_8 = -(dt * CI3Kv43_to_C3Kv43);
+        let b2_r3 = dt * C3Kv43__dt;
+        let b2_4_3 = -(dt * C3Kv43_to_OKv43);
+        let b2_4_4 = (-dt).mul_add((-(OKv43_to_C3Kv43 + OKv43_to_OIKv43)), n(1.0));
+        let b2_4_9 = -(dt * OIKv43_to_OKv43);
+        let b2_r4 = dt * OKv43__dt;
+        let b2_5_0 = -(dt * C0Kv43_to_CI0Kv43);
+        let b2_5_5 = (-dt).mul_add((-(CI0Kv43_to_C0Kv43 + CI0Kv43_to_CI1Kv43)), n(1.0));
+        let b2_5_6 = -(dt * CI1Kv43_to_CI0Kv43);
+        let b2_r5 = dt * CI0Kv43__dt;
+        let b2_6_1 = -(dt * C1Kv43_to_CI1Kv43);
+        let b2_6_5 = -(dt * CI0Kv43_to_CI1Kv43);
+        let b2_6_6 = (-dt).mul_add((-(CI1Kv43_to_CI2Kv43 + CI1Kv43_to_C1Kv43 + CI1Kv43_to_CI0Kv43)), n(1.0));
+        let b2_6_7 = -(dt * CI2Kv43_to_CI1Kv43);
+        let b2_r6 = dt * CI1Kv43__dt;
+        let b2_7_2 = -(dt * C2Kv43_to_CI2Kv43);
+        let b2_7_6 = -(dt * CI1Kv43_to_CI2Kv43);
+        let b2_7_7 = (-dt).mul_add((-(CI2Kv43_to_CI3Kv43 + CI2Kv43_to_C2Kv43 + CI2Kv43_to_CI1Kv43)), n(1.0));
+        let b2_7_8 = -(dt * CI3Kv43_to_CI2Kv43);
+        let b2_r7 = dt * CI2Kv43__dt;
+        let b2_8_3 = -(dt * C3Kv43_to_CI3Kv43);
+        let b2_8_7 = -(dt * CI2Kv43_to_CI3Kv43);
+        let b2_8_8 = (-dt).mul_add((-(CI3Kv43_to_OIKv43 + CI3Kv43_to_C3Kv43 + CI3Kv43_to_CI2Kv43)), n(1.0));
+        let b2_8_9 = -(dt * OIKv43_to_CI3Kv43);
+        let b2_r8 = dt * CI3Kv43__dt;
+        let b2_9_4 = -(dt * OKv43_to_OIKv43);
+        let b2_9_8 = -(dt * CI3Kv43_to_OIKv43);
+        let b2_9_9 = (-dt).mul_add((-(OIKv43_to_OKv43 + OIKv43_to_CI3Kv43)), n(1.0));
+        let b2_r9 = dt * OIKv43__dt;
+        let l = b2_1_0 / b2_0_0;
+        let b2_1_1 = (-l).mul_add(b2_0_1, b2_1_1);
+        let b2_1_5 = -(l * b2_0_5);
+        let b2_r1 = (-l).mul_add(b2_r0, b2_r1);
+        let l = b2_5_0 / b2_0_0;
+        let b2_5_1 = -(l * b2_0_1);
+        let b2_5_5 = (-l).mul_add(b2_0_5, b2_5_5);
+        let b2_r5 = (-l).mul_add(b2_r0, b2_r5);
+        let l = b2_2_1 / b2_1_1;
+        let b2_2_2 = (-l).mul_add(b2_1_2, b2_2_2);
+        let b2_2_5 = -(l * b2_1_5);
+        let b2_2_6 = -(l * b2_1_6);
+        let b2_r2 = (-l).mul_add(b2_r1, b2_r2);
+        let l = b2_5_1 / b2_1_1;
+        let b2_5_2 = -(l * b2_1_2);
+        let b2_5_5 = (-l).mul_add(b2_1_5, b2_5_5);
+        let b2_5_6 = (-l).mul_add(b2_1_6, b2_5_6);
+        let b2_r5 = (-l).mul_add(b2_r1, b2_r5);
+        let l = b2_6_1 / b2_1_1;
+        let b2_6_2 = -(l * b2_1_2);
+        let b2_6_5 = (-l).mul_add(b2_1_5, b2_6_5);
+        let b2_6_6 = (-l).mul_add(b2_1_6, b2_6_6);
+        let b2_r6 = (-l).mul_add(b2_r1, b2_r6);
+        let l = b2_3_2 / b2_2_2;
+        let b2_3_3 = (-l).mul_add(b2_2_3, b2_3_3);
+        let b2_3_5 = -(l * b2_2_5);
+        let b2_3_6 = -(l * b2_2_6);
+        let b2_3_7 = -(l * b2_2_7);
+        let b2_r3 = (-l).mul_add(b2_r2, b2_r3);
+        let l = b2_5_2 / b2_2_2;
+        let b2_5_3 = -(l * b2_2_3);
+        let b2_5_5 = (-l).mul_add(b2_2_5, b2_5_5);
+        let b2_5_6 = (-l).mul_add(b2_2_6, b2_5_6);
+        let b2_5_7 = -(l * b2_2_7);
+        let b2_r5 = (-l).mul_add(b2_r2, b2_r5);
+        let l = b2_6_2 / b2_2_2;
+        let b2_6_3 = -(l * b2_2_3);
+        let b2_6_5 = (-l).mul_add(b2_2_5, b2_6_5);
+        let b2_6_6 = (-l).mul_add(b2_2_6, b2_6_6);
+        let b2_6_7 = (-l).mul_add(b2_2_7, b2_6_7);
+        let b2_r6 = (-l).mul_add(b2_r2, b2_r6);
+        let l = b2_7_2 / b2_2_2;
+        let b2_7_3 = -(l * b2_2_3);
+        let b2_7_5 = -(l * b2_2_5);
+        let b2_7_6 = (-l).mul_add(b2_2_6, b2_7_6);
+        let b2_7_7 = (-l).mul_add(b2_2_7, b2_7_7);
+        let b2_r7 = (-l).mul_add(b2_r2, b2_r7);
+        let l = b2_4_3 / b2_3_3;
+        let b2_4_4 = (-l).mul_add(b2_3_4, b2_4_4);
+        let b2_4_5 = -(l * b2_3_5);
+        let b2_4_6 = -(l * b2_3_6);
+        let b2_4_7 = -(l * b2_3_7);
+        let b2_4_8 = -(l * b2_3_8);
+        let b2_r4 = (-l).mul_add(b2_r3, b2_r4);
+        let l = b2_5_3 / b2_3_3;
+        let b2_5_4 = -(l * b2_3_4);
+        let b2_5_5 = (-l).mul_add(b2_3_5, b2_5_5);
+        let b2_5_6 = (-l).mul_add(b2_3_6, b2_5_6);
+        let b2_5_7 = (-l).mul_add(b2_3_7, b2_5_7);
+        let b2_5_8 = -(l * b2_3_8);
+        let b2_r5 = (-l).mul_add(b2_r3, b2_r5);
+        let l = b2_6_3 / b2_3_3;
+        let b2_6_4 = -(l * b2_3_4);
+        let b2_6_5 = (-l).mul_add(b2_3_5, b2_6_5);
+        let b2_6_6 = (-l).mul_add(b2_3_6, b2_6_6);
+        let b2_6_7 = (-l).mul_add(b2_3_7, b2_6_7);
+        let b2_6_8 = -(l * b2_3_8);
+        let b2_r6 = (-l).mul_add(b2_r3, b2_r6);
+        let l = b2_7_3 / b2_3_3;
+        let b2_7_4 = -(l * b2_3_4);
+        let b2_7_5 = (-l).mul_add(b2_3_5, b2_7_5);
+        let b2_7_6 = (-l).mul_add(b2_3_6, b2_7_6);
+        let b2_7_7 = (-l).mul_add(b2_3_7, b2_7_7);
+        let b2_7_8 = (-l).mul_add(b2_3_8, b2_7_8);
+        let b2_r7 = (-l).mul_add(b2_r3, b2_r7);
+        let l = b2_8_3 / b2_3_3;
+        let b2_8_4 = -(l * b2_3_4);
+        let b2_8_5 = -(l * b2_3_5);
+        let b2_8_6 = -(l * b2_3_6);
+        let b2_8_7 = (-l).mul_add(b2_3_7, b2_8_7);
+        let b2_8_8 = (-l).mul_add(b2_3_8, b2_8_8);
+        let b2_r8 = (-l).mul_add(b2_r3, b2_r8);
+        let l = b2_5_4 / b2_4_4;
+        let b2_5_5 = (-l).mul_add(b2_4_5, b2_5_5);
+        let b2_5_6 = (-l).mul_add(b2_4_6, b2_5_6);
+        let b2_5_7 = (-l).mul_add(b2_4_7, b2_5_7);
+        let b2_5_8 = (-l).mul_add(b2_4_8, b2_5_8);
+        let b2_5_9 = -(l * b2_4_9);
+        let b2_r5 = (-l).mul_add(b2_r4, b2_r5);
+        let l = b2_6_4 / b2_4_4;
+        let b2_6_5 = (-l).mul_add(b2_4_5, b2_6_5);
+        let b2_6_6 = (-l).mul_add(b2_4_6, b2_6_6);
+        let b2_6_7 = (-l).mul_add(b2_4_7, b2_6_7);
+        let b2_6_8 = (-l).mul_add(b2_4_8, b2_6_8);
+        let b2_6_9 = -(l * b2_4_9);
+        let b2_r6 = (-l).mul_add(b2_r4, b2_r6);
+        let l = b2_7_4 / b2_4_4;
+        let b2_7_5 = (-l).mul_add(b2_4_5, b2_7_5);
+        let b2_7_6 = (-l).mul_add(b2_4_6, b2_7_6);
+        let b2_7_7 = (-l).mul_add(b2_4_7, b2_7_7);
+        let b2_7_8 = (-l).mul_add(b2_4_8, b2_7_8);
+        let b2_7_9 = -(l * b2_4_9);
+        let b2_r7 = (-l).mul_add(b2_r4, b2_r7);
+        let l = b2_8_4 / b2_4_4;
+        let b2_8_5 = (-l).mul_add(b2_4_5, b2_8_5);
+        let b2_8_6 = (-l).mul_add(b2_4_6, b2_8_6);
+        let b2_8_7 = (-l).mul_add(b2_4_7, b2_8_7);
+        let b2_8_8 = (-l).mul_add(b2_4_8, b2_8_8);
+        let b2_8_9 = (-l).mul_add(b2_4_9, b2_8_9);
+        let b2_r8 = (-l).mul_add(b2_r4, b2_r8);
+        let l = b2_9_4 / b2_4_4;
+        let b2_9_5 = -(l * b2_4_5);
+        let b2_9_6 = -(l * b2_4_6);
+        let b2_9_7 = -(l * b2_4_7);
+        let b2_9_8 = (-l).mul_add(b2_4_8, b2_9_8);
+        let b2_9_9 = (-l).mul_add(b2_4_9, b2_9_9);
+        let b2_r9 = (-l).mul_add(b2_r4, b2_r9);
+        let l = b2_6_5 / b2_5_5;
+        let b2_6_6 = (-l).mul_add(b2_5_6, b2_6_6);
+        let b2_6_7 = (-l).mul_add(b2_5_7, b2_6_7);
+        let b2_6_8 = (-l).mul_add(b2_5_8, b2_6_8);
+        let b2_6_9 = (-l).mul_add(b2_5_9, b2_6_9);
+        let b2_r6 = (-l).mul_add(b2_r5, b2_r6);
+        let l = b2_7_5 / b2_5_5;
+        let b2_7_6 = (-l).mul_add(b2_5_6, b2_7_6);
+        let b2_7_7 = (-l).mul_add(b2_5_7, b2_7_7);
+        let b2_7_8 = (-l).mul_add(b2_5_8, b2_7_8);
+        let b2_7_9 = (-l).mul_add(b2_5_9, b2_7_9);
+        let b2_r7 = (-l).mul_add(b2_r5, b2_r7);
+        let l = b2_8_5 / b2_5_5;
+        let b2_8_6 = (-l).mul_add(b2_5_6, b2_8_6);
+        let b2_8_7 = (-l).mul_add(b2_5_7, b2_8_7);
+        let b2_8_8 = (-l).mul_add(b2_5_8, b2_8_8);
+        let b2_8_9 = (-l).mul_add(b2_5_9, b2_8_9);
+        let b2_r8 = (-l).mul_add(b2_r5, b2_r8);
+        let l = b2_9_5 / b2_5_5;
+        let b2_9_6 = (-l).mul_add(b2_5_6, b2_9_6);
+        let b2_9_7 = (-l).mul_add(b2_5_7, b2_9_7);
+        let b2_9_8 = (-l).mul_add(b2_5_8, b2_9_8);
+        let b2_9_9 = (-l).mul_add(b2_5_9, b2_9_9);
+        let b2_r9 = (-l).mul_add(b2_r5, b2_r9);
+        let l = b2_7_6 / b2_6_6;
+        let b2_7_7 = (-l).mul_add(b2_6_7, b2_7_7);
+        let b2_7_8 = (-l).mul_add(b2_6_8, b2_7_8);
+        let b2_7_9 = (-l).mul_add(b2_6_9, b2_7_9);
+        let b2_r7 = (-l).mul_add(b2_r6, b2_r7);
+        let l = b2_8_6 / b2_6_6;
+        let b2_8_7 = (-l).mul_add(b2_6_7, b2_8_7);
+        let b2_8_8 = (-l).mul_add(b2_6_8, b2_8_8);
+        let b2_8_9 = (-l).mul_add(b2_6_9, b2_8_9);
+        let b2_r8 = (-l).mul_add(b2_r6, b2_r8);
+        let l = b2_9_6 / b2_6_6;
+        let b2_9_7 = (-l).mul_add(b2_6_7, b2_9_7);
+        let b2_9_8 = (-l).mul_add(b2_6_8, b2_9_8);
+        let b2_9_9 = (-l).mul_add(b2_6_9, b2_9_9);
+        let b2_r9 = (-l).mul_add(b2_r6, b2_r9);
+        let l = b2_8_7 / b2_7_7;
+        let b2_8_8 = (-l).mul_add(b2_7_8, b2_8_8);
+        let b2_8_9 = (-l).mul_add(b2_7_9, b2_8_9);
+        let b2_r8 = (-l).mul_add(b2_r7, b2_r8);
+        let l = b2_9_7 / b2_7_7;
+        let b2_9_8 = (-l).mul_add(b2_7_8, b2_9_8);
+        let b2_9_9 = (-l).mul_add(b2_7_9, b2_9_9);
+        let b2_r9 = (-l).mul_add(b2_r7, b2_r9);
+        let l = b2_9_8 / b2_8_8;
+        let b2_9_9 = (-l).mul_add(b2_8_9, b2_9_9);
+        let b2_r9 = (-l).mul_add(b2_r8, b2_r9);
+        let b2_x9 = b2_r9 / b2_9_9;
+        let b2_x8 = (-b2_8_9).mul_add(b2_x9, b2_r8) / b2_8_8;
+        let b2_x7 = (-b2_7_9).mul_add(b2_x9, (-b2_7_8).mul_add(b2_x8, b2_r7)) / b2_7_7;
+        let b2_x6 =
+            (-b2_6_9).mul_add(b2_x9, (-b2_6_8).mul_add(b2_x8, (-b2_6_7).mul_add(b2_x7, b2_r6))) / b2_6_6;
+        let b2_x5 = (-b2_5_9).mul_add(
+            b2_x9,
+            (-b2_5_8).mul_add(b2_x8, (-b2_5_7).mul_add(b2_x7, (-b2_5_6).mul_add(b2_x6, b2_r5))),
+        ) / b2_5_5;
+        let b2_x4 = (-b2_4_9).mul_add(
+            b2_x9,
+            (-b2_4_8).mul_add(
+                b2_x8,
+                (-b2_4_7).mul_add(b2_x7, (-b2_4_6).mul_add(b2_x6, (-b2_4_5).mul_add(b2_x5, b2_r4))),
+            ),
+        ) / b2_4_4;
+        let b2_x3 = (-b2_3_8).mul_add(
+            b2_x8,
+            (-b2_3_7).mul_add(
+                b2_x7,
+                (-b2_3_6).mul_add(b2_x6, (-b2_3_5).mul_add(b2_x5, (-b2_3_4).mul_add(b2_x4, b2_r3))),
+            ),
+        ) / b2_3_3;
+        let b2_x2 = (-b2_2_7).mul_add(
+            b2_x7,
+            (-b2_2_6).mul_add(b2_x6, (-b2_2_5).mul_add(b2_x5, (-b2_2_3).mul_add(b2_x3, b2_r2))),
+        ) / b2_2_2;
+        let b2_x1 =
+            (-b2_1_6).mul_add(b2_x6, (-b2_1_5).mul_add(b2_x5, (-b2_1_2).mul_add(b2_x2, b2_r1))) / b2_1_1;
+        let b2_x0 = (-b2_0_5).mul_add(b2_x5, (-b2_0_1).mul_add(b2_x1, b2_r0)) / b2_0_0;
+        // Markov block 3: backward Euler, (I - dt A) delta = dt f.
+        let b3_0_0 = (-dt).mul_add((-(C0Kv14_to_C1Kv14 + c.C0Kv14_to_CI0Kv14)), n(1.0));
+        let b3_0_1 = -(dt * C1Kv14_to_C0Kv14);
+        let b3_0_5 = -(dt * c.CI0Kv14_to_C0Kv14);
+        let b3_r0 = dt * C0Kv14__dt;
+        let b3_1_0 = -(dt * C0Kv14_to_C1Kv14);
+        let b3_1_1 = (-dt).mul_add((-(C1Kv14_to_C2Kv14 + C1Kv14_to_C0Kv14 + c.C1Kv14_to_CI1Kv14)), n(1.0));
+        let b3_1_2 = -(dt * C2Kv14_to_C1Kv14);
+        let b3_1_6 = -(dt * c.CI1Kv14_to_C1Kv14);
+        let b3_r1 = dt * C1Kv14__dt;
+        let b3_2_1 = -(dt * C1Kv14_to_C2Kv14);
+        let b3_2_2 = (-dt).mul_add((-(C2Kv14_to_C3Kv14 + C2Kv14_to_C1Kv14 + c.C2Kv14_to_CI2Kv14)), n(1.0));
+        let b3_2_3 = -(dt * C3Kv14_to_C2Kv14);
+        let b3_2_7 = -(dt * c.CI2Kv14_to_C2Kv14);
+        let b3_r2 = dt * C2Kv14__dt;
+        let b3_3_2 = -(dt * C2Kv14_to_C3Kv14);
+        let b3_3_3 = (-dt).mul_add((-(C3Kv14_to_OKv14 + C3Kv14_to_C2Kv14 + c.C3Kv14_to_CI3Kv14)), n(1.0));
+        let b3_3_4 = -(dt * OKv14_to_C3Kv14);
+        let b3_3_8 = -(dt * c.CI3Kv14_to_C3Kv14);
+        let b3_r3 = dt * C3Kv14__dt;
+        let b3_4_3 = -(dt * C3Kv14_to_OKv14);
+        let b3_4_4 = (-dt).mul_add((-(OKv14_to_C3Kv14 + c.OKv14_to_OIKv14)), n(1.0));
+        let b3_4_9 = -(dt * c.OIKv14_to_OKv14);
+        let b3_r4 = dt * OKv14__dt;
+        let b3_5_0 = -(dt * c.C0Kv14_to_CI0Kv14);
+        let b3_5_5 = (-dt).mul_add((-(c.CI0Kv14_to_C0Kv14 + CI0Kv14_to_CI1Kv14)), n(1.0));
+        let b3_5_6 = -(dt * CI1Kv14_to_CI0Kv14);
+        let b3_r5 = dt * CI0Kv14__dt;
+        let b3_6_1 = -(dt * c.C1Kv14_to_CI1Kv14);
+        let b3_6_5 = -(dt * CI0Kv14_to_CI1Kv14);
+        let b3_6_6 =
+            (-dt).mul_add((-(CI1Kv14_to_CI2Kv14 + c.CI1Kv14_to_C1Kv14 + CI1Kv14_to_CI0Kv14)), n(1.0));
+        let b3_6_7 = -(dt * CI2Kv14_to_CI1Kv14);
+        let b3_r6 = dt * CI1Kv14__dt;
+        let b3_7_2 = -(dt * c.C2Kv14_to_CI2Kv14);
+        let b3_7_6 = -(dt * CI1Kv14_to_CI2Kv14);
+        let b3_7_7 =
+            (-dt).mul_add((-(CI2Kv14_to_CI3Kv14 + c.CI2Kv14_to_C2Kv14 + CI2Kv14_to_CI1Kv14)), n(1.0));
+        let b3_7_8 = -(dt * CI3Kv14_to_CI2Kv14);
+        let b3_r7 = dt * CI2Kv14__dt;
+        let b3_8_3 = -(dt * c.C3Kv14_to_CI3Kv14);
+        let b3_8_7 = -(dt * CI2Kv14_to_CI3Kv14);
+        let b3_8_8 = (-dt).mul_add((-(CI3Kv14_to_OIKv14 + c.CI3Kv14_to_C3Kv14 + CI3Kv14_to_CI2Kv14)), n(1.0));
+        let b3_8_9 = -(dt * OIKv14_to_CI3Kv14);
+        let b3_r8 = dt * CI3Kv14__dt;
+        let b3_9_4 = -(dt * c.OKv14_to_OIKv14);
+        let b3_9_8 = -(dt * CI3Kv14_to_OIKv14);
+        let b3_9_9 = (-dt).mul_add((-(c.OIKv14_to_OKv14 + OIKv14_to_CI3Kv14)), n(1.0));
+        let b3_r9 = dt * OIKv14__dt;
+        let l = b3_1_0 / b3_0_0;
+        let b3_1_1 = (-l).mul_add(b3_0_1, b3_1_1);
+        let b3_1_5 = -(l * b3_0_5);
+        let b3_r1 = (-l).mul_add(b3_r0, b3_r1);
+        let l = b3_5_0 / b3_0_0;
+        let b3_5_1 = -(l * b3_0_1);
+        let b3_5_5 = (-l).mul_add(b3_0_5, b3_5_5);
+        let b3_r5 = (-l).mul_add(b3_r0, b3_r5);
+        let l = b3_2_1 / b3_1_1;
+        let b3_2_2 = (-l).mul_add(b3_1_2, b3_2_2);
+        let b3_2_5 = -(l * b3_1_5);
+        let b3_2_6 = -(l * b3_1_6);
+        let b3_r2 = (-l).mul_add(b3_r1, b3_r2);
+        let l = b3_5_1 / b3_1_1;
+        let b3_5_2 = -(l * b3_1_2);
+        let b3_5_5 = (-l).mul_add(b3_1_5, b3_5_5);
+        let b3_5_6 = (-l).mul_add(b3_1_6, b3_5_6);
+        let b3_r5 = (-l).mul_add(b3_r1, b3_r5);
+        let l = b3_6_1 / b3_1_1;
+        let b3_6_2 = -(l * b3_1_2);
+        let b3_6_5 = (-l).mul_add(b3_1_5, b3_6_5);
+        let b3_6_6 = (-l).mul_add(b3_1_6, b3_6_6);
+        let b3_r6 = (-l).mul_add(b3_r1, b3_r6);
+        let l = b3_3_2 / b3_2_2;
+        let b3_3_3 = (-l).mul_add(b3_2_3, b3_3_3);
+        let b3_3_5 = -(l * b3_2_5);
+        let b3_3_6 = -(l * b3_2_6);
+        let b3_3_7 = -(l * b3_2_7);
+        let b3_r3 = (-l).mul_add(b3_r2, b3_r3);
+        let l = b3_5_2 / b3_2_2;
+        let b3_5_3 = -(l * b3_2_3);
+        let b3_5_5 = (-l).mul_add(b3_2_5, b3_5_5);
+        let b3_5_6 = (-l).mul_add(b3_2_6, b3_5_6);
+        let b3_5_7 = -(l * b3_2_7);
+        let b3_r5 = (-l).mul_add(b3_r2, b3_r5);
+        let l = b3_6_2 / b3_2_2;
+        let b3_6_3 = -(l * b3_2_3);
+        let b3_6_5 = (-l).mul_add(b3_2_5, b3_6_5);
+        let b3_6_6 = (-l).mul_add(b3_2_6, b3_6_6);
+        let b3_6_7 = (-l).mul_add(b3_2_7, b3_6_7);
+        let b3_r6 = (-l).mul_add(b3_r2, b3_r6);
+        let l = b3_7_2 / b3_2_2;
+        let b3_7_3 = -(l * b3_2_3);
+        let b3_7_5 = -(l * b3_2_5);
+        let b3_7_6 = (-l).mul_add(b3_2_6, b3_7_6);
+        let b3_7_7 = (-l).mul_add(b3_2_7, b3_7_7);
+        let b3_r7 = (-l).mul_add(b3_r2, b3_r7);
+        let l = b3_4_3 / b3_3_3;
+        let b3_4_4 = (-l).mul_add(b3_3_4, b3_4_4);
+        let b3_4_5 = -(l * b3_3_5);
+        let b3_4_6 = -(l * b3_3_6);
+        let b3_4_7 = -(l * b3_3_7);
+        let b3_4_8 = -(l * b3_3_8);
+        let b3_r4 = (-l).mul_add(b3_r3, b3_r4);
+        let l = b3_5_3 / b3_3_3;
+        let b3_5_4 = -(l * b3_3_4);
+        let b3_5_5 = (-l).mul_add(b3_3_5, b3_5_5);
+        let b3_5_6 = (-l).mul_add(b3_3_6, b3_5_6);
+        let b3_5_7 = (-l).mul_add(b3_3_7, b3_5_7);
+        let b3_5_8 = -(l * b3_3_8);
+        let b3_r5 = (-l).mul_add(b3_r3, b3_r5);
+        let l = b3_6_3 / b3_3_3;
+        let b3_6_4 = -(l * b3_3_4);
+        let b3_6_5 = (-l).mul_add(b3_3_5, b3_6_5);
+        let b3_6_6 = (-l).mul_add(b3_3_6, b3_6_6);
+        let b3_6_7 = (-l).mul_add(b3_3_7, b3_6_7);
+        let b3_6_8 = -(l * b3_3_8);
+        let b3_r6 = (-l).mul_add(b3_r3, b3_r6);
+        let l = b3_7_3 / b3_3_3;
+        let b3_7_4 = -(l * b3_3_4);
+        let b3_7_5 = (-l).mul_add(b3_3_5, b3_7_5);
+        let b3_7_6 = (-l).mul_add(b3_3_6, b3_7_6);
+        let b3_7_7 = (-l).mul_add(b3_3_7, b3_7_7);
+        let b3_7_8 = (-l).mul_add(b3_3_8, b3_7_8);
+        let b3_r7 = (-l).mul_add(b3_r3, b3_r7);
+        let l = b3_8_3 / b3_3_3;
+        let b3_8_4 = -(l * b3_3_4);
+        let b3_8_5 = -(l * b3_3_5);
+        let b3_8_6 = -(l * b3_3_6);
+        let b3_8_7 = (-l).mul_add(b3_3_7, b3_8_7);
+        let b3_8_8 = (-l).mul_add(b3_3_8, b3_8_8);
+        let b3_r8 = (-l).mul_add(b3_r3, b3_r8);
+        let l = b3_5_4 / b3_4_4;
+        let b3_5_5 = (-l).mul_add(b3_4_5, b3_5_5);
+        let b3_5_6 = (-l).mul_add(b3_4_6, b3_5_6);
+        let b3_5_7 = (-l).mul_add(b3_4_7, b3_5_7);
+        let b3_5_8 = (-l).mul_add(b3_4_8, b3_5_8);
+        let b3_5_9 = -(l * b3_4_9);
+        let b3_r5 = (-l).mul_add(b3_r4, b3_r5);
+        let l = b3_6_4 / b3_4_4;
+        let b3_6_5 = (-l).mul_add(b3_4_5, b3_6_5);
+        let b3_6_6 = (-l).mul_add(b3_4_6, b3_6_6);
+        let b3_6_7 = (-l).mul_add(b3_4_7, b3_6_7);
+        let b3_6_8 = (-l).mul_add(b3_4_8, b3_6_8);
+        let b3_6_9 = -(l * b3_4_9);
+        let b3_r6 = (-l).mul_add(b3_r4, b3_r6);
+        let l = b3_7_4 / b3_4_4;
+        let b3_7_5 = (-l).mul_add(b3_4_5, b3_7_5);
+        let b3_7_6 = (-l).mul_add(b3_4_6, b3_7_6);
+        let b3_7_7 = (-l).mul_add(b3_4_7, b3_7_7);
+        let b3_7_8 = (-l).mul_add(b3_4_8, b3_7_8);
+        let b3_7_9 = -(l * b3_4_9);
+        let b3_r7 = (-l).mul_add(b3_r4, b3_r7);
+        let l = b3_8_4 / b3_4_4;
+        let b3_8_5 = (-l).mul_add(b3_4_5, b3_8_5);
+        let b3_8_6 = (-l).mul_add(b3_4_6, b3_8_6);
+        let b3_8_7 = (-l).mul_add(b3_4_7, b3_8_7);
+        let b3_8_8 = (-l).mul_add(b3_4_8, b3_8_8);
+        let b3_8_9 = (-l).mul_add(b3_4_9, b3_8_9);
+        let b3_r8 = (-l).mul_add(b3_r4, b3_r8);
+        let l = b3_9_4 / b3_4_4;
+        let b3_9_5 = -(l * b3_4_5);
+        let b3_9_6 = -(l * b3_4_6);
+        let b3_9_7 = -(l * b3_4_7);
+        let b3_9_8 = (-l).mul_add(b3_4_8, b3_9_8);
+        let b3_9_9 = (-l).mul_add(b3_4_9, b3_9_9);
+        let b3_r9 = (-l).mul_add(b3_r4, b3_r9);
+        let l = b3_6_5 / b3_5_5;
+        let b3_6_6 = (-l).mul_add(b3_5_6, b3_6_6);
+        let b3_6_7 = (-l).mul_add(b3_5_7, b3_6_7);
+        let b3_6_8 = (-l).mul_add(b3_5_8, b3_6_8);
+        let b3_6_9 = (-l).mul_add(b3_5_9, b3_6_9);
+        let b3_r6 = (-l).mul_add(b3_r5, b3_r6);
+        let l = b3_7_5 / b3_5_5;
+        let b3_7_6 = (-l).mul_add(b3_5_6, b3_7_6);
+        let b3_7_7 = (-l).mul_add(b3_5_7, b3_7_7);
+        let b3_7_8 = (-l).mul_add(b3_5_8, b3_7_8);
+        let b3_7_9 = (-l).mul_add(b3_5_9, b3_7_9);
+        let b3_r7 = (-l).mul_add(b3_r5, b3_r7);
+        let l = b3_8_5 / b3_5_5;
+        let b3_8_6 = (-l).mul_add(b3_5_6, b3_8_6);
+        let b3_8_7 = (-l).mul_add(b3_5_7, b3_8_7);
+        let b3_8_8 = (-l).mul_add(b3_5_8, b3_8_8);
+        let b3_8_9 = (-l).mul_add(b3_5_9, b3_8_9);
+        let b3_r8 = (-l).mul_add(b3_r5, b3_r8);
+        let l = b3_9_5 / b3_5_5;
+        let b3_9_6 = (-l).mul_add(b3_5_6, b3_9_6);
+        let b3_9_7 = (-l).mul_add(b3_5_7, b3_9_7);
+        let b3_9_8 = (-l).mul_add(b3_5_8, b3_9_8);
+        let b3_9_9 = (-l).mul_add(b3_5_9, b3_9_9);
+        let b3_r9 = (-l).mul_add(b3_r5, b3_r9);
+        let l = b3_7_6 / b3_6_6;
+        let b3_7_7 = (-l).mul_add(b3_6_7, b3_7_7);
+        let b3_7_8 = (-l).mul_add(b3_6_8, b3_7_8);
+        let b3_7_9 = (-l).mul_add(b3_6_9, b3_7_9);
+        let b3_r7 = (-l).mul_add(b3_r6, b3_r7);
+        let l = b3_8_6 / b3_6_6;
+        let b3_8_7 = (-l).mul_add(b3_6_7, b3_8_7);
+        let b3_8_8 = (-l).mul_add(b3_6_8, b3_8_8);
+        let b3_8_9 = (-l).mul_add(b3_6_9, b3_8_9);
+        let b3_r8 = (-l).mul_add(b3_r6, b3_r8);
+        let l = b3_9_6 / b3_6_6;
+        let b3_9_7 = (-l).mul_add(b3_6_7, b3_9_7);
+        let b3_9_8 = (-l).mul_add(b3_6_8, b3_9_8);
+        let b3_9_9 = (-l).mul_add(b3_6_9, b3_9_9);
+        let b3_r9 = (-l).mul_add(b3_r6, b3_r9);
+        let l = b3_8_7 / b3_7_7;
+        let b3_8_8 = (-l).mul_add(b3_7_8, b3_8_8);
+        let b3_8_9 = (-l).mul_add(b3_7_9, b3_8_9);
+        let b3_r8 = (-l).mul_add(b3_r7, b3_r8);
+        let l = b3_9_7 / b3_7_7;
+        let b3_9_8 = (-l).mul_add(b3_7_8, b3_9_8);
+        let b3_9_9 = (-l).mul_add(b3_7_9, b3_9_9);
+        let b3_r9 = (-l).mul_add(b3_r7, b3_r9);
+        let l = b3_9_8 / b3_8_8;
+        let b3_9_9 = (-l).mul_add(b3_8_9, b3_9_9);
+        let b3_r9 = (-l).mul_add(b3_r8, b3_r9);
+        let b3_x9 = b3_r9 / b3_9_9;
+        let b3_x8 = (-b3_8_9).mul_add(b3_x9, b3_r8) / b3_8_8;
+        let b3_x7 = (-b3_7_9).mul_add(b3_x9, (-b3_7_8).mul_add(b3_x8, b3_r7)) / b3_7_7;
+        let b3_x6 =
+            (-b3_6_9).mul_add(b3_x9, (-b3_6_8).mul_add(b3_x8, (-b3_6_7).mul_add(b3_x7, b3_r6))) / b3_6_6;
+        let b3_x5 = (-b3_5_9).mul_add(
+            b3_x9,
+            (-b3_5_8).mul_add(b3_x8, (-b3_5_7).mul_add(b3_x7, (-b3_5_6).mul_add(b3_x6, b3_r5))),
+        ) / b3_5_5;
+        let b3_x4 = (-b3_4_9).mul_add(
+            b3_x9,
+            (-b3_4_8).mul_add(
+                b3_x8,
+                (-b3_4_7).mul_add(b3_x7, (-b3_4_6).mul_add(b3_x6, (-b3_4_5).mul_add(b3_x5, b3_r4))),
+            ),
+        ) / b3_4_4;
+        let b3_x3 = (-b3_3_8).mul_add(
+            b3_x8,
+            (-b3_3_7).mul_add(
+                b3_x7,
+                (-b3_3_6).mul_add(b3_x6, (-b3_3_5).mul_add(b3_x5, (-b3_3_4).mul_add(b3_x4, b3_r3))),
+            ),
+        ) / b3_3_3;
+        let b3_x2 = (-b3_2_7).mul_add(
+            b3_x7,
+            (-b3_2_6).mul_add(b3_x6, (-b3_2_5).mul_add(b3_x5, (-b3_2_3).mul_add(b3_x3, b3_r2))),
+        ) / b3_2_2;
+        let b3_x1 =
+            (-b3_1_6).mul_add(b3_x6, (-b3_1_5).mul_add(b3_x5, (-b3_1_2).mul_add(b3_x2, b3_r1))) / b3_1_1;
+        let b3_x0 = (-b3_0_5).mul_add(b3_x5, (-b3_0_1).mul_add(b3_x1, b3_r0)) / b3_0_0;
+        // Markov block 4: backward Euler, (I - dt A) delta = dt f.
+        let b4_0_0 = (-dt).mul_add((-(c.k18 + k12)), n(1.0));
+        let b4_0_1 = -(dt * k21);
+        let b4_0_7 = -(dt * c.k81);
+        let b4_r0 = dt * na1__dt;
+        let b4_1_0 = -(dt * k12);
+        let b4_1_1 = (-dt).mul_add((-(k21 + k23 + c.k29)), n(1.0));
+        let b4_1_2 = -(dt * k32);
+        let b4_1_8 = -(dt * c.k92);
+        let b4_r1 = dt * na2__dt;
+        let b4_2_1 = -(dt * k23);
+        let b4_2_2 = (-dt).mul_add((-(k32 + k34 + c.k310)), n(1.0));
+        let b4_2_3 = -(dt * k43);
+        let b4_2_9 = -(dt * c.k103);
+        let b4_r2 = dt * na3__dt;
+        let b4_3_2 = -(dt * k34);
+        let b4_3_3 = (-dt).mul_add((-(k43 + k45 + c.k411)), n(1.0));
+        let b4_3_4 = -(dt * k54);
+        let b4_3_10 = -(dt * c.k114);
+        let b4_r3 = dt * na4__dt;
+        let b4_4_3 = -(dt * k45);
+        let b4_4_4 = (-dt).mul_add((-(k54 + k56 + k57 + c.k512)), n(1.0));
+        let b4_4_5 = -(dt * k65);
+        let b4_4_6 = -(dt * k75);
+        let b4_4_11 = -(dt * c.k125);
+        let b4_r4 = dt * na5__dt;
+        let b4_5_4 = -(dt * k56);
+        let b4_5_5 = (-dt).mul_add((-(k65 + c.k67 + k613)), n(1.0));
+        let b4_5_6 = -(dt * c.k76);
+        let b4_5_12 = -(dt * k136);
+        let b4_r5 = dt * na6__dt;
+        let b4_6_4 = -(dt * k57);
+        let b4_6_5 = -(dt * c.k67);
+        let b4_6_6 = (-dt).mul_add((-(k75 + c.k76)), n(1.0));
+        let b4_r6 = dt * na7__dt;
+        let b4_7_0 = -(dt * c.k18);
+        let b4_7_7 = (-dt).mul_add((-(c.k81 + k89)), n(1.0));
+        let b4_7_8 = -(dt * k98);
+        let b4_r7 = dt * na8__dt;
+        let b4_8_1 = -(dt * c.k29);
+        let b4_8_7 = -(dt * k89);
+        let b4_8_8 = (-dt).mul_add((-(k98 + c.k92 + k910)), n(1.0));
+        let b4_8_9 = -(dt * k109);
+        let b4_r8 = dt * na9__dt;
+        let b4_9_2 = -(dt * c.k310);
+        let b4_9_8 = -(dt * k910);
+        let b4_9_9 = (-dt).mul_add((-(k1011 + c.k103 + k109)), n(1.0));
+        let b4_9_10 = -(dt * k1110);
+        let b4_r9 = dt * na10__dt;
+        let b4_10_3 = -(dt * c.k411);
+        let b4_10_9 = -(dt * k1011);
+        let b4_10_10 = (-dt).mul_add((-(k1110 + c.k114 + k1112)), n(1.0));
+        let b4_10_11 = -(dt * k1211);
+        let b4_r10 = dt * na11__dt;
+        let b4_11_4 = -(dt * c.k512);
+        let b4_11_10 = -(dt * k1112);
+        let b4_11_11 = (-dt).mul_add((-(k1211 + c.k125 + k1213)), n(1.0));
+        let b4_11_12 = -(dt * k1312);
+        let b4_r11 = dt * na12__dt;
+        let b4_12_5 = -(dt * k613);
+        let b4_12_11 = -(dt * k1213);
+        let b4_12_12 = (-dt).mul_add((-(k1312 + k136)), n(1.0));
+        let b4_r12 = dt * na13__dt;
+        let l = b4_1_0 / b4_0_0;
+        let b4_1_1 = (-l).mul_add(b4_0_1, b4_1_1);
+        let b4_1_7 = -(l * b4_0_7);
+        let b4_r1 = (-l).mul_add(b4_r0, b4_r1);
+        let l = b4_7_0 / b4_0_0;
+        let b4_7_1 = -(l * b4_0_1);
+        let b4_7_7 = (-l).mul_add(b4_0_7, b4_7_7);
+        let b4_r7 = (-l).mul_add(b4_r0, b4_r7);
+        let l = b4_2_1 / b4_1_1;
+        let b4_2_2 = (-l).mul_add(b4_1_2, b4_2_2);
+        let b4_2_7 = -(l * b4_1_7);
+        let b4_2_8 = -(l * b4_1_8);
+        let b4_r2 = (-l).mul_add(b4_r1, b4_r2);
+        let l = b4_7_1 / b4_1_1;
+        let b4_7_2 = -(l * b4_1_2);
+        let b4_7_7 = (-l).mul_add(b4_1_7, b4_7_7);
+        let b4_7_8 = (-l).mul_add(b4_1_8, b4_7_8);
+        let b4_r7 = (-l).mul_add(b4_r1, b4_r7);
+        let l = b4_8_1 / b4_1_1;
+        let b4_8_2 = -(l * b4_1_2);
+        let b4_8_7 = (-l).mul_add(b4_1_7, b4_8_7);
+        let b4_8_8 = (-l).mul_add(b4_1_8, b4_8_8);
+        let b4_r8 = (-l).mul_add(b4_r1, b4_r8);
+        let l = b4_3_2 / b4_2_2;
+        let b4_3_3 = (-l).mul_add(b4_2_3, b4_3_3);
+        let b4_3_7 = -(l * b4_2_7);
+        let b4_3_8 = -(l * b4_2_8);
+        let b4_3_9 = -(l * b4_2_9);
+        let b4_r3 = (-l).mul_add(b4_r2, b4_r3);
+        let l = b4_7_2 / b4_2_2;
+        let b4_7_3 = -(l * b4_2_3);
+        let b4_7_7 = (-l).mul_add(b4_2_7, b4_7_7);
+        let b4_7_8 = (-l).mul_add(b4_2_8, b4_7_8);
+        let b4_7_9 = -(l * b4_2_9);
+        let b4_r7 = (-l).mul_add(b4_r2, b4_r7);
+        let l = b4_8_2 / b4_2_2;
+        let b4_8_3 = -(l * b4_2_3);
+        let b4_8_7 = (-l).mul_add(b4_2_7, b4_8_7);
+        let b4_8_8 = (-l).mul_add(b4_2_8, b4_8_8);
+        let b4_8_9 = (-l).mul_add(b4_2_9, b4_8_9);
+        let b4_r8 = (-l).mul_add(b4_r2, b4_r8);
+        let l = b4_9_2 / b4_2_2;
+        let b4_9_3 = -(l * b4_2_3);
+        let b4_9_7 = -(l * b4_2_7);
+        let b4_9_8 = (-l).mul_add(b4_2_8, b4_9_8);
+        let b4_9_9 = (-l).mul_add(b4_2_9, b4_9_9);
+        let b4_r9 = (-l).mul_add(b4_r2, b4_r9);
+        let l = b4_4_3 / b4_3_3;
+        let b4_4_4 = (-l).mul_add(b4_3_4, b4_4_4);
+        let b4_4_7 = -(l * b4_3_7);
+        let b4_4_8 = -(l * b4_3_8);
+        let b4_4_9 = -(l * b4_3_9);
+        let b4_4_10 = -(l * b4_3_10);
+        let b4_r4 = (-l).mul_add(b4_r3, b4_r4);
+        let l = b4_7_3 / b4_3_3;
+        let b4_7_4 = -(l * b4_3_4);
+        let b4_7_7 = (-l).mul_add(b4_3_7, b4_7_7);
+        let b4_7_8 = (-l).mul_add(b4_3_8, b4_7_8);
+        let b4_7_9 = (-l).mul_add(b4_3_9, b4_7_9);
+        let b4_7_10 = -(l * b4_3_10);
+        let b4_r7 = (-l).mul_add(b4_r3, b4_r7);
+        let l = b4_8_3 / b4_3_3;
+        let b4_8_4 = -(l * b4_3_4);
+        let b4_8_7 = (-l).mul_add(b4_3_7, b4_8_7);
+        let b4_8_8 = (-l).mul_add(b4_3_8, b4_8_8);
+        let b4_8_9 = (-l).mul_add(b4_3_9, b4_8_9);
+        let b4_8_10 = -(l * b4_3_10);
+        let b4_r8 = (-l).mul_add(b4_r3, b4_r8);
+        let l = b4_9_3 / b4_3_3;
+        let b4_9_4 = -(l * b4_3_4);
+        let b4_9_7 = (-l).mul_add(b4_3_7, b4_9_7);
+        let b4_9_8 = (-l).mul_add(b4_3_8, b4_9_8);
+        let b4_9_9 = (-l).mul_add(b4_3_9, b4_9_9);
+        let b4_9_10 = (-l).mul_add(b4_3_10, b4_9_10);
+        let b4_r9 = (-l).mul_add(b4_r3, b4_r9);
+        let l = b4_10_3 / b4_3_3;
+        let b4_10_4 = -(l * b4_3_4);
+        let b4_10_7 = -(l * b4_3_7);
+        let b4_10_8 = -(l * b4_3_8);
+        let b4_10_9 = (-l).mul_add(b4_3_9, b4_10_9);
+        let b4_10_10 = (-l).mul_add(b4_3_10, b4_10_10);
+        let b4_r10 = (-l).mul_add(b4_r3, b4_r10);
+        let l = b4_5_4 / b4_4_4;
+        let b4_5_5 = (-l).mul_add(b4_4_5, b4_5_5);
+        let b4_5_6 = (-l).mul_add(b4_4_6, b4_5_6);
+        let b4_5_7 = -(l * b4_4_7);
+        let b4_5_8 = -(l * b4_4_8);
+        let b4_5_9 = -(l * b4_4_9);
+        let b4_5_10 = -(l * b4_4_10);
+        let b4_5_11 = -(l * b4_4_11);
+        let b4_r5 = (-l).mul_add(b4_r4, b4_r5);
+        let l = b4_6_4 / b4_4_4;
+        let b4_6_5 = (-l).mul_add(b4_4_5, b4_6_5);
+        let b4_6_6 = (-l).mul_add(b4_4_6, b4_6_6);
+        let b4_6_7 = -(l * b4_4_7);
+        let b4_6_8 = -(l * b4_4_8);
+        let b4_6_9 = -(l * b4_4_9);
+        let b4_6_10 = -(l * b4_4_10);
+        let b4_6_11 = -(l * b4_4_11);
+        let b4_r6 = (-l).mul_add(b4_r4, b4_r6);
+        let l = b4_7_4 / b4_4_4;
+        let b4_7_5 = -(l * b4_4_5);
+        let b4_7_6 = -(l * b4_4_6);
+        let b4_7_7 = (-l).mul_add(b4_4_7, b4_7_7);
+        let b4_7_8 = (-l).mul_add(b4_4_8, b4_7_8);
+        let b4_7_9 = (-l).mul_add(b4_4_9, b4_7_9);
+        let b4_7_10 = (-l).mul_add(b4_4_10, b4_7_10);
+        let b4_7_11 = -(l * b4_4_11);
+        let b4_r7 = (-l).mul_add(b4_r4, b4_r7);
+        let l = b4_8_4 / b4_4_4;
+        let b4_8_5 = -(l * b4_4_5);
+        let b4_8_6 = -(l * b4_4_6);
+        let b4_8_7 = (-l).mul_add(b4_4_7, b4_8_7);
+        let b4_8_8 = (-l).mul_add(b4_4_8, b4_8_8);
+        let b4_8_9 = (-l).mul_add(b4_4_9, b4_8_9);
+        let b4_8_10 = (-l).mul_add(b4_4_10, b4_8_10);
+        let b4_8_11 = -(l * b4_4_11);
+        let b4_r8 = (-l).mul_add(b4_r4, b4_r8);
+        let l = b4_9_4 / b4_4_4;
+        let b4_9_5 = -(l * b4_4_5);
+        let b4_9_6 = -(l * b4_4_6);
+        let b4_9_7 = (-l).mul_add(b4_4_7, b4_9_7);
+        let b4_9_8 = (-l).mul_add(b4_4_8, b4_9_8);
+        let b4_9_9 = (-l).mul_add(b4_4_9, b4_9_9);
+        let b4_9_10 = (-l).mul_add(b4_4_10, b4_9_10);
+        let b4_9_11 = -(l * b4_4_11);
+        let b4_r9 = (-l).mul_add(b4_r4, b4_r9);
+        let l = b4_10_4 / b4_4_4;
+        let b4_10_5 = -(l * b4_4_5);
+        let b4_10_6 = -(l * b4_4_6);
+        let b4_10_7 = (-l).mul_add(b4_4_7, b4_10_7);
+        let b4_10_8 = (-l).mul_add(b4_4_8, b4_10_8);
+        let b4_10_9 = (-l).mul_add(b4_4_9, b4_10_9);
+        let b4_10_10 = (-l).mul_add(b4_4_10, b4_10_10);
+        let b4_10_11 = (-l).mul_add(b4_4_11, b4_10_11);
+        let b4_r10 = (-l).mul_add(b4_r4, b4_r10);
+        let l = b4_11_4 / b4_4_4;
+        let b4_11_5 = -(l * b4_4_5);
+        let b4_11_6 = -(l * b4_4_6);
+        let b4_11_7 = -(l * b4_4_7);
+        let b4_11_8 = -(l * b4_4_8);
+        let b4_11_9 = -(l * b4_4_9);
+        let b4_11_10 = (-l).mul_add(b4_4_10, b4_11_10);
+        let b4_11_11 = (-l).mul_add(b4_4_11, b4_11_11);
+        let b4_r11 = (-l).mul_add(b4_r4, b4_r11);
+        let l = b4_6_5 / b4_5_5;
+        let b4_6_6 = (-l).mul_add(b4_5_6, b4_6_6);
+        let b4_6_7 = (-l).mul_add(b4_5_7, b4_6_7);
+        let b4_6_8 = (-l).mul_add(b4_5_8, b4_6_8);
+        let b4_6_9 = (-l).mul_add(b4_5_9, b4_6_9);
+        let b4_6_10 = (-l).mul_add(b4_5_10, b4_6_10);
+        let b4_6_11 = (-l).mul_add(b4_5_11, b4_6_11);
+        let b4_6_12 = -(l * b4_5_12);
+        let b4_r6 = (-l).mul_add(b4_r5, b4_r6);
+        let l = b4_7_5 / b4_5_5;
+        let b4_7_6 = (-l).mul_add(b4_5_6, b4_7_6);
+        let b4_7_7 = (-l).mul_add(b4_5_7, b4_7_7);
+        let b4_7_8 = (-l).mul_add(b4_5_8, b4_7_8);
+        let b4_7_9 = (-l).mul_add(b4_5_9, b4_7_9);
+        let b4_7_10 = (-l).mul_add(b4_5_10, b4_7_10);
+        let b4_7_11 = (-l).mul_add(b4_5_11, b4_7_11);
+        let b4_7_12 = -(l * b4_5_12);
+        let b4_r7 = (-l).mul_add(b4_r5, b4_r7);
+        let l = b4_8_5 / b4_5_5;
+        let b4_8_6 = (-l).mul_add(b4_5_6, b4_8_6);
+        let b4_8_7 = (-l).mul_add(b4_5_7, b4_8_7);
+        let b4_8_8 = (-l).mul_add(b4_5_8, b4_8_8);
+        let b4_8_9 = (-l).mul_add(b4_5_9, b4_8_9);
+        let b4_8_10 = (-l).mul_add(b4_5_10, b4_8_10);
+        let b4_8_11 = (-l).mul_add(b4_5_11, b4_8_11);
+        let b4_8_12 = -(l * b4_5_12);
+        let b4_r8 = (-l).mul_add(b4_r5, b4_r8);
+        let l = b4_9_5 / b4_5_5;
+        let b4_9_6 = (-l).mul_add(b4_5_6, b4_9_6);
+        let b4_9_7 = (-l).mul_add(b4_5_7, b4_9_7);
+        let b4_9_8 = (-l).mul_add(b4_5_8, b4_9_8);
+        let b4_9_9 = (-l).mul_add(b4_5_9, b4_9_9);
+        let b4_9_10 = (-l).mul_add(b4_5_10, b4_9_10);
+        let b4_9_11 = (-l).mul_add(b4_5_11, b4_9_11);
+        let b4_9_12 = -(l * b4_5_12);
+        let b4_r9 = (-l).mul_add(b4_r5, b4_r9);
+        let l = b4_10_5 / b4_5_5;
+        let b4_10_6 = (-l).mul_add(b4_5_6, b4_10_6);
+        let b4_10_7 = (-l).mul_add(b4_5_7, b4_10_7);
+        let b4_10_8 = (-l).mul_add(b4_5_8, b4_10_8);
+        let b4_10_9 = (-l).mul_add(b4_5_9, b4_10_9);
+        let b4_10_10 = (-l).mul_add(b4_5_10, b4_10_10);
+        let b4_10_11 = (-l).mul_add(b4_5_11, b4_10_11);
+        let b4_10_12 = -(l * b4_5_12);
+        let b4_r10 = (-l).mul_add(b4_r5, b4_r10);
+        let l = b4_11_5 / b4_5_5;
+        let b4_11_6 = (-l).mul_add(b4_5_6, b4_11_6);
+        let b4_11_7 = (-l).mul_add(b4_5_7, b4_11_7);
+        let b4_11_8 = (-l).mul_add(b4_5_8, b4_11_8);
+        let b4_11_9 = (-l).mul_add(b4_5_9, b4_11_9);
+        let b4_11_10 = (-l).mul_add(b4_5_10, b4_11_10);
+        let b4_11_11 = (-l).mul_add(b4_5_11, b4_11_11);
+        let b4_11_12 = (-l).mul_add(b4_5_12, b4_11_12);
+        let b4_r11 = (-l).mul_add(b4_r5, b4_r11);
+        let l = b4_12_5 / b4_5_5;
+        let b4_12_6 = -(l * b4_5_6);
+        let b4_12_7 = -(l * b4_5_7);
+        let b4_12_8 = -(l * b4_5_8);
+        let b4_12_9 = -(l * b4_5_9);
+        let b4_12_10 = -(l * b4_5_10);
+        let b4_12_11 = (-l).mul_add(b4_5_11, b4_12_11);
+        let b4_12_12 = (-l).mul_add(b4_5_12, b4_12_12);
+        let b4_r12 = (-l).mul_add(b4_r5, b4_r12);
+        let l = b4_7_6 / b4_6_6;
+        let b4_7_7 = (-l).mul_add(b4_6_7, b4_7_7);
+        let b4_7_8 = (-l).mul_add(b4_6_8, b4_7_8);
+        let b4_7_9 = (-l).mul_add(b4_6_9, b4_7_9);
+        let b4_7_10 = (-l).mul_add(b4_6_10, b4_7_10);
+        let b4_7_11 = (-l).mul_add(b4_6_11, b4_7_11);
+        let b4_7_12 = (-l).mul_add(b4_6_12, b4_7_12);
+        let b4_r7 = (-l).mul_add(b4_r6, b4_r7);
+        let l = b4_8_6 / b4_6_6;
+        let b4_8_7 = (-l).mul_add(b4_6_7, b4_8_7);
+        let b4_8_8 = (-l).mul_add(b4_6_8, b4_8_8);
+        let b4_8_9 = (-l).mul_add(b4_6_9, b4_8_9);
+        let b4_8_10 = (-l).mul_add(b4_6_10, b4_8_10);
+        let b4_8_11 = (-l).mul_add(b4_6_11, b4_8_11);
+        let b4_8_12 = (-l).mul_add(b4_6_12, b4_8_12);
+        let b4_r8 = (-l).mul_add(b4_r6, b4_r8);
+        let l = b4_9_6 / b4_6_6;
+        let b4_9_7 = (-l).mul_add(b4_6_7, b4_9_7);
+        let b4_9_8 = (-l).mul_add(b4_6_8, b4_9_8);
+        let b4_9_9 = (-l).mul_add(b4_6_9, b4_9_9);
+        let b4_9_10 = (-l).mul_add(b4_6_10, b4_9_10);
+        let b4_9_11 = (-l).mul_add(b4_6_11, b4_9_11);
+        let b4_9_12 = (-l).mul_add(b4_6_12, b4_9_12);
+        let b4_r9 = (-l).mul_add(b4_r6, b4_r9);
+        let l = b4_10_6 / b4_6_6;
+        let b4_10_7 = (-l).mul_add(b4_6_7, b4_10_7);
+        let b4_10_8 = (-l).mul_add(b4_6_8, b4_10_8);
+        let b4_10_9 = (-l).mul_add(b4_6_9, b4_10_9);
+        let b4_10_10 = (-l).mul_add(b4_6_10, b4_10_10);
+        let b4_10_11 = (-l).mul_add(b4_6_11, b4_10_11);
+        let b4_10_12 = (-l).mul_add(b4_6_12, b4_10_12);
+        let b4_r10 = (-l).mul_add(b4_r6, b4_r10);
+        let l = b4_11_6 / b4_6_6;
+        let b4_11_7 = (-l).mul_add(b4_6_7, b4_11_7);
+        let b4_11_8 = (-l).mul_add(b4_6_8, b4_11_8);
+        let b4_11_9 = (-l).mul_add(b4_6_9, b4_11_9);
+        let b4_11_10 = (-l).mul_add(b4_6_10, b4_11_10);
+        let b4_11_11 = (-l).mul_add(b4_6_11, b4_11_11);
+        let b4_11_12 = (-l).mul_add(b4_6_12, b4_11_12);
+        let b4_r11 = (-l).mul_add(b4_r6, b4_r11);
+        let l = b4_12_6 / b4_6_6;
+        let b4_12_7 = (-l).mul_add(b4_6_7, b4_12_7);
+        let b4_12_8 = (-l).mul_add(b4_6_8, b4_12_8);
+        let b4_12_9 = (-l).mul_add(b4_6_9, b4_12_9);
+        let b4_12_10 = (-l).mul_add(b4_6_10, b4_12_10);
+        let b4_12_11 = (-l).mul_add(b4_6_11, b4_12_11);
+        let b4_12_12 = (-l).mul_add(b4_6_12, b4_12_12);
+        let b4_r12 = (-l).mul_add(b4_r6, b4_r12);
+        let l = b4_8_7 / b4_7_7;
+        let b4_8_8 = (-l).mul_add(b4_7_8, b4_8_8);
+        let b4_8_9 = (-l).mul_add(b4_7_9, b4_8_9);
+        let b4_8_10 = (-l).mul_add(b4_7_10, b4_8_10);
+        let b4_8_11 = (-l).mul_add(b4_7_11, b4_8_11);
+        let b4_8_12 = (-l).mul_add(b4_7_12, b4_8_12);
+        let b4_r8 = (-l).mul_add(b4_r7, b4_r8);
+        let l = b4_9_7 / b4_7_7;
+        let b4_9_8 = (-l).mul_add(b4_7_8, b4_9_8);
+        let b4_9_9 = (-l).mul_add(b4_7_9, b4_9_9);
+        let b4_9_10 = (-l).mul_add(b4_7_10, b4_9_10);
+        let b4_9_11 = (-l).mul_add(b4_7_11, b4_9_11);
+        let b4_9_12 = (-l).mul_add(b4_7_12, b4_9_12);
+        let b4_r9 = (-l).mul_add(b4_r7, b4_r9);
+        let l = b4_10_7 / b4_7_7;
+        let b4_10_8 = (-l).mul_add(b4_7_8, b4_10_8);
+        let b4_10_9 = (-l).mul_add(b4_7_9, b4_10_9);
+        let b4_10_10 = (-l).mul_add(b4_7_10, b4_10_10);
+        let b4_10_11 = (-l).mul_add(b4_7_11, b4_10_11);
+        let b4_10_12 = (-l).mul_add(b4_7_12, b4_10_12);
+        let b4_r10 = (-l).mul_add(b4_r7, b4_r10);
+        let l = b4_11_7 / b4_7_7;
+        let b4_11_8 = (-l).mul_add(b4_7_8, b4_11_8);
+        let b4_11_9 = (-l).mul_add(b4_7_9, b4_11_9);
+        let b4_11_10 = (-l).mul_add(b4_7_10, b4_11_10);
+        let b4_11_11 = (-l).mul_add(b4_7_11, b4_11_11);
+        let b4_11_12 = (-l).mul_add(b4_7_12, b4_11_12);
+        let b4_r11 = (-l).mul_add(b4_r7, b4_r11);
+        let l = b4_12_7 / b4_7_7;
+        let b4_12_8 = (-l).mul_add(b4_7_8, b4_12_8);
+        let b4_12_9 = (-l).mul_add(b4_7_9, b4_12_9);
+        let b4_12_10 = (-l).mul_add(b4_7_10, b4_12_10);
+        let b4_12_11 = (-l).mul_add(b4_7_11, b4_12_11);
+        let b4_12_12 = (-l).mul_add(b4_7_12, b4_12_12);
+        let b4_r12 = (-l).mul_add(b4_r7, b4_r12);
+        let l = b4_9_8 / b4_8_8;
+        let b4_9_9 = (-l).mul_add(b4_8_9, b4_9_9);
+        let b4_9_10 = (-l).mul_add(b4_8_10, b4_9_10);
+        let b4_9_11 = (-l).mul_add(b4_8_11, b4_9_11);
+        let b4_9_12 = (-l).mul_add(b4_8_12, b4_9_12);
+        let b4_r9 = (-l).mul_add(b4_r8, b4_r9);
+        let l = b4_10_8 / b4_8_8;
+        let b4_10_9 = (-l).mul_add(b4_8_9, b4_10_9);
+        let b4_10_10 = (-l).mul_add(b4_8_10, b4_10_10);
+        let b4_10_11 = (-l).mul_add(b4_8_11, b4_10_11);
+        let b4_10_12 = (-l).mul_add(b4_8_12, b4_10_12);
+        let b4_r10 = (-l).mul_add(b4_r8, b4_r10);
+        let l = b4_11_8 / b4_8_8;
+        let b4_11_9 = (-l).mul_add(b4_8_9, b4_11_9);
+        let b4_11_10 = (-l).mul_add(b4_8_10, b4_11_10);
+        let b4_11_11 = (-l).mul_add(b4_8_11, b4_11_11);
+        let b4_11_12 = (-l).mul_add(b4_8_12, b4_11_12);
+        let b4_r11 = (-l).mul_add(b4_r8, b4_r11);
+        let l = b4_12_8 / b4_8_8;
+        let b4_12_9 = (-l).mul_add(b4_8_9, b4_12_9);
+        let b4_12_10 = (-l).mul_add(b4_8_10, b4_12_10);
+        let b4_12_11 = (-l).mul_add(b4_8_11, b4_12_11);
+        let b4_12_12 = (-l).mul_add(b4_8_12, b4_12_12);
+        let b4_r12 = (-l).mul_add(b4_r8, b4_r12);
+        let l = b4_10_9 / b4_9_9;
+        let b4_10_10 = (-l).mul_add(b4_9_10, b4_10_10);
+        let b4_10_11 = (-l).mul_add(b4_9_11, b4_10_11);
+        let b4_10_12 = (-l).mul_add(b4_9_12, b4_10_12);
+        let b4_r10 = (-l).mul_add(b4_r9, b4_r10);
+        let l = b4_11_9 / b4_9_9;
+        let b4_11_10 = (-l).mul_add(b4_9_10, b4_11_10);
+        let b4_11_11 = (-l).mul_add(b4_9_11, b4_11_11);
+        let b4_11_12 = (-l).mul_add(b4_9_12, b4_11_12);
+        let b4_r11 = (-l).mul_add(b4_r9, b4_r11);
+        let l = b4_12_9 / b4_9_9;
+        let b4_12_10 = (-l).mul_add(b4_9_10, b4_12_10);
+        let b4_12_11 = (-l).mul_add(b4_9_11, b4_12_11);
+        let b4_12_12 = (-l).mul_add(b4_9_12, b4_12_12);
+        let b4_r12 = (-l).mul_add(b4_r9, b4_r12);
+        let l = b4_11_10 / b4_10_10;
+        let b4_11_11 = (-l).mul_add(b4_10_11, b4_11_11);
+        let b4_11_12 = (-l).mul_add(b4_10_12, b4_11_12);
+        let b4_r11 = (-l).mul_add(b4_r10, b4_r11);
+        let l = b4_12_10 / b4_10_10;
+        let b4_12_11 = (-l).mul_add(b4_10_11, b4_12_11);
+        let b4_12_12 = (-l).mul_add(b4_10_12, b4_12_12);
+        let b4_r12 = (-l).mul_add(b4_r10, b4_r12);
+        let l = b4_12_11 / b4_11_11;
+        let b4_12_12 = (-l).mul_add(b4_11_12, b4_12_12);
+        let b4_r12 = (-l).mul_add(b4_r11, b4_r12);
+        let b4_x12 = b4_r12 / b4_12_12;
+        let b4_x11 = (-b4_11_12).mul_add(b4_x12, b4_r11) / b4_11_11;
+        let b4_x10 = (-b4_10_12).mul_add(b4_x12, (-b4_10_11).mul_add(b4_x11, b4_r10)) / b4_10_10;
+        let b4_x9 = (-b4_9_12).mul_add(b4_x12, (-b4_9_11).mul_add(b4_x11, (-b4_9_10).mul_add(b4_x10, b4_r9)))
+            / b4_9_9;
+        let b4_x8 = (-b4_8_12).mul_add(
+            b4_x12,
+            (-b4_8_11).mul_add(b4_x11, (-b4_8_10).mul_add(b4_x10, (-b4_8_9).mul_add(b4_x9, b4_r8))),
+        ) / b4_8_8;
+        let b4_x7 = (-b4_7_12).mul_add(
+            b4_x12,
+            (-b4_7_11).mul_add(
+                b4_x11,
+                (-b4_7_10).mul_add(b4_x10, (-b4_7_9).mul_add(b4_x9, (-b4_7_8).mul_add(b4_x8, b4_r7))),
+            ),
+        ) / b4_7_7;
+        let b4_x6 = (-b4_6_12).mul_add(
+            b4_x12,
+            (-b4_6_11).mul_add(
+                b4_x11,
+                (-b4_6_10).mul_add(
+                    b4_x10,
+                    (-b4_6_9).mul_add(b4_x9, (-b4_6_8).mul_add(b4_x8, (-b4_6_7).mul_add(b4_x7, b4_r6))),
+                ),
+            ),
+        ) / b4_6_6;
+        let b4_x5 = (-b4_5_12).mul_add(
+            b4_x12,
+            (-b4_5_11).mul_add(
+                b4_x11,
+                (-b4_5_10).mul_add(
+                    b4_x10,
+                    (-b4_5_9).mul_add(
+                        b4_x9,
+                        (-b4_5_8).mul_add(b4_x8, (-b4_5_7).mul_add(b4_x7, (-b4_5_6).mul_add(b4_x6, b4_r5))),
+                    ),
+                ),
+            ),
+        ) / b4_5_5;
+        let b4_x4 = (-b4_4_11).mul_add(
+            b4_x11,
+            (-b4_4_10).mul_add(
+                b4_x10,
+                (-b4_4_9).mul_add(
+                    b4_x9,
+                    (-b4_4_8).mul_add(
+                        b4_x8,
+                        (-b4_4_7).mul_add(b4_x7, (-b4_4_6).mul_add(b4_x6, (-b4_4_5).mul_add(b4_x5, b4_r4))),
+                    ),
+                ),
+            ),
+        ) / b4_4_4;
+        let b4_x3 = (-b4_3_10).mul_add(
+            b4_x10,
+            (-b4_3_9).mul_add(
+                b4_x9,
+                (-b4_3_8).mul_add(b4_x8, (-b4_3_7).mul_add(b4_x7, (-b4_3_4).mul_add(b4_x4, b4_r3))),
+            ),
+        ) / b4_3_3;
+        let b4_x2 = (-b4_2_9).mul_add(
+            b4_x9,
+            (-b4_2_8).mul_add(b4_x8, (-b4_2_7).mul_add(b4_x7, (-b4_2_3).mul_add(b4_x3, b4_r2))),
+        ) / b4_2_2;
+        let b4_x1 =
+            (-b4_1_8).mul_add(b4_x8, (-b4_1_7).mul_add(b4_x7, (-b4_1_2).mul_add(b4_x2, b4_r1))) / b4_1_1;
+        let b4_x0 = (-b4_0_7).mul_add(b4_x7, (-b4_0_1).mul_add(b4_x1, b4_r0)) / b4_0_0;
+        // Markov block 5: backward Euler, (I - dt A) delta = dt f.
+        let b5_0_0 = (-dt).mul_add((-C1H_to_C2H), n(1.0));
+        let b5_0_1 = -(dt * C2H_to_C1H);
+        let b5_r0 = dt * C1Herg__dt;
+        let b5_1_0 = -(dt * C1H_to_C2H);
+        let b5_1_1 = (-dt).mul_add((-(C2H_to_C1H + c.C2H_to_C3H)), n(1.0));
+        let b5_1_2 = -(dt * c.C3H_to_C2H);
+        let b5_r1 = dt * C2Herg__dt;
+        let b5_2_1 = -(dt * c.C2H_to_C3H);
+        let b5_2_2 = (-dt).mul_add((-(C3H_to_IH + C3H_to_OH + c.C3H_to_C2H)), n(1.0));
+        let b5_2_3 = -(dt * OH_to_C3H);
+        let b5_2_4 = -(dt * IH_to_C3H);
+        let b5_r2 = dt * C3Herg__dt;
+        let b5_3_2 = -(dt * C3H_to_OH);
+        let b5_3_3 = (-dt).mul_add((-(OH_to_C3H + OH_to_IH)), n(1.0));
+        let b5_3_4 = -(dt * IH_to_OH);
+        let b5_r3 = dt * OHerg__dt;
+        let b5_4_2 = -(dt * C3H_to_IH);
+        let b5_4_3 = -(dt * OH_to_IH);
+        let b5_4_4 = (-dt).mul_add((-(IH_to_C3H + IH_to_OH)), n(1.0));
+        let b5_r4 = dt * IHerg__dt;
+        let l = b5_1_0 / b5_0_0;
+        let b5_1_1 = (-l).mul_add(b5_0_1, b5_1_1);
+        let b5_r1 = (-l).mul_add(b5_r0, b5_r1);
+        let l = b5_2_1 / b5_1_1;
+        let b5_2_2 = (-l).mul_add(b5_1_2, b5_2_2);
+        let b5_r2 = (-l).mul_add(b5_r1, b5_r2);
+        let l = b5_3_2 / b5_2_2;
+        let b5_3_3 = (-l).mul_add(b5_2_3, b5_3_3);
+        let b5_3_4 = (-l).mul_add(b5_2_4, b5_3_4);
+        let b5_r3 = (-l).mul_add(b5_r2, b5_r3);
+        let l = b5_4_2 / b5_2_2;
+        let b5_4_3 = (-l).mul_add(b5_2_3, b5_4_3);
+        let b5_4_4 = (-l).mul_add(b5_2_4, b5_4_4);
+        let b5_r4 = (-l).mul_add(b5_r2, b5_r4);
+        let l = b5_4_3 / b5_3_3;
+        let b5_4_4 = (-l).mul_add(b5_3_4, b5_4_4);
+        let b5_r4 = (-l).mul_add(b5_r3, b5_r4);
+        let b5_x4 = b5_r4 / b5_4_4;
+        let b5_x3 = (-b5_3_4).mul_add(b5_x4, b5_r3) / b5_3_3;
+        let b5_x2 = (-b5_2_4).mul_add(b5_x4, (-b5_2_3).mul_add(b5_x3, b5_r2)) / b5_2_2;
+        let b5_x1 = (-b5_1_2).mul_add(b5_x2, b5_r1) / b5_1_1;
+        let b5_x0 = (-b5_0_1).mul_add(b5_x1, b5_r0) / b5_0_0;
+        // Markov block 6: backward Euler, (I - dt A) delta = dt f.
+        let b6_0_0 = (-dt).mul_add(c.k__45, n(1.0));
+        let b6_0_1 = -(dt * C1ks_C0ks);
+        let b6_r0 = dt * C0ks__dt;
+        let b6_1_0 = -(dt * c.C0ks_C1ks);
+        let b6_1_1 = (-dt).mul_add((-(C1ks_C0ks + c.C1ks_O1ks)), n(1.0));
+        let b6_1_2 = -(dt * O1ks_C1ks);
+        let b6_r1 = dt * C1ks__dt;
+        let b6_2_1 = -(dt * c.C1ks_O1ks);
+        let b6_2_2 = (-dt).mul_add((-(O1ks_C1ks + O1ks_O2ks)), n(1.0));
+        let b6_2_3 = -(dt * O2ks_O1ks);
+        let b6_r2 = dt * O1ks__dt;
+        let b6_3_2 = -(dt * O1ks_O2ks);
+        let b6_3_3 = (-dt).mul_add((-O2ks_O1ks), n(1.0));
+        let b6_r3 = dt * O2ks__dt;
+        let l = b6_1_0 / b6_0_0;
+        let b6_1_1 = (-l).mul_add(b6_0_1, b6_1_1);
+        let b6_r1 = (-l).mul_add(b6_r0, b6_r1);
+        let l = b6_2_1 / b6_1_1;
+        let b6_2_2 = (-l).mul_add(b6_1_2, b6_2_2);
+        let b6_r2 = (-l).mul_add(b6_r1, b6_r2);
+        let l = b6_3_2 / b6_2_2;
+        let b6_3_3 = (-l).mul_add(b6_2_3, b6_3_3);
+        let b6_r3 = (-l).mul_add(b6_r2, b6_r3);
+        let b6_x3 = b6_r3 / b6_3_3;
+        let b6_x2 = (-b6_2_3).mul_add(b6_x3, b6_r2) / b6_2_2;
+        let b6_x1 = (-b6_1_2).mul_add(b6_x2, b6_r1) / b6_1_1;
+        let b6_x0 = (-b6_0_1).mul_add(b6_x1, b6_r0) / b6_0_0;
+        *locals = [
+            exp_euler(
+                Nai,
+                Nai__dt,
+                ((((((((-((((n(0.0) / Nai) + (-(c.Nao / (Nai * Nai)))) / (c.Nao / Nai))
+                    * c.RT_over_F))
+                    * c.GNa)
+                    * (na6 + na7))
+                    + ((-((((n(0.0) / Nai) + (-(c.Nao / (Nai * Nai)))) / (c.Nao / Nai)) * c.RT_over_F))
+                        * c.GNab))
+                    + (((((((n(3.0) * powi(Nai, 2))
+                        * exp((c.eta * COMPUTE_INaK_INaCa_ICab_IpCa_VF_over_RT)))
+                        * c.Cao)
+                        * c.kNaCa)
+                        / (c.a4_ncx * a3_ncx * c.a5_ncx))
+                        + ((n(0.0) / COMPUTE_INaK_INaCa_ICab_IpCa_a2_K)
+                            + (-(((c.INaKmax * fNaK * c.COMPUTE_INaK_INaCa_ICab_IpCa_a1_K)
+                                * ((n(1.5) * sqrt_t((c.KmNai / Nai)))
+                                    * ((n(0.0) / Nai) + (-(c.KmNai / (Nai * Nai))))))
+                                / (COMPUTE_INaK_INaCa_ICab_IpCa_a2_K
+                                    * COMPUTE_INaK_INaCa_ICab_IpCa_a2_K)))))
+                        * n(3.0)))
+                    + removable(V, -0.0, 0.03743720055088938, |V: T| {
+                        (((((exp((V / c.RT_over_F)) * n(0.02)) * c.PKv14) * OKv14)
+                            * (n(1000.0) * c.Faraday * (V / c.RT_over_F)))
+                            / (exp((V / c.RT_over_F)) - n(1.0)))
+                    }))
+                    * c.k__44)
+                    * c.COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES_a1),
+                dt,
+            ),
+            exp_euler(
+                Ki,
+                Ki__dt,
+                (((((((((((-((((n(0.0) / Ki) + (-(c.Ko / (Ki * Ki)))) / (c.Ko / Ki))
+                    * c.RT_over_F))
+                    * c.GKr)
+                    * c.fKo)
+                    * OHerg)
+                    + (((-((((n(0.0) / COMPUTE_REVERSAL_POTENTIALS_a2)
+                        + (-(c.COMPUTE_REVERSAL_POTENTIALS_a1
+                            / (COMPUTE_REVERSAL_POTENTIALS_a2
+                                * COMPUTE_REVERSAL_POTENTIALS_a2))))
+                        / (c.COMPUTE_REVERSAL_POTENTIALS_a1 / COMPUTE_REVERSAL_POTENTIALS_a2))
+                        * c.RT_over_F))
+                        * c.GKs)
+                        * (O1ks + O2ks)))
+                    + ((((((n(0.0) / (n(0.94) + exp((c.k__1 * (V - EK)))))
+                        + (-((exp((c.k__1 * (V - EK)))
+                            * ((-((((n(0.0) / Ki) + (-(c.Ko / (Ki * Ki)))) / (c.Ko / Ki))
+                                * c.RT_over_F))
+                                * c.k__1))
+                            / ((n(0.94) + exp((c.k__1 * (V - EK))))
+                                * (n(0.94) + exp((c.k__1 * (V - EK))))))))
+                        * c.GK1)
+                        * c.k__2)
+                        * (V - EK))
+                        + ((((-((((n(0.0) / Ki) + (-(c.Ko / (Ki * Ki)))) / (c.Ko / Ki))
+                            * c.RT_over_F))
+                            * c.GK1)
+                            * c.k__2)
+                            * K1_inf)))
+                    + removable(V, -0.0, 0.03743720055088938, |V: T| {
+                        (((((exp((V / c.RT_over_F))
+                            * (c.PK
+                                / (n(1.0)
+                                    + ((if (removable(V, -0.0, 0.07487440110177876, |V: T| {
+                                        ((c.PCa
+                                            * n(4.0)
+                                            * (n(1000.0) * c.Faraday * (V / c.RT_over_F))
+                                            * ((n(0.001) * exp((n(2.0) * (V / c.RT_over_F)))) - c.k__0))
+                                            / (exp((n(2.0) * (V / c.RT_over_F))) - n(1.0)))
+                                    }) >= n(0.0))
+                                    {
+                                        n(0.0)
+                                    } else {
+                                        removable(V, -0.0, 0.07487440110177876, |V: T| {
+                                            ((c.PCa
+                                                * n(4.0)
+                                                * (n(1000.0) * c.Faraday * (V / c.RT_over_F))
+                                                * ((n(0.001) * exp((n(2.0) * (V / c.RT_over_F)))) - c.k__0))
+                                                / (exp((n(2.0) * (V / c.RT_over_F))) - n(1.0)))
+                                        })
+                                    }) / c.ICahalf))))
+                            * Open)
+                            * yCa)
+                            * (n(1000.0) * c.Faraday * (V / c.RT_over_F)))
+                            / (exp((V / c.RT_over_F)) - n(1.0)))
+                    }))
+                    + (((-((((n(0.0) / Ki) + (-(c.Ko / (Ki * Ki)))) / (c.Ko / Ki)) * c.RT_over_F))
+                        * c.GKv43)
+                        * OKv43))
+                    + removable(V, -0.0, 0.03743720055088938, |V: T| {
+                        ((((exp((V / c.RT_over_F)) * c.PKv14) * OKv14)
+                            * (n(1000.0) * c.Faraday * (V / c.RT_over_F)))
+                            / (exp((V / c.RT_over_F)) - n(1.0)))
+                    }))
+                    * c.k__44)
+                    * c.COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES_a1),
+                dt,
+            ),
+            exp_euler(
+                Cai,
+                Cai__dt,
+                ((((n(0.0)
+                    / (n(1.0)
+                        + (c.k__7 / powi((Cai + c.KmCMDN), 2))
+                        + (c.k__8 / powi((Cai + c.KmEGTA), 2))))
+                    + (-((((n(0.0) / powi((Cai + c.KmCMDN), 2))
+                        + (-((c.k__7 * (n(2.0) * powi((Cai + c.KmCMDN), 1)))
+                            / (powi((Cai + c.KmCMDN), 2) * powi((Cai + c.KmCMDN), 2)))))
+                        + ((n(0.0) / powi((Cai + c.KmEGTA), 2))
+                            + (-((c.k__8 * (n(2.0) * powi((Cai + c.KmEGTA), 1)))
+                                / (powi((Cai + c.KmEGTA), 2) * powi((Cai + c.KmEGTA), 2))))))
+                        / ((n(1.0)
+                            + (c.k__7 / powi((Cai + c.KmCMDN), 2))
+                            + (c.k__8 / powi((Cai + c.KmEGTA), 2)))
+                            * (n(1.0)
+                                + (c.k__7 / powi((Cai + c.KmCMDN), 2))
+                                + (c.k__8 / powi((Cai + c.KmEGTA), 2)))))))
+                    * (((Jxfer - Jup) - Jtrpn)
+                        - (((ICab - (n(2.0) * INaCa)) + IpCa)
+                            * n(0.5)
+                            * c.COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES_a1)))
+                    + ((((c.k__46
+                        + (-((((((c.Nfb * pow((Cai / c.Kfb), c.k__47)) * c.k__48) * c.vmaxf) * c.KSR)
+                            / (n(1.0) + fb + rb))
+                            + (-(((c.KSR * ((c.vmaxf * fb) - (c.vmaxr * rb)))
+                                * ((c.Nfb * pow((Cai / c.Kfb), c.k__47)) * c.k__48))
+                                / ((n(1.0) + fb + rb) * (n(1.0) + fb + rb)))))))
+                        + (-(((c.kltrpn_plus * (n(1.0) - LTRPNCa)) * c.LTRPNtot)
+                            + ((c.khtrpn_plus * (n(1.0) - HTRPNCa)) * c.HTRPNtot))))
+                        + (-((((((-(((((n(0.0) / Cai) + (-(c.Cao / (Cai * Cai))))
+                            / (c.Cao / Cai))
+                            * n(0.5))
+                            * c.RT_over_F))
+                            * c.GCab)
+                            + (-((((-(exp((c.k__3 * COMPUTE_INaK_INaCa_ICab_IpCa_VF_over_RT))
+                                * c.k__4))
+                                * c.kNaCa)
+                                / (c.a4_ncx * a3_ncx * c.a5_ncx))
+                                * n(2.0))))
+                            + ((c.IpCamax / (c.KmpCa + Cai))
+                                + (-((c.IpCamax * Cai) / ((c.KmpCa + Cai) * (c.KmpCa + Cai))))))
+                            * n(0.5))
+                            * c.COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES_a1)))
+                        * beta_i)),
+                dt,
+            ),
+            exp_euler(
+                CaSS,
+                CaSS__dt,
+                ((((n(0.0)
+                    / (n(1.0)
+                        + (c.k__7 / powi((CaSS + c.KmCMDN), 2))
+                        + (c.k__8 / powi((CaSS + c.KmEGTA), 2))))
+                    + (-((((n(0.0) / powi((CaSS + c.KmCMDN), 2))
+                        + (-((c.k__7 * (n(2.0) * powi((CaSS + c.KmCMDN), 1)))
+                            / (powi((CaSS + c.KmCMDN), 2) * powi((CaSS + c.KmCMDN), 2)))))
+                        + ((n(0.0) / powi((CaSS + c.KmEGTA), 2))
+                            + (-((c.k__8 * (n(2.0) * powi((CaSS + c.KmEGTA), 1)))
+                                / (powi((CaSS + c.KmEGTA), 2) * powi((CaSS + c.KmEGTA), 2))))))
+                        / ((n(1.0)
+                            + (c.k__7 / powi((CaSS + c.KmCMDN), 2))
+                            + (c.k__8 / powi((CaSS + c.KmEGTA), 2)))
+                            * (n(1.0)
+                                + (c.k__7 / powi((CaSS + c.KmCMDN), 2))
+                                + (c.k__8 / powi((CaSS + c.KmEGTA), 2)))))))
+                    * ((((Jrel * c.VJSR) / c.VSS) - ((Jxfer * c.Vmyo) / c.VSS))
+                        - (ICa * c.COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES_a2)))
+                    + (((((c.k__49 * (O1_RyR + O2_RyR)) * c.VJSR) / c.VSS) + c.k__50) * beta_SS)),
+                dt,
+            ),
+            exp_euler(
+                CaJSR,
+                CaJSR__dt,
+                ((((n(0.0) / (n(1.0) + (c.k__9 / powi((CaJSR + c.KmCSQN), 2))))
+                    + (-(((n(0.0) / powi((CaJSR + c.KmCSQN), 2))
+                        + (-((c.k__9 * (n(2.0) * powi((CaJSR + c.KmCSQN), 1)))
+                            / (powi((CaJSR + c.KmCSQN), 2) * powi((CaJSR + c.KmCSQN), 2)))))
+                        / ((n(1.0) + (c.k__9 / powi((CaJSR + c.KmCSQN), 2)))
+                            * (n(1.0) + (c.k__9 / powi((CaJSR + c.KmCSQN), 2)))))))
+                    * (Jtr - Jrel))
+                    + ((c.k__51 + (-(c.v1 * (O1_RyR + O2_RyR)))) * beta_JSR)),
+                dt,
+            ),
+            exp_euler(
+                CaNSR,
+                CaNSR__dt,
+                (((((((-(((c.Nrb * pow((CaNSR / c.Krb), c.k__52)) * c.k__53) * c.vmaxr)) * c.KSR)
+                    / (n(1.0) + fb + rb))
+                    + (-(((c.KSR * ((c.vmaxf * fb) - (c.vmaxr * rb)))
+                        * ((c.Nrb * pow((CaNSR / c.Krb), c.k__52)) * c.k__53))
+                        / ((n(1.0) + fb + rb) * (n(1.0) + fb + rb)))))
+                    * c.Vmyo)
+                    / c.VNSR)
+                    + c.k__54),
+                dt,
+            ),
+            exp_euler(LTRPNCa, LTRPNCa__dt, (((c.kltrpn_plus * Cai) * n(-1.0)) + c.k__55), dt),
+            exp_euler(HTRPNCa, HTRPNCa__dt, (((c.khtrpn_plus * Cai) * n(-1.0)) + c.k__56), dt),
+            C1_RyR + b0_x0,
+            O2_RyR + b0_x1,
+            C2_RyR + b0_x2,
+            O1_RyR + b0_x3,
+            C0 + b1_x0,
+            C1 + b1_x1,
+            C2 + b1_x2,
+            C3 + b1_x3,
+            C4 + b1_x4,
+            CCa0 + b1_x5,
+            CCa1 + b1_x6,
+            CCa2 + b1_x7,
+            CCa3 + b1_x8,
+            CCa4 + b1_x9,
+            Open + b1_x10,
+            exp_euler(yCa, yCa__dt, ((n(1.0) / tau_yCa) * n(-1.0)), dt),
+            C0Kv43 + b2_x0,
+            C1Kv43 + b2_x1,
+            C2Kv43 + b2_x2,
+            C3Kv43 + b2_x3,
+            OKv43 + b2_x4,
+            CI0Kv43 + b2_x5,
+            CI1Kv43 + b2_x6,
+            CI2Kv43 + b2_x7,
+            CI3Kv43 + b2_x8,
+            OIKv43 + b2_x9,
+            C0Kv14 + b3_x0,
+            C1Kv14 + b3_x1,
+            C2Kv14 + b3_x2,
+            C3Kv14 + b3_x3,
+            OKv14 + b3_x4,
+            CI0Kv14 + b3_x5,
+            CI1Kv14 + b3_x6,
+            CI2Kv14 + b3_x7,
+            CI3Kv14 + b3_x8,
+            OIKv14 + b3_x9,
+            na1 + b4_x0,
+            na2 + b4_x1,
+            na3 + b4_x2,
+            na4 + b4_x3,
+            na5 + b4_x4,
+            na6 + b4_x5,
+            na7 + b4_x6,
+            na8 + b4_x7,
+            na9 + b4_x8,
+            na10 + b4_x9,
+            na11 + b4_x10,
+            na12 + b4_x11,
+            na13 + b4_x12,
+            C1Herg + b5_x0,
+            C2Herg + b5_x1,
+            C3Herg + b5_x2,
+            OHerg + b5_x3,
+            IHerg + b5_x4,
+            C0ks + b6_x0,
+            C1ks + b6_x1,
+            O1ks + b6_x2,
+            O2ks + b6_x3,
+        ];
+        V__dt
+    }
+}
