@@ -122,54 +122,6 @@ pub fn affine(e: &Expr, targets: &[VarId], defs: &impl Definitions) -> Option<Af
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::eval::eval;
-
-    /// Variables 0 and 1 are states; 2 = 3 * x0 - x1 (a flux); 3 = V.
-    struct Chain;
-    impl Definitions for Chain {
-        fn algebraic(&self, v: VarId) -> Option<&Expr> {
-            static FLUX: std::sync::OnceLock<Expr> = std::sync::OnceLock::new();
-            (v == 2).then(|| {
-                FLUX.get_or_init(|| {
-                    Expr::apply(Op::Minus, vec![Expr::times(Expr::Num(3.0), Expr::Var(0)), Expr::Var(1)])
-                })
-            })
-        }
-        fn rhs(&self, _: VarId) -> Option<&Expr> {
-            None
-        }
-        fn reads(&self, e: &Expr, targets: &[VarId]) -> bool {
-            let mut vs = Vec::new();
-            e.vars(&mut vs);
-            vs.iter().any(|v| targets.contains(v) || *v == 2)
-        }
-    }
-
-    #[test]
-    fn splits_a_chain_and_refuses_products_of_states() {
-        // f = V * flux / 2 + V
-        let f = Expr::apply(
-            Op::Plus,
-            vec![
-                Expr::apply(Op::Divide, vec![Expr::times(Expr::Var(3), Expr::Var(2)), Expr::Num(2.0)]),
-                Expr::Var(3),
-            ],
-        );
-        let a = affine(&f, &[0, 1], &Chain).unwrap();
-        let at = |e: &Expr| eval(e, &|v| (v == 3).then_some(10.0), &|_| None).unwrap();
-        assert_eq!(at(&a.coef[&0]), 15.0);
-        assert_eq!(at(&a.coef[&1]), -5.0);
-        assert_eq!(at(&a.constant), 10.0);
-        let square = Expr::times(Expr::Var(0), Expr::Var(0));
-        assert!(affine(&square, &[0], &Chain).is_none());
-        let e = Expr::apply(Op::Exp, vec![Expr::Var(0)]);
-        assert!(affine(&e, &[0], &Chain).is_none());
-    }
-}
-
 /// d e / d x, reading algebraic variables and derivatives that depend on
 /// x through their definitions; `None` where e uses a function this does
 /// not differentiate. The generalised Rush-Larsen step (Sundnes, Artebrant,
@@ -257,4 +209,52 @@ pub fn derivative(e: &Expr, x: VarId, defs: &impl Definitions) -> Option<Expr> {
             _ => return None,
         },
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::eval;
+
+    /// Variables 0 and 1 are states; 2 = 3 * x0 - x1 (a flux); 3 = V.
+    struct Chain;
+    impl Definitions for Chain {
+        fn algebraic(&self, v: VarId) -> Option<&Expr> {
+            static FLUX: std::sync::OnceLock<Expr> = std::sync::OnceLock::new();
+            (v == 2).then(|| {
+                FLUX.get_or_init(|| {
+                    Expr::apply(Op::Minus, vec![Expr::times(Expr::Num(3.0), Expr::Var(0)), Expr::Var(1)])
+                })
+            })
+        }
+        fn rhs(&self, _: VarId) -> Option<&Expr> {
+            None
+        }
+        fn reads(&self, e: &Expr, targets: &[VarId]) -> bool {
+            let mut vs = Vec::new();
+            e.vars(&mut vs);
+            vs.iter().any(|v| targets.contains(v) || *v == 2)
+        }
+    }
+
+    #[test]
+    fn splits_a_chain_and_refuses_products_of_states() {
+        // f = V * flux / 2 + V
+        let f = Expr::apply(
+            Op::Plus,
+            vec![
+                Expr::apply(Op::Divide, vec![Expr::times(Expr::Var(3), Expr::Var(2)), Expr::Num(2.0)]),
+                Expr::Var(3),
+            ],
+        );
+        let a = affine(&f, &[0, 1], &Chain).unwrap();
+        let at = |e: &Expr| eval(e, &|v| (v == 3).then_some(10.0), &|_| None).unwrap();
+        assert_eq!(at(&a.coef[&0]), 15.0);
+        assert_eq!(at(&a.coef[&1]), -5.0);
+        assert_eq!(at(&a.constant), 10.0);
+        let square = Expr::times(Expr::Var(0), Expr::Var(0));
+        assert!(affine(&square, &[0], &Chain).is_none());
+        let e = Expr::apply(Op::Exp, vec![Expr::Var(0)]);
+        assert!(affine(&e, &[0], &Chain).is_none());
+    }
 }

@@ -184,7 +184,10 @@ impl UnitDefs {
 mod tests {
     use super::*;
 
-    fn defs(list: &[(&str, &[(&str, i32, f64, f64)])]) -> UnitDefs {
+    /// (unit, prefix, exponent, multiplier)
+    type Term<'a> = (&'a str, i32, f64, f64);
+
+    fn defs(list: &[(&str, &[Term])]) -> UnitDefs {
         let mut d = UnitDefs::default();
         for (name, terms) in list {
             let terms = terms
