@@ -32,21 +32,14 @@ fn run() {
             Ok(imp) => {
                 ok += 1;
                 let p = &imp.plan;
-                let mut rl = 0;
-                let mut fe = 0;
-                let mut grl = 0;
-                for s in &p.states[1..] {
-                    match p.schemes[s] {
-                        fibril_cellml::Scheme::RushLarsen { .. } => rl += 1,
-                        fibril_cellml::Scheme::ForwardEuler => fe += 1,
-                        fibril_cellml::Scheme::GeneralisedRushLarsen { .. } => grl += 1,
-                        _ => {}
-                    }
-                }
+                let n = p.scheme_counts();
                 let blocks: Vec<usize> = p.blocks.iter().map(|b| b.states.len()).collect();
                 println!(
-                    "ok\t{label}\tstates {}\tRL {rl}\tGRL {grl}\tFE {fe}\tmarkov {blocks:?}\tparams {}\tsing {}\tstim {:.3} mV/ms {} ms",
+                    "ok\t{label}\tstates {}\tRL {}\tGRL {}\tFE {}\tmarkov {blocks:?}\tparams {}\tsing {}\tstim {:.3} mV/ms {} ms",
                     p.states.len(),
+                    n.rush_larsen,
+                    n.generalised_rush_larsen,
+                    n.forward_euler,
                     p.params.len(),
                     imp.singularities.len(),
                     p.stimulus.amplitude_mv_per_ms,

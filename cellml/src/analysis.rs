@@ -506,7 +506,29 @@ fn schemes(
     (schemes, blocks)
 }
 
+/// How many states (V aside) take each update.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SchemeCounts {
+    pub rush_larsen: usize,
+    pub generalised_rush_larsen: usize,
+    pub markov: usize,
+    pub forward_euler: usize,
+}
+
 impl Plan {
+    pub fn scheme_counts(&self) -> SchemeCounts {
+        let mut n = SchemeCounts::default();
+        for s in &self.states[1..] {
+            *match self.schemes[s] {
+                Scheme::RushLarsen { .. } => &mut n.rush_larsen,
+                Scheme::GeneralisedRushLarsen { .. } => &mut n.generalised_rush_larsen,
+                Scheme::Markov { .. } => &mut n.markov,
+                Scheme::ForwardEuler => &mut n.forward_euler,
+            } += 1;
+        }
+        n
+    }
+
     /// The values of every variable and derivative at the file's initial
     /// state and default constants, with `overrides` replacing variables.
     pub fn evaluate(&self, overrides: &HashMap<VarId, f64>) -> (Vec<Option<f64>>, Vec<Option<f64>>) {

@@ -3,8 +3,10 @@
 //! IEEE operations and `crate::math`'s functions, so the CPU and the GPU
 //! agree bit for bit, as in every hand-written model.
 
+use std::cell::OnceCell;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt::Write as _;
+use std::hash::{DefaultHasher, Hash, Hasher};
 
 use crate::analysis::{Node, Plan, Scheme};
 use crate::error::ImportError;
@@ -38,6 +40,65 @@ pub struct Emitter<'p> {
     pub singularities: Vec<(String, f64)>,
     /// The variable whose equation is being written (for messages).
     context: String,
+    /// The file's initial values and default constants (for `removable`).
+    values: OnceCell<Vec<Option<f64>>>,
+    cse: Cse,
+}
+
+/// Common-subexpression elimination of the reaction. The generalised
+/// Rush-Larsen coefficients and the Markov rates repeat the currents'
+/// expressions many times; a first pass counts how often each compound
+/// expression is written, the second gives those written more than once a
+/// `let s__N` before the first statement that needs it. The operations and
+/// their order are unchanged, so are the results, bit for bit; only the
+/// repeats go. Never inside a singularity's closure, where V is the
+/// closure's argument.
+#[derive(Default)]
+struct Cse {
+    counting: bool,
+    counts: HashMap<u64, usize>,
+    temps: HashMap<u64, String>,
+    pending: Vec<String>,
+    closure_depth: usize,
+}
+
+/// A structural hash of an expression: equal expressions are written as
+/// equal code, so this names the code without writing it.
+fn expr_key(e: &Expr) -> u64 {
+    fn feed(e: &Expr, h: &mut DefaultHasher) {
+        std::mem::discriminant(e).hash(h);
+        match e {
+            Expr::Num(x) | Expr::Cn(x, _) => x.to_bits().hash(h),
+            Expr::Var(v) | Expr::Diff(v) => v.hash(h),
+            Expr::Apply(op, args) => {
+                op.hash(h);
+                args.len().hash(h);
+                args.iter().for_each(|a| feed(a, h));
+            }
+            Expr::Piecewise(pieces, other) => {
+                pieces.len().hash(h);
+                for (v, c) in pieces {
+                    feed(v, h);
+                    feed(c, h);
+                }
+                feed(other, h);
+            }
+        }
+    }
+    let mut h = DefaultHasher::new();
+    feed(e, &mut h);
+    h.finish()
+}
+
+/// Worth a temporary when repeated: a function call or at least one
+/// binary operation (not a bare negation of a name).
+fn worth_a_temporary(e: &Expr) -> bool {
+    match e {
+        Expr::Apply(Op::Minus, args) if args.len() == 1 => e.size() >= 3,
+        Expr::Apply(op, _) => !op.is_logical(),
+        Expr::Piecewise(..) => true,
+        _ => false,
+    }
 }
 
 fn lit(x: f64, mode: Mode) -> String {
@@ -74,7 +135,17 @@ impl<'p> Emitter<'p> {
             used_constants: HashSet::new(),
             singularities: Vec::new(),
             context: String::new(),
+            values: OnceCell::new(),
+            cse: Cse::default(),
         }
+    }
+
+    /// Writes the temporaries the last expressions asked for, then `line`.
+    fn statement(&mut self, body: &mut String, line: &str) {
+        for t in self.cse.pending.drain(..) {
+            let _ = writeln!(body, "        {t}");
+        }
+        let _ = writeln!(body, "        {line}");
     }
 
     fn ident(&self, v: VarId) -> &str {
@@ -116,6 +187,29 @@ impl<'p> Emitter<'p> {
             };
             return Ok(format!("c.{name}"));
         }
+        let shared = mode == Mode::Step && self.cse.closure_depth == 0 && worth_a_temporary(e);
+        let key = if shared { expr_key(e) } else { 0 };
+        if shared
+            && !self.cse.counting
+            && let Some(t) = self.cse.temps.get(&key)
+        {
+            return Ok(t.clone());
+        }
+        let code = self.num_code(e, mode)?;
+        if shared {
+            if self.cse.counting {
+                *self.cse.counts.entry(key).or_default() += 1;
+            } else if self.cse.counts.get(&key).is_some_and(|&n| n > 1) {
+                let name = format!("s__{}", self.cse.temps.len());
+                self.cse.pending.push(format!("let {name} = {code};"));
+                self.cse.temps.insert(key, name.clone());
+                return Ok(name);
+            }
+        }
+        Ok(code)
+    }
+
+    fn num_code(&mut self, e: &Expr, mode: Mode) -> Result<String, ImportError> {
         Ok(match e {
             Expr::Num(x) | Expr::Cn(x, _) => lit(*x, mode),
             Expr::Var(v) => {
@@ -168,9 +262,17 @@ impl<'p> Emitter<'p> {
                 {
                     self.singularities.push((self.context.clone(), v0));
                     let v = self.ident(self.plan.v).to_string();
-                    // The quotient itself, without testing it again.
+                    // The quotient itself, without testing it again: at V
+                    // as written (with V's variables by name, shared with
+                    // the other equations) and, for the interpolation only,
+                    // as a function of V.
                     let Expr::Apply(Op::Divide, parts) = &closed else { unreachable!() };
-                    let body = self.join(parts, " / ", mode)?;
+                    let at_v = if self.cse.closure_depth == 0 { args } else { parts.as_slice() };
+                    let value = self.join(at_v, " / ", mode)?;
+                    self.cse.closure_depth += 1;
+                    let body = self.join(parts, " / ", mode);
+                    self.cse.closure_depth -= 1;
+                    let body = body?;
                     let (v0s, slopes) = (format!("{v0:?}"), format!("{slope:?}"));
                     let v0s = if v0s.contains('.') || v0s.contains('e') { v0s } else { format!("{v0s}.0") };
                     let slopes = if slopes.contains('.') || slopes.contains('e') {
@@ -178,7 +280,7 @@ impl<'p> Emitter<'p> {
                     } else {
                         format!("{slopes}.0")
                     };
-                    return Ok(format!("removable({v}, {v0s}, {slopes}, |{v}: T| {body})"));
+                    return Ok(format!("removable({v}, {v0s}, {slopes}, {value}, |{v}: T| {body})"));
                 }
                 self.join(args, " / ", mode)?
             }
@@ -297,29 +399,29 @@ impl<'p> Emitter<'p> {
         if !vs.contains(&plan.v) || vs.iter().any(|&x| x != plan.v && !plan.constant[x]) {
             return None;
         }
-        let (values, _) = plan.evaluate(&HashMap::new());
+        let values = self.values.get_or_init(|| plan.evaluate(&HashMap::new()).0);
         let mut exps = Vec::new();
         collect_exp_args(&den_c, &mut exps);
         for u in exps {
             // Wide apart, so that the slope of a U written with round
             // numbers comes out round.
             let (lo, u0, hi) =
-                (self.at_v(u, -100.0, &values)?, self.at_v(u, 0.0, &values)?, self.at_v(u, 100.0, &values)?);
+                (self.at_v(u, -100.0, values)?, self.at_v(u, 0.0, values)?, self.at_v(u, 100.0, values)?);
             let slope = (hi - lo) / 200.0;
             if slope == 0.0 || !slope.is_finite() || ((hi - u0) - (u0 - lo)).abs() > 1e-9 * (hi - lo).abs() {
                 continue;
             }
             let v0 = -u0 / slope;
-            let d0 = self.at_v(&den_c, v0, &values)?;
+            let d0 = self.at_v(&den_c, v0, values)?;
             let d1 =
-                self.at_v(&den_c, v0 + 1.0, &values)?.abs().max(self.at_v(&den_c, v0 - 1.0, &values)?.abs());
+                self.at_v(&den_c, v0 + 1.0, values)?.abs().max(self.at_v(&den_c, v0 - 1.0, values)?.abs());
             if d0.abs() > 1e-9 * d1 {
                 continue;
             }
             let num_c = self.closed_in_v(num);
-            let n0 = self.at_v(&num_c, v0, &values)?;
+            let n0 = self.at_v(&num_c, v0, values)?;
             let n1 =
-                self.at_v(&num_c, v0 + 1.0, &values)?.abs().max(self.at_v(&num_c, v0 - 1.0, &values)?.abs());
+                self.at_v(&num_c, v0 + 1.0, values)?.abs().max(self.at_v(&num_c, v0 - 1.0, values)?.abs());
             if n0.abs() > 1e-6 * n1 {
                 continue;
             }
@@ -363,11 +465,8 @@ fn rust_str(s: &str) -> String {
 
 // The Markov blocks' elimination reads best with its indices.
 #[allow(clippy::needless_range_loop)]
-pub fn emit(plan: &Plan, name: &str, src: &Source) -> Result<(String, Vec<(String, f64)>), ImportError> {
+fn reaction_body(plan: &Plan, em: &mut Emitter) -> Result<String, ImportError> {
     let m = &plan.model;
-    let ty = type_name(name);
-    let mut em = Emitter::new(plan);
-    // The reaction's body first: it decides which constants the coefficients carry.
     let mut body = String::new();
     let others: Vec<VarId> = plan.states[1..].to_vec();
     let names: Vec<&str> = others.iter().map(|&s| m.vars[s].ident.as_str()).collect();
@@ -387,13 +486,13 @@ pub fn emit(plan: &Plan, name: &str, src: &Source) -> Result<(String, Vec<(Strin
                 let Def::Algebraic(e) = &m.vars[x].def else { unreachable!() };
                 em.context = m.vars[x].cellml.clone();
                 let code = em.num(e, Mode::Step)?;
-                let _ = writeln!(body, "        let {} = {code};", m.vars[x].ident);
+                em.statement(&mut body, &format!("let {} = {code};", m.vars[x].ident));
             }
             Node::Diff(x) => {
                 let Def::State { rhs, .. } = &m.vars[x].def else { unreachable!() };
                 em.context = format!("d({})/dt", m.vars[x].cellml);
                 let code = em.num(rhs, Mode::Step)?;
-                let _ = writeln!(body, "        let {} = {code};", deriv(&m.vars[x].ident));
+                em.statement(&mut body, &format!("let {} = {code};", deriv(&m.vars[x].ident)));
             }
         }
     }
@@ -414,7 +513,7 @@ pub fn emit(plan: &Plan, name: &str, src: &Source) -> Result<(String, Vec<(Strin
         }
     }
     for (b, block) in plan.blocks.iter().enumerate() {
-        let _ = writeln!(body, "        // Markov block {b}: backward Euler, (I - dt A) delta = dt f.");
+        em.statement(&mut body, &format!("// Markov block {b}: backward Euler, (I - dt A) delta = dt f."));
         let size = block.states.len();
         let mut nz = vec![vec![false; size]; size];
         let cell = |i: usize, j: usize| format!("b{b}_{i}_{j}");
@@ -430,7 +529,7 @@ pub fn emit(plan: &Plan, name: &str, src: &Source) -> Result<(String, Vec<(Strin
                     };
                     let value =
                         if i == j { format!("(-dt).mul_add({a}, n(1.0))") } else { format!("-(dt * {a})") };
-                    let _ = writeln!(body, "        let {} = {value};", cell(i, j));
+                    em.statement(&mut body, &format!("let {} = {value};", cell(i, j)));
                 }
             }
             let _ = writeln!(body, "        let b{b}_r{i} = dt * {};", deriv(&m.vars[block.states[i]].ident));
@@ -476,8 +575,10 @@ pub fn emit(plan: &Plan, name: &str, src: &Source) -> Result<(String, Vec<(Strin
     }
     if !others.is_empty() {
         let new: Vec<String> = others.iter().map(|s| next[s].clone()).collect();
-        let _ =
-            writeln!(body, "        *locals = [\n            {},\n        ];", new.join(",\n            "));
+        em.statement(
+            &mut body,
+            &format!("*locals = [\n            {},\n        ];", new.join(",\n            ")),
+        );
     }
     let scale = plan.t_per_ms / plan.v_per_mv;
     if scale == 1.0 {
@@ -485,6 +586,24 @@ pub fn emit(plan: &Plan, name: &str, src: &Source) -> Result<(String, Vec<(Strin
     } else {
         let _ = writeln!(body, "        {} * {}", deriv(v_id), lit(scale, Mode::Step));
     }
+    Ok(body)
+}
+
+pub fn emit(plan: &Plan, name: &str, src: &Source) -> Result<(String, Vec<(String, f64)>), ImportError> {
+    let m = &plan.model;
+    let ty = type_name(name);
+    // The reaction's body first: it decides which constants the coefficients
+    // carry. Twice: once to count the repeated expressions, once to write.
+    let mut counter = Emitter::new(plan);
+    counter.cse.counting = true;
+    reaction_body(plan, &mut counter)?;
+    let mut em = Emitter::new(plan);
+    em.cse.counts = std::mem::take(&mut counter.cse.counts);
+    let body = reaction_body(plan, &mut em)?;
+    // Listed by equation: the counting pass saw each before any was shared.
+    em.singularities = std::mem::take(&mut counter.singularities);
+    em.singularities.dedup();
+    let others = &plan.states[1..];
 
     // The coefficients.
     let mut fields: Vec<(String, String)> =

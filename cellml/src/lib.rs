@@ -22,7 +22,7 @@ pub mod model;
 pub mod register;
 pub mod units;
 
-pub use analysis::{Options, Plan, Scheme};
+pub use analysis::{Options, Plan, Scheme, SchemeCounts};
 pub use error::ImportError;
 
 /// One imported model.

@@ -182,13 +182,15 @@ pub fn derivative(e: &Expr, x: VarId, defs: &impl Definitions) -> Option<Expr> {
                 // (u/v)' = u'/v - u v'/v^2
                 let (u, v) = (&args[0], &args[1]);
                 let (du, dv) = (d(u)?, d(v)?);
-                let first = Expr::apply(Op::Divide, vec![du, v.clone()]);
-                if matches!(dv, Expr::Num(z) if z == 0.0) {
+                let is_zero = |e: &Expr| matches!(e, Expr::Num(z) if *z == 0.0);
+                let first = Expr::apply(Op::Divide, vec![du.clone(), v.clone()]);
+                if is_zero(&dv) {
                     first
                 } else {
                     let second =
                         Expr::apply(Op::Divide, vec![mul(u.clone(), dv), Expr::times(v.clone(), v.clone())]);
-                    add(first, neg(second))
+                    // A numerator free of x (K/c, c = [Na]i) is common: no 0/v term.
+                    if is_zero(&du) { neg(second) } else { add(first, neg(second)) }
                 }
             }
             Op::Power => {

@@ -153,3 +153,22 @@ fn unsupported_input_is_refused_by_name() {
         import(TOY, "toy_cell", "toy.cellml", 0.01, &presets, &Options::default()).err().unwrap().to_string();
     assert!(e.contains("g_Kr"), "{e}");
 }
+
+#[test]
+fn repeated_expressions_are_computed_once() {
+    // The chain's rates appear in the Markov matrix and in the right-hand
+    // sides: each compound expression is bound once and read by name.
+    let imp = toy();
+    let rust = &imp.rust;
+    let temps: Vec<&str> = rust.lines().filter(|l| l.trim_start().starts_with("let s__")).collect();
+    assert!(!temps.is_empty(), "no shared expression in:\n{rust}");
+    // A singularity's closure is a function of its own V: not shared.
+    let outside: String =
+        rust.lines().map(|l| l.split("|V: T|").next().unwrap_or("")).collect::<Vec<_>>().join("\n");
+    for t in &temps {
+        let (lhs, rhs) = t.trim().trim_start_matches("let ").split_once(" = ").unwrap();
+        let rhs = rhs.trim_end_matches(';');
+        assert!(outside.matches(lhs).count() >= 2, "{lhs} is never read");
+        assert_eq!(outside.matches(rhs).count(), 1, "`{rhs}` is still written more than once");
+    }
+}

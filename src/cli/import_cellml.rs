@@ -8,7 +8,16 @@ use std::process::ExitCode;
 use anyhow::{Context, bail};
 use clap::Args;
 use fibril_cellml::register::{SourceTree, write_atomic};
-use fibril_cellml::{Options, PresetSpec, Scheme};
+use fibril_cellml::{Options, PresetSpec};
+
+/// A line on stdout that does not panic when the reader has gone (`fibril
+/// import-cellml ... | head`): the import's work does not depend on it.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout(), $($arg)*);
+    }};
+}
 
 #[derive(Debug, Args)]
 pub struct ImportArgs {
@@ -72,7 +81,7 @@ fn rustfmt(file: &std::path::Path, source: &std::path::Path) {
         cmd.arg("--config-path").arg(config);
     }
     if !cmd.arg(file).status().is_ok_and(|s| s.success()) {
-        println!("  (rustfmt did not run: run `cargo fmt` before committing the file)");
+        say!("  (rustfmt did not run: run `cargo fmt` before committing the file)");
     }
 }
 
@@ -101,38 +110,32 @@ pub fn import_cellml(args: ImportArgs) -> anyhow::Result<ExitCode> {
     let imported = fibril_cellml::import(&text, &name, &label, args.dt_ms, &presets, &options)
         .with_context(|| format!("importing {}", args.file.display()))?;
     let plan = &imported.plan;
-    let mut counts = [0usize; 4];
-    for s in &plan.states[1..] {
-        counts[match plan.schemes[s] {
-            Scheme::RushLarsen { .. } => 0,
-            Scheme::GeneralisedRushLarsen { .. } => 1,
-            Scheme::Markov { .. } => 2,
-            Scheme::ForwardEuler => 3,
-        }] += 1;
-    }
+    let counts = plan.scheme_counts();
     let blocks: Vec<String> = plan.blocks.iter().map(|b| b.states.len().to_string()).collect();
-    println!(
+    say!(
         "{name}: {} variables (V and {} gates by Rush-Larsen, {} by generalised Rush-Larsen, {} in {} Markov blocks [{}] by backward Euler, {} by forward Euler), {} parameters, {} removable singularities",
         plan.states.len(),
-        counts[0],
-        counts[1],
-        counts[2],
+        counts.rush_larsen,
+        counts.generalised_rush_larsen,
+        counts.markov,
         plan.blocks.len(),
         blocks.join(", "),
-        counts[3],
+        counts.forward_euler,
         plan.params.len(),
         imported.singularities.len()
     );
-    println!(
+    say!(
         "  stimulus: {:.4} mV/ms for {} ms ({})",
-        plan.stimulus.amplitude_mv_per_ms, plan.stimulus.duration_ms, plan.stimulus.note
+        plan.stimulus.amplitude_mv_per_ms,
+        plan.stimulus.duration_ms,
+        plan.stimulus.note
     );
     let warnings = &plan.model.warnings;
     for w in warnings.iter().take(3) {
-        println!("  units let through: {w}");
+        say!("  units let through: {w}");
     }
     if warnings.len() > 3 {
-        println!("  ... {} unit mismatches in all, each listed in the generated file", warnings.len());
+        say!("  ... {} unit mismatches in all, each listed in the generated file", warnings.len());
     }
     if args.check {
         return Ok(ExitCode::SUCCESS);
@@ -141,12 +144,12 @@ pub fn import_cellml(args: ImportArgs) -> anyhow::Result<ExitCode> {
         (Some(out), _) => {
             write_atomic(out, &imported.rust)?;
             rustfmt(out, &args.source);
-            println!("wrote {} (not registered)", out.display());
+            say!("wrote {} (not registered)", out.display());
         }
         (None, Some(tree)) => {
             let new = tree.register(&name, &imported.rust)?;
             rustfmt(&tree.model_file(&name), &args.source);
-            println!(
+            say!(
                 "{} {} and {} it; `cargo build --release` compiles it for the CPU and the GPU, then `fibril models {name}`",
                 if new { "wrote" } else { "replaced" },
                 tree.model_file(&name).display(),

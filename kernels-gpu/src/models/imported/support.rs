@@ -123,8 +123,13 @@ pub fn exp_euler<T: Real>(x: T, f: T, coef: T, dt: T) -> T {
 /// e^U - 1 (6e-8/|U| relative) would dominate such a window, so u_w is
 /// 1e-3, where both stay below 1e-4 relative and the interpolation's own
 /// error (g''/8 (u_w/slope)^2) below 1e-7 of g.
+///
+/// `g_v` is g(V) as the model writes it, computed by the caller with the
+/// expressions it shares with other equations; `g` is evaluated only
+/// inside the window, so a kernel pays for the two extra evaluations only
+/// where V is that close to V0.
 #[inline(always)]
-pub fn removable<T: Real>(v: T, v0: f64, slope: f64, g: impl Fn(T) -> T) -> T {
+pub fn removable<T: Real>(v: T, v0: f64, slope: f64, g_v: T, g: impl Fn(T) -> T) -> T {
     let u_w = if T::BYTES == 4 { 1e-3 } else { 1e-7 };
     let h = u_w / if slope < 0.0 { -slope } else { slope };
     if (v - T::from_f64(v0)).abs() < T::from_f64(h) {
@@ -132,7 +137,7 @@ pub fn removable<T: Real>(v: T, v0: f64, slope: f64, g: impl Fn(T) -> T) -> T {
         let (g_lo, g_hi) = (g(lo), g(hi));
         ((v - lo) / (hi - lo)).mul_add(g_hi - g_lo, g_lo)
     } else {
-        g(v)
+        g_v
     }
 }
 
@@ -177,11 +182,11 @@ mod tests {
         // g(V) = V/(e^{V/25} - 1): 25 at V = 0.
         let g = |v: f64| v / ((v / 25.0).exp() - 1.0);
         for v in [0.0, 1e-9, -1e-9, 2e-6, 1e-3] {
-            let r = removable(v, 0.0, 1.0 / 25.0, g);
+            let r = removable(v, 0.0, 1.0 / 25.0, g(v), g);
             assert!((r - 25.0 * (1.0 - v / 50.0)).abs() < 1e-6, "{v}: {r}");
         }
         let g32 = |v: f32| v / ((v / 25.0).exp() - 1.0);
-        let r = removable(1e-4f32, 0.0, 1.0 / 25.0, g32);
+        let r = removable(1e-4f32, 0.0, 1.0 / 25.0, g32(1e-4), g32);
         assert!((r - 25.0).abs() < 1e-3, "{r}");
     }
 }
