@@ -181,7 +181,7 @@ pub fn plan(mut model: Model, options: &Options) -> Result<Plan, ImportError> {
             model.vars[v].cellml
         )));
     }
-    let volt = crate::units::Unit { factor: 1e-3, dims: [2., 1., -3., -1., 0., 0., 0.] };
+    let volt = crate::units::Unit { factor: 1e-3, dims: [2., 1., -3., -1., 0., 0., 0., 0.] };
     if !model.vars[v].unit.same_dims(&volt) {
         return Err(ImportError::Membrane(format!(
             "the membrane potential `{}` has units [{}], not a voltage",
@@ -190,7 +190,7 @@ pub fn plan(mut model: Model, options: &Options) -> Result<Plan, ImportError> {
         )));
     }
     let t_unit = model.vars[model.time].unit;
-    if !t_unit.same_dims(&crate::units::Unit { factor: 1.0, dims: [0., 0., 1., 0., 0., 0., 0.] }) {
+    if !t_unit.same_dims(&crate::units::Unit { factor: 1.0, dims: [0., 0., 1., 0., 0., 0., 0., 0.] }) {
         return Err(ImportError::Membrane(format!(
             "the time `{}` is not a time",
             model.vars[model.time].cellml

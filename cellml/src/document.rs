@@ -189,9 +189,12 @@ fn unit_defs(root: Node) -> Result<UnitDefs, ImportError> {
     let mut read = |scope: &str, u: Node| -> Result<(), ImportError> {
         let name = need(&u, "name")?;
         if attr(&u, "base_units") == Some("yes") {
-            return Err(ImportError::Unsupported(format!(
-                "units `{name}` are declared as new base units; only the SI base units are supported"
-            )));
+            if let Some(first) = defs.own_base.replace(name.to_string()) {
+                return Err(ImportError::Unsupported(format!(
+                    "units `{first}` and `{name}` are both declared as new base units; fibril reads one per file"
+                )));
+            }
+            return Ok(());
         }
         let mut terms = Vec::new();
         for t in children(u, "unit") {

@@ -7,10 +7,15 @@ use std::collections::HashMap;
 
 use crate::error::ImportError;
 
-/// Exponents of metre, kilogram, second, ampere, kelvin, mole, candela.
-pub type Dims = [f64; 7];
+/// Exponents of metre, kilogram, second, ampere, kelvin, mole, candela,
+/// and of the one new base unit a file may declare (CellML 1.0 section
+/// 5.2.2, `base_units="yes"`; one file of the public corpus declares one).
+pub type Dims = [f64; 8];
 
-const DIM_NAMES: [&str; 7] = ["m", "kg", "s", "A", "K", "mol", "cd"];
+const DIM_NAMES: [&str; 8] = ["m", "kg", "s", "A", "K", "mol", "cd", "(the file's base unit)"];
+
+/// The slot of a file's own base unit in [`Dims`].
+pub const OWN_BASE: usize = 7;
 
 /// A unit: `factor` SI units of dimension `dims`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -20,7 +25,7 @@ pub struct Unit {
 }
 
 impl Unit {
-    pub const DIMENSIONLESS: Unit = Unit { factor: 1.0, dims: [0.0; 7] };
+    pub const DIMENSIONLESS: Unit = Unit { factor: 1.0, dims: [0.0; 8] };
 
     const fn si(dims: Dims) -> Unit {
         Unit { factor: 1.0, dims }
@@ -54,7 +59,7 @@ impl Unit {
 
     /// The SI dimension, as a reader writes it (`kg m^2 s^-3 A^-1`).
     pub fn dims_text(&self) -> String {
-        let parts: Vec<String> = (0..7)
+        let parts: Vec<String> = (0..8)
             .filter(|&i| self.dims[i] != 0.0)
             .map(|i| {
                 if self.dims[i] == 1.0 {
@@ -74,33 +79,33 @@ fn builtin(name: &str) -> Option<Unit> {
     let u = |d: Dims| Some(Unit::si(d));
     match name {
         "dimensionless" | "radian" | "steradian" => Some(Unit::DIMENSIONLESS),
-        "metre" | "meter" => u([1., 0., 0., 0., 0., 0., 0.]),
-        "kilogram" => u([0., 1., 0., 0., 0., 0., 0.]),
-        "gram" => Some(Unit { factor: 1e-3, dims: [0., 1., 0., 0., 0., 0., 0.] }),
-        "second" => u([0., 0., 1., 0., 0., 0., 0.]),
-        "ampere" => u([0., 0., 0., 1., 0., 0., 0.]),
+        "metre" | "meter" => u([1., 0., 0., 0., 0., 0., 0., 0.]),
+        "kilogram" => u([0., 1., 0., 0., 0., 0., 0., 0.]),
+        "gram" => Some(Unit { factor: 1e-3, dims: [0., 1., 0., 0., 0., 0., 0., 0.] }),
+        "second" => u([0., 0., 1., 0., 0., 0., 0., 0.]),
+        "ampere" => u([0., 0., 0., 1., 0., 0., 0., 0.]),
         // Celsius differs from kelvin by an offset only; no model of the
         // corpus converts between them.
-        "kelvin" | "celsius" => u([0., 0., 0., 0., 1., 0., 0.]),
-        "mole" => u([0., 0., 0., 0., 0., 1., 0.]),
-        "candela" | "lumen" => u([0., 0., 0., 0., 0., 0., 1.]),
-        "litre" | "liter" => Some(Unit { factor: 1e-3, dims: [3., 0., 0., 0., 0., 0., 0.] }),
-        "hertz" | "becquerel" => u([0., 0., -1., 0., 0., 0., 0.]),
-        "newton" => u([1., 1., -2., 0., 0., 0., 0.]),
-        "pascal" => u([-1., 1., -2., 0., 0., 0., 0.]),
-        "joule" => u([2., 1., -2., 0., 0., 0., 0.]),
-        "watt" => u([2., 1., -3., 0., 0., 0., 0.]),
-        "coulomb" => u([0., 0., 1., 1., 0., 0., 0.]),
-        "volt" => u([2., 1., -3., -1., 0., 0., 0.]),
-        "farad" => u([-2., -1., 4., 2., 0., 0., 0.]),
-        "ohm" => u([2., 1., -3., -2., 0., 0., 0.]),
-        "siemens" => u([-2., -1., 3., 2., 0., 0., 0.]),
-        "weber" => u([2., 1., -2., -1., 0., 0., 0.]),
-        "tesla" => u([0., 1., -2., -1., 0., 0., 0.]),
-        "henry" => u([2., 1., -2., -2., 0., 0., 0.]),
-        "gray" | "sievert" => u([2., 0., -2., 0., 0., 0., 0.]),
-        "lux" => u([-2., 0., 0., 0., 0., 0., 1.]),
-        "katal" => u([0., 0., -1., 0., 0., 1., 0.]),
+        "kelvin" | "celsius" => u([0., 0., 0., 0., 1., 0., 0., 0.]),
+        "mole" => u([0., 0., 0., 0., 0., 1., 0., 0.]),
+        "candela" | "lumen" => u([0., 0., 0., 0., 0., 0., 1., 0.]),
+        "litre" | "liter" => Some(Unit { factor: 1e-3, dims: [3., 0., 0., 0., 0., 0., 0., 0.] }),
+        "hertz" | "becquerel" => u([0., 0., -1., 0., 0., 0., 0., 0.]),
+        "newton" => u([1., 1., -2., 0., 0., 0., 0., 0.]),
+        "pascal" => u([-1., 1., -2., 0., 0., 0., 0., 0.]),
+        "joule" => u([2., 1., -2., 0., 0., 0., 0., 0.]),
+        "watt" => u([2., 1., -3., 0., 0., 0., 0., 0.]),
+        "coulomb" => u([0., 0., 1., 1., 0., 0., 0., 0.]),
+        "volt" => u([2., 1., -3., -1., 0., 0., 0., 0.]),
+        "farad" => u([-2., -1., 4., 2., 0., 0., 0., 0.]),
+        "ohm" => u([2., 1., -3., -2., 0., 0., 0., 0.]),
+        "siemens" => u([-2., -1., 3., 2., 0., 0., 0., 0.]),
+        "weber" => u([2., 1., -2., -1., 0., 0., 0., 0.]),
+        "tesla" => u([0., 1., -2., -1., 0., 0., 0., 0.]),
+        "henry" => u([2., 1., -2., -2., 0., 0., 0., 0.]),
+        "gray" | "sievert" => u([2., 0., -2., 0., 0., 0., 0., 0.]),
+        "lux" => u([-2., 0., 0., 0., 0., 0., 1., 0.]),
+        "katal" => u([0., 0., -1., 0., 0., 1., 0., 0.]),
         _ => None,
     }
 }
@@ -146,6 +151,8 @@ pub struct UnitTerm {
 pub struct UnitDefs {
     /// (component or "" for the model, name) -> terms.
     pub defs: HashMap<(String, String), Vec<UnitTerm>>,
+    /// The name of the file's own base unit, if it declares one.
+    pub own_base: Option<String>,
 }
 
 impl UnitDefs {
@@ -163,6 +170,11 @@ impl UnitDefs {
             .defs
             .get(&(component.to_string(), name.to_string()))
             .or_else(|| self.defs.get(&(String::new(), name.to_string())));
+        if self.own_base.as_deref() == Some(name) {
+            let mut dims = [0.0; 8];
+            dims[OWN_BASE] = 1.0;
+            return Ok(Unit { factor: 1.0, dims });
+        }
         let Some(terms) = terms else {
             return builtin(name).ok_or_else(|| {
                 ImportError::Units(format!("units `{name}` (used in component `{component}`) are neither defined in the file nor built into CellML"))
@@ -233,5 +245,15 @@ mod tests {
         assert_eq!(prefix_exponent("micro"), Some(-6));
         assert_eq!(prefix_exponent("-3"), Some(-3));
         assert_eq!(prefix_exponent("mili"), None);
+    }
+
+    #[test]
+    fn a_files_own_base_unit_is_a_dimension_of_its_own() {
+        let mut d = defs(&[("per_arbitrary", &[("arbitrary", 0, -1.0, 1.0)])]);
+        d.own_base = Some("arbitrary".into());
+        let a = d.resolve("c", "arbitrary").unwrap();
+        assert!(!a.is_dimensionless() && !a.same_dims(&builtin("second").unwrap()));
+        assert!(a.times(&d.resolve("c", "per_arbitrary").unwrap()).is_dimensionless());
+        assert_eq!(a.dims_text(), "(the file's base unit)");
     }
 }
