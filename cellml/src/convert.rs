@@ -176,35 +176,7 @@ impl<U: UnitsOf> Checker<'_, U> {
 
     /// `lhs = rhs` with the right side converted to the left side's units.
     pub fn equation(&self, lhs_unit: &Unit, rhs: &Expr) -> Result<Expr, ImportError> {
-        self.membrane_equation(lhs_unit, rhs, None)
-    }
-
-    /// dV/dt = rhs, where the file may divide currents that are already
-    /// per unit capacitance (pA/pF) by the capacitance `cm` once more: its
-    /// right side then has the units of dV/dt per farad. With `lenient`,
-    /// that one mistake is repaired (the right side times Cm, the numbers
-    /// the authors meant) and listed; otherwise it is refused like any.
-    pub fn membrane_equation(
-        &self,
-        lhs_unit: &Unit,
-        rhs: &Expr,
-        cm: Option<(usize, Unit)>,
-    ) -> Result<Expr, ImportError> {
         let (e, u) = self.check(rhs)?;
-        if let Some((cm, cm_unit)) = cm
-            && self.lenient
-            && !u.same_dims(lhs_unit)
-            && u.times(&cm_unit).same_dims(lhs_unit)
-        {
-            self.warnings.borrow_mut().push(format!(
-                "the equation of `{}` divides currents per unit capacitance by the capacitance again ([{}] for [{}]): taken as the right side times the capacitance",
-                self.context,
-                u.dims_text(),
-                lhs_unit.dims_text()
-            ));
-            let u = u.times(&cm_unit);
-            return Ok(rescale(Expr::times(e, Expr::Var(cm)), u.factor, lhs_unit.factor));
-        }
         if !u.same_dims(lhs_unit) {
             let err = ImportError::InconsistentUnits(format!(
                 "the equation of `{}` sets a quantity of [{}] to an expression of [{}]; fix the units of its variables or numbers",
@@ -273,22 +245,5 @@ mod tests {
         let rhs = Expr::apply(Op::Divide, vec![Expr::Var(1), Expr::Var(2)]);
         let e = c.equation(&Two.diff_unit(0), &rhs).unwrap();
         assert_eq!(e, Expr::times(Expr::Num(1000.0), rhs));
-    }
-
-    #[test]
-    fn currents_per_capacitance_divided_again_are_repaired_only_when_lenient() {
-        // Variable 1 (volts) plays the capacitance: dV/dt [mV/ms] = V / (ms V)
-        // has the units of dV/dt per volt, as -(pA/pF)/pF has per farad.
-        let rhs = Expr::apply(Op::Divide, vec![Expr::Var(0), Expr::times(Expr::Var(2), Expr::Var(1))]);
-        let lhs = Two.diff_unit(0);
-        let strict =
-            Checker { model: &Two, context: "cell.V".into(), lenient: false, warnings: Default::default() };
-        assert!(strict.membrane_equation(&lhs, &rhs, Some((1, V))).is_err());
-        let lenient = Checker { lenient: true, ..strict };
-        let e = lenient.membrane_equation(&lhs, &rhs, Some((1, V))).unwrap();
-        assert_eq!(e, Expr::times(rhs.clone(), Expr::Var(1)));
-        assert!(lenient.warnings.borrow()[0].contains("capacitance again"));
-        // Without a capacitance the mismatch is let through as written.
-        assert_eq!(lenient.membrane_equation(&lhs, &rhs, None).unwrap(), rhs);
     }
 }

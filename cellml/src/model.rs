@@ -251,8 +251,6 @@ pub fn flatten(doc: &Document, lenient_units: bool) -> Result<Model, ImportError
         }
     }
     let flat = Flat { vars: &vars, time };
-    let annotated = |term: &str| doc.oxmeta.get(term).map(|&raw| map[raw]);
-    let (voltage, capacitance) = (annotated("membrane_voltage"), annotated("membrane_capacitance"));
     let mut checked = Vec::new();
     let mut warnings = Vec::new();
     for (target, is_state, rhs) in defs {
@@ -263,8 +261,7 @@ pub fn flatten(doc: &Document, lenient_units: bool) -> Result<Model, ImportError
             warnings: Default::default(),
         };
         let lhs_unit = if is_state { flat.diff_unit(target) } else { vars[target].unit };
-        let cm = capacitance.filter(|_| is_state && Some(target) == voltage).map(|c| (c, vars[c].unit));
-        checked.push((target, is_state, checker.membrane_equation(&lhs_unit, &rhs, cm)?));
+        checked.push((target, is_state, checker.equation(&lhs_unit, &rhs)?));
         warnings.extend(checker.warnings.into_inner());
     }
     for (target, is_state, rhs) in checked {
