@@ -43,6 +43,13 @@ fn main() {
         .arg(out_dir.join("ptx-target"))
         .args(["--", "-C"])
         .arg(format!("target-cpu={arch}"))
+        // Unroll the loops that move a model's state between memory and
+        // registers in full, also for models of 40-70 variables (the
+        // imported ones): a loop left rolled indexes the state array by a
+        // variable, which puts the array in local memory (a per-thread
+        // stack in DRAM). Smaller loops were unrolled already; the
+        // operations, and so the bits, are the same.
+        .args(["-C", "llvm-args=-unroll-threshold=1000"])
         .arg(emit);
     // Flags and wrappers meant for the host build (clippy, coverage, custom
     // RUSTFLAGS) must not leak into the kernel build.

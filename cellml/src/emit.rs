@@ -473,7 +473,12 @@ fn reaction_body(plan: &Plan, em: &mut Emitter) -> Result<String, ImportError> {
     let v_id = &m.vars[plan.v].ident;
     let _ = writeln!(body, "        let n = T::from_f64;");
     if !names.is_empty() {
-        let _ = writeln!(body, "        let [{}] = *locals;", names.join(", "));
+        // One element at a time: a whole-array load or store of a few dozen
+        // elements is not split into registers by the GPU compiler (the
+        // array stays in local memory, a per-thread stack in DRAM).
+        for (i, name) in names.iter().enumerate() {
+            let _ = writeln!(body, "        let {name} = locals[{i}];");
+        }
     }
     if plan.v_per_mv == 1.0 {
         let _ = writeln!(body, "        let {v_id} = v_mv;");
@@ -574,11 +579,12 @@ fn reaction_body(plan: &Plan, em: &mut Emitter) -> Result<String, ImportError> {
         }
     }
     if !others.is_empty() {
-        let new: Vec<String> = others.iter().map(|s| next[s].clone()).collect();
-        em.statement(
-            &mut body,
-            &format!("*locals = [\n            {},\n        ];", new.join(",\n            ")),
-        );
+        // Each update reads the step's start values (the `let`s above), so
+        // writing them in place one by one is the same as writing them at once.
+        for (i, s) in others.iter().enumerate() {
+            let update = format!("locals[{i}] = {};", next[s]);
+            em.statement(&mut body, &update);
+        }
     }
     let scale = plan.t_per_ms / plan.v_per_mv;
     if scale == 1.0 {

@@ -686,7 +686,26 @@ impl CellModel for Courtemanche1998 {
     #[cfg_attr(not(target_arch = "nvptx64"), inline(never))]
     fn reaction<T: Real>(v_mv: T, locals: &mut [T; 20], c: &Courtemanche1998Coeffs<T>) -> T {
         let n = T::from_f64;
-        let [m, h, j, oa, oi, ua, ui, xr, xs, d, f, f_Ca, u, v, w, Na_i, Ca_i, K_i, Ca_rel, Ca_up] = *locals;
+        let m = locals[0];
+        let h = locals[1];
+        let j = locals[2];
+        let oa = locals[3];
+        let oi = locals[4];
+        let ua = locals[5];
+        let ui = locals[6];
+        let xr = locals[7];
+        let xs = locals[8];
+        let d = locals[9];
+        let f = locals[10];
+        let f_Ca = locals[11];
+        let u = locals[12];
+        let v = locals[13];
+        let w = locals[14];
+        let Na_i = locals[15];
+        let Ca_i = locals[16];
+        let K_i = locals[17];
+        let Ca_rel = locals[18];
+        let Ca_up = locals[19];
         let V = v_mv;
         let s__0 = (c.Na_o / Na_i);
         let E_Na = (c.k__0 * ln(s__0));
@@ -1017,97 +1036,94 @@ impl CellModel for Courtemanche1998 {
         let s__119 = (s__118 * c.k__0);
         let s__120 = (-s__119);
         let s__121 = (s__120 * c.Cm);
-        *locals = [
-            exp_euler(m, m__dt, ((n(1.0) / tau_m) * n(-1.0)), dt),
-            exp_euler(h, h__dt, ((n(1.0) / tau_h) * n(-1.0)), dt),
-            exp_euler(j, j__dt, ((n(1.0) / tau_j) * n(-1.0)), dt),
-            exp_euler(oa, oa__dt, ((n(1.0) / tau_oa) * n(-1.0)), dt),
-            exp_euler(oi, oi__dt, ((n(1.0) / tau_oi) * n(-1.0)), dt),
-            exp_euler(ua, ua__dt, ((n(1.0) / tau_ua) * n(-1.0)), dt),
-            exp_euler(ui, ui__dt, ((n(1.0) / tau_ui) * n(-1.0)), dt),
-            exp_euler(xr, xr__dt, ((n(1.0) / tau_xr) * n(-1.0)), dt),
-            exp_euler(xs, xs__dt, ((n(1.0) / tau_xs) * n(-1.0)), dt),
-            exp_euler(d, d__dt, ((n(1.0) / tau_d) * n(-1.0)), dt),
-            exp_euler(f, f__dt, ((n(1.0) / tau_f) * n(-1.0)), dt),
-            exp_euler(f_Ca, f_Ca__dt, c.k__46, dt),
-            exp_euler(
-                u,
-                u__dt,
-                (((s__98
-                    * (s__72
-                        * ((-((((((((n(2.0) * powi(u, 1)) * c.K_rel) * v) * w) * s__68) * n(1e-15))
-                            * c.V_rel)
-                            * n(1000.0)))
-                            / n(1.367e-15))))
-                    + n(-1.0))
-                    / c.tau_u),
-                dt,
-            ),
-            exp_euler(
-                v,
-                v__dt,
-                ((((-((c.k__47 * pow(s__79, c.k__48)) * (s__78 * s__106))) + n(-1.0)) / tau_v)
-                    + (-((s__90 * ((s__98 * (s__72 * s__106)) * n(2.09))) / (tau_v * tau_v)))),
-                dt,
-            ),
-            exp_euler(w, w__dt, ((n(1.0) / tau_w) * n(-1.0)), dt),
-            exp_euler(
-                Na_i,
-                Na_i__dt,
-                (((((((-((s__48 * ((n(1.5) * sqrt_t(s__49)) * (-(c.Km_Na_i / s__107))))
-                    / (s__51 * s__51)))
-                    * c.K_o)
-                    / c.k__32)
-                    * c.k__43)
-                    + (-(((((((((n(3.0) * powi(Na_i, 2)) * s__55) * c.Ca_o) * c.Cm) * c.I_NaCa_max)
-                        / s__64)
-                        * n(3.0))
-                        + (s__113 * c.g_B_Na))
-                        + ((((s__113 * c.g_Na) * s__1) * h) * j))))
-                    * c.conc_clamp)
-                    / c.k__44),
-                dt,
-            ),
-            exp_euler(
-                Ca_i,
-                Ca_i__dt,
-                ((((((((((-(s__58 * c.k__35)) * c.Cm) * c.I_NaCa_max) / s__64) * n(2.0))
-                    + (-(((c.k__49 / s__66) + (-(s__65 / (s__66 * s__66))))
-                        + (((-(((-(c.Ca_o / s__114)) / s__52) * c.k__33)) * c.Cm) * c.g_B_Ca))))
-                    / c.k__40)
-                    + ((((-(-((c.I_up_max * (-(c.K_up / s__114))) / (s__85 * s__85)))) * c.V_up)
-                        + ((((c.k__50 * s__67) * v) * w) * c.V_rel))
-                        / c.V_i))
-                    / B2)
-                    + (-((B1
-                        * ((-((c.k__41 * (n(2.0) * powi(s__86, 1))) / (s__87 * s__87)))
-                            + (-((c.k__42 * (n(2.0) * powi(s__88, 1))) / (s__89 * s__89)))))
-                        / (B2 * B2)))),
-                dt,
-            ),
-            exp_euler(
-                K_i,
-                K_i__dt,
-                (((-(((((((s__121 * c.g_K1) / s__13) + (((s__121 * c.g_to) * s__14) * oi))
-                    + (((s__121 * g_Kur) * s__30) * ui))
-                    + (((s__121 * c.g_Kr) * xr) / s__34))
-                    + ((s__121 * c.g_Ks) * s__37))
-                    + (s__121 * c.g_B_K)))
-                    / c.k__44)
-                    * c.conc_clamp),
-                dt,
-            ),
-            exp_euler(
-                Ca_rel,
-                Ca_rel__dt,
-                (((c.k__51 + (-((s__99 * v) * w))) * s__96)
-                    + (((c.k__47 * pow(s__95, c.k__48))
-                        * (-((c.k__45 * (n(2.0) * powi(s__92, 1))) / (s__93 * s__93))))
-                        * s__91)),
-                dt,
-            ),
-            exp_euler(Ca_up, Ca_up__dt, c.k__52, dt),
-        ];
+        locals[0] = exp_euler(m, m__dt, ((n(1.0) / tau_m) * n(-1.0)), dt);
+        locals[1] = exp_euler(h, h__dt, ((n(1.0) / tau_h) * n(-1.0)), dt);
+        locals[2] = exp_euler(j, j__dt, ((n(1.0) / tau_j) * n(-1.0)), dt);
+        locals[3] = exp_euler(oa, oa__dt, ((n(1.0) / tau_oa) * n(-1.0)), dt);
+        locals[4] = exp_euler(oi, oi__dt, ((n(1.0) / tau_oi) * n(-1.0)), dt);
+        locals[5] = exp_euler(ua, ua__dt, ((n(1.0) / tau_ua) * n(-1.0)), dt);
+        locals[6] = exp_euler(ui, ui__dt, ((n(1.0) / tau_ui) * n(-1.0)), dt);
+        locals[7] = exp_euler(xr, xr__dt, ((n(1.0) / tau_xr) * n(-1.0)), dt);
+        locals[8] = exp_euler(xs, xs__dt, ((n(1.0) / tau_xs) * n(-1.0)), dt);
+        locals[9] = exp_euler(d, d__dt, ((n(1.0) / tau_d) * n(-1.0)), dt);
+        locals[10] = exp_euler(f, f__dt, ((n(1.0) / tau_f) * n(-1.0)), dt);
+        locals[11] = exp_euler(f_Ca, f_Ca__dt, c.k__46, dt);
+        locals[12] = exp_euler(
+            u,
+            u__dt,
+            (((s__98
+                * (s__72
+                    * ((-((((((((n(2.0) * powi(u, 1)) * c.K_rel) * v) * w) * s__68) * n(1e-15))
+                        * c.V_rel)
+                        * n(1000.0)))
+                        / n(1.367e-15))))
+                + n(-1.0))
+                / c.tau_u),
+            dt,
+        );
+        locals[13] = exp_euler(
+            v,
+            v__dt,
+            ((((-((c.k__47 * pow(s__79, c.k__48)) * (s__78 * s__106))) + n(-1.0)) / tau_v)
+                + (-((s__90 * ((s__98 * (s__72 * s__106)) * n(2.09))) / (tau_v * tau_v)))),
+            dt,
+        );
+        locals[14] = exp_euler(w, w__dt, ((n(1.0) / tau_w) * n(-1.0)), dt);
+        locals[15] = exp_euler(
+            Na_i,
+            Na_i__dt,
+            (((((((-((s__48 * ((n(1.5) * sqrt_t(s__49)) * (-(c.Km_Na_i / s__107)))) / (s__51 * s__51)))
+                * c.K_o)
+                / c.k__32)
+                * c.k__43)
+                + (-(((((((((n(3.0) * powi(Na_i, 2)) * s__55) * c.Ca_o) * c.Cm) * c.I_NaCa_max)
+                    / s__64)
+                    * n(3.0))
+                    + (s__113 * c.g_B_Na))
+                    + ((((s__113 * c.g_Na) * s__1) * h) * j))))
+                * c.conc_clamp)
+                / c.k__44),
+            dt,
+        );
+        locals[16] = exp_euler(
+            Ca_i,
+            Ca_i__dt,
+            ((((((((((-(s__58 * c.k__35)) * c.Cm) * c.I_NaCa_max) / s__64) * n(2.0))
+                + (-(((c.k__49 / s__66) + (-(s__65 / (s__66 * s__66))))
+                    + (((-(((-(c.Ca_o / s__114)) / s__52) * c.k__33)) * c.Cm) * c.g_B_Ca))))
+                / c.k__40)
+                + ((((-(-((c.I_up_max * (-(c.K_up / s__114))) / (s__85 * s__85)))) * c.V_up)
+                    + ((((c.k__50 * s__67) * v) * w) * c.V_rel))
+                    / c.V_i))
+                / B2)
+                + (-((B1
+                    * ((-((c.k__41 * (n(2.0) * powi(s__86, 1))) / (s__87 * s__87)))
+                        + (-((c.k__42 * (n(2.0) * powi(s__88, 1))) / (s__89 * s__89)))))
+                    / (B2 * B2)))),
+            dt,
+        );
+        locals[17] = exp_euler(
+            K_i,
+            K_i__dt,
+            (((-(((((((s__121 * c.g_K1) / s__13) + (((s__121 * c.g_to) * s__14) * oi))
+                + (((s__121 * g_Kur) * s__30) * ui))
+                + (((s__121 * c.g_Kr) * xr) / s__34))
+                + ((s__121 * c.g_Ks) * s__37))
+                + (s__121 * c.g_B_K)))
+                / c.k__44)
+                * c.conc_clamp),
+            dt,
+        );
+        locals[18] = exp_euler(
+            Ca_rel,
+            Ca_rel__dt,
+            (((c.k__51 + (-((s__99 * v) * w))) * s__96)
+                + (((c.k__47 * pow(s__95, c.k__48))
+                    * (-((c.k__45 * (n(2.0) * powi(s__92, 1))) / (s__93 * s__93))))
+                    * s__91)),
+            dt,
+        );
+        locals[19] = exp_euler(Ca_up, Ca_up__dt, c.k__52, dt);
         V__dt
     }
 }

@@ -1743,74 +1743,72 @@ impl CellModel for Iyer2004 {
     #[cfg_attr(not(target_arch = "nvptx64"), inline(never))]
     fn reaction<T: Real>(v_mv: T, locals: &mut [T; 66], c: &Iyer2004Coeffs<T>) -> T {
         let n = T::from_f64;
-        let [
-            Nai,
-            Ki,
-            Cai,
-            CaSS,
-            CaJSR,
-            CaNSR,
-            LTRPNCa,
-            HTRPNCa,
-            C1_RyR,
-            O2_RyR,
-            C2_RyR,
-            O1_RyR,
-            C0,
-            C1,
-            C2,
-            C3,
-            C4,
-            CCa0,
-            CCa1,
-            CCa2,
-            CCa3,
-            CCa4,
-            Open,
-            yCa,
-            C0Kv43,
-            C1Kv43,
-            C2Kv43,
-            C3Kv43,
-            OKv43,
-            CI0Kv43,
-            CI1Kv43,
-            CI2Kv43,
-            CI3Kv43,
-            OIKv43,
-            C0Kv14,
-            C1Kv14,
-            C2Kv14,
-            C3Kv14,
-            OKv14,
-            CI0Kv14,
-            CI1Kv14,
-            CI2Kv14,
-            CI3Kv14,
-            OIKv14,
-            na1,
-            na2,
-            na3,
-            na4,
-            na5,
-            na6,
-            na7,
-            na8,
-            na9,
-            na10,
-            na11,
-            na12,
-            na13,
-            C1Herg,
-            C2Herg,
-            C3Herg,
-            OHerg,
-            IHerg,
-            C0ks,
-            C1ks,
-            O1ks,
-            O2ks,
-        ] = *locals;
+        let Nai = locals[0];
+        let Ki = locals[1];
+        let Cai = locals[2];
+        let CaSS = locals[3];
+        let CaJSR = locals[4];
+        let CaNSR = locals[5];
+        let LTRPNCa = locals[6];
+        let HTRPNCa = locals[7];
+        let C1_RyR = locals[8];
+        let O2_RyR = locals[9];
+        let C2_RyR = locals[10];
+        let O1_RyR = locals[11];
+        let C0 = locals[12];
+        let C1 = locals[13];
+        let C2 = locals[14];
+        let C3 = locals[15];
+        let C4 = locals[16];
+        let CCa0 = locals[17];
+        let CCa1 = locals[18];
+        let CCa2 = locals[19];
+        let CCa3 = locals[20];
+        let CCa4 = locals[21];
+        let Open = locals[22];
+        let yCa = locals[23];
+        let C0Kv43 = locals[24];
+        let C1Kv43 = locals[25];
+        let C2Kv43 = locals[26];
+        let C3Kv43 = locals[27];
+        let OKv43 = locals[28];
+        let CI0Kv43 = locals[29];
+        let CI1Kv43 = locals[30];
+        let CI2Kv43 = locals[31];
+        let CI3Kv43 = locals[32];
+        let OIKv43 = locals[33];
+        let C0Kv14 = locals[34];
+        let C1Kv14 = locals[35];
+        let C2Kv14 = locals[36];
+        let C3Kv14 = locals[37];
+        let OKv14 = locals[38];
+        let CI0Kv14 = locals[39];
+        let CI1Kv14 = locals[40];
+        let CI2Kv14 = locals[41];
+        let CI3Kv14 = locals[42];
+        let OIKv14 = locals[43];
+        let na1 = locals[44];
+        let na2 = locals[45];
+        let na3 = locals[46];
+        let na4 = locals[47];
+        let na5 = locals[48];
+        let na6 = locals[49];
+        let na7 = locals[50];
+        let na8 = locals[51];
+        let na9 = locals[52];
+        let na10 = locals[53];
+        let na11 = locals[54];
+        let na12 = locals[55];
+        let na13 = locals[56];
+        let C1Herg = locals[57];
+        let C2Herg = locals[58];
+        let C3Herg = locals[59];
+        let OHerg = locals[60];
+        let IHerg = locals[61];
+        let C0ks = locals[62];
+        let C1ks = locals[63];
+        let O1ks = locals[64];
+        let O2ks = locals[65];
         let V = v_mv;
         let s__0 = (c.Nao / Nai);
         let ENa = (c.RT_over_F * ln(s__0));
@@ -3781,56 +3779,74 @@ impl CellModel for Iyer2004 {
         let b6_x2 = (-b6_2_3).mul_add(b6_x3, b6_r2) / b6_2_2;
         let b6_x1 = (-b6_1_2).mul_add(b6_x2, b6_r1) / b6_1_1;
         let b6_x0 = (-b6_0_1).mul_add(b6_x1, b6_r0) / b6_0_0;
-        *locals = [
-            exp_euler(
-                Nai,
-                Nai__dt,
-                (((((((s__129 * c.GNa) * s__1) + (s__129 * c.GNab))
-                    + (((((((n(3.0) * powi(Nai, 2)) * s__15) * c.Cao) * c.kNaCa) / s__18)
-                        + (-((s__20 * ((n(1.5) * sqrt_t(s__19)) * (-(c.KmNai / s__124))))
-                            / (COMPUTE_INaK_INaCa_ICab_IpCa_a2_K * COMPUTE_INaK_INaCa_ICab_IpCa_a2_K))))
-                        * n(3.0)))
-                    + removable(
-                        V,
-                        -0.0,
-                        0.03743720055088938,
-                        (((((s__21 * n(0.02)) * c.PKv14) * OKv14)
-                            * COMPUTE_INa_IKr_IKs_Ito1_IK1_INab_IKp_VFsq_over_RT)
-                            / COMPUTE_INa_IKr_IKs_Ito1_IK1_INab_IKp_a2),
-                        |V: T| {
-                            (((((exp((V / c.RT_over_F)) * n(0.02)) * c.PKv14) * OKv14)
-                                * (n(1000.0) * c.Faraday * (V / c.RT_over_F)))
-                                / (exp((V / c.RT_over_F)) - n(1.0)))
-                        },
-                    ))
-                    * c.k__44)
-                    * c.COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES_a1),
-                dt,
-            ),
-            exp_euler(
-                Ki,
-                Ki__dt,
-                ((((((((((s__135 * c.GKr) * c.fKo) * OHerg)
-                    + (((-(((-(c.COMPUTE_REVERSAL_POTENTIALS_a1
-                        / (COMPUTE_REVERSAL_POTENTIALS_a2 * COMPUTE_REVERSAL_POTENTIALS_a2)))
-                        / s__9)
-                        * c.RT_over_F))
-                        * c.GKs)
-                        * s__10))
-                    + (((((-((s__12 * (s__135 * c.k__1)) / (s__13 * s__13))) * c.GK1) * c.k__2)
-                        * s__8)
-                        + (((s__135 * c.GK1) * c.k__2) * K1_inf)))
-                    + removable(
-                        V,
-                        -0.0,
-                        0.03743720055088938,
-                        (((((s__6 * PKprime) * Open) * yCa) * COMPUTE_ICa_ICaK_VFsq_over_RT)
-                            / COMPUTE_ICa_ICaK_a2_K),
-                        |V: T| {
-                            (((((exp((V / c.RT_over_F))
-                                * (c.PK
-                                    / (n(1.0)
-                                        + ((if (removable(
+        locals[0] = exp_euler(
+            Nai,
+            Nai__dt,
+            (((((((s__129 * c.GNa) * s__1) + (s__129 * c.GNab))
+                + (((((((n(3.0) * powi(Nai, 2)) * s__15) * c.Cao) * c.kNaCa) / s__18)
+                    + (-((s__20 * ((n(1.5) * sqrt_t(s__19)) * (-(c.KmNai / s__124))))
+                        / (COMPUTE_INaK_INaCa_ICab_IpCa_a2_K * COMPUTE_INaK_INaCa_ICab_IpCa_a2_K))))
+                    * n(3.0)))
+                + removable(
+                    V,
+                    -0.0,
+                    0.03743720055088938,
+                    (((((s__21 * n(0.02)) * c.PKv14) * OKv14)
+                        * COMPUTE_INa_IKr_IKs_Ito1_IK1_INab_IKp_VFsq_over_RT)
+                        / COMPUTE_INa_IKr_IKs_Ito1_IK1_INab_IKp_a2),
+                    |V: T| {
+                        (((((exp((V / c.RT_over_F)) * n(0.02)) * c.PKv14) * OKv14)
+                            * (n(1000.0) * c.Faraday * (V / c.RT_over_F)))
+                            / (exp((V / c.RT_over_F)) - n(1.0)))
+                    },
+                ))
+                * c.k__44)
+                * c.COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES_a1),
+            dt,
+        );
+        locals[1] = exp_euler(
+            Ki,
+            Ki__dt,
+            ((((((((((s__135 * c.GKr) * c.fKo) * OHerg)
+                + (((-(((-(c.COMPUTE_REVERSAL_POTENTIALS_a1
+                    / (COMPUTE_REVERSAL_POTENTIALS_a2 * COMPUTE_REVERSAL_POTENTIALS_a2)))
+                    / s__9)
+                    * c.RT_over_F))
+                    * c.GKs)
+                    * s__10))
+                + (((((-((s__12 * (s__135 * c.k__1)) / (s__13 * s__13))) * c.GK1) * c.k__2) * s__8)
+                    + (((s__135 * c.GK1) * c.k__2) * K1_inf)))
+                + removable(
+                    V,
+                    -0.0,
+                    0.03743720055088938,
+                    (((((s__6 * PKprime) * Open) * yCa) * COMPUTE_ICa_ICaK_VFsq_over_RT)
+                        / COMPUTE_ICa_ICaK_a2_K),
+                    |V: T| {
+                        (((((exp((V / c.RT_over_F))
+                            * (c.PK
+                                / (n(1.0)
+                                    + ((if (removable(
+                                        V,
+                                        -0.0,
+                                        0.07487440110177876,
+                                        ((c.PCa
+                                            * n(4.0)
+                                            * (n(1000.0) * c.Faraday * (V / c.RT_over_F))
+                                            * ((n(0.001) * exp((n(2.0) * (V / c.RT_over_F)))) - c.k__0))
+                                            / (exp((n(2.0) * (V / c.RT_over_F))) - n(1.0))),
+                                        |V: T| {
+                                            ((c.PCa
+                                                * n(4.0)
+                                                * (n(1000.0) * c.Faraday * (V / c.RT_over_F))
+                                                * ((n(0.001) * exp((n(2.0) * (V / c.RT_over_F)))) - c.k__0))
+                                                / (exp((n(2.0) * (V / c.RT_over_F))) - n(1.0)))
+                                        },
+                                    ) >= n(0.0))
+                                    {
+                                        n(0.0)
+                                    } else {
+                                        removable(
                                             V,
                                             -0.0,
                                             0.07487440110177876,
@@ -3847,160 +3863,136 @@ impl CellModel for Iyer2004 {
                                                         - c.k__0))
                                                     / (exp((n(2.0) * (V / c.RT_over_F))) - n(1.0)))
                                             },
-                                        ) >= n(0.0))
-                                        {
-                                            n(0.0)
-                                        } else {
-                                            removable(
-                                                V,
-                                                -0.0,
-                                                0.07487440110177876,
-                                                ((c.PCa
-                                                    * n(4.0)
-                                                    * (n(1000.0) * c.Faraday * (V / c.RT_over_F))
-                                                    * ((n(0.001) * exp((n(2.0) * (V / c.RT_over_F))))
-                                                        - c.k__0))
-                                                    / (exp((n(2.0) * (V / c.RT_over_F))) - n(1.0))),
-                                                |V: T| {
-                                                    ((c.PCa
-                                                        * n(4.0)
-                                                        * (n(1000.0) * c.Faraday * (V / c.RT_over_F))
-                                                        * ((n(0.001) * exp((n(2.0) * (V / c.RT_over_F))))
-                                                            - c.k__0))
-                                                        / (exp((n(2.0) * (V / c.RT_over_F))) - n(1.0)))
-                                                },
-                                            )
-                                        }) / c.ICahalf))))
-                                * Open)
-                                * yCa)
-                                * (n(1000.0) * c.Faraday * (V / c.RT_over_F)))
-                                / (exp((V / c.RT_over_F)) - n(1.0)))
-                        },
-                    ))
-                    + ((s__135 * c.GKv43) * OKv43))
-                    + removable(
-                        V,
-                        -0.0,
-                        0.03743720055088938,
-                        ((((s__21 * c.PKv14) * OKv14) * COMPUTE_INa_IKr_IKs_Ito1_IK1_INab_IKp_VFsq_over_RT)
-                            / COMPUTE_INa_IKr_IKs_Ito1_IK1_INab_IKp_a2),
-                        |V: T| {
-                            ((((exp((V / c.RT_over_F)) * c.PKv14) * OKv14)
-                                * (n(1000.0) * c.Faraday * (V / c.RT_over_F)))
-                                / (exp((V / c.RT_over_F)) - n(1.0)))
-                        },
-                    ))
-                    * c.k__44)
-                    * c.COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES_a1),
-                dt,
-            ),
-            exp_euler(
-                Cai,
-                Cai__dt,
-                (((-(((-((c.k__7 * (n(2.0) * powi(s__46, 1))) / (s__47 * s__47)))
-                    + (-((c.k__8 * (n(2.0) * powi(s__49, 1))) / (s__50 * s__50))))
-                    / (s__52 * s__52)))
-                    * s__98)
-                    + ((((c.k__46
-                        + (-((((s__138 * c.vmaxf) * c.KSR) / s__31) + (-((s__30 * s__138) / s__139)))))
-                        + (-(((c.kltrpn_plus * s__33) * c.LTRPNtot)
-                            + ((c.khtrpn_plus * s__34) * c.HTRPNtot))))
-                        + (-((((((-((((-(c.Cao / (Cai * Cai))) / s__24) * n(0.5)) * c.RT_over_F))
-                            * c.GCab)
-                            + (-((((-(s__17 * c.k__4)) * c.kNaCa) / s__18) * n(2.0))))
-                            + ((c.IpCamax / s__23) + (-(s__22 / (s__23 * s__23)))))
-                            * n(0.5))
-                            * c.COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES_a1)))
-                        * beta_i)),
-                dt,
-            ),
-            exp_euler(
-                CaSS,
-                CaSS__dt,
-                (((-(((-((c.k__7 * (n(2.0) * powi(s__35, 1))) / (s__36 * s__36)))
-                    + (-((c.k__8 * (n(2.0) * powi(s__38, 1))) / (s__39 * s__39))))
-                    / (s__41 * s__41)))
-                    * s__105)
-                    + (((((c.k__49 * s__32) * c.VJSR) / c.VSS) + c.k__50) * beta_SS)),
-                dt,
-            ),
-            exp_euler(
-                CaJSR,
-                CaJSR__dt,
-                (((-((-((c.k__9 * (n(2.0) * powi(s__42, 1))) / (s__43 * s__43))) / (s__45 * s__45)))
-                    * s__106)
-                    + ((c.k__51 + (-(c.v1 * s__32))) * beta_JSR)),
-                dt,
-            ),
-            exp_euler(
-                CaNSR,
-                CaNSR__dt,
-                (((((((-(s__142 * c.vmaxr)) * c.KSR) / s__31) + (-((s__30 * s__142) / s__139))) * c.Vmyo)
-                    / c.VNSR)
-                    + c.k__54),
-                dt,
-            ),
-            exp_euler(LTRPNCa, LTRPNCa__dt, (((c.kltrpn_plus * Cai) * n(-1.0)) + c.k__55), dt),
-            exp_euler(HTRPNCa, HTRPNCa__dt, (((c.khtrpn_plus * Cai) * n(-1.0)) + c.k__56), dt),
-            C1_RyR + b0_x0,
-            O2_RyR + b0_x1,
-            C2_RyR + b0_x2,
-            O1_RyR + b0_x3,
-            C0 + b1_x0,
-            C1 + b1_x1,
-            C2 + b1_x2,
-            C3 + b1_x3,
-            C4 + b1_x4,
-            CCa0 + b1_x5,
-            CCa1 + b1_x6,
-            CCa2 + b1_x7,
-            CCa3 + b1_x8,
-            CCa4 + b1_x9,
-            Open + b1_x10,
-            exp_euler(yCa, yCa__dt, ((n(1.0) / tau_yCa) * n(-1.0)), dt),
-            C0Kv43 + b2_x0,
-            C1Kv43 + b2_x1,
-            C2Kv43 + b2_x2,
-            C3Kv43 + b2_x3,
-            OKv43 + b2_x4,
-            CI0Kv43 + b2_x5,
-            CI1Kv43 + b2_x6,
-            CI2Kv43 + b2_x7,
-            CI3Kv43 + b2_x8,
-            OIKv43 + b2_x9,
-            C0Kv14 + b3_x0,
-            C1Kv14 + b3_x1,
-            C2Kv14 + b3_x2,
-            C3Kv14 + b3_x3,
-            OKv14 + b3_x4,
-            CI0Kv14 + b3_x5,
-            CI1Kv14 + b3_x6,
-            CI2Kv14 + b3_x7,
-            CI3Kv14 + b3_x8,
-            OIKv14 + b3_x9,
-            na1 + b4_x0,
-            na2 + b4_x1,
-            na3 + b4_x2,
-            na4 + b4_x3,
-            na5 + b4_x4,
-            na6 + b4_x5,
-            na7 + b4_x6,
-            na8 + b4_x7,
-            na9 + b4_x8,
-            na10 + b4_x9,
-            na11 + b4_x10,
-            na12 + b4_x11,
-            na13 + b4_x12,
-            C1Herg + b5_x0,
-            C2Herg + b5_x1,
-            C3Herg + b5_x2,
-            OHerg + b5_x3,
-            IHerg + b5_x4,
-            C0ks + b6_x0,
-            C1ks + b6_x1,
-            O1ks + b6_x2,
-            O2ks + b6_x3,
-        ];
+                                        )
+                                    }) / c.ICahalf))))
+                            * Open)
+                            * yCa)
+                            * (n(1000.0) * c.Faraday * (V / c.RT_over_F)))
+                            / (exp((V / c.RT_over_F)) - n(1.0)))
+                    },
+                ))
+                + ((s__135 * c.GKv43) * OKv43))
+                + removable(
+                    V,
+                    -0.0,
+                    0.03743720055088938,
+                    ((((s__21 * c.PKv14) * OKv14) * COMPUTE_INa_IKr_IKs_Ito1_IK1_INab_IKp_VFsq_over_RT)
+                        / COMPUTE_INa_IKr_IKs_Ito1_IK1_INab_IKp_a2),
+                    |V: T| {
+                        ((((exp((V / c.RT_over_F)) * c.PKv14) * OKv14)
+                            * (n(1000.0) * c.Faraday * (V / c.RT_over_F)))
+                            / (exp((V / c.RT_over_F)) - n(1.0)))
+                    },
+                ))
+                * c.k__44)
+                * c.COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES_a1),
+            dt,
+        );
+        locals[2] = exp_euler(
+            Cai,
+            Cai__dt,
+            (((-(((-((c.k__7 * (n(2.0) * powi(s__46, 1))) / (s__47 * s__47)))
+                + (-((c.k__8 * (n(2.0) * powi(s__49, 1))) / (s__50 * s__50))))
+                / (s__52 * s__52)))
+                * s__98)
+                + ((((c.k__46
+                    + (-((((s__138 * c.vmaxf) * c.KSR) / s__31) + (-((s__30 * s__138) / s__139)))))
+                    + (-(((c.kltrpn_plus * s__33) * c.LTRPNtot)
+                        + ((c.khtrpn_plus * s__34) * c.HTRPNtot))))
+                    + (-((((((-((((-(c.Cao / (Cai * Cai))) / s__24) * n(0.5)) * c.RT_over_F))
+                        * c.GCab)
+                        + (-((((-(s__17 * c.k__4)) * c.kNaCa) / s__18) * n(2.0))))
+                        + ((c.IpCamax / s__23) + (-(s__22 / (s__23 * s__23)))))
+                        * n(0.5))
+                        * c.COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES_a1)))
+                    * beta_i)),
+            dt,
+        );
+        locals[3] = exp_euler(
+            CaSS,
+            CaSS__dt,
+            (((-(((-((c.k__7 * (n(2.0) * powi(s__35, 1))) / (s__36 * s__36)))
+                + (-((c.k__8 * (n(2.0) * powi(s__38, 1))) / (s__39 * s__39))))
+                / (s__41 * s__41)))
+                * s__105)
+                + (((((c.k__49 * s__32) * c.VJSR) / c.VSS) + c.k__50) * beta_SS)),
+            dt,
+        );
+        locals[4] = exp_euler(
+            CaJSR,
+            CaJSR__dt,
+            (((-((-((c.k__9 * (n(2.0) * powi(s__42, 1))) / (s__43 * s__43))) / (s__45 * s__45))) * s__106)
+                + ((c.k__51 + (-(c.v1 * s__32))) * beta_JSR)),
+            dt,
+        );
+        locals[5] = exp_euler(
+            CaNSR,
+            CaNSR__dt,
+            (((((((-(s__142 * c.vmaxr)) * c.KSR) / s__31) + (-((s__30 * s__142) / s__139))) * c.Vmyo)
+                / c.VNSR)
+                + c.k__54),
+            dt,
+        );
+        locals[6] = exp_euler(LTRPNCa, LTRPNCa__dt, (((c.kltrpn_plus * Cai) * n(-1.0)) + c.k__55), dt);
+        locals[7] = exp_euler(HTRPNCa, HTRPNCa__dt, (((c.khtrpn_plus * Cai) * n(-1.0)) + c.k__56), dt);
+        locals[8] = C1_RyR + b0_x0;
+        locals[9] = O2_RyR + b0_x1;
+        locals[10] = C2_RyR + b0_x2;
+        locals[11] = O1_RyR + b0_x3;
+        locals[12] = C0 + b1_x0;
+        locals[13] = C1 + b1_x1;
+        locals[14] = C2 + b1_x2;
+        locals[15] = C3 + b1_x3;
+        locals[16] = C4 + b1_x4;
+        locals[17] = CCa0 + b1_x5;
+        locals[18] = CCa1 + b1_x6;
+        locals[19] = CCa2 + b1_x7;
+        locals[20] = CCa3 + b1_x8;
+        locals[21] = CCa4 + b1_x9;
+        locals[22] = Open + b1_x10;
+        locals[23] = exp_euler(yCa, yCa__dt, ((n(1.0) / tau_yCa) * n(-1.0)), dt);
+        locals[24] = C0Kv43 + b2_x0;
+        locals[25] = C1Kv43 + b2_x1;
+        locals[26] = C2Kv43 + b2_x2;
+        locals[27] = C3Kv43 + b2_x3;
+        locals[28] = OKv43 + b2_x4;
+        locals[29] = CI0Kv43 + b2_x5;
+        locals[30] = CI1Kv43 + b2_x6;
+        locals[31] = CI2Kv43 + b2_x7;
+        locals[32] = CI3Kv43 + b2_x8;
+        locals[33] = OIKv43 + b2_x9;
+        locals[34] = C0Kv14 + b3_x0;
+        locals[35] = C1Kv14 + b3_x1;
+        locals[36] = C2Kv14 + b3_x2;
+        locals[37] = C3Kv14 + b3_x3;
+        locals[38] = OKv14 + b3_x4;
+        locals[39] = CI0Kv14 + b3_x5;
+        locals[40] = CI1Kv14 + b3_x6;
+        locals[41] = CI2Kv14 + b3_x7;
+        locals[42] = CI3Kv14 + b3_x8;
+        locals[43] = OIKv14 + b3_x9;
+        locals[44] = na1 + b4_x0;
+        locals[45] = na2 + b4_x1;
+        locals[46] = na3 + b4_x2;
+        locals[47] = na4 + b4_x3;
+        locals[48] = na5 + b4_x4;
+        locals[49] = na6 + b4_x5;
+        locals[50] = na7 + b4_x6;
+        locals[51] = na8 + b4_x7;
+        locals[52] = na9 + b4_x8;
+        locals[53] = na10 + b4_x9;
+        locals[54] = na11 + b4_x10;
+        locals[55] = na12 + b4_x11;
+        locals[56] = na13 + b4_x12;
+        locals[57] = C1Herg + b5_x0;
+        locals[58] = C2Herg + b5_x1;
+        locals[59] = C3Herg + b5_x2;
+        locals[60] = OHerg + b5_x3;
+        locals[61] = IHerg + b5_x4;
+        locals[62] = C0ks + b6_x0;
+        locals[63] = C1ks + b6_x1;
+        locals[64] = O1ks + b6_x2;
+        locals[65] = O2ks + b6_x3;
         V__dt
     }
 }

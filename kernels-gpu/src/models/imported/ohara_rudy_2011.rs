@@ -1067,48 +1067,46 @@ impl CellModel for OharaRudy2011 {
     #[cfg_attr(not(target_arch = "nvptx64"), inline(never))]
     fn reaction<T: Real>(v_mv: T, locals: &mut [T; 40], c: &OharaRudy2011Coeffs<T>) -> T {
         let n = T::from_f64;
-        let [
-            CaMKt,
-            nai,
-            nass,
-            ki,
-            kss,
-            cass,
-            cansr,
-            cajsr,
-            cai,
-            m,
-            hf,
-            hs,
-            j,
-            hsp,
-            jp,
-            mL,
-            hL,
-            hLp,
-            a,
-            iF,
-            iS,
-            ap,
-            iFp,
-            iSp,
-            d,
-            ff,
-            fs,
-            fcaf,
-            fcas,
-            jca,
-            ffp,
-            fcafp,
-            nca,
-            xrf,
-            xrs,
-            xs1,
-            xs2,
-            xk1,
-            Jrelnp,
-            Jrelp,
-        ] = *locals;
+        let CaMKt = locals[0];
+        let nai = locals[1];
+        let nass = locals[2];
+        let ki = locals[3];
+        let kss = locals[4];
+        let cass = locals[5];
+        let cansr = locals[6];
+        let cajsr = locals[7];
+        let cai = locals[8];
+        let m = locals[9];
+        let hf = locals[10];
+        let hs = locals[11];
+        let j = locals[12];
+        let hsp = locals[13];
+        let jp = locals[14];
+        let mL = locals[15];
+        let hL = locals[16];
+        let hLp = locals[17];
+        let a = locals[18];
+        let iF = locals[19];
+        let iS = locals[20];
+        let ap = locals[21];
+        let iFp = locals[22];
+        let iSp = locals[23];
+        let d = locals[24];
+        let ff = locals[25];
+        let fs = locals[26];
+        let fcaf = locals[27];
+        let fcas = locals[28];
+        let jca = locals[29];
+        let ffp = locals[30];
+        let fcafp = locals[31];
+        let nca = locals[32];
+        let xrf = locals[33];
+        let xrs = locals[34];
+        let xs1 = locals[35];
+        let xs2 = locals[36];
+        let xk1 = locals[37];
+        let Jrelnp = locals[38];
+        let Jrelp = locals[39];
         let v = v_mv;
         let vffrt = ((v * c.F * c.F) / c.k__0);
         let vfrt = ((v * c.F) / c.k__0);
@@ -1664,154 +1662,150 @@ impl CellModel for OharaRudy2011 {
         let s__193 = (s__189 + s__192);
         let s__194 = (n(1.0) / ta);
         let s__195 = (s__194 * n(-1.0));
-        *locals = [
-            exp_euler(
-                CaMKt,
-                CaMKt__dt,
-                ((((s__126 * c.aCaMK) * s__4) + (((s__126 + n(1.0)) * c.aCaMK) * CaMKb)) + c.k__27),
-                dt,
-            ),
-            nai__dt.mul_add(dt, nai),
-            nass__dt.mul_add(dt, nass),
-            ki__dt.mul_add(dt, ki),
-            exp_euler(
-                kss,
-                kss__dt,
-                (((((-(((((s__129 * s__43) * c.PCaK) * d) * s__47)
-                    + ((((s__129 * fICaLp) * c.PCaKp) * d) * s__50)))
-                    * c.cm)
-                    * c.Acap)
-                    / c.k__23)
-                    + c.k__28),
-                dt,
-            ),
-            exp_euler(
-                cass,
-                cass__dt,
-                (((-(((-((c.k__4 * (n(2.0) * powi(s__16, 1))) / (s__17 * s__17)))
-                    + (-((c.k__5 * (n(2.0) * powi(s__19, 1))) / (s__20 * s__20))))
-                    / (s__22 * s__22)))
-                    * s__112)
-                    + (((((((-(((((((s__144 * c.PCa) * PhiCaL) * d) * s__47)
-                        + ((((s__147 * s__43) * c.PCa) * d) * s__47))
-                        + (((((s__143 * c.PCap) * PhiCaL) * d) * s__50)
-                            + ((((s__147 * fICaLp) * c.PCap) * d) * s__50)))
-                        + (-((((((-(((n(2.0) * powi(s__67, 1)) * (-(c.KmCaAct / s__130)))
-                            / (s__69 * s__69)))
+        locals[0] = exp_euler(
+            CaMKt,
+            CaMKt__dt,
+            ((((s__126 * c.aCaMK) * s__4) + (((s__126 + n(1.0)) * c.aCaMK) * CaMKb)) + c.k__27),
+            dt,
+        );
+        locals[1] = nai__dt.mul_add(dt, nai);
+        locals[2] = nass__dt.mul_add(dt, nass);
+        locals[3] = ki__dt.mul_add(dt, ki);
+        locals[4] = exp_euler(
+            kss,
+            kss__dt,
+            (((((-(((((s__129 * s__43) * c.PCaK) * d) * s__47)
+                + ((((s__129 * fICaLp) * c.PCaKp) * d) * s__50)))
+                * c.cm)
+                * c.Acap)
+                / c.k__23)
+                + c.k__28),
+            dt,
+        );
+        locals[5] = exp_euler(
+            cass,
+            cass__dt,
+            (((-(((-((c.k__4 * (n(2.0) * powi(s__16, 1))) / (s__17 * s__17)))
+                + (-((c.k__5 * (n(2.0) * powi(s__19, 1))) / (s__20 * s__20))))
+                / (s__22 * s__22)))
+                * s__112)
+                + (((((((-(((((((s__144 * c.PCa) * PhiCaL) * d) * s__47)
+                    + ((((s__147 * s__43) * c.PCa) * d) * s__47))
+                    + (((((s__143 * c.PCap) * PhiCaL) * d) * s__50)
+                        + ((((s__147 * fICaLp) * c.PCap) * d) * s__50)))
+                    + (-((((((-(((n(2.0) * powi(s__67, 1)) * (-(c.KmCaAct / s__130)))
+                        / (s__69 * s__69)))
+                        * n(0.2))
+                        * c.Gncx)
+                        * s__77)
+                        + (((((((((((-((x4_ss * s__159) / s__160)) * k7_ss)
+                            + (-(s__165 * k8_ss)))
+                            * n(3.0))
+                            + (((s__158 / s__74) + (-((x3_ss * s__159) / s__160)))
+                                * k4pp_ss))
+                            + (-(s__170 * k3pp_ss)))
+                            * c.zna)
+                            + (((s__170 * c.k2_ss) + (-(s__165 * c.k1_ss))) * c.zca))
                             * n(0.2))
                             * c.Gncx)
-                            * s__77)
-                            + (((((((((((-((x4_ss * s__159) / s__160)) * k7_ss)
-                                + (-(s__165 * k8_ss)))
-                                * n(3.0))
-                                + (((s__158 / s__74) + (-((x3_ss * s__159) / s__160)))
-                                    * k4pp_ss))
-                                + (-(s__170 * k3pp_ss)))
-                                * c.zna)
-                                + (((s__170 * c.k2_ss) + (-(s__165 * c.k1_ss))) * c.zca))
-                                * n(0.2))
-                                * c.Gncx)
-                                * allo_ss))
-                            * n(2.0)))))
-                        * c.cm)
-                        * c.Acap)
-                        / c.k__24)
-                        + (((((s__144 * Jrelnp) + (s__143 * Jrelp)) * c.Jrel_scaling_factor) * c.vjsr)
-                            / c.vss))
-                        + c.k__29)
-                        * Bcass)),
-                dt,
-            ),
-            exp_euler(cansr, cansr__dt, c.k__30, dt),
-            exp_euler(
-                cajsr,
-                cajsr__dt,
-                (((-((-((c.k__3 * (n(2.0) * powi(s__12, 1))) / (s__13 * s__13))) / (s__15 * s__15)))
-                    * s__113)
-                    + (c.k__31 * Bcajsr)),
-                dt,
-            ),
-            exp_euler(
-                cai,
-                cai__dt,
-                (((-(((-((c.k__1 * (n(2.0) * powi(s__5, 1))) / (s__6 * s__6)))
-                    + (-((c.k__2 * (n(2.0) * powi(s__8, 1))) / (s__9 * s__9))))
-                    / (s__11 * s__11)))
-                    * s__125)
-                    + (((((((-((((c.GpCa / s__94) + (-(s__93 / (s__94 * s__94))))
-                        + removable(
-                            v,
-                            -0.0,
-                            0.07487176701560523,
-                            ((((s__35 * c.PCab) * n(4.0)) * vffrt) / s__36),
-                            |v: T| {
-                                ((((exp((n(2.0) * ((v * c.F) / c.k__0))) * c.PCab) * n(4.0))
-                                    * ((v * c.F * c.F) / c.k__0))
-                                    / (exp((n(2.0) * ((v * c.F) / c.k__0))) - n(1.0)))
-                            },
-                        ))
-                        + (-((((((-(((n(2.0) * powi(s__61, 1))
-                            * (-(c.KmCaAct / (cai * cai))))
-                            / (s__63 * s__63)))
+                            * allo_ss))
+                        * n(2.0)))))
+                    * c.cm)
+                    * c.Acap)
+                    / c.k__24)
+                    + (((((s__144 * Jrelnp) + (s__143 * Jrelp)) * c.Jrel_scaling_factor) * c.vjsr)
+                        / c.vss))
+                    + c.k__29)
+                    * Bcass)),
+            dt,
+        );
+        locals[6] = exp_euler(cansr, cansr__dt, c.k__30, dt);
+        locals[7] = exp_euler(
+            cajsr,
+            cajsr__dt,
+            (((-((-((c.k__3 * (n(2.0) * powi(s__12, 1))) / (s__13 * s__13))) / (s__15 * s__15))) * s__113)
+                + (c.k__31 * Bcajsr)),
+            dt,
+        );
+        locals[8] = exp_euler(
+            cai,
+            cai__dt,
+            (((-(((-((c.k__1 * (n(2.0) * powi(s__5, 1))) / (s__6 * s__6)))
+                + (-((c.k__2 * (n(2.0) * powi(s__8, 1))) / (s__9 * s__9))))
+                / (s__11 * s__11)))
+                * s__125)
+                + (((((((-((((c.GpCa / s__94) + (-(s__93 / (s__94 * s__94))))
+                    + removable(
+                        v,
+                        -0.0,
+                        0.07487176701560523,
+                        ((((s__35 * c.PCab) * n(4.0)) * vffrt) / s__36),
+                        |v: T| {
+                            ((((exp((n(2.0) * ((v * c.F) / c.k__0))) * c.PCab) * n(4.0))
+                                * ((v * c.F * c.F) / c.k__0))
+                                / (exp((n(2.0) * ((v * c.F) / c.k__0))) - n(1.0)))
+                        },
+                    ))
+                    + (-((((((-(((n(2.0) * powi(s__61, 1)) * (-(c.KmCaAct / (cai * cai))))
+                        / (s__63 * s__63)))
+                        * n(0.8))
+                        * c.Gncx)
+                        * s__66)
+                        + (((((((((((-((x4_i * s__182) / s__183)) * k7_i)
+                            + (-(s__188 * k8_i)))
+                            * n(3.0))
+                            + (((s__181 / s__60) + (-((x3_i * s__182) / s__183)))
+                                * k4pp_i))
+                            + (-(s__193 * k3pp_i)))
+                            * c.zna)
+                            + (((s__193 * c.k2_i) + (-(s__188 * c.k1_i))) * c.zca))
                             * n(0.8))
                             * c.Gncx)
-                            * s__66)
-                            + (((((((((((-((x4_i * s__182) / s__183)) * k7_i)
-                                + (-(s__188 * k8_i)))
-                                * n(3.0))
-                                + (((s__181 / s__60) + (-((x3_i * s__182) / s__183)))
-                                    * k4pp_i))
-                                + (-(s__193 * k3pp_i)))
-                                * c.zna)
-                                + (((s__193 * c.k2_i) + (-(s__188 * c.k1_i))) * c.zca))
-                                * n(0.8))
-                                * c.Gncx)
-                                * allo_i))
-                            * n(2.0)))))
-                        * c.cm)
-                        * c.Acap)
-                        / c.k__25)
-                        + (-(((((((c.k__32 / s__100) + (-(s__99 / (s__100 * s__100)))) * s__103)
-                            + (((c.k__33 / s__102) + (-(s__101 / (s__102 * s__102)))) * fJupp))
-                            * c.Jup_b)
-                            * c.vnsr)
-                            / c.vmyo)))
-                        + c.k__34)
-                        * Bcai)),
-                dt,
-            ),
-            exp_euler(m, m__dt, ((n(1.0) / tm) * n(-1.0)), dt),
-            exp_euler(hf, hf__dt, ((n(1.0) / thf) * n(-1.0)), dt),
-            exp_euler(hs, hs__dt, ((n(1.0) / ths) * n(-1.0)), dt),
-            exp_euler(j, j__dt, ((n(1.0) / tj) * n(-1.0)), dt),
-            exp_euler(hsp, hsp__dt, ((n(1.0) / thsp) * n(-1.0)), dt),
-            exp_euler(jp, jp__dt, ((n(1.0) / tjp) * n(-1.0)), dt),
-            exp_euler(mL, mL__dt, ((n(1.0) / tmL) * n(-1.0)), dt),
-            exp_euler(hL, hL__dt, c.k__35, dt),
-            exp_euler(hLp, hLp__dt, c.k__36, dt),
-            exp_euler(a, a__dt, s__195, dt),
-            exp_euler(iF, iF__dt, ((n(1.0) / tiF) * n(-1.0)), dt),
-            exp_euler(iS, iS__dt, ((n(1.0) / tiS) * n(-1.0)), dt),
-            exp_euler(ap, ap__dt, s__195, dt),
-            exp_euler(iFp, iFp__dt, ((n(1.0) / tiFp) * n(-1.0)), dt),
-            exp_euler(iSp, iSp__dt, ((n(1.0) / tiSp) * n(-1.0)), dt),
-            exp_euler(d, d__dt, ((n(1.0) / td) * n(-1.0)), dt),
-            exp_euler(ff, ff__dt, ((n(1.0) / tff) * n(-1.0)), dt),
-            exp_euler(fs, fs__dt, ((n(1.0) / tfs) * n(-1.0)), dt),
-            exp_euler(fcaf, fcaf__dt, ((n(1.0) / tfcaf) * n(-1.0)), dt),
-            exp_euler(fcas, fcas__dt, ((n(1.0) / tfcas) * n(-1.0)), dt),
-            exp_euler(jca, jca__dt, c.k__37, dt),
-            exp_euler(ffp, ffp__dt, ((n(1.0) / tffp) * n(-1.0)), dt),
-            exp_euler(fcafp, fcafp__dt, ((n(1.0) / tfcafp) * n(-1.0)), dt),
-            exp_euler(nca, nca__dt, (-km2n), dt),
-            exp_euler(xrf, xrf__dt, ((n(1.0) / txrf) * n(-1.0)), dt),
-            exp_euler(xrs, xrs__dt, ((n(1.0) / txrs) * n(-1.0)), dt),
-            exp_euler(xs1, xs1__dt, ((n(1.0) / txs1) * n(-1.0)), dt),
-            exp_euler(xs2, xs2__dt, ((n(1.0) / txs2) * n(-1.0)), dt),
-            exp_euler(xk1, xk1__dt, ((n(1.0) / txk1) * n(-1.0)), dt),
-            exp_euler(Jrelnp, Jrelnp__dt, (n(-1.0) / tau_rel), dt),
-            exp_euler(Jrelp, Jrelp__dt, (n(-1.0) / tau_relp), dt),
-        ];
+                            * allo_i))
+                        * n(2.0)))))
+                    * c.cm)
+                    * c.Acap)
+                    / c.k__25)
+                    + (-(((((((c.k__32 / s__100) + (-(s__99 / (s__100 * s__100)))) * s__103)
+                        + (((c.k__33 / s__102) + (-(s__101 / (s__102 * s__102)))) * fJupp))
+                        * c.Jup_b)
+                        * c.vnsr)
+                        / c.vmyo)))
+                    + c.k__34)
+                    * Bcai)),
+            dt,
+        );
+        locals[9] = exp_euler(m, m__dt, ((n(1.0) / tm) * n(-1.0)), dt);
+        locals[10] = exp_euler(hf, hf__dt, ((n(1.0) / thf) * n(-1.0)), dt);
+        locals[11] = exp_euler(hs, hs__dt, ((n(1.0) / ths) * n(-1.0)), dt);
+        locals[12] = exp_euler(j, j__dt, ((n(1.0) / tj) * n(-1.0)), dt);
+        locals[13] = exp_euler(hsp, hsp__dt, ((n(1.0) / thsp) * n(-1.0)), dt);
+        locals[14] = exp_euler(jp, jp__dt, ((n(1.0) / tjp) * n(-1.0)), dt);
+        locals[15] = exp_euler(mL, mL__dt, ((n(1.0) / tmL) * n(-1.0)), dt);
+        locals[16] = exp_euler(hL, hL__dt, c.k__35, dt);
+        locals[17] = exp_euler(hLp, hLp__dt, c.k__36, dt);
+        locals[18] = exp_euler(a, a__dt, s__195, dt);
+        locals[19] = exp_euler(iF, iF__dt, ((n(1.0) / tiF) * n(-1.0)), dt);
+        locals[20] = exp_euler(iS, iS__dt, ((n(1.0) / tiS) * n(-1.0)), dt);
+        locals[21] = exp_euler(ap, ap__dt, s__195, dt);
+        locals[22] = exp_euler(iFp, iFp__dt, ((n(1.0) / tiFp) * n(-1.0)), dt);
+        locals[23] = exp_euler(iSp, iSp__dt, ((n(1.0) / tiSp) * n(-1.0)), dt);
+        locals[24] = exp_euler(d, d__dt, ((n(1.0) / td) * n(-1.0)), dt);
+        locals[25] = exp_euler(ff, ff__dt, ((n(1.0) / tff) * n(-1.0)), dt);
+        locals[26] = exp_euler(fs, fs__dt, ((n(1.0) / tfs) * n(-1.0)), dt);
+        locals[27] = exp_euler(fcaf, fcaf__dt, ((n(1.0) / tfcaf) * n(-1.0)), dt);
+        locals[28] = exp_euler(fcas, fcas__dt, ((n(1.0) / tfcas) * n(-1.0)), dt);
+        locals[29] = exp_euler(jca, jca__dt, c.k__37, dt);
+        locals[30] = exp_euler(ffp, ffp__dt, ((n(1.0) / tffp) * n(-1.0)), dt);
+        locals[31] = exp_euler(fcafp, fcafp__dt, ((n(1.0) / tfcafp) * n(-1.0)), dt);
+        locals[32] = exp_euler(nca, nca__dt, (-km2n), dt);
+        locals[33] = exp_euler(xrf, xrf__dt, ((n(1.0) / txrf) * n(-1.0)), dt);
+        locals[34] = exp_euler(xrs, xrs__dt, ((n(1.0) / txrs) * n(-1.0)), dt);
+        locals[35] = exp_euler(xs1, xs1__dt, ((n(1.0) / txs1) * n(-1.0)), dt);
+        locals[36] = exp_euler(xs2, xs2__dt, ((n(1.0) / txs2) * n(-1.0)), dt);
+        locals[37] = exp_euler(xk1, xk1__dt, ((n(1.0) / txk1) * n(-1.0)), dt);
+        locals[38] = exp_euler(Jrelnp, Jrelnp__dt, (n(-1.0) / tau_rel), dt);
+        locals[39] = exp_euler(Jrelp, Jrelp__dt, (n(-1.0) / tau_relp), dt);
         v__dt
     }
 }

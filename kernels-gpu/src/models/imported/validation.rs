@@ -10,7 +10,9 @@
 
 use crate::cell::{StepCoeffs, step_cell};
 use crate::model::{CellModel, rest_locals};
-use crate::models::imported::{Courtemanche1998, Iyer2004, OharaRudy2011};
+use crate::models::imported::courtemanche_1998::Courtemanche1998;
+use crate::models::imported::iyer_2004::Iyer2004;
+use crate::models::imported::ohara_rudy_2011::OharaRudy2011;
 use crate::real::Real;
 
 const TABLE: &str = include_str!("../../../../tests/data/myokit_reference.csv");
