@@ -682,448 +682,461 @@ impl CellModel for Courtemanche1998 {
         }
     }
 
-    #[cfg_attr(target_arch = "nvptx64", inline(always))]
-    #[cfg_attr(not(target_arch = "nvptx64"), inline(never))]
+    #[inline(always)]
     fn reaction<T: Real>(v_mv: T, locals: &mut [T; 20], c: &Courtemanche1998Coeffs<T>) -> T {
-        let n = T::from_f64;
-        let m = locals[0];
-        let h = locals[1];
-        let j = locals[2];
-        let oa = locals[3];
-        let oi = locals[4];
-        let ua = locals[5];
-        let ui = locals[6];
-        let xr = locals[7];
-        let xs = locals[8];
-        let d = locals[9];
-        let f = locals[10];
-        let f_Ca = locals[11];
-        let u = locals[12];
-        let v = locals[13];
-        let w = locals[14];
-        let Na_i = locals[15];
-        let Ca_i = locals[16];
-        let K_i = locals[17];
-        let Ca_rel = locals[18];
-        let Ca_up = locals[19];
-        let V = v_mv;
-        let s__0 = (c.Na_o / Na_i);
-        let E_Na = (c.k__0 * ln(s__0));
-        let s__1 = powi(m, 3);
-        let s__2 = (V - E_Na);
-        let i_Na = (c.Cm * c.g_Na * s__1 * h * j * s__2);
-        let s__3 = (V + n(47.13));
-        let alpha_m = (if (V == c.k__1) {
-            n(3.2)
-        } else {
-            removable(
-                V,
-                -47.129999999999995,
-                -0.1,
-                ((n(0.32) * s__3) / (n(1.0) - exp((c.k__2 * s__3)))),
-                |V: T| ((n(0.32) * (V + n(47.13))) / (n(1.0) - exp((c.k__2 * (V + n(47.13)))))),
-            )
-        });
-        let beta_m = (n(0.08) * exp(((-V) / n(11.0))));
-        let s__4 = (alpha_m + beta_m);
-        let m_inf = (alpha_m / s__4);
-        let tau_m = (n(1.0) / s__4);
-        let s__5 = (V + n(80.0));
-        let alpha_h =
-            (if (V < c.k__3) { (n(0.135) * exp(((s__5 - c.shift_INa_inact) / c.k__4))) } else { n(0.0) });
-        let s__6 = (V - c.shift_INa_inact);
-        let beta_h = (if (V < c.k__3) {
-            ((n(3.56) * exp((n(0.079) * s__6))) + (n(310000.0) * exp((n(0.35) * s__6))))
-        } else {
-            (n(1.0) / (n(0.13) * (n(1.0) + exp((((V + n(10.66)) - c.shift_INa_inact) / c.k__5)))))
-        });
-        let s__7 = (alpha_h + beta_h);
-        let h_inf = (((alpha_h * c.k__6) / s__7) + c.k__7);
-        let tau_h = (n(1.0) / s__7);
-        let alpha_j = (if (V < c.k__3) {
-            ((((c.k__8 * exp((n(0.2444) * s__6))) - (n(3.474e-5) * exp((c.k__9 * s__6)))) * (V + n(37.78)))
-                / (n(1.0) + exp((n(0.311) * ((V + n(79.23)) - c.shift_INa_inact)))))
-        } else {
-            n(0.0)
-        });
-        let beta_j = (if (V < c.k__3) {
-            ((n(0.1212) * exp((c.k__10 * s__6)))
-                / (n(1.0) + exp((c.k__11 * ((V + n(40.14)) - c.shift_INa_inact)))))
-        } else {
-            ((n(0.3) * exp((c.k__12 * s__6)))
-                / (n(1.0) + exp((c.k__2 * ((V + n(32.0)) - c.shift_INa_inact)))))
-        });
-        let s__8 = (alpha_j + beta_j);
-        let j_inf = (((alpha_j * c.k__6) / s__8) + c.k__7);
-        let tau_j = (n(1.0) / s__8);
-        let s__9 = (c.K_o / K_i);
-        let E_K = (c.k__0 * ln(s__9));
-        let s__10 = (V - E_K);
-        let s__11 = (n(0.07) * s__5);
-        let s__12 = exp(s__11);
-        let s__13 = (n(1.0) + s__12);
-        let i_K1 = ((c.Cm * c.g_K1 * s__10) / s__13);
-        let s__14 = powi(oa, 3);
-        let i_to = (c.Cm * c.g_to * s__14 * oi * s__10);
-        let s__15 = (V - c.k__13);
-        let s__16 = (s__15 / c.k__14);
-        let s__17 = exp(s__16);
-        let s__18 = (s__15 - n(40.0));
-        let s__19 = (s__18 / c.k__15);
-        let s__20 = exp(s__19);
-        let s__21 = (s__17 + s__20);
-        let s__22 = powi(s__21, -1);
-        let s__23 = (n(0.65) * s__22);
-        let alpha_oa = s__23;
-        let s__24 = (s__15 + n(72.0));
-        let s__25 = (s__24 / n(17.0));
-        let s__26 = exp(s__25);
-        let s__27 = (n(2.5) + s__26);
-        let s__28 = powi(s__27, -1);
-        let s__29 = (n(0.65) * s__28);
-        let beta_oa = s__29;
-        let tau_oa = (powi((alpha_oa + beta_oa), -1) / c.K_Q10);
-        let oa_infinity = powi((n(1.0) + exp(((s__15 + n(10.47)) / c.k__16))), -1);
-        let alpha_oi = powi((n(18.53) + (n(1.0) * exp(((s__15 + n(103.7)) / n(10.95))))), -1);
-        let beta_oi = powi((n(35.56) + (n(1.0) * exp(((s__15 - n(8.74)) / c.k__17)))), -1);
-        let tau_oi = (powi((alpha_oi + beta_oi), -1) / c.K_Q10);
-        let oi_infinity = powi((n(1.0) + exp(((s__15 + n(33.1)) / n(5.3)))), -1);
-        let g_Kur = (n(0.005) + (n(0.05) / (n(1.0) + exp(((V - n(15.0)) / c.k__18)))));
-        let s__30 = powi(ua, 3);
-        let i_Kur = (c.Cm * g_Kur * s__30 * ui * s__10);
-        let alpha_ua = s__23;
-        let beta_ua = s__29;
-        let tau_ua = (powi((alpha_ua + beta_ua), -1) / c.K_Q10);
-        let ua_infinity = powi((n(1.0) + exp(((s__15 + n(20.3)) / c.k__19))), -1);
-        let alpha_ui = powi((n(21.0) + (n(1.0) * exp(((s__15 - n(195.0)) / c.k__20)))), -1);
-        let beta_ui = (n(1.0) / exp(((s__15 - n(168.0)) / c.k__21)));
-        let tau_ui = (powi((alpha_ui + beta_ui), -1) / c.K_Q10);
-        let ui_infinity = powi((n(1.0) + exp(((s__15 - n(109.45)) / n(27.48)))), -1);
-        let s__31 = (V + n(15.0));
-        let s__32 = (s__31 / n(22.4));
-        let s__33 = exp(s__32);
-        let s__34 = (n(1.0) + s__33);
-        let i_Kr = ((c.Cm * c.g_Kr * xr * s__10) / s__34);
-        let s__35 = (V + n(14.1));
-        let alpha_xr = (if (Real::abs(s__35) < n(1e-10)) {
-            n(0.0015)
-        } else {
-            removable(
-                V,
-                -14.099999999999998,
-                -0.2,
-                ((n(0.0003) * s__35) / (n(1.0) - exp((s__35 / c.k__22)))),
-                |V: T| ((n(0.0003) * (V + n(14.1))) / (n(1.0) - exp(((V + n(14.1)) / c.k__22)))),
-            )
-        });
-        let s__36 = (V - n(3.3328));
-        let beta_xr = (if (Real::abs(s__36) < n(1e-10)) {
-            n(0.00037836118)
-        } else {
-            removable(
-                V,
-                3.3328,
-                0.19517145812596365,
-                ((n(7.3898e-5) * s__36) / (exp((s__36 / n(5.1237))) - n(1.0))),
-                |V: T| ((n(7.3898e-5) * (V - n(3.3328))) / (exp(((V - n(3.3328)) / n(5.1237))) - n(1.0))),
-            )
-        });
-        let tau_xr = powi((alpha_xr + beta_xr), -1);
-        let xr_infinity = powi((n(1.0) + exp((s__35 / c.k__23))), -1);
-        let s__37 = powi(xs, 2);
-        let i_Ks = (c.Cm * c.g_Ks * s__37 * s__10);
-        let s__38 = (V - n(19.9));
-        let s__39 = Real::abs(s__38);
-        let alpha_xs = (if (s__39 < n(1e-10)) {
-            n(0.00068)
-        } else {
-            removable(
-                V,
-                19.899999999999995,
-                -0.05882352941176471,
-                ((n(4e-5) * s__38) / (n(1.0) - exp((s__38 / c.k__24)))),
-                |V: T| ((n(4e-5) * (V - n(19.9))) / (n(1.0) - exp(((V - n(19.9)) / c.k__24)))),
-            )
-        });
-        let beta_xs = (if (s__39 < n(1e-10)) {
-            n(0.000315)
-        } else {
-            removable(
-                V,
-                19.9,
-                0.1111111111111111,
-                ((n(3.5e-5) * s__38) / (exp((s__38 / n(9.0))) - n(1.0))),
-                |V: T| ((n(3.5e-5) * (V - n(19.9))) / (exp(((V - n(19.9)) / n(9.0))) - n(1.0))),
-            )
-        });
-        let tau_xs = (n(0.5) * powi((alpha_xs + beta_xs), -1));
-        let xs_infinity = pow((n(1.0) + exp((s__38 / c.k__25))), c.k__26);
-        let i_Ca_L = (c.Cm * c.g_Ca_L * d * f * f_Ca * (V - n(65.0)));
-        let s__40 = (V + n(10.0));
-        let d_infinity = powi((n(1.0) + exp((s__40 / c.k__27))), -1);
-        let s__41 = (s__40 / c.k__28);
-        let s__42 = exp(s__41);
-        let s__43 = (n(1.0) + s__42);
-        let tau_d = (if (Real::abs(s__40) < n(1e-10)) {
-            (n(4.579) / s__43)
-        } else {
-            removable(
-                V,
-                -10.0,
-                -0.16025641025641024,
-                ((n(1.0) - s__42) / (n(0.035) * s__40 * s__43)),
-                |V: T| {
-                    ((n(1.0) - exp(((V + n(10.0)) / c.k__28)))
-                        / (n(0.035) * (V + n(10.0)) * (n(1.0) + exp(((V + n(10.0)) / c.k__28)))))
-                },
-            )
-        });
-        let s__44 = (V + n(28.0));
-        let s__45 = (-s__44);
-        let s__46 = (s__45 / n(6.9));
-        let s__47 = exp(s__46);
-        let f_infinity = (s__47 / (n(1.0) + s__47));
-        let tau_f = (n(9.0) * powi(((n(0.0197) * exp((c.k__29 * powi(s__40, 2)))) + n(0.02)), -1));
-        let f_Ca_infinity = powi((n(1.0) + (Ca_i / n(0.00035))), -1);
-        let f_NaK = powi(
-            (n(1.0)
-                + (n(0.1245) * exp(((c.k__2 * c.F * V) / c.k__30)))
-                + (n(0.0365) * c.sigma * exp(((c.k__31 * V) / c.k__30)))),
-            -1,
-        );
-        let s__48 = (c.Cm * c.i_NaK_max * f_NaK * n(1.0));
-        let s__49 = (c.Km_Na_i / Na_i);
-        let s__50 = pow(s__49, n(1.5));
-        let s__51 = (n(1.0) + s__50);
-        let i_NaK = (((s__48 / s__51) * c.K_o) / c.k__32);
-        let i_B_Na = (c.Cm * c.g_B_Na * s__2);
-        let s__52 = (c.Ca_o / Ca_i);
-        let E_Ca = (c.k__33 * ln(s__52));
-        let i_B_Ca = (c.Cm * c.g_B_Ca * (V - E_Ca));
-        let i_B_K = (c.Cm * c.g_B_K * s__10);
-        let s__53 = (c.gamma * c.F * V);
-        let s__54 = (s__53 / c.k__30);
-        let s__55 = exp(s__54);
-        let s__56 = (c.k__34 * c.F * V);
-        let s__57 = (s__56 / c.k__30);
-        let s__58 = exp(s__57);
-        let s__59 = (c.k__34 * V * c.F);
-        let s__60 = (s__59 / c.k__30);
-        let s__61 = exp(s__60);
-        let s__62 = (c.K_sat * s__61);
-        let s__63 = (n(1.0) + s__62);
-        let s__64 = (c.k__36 * c.k__37 * s__63);
-        let i_NaCa =
-            ((c.Cm * c.I_NaCa_max * ((s__55 * powi(Na_i, 3) * c.Ca_o) - (s__58 * c.k__35 * Ca_i))) / s__64);
-        let s__65 = (c.Cm * c.i_CaP_max * Ca_i);
-        let s__66 = (n(0.0005) + Ca_i);
-        let i_CaP = (s__65 / s__66);
-        let s__67 = powi(u, 2);
-        let s__68 = (Ca_rel - Ca_i);
-        let i_rel = (c.K_rel * s__67 * v * w * s__68);
-        let Fn = (n(1000.0)
-            * ((n(1e-15) * c.V_rel * i_rel) - (c.k__38 * ((n(0.5) * i_Ca_L) - (n(0.2) * i_NaCa)))));
-        let s__69 = (Fn - n(3.4175e-13));
-        let s__70 = (-s__69);
-        let s__71 = (s__70 / n(1.367e-15));
-        let s__72 = exp(s__71);
-        let s__73 = (n(1.0) + s__72);
-        let s__74 = powi(s__73, -1);
-        let u_infinity = s__74;
-        let tau_v = (n(1.91) + (n(2.09) * s__74));
-        let s__75 = (Fn - n(6.835e-14));
-        let s__76 = (-s__75);
-        let s__77 = (s__76 / n(1.367e-15));
-        let s__78 = exp(s__77);
-        let s__79 = (n(1.0) + s__78);
-        let v_infinity = (n(1.0) - powi(s__79, -1));
-        let s__80 = (V - n(7.9));
-        let s__81 = (-s__80);
-        let s__82 = (s__81 / n(5.0));
-        let s__83 = exp(s__82);
-        let tau_w = (if (Real::abs(s__80) < n(1e-10)) {
-            c.k__39
-        } else {
-            removable(
-                V,
-                7.9,
-                -0.2,
-                ((n(6.0) * (n(1.0) - s__83)) / ((n(1.0) + (n(0.3) * s__83)) * n(1.0) * s__80)),
-                |V: T| {
-                    ((n(6.0) * (n(1.0) - exp(((-(V - n(7.9))) / n(5.0)))))
-                        / ((n(1.0) + (n(0.3) * exp(((-(V - n(7.9))) / n(5.0))))) * n(1.0) * (V - n(7.9))))
-                },
-            )
-        });
-        let w_infinity = (n(1.0) - powi((n(1.0) + exp(((-(V - n(40.0))) / n(17.0)))), -1));
-        let i_tr = ((Ca_up - Ca_rel) / c.tau_tr);
-        let s__84 = (c.K_up / Ca_i);
-        let s__85 = (n(1.0) + s__84);
-        let i_up = (c.I_up_max / s__85);
-        let i_up_leak = ((c.leak_factor * c.I_up_max * Ca_up) / c.Ca_up_max);
-        let B1 = ((((n(2.0) * i_NaCa) - (i_CaP + i_Ca_L + i_B_Ca)) / c.k__40)
-            + (((c.V_up * (i_up_leak - i_up)) + (i_rel * c.V_rel)) / c.V_i));
-        let s__86 = (Ca_i + c.Km_TRPN);
-        let s__87 = powi(s__86, 2);
-        let s__88 = (Ca_i + c.Km_CMDN);
-        let s__89 = powi(s__88, 2);
-        let B2 = (n(1.0) + (c.k__41 / s__87) + (c.k__42 / s__89));
-        let V__dt = ((-(i_Na
-            + i_K1
-            + i_to
-            + i_Kur
-            + i_Kr
-            + i_Ks
-            + i_B_Na
-            + i_B_Ca
-            + i_NaK
-            + i_CaP
-            + i_NaCa
-            + i_Ca_L
-            + c.i_st))
-            / c.Cm);
-        let m__dt = ((m_inf - m) / tau_m);
-        let h__dt = ((h_inf - h) / tau_h);
-        let j__dt = ((j_inf - j) / tau_j);
-        let oa__dt = ((oa_infinity - oa) / tau_oa);
-        let oi__dt = ((oi_infinity - oi) / tau_oi);
-        let ua__dt = ((ua_infinity - ua) / tau_ua);
-        let ui__dt = ((ui_infinity - ui) / tau_ui);
-        let xr__dt = ((xr_infinity - xr) / tau_xr);
-        let xs__dt = ((xs_infinity - xs) / tau_xs);
-        let d__dt = ((d_infinity - d) / tau_d);
-        let f__dt = ((f_infinity - f) / tau_f);
-        let f_Ca__dt = ((f_Ca_infinity - f_Ca) / c.tau_f_Ca);
-        let u__dt = ((u_infinity - u) / c.tau_u);
-        let s__90 = (v_infinity - v);
-        let v__dt = (s__90 / tau_v);
-        let w__dt = ((w_infinity - w) / tau_w);
-        let Na_i__dt = ((c.conc_clamp * ((c.k__43 * i_NaK) - ((n(3.0) * i_NaCa) + i_B_Na + i_Na))) / c.k__44);
-        let Ca_i__dt = (B1 / B2);
-        let K_i__dt =
-            (c.conc_clamp * (((n(2.0) * i_NaK) - (i_K1 + i_to + i_Kur + i_Kr + i_Ks + i_B_K)) / c.k__44));
-        let s__91 = (i_tr - i_rel);
-        let s__92 = (Ca_rel + c.Km_CSQN);
-        let s__93 = powi(s__92, 2);
-        let s__94 = (c.k__45 / s__93);
-        let s__95 = (n(1.0) + s__94);
-        let s__96 = powi(s__95, -1);
-        let Ca_rel__dt = (s__91 * s__96);
-        let Ca_up__dt = (i_up - (i_up_leak + ((i_tr * c.V_rel) / c.V_up)));
-        let dt = c.dt;
-        let s__97 = pow(s__73, c.k__48);
-        let s__98 = (c.k__47 * s__97);
-        let s__99 = (c.K_rel * s__67);
-        let s__100 = (s__99 * w);
-        let s__101 = (s__100 * s__68);
-        let s__102 = (s__101 * n(1e-15));
-        let s__103 = (s__102 * c.V_rel);
-        let s__104 = (s__103 * n(1000.0));
-        let s__105 = (-s__104);
-        let s__106 = (s__105 / n(1.367e-15));
-        let s__107 = (Na_i * Na_i);
-        let s__108 = (c.Na_o / s__107);
-        let s__109 = (-s__108);
-        let s__110 = (s__109 / s__0);
-        let s__111 = (s__110 * c.k__0);
-        let s__112 = (-s__111);
-        let s__113 = (s__112 * c.Cm);
-        let s__114 = (Ca_i * Ca_i);
-        let s__115 = (K_i * K_i);
-        let s__116 = (c.K_o / s__115);
-        let s__117 = (-s__116);
-        let s__118 = (s__117 / s__9);
-        let s__119 = (s__118 * c.k__0);
-        let s__120 = (-s__119);
-        let s__121 = (s__120 * c.Cm);
-        locals[0] = exp_euler(m, m__dt, ((n(1.0) / tau_m) * n(-1.0)), dt);
-        locals[1] = exp_euler(h, h__dt, ((n(1.0) / tau_h) * n(-1.0)), dt);
-        locals[2] = exp_euler(j, j__dt, ((n(1.0) / tau_j) * n(-1.0)), dt);
-        locals[3] = exp_euler(oa, oa__dt, ((n(1.0) / tau_oa) * n(-1.0)), dt);
-        locals[4] = exp_euler(oi, oi__dt, ((n(1.0) / tau_oi) * n(-1.0)), dt);
-        locals[5] = exp_euler(ua, ua__dt, ((n(1.0) / tau_ua) * n(-1.0)), dt);
-        locals[6] = exp_euler(ui, ui__dt, ((n(1.0) / tau_ui) * n(-1.0)), dt);
-        locals[7] = exp_euler(xr, xr__dt, ((n(1.0) / tau_xr) * n(-1.0)), dt);
-        locals[8] = exp_euler(xs, xs__dt, ((n(1.0) / tau_xs) * n(-1.0)), dt);
-        locals[9] = exp_euler(d, d__dt, ((n(1.0) / tau_d) * n(-1.0)), dt);
-        locals[10] = exp_euler(f, f__dt, ((n(1.0) / tau_f) * n(-1.0)), dt);
-        locals[11] = exp_euler(f_Ca, f_Ca__dt, c.k__46, dt);
-        locals[12] = exp_euler(
-            u,
-            u__dt,
-            (((s__98
-                * (s__72
-                    * ((-((((((((n(2.0) * powi(u, 1)) * c.K_rel) * v) * w) * s__68) * n(1e-15))
-                        * c.V_rel)
-                        * n(1000.0)))
-                        / n(1.367e-15))))
-                + n(-1.0))
-                / c.tau_u),
-            dt,
-        );
-        locals[13] = exp_euler(
-            v,
-            v__dt,
-            ((((-((c.k__47 * pow(s__79, c.k__48)) * (s__78 * s__106))) + n(-1.0)) / tau_v)
-                + (-((s__90 * ((s__98 * (s__72 * s__106)) * n(2.09))) / (tau_v * tau_v)))),
-            dt,
-        );
-        locals[14] = exp_euler(w, w__dt, ((n(1.0) / tau_w) * n(-1.0)), dt);
-        locals[15] = exp_euler(
-            Na_i,
-            Na_i__dt,
-            (((((((-((s__48 * ((n(1.5) * sqrt_t(s__49)) * (-(c.Km_Na_i / s__107)))) / (s__51 * s__51)))
-                * c.K_o)
-                / c.k__32)
-                * c.k__43)
-                + (-(((((((((n(3.0) * powi(Na_i, 2)) * s__55) * c.Ca_o) * c.Cm) * c.I_NaCa_max)
-                    / s__64)
-                    * n(3.0))
-                    + (s__113 * c.g_B_Na))
-                    + ((((s__113 * c.g_Na) * s__1) * h) * j))))
-                * c.conc_clamp)
-                / c.k__44),
-            dt,
-        );
-        locals[16] = exp_euler(
-            Ca_i,
-            Ca_i__dt,
-            ((((((((((-(s__58 * c.k__35)) * c.Cm) * c.I_NaCa_max) / s__64) * n(2.0))
-                + (-(((c.k__49 / s__66) + (-(s__65 / (s__66 * s__66))))
-                    + (((-(((-(c.Ca_o / s__114)) / s__52) * c.k__33)) * c.Cm) * c.g_B_Ca))))
-                / c.k__40)
-                + ((((-(-((c.I_up_max * (-(c.K_up / s__114))) / (s__85 * s__85)))) * c.V_up)
-                    + ((((c.k__50 * s__67) * v) * w) * c.V_rel))
-                    / c.V_i))
-                / B2)
-                + (-((B1
-                    * ((-((c.k__41 * (n(2.0) * powi(s__86, 1))) / (s__87 * s__87)))
-                        + (-((c.k__42 * (n(2.0) * powi(s__88, 1))) / (s__89 * s__89)))))
-                    / (B2 * B2)))),
-            dt,
-        );
-        locals[17] = exp_euler(
-            K_i,
-            K_i__dt,
-            (((-(((((((s__121 * c.g_K1) / s__13) + (((s__121 * c.g_to) * s__14) * oi))
-                + (((s__121 * g_Kur) * s__30) * ui))
-                + (((s__121 * c.g_Kr) * xr) / s__34))
-                + ((s__121 * c.g_Ks) * s__37))
-                + (s__121 * c.g_B_K)))
-                / c.k__44)
-                * c.conc_clamp),
-            dt,
-        );
-        locals[18] = exp_euler(
-            Ca_rel,
-            Ca_rel__dt,
-            (((c.k__51 + (-((s__99 * v) * w))) * s__96)
-                + (((c.k__47 * pow(s__95, c.k__48))
-                    * (-((c.k__45 * (n(2.0) * powi(s__92, 1))) / (s__93 * s__93))))
-                    * s__91)),
-            dt,
-        );
-        locals[19] = exp_euler(Ca_up, Ca_up__dt, c.k__52, dt);
-        V__dt
+        #[cfg(target_arch = "nvptx64")]
+        return reaction_body(v_mv, locals, c);
+        #[cfg(not(target_arch = "nvptx64"))]
+        // SAFETY: `per_precision` calls the instance whose type is T.
+        unsafe {
+            per_precision(v_mv, locals, c, reaction_f32, reaction_f64)
+        }
     }
+}
+
+#[cfg(not(target_arch = "nvptx64"))]
+#[inline(never)]
+fn reaction_f32(v_mv: f32, locals: &mut [f32; 20], c: &Courtemanche1998Coeffs<f32>) -> f32 {
+    reaction_body(v_mv, locals, c)
+}
+
+#[cfg(not(target_arch = "nvptx64"))]
+#[inline(never)]
+fn reaction_f64(v_mv: f64, locals: &mut [f64; 20], c: &Courtemanche1998Coeffs<f64>) -> f64 {
+    reaction_body(v_mv, locals, c)
+}
+
+#[inline(always)]
+fn reaction_body<T: Real>(v_mv: T, locals: &mut [T; 20], c: &Courtemanche1998Coeffs<T>) -> T {
+    let n = T::from_f64;
+    let m = locals[0];
+    let h = locals[1];
+    let j = locals[2];
+    let oa = locals[3];
+    let oi = locals[4];
+    let ua = locals[5];
+    let ui = locals[6];
+    let xr = locals[7];
+    let xs = locals[8];
+    let d = locals[9];
+    let f = locals[10];
+    let f_Ca = locals[11];
+    let u = locals[12];
+    let v = locals[13];
+    let w = locals[14];
+    let Na_i = locals[15];
+    let Ca_i = locals[16];
+    let K_i = locals[17];
+    let Ca_rel = locals[18];
+    let Ca_up = locals[19];
+    let V = v_mv;
+    let s__0 = (c.Na_o / Na_i);
+    let E_Na = (c.k__0 * ln(s__0));
+    let s__1 = powi(m, 3);
+    let s__2 = (V - E_Na);
+    let i_Na = (c.Cm * c.g_Na * s__1 * h * j * s__2);
+    let s__3 = (V + n(47.13));
+    let alpha_m = (if (V == c.k__1) {
+        n(3.2)
+    } else {
+        removable(
+            V,
+            -47.129999999999995,
+            -0.1,
+            ((n(0.32) * s__3) / (n(1.0) - exp((c.k__2 * s__3)))),
+            |V: T| ((n(0.32) * (V + n(47.13))) / (n(1.0) - exp((c.k__2 * (V + n(47.13)))))),
+        )
+    });
+    let beta_m = (n(0.08) * exp(((-V) / n(11.0))));
+    let s__4 = (alpha_m + beta_m);
+    let m_inf = (alpha_m / s__4);
+    let tau_m = (n(1.0) / s__4);
+    let s__5 = (V + n(80.0));
+    let alpha_h =
+        (if (V < c.k__3) { (n(0.135) * exp(((s__5 - c.shift_INa_inact) / c.k__4))) } else { n(0.0) });
+    let s__6 = (V - c.shift_INa_inact);
+    let beta_h = (if (V < c.k__3) {
+        ((n(3.56) * exp((n(0.079) * s__6))) + (n(310000.0) * exp((n(0.35) * s__6))))
+    } else {
+        (n(1.0) / (n(0.13) * (n(1.0) + exp((((V + n(10.66)) - c.shift_INa_inact) / c.k__5)))))
+    });
+    let s__7 = (alpha_h + beta_h);
+    let h_inf = (((alpha_h * c.k__6) / s__7) + c.k__7);
+    let tau_h = (n(1.0) / s__7);
+    let alpha_j = (if (V < c.k__3) {
+        ((((c.k__8 * exp((n(0.2444) * s__6))) - (n(3.474e-5) * exp((c.k__9 * s__6)))) * (V + n(37.78)))
+            / (n(1.0) + exp((n(0.311) * ((V + n(79.23)) - c.shift_INa_inact)))))
+    } else {
+        n(0.0)
+    });
+    let beta_j = (if (V < c.k__3) {
+        ((n(0.1212) * exp((c.k__10 * s__6)))
+            / (n(1.0) + exp((c.k__11 * ((V + n(40.14)) - c.shift_INa_inact)))))
+    } else {
+        ((n(0.3) * exp((c.k__12 * s__6))) / (n(1.0) + exp((c.k__2 * ((V + n(32.0)) - c.shift_INa_inact)))))
+    });
+    let s__8 = (alpha_j + beta_j);
+    let j_inf = (((alpha_j * c.k__6) / s__8) + c.k__7);
+    let tau_j = (n(1.0) / s__8);
+    let s__9 = (c.K_o / K_i);
+    let E_K = (c.k__0 * ln(s__9));
+    let s__10 = (V - E_K);
+    let s__11 = (n(0.07) * s__5);
+    let s__12 = exp(s__11);
+    let s__13 = (n(1.0) + s__12);
+    let i_K1 = ((c.Cm * c.g_K1 * s__10) / s__13);
+    let s__14 = powi(oa, 3);
+    let i_to = (c.Cm * c.g_to * s__14 * oi * s__10);
+    let s__15 = (V - c.k__13);
+    let s__16 = (s__15 / c.k__14);
+    let s__17 = exp(s__16);
+    let s__18 = (s__15 - n(40.0));
+    let s__19 = (s__18 / c.k__15);
+    let s__20 = exp(s__19);
+    let s__21 = (s__17 + s__20);
+    let s__22 = powi(s__21, -1);
+    let s__23 = (n(0.65) * s__22);
+    let alpha_oa = s__23;
+    let s__24 = (s__15 + n(72.0));
+    let s__25 = (s__24 / n(17.0));
+    let s__26 = exp(s__25);
+    let s__27 = (n(2.5) + s__26);
+    let s__28 = powi(s__27, -1);
+    let s__29 = (n(0.65) * s__28);
+    let beta_oa = s__29;
+    let tau_oa = (powi((alpha_oa + beta_oa), -1) / c.K_Q10);
+    let oa_infinity = powi((n(1.0) + exp(((s__15 + n(10.47)) / c.k__16))), -1);
+    let alpha_oi = powi((n(18.53) + (n(1.0) * exp(((s__15 + n(103.7)) / n(10.95))))), -1);
+    let beta_oi = powi((n(35.56) + (n(1.0) * exp(((s__15 - n(8.74)) / c.k__17)))), -1);
+    let tau_oi = (powi((alpha_oi + beta_oi), -1) / c.K_Q10);
+    let oi_infinity = powi((n(1.0) + exp(((s__15 + n(33.1)) / n(5.3)))), -1);
+    let g_Kur = (n(0.005) + (n(0.05) / (n(1.0) + exp(((V - n(15.0)) / c.k__18)))));
+    let s__30 = powi(ua, 3);
+    let i_Kur = (c.Cm * g_Kur * s__30 * ui * s__10);
+    let alpha_ua = s__23;
+    let beta_ua = s__29;
+    let tau_ua = (powi((alpha_ua + beta_ua), -1) / c.K_Q10);
+    let ua_infinity = powi((n(1.0) + exp(((s__15 + n(20.3)) / c.k__19))), -1);
+    let alpha_ui = powi((n(21.0) + (n(1.0) * exp(((s__15 - n(195.0)) / c.k__20)))), -1);
+    let beta_ui = (n(1.0) / exp(((s__15 - n(168.0)) / c.k__21)));
+    let tau_ui = (powi((alpha_ui + beta_ui), -1) / c.K_Q10);
+    let ui_infinity = powi((n(1.0) + exp(((s__15 - n(109.45)) / n(27.48)))), -1);
+    let s__31 = (V + n(15.0));
+    let s__32 = (s__31 / n(22.4));
+    let s__33 = exp(s__32);
+    let s__34 = (n(1.0) + s__33);
+    let i_Kr = ((c.Cm * c.g_Kr * xr * s__10) / s__34);
+    let s__35 = (V + n(14.1));
+    let alpha_xr = (if (Real::abs(s__35) < n(1e-10)) {
+        n(0.0015)
+    } else {
+        removable(
+            V,
+            -14.099999999999998,
+            -0.2,
+            ((n(0.0003) * s__35) / (n(1.0) - exp((s__35 / c.k__22)))),
+            |V: T| ((n(0.0003) * (V + n(14.1))) / (n(1.0) - exp(((V + n(14.1)) / c.k__22)))),
+        )
+    });
+    let s__36 = (V - n(3.3328));
+    let beta_xr = (if (Real::abs(s__36) < n(1e-10)) {
+        n(0.00037836118)
+    } else {
+        removable(
+            V,
+            3.3328,
+            0.19517145812596365,
+            ((n(7.3898e-5) * s__36) / (exp((s__36 / n(5.1237))) - n(1.0))),
+            |V: T| ((n(7.3898e-5) * (V - n(3.3328))) / (exp(((V - n(3.3328)) / n(5.1237))) - n(1.0))),
+        )
+    });
+    let tau_xr = powi((alpha_xr + beta_xr), -1);
+    let xr_infinity = powi((n(1.0) + exp((s__35 / c.k__23))), -1);
+    let s__37 = powi(xs, 2);
+    let i_Ks = (c.Cm * c.g_Ks * s__37 * s__10);
+    let s__38 = (V - n(19.9));
+    let s__39 = Real::abs(s__38);
+    let alpha_xs = (if (s__39 < n(1e-10)) {
+        n(0.00068)
+    } else {
+        removable(
+            V,
+            19.899999999999995,
+            -0.05882352941176471,
+            ((n(4e-5) * s__38) / (n(1.0) - exp((s__38 / c.k__24)))),
+            |V: T| ((n(4e-5) * (V - n(19.9))) / (n(1.0) - exp(((V - n(19.9)) / c.k__24)))),
+        )
+    });
+    let beta_xs = (if (s__39 < n(1e-10)) {
+        n(0.000315)
+    } else {
+        removable(
+            V,
+            19.9,
+            0.1111111111111111,
+            ((n(3.5e-5) * s__38) / (exp((s__38 / n(9.0))) - n(1.0))),
+            |V: T| ((n(3.5e-5) * (V - n(19.9))) / (exp(((V - n(19.9)) / n(9.0))) - n(1.0))),
+        )
+    });
+    let tau_xs = (n(0.5) * powi((alpha_xs + beta_xs), -1));
+    let xs_infinity = pow((n(1.0) + exp((s__38 / c.k__25))), c.k__26);
+    let i_Ca_L = (c.Cm * c.g_Ca_L * d * f * f_Ca * (V - n(65.0)));
+    let s__40 = (V + n(10.0));
+    let d_infinity = powi((n(1.0) + exp((s__40 / c.k__27))), -1);
+    let s__41 = (s__40 / c.k__28);
+    let s__42 = exp(s__41);
+    let s__43 = (n(1.0) + s__42);
+    let tau_d = (if (Real::abs(s__40) < n(1e-10)) {
+        (n(4.579) / s__43)
+    } else {
+        removable(V, -10.0, -0.16025641025641024, ((n(1.0) - s__42) / (n(0.035) * s__40 * s__43)), |V: T| {
+            ((n(1.0) - exp(((V + n(10.0)) / c.k__28)))
+                / (n(0.035) * (V + n(10.0)) * (n(1.0) + exp(((V + n(10.0)) / c.k__28)))))
+        })
+    });
+    let s__44 = (V + n(28.0));
+    let s__45 = (-s__44);
+    let s__46 = (s__45 / n(6.9));
+    let s__47 = exp(s__46);
+    let f_infinity = (s__47 / (n(1.0) + s__47));
+    let tau_f = (n(9.0) * powi(((n(0.0197) * exp((c.k__29 * powi(s__40, 2)))) + n(0.02)), -1));
+    let f_Ca_infinity = powi((n(1.0) + (Ca_i / n(0.00035))), -1);
+    let f_NaK = powi(
+        (n(1.0)
+            + (n(0.1245) * exp(((c.k__2 * c.F * V) / c.k__30)))
+            + (n(0.0365) * c.sigma * exp(((c.k__31 * V) / c.k__30)))),
+        -1,
+    );
+    let s__48 = (c.Cm * c.i_NaK_max * f_NaK * n(1.0));
+    let s__49 = (c.Km_Na_i / Na_i);
+    let s__50 = pow(s__49, n(1.5));
+    let s__51 = (n(1.0) + s__50);
+    let i_NaK = (((s__48 / s__51) * c.K_o) / c.k__32);
+    let i_B_Na = (c.Cm * c.g_B_Na * s__2);
+    let s__52 = (c.Ca_o / Ca_i);
+    let E_Ca = (c.k__33 * ln(s__52));
+    let i_B_Ca = (c.Cm * c.g_B_Ca * (V - E_Ca));
+    let i_B_K = (c.Cm * c.g_B_K * s__10);
+    let s__53 = (c.gamma * c.F * V);
+    let s__54 = (s__53 / c.k__30);
+    let s__55 = exp(s__54);
+    let s__56 = (c.k__34 * c.F * V);
+    let s__57 = (s__56 / c.k__30);
+    let s__58 = exp(s__57);
+    let s__59 = (c.k__34 * V * c.F);
+    let s__60 = (s__59 / c.k__30);
+    let s__61 = exp(s__60);
+    let s__62 = (c.K_sat * s__61);
+    let s__63 = (n(1.0) + s__62);
+    let s__64 = (c.k__36 * c.k__37 * s__63);
+    let i_NaCa =
+        ((c.Cm * c.I_NaCa_max * ((s__55 * powi(Na_i, 3) * c.Ca_o) - (s__58 * c.k__35 * Ca_i))) / s__64);
+    let s__65 = (c.Cm * c.i_CaP_max * Ca_i);
+    let s__66 = (n(0.0005) + Ca_i);
+    let i_CaP = (s__65 / s__66);
+    let s__67 = powi(u, 2);
+    let s__68 = (Ca_rel - Ca_i);
+    let i_rel = (c.K_rel * s__67 * v * w * s__68);
+    let Fn =
+        (n(1000.0) * ((n(1e-15) * c.V_rel * i_rel) - (c.k__38 * ((n(0.5) * i_Ca_L) - (n(0.2) * i_NaCa)))));
+    let s__69 = (Fn - n(3.4175e-13));
+    let s__70 = (-s__69);
+    let s__71 = (s__70 / n(1.367e-15));
+    let s__72 = exp(s__71);
+    let s__73 = (n(1.0) + s__72);
+    let s__74 = powi(s__73, -1);
+    let u_infinity = s__74;
+    let tau_v = (n(1.91) + (n(2.09) * s__74));
+    let s__75 = (Fn - n(6.835e-14));
+    let s__76 = (-s__75);
+    let s__77 = (s__76 / n(1.367e-15));
+    let s__78 = exp(s__77);
+    let s__79 = (n(1.0) + s__78);
+    let v_infinity = (n(1.0) - powi(s__79, -1));
+    let s__80 = (V - n(7.9));
+    let s__81 = (-s__80);
+    let s__82 = (s__81 / n(5.0));
+    let s__83 = exp(s__82);
+    let tau_w = (if (Real::abs(s__80) < n(1e-10)) {
+        c.k__39
+    } else {
+        removable(
+            V,
+            7.9,
+            -0.2,
+            ((n(6.0) * (n(1.0) - s__83)) / ((n(1.0) + (n(0.3) * s__83)) * n(1.0) * s__80)),
+            |V: T| {
+                ((n(6.0) * (n(1.0) - exp(((-(V - n(7.9))) / n(5.0)))))
+                    / ((n(1.0) + (n(0.3) * exp(((-(V - n(7.9))) / n(5.0))))) * n(1.0) * (V - n(7.9))))
+            },
+        )
+    });
+    let w_infinity = (n(1.0) - powi((n(1.0) + exp(((-(V - n(40.0))) / n(17.0)))), -1));
+    let i_tr = ((Ca_up - Ca_rel) / c.tau_tr);
+    let s__84 = (c.K_up / Ca_i);
+    let s__85 = (n(1.0) + s__84);
+    let i_up = (c.I_up_max / s__85);
+    let i_up_leak = ((c.leak_factor * c.I_up_max * Ca_up) / c.Ca_up_max);
+    let B1 = ((((n(2.0) * i_NaCa) - (i_CaP + i_Ca_L + i_B_Ca)) / c.k__40)
+        + (((c.V_up * (i_up_leak - i_up)) + (i_rel * c.V_rel)) / c.V_i));
+    let s__86 = (Ca_i + c.Km_TRPN);
+    let s__87 = powi(s__86, 2);
+    let s__88 = (Ca_i + c.Km_CMDN);
+    let s__89 = powi(s__88, 2);
+    let B2 = (n(1.0) + (c.k__41 / s__87) + (c.k__42 / s__89));
+    let V__dt = ((-(i_Na
+        + i_K1
+        + i_to
+        + i_Kur
+        + i_Kr
+        + i_Ks
+        + i_B_Na
+        + i_B_Ca
+        + i_NaK
+        + i_CaP
+        + i_NaCa
+        + i_Ca_L
+        + c.i_st))
+        / c.Cm);
+    let m__dt = ((m_inf - m) / tau_m);
+    let h__dt = ((h_inf - h) / tau_h);
+    let j__dt = ((j_inf - j) / tau_j);
+    let oa__dt = ((oa_infinity - oa) / tau_oa);
+    let oi__dt = ((oi_infinity - oi) / tau_oi);
+    let ua__dt = ((ua_infinity - ua) / tau_ua);
+    let ui__dt = ((ui_infinity - ui) / tau_ui);
+    let xr__dt = ((xr_infinity - xr) / tau_xr);
+    let xs__dt = ((xs_infinity - xs) / tau_xs);
+    let d__dt = ((d_infinity - d) / tau_d);
+    let f__dt = ((f_infinity - f) / tau_f);
+    let f_Ca__dt = ((f_Ca_infinity - f_Ca) / c.tau_f_Ca);
+    let u__dt = ((u_infinity - u) / c.tau_u);
+    let s__90 = (v_infinity - v);
+    let v__dt = (s__90 / tau_v);
+    let w__dt = ((w_infinity - w) / tau_w);
+    let Na_i__dt = ((c.conc_clamp * ((c.k__43 * i_NaK) - ((n(3.0) * i_NaCa) + i_B_Na + i_Na))) / c.k__44);
+    let Ca_i__dt = (B1 / B2);
+    let K_i__dt =
+        (c.conc_clamp * (((n(2.0) * i_NaK) - (i_K1 + i_to + i_Kur + i_Kr + i_Ks + i_B_K)) / c.k__44));
+    let s__91 = (i_tr - i_rel);
+    let s__92 = (Ca_rel + c.Km_CSQN);
+    let s__93 = powi(s__92, 2);
+    let s__94 = (c.k__45 / s__93);
+    let s__95 = (n(1.0) + s__94);
+    let s__96 = powi(s__95, -1);
+    let Ca_rel__dt = (s__91 * s__96);
+    let Ca_up__dt = (i_up - (i_up_leak + ((i_tr * c.V_rel) / c.V_up)));
+    let dt = c.dt;
+    let s__97 = pow(s__73, c.k__48);
+    let s__98 = (c.k__47 * s__97);
+    let s__99 = (c.K_rel * s__67);
+    let s__100 = (s__99 * w);
+    let s__101 = (s__100 * s__68);
+    let s__102 = (s__101 * n(1e-15));
+    let s__103 = (s__102 * c.V_rel);
+    let s__104 = (s__103 * n(1000.0));
+    let s__105 = (-s__104);
+    let s__106 = (s__105 / n(1.367e-15));
+    let s__107 = (Na_i * Na_i);
+    let s__108 = (c.Na_o / s__107);
+    let s__109 = (-s__108);
+    let s__110 = (s__109 / s__0);
+    let s__111 = (s__110 * c.k__0);
+    let s__112 = (-s__111);
+    let s__113 = (s__112 * c.Cm);
+    let s__114 = (Ca_i * Ca_i);
+    let s__115 = (K_i * K_i);
+    let s__116 = (c.K_o / s__115);
+    let s__117 = (-s__116);
+    let s__118 = (s__117 / s__9);
+    let s__119 = (s__118 * c.k__0);
+    let s__120 = (-s__119);
+    let s__121 = (s__120 * c.Cm);
+    locals[0] = exp_euler(m, m__dt, ((n(1.0) / tau_m) * n(-1.0)), dt);
+    locals[1] = exp_euler(h, h__dt, ((n(1.0) / tau_h) * n(-1.0)), dt);
+    locals[2] = exp_euler(j, j__dt, ((n(1.0) / tau_j) * n(-1.0)), dt);
+    locals[3] = exp_euler(oa, oa__dt, ((n(1.0) / tau_oa) * n(-1.0)), dt);
+    locals[4] = exp_euler(oi, oi__dt, ((n(1.0) / tau_oi) * n(-1.0)), dt);
+    locals[5] = exp_euler(ua, ua__dt, ((n(1.0) / tau_ua) * n(-1.0)), dt);
+    locals[6] = exp_euler(ui, ui__dt, ((n(1.0) / tau_ui) * n(-1.0)), dt);
+    locals[7] = exp_euler(xr, xr__dt, ((n(1.0) / tau_xr) * n(-1.0)), dt);
+    locals[8] = exp_euler(xs, xs__dt, ((n(1.0) / tau_xs) * n(-1.0)), dt);
+    locals[9] = exp_euler(d, d__dt, ((n(1.0) / tau_d) * n(-1.0)), dt);
+    locals[10] = exp_euler(f, f__dt, ((n(1.0) / tau_f) * n(-1.0)), dt);
+    locals[11] = exp_euler(f_Ca, f_Ca__dt, c.k__46, dt);
+    locals[12] = exp_euler(
+        u,
+        u__dt,
+        (((s__98
+            * (s__72
+                * ((-((((((((n(2.0) * powi(u, 1)) * c.K_rel) * v) * w) * s__68) * n(1e-15)) * c.V_rel)
+                    * n(1000.0)))
+                    / n(1.367e-15))))
+            + n(-1.0))
+            / c.tau_u),
+        dt,
+    );
+    locals[13] = exp_euler(
+        v,
+        v__dt,
+        ((((-((c.k__47 * pow(s__79, c.k__48)) * (s__78 * s__106))) + n(-1.0)) / tau_v)
+            + (-((s__90 * ((s__98 * (s__72 * s__106)) * n(2.09))) / (tau_v * tau_v)))),
+        dt,
+    );
+    locals[14] = exp_euler(w, w__dt, ((n(1.0) / tau_w) * n(-1.0)), dt);
+    locals[15] = exp_euler(
+        Na_i,
+        Na_i__dt,
+        (((((((-((s__48 * ((n(1.5) * sqrt_t(s__49)) * (-(c.Km_Na_i / s__107)))) / (s__51 * s__51)))
+            * c.K_o)
+            / c.k__32)
+            * c.k__43)
+            + (-(((((((((n(3.0) * powi(Na_i, 2)) * s__55) * c.Ca_o) * c.Cm) * c.I_NaCa_max) / s__64)
+                * n(3.0))
+                + (s__113 * c.g_B_Na))
+                + ((((s__113 * c.g_Na) * s__1) * h) * j))))
+            * c.conc_clamp)
+            / c.k__44),
+        dt,
+    );
+    locals[16] = exp_euler(
+        Ca_i,
+        Ca_i__dt,
+        ((((((((((-(s__58 * c.k__35)) * c.Cm) * c.I_NaCa_max) / s__64) * n(2.0))
+            + (-(((c.k__49 / s__66) + (-(s__65 / (s__66 * s__66))))
+                + (((-(((-(c.Ca_o / s__114)) / s__52) * c.k__33)) * c.Cm) * c.g_B_Ca))))
+            / c.k__40)
+            + ((((-(-((c.I_up_max * (-(c.K_up / s__114))) / (s__85 * s__85)))) * c.V_up)
+                + ((((c.k__50 * s__67) * v) * w) * c.V_rel))
+                / c.V_i))
+            / B2)
+            + (-((B1
+                * ((-((c.k__41 * (n(2.0) * powi(s__86, 1))) / (s__87 * s__87)))
+                    + (-((c.k__42 * (n(2.0) * powi(s__88, 1))) / (s__89 * s__89)))))
+                / (B2 * B2)))),
+        dt,
+    );
+    locals[17] = exp_euler(
+        K_i,
+        K_i__dt,
+        (((-(((((((s__121 * c.g_K1) / s__13) + (((s__121 * c.g_to) * s__14) * oi))
+            + (((s__121 * g_Kur) * s__30) * ui))
+            + (((s__121 * c.g_Kr) * xr) / s__34))
+            + ((s__121 * c.g_Ks) * s__37))
+            + (s__121 * c.g_B_K)))
+            / c.k__44)
+            * c.conc_clamp),
+        dt,
+    );
+    locals[18] = exp_euler(
+        Ca_rel,
+        Ca_rel__dt,
+        (((c.k__51 + (-((s__99 * v) * w))) * s__96)
+            + (((c.k__47 * pow(s__95, c.k__48))
+                * (-((c.k__45 * (n(2.0) * powi(s__92, 1))) / (s__93 * s__93))))
+                * s__91)),
+        dt,
+    );
+    locals[19] = exp_euler(Ca_up, Ca_up__dt, c.k__52, dt);
+    V__dt
 }

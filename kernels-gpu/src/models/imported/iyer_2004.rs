@@ -1739,118 +1739,161 @@ impl CellModel for Iyer2004 {
         }
     }
 
-    #[cfg_attr(target_arch = "nvptx64", inline(always))]
-    #[cfg_attr(not(target_arch = "nvptx64"), inline(never))]
+    #[inline(always)]
     fn reaction<T: Real>(v_mv: T, locals: &mut [T; 66], c: &Iyer2004Coeffs<T>) -> T {
-        let n = T::from_f64;
-        let Nai = locals[0];
-        let Ki = locals[1];
-        let Cai = locals[2];
-        let CaSS = locals[3];
-        let CaJSR = locals[4];
-        let CaNSR = locals[5];
-        let LTRPNCa = locals[6];
-        let HTRPNCa = locals[7];
-        let C1_RyR = locals[8];
-        let O2_RyR = locals[9];
-        let C2_RyR = locals[10];
-        let O1_RyR = locals[11];
-        let C0 = locals[12];
-        let C1 = locals[13];
-        let C2 = locals[14];
-        let C3 = locals[15];
-        let C4 = locals[16];
-        let CCa0 = locals[17];
-        let CCa1 = locals[18];
-        let CCa2 = locals[19];
-        let CCa3 = locals[20];
-        let CCa4 = locals[21];
-        let Open = locals[22];
-        let yCa = locals[23];
-        let C0Kv43 = locals[24];
-        let C1Kv43 = locals[25];
-        let C2Kv43 = locals[26];
-        let C3Kv43 = locals[27];
-        let OKv43 = locals[28];
-        let CI0Kv43 = locals[29];
-        let CI1Kv43 = locals[30];
-        let CI2Kv43 = locals[31];
-        let CI3Kv43 = locals[32];
-        let OIKv43 = locals[33];
-        let C0Kv14 = locals[34];
-        let C1Kv14 = locals[35];
-        let C2Kv14 = locals[36];
-        let C3Kv14 = locals[37];
-        let OKv14 = locals[38];
-        let CI0Kv14 = locals[39];
-        let CI1Kv14 = locals[40];
-        let CI2Kv14 = locals[41];
-        let CI3Kv14 = locals[42];
-        let OIKv14 = locals[43];
-        let na1 = locals[44];
-        let na2 = locals[45];
-        let na3 = locals[46];
-        let na4 = locals[47];
-        let na5 = locals[48];
-        let na6 = locals[49];
-        let na7 = locals[50];
-        let na8 = locals[51];
-        let na9 = locals[52];
-        let na10 = locals[53];
-        let na11 = locals[54];
-        let na12 = locals[55];
-        let na13 = locals[56];
-        let C1Herg = locals[57];
-        let C2Herg = locals[58];
-        let C3Herg = locals[59];
-        let OHerg = locals[60];
-        let IHerg = locals[61];
-        let C0ks = locals[62];
-        let C1ks = locals[63];
-        let O1ks = locals[64];
-        let O2ks = locals[65];
-        let V = v_mv;
-        let s__0 = (c.Nao / Nai);
-        let ENa = (c.RT_over_F * ln(s__0));
-        let s__1 = (na6 + na7);
-        let s__2 = (V - ENa);
-        let INa = (c.GNa * s__1 * s__2);
-        let s__3 = (V / c.RT_over_F);
-        let COMPUTE_ICa_ICaK_VF_over_RT = s__3;
-        let COMPUTE_ICa_ICaK_VFsq_over_RT = (n(1000.0) * c.Faraday * COMPUTE_ICa_ICaK_VF_over_RT);
-        let s__4 = (n(2.0) * COMPUTE_ICa_ICaK_VF_over_RT);
-        let s__5 = exp(s__4);
-        let a1_Ca = ((n(0.001) * s__5) - c.k__0);
-        let a2_Ca = (s__5 - n(1.0));
-        let ICamax = removable(
-            V,
-            -0.0,
-            0.07487440110177876,
-            ((c.PCa * n(4.0) * COMPUTE_ICa_ICaK_VFsq_over_RT * a1_Ca) / a2_Ca),
-            |V: T| {
-                ((c.PCa
-                    * n(4.0)
-                    * (n(1000.0) * c.Faraday * (V / c.RT_over_F))
-                    * ((n(0.001) * exp((n(2.0) * (V / c.RT_over_F)))) - c.k__0))
-                    / (exp((n(2.0) * (V / c.RT_over_F))) - n(1.0)))
-            },
-        );
-        let ICa = (ICamax * yCa * Open);
-        let Icabar = (if (ICamax >= n(0.0)) { n(0.0) } else { ICamax });
-        let PKprime = (c.PK / (n(1.0) + (Icabar / c.ICahalf)));
-        let s__6 = exp(COMPUTE_ICa_ICaK_VF_over_RT);
-        let COMPUTE_ICa_ICaK_a1_K = ((Ki * s__6) - c.Ko);
-        let COMPUTE_ICa_ICaK_a2_K = (s__6 - n(1.0));
-        let ICaK = removable(
-            V,
-            -0.0,
-            0.03743720055088938,
-            ((PKprime * Open * yCa * COMPUTE_ICa_ICaK_VFsq_over_RT * COMPUTE_ICa_ICaK_a1_K)
-                / COMPUTE_ICa_ICaK_a2_K),
-            |V: T| {
-                (((c.PK
-                    / (n(1.0)
-                        + ((if (removable(
+        #[cfg(target_arch = "nvptx64")]
+        return reaction_body(v_mv, locals, c);
+        #[cfg(not(target_arch = "nvptx64"))]
+        // SAFETY: `per_precision` calls the instance whose type is T.
+        unsafe {
+            per_precision(v_mv, locals, c, reaction_f32, reaction_f64)
+        }
+    }
+}
+
+#[cfg(not(target_arch = "nvptx64"))]
+#[inline(never)]
+fn reaction_f32(v_mv: f32, locals: &mut [f32; 66], c: &Iyer2004Coeffs<f32>) -> f32 {
+    reaction_body(v_mv, locals, c)
+}
+
+#[cfg(not(target_arch = "nvptx64"))]
+#[inline(never)]
+fn reaction_f64(v_mv: f64, locals: &mut [f64; 66], c: &Iyer2004Coeffs<f64>) -> f64 {
+    reaction_body(v_mv, locals, c)
+}
+
+#[inline(always)]
+fn reaction_body<T: Real>(v_mv: T, locals: &mut [T; 66], c: &Iyer2004Coeffs<T>) -> T {
+    let n = T::from_f64;
+    let Nai = locals[0];
+    let Ki = locals[1];
+    let Cai = locals[2];
+    let CaSS = locals[3];
+    let CaJSR = locals[4];
+    let CaNSR = locals[5];
+    let LTRPNCa = locals[6];
+    let HTRPNCa = locals[7];
+    let C1_RyR = locals[8];
+    let O2_RyR = locals[9];
+    let C2_RyR = locals[10];
+    let O1_RyR = locals[11];
+    let C0 = locals[12];
+    let C1 = locals[13];
+    let C2 = locals[14];
+    let C3 = locals[15];
+    let C4 = locals[16];
+    let CCa0 = locals[17];
+    let CCa1 = locals[18];
+    let CCa2 = locals[19];
+    let CCa3 = locals[20];
+    let CCa4 = locals[21];
+    let Open = locals[22];
+    let yCa = locals[23];
+    let C0Kv43 = locals[24];
+    let C1Kv43 = locals[25];
+    let C2Kv43 = locals[26];
+    let C3Kv43 = locals[27];
+    let OKv43 = locals[28];
+    let CI0Kv43 = locals[29];
+    let CI1Kv43 = locals[30];
+    let CI2Kv43 = locals[31];
+    let CI3Kv43 = locals[32];
+    let OIKv43 = locals[33];
+    let C0Kv14 = locals[34];
+    let C1Kv14 = locals[35];
+    let C2Kv14 = locals[36];
+    let C3Kv14 = locals[37];
+    let OKv14 = locals[38];
+    let CI0Kv14 = locals[39];
+    let CI1Kv14 = locals[40];
+    let CI2Kv14 = locals[41];
+    let CI3Kv14 = locals[42];
+    let OIKv14 = locals[43];
+    let na1 = locals[44];
+    let na2 = locals[45];
+    let na3 = locals[46];
+    let na4 = locals[47];
+    let na5 = locals[48];
+    let na6 = locals[49];
+    let na7 = locals[50];
+    let na8 = locals[51];
+    let na9 = locals[52];
+    let na10 = locals[53];
+    let na11 = locals[54];
+    let na12 = locals[55];
+    let na13 = locals[56];
+    let C1Herg = locals[57];
+    let C2Herg = locals[58];
+    let C3Herg = locals[59];
+    let OHerg = locals[60];
+    let IHerg = locals[61];
+    let C0ks = locals[62];
+    let C1ks = locals[63];
+    let O1ks = locals[64];
+    let O2ks = locals[65];
+    let V = v_mv;
+    let s__0 = (c.Nao / Nai);
+    let ENa = (c.RT_over_F * ln(s__0));
+    let s__1 = (na6 + na7);
+    let s__2 = (V - ENa);
+    let INa = (c.GNa * s__1 * s__2);
+    let s__3 = (V / c.RT_over_F);
+    let COMPUTE_ICa_ICaK_VF_over_RT = s__3;
+    let COMPUTE_ICa_ICaK_VFsq_over_RT = (n(1000.0) * c.Faraday * COMPUTE_ICa_ICaK_VF_over_RT);
+    let s__4 = (n(2.0) * COMPUTE_ICa_ICaK_VF_over_RT);
+    let s__5 = exp(s__4);
+    let a1_Ca = ((n(0.001) * s__5) - c.k__0);
+    let a2_Ca = (s__5 - n(1.0));
+    let ICamax = removable(
+        V,
+        -0.0,
+        0.07487440110177876,
+        ((c.PCa * n(4.0) * COMPUTE_ICa_ICaK_VFsq_over_RT * a1_Ca) / a2_Ca),
+        |V: T| {
+            ((c.PCa
+                * n(4.0)
+                * (n(1000.0) * c.Faraday * (V / c.RT_over_F))
+                * ((n(0.001) * exp((n(2.0) * (V / c.RT_over_F)))) - c.k__0))
+                / (exp((n(2.0) * (V / c.RT_over_F))) - n(1.0)))
+        },
+    );
+    let ICa = (ICamax * yCa * Open);
+    let Icabar = (if (ICamax >= n(0.0)) { n(0.0) } else { ICamax });
+    let PKprime = (c.PK / (n(1.0) + (Icabar / c.ICahalf)));
+    let s__6 = exp(COMPUTE_ICa_ICaK_VF_over_RT);
+    let COMPUTE_ICa_ICaK_a1_K = ((Ki * s__6) - c.Ko);
+    let COMPUTE_ICa_ICaK_a2_K = (s__6 - n(1.0));
+    let ICaK = removable(
+        V,
+        -0.0,
+        0.03743720055088938,
+        ((PKprime * Open * yCa * COMPUTE_ICa_ICaK_VFsq_over_RT * COMPUTE_ICa_ICaK_a1_K)
+            / COMPUTE_ICa_ICaK_a2_K),
+        |V: T| {
+            (((c.PK
+                / (n(1.0)
+                    + ((if (removable(
+                        V,
+                        -0.0,
+                        0.07487440110177876,
+                        ((c.PCa
+                            * n(4.0)
+                            * (n(1000.0) * c.Faraday * (V / c.RT_over_F))
+                            * ((n(0.001) * exp((n(2.0) * (V / c.RT_over_F)))) - c.k__0))
+                            / (exp((n(2.0) * (V / c.RT_over_F))) - n(1.0))),
+                        |V: T| {
+                            ((c.PCa
+                                * n(4.0)
+                                * (n(1000.0) * c.Faraday * (V / c.RT_over_F))
+                                * ((n(0.001) * exp((n(2.0) * (V / c.RT_over_F)))) - c.k__0))
+                                / (exp((n(2.0) * (V / c.RT_over_F))) - n(1.0)))
+                        },
+                    ) >= n(0.0))
+                    {
+                        n(0.0)
+                    } else {
+                        removable(
                             V,
                             -0.0,
                             0.07487440110177876,
@@ -1866,1967 +1909,1944 @@ impl CellModel for Iyer2004 {
                                     * ((n(0.001) * exp((n(2.0) * (V / c.RT_over_F)))) - c.k__0))
                                     / (exp((n(2.0) * (V / c.RT_over_F))) - n(1.0)))
                             },
-                        ) >= n(0.0))
-                        {
-                            n(0.0)
-                        } else {
-                            removable(
-                                V,
-                                -0.0,
-                                0.07487440110177876,
-                                ((c.PCa
-                                    * n(4.0)
-                                    * (n(1000.0) * c.Faraday * (V / c.RT_over_F))
-                                    * ((n(0.001) * exp((n(2.0) * (V / c.RT_over_F)))) - c.k__0))
-                                    / (exp((n(2.0) * (V / c.RT_over_F))) - n(1.0))),
-                                |V: T| {
+                        )
+                    }) / c.ICahalf)))
+                * Open
+                * yCa
+                * (n(1000.0) * c.Faraday * (V / c.RT_over_F))
+                * COMPUTE_ICa_ICaK_a1_K)
+                / (exp((V / c.RT_over_F)) - n(1.0)))
+        },
+    );
+    let s__7 = (c.Ko / Ki);
+    let EK = (c.RT_over_F * ln(s__7));
+    let s__8 = (V - EK);
+    let IKr = (c.GKr * c.fKo * OHerg * s__8);
+    let COMPUTE_REVERSAL_POTENTIALS_a2 = (Ki + (n(0.01833) * Nai));
+    let s__9 = (c.COMPUTE_REVERSAL_POTENTIALS_a1 / COMPUTE_REVERSAL_POTENTIALS_a2);
+    let EKs = (c.RT_over_F * ln(s__9));
+    let s__10 = (O1ks + O2ks);
+    let IKs = (c.GKs * s__10 * (V - EKs));
+    let s__11 = (c.k__1 * s__8);
+    let s__12 = exp(s__11);
+    let s__13 = (n(0.94) + s__12);
+    let K1_inf = (n(1.0) / s__13);
+    let IK1 = (c.GK1 * c.k__2 * K1_inf * s__8);
+    let COMPUTE_INaK_INaCa_ICab_IpCa_VF_over_RT = s__3;
+    let s__14 = (c.eta * COMPUTE_INaK_INaCa_ICab_IpCa_VF_over_RT);
+    let s__15 = exp(s__14);
+    let a1_ncx = (s__15 * powi(Nai, 3) * c.Cao);
+    let s__16 = (c.k__3 * COMPUTE_INaK_INaCa_ICab_IpCa_VF_over_RT);
+    let s__17 = exp(s__16);
+    let a2_ncx = (s__17 * c.k__4 * Cai);
+    let a3_ncx = (n(1.0) + (c.ksat * s__17));
+    let s__18 = (c.a4_ncx * a3_ncx * c.a5_ncx);
+    let INaCa = ((c.kNaCa * (a1_ncx - a2_ncx)) / s__18);
+    let COMPUTE_INaK_INaCa_ICab_IpCa_a1_Na =
+        (n(1.0) + (n(0.1245) * exp((c.k__5 * COMPUTE_INaK_INaCa_ICab_IpCa_VF_over_RT))));
+    let a2_Na = (n(0.0365) * c.sigma * exp((c.k__6 * COMPUTE_INaK_INaCa_ICab_IpCa_VF_over_RT)));
+    let fNaK = (n(1.0) / (COMPUTE_INaK_INaCa_ICab_IpCa_a1_Na + a2_Na));
+    let s__19 = (c.KmNai / Nai);
+    let COMPUTE_INaK_INaCa_ICab_IpCa_a2_K = (n(1.0) + pow(s__19, n(1.5)));
+    let s__20 = (c.INaKmax * fNaK * c.COMPUTE_INaK_INaCa_ICab_IpCa_a1_K);
+    let INaK = (s__20 / COMPUTE_INaK_INaCa_ICab_IpCa_a2_K);
+    let IKv43 = (c.GKv43 * OKv43 * s__8);
+    let COMPUTE_INa_IKr_IKs_Ito1_IK1_INab_IKp_VF_over_RT = s__3;
+    let COMPUTE_INa_IKr_IKs_Ito1_IK1_INab_IKp_VFsq_over_RT =
+        (n(1000.0) * c.Faraday * COMPUTE_INa_IKr_IKs_Ito1_IK1_INab_IKp_VF_over_RT);
+    let s__21 = exp(COMPUTE_INa_IKr_IKs_Ito1_IK1_INab_IKp_VF_over_RT);
+    let COMPUTE_INa_IKr_IKs_Ito1_IK1_INab_IKp_a1_K = ((Ki * s__21) - c.Ko);
+    let COMPUTE_INa_IKr_IKs_Ito1_IK1_INab_IKp_a2 = (s__21 - n(1.0));
+    let IKv14_K = removable(
+        V,
+        -0.0,
+        0.03743720055088938,
+        ((c.PKv14
+            * OKv14
+            * COMPUTE_INa_IKr_IKs_Ito1_IK1_INab_IKp_VFsq_over_RT
+            * COMPUTE_INa_IKr_IKs_Ito1_IK1_INab_IKp_a1_K)
+            / COMPUTE_INa_IKr_IKs_Ito1_IK1_INab_IKp_a2),
+        |V: T| {
+            ((c.PKv14
+                * OKv14
+                * (n(1000.0) * c.Faraday * (V / c.RT_over_F))
+                * COMPUTE_INa_IKr_IKs_Ito1_IK1_INab_IKp_a1_K)
+                / (exp((V / c.RT_over_F)) - n(1.0)))
+        },
+    );
+    let COMPUTE_INa_IKr_IKs_Ito1_IK1_INab_IKp_a1_Na = ((Nai * s__21) - c.Nao);
+    let IKv14_Na = removable(
+        V,
+        -0.0,
+        0.03743720055088938,
+        ((n(0.02)
+            * c.PKv14
+            * OKv14
+            * COMPUTE_INa_IKr_IKs_Ito1_IK1_INab_IKp_VFsq_over_RT
+            * COMPUTE_INa_IKr_IKs_Ito1_IK1_INab_IKp_a1_Na)
+            / COMPUTE_INa_IKr_IKs_Ito1_IK1_INab_IKp_a2),
+        |V: T| {
+            ((n(0.02)
+                * c.PKv14
+                * OKv14
+                * (n(1000.0) * c.Faraday * (V / c.RT_over_F))
+                * COMPUTE_INa_IKr_IKs_Ito1_IK1_INab_IKp_a1_Na)
+                / (exp((V / c.RT_over_F)) - n(1.0)))
+        },
+    );
+    let IKv14 = (IKv14_K + IKv14_Na);
+    let Ito1 = (IKv43 + IKv14);
+    let s__22 = (c.IpCamax * Cai);
+    let s__23 = (c.KmpCa + Cai);
+    let IpCa = (s__22 / s__23);
+    let s__24 = (c.Cao / Cai);
+    let ECa = (n(0.5) * c.RT_over_F * ln(s__24));
+    let ICab = (c.GCab * (V - ECa));
+    let INab = (c.GNab * s__2);
+    let i_tot = (INa + ICa + ICaK + IKr + IKs + IK1 + INaCa + INaK + Ito1 + IpCa + ICab + INab + c.i_Stim);
+    let s__25 = (Cai / c.Kfb);
+    let fb = pow(s__25, c.Nfb);
+    let s__26 = (CaNSR / c.Krb);
+    let rb = pow(s__26, c.Nrb);
+    let s__27 = (c.vmaxf * fb);
+    let s__28 = (c.vmaxr * rb);
+    let s__29 = (s__27 - s__28);
+    let s__30 = (c.KSR * s__29);
+    let s__31 = (n(1.0) + fb + rb);
+    let Jup = (s__30 / s__31);
+    let s__32 = (O1_RyR + O2_RyR);
+    let Jrel = (c.v1 * s__32 * (CaJSR - CaSS));
+    let Jtr = ((CaNSR - CaJSR) / c.tautr);
+    let Jxfer = ((CaSS - Cai) / c.tauxfer);
+    let s__33 = (n(1.0) - LTRPNCa);
+    let dLTRPNCa = ((c.kltrpn_plus * Cai * s__33) - (c.kltrpn_minus * LTRPNCa));
+    let s__34 = (n(1.0) - HTRPNCa);
+    let dHTRPNCa = ((c.khtrpn_plus * Cai * s__34) - (c.khtrpn_minus * HTRPNCa));
+    let Jtrpn = ((c.LTRPNtot * dLTRPNCa) + (c.HTRPNtot * dHTRPNCa));
+    let s__35 = (CaSS + c.KmCMDN);
+    let s__36 = powi(s__35, 2);
+    let s__37 = (c.k__7 / s__36);
+    let s__38 = (CaSS + c.KmEGTA);
+    let s__39 = powi(s__38, 2);
+    let s__40 = (c.k__8 / s__39);
+    let s__41 = (n(1.0) + s__37 + s__40);
+    let beta_SS = (n(1.0) / s__41);
+    let s__42 = (CaJSR + c.KmCSQN);
+    let s__43 = powi(s__42, 2);
+    let s__44 = (c.k__9 / s__43);
+    let s__45 = (n(1.0) + s__44);
+    let beta_JSR = (n(1.0) / s__45);
+    let s__46 = (Cai + c.KmCMDN);
+    let s__47 = powi(s__46, 2);
+    let s__48 = (c.k__7 / s__47);
+    let s__49 = (Cai + c.KmEGTA);
+    let s__50 = powi(s__49, 2);
+    let s__51 = (c.k__8 / s__50);
+    let s__52 = (n(1.0) + s__48 + s__51);
+    let beta_i = (n(1.0) / s__52);
+    let s__53 = (CaSS * n(1000.0));
+    let s__54 = pow(s__53, c.ncoop);
+    let dC1_RyR = ((c.k__10 * s__54 * C1_RyR) + (c.kaminus * O1_RyR));
+    let s__55 = pow(s__53, c.mcoop);
+    let dO2_RyR = ((c.kbplus * s__55 * O1_RyR) - (c.kbminus * O2_RyR));
+    let dC2_RyR = ((c.kcplus * O1_RyR) - (c.kcminus * C2_RyR));
+    let dO1_RyR = (-(dC1_RyR + dO2_RyR + dC2_RyR));
+    let alpha = (n(4.0) * n(1.2) * n(0.416) * exp((n(0.012) * (V - n(35.0)))));
+    let C0_to_C1 = (n(4.0) * alpha);
+    let C1_to_C2 = (n(3.0) * alpha);
+    let C2_to_C3 = (n(2.0) * alpha);
+    let C3_to_C4 = alpha;
+    let beta = (n(4.0) * n(0.45) * n(0.049) * exp((c.k__11 * (V - n(22.0)))));
+    let C1_to_C0 = beta;
+    let C2_to_C1 = (n(2.0) * beta);
+    let C3_to_C2 = (n(3.0) * beta);
+    let C4_to_C3 = (n(4.0) * beta);
+    let alpha_prime = (c.aL * alpha);
+    let CCa0_to_CCa1 = (n(4.0) * alpha_prime);
+    let CCa1_to_CCa2 = (n(3.0) * alpha_prime);
+    let CCa2_to_CCa3 = (n(2.0) * alpha_prime);
+    let CCa3_to_CCa4 = alpha_prime;
+    let beta_prime = (beta / c.bL);
+    let CCa1_to_CCa0 = beta_prime;
+    let CCa2_to_CCa1 = (n(2.0) * beta_prime);
+    let CCa3_to_CCa2 = (n(3.0) * beta_prime);
+    let CCa4_to_CCa3 = (n(4.0) * beta_prime);
+    let gamma = (n(0.6) * n(0.09233) * CaSS);
+    let C0_to_CCa0 = gamma;
+    let C1_to_CCa1 = (c.aL * C0_to_CCa0);
+    let C2_to_CCa2 = (c.aL * C1_to_CCa1);
+    let C3_to_CCa3 = (c.aL * C2_to_CCa2);
+    let C4_to_CCa4 = (c.aL * C3_to_CCa3);
+    let s__56 = (CCa0_to_CCa1 + c.CCa0_to_C0);
+    let a1_Ca0 = (s__56 * CCa0);
+    let a2_Ca0 = ((CCa1_to_CCa0 * CCa1) + (C0_to_CCa0 * C0));
+    let s__57 = (CCa1_to_CCa0 + CCa1_to_CCa2 + c.CCa1_to_C1);
+    let a1_Ca1 = (s__57 * CCa1);
+    let a2_Ca1 = ((CCa0_to_CCa1 * CCa0) + (CCa2_to_CCa1 * CCa2) + (C1_to_CCa1 * C1));
+    let s__58 = (CCa2_to_CCa1 + CCa2_to_CCa3 + c.CCa2_to_C2);
+    let a1_Ca2 = (s__58 * CCa2);
+    let a2_Ca2 = ((CCa1_to_CCa2 * CCa1) + (CCa3_to_CCa2 * CCa3) + (C2_to_CCa2 * C2));
+    let s__59 = (CCa3_to_CCa2 + CCa3_to_CCa4 + c.CCa3_to_C3);
+    let a1_Ca3 = (s__59 * CCa3);
+    let a2_Ca3 = ((CCa2_to_CCa3 * CCa2) + (CCa4_to_CCa3 * CCa4) + (C3_to_CCa3 * C3));
+    let s__60 = (CCa4_to_CCa3 + c.CCa4_to_C4);
+    let a1_Ca4 = (s__60 * CCa4);
+    let a2_Ca4 = ((CCa3_to_CCa4 * CCa3) + (C4_to_CCa4 * C4));
+    let s__61 = (C0_to_C1 + C0_to_CCa0);
+    let COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES_a1_C0 = (s__61 * C0);
+    let COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES_a2_C0 = ((C1_to_C0 * C1) + (c.CCa0_to_C0 * CCa0));
+    let s__62 = (C1_to_C0 + C1_to_C2 + C1_to_CCa1);
+    let COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES_a1_C1 = (s__62 * C1);
+    let COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES_a2_C1 =
+        ((C0_to_C1 * C0) + (C2_to_C1 * C2) + (c.CCa1_to_C1 * CCa1));
+    let s__63 = (C2_to_C1 + C2_to_C3 + C2_to_CCa2);
+    let COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES_a1_C2 = (s__63 * C2);
+    let COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES_a2_C2 =
+        ((C1_to_C2 * C1) + (C3_to_C2 * C3) + (c.CCa2_to_C2 * CCa2));
+    let s__64 = (C3_to_C2 + C3_to_C4 + C3_to_CCa3);
+    let COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES_a1_C3 = (s__64 * C3);
+    let COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES_a2_C3 =
+        ((C2_to_C3 * C2) + (C4_to_C3 * C4) + (c.CCa3_to_C3 * CCa3));
+    let s__65 = (C4_to_C3 + c.fL + C4_to_CCa4);
+    let a1_C4 = (s__65 * C4);
+    let s__66 = (c.gL * Open);
+    let a2_C4 = ((C3_to_C4 * C3) + s__66 + (c.CCa4_to_C4 * CCa4));
+    let yCa_inf = (((c.a1_Cainf / (n(1.0) + exp(((V + n(28.5)) / n(7.8))))) + n(1.0)) - c.a1_Cainf);
+    let tau_yCa = (n(1.0)
+        / ((n(0.00336336209452) / (n(0.5) + exp((V / c.k__12))))
+            + (n(0.00779046570737) * exp((V / c.k__13)))));
+    let alpha_act43 = (c.alphaa0Kv43 * exp((c.aaKv43 * V)));
+    let beta_act43 = (c.betaa0Kv43 * exp((c.k__14 * V)));
+    let alpha_inact43 = (c.alphai0Kv43 * exp((c.k__15 * V)));
+    let beta_inact43 = (c.betai0Kv43 * exp((c.biKv43 * V)));
+    let C0Kv43_to_C1Kv43 = (n(4.0) * alpha_act43);
+    let C1Kv43_to_C2Kv43 = (n(3.0) * alpha_act43);
+    let C2Kv43_to_C3Kv43 = (n(2.0) * alpha_act43);
+    let C3Kv43_to_OKv43 = alpha_act43;
+    let CI0Kv43_to_CI1Kv43 = (n(4.0) * c.b1Kv43 * alpha_act43);
+    let CI1Kv43_to_CI2Kv43 = ((n(3.0) * c.b2Kv43 * alpha_act43) / c.b1Kv43);
+    let CI2Kv43_to_CI3Kv43 = ((n(2.0) * c.b3Kv43 * alpha_act43) / c.b2Kv43);
+    let CI3Kv43_to_OIKv43 = ((c.b4Kv43 * alpha_act43) / c.b3Kv43);
+    let C1Kv43_to_C0Kv43 = beta_act43;
+    let C2Kv43_to_C1Kv43 = (n(2.0) * beta_act43);
+    let C3Kv43_to_C2Kv43 = (n(3.0) * beta_act43);
+    let OKv43_to_C3Kv43 = (n(4.0) * beta_act43);
+    let CI1Kv43_to_CI0Kv43 = (beta_act43 / c.f1Kv43);
+    let CI2Kv43_to_CI1Kv43 = ((n(2.0) * c.f1Kv43 * beta_act43) / c.f2Kv43);
+    let CI3Kv43_to_CI2Kv43 = ((n(3.0) * c.f2Kv43 * beta_act43) / c.f3Kv43);
+    let OIKv43_to_CI3Kv43 = ((n(4.0) * c.f3Kv43 * beta_act43) / c.f4Kv43);
+    let C0Kv43_to_CI0Kv43 = beta_inact43;
+    let C1Kv43_to_CI1Kv43 = (c.f1Kv43 * beta_inact43);
+    let C2Kv43_to_CI2Kv43 = (c.f2Kv43 * beta_inact43);
+    let C3Kv43_to_CI3Kv43 = (c.f3Kv43 * beta_inact43);
+    let OKv43_to_OIKv43 = (c.f4Kv43 * beta_inact43);
+    let CI0Kv43_to_C0Kv43 = alpha_inact43;
+    let CI1Kv43_to_C1Kv43 = (alpha_inact43 / c.b1Kv43);
+    let CI2Kv43_to_C2Kv43 = (alpha_inact43 / c.b2Kv43);
+    let CI3Kv43_to_C3Kv43 = (alpha_inact43 / c.b3Kv43);
+    let OIKv43_to_OKv43 = (alpha_inact43 / c.b4Kv43);
+    let s__67 = (C0Kv43_to_C1Kv43 + C0Kv43_to_CI0Kv43);
+    let a1_C043 = (s__67 * C0Kv43);
+    let a2_C043 = ((C1Kv43_to_C0Kv43 * C1Kv43) + (CI0Kv43_to_C0Kv43 * CI0Kv43));
+    let s__68 = (C1Kv43_to_C2Kv43 + C1Kv43_to_C0Kv43 + C1Kv43_to_CI1Kv43);
+    let a1_C143 = (s__68 * C1Kv43);
+    let a2_C143 = ((C2Kv43_to_C1Kv43 * C2Kv43) + (CI1Kv43_to_C1Kv43 * CI1Kv43) + (C0Kv43_to_C1Kv43 * C0Kv43));
+    let s__69 = (C2Kv43_to_C3Kv43 + C2Kv43_to_C1Kv43 + C2Kv43_to_CI2Kv43);
+    let a1_C243 = (s__69 * C2Kv43);
+    let a2_C243 = ((C3Kv43_to_C2Kv43 * C3Kv43) + (CI2Kv43_to_C2Kv43 * CI2Kv43) + (C1Kv43_to_C2Kv43 * C1Kv43));
+    let s__70 = (C3Kv43_to_OKv43 + C3Kv43_to_C2Kv43 + C3Kv43_to_CI3Kv43);
+    let a1_C343 = (s__70 * C3Kv43);
+    let a2_C343 = ((OKv43_to_C3Kv43 * OKv43) + (CI3Kv43_to_C3Kv43 * CI3Kv43) + (C2Kv43_to_C3Kv43 * C2Kv43));
+    let s__71 = (OKv43_to_C3Kv43 + OKv43_to_OIKv43);
+    let a1_O43 = (s__71 * OKv43);
+    let a2_O43 = ((C3Kv43_to_OKv43 * C3Kv43) + (OIKv43_to_OKv43 * OIKv43));
+    let s__72 = (CI0Kv43_to_C0Kv43 + CI0Kv43_to_CI1Kv43);
+    let a1_I043 = (s__72 * CI0Kv43);
+    let a2_I043 = ((C0Kv43_to_CI0Kv43 * C0Kv43) + (CI1Kv43_to_CI0Kv43 * CI1Kv43));
+    let s__73 = (CI1Kv43_to_CI2Kv43 + CI1Kv43_to_C1Kv43 + CI1Kv43_to_CI0Kv43);
+    let a1_I143 = (s__73 * CI1Kv43);
+    let a2_I143 =
+        ((CI2Kv43_to_CI1Kv43 * CI2Kv43) + (C1Kv43_to_CI1Kv43 * C1Kv43) + (CI0Kv43_to_CI1Kv43 * CI0Kv43));
+    let s__74 = (CI2Kv43_to_CI3Kv43 + CI2Kv43_to_C2Kv43 + CI2Kv43_to_CI1Kv43);
+    let a1_I243 = (s__74 * CI2Kv43);
+    let a2_I243 =
+        ((CI3Kv43_to_CI2Kv43 * CI3Kv43) + (C2Kv43_to_CI2Kv43 * C2Kv43) + (CI1Kv43_to_CI2Kv43 * CI1Kv43));
+    let s__75 = (CI3Kv43_to_OIKv43 + CI3Kv43_to_C3Kv43 + CI3Kv43_to_CI2Kv43);
+    let a1_I343 = (s__75 * CI3Kv43);
+    let a2_I343 =
+        ((OIKv43_to_CI3Kv43 * OIKv43) + (C3Kv43_to_CI3Kv43 * C3Kv43) + (CI2Kv43_to_CI3Kv43 * CI2Kv43));
+    let s__76 = (OIKv43_to_OKv43 + OIKv43_to_CI3Kv43);
+    let a1_OI43 = (s__76 * OIKv43);
+    let a2_OI43 = ((OKv43_to_OIKv43 * OKv43) + (CI3Kv43_to_OIKv43 * CI3Kv43));
+    let alpha_act14 = (c.alphaa0Kv14 * exp((c.aaKv14 * V)));
+    let beta_act14 = (c.betaa0Kv14 * exp((c.k__16 * V)));
+    let C0Kv14_to_C1Kv14 = (n(4.0) * alpha_act14);
+    let C1Kv14_to_C2Kv14 = (n(3.0) * alpha_act14);
+    let C2Kv14_to_C3Kv14 = (n(2.0) * alpha_act14);
+    let C3Kv14_to_OKv14 = alpha_act14;
+    let CI0Kv14_to_CI1Kv14 = (n(4.0) * c.b1Kv14 * alpha_act14);
+    let CI1Kv14_to_CI2Kv14 = ((n(3.0) * c.b2Kv14 * alpha_act14) / c.b1Kv14);
+    let CI2Kv14_to_CI3Kv14 = ((n(2.0) * c.b3Kv14 * alpha_act14) / c.b2Kv14);
+    let CI3Kv14_to_OIKv14 = ((c.b4Kv14 * alpha_act14) / c.b3Kv14);
+    let C1Kv14_to_C0Kv14 = beta_act14;
+    let C2Kv14_to_C1Kv14 = (n(2.0) * beta_act14);
+    let C3Kv14_to_C2Kv14 = (n(3.0) * beta_act14);
+    let OKv14_to_C3Kv14 = (n(4.0) * beta_act14);
+    let CI1Kv14_to_CI0Kv14 = (beta_act14 / c.f1Kv14);
+    let CI2Kv14_to_CI1Kv14 = ((n(2.0) * c.f1Kv14 * beta_act14) / c.f2Kv14);
+    let CI3Kv14_to_CI2Kv14 = ((n(3.0) * c.f2Kv14 * beta_act14) / c.f3Kv14);
+    let OIKv14_to_CI3Kv14 = ((n(4.0) * c.f3Kv14 * beta_act14) / c.f4Kv14);
+    let s__77 = (C0Kv14_to_C1Kv14 + c.C0Kv14_to_CI0Kv14);
+    let COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES_a1_C0 = (s__77 * C0Kv14);
+    let COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES_a2_C0 =
+        ((C1Kv14_to_C0Kv14 * C1Kv14) + (c.CI0Kv14_to_C0Kv14 * CI0Kv14));
+    let s__78 = (C1Kv14_to_C2Kv14 + C1Kv14_to_C0Kv14 + c.C1Kv14_to_CI1Kv14);
+    let COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES_a1_C1 = (s__78 * C1Kv14);
+    let COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES_a2_C1 =
+        ((C2Kv14_to_C1Kv14 * C2Kv14) + (c.CI1Kv14_to_C1Kv14 * CI1Kv14) + (C0Kv14_to_C1Kv14 * C0Kv14));
+    let s__79 = (C2Kv14_to_C3Kv14 + C2Kv14_to_C1Kv14 + c.C2Kv14_to_CI2Kv14);
+    let COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES_a1_C2 = (s__79 * C2Kv14);
+    let COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES_a2_C2 =
+        ((C3Kv14_to_C2Kv14 * C3Kv14) + (c.CI2Kv14_to_C2Kv14 * CI2Kv14) + (C1Kv14_to_C2Kv14 * C1Kv14));
+    let s__80 = (C3Kv14_to_OKv14 + C3Kv14_to_C2Kv14 + c.C3Kv14_to_CI3Kv14);
+    let COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES_a1_C3 = (s__80 * C3Kv14);
+    let COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES_a2_C3 =
+        ((OKv14_to_C3Kv14 * OKv14) + (c.CI3Kv14_to_C3Kv14 * CI3Kv14) + (C2Kv14_to_C3Kv14 * C2Kv14));
+    let s__81 = (OKv14_to_C3Kv14 + c.OKv14_to_OIKv14);
+    let COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES_a1_O = (s__81 * OKv14);
+    let COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES_a2_O =
+        ((C3Kv14_to_OKv14 * C3Kv14) + (c.OIKv14_to_OKv14 * OIKv14));
+    let s__82 = (c.CI0Kv14_to_C0Kv14 + CI0Kv14_to_CI1Kv14);
+    let a1_CI0 = (s__82 * CI0Kv14);
+    let a2_CI0 = ((c.C0Kv14_to_CI0Kv14 * C0Kv14) + (CI1Kv14_to_CI0Kv14 * CI1Kv14));
+    let s__83 = (CI1Kv14_to_CI2Kv14 + c.CI1Kv14_to_C1Kv14 + CI1Kv14_to_CI0Kv14);
+    let a1_CI1 = (s__83 * CI1Kv14);
+    let a2_CI1 =
+        ((CI2Kv14_to_CI1Kv14 * CI2Kv14) + (c.C1Kv14_to_CI1Kv14 * C1Kv14) + (CI0Kv14_to_CI1Kv14 * CI0Kv14));
+    let s__84 = (CI2Kv14_to_CI3Kv14 + c.CI2Kv14_to_C2Kv14 + CI2Kv14_to_CI1Kv14);
+    let a1_CI2 = (s__84 * CI2Kv14);
+    let a2_CI2 =
+        ((CI3Kv14_to_CI2Kv14 * CI3Kv14) + (c.C2Kv14_to_CI2Kv14 * C2Kv14) + (CI1Kv14_to_CI2Kv14 * CI1Kv14));
+    let s__85 = (CI3Kv14_to_OIKv14 + c.CI3Kv14_to_C3Kv14 + CI3Kv14_to_CI2Kv14);
+    let a1_CI3 = (s__85 * CI3Kv14);
+    let a2_CI3 =
+        ((OIKv14_to_CI3Kv14 * OIKv14) + (c.C3Kv14_to_CI3Kv14 * C3Kv14) + (CI2Kv14_to_CI3Kv14 * CI2Kv14));
+    let s__86 = (c.OIKv14_to_OKv14 + OIKv14_to_CI3Kv14);
+    let a1_OI = (s__86 * OIKv14);
+    let a2_OI = ((c.OKv14_to_OIKv14 * OKv14) + (CI3Kv14_to_OIKv14 * CI3Kv14));
+    let alpha1 =
+        (c.Temp_Scale * c.KToverH * exp((c.k__17 + c.k__18 + ((n(0.286374268596235) * V) / c.RTNaF))));
+    let beta1 = (c.Temp_Scale * c.KToverH * exp((c.k__19 + c.k__20 + ((c.k__21 * V) / c.RTNaF))));
+    let gamma1 =
+        (c.Temp_Scale * c.KToverH * exp((c.k__22 + c.k__23 + ((n(2.78084918596045) * V) / c.RTNaF))));
+    let Delta1 = (c.Temp_Scale * c.KToverH * exp((c.k__24 + c.k__25 + ((c.k__26 * V) / c.RTNaF))));
+    let On = (c.Temp_Scale * c.KToverH * exp((c.k__27 + c.k__28 + ((n(0.288816042743232) * V) / c.RTNaF))));
+    let Of = (c.Temp_Scale * c.KToverH * exp((c.k__29 + c.k__30 + ((n(0.0684861993100685) * V) / c.RTNaF))));
+    let GammaGamma =
+        (c.Temp_Scale * c.KToverH * exp((c.k__31 + c.k__32 + ((n(0.764126011745707) * V) / c.RTNaF))));
+    let DeltaDelta = (c.Temp_Scale * c.KToverH * exp((c.k__33 + c.k__34 + ((c.k__35 * V) / c.RTNaF))));
+    let rho = (c.Temp_Scale * c.KToverH * exp((c.k__36 + c.k__37 + ((n(2.1360043702126) * V) / c.RTNaF))));
+    let mu = (c.Temp_Scale * c.KToverH * exp((c.k__38 + c.k__39 + ((c.k__40 * V) / c.RTNaF))));
+    let k12 = (n(4.0) * alpha1);
+    let k23 = (n(3.0) * alpha1);
+    let k34 = (n(2.0) * alpha1);
+    let k45 = alpha1;
+    let k56 = gamma1;
+    let k89 = (k12 * c.parameter_a);
+    let k910 = (k23 * c.parameter_a);
+    let k1011 = (k34 * c.parameter_a);
+    let k1112 = (k45 * c.parameter_a);
+    let k1213 = GammaGamma;
+    let k57 = rho;
+    let k21 = beta1;
+    let k32 = (n(2.0) * beta1);
+    let k43 = (n(3.0) * beta1);
+    let k54 = (n(4.0) * beta1);
+    let k65 = Delta1;
+    let k98 = (k21 / c.parameter_a);
+    let k109 = (k32 / c.parameter_a);
+    let k1110 = (k43 / c.parameter_a);
+    let k1211 = (k54 / c.parameter_a);
+    let k1312 = DeltaDelta;
+    let k75 = mu;
+    let k136 = Of;
+    let k613 = On;
+    let C1H_to_C2H = (c.T_Const_HERG * c.A0_HERG * exp((c.B0_HERG * V)));
+    let C2H_to_C1H = (c.T_Const_HERG * c.A1_HERG * exp((c.B1_HERG * V)));
+    let C3H_to_OH = (c.T_Const_HERG * c.A2_HERG * exp((c.B2_HERG * V)));
+    let OH_to_C3H = (c.T_Const_HERG * c.A3_HERG * exp((c.B3_HERG * V)));
+    let OH_to_IH = (c.T_Const_HERG * c.A4_HERG * exp((c.B4_HERG * V)));
+    let IH_to_OH = (c.T_Const_HERG * c.A5_HERG * exp((c.B5_HERG * V)));
+    let C3H_to_IH = (c.T_Const_HERG * c.A6_HERG * exp((c.B6_HERG * V)));
+    let IH_to_C3H = ((OH_to_C3H * IH_to_OH * C3H_to_IH) / (C3H_to_OH * OH_to_IH));
+    let s__87 = (C1H_to_C2H * C1Herg);
+    let IKr_a1_C2 = (s__87 + (c.C3H_to_C2H * C3Herg));
+    let s__88 = (C2H_to_C1H + c.C2H_to_C3H);
+    let IKr_a2_C2 = (s__88 * C2Herg);
+    let IKr_a1_C3 = ((c.C2H_to_C3H * C2Herg) + (OH_to_C3H * OHerg) + (IH_to_C3H * IHerg));
+    let s__89 = (C3H_to_IH + C3H_to_OH + c.C3H_to_C2H);
+    let IKr_a2_C3 = (s__89 * C3Herg);
+    let IKr_a1_O = ((C3H_to_OH * C3Herg) + (IH_to_OH * IHerg));
+    let s__90 = (OH_to_C3H + OH_to_IH);
+    let IKr_a2_O = (s__90 * OHerg);
+    let a1_I = ((C3H_to_IH * C3Herg) + (OH_to_IH * OHerg));
+    let s__91 = (IH_to_C3H + IH_to_OH);
+    let a2_I = (s__91 * IHerg);
+    let O1ks_O2ks = (n(0.00767254363063) * exp((n(0.08662945914655) * V)));
+    let O1ks_C1ks = (n(0.00700806628929) * exp((c.k__41 * V)));
+    let O2ks_O1ks = (n(0.00379737998368) * exp((c.k__42 * V)));
+    let C1ks_C0ks = (n(0.2162557589585) * exp((c.k__43 * V)));
+    let Nai__dt = (c.k__44
+        * (INa + INab + (n(3.0) * (INaCa + INaK)) + IKv14_Na)
+        * c.COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES_a1);
+    let Ki__dt = (c.k__44
+        * (((IKr + IKs + IK1 + ICaK + c.i_Stim) - (n(2.0) * INaK)) + IKv43 + IKv14_K)
+        * c.COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES_a1);
+    let s__92 = (Jxfer - Jup);
+    let s__93 = (s__92 - Jtrpn);
+    let s__94 = (n(2.0) * INaCa);
+    let s__95 = (ICab - s__94);
+    let s__96 = (s__95 + IpCa);
+    let s__97 = (s__96 * n(0.5) * c.COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES_a1);
+    let s__98 = (s__93 - s__97);
+    let Cai__dt = (beta_i * s__98);
+    let s__99 = (Jrel * c.VJSR);
+    let s__100 = (s__99 / c.VSS);
+    let s__101 = (Jxfer * c.Vmyo);
+    let s__102 = (s__101 / c.VSS);
+    let s__103 = (s__100 - s__102);
+    let s__104 = (ICa * c.COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES_a2);
+    let s__105 = (s__103 - s__104);
+    let CaSS__dt = (beta_SS * s__105);
+    let s__106 = (Jtr - Jrel);
+    let CaJSR__dt = (beta_JSR * s__106);
+    let CaNSR__dt = (((Jup * c.Vmyo) / c.VNSR) - ((Jtr * c.VJSR) / c.VNSR));
+    let V__dt = (-i_tot);
+    let LTRPNCa__dt = dLTRPNCa;
+    let HTRPNCa__dt = dHTRPNCa;
+    let C1_RyR__dt = dC1_RyR;
+    let O2_RyR__dt = dO2_RyR;
+    let C2_RyR__dt = dC2_RyR;
+    let O1_RyR__dt = dO1_RyR;
+    let C0__dt = (COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES_a2_C0
+        - COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES_a1_C0);
+    let C1__dt = (COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES_a2_C1
+        - COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES_a1_C1);
+    let C2__dt = (COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES_a2_C2
+        - COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES_a1_C2);
+    let C3__dt = (COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES_a2_C3
+        - COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES_a1_C3);
+    let C4__dt = (a2_C4 - a1_C4);
+    let CCa0__dt = (a2_Ca0 - a1_Ca0);
+    let CCa1__dt = (a2_Ca1 - a1_Ca1);
+    let CCa2__dt = (a2_Ca2 - a1_Ca2);
+    let CCa3__dt = (a2_Ca3 - a1_Ca3);
+    let CCa4__dt = (a2_Ca4 - a1_Ca4);
+    let Open__dt = ((c.fL * C4) - s__66);
+    let yCa__dt = ((yCa_inf - yCa) / tau_yCa);
+    let C0Kv43__dt = (a2_C043 - a1_C043);
+    let C1Kv43__dt = (a2_C143 - a1_C143);
+    let C2Kv43__dt = (a2_C243 - a1_C243);
+    let C3Kv43__dt = (a2_C343 - a1_C343);
+    let OKv43__dt = (a2_O43 - a1_O43);
+    let CI0Kv43__dt = (a2_I043 - a1_I043);
+    let CI1Kv43__dt = (a2_I143 - a1_I143);
+    let CI2Kv43__dt = (a2_I243 - a1_I243);
+    let CI3Kv43__dt = (a2_I343 - a1_I343);
+    let OIKv43__dt = (a2_OI43 - a1_OI43);
+    let C0Kv14__dt = (COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES_a2_C0
+        - COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES_a1_C0);
+    let C1Kv14__dt = (COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES_a2_C1
+        - COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES_a1_C1);
+    let C2Kv14__dt = (COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES_a2_C2
+        - COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES_a1_C2);
+    let C3Kv14__dt = (COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES_a2_C3
+        - COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES_a1_C3);
+    let OKv14__dt =
+        (COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES_a2_O - COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES_a1_O);
+    let CI0Kv14__dt = (a2_CI0 - a1_CI0);
+    let CI1Kv14__dt = (a2_CI1 - a1_CI1);
+    let CI2Kv14__dt = (a2_CI2 - a1_CI2);
+    let CI3Kv14__dt = (a2_CI3 - a1_CI3);
+    let OIKv14__dt = (a2_OI - a1_OI);
+    let s__107 = (c.k18 + k12);
+    let s__108 = (-s__107);
+    let na1__dt = ((s__108 * na1) + (k21 * na2) + (c.k81 * na8));
+    let s__109 = (k21 + k23 + c.k29);
+    let na2__dt = (((k12 * na1) - (s__109 * na2)) + (k32 * na3) + (c.k92 * na9));
+    let s__110 = (k32 + k34 + c.k310);
+    let na3__dt = (((k23 * na2) - (s__110 * na3)) + (k43 * na4) + (c.k103 * na10));
+    let s__111 = (k43 + k45 + c.k411);
+    let na4__dt = (((k34 * na3) - (s__111 * na4)) + (k54 * na5) + (c.k114 * na11));
+    let s__112 = (k54 + k56 + k57 + c.k512);
+    let na5__dt = (((k45 * na4) - (s__112 * na5)) + (k65 * na6) + (k75 * na7) + (c.k125 * na12));
+    let s__113 = (k65 + c.k67 + k613);
+    let na6__dt = (((k56 * na5) - (s__113 * na6)) + (c.k76 * na7) + (k136 * na13));
+    let s__114 = (k75 + c.k76);
+    let na7__dt = (((k57 * na5) + (c.k67 * na6)) - (s__114 * na7));
+    let s__115 = (c.k81 + k89);
+    let na8__dt = (((c.k18 * na1) - (s__115 * na8)) + (k98 * na9));
+    let s__116 = (k98 + c.k92 + k910);
+    let na9__dt = ((((c.k29 * na2) + (k89 * na8)) - (s__116 * na9)) + (k109 * na10));
+    let s__117 = (k1011 + c.k103 + k109);
+    let na10__dt = ((((c.k310 * na3) + (k910 * na9)) - (s__117 * na10)) + (k1110 * na11));
+    let s__118 = (k1110 + c.k114 + k1112);
+    let na11__dt = ((((c.k411 * na4) + (k1011 * na10)) - (s__118 * na11)) + (k1211 * na12));
+    let s__119 = (k1211 + c.k125 + k1213);
+    let na12__dt = ((((c.k512 * na5) + (k1112 * na11)) - (s__119 * na12)) + (k1312 * na13));
+    let s__120 = (k1312 + k136);
+    let na13__dt = (((k613 * na6) + (k1213 * na12)) - (s__120 * na13));
+    let C1Herg__dt = ((C2H_to_C1H * C2Herg) - s__87);
+    let C2Herg__dt = (IKr_a1_C2 - IKr_a2_C2);
+    let C3Herg__dt = (IKr_a1_C3 - IKr_a2_C3);
+    let OHerg__dt = (IKr_a1_O - IKr_a2_O);
+    let IHerg__dt = (a1_I - a2_I);
+    let C0ks__dt = ((c.k__45 * C0ks) + (C1ks_C0ks * C1ks));
+    let s__121 = (C1ks_C0ks + c.C1ks_O1ks);
+    let C1ks__dt = (((c.C0ks_C1ks * C0ks) - (s__121 * C1ks)) + (O1ks_C1ks * O1ks));
+    let s__122 = (O1ks_C1ks + O1ks_O2ks);
+    let s__123 = (O2ks_O1ks * O2ks);
+    let O1ks__dt = (((c.C1ks_O1ks * C1ks) - (s__122 * O1ks)) + s__123);
+    let O2ks__dt = ((O1ks_O2ks * O1ks) - s__123);
+    let dt = c.dt;
+    let s__124 = (Nai * Nai);
+    let s__125 = (c.Nao / s__124);
+    let s__126 = (-s__125);
+    let s__127 = (s__126 / s__0);
+    let s__128 = (s__127 * c.RT_over_F);
+    let s__129 = (-s__128);
+    let s__130 = (Ki * Ki);
+    let s__131 = (c.Ko / s__130);
+    let s__132 = (-s__131);
+    let s__133 = (s__132 / s__7);
+    let s__134 = (s__133 * c.RT_over_F);
+    let s__135 = (-s__134);
+    let s__136 = pow(s__25, c.k__47);
+    let s__137 = (c.Nfb * s__136);
+    let s__138 = (s__137 * c.k__48);
+    let s__139 = (s__31 * s__31);
+    let s__140 = pow(s__26, c.k__52);
+    let s__141 = (c.Nrb * s__140);
+    let s__142 = (s__141 * c.k__53);
+    // Markov block 0: backward Euler, (I - dt A) delta = dt f.
+    let s__143 = (c.k__10 * s__54);
+    let b0_0_0 = (-dt).mul_add(s__143, n(1.0));
+    let b0_0_3 = -(dt * c.kaminus);
+    let b0_r0 = dt * C1_RyR__dt;
+    let b0_1_1 = (-dt).mul_add(c.k__57, n(1.0));
+    let s__144 = (c.kbplus * s__55);
+    let b0_1_3 = -(dt * s__144);
+    let b0_r1 = dt * O2_RyR__dt;
+    let b0_2_2 = (-dt).mul_add(c.k__58, n(1.0));
+    let b0_2_3 = -(dt * c.kcplus);
+    let b0_r2 = dt * C2_RyR__dt;
+    let b0_3_0 = -(dt * (-s__143));
+    let b0_3_1 = -(dt * c.k__59);
+    let b0_3_2 = -(dt * c.k__60);
+    let b0_3_3 = (-dt).mul_add((-((c.kaminus + s__144) + c.kcplus)), n(1.0));
+    let b0_r3 = dt * O1_RyR__dt;
+    let l = b0_3_0 / b0_0_0;
+    let b0_3_3 = (-l).mul_add(b0_0_3, b0_3_3);
+    let b0_r3 = (-l).mul_add(b0_r0, b0_r3);
+    let l = b0_3_1 / b0_1_1;
+    let b0_3_3 = (-l).mul_add(b0_1_3, b0_3_3);
+    let b0_r3 = (-l).mul_add(b0_r1, b0_r3);
+    let l = b0_3_2 / b0_2_2;
+    let b0_3_3 = (-l).mul_add(b0_2_3, b0_3_3);
+    let b0_r3 = (-l).mul_add(b0_r2, b0_r3);
+    let b0_x3 = b0_r3 / b0_3_3;
+    let b0_x2 = (-b0_2_3).mul_add(b0_x3, b0_r2) / b0_2_2;
+    let b0_x1 = (-b0_1_3).mul_add(b0_x3, b0_r1) / b0_1_1;
+    let b0_x0 = (-b0_0_3).mul_add(b0_x3, b0_r0) / b0_0_0;
+    // Markov block 1: backward Euler, (I - dt A) delta = dt f.
+    let b1_0_0 = (-dt).mul_add((-s__61), n(1.0));
+    let b1_0_1 = -(dt * C1_to_C0);
+    let b1_0_5 = -(dt * c.CCa0_to_C0);
+    let b1_r0 = dt * C0__dt;
+    let b1_1_0 = -(dt * C0_to_C1);
+    let b1_1_1 = (-dt).mul_add((-s__62), n(1.0));
+    let b1_1_2 = -(dt * C2_to_C1);
+    let b1_1_6 = -(dt * c.CCa1_to_C1);
+    let b1_r1 = dt * C1__dt;
+    let b1_2_1 = -(dt * C1_to_C2);
+    let b1_2_2 = (-dt).mul_add((-s__63), n(1.0));
+    let b1_2_3 = -(dt * C3_to_C2);
+    let b1_2_7 = -(dt * c.CCa2_to_C2);
+    let b1_r2 = dt * C2__dt;
+    let b1_3_2 = -(dt * C2_to_C3);
+    let b1_3_3 = (-dt).mul_add((-s__64), n(1.0));
+    let b1_3_4 = -(dt * C4_to_C3);
+    let b1_3_8 = -(dt * c.CCa3_to_C3);
+    let b1_r3 = dt * C3__dt;
+    let b1_4_3 = -(dt * C3_to_C4);
+    let b1_4_4 = (-dt).mul_add((-s__65), n(1.0));
+    let b1_4_9 = -(dt * c.CCa4_to_C4);
+    let b1_4_10 = -(dt * c.gL);
+    let b1_r4 = dt * C4__dt;
+    let b1_5_0 = -(dt * C0_to_CCa0);
+    let b1_5_5 = (-dt).mul_add((-s__56), n(1.0));
+    let b1_5_6 = -(dt * CCa1_to_CCa0);
+    let b1_r5 = dt * CCa0__dt;
+    let b1_6_1 = -(dt * C1_to_CCa1);
+    let b1_6_5 = -(dt * CCa0_to_CCa1);
+    let b1_6_6 = (-dt).mul_add((-s__57), n(1.0));
+    let b1_6_7 = -(dt * CCa2_to_CCa1);
+    let b1_r6 = dt * CCa1__dt;
+    let b1_7_2 = -(dt * C2_to_CCa2);
+    let b1_7_6 = -(dt * CCa1_to_CCa2);
+    let b1_7_7 = (-dt).mul_add((-s__58), n(1.0));
+    let b1_7_8 = -(dt * CCa3_to_CCa2);
+    let b1_r7 = dt * CCa2__dt;
+    let b1_8_3 = -(dt * C3_to_CCa3);
+    let b1_8_7 = -(dt * CCa2_to_CCa3);
+    let b1_8_8 = (-dt).mul_add((-s__59), n(1.0));
+    let b1_8_9 = -(dt * CCa4_to_CCa3);
+    let b1_r8 = dt * CCa3__dt;
+    let b1_9_4 = -(dt * C4_to_CCa4);
+    let b1_9_8 = -(dt * CCa3_to_CCa4);
+    let b1_9_9 = (-dt).mul_add((-s__60), n(1.0));
+    let b1_r9 = dt * CCa4__dt;
+    let b1_10_4 = -(dt * c.fL);
+    let b1_10_10 = (-dt).mul_add(c.k__61, n(1.0));
+    let b1_r10 = dt * Open__dt;
+    let l = b1_1_0 / b1_0_0;
+    let b1_1_1 = (-l).mul_add(b1_0_1, b1_1_1);
+    let b1_1_5 = -(l * b1_0_5);
+    let b1_r1 = (-l).mul_add(b1_r0, b1_r1);
+    let l = b1_5_0 / b1_0_0;
+    let b1_5_1 = -(l * b1_0_1);
+    let b1_5_5 = (-l).mul_add(b1_0_5, b1_5_5);
+    let b1_r5 = (-l).mul_add(b1_r0, b1_r5);
+    let l = b1_2_1 / b1_1_1;
+    let b1_2_2 = (-l).mul_add(b1_1_2, b1_2_2);
+    let b1_2_5 = -(l * b1_1_5);
+    let b1_2_6 = -(l * b1_1_6);
+    let b1_r2 = (-l).mul_add(b1_r1, b1_r2);
+    let l = b1_5_1 / b1_1_1;
+    let b1_5_2 = -(l * b1_1_2);
+    let b1_5_5 = (-l).mul_add(b1_1_5, b1_5_5);
+    let b1_5_6 = (-l).mul_add(b1_1_6, b1_5_6);
+    let b1_r5 = (-l).mul_add(b1_r1, b1_r5);
+    let l = b1_6_1 / b1_1_1;
+    let b1_6_2 = -(l * b1_1_2);
+    let b1_6_5 = (-l).mul_add(b1_1_5, b1_6_5);
+    let b1_6_6 = (-l).mul_add(b1_1_6, b1_6_6);
+    let b1_r6 = (-l).mul_add(b1_r1, b1_r6);
+    let l = b1_3_2 / b1_2_2;
+    let b1_3_3 = (-l).mul_add(b1_2_3, b1_3_3);
+    let b1_3_5 = -(l * b1_2_5);
+    let b1_3_6 = -(l * b1_2_6);
+    let b1_3_7 = -(l * b1_2_7);
+    let b1_r3 = (-l).mul_add(b1_r2, b1_r3);
+    let l = b1_5_2 / b1_2_2;
+    let b1_5_3 = -(l * b1_2_3);
+    let b1_5_5 = (-l).mul_add(b1_2_5, b1_5_5);
+    let b1_5_6 = (-l).mul_add(b1_2_6, b1_5_6);
+    let b1_5_7 = -(l * b1_2_7);
+    let b1_r5 = (-l).mul_add(b1_r2, b1_r5);
+    let l = b1_6_2 / b1_2_2;
+    let b1_6_3 = -(l * b1_2_3);
+    let b1_6_5 = (-l).mul_add(b1_2_5, b1_6_5);
+    let b1_6_6 = (-l).mul_add(b1_2_6, b1_6_6);
+    let b1_6_7 = (-l).mul_add(b1_2_7, b1_6_7);
+    let b1_r6 = (-l).mul_add(b1_r2, b1_r6);
+    let l = b1_7_2 / b1_2_2;
+    let b1_7_3 = -(l * b1_2_3);
+    let b1_7_5 = -(l * b1_2_5);
+    let b1_7_6 = (-l).mul_add(b1_2_6, b1_7_6);
+    let b1_7_7 = (-l).mul_add(b1_2_7, b1_7_7);
+    let b1_r7 = (-l).mul_add(b1_r2, b1_r7);
+    let l = b1_4_3 / b1_3_3;
+    let b1_4_4 = (-l).mul_add(b1_3_4, b1_4_4);
+    let b1_4_5 = -(l * b1_3_5);
+    let b1_4_6 = -(l * b1_3_6);
+    let b1_4_7 = -(l * b1_3_7);
+    let b1_4_8 = -(l * b1_3_8);
+    let b1_r4 = (-l).mul_add(b1_r3, b1_r4);
+    let l = b1_5_3 / b1_3_3;
+    let b1_5_4 = -(l * b1_3_4);
+    let b1_5_5 = (-l).mul_add(b1_3_5, b1_5_5);
+    let b1_5_6 = (-l).mul_add(b1_3_6, b1_5_6);
+    let b1_5_7 = (-l).mul_add(b1_3_7, b1_5_7);
+    let b1_5_8 = -(l * b1_3_8);
+    let b1_r5 = (-l).mul_add(b1_r3, b1_r5);
+    let l = b1_6_3 / b1_3_3;
+    let b1_6_4 = -(l * b1_3_4);
+    let b1_6_5 = (-l).mul_add(b1_3_5, b1_6_5);
+    let b1_6_6 = (-l).mul_add(b1_3_6, b1_6_6);
+    let b1_6_7 = (-l).mul_add(b1_3_7, b1_6_7);
+    let b1_6_8 = -(l * b1_3_8);
+    let b1_r6 = (-l).mul_add(b1_r3, b1_r6);
+    let l = b1_7_3 / b1_3_3;
+    let b1_7_4 = -(l * b1_3_4);
+    let b1_7_5 = (-l).mul_add(b1_3_5, b1_7_5);
+    let b1_7_6 = (-l).mul_add(b1_3_6, b1_7_6);
+    let b1_7_7 = (-l).mul_add(b1_3_7, b1_7_7);
+    let b1_7_8 = (-l).mul_add(b1_3_8, b1_7_8);
+    let b1_r7 = (-l).mul_add(b1_r3, b1_r7);
+    let l = b1_8_3 / b1_3_3;
+    let b1_8_4 = -(l * b1_3_4);
+    let b1_8_5 = -(l * b1_3_5);
+    let b1_8_6 = -(l * b1_3_6);
+    let b1_8_7 = (-l).mul_add(b1_3_7, b1_8_7);
+    let b1_8_8 = (-l).mul_add(b1_3_8, b1_8_8);
+    let b1_r8 = (-l).mul_add(b1_r3, b1_r8);
+    let l = b1_5_4 / b1_4_4;
+    let b1_5_5 = (-l).mul_add(b1_4_5, b1_5_5);
+    let b1_5_6 = (-l).mul_add(b1_4_6, b1_5_6);
+    let b1_5_7 = (-l).mul_add(b1_4_7, b1_5_7);
+    let b1_5_8 = (-l).mul_add(b1_4_8, b1_5_8);
+    let b1_5_9 = -(l * b1_4_9);
+    let b1_5_10 = -(l * b1_4_10);
+    let b1_r5 = (-l).mul_add(b1_r4, b1_r5);
+    let l = b1_6_4 / b1_4_4;
+    let b1_6_5 = (-l).mul_add(b1_4_5, b1_6_5);
+    let b1_6_6 = (-l).mul_add(b1_4_6, b1_6_6);
+    let b1_6_7 = (-l).mul_add(b1_4_7, b1_6_7);
+    let b1_6_8 = (-l).mul_add(b1_4_8, b1_6_8);
+    let b1_6_9 = -(l * b1_4_9);
+    let b1_6_10 = -(l * b1_4_10);
+    let b1_r6 = (-l).mul_add(b1_r4, b1_r6);
+    let l = b1_7_4 / b1_4_4;
+    let b1_7_5 = (-l).mul_add(b1_4_5, b1_7_5);
+    let b1_7_6 = (-l).mul_add(b1_4_6, b1_7_6);
+    let b1_7_7 = (-l).mul_add(b1_4_7, b1_7_7);
+    let b1_7_8 = (-l).mul_add(b1_4_8, b1_7_8);
+    let b1_7_9 = -(l * b1_4_9);
+    let b1_7_10 = -(l * b1_4_10);
+    let b1_r7 = (-l).mul_add(b1_r4, b1_r7);
+    let l = b1_8_4 / b1_4_4;
+    let b1_8_5 = (-l).mul_add(b1_4_5, b1_8_5);
+    let b1_8_6 = (-l).mul_add(b1_4_6, b1_8_6);
+    let b1_8_7 = (-l).mul_add(b1_4_7, b1_8_7);
+    let b1_8_8 = (-l).mul_add(b1_4_8, b1_8_8);
+    let b1_8_9 = (-l).mul_add(b1_4_9, b1_8_9);
+    let b1_8_10 = -(l * b1_4_10);
+    let b1_r8 = (-l).mul_add(b1_r4, b1_r8);
+    let l = b1_9_4 / b1_4_4;
+    let b1_9_5 = -(l * b1_4_5);
+    let b1_9_6 = -(l * b1_4_6);
+    let b1_9_7 = -(l * b1_4_7);
+    let b1_9_8 = (-l).mul_add(b1_4_8, b1_9_8);
+    let b1_9_9 = (-l).mul_add(b1_4_9, b1_9_9);
+    let b1_9_10 = -(l * b1_4_10);
+    let b1_r9 = (-l).mul_add(b1_r4, b1_r9);
+    let l = b1_10_4 / b1_4_4;
+    let b1_10_5 = -(l * b1_4_5);
+    let b1_10_6 = -(l * b1_4_6);
+    let b1_10_7 = -(l * b1_4_7);
+    let b1_10_8 = -(l * b1_4_8);
+    let b1_10_9 = -(l * b1_4_9);
+    let b1_10_10 = (-l).mul_add(b1_4_10, b1_10_10);
+    let b1_r10 = (-l).mul_add(b1_r4, b1_r10);
+    let l = b1_6_5 / b1_5_5;
+    let b1_6_6 = (-l).mul_add(b1_5_6, b1_6_6);
+    let b1_6_7 = (-l).mul_add(b1_5_7, b1_6_7);
+    let b1_6_8 = (-l).mul_add(b1_5_8, b1_6_8);
+    let b1_6_9 = (-l).mul_add(b1_5_9, b1_6_9);
+    let b1_6_10 = (-l).mul_add(b1_5_10, b1_6_10);
+    let b1_r6 = (-l).mul_add(b1_r5, b1_r6);
+    let l = b1_7_5 / b1_5_5;
+    let b1_7_6 = (-l).mul_add(b1_5_6, b1_7_6);
+    let b1_7_7 = (-l).mul_add(b1_5_7, b1_7_7);
+    let b1_7_8 = (-l).mul_add(b1_5_8, b1_7_8);
+    let b1_7_9 = (-l).mul_add(b1_5_9, b1_7_9);
+    let b1_7_10 = (-l).mul_add(b1_5_10, b1_7_10);
+    let b1_r7 = (-l).mul_add(b1_r5, b1_r7);
+    let l = b1_8_5 / b1_5_5;
+    let b1_8_6 = (-l).mul_add(b1_5_6, b1_8_6);
+    let b1_8_7 = (-l).mul_add(b1_5_7, b1_8_7);
+    let b1_8_8 = (-l).mul_add(b1_5_8, b1_8_8);
+    let b1_8_9 = (-l).mul_add(b1_5_9, b1_8_9);
+    let b1_8_10 = (-l).mul_add(b1_5_10, b1_8_10);
+    let b1_r8 = (-l).mul_add(b1_r5, b1_r8);
+    let l = b1_9_5 / b1_5_5;
+    let b1_9_6 = (-l).mul_add(b1_5_6, b1_9_6);
+    let b1_9_7 = (-l).mul_add(b1_5_7, b1_9_7);
+    let b1_9_8 = (-l).mul_add(b1_5_8, b1_9_8);
+    let b1_9_9 = (-l).mul_add(b1_5_9, b1_9_9);
+    let b1_9_10 = (-l).mul_add(b1_5_10, b1_9_10);
+    let b1_r9 = (-l).mul_add(b1_r5, b1_r9);
+    let l = b1_10_5 / b1_5_5;
+    let b1_10_6 = (-l).mul_add(b1_5_6, b1_10_6);
+    let b1_10_7 = (-l).mul_add(b1_5_7, b1_10_7);
+    let b1_10_8 = (-l).mul_add(b1_5_8, b1_10_8);
+    let b1_10_9 = (-l).mul_add(b1_5_9, b1_10_9);
+    let b1_10_10 = (-l).mul_add(b1_5_10, b1_10_10);
+    let b1_r10 = (-l).mul_add(b1_r5, b1_r10);
+    let l = b1_7_6 / b1_6_6;
+    let b1_7_7 = (-l).mul_add(b1_6_7, b1_7_7);
+    let b1_7_8 = (-l).mul_add(b1_6_8, b1_7_8);
+    let b1_7_9 = (-l).mul_add(b1_6_9, b1_7_9);
+    let b1_7_10 = (-l).mul_add(b1_6_10, b1_7_10);
+    let b1_r7 = (-l).mul_add(b1_r6, b1_r7);
+    let l = b1_8_6 / b1_6_6;
+    let b1_8_7 = (-l).mul_add(b1_6_7, b1_8_7);
+    let b1_8_8 = (-l).mul_add(b1_6_8, b1_8_8);
+    let b1_8_9 = (-l).mul_add(b1_6_9, b1_8_9);
+    let b1_8_10 = (-l).mul_add(b1_6_10, b1_8_10);
+    let b1_r8 = (-l).mul_add(b1_r6, b1_r8);
+    let l = b1_9_6 / b1_6_6;
+    let b1_9_7 = (-l).mul_add(b1_6_7, b1_9_7);
+    let b1_9_8 = (-l).mul_add(b1_6_8, b1_9_8);
+    let b1_9_9 = (-l).mul_add(b1_6_9, b1_9_9);
+    let b1_9_10 = (-l).mul_add(b1_6_10, b1_9_10);
+    let b1_r9 = (-l).mul_add(b1_r6, b1_r9);
+    let l = b1_10_6 / b1_6_6;
+    let b1_10_7 = (-l).mul_add(b1_6_7, b1_10_7);
+    let b1_10_8 = (-l).mul_add(b1_6_8, b1_10_8);
+    let b1_10_9 = (-l).mul_add(b1_6_9, b1_10_9);
+    let b1_10_10 = (-l).mul_add(b1_6_10, b1_10_10);
+    let b1_r10 = (-l).mul_add(b1_r6, b1_r10);
+    let l = b1_8_7 / b1_7_7;
+    let b1_8_8 = (-l).mul_add(b1_7_8, b1_8_8);
+    let b1_8_9 = (-l).mul_add(b1_7_9, b1_8_9);
+    let b1_8_10 = (-l).mul_add(b1_7_10, b1_8_10);
+    let b1_r8 = (-l).mul_add(b1_r7, b1_r8);
+    let l = b1_9_7 / b1_7_7;
+    let b1_9_8 = (-l).mul_add(b1_7_8, b1_9_8);
+    let b1_9_9 = (-l).mul_add(b1_7_9, b1_9_9);
+    let b1_9_10 = (-l).mul_add(b1_7_10, b1_9_10);
+    let b1_r9 = (-l).mul_add(b1_r7, b1_r9);
+    let l = b1_10_7 / b1_7_7;
+    let b1_10_8 = (-l).mul_add(b1_7_8, b1_10_8);
+    let b1_10_9 = (-l).mul_add(b1_7_9, b1_10_9);
+    let b1_10_10 = (-l).mul_add(b1_7_10, b1_10_10);
+    let b1_r10 = (-l).mul_add(b1_r7, b1_r10);
+    let l = b1_9_8 / b1_8_8;
+    let b1_9_9 = (-l).mul_add(b1_8_9, b1_9_9);
+    let b1_9_10 = (-l).mul_add(b1_8_10, b1_9_10);
+    let b1_r9 = (-l).mul_add(b1_r8, b1_r9);
+    let l = b1_10_8 / b1_8_8;
+    let b1_10_9 = (-l).mul_add(b1_8_9, b1_10_9);
+    let b1_10_10 = (-l).mul_add(b1_8_10, b1_10_10);
+    let b1_r10 = (-l).mul_add(b1_r8, b1_r10);
+    let l = b1_10_9 / b1_9_9;
+    let b1_10_10 = (-l).mul_add(b1_9_10, b1_10_10);
+    let b1_r10 = (-l).mul_add(b1_r9, b1_r10);
+    let b1_x10 = b1_r10 / b1_10_10;
+    let b1_x9 = (-b1_9_10).mul_add(b1_x10, b1_r9) / b1_9_9;
+    let b1_x8 = (-b1_8_10).mul_add(b1_x10, (-b1_8_9).mul_add(b1_x9, b1_r8)) / b1_8_8;
+    let b1_x7 =
+        (-b1_7_10).mul_add(b1_x10, (-b1_7_9).mul_add(b1_x9, (-b1_7_8).mul_add(b1_x8, b1_r7))) / b1_7_7;
+    let b1_x6 = (-b1_6_10)
+        .mul_add(b1_x10, (-b1_6_9).mul_add(b1_x9, (-b1_6_8).mul_add(b1_x8, (-b1_6_7).mul_add(b1_x7, b1_r6))))
+        / b1_6_6;
+    let b1_x5 = (-b1_5_10).mul_add(
+        b1_x10,
+        (-b1_5_9).mul_add(
+            b1_x9,
+            (-b1_5_8).mul_add(b1_x8, (-b1_5_7).mul_add(b1_x7, (-b1_5_6).mul_add(b1_x6, b1_r5))),
+        ),
+    ) / b1_5_5;
+    let b1_x4 = (-b1_4_10).mul_add(
+        b1_x10,
+        (-b1_4_9).mul_add(
+            b1_x9,
+            (-b1_4_8).mul_add(
+                b1_x8,
+                (-b1_4_7).mul_add(b1_x7, (-b1_4_6).mul_add(b1_x6, (-b1_4_5).mul_add(b1_x5, b1_r4))),
+            ),
+        ),
+    ) / b1_4_4;
+    let b1_x3 = (-b1_3_8).mul_add(
+        b1_x8,
+        (-b1_3_7).mul_add(
+            b1_x7,
+            (-b1_3_6).mul_add(b1_x6, (-b1_3_5).mul_add(b1_x5, (-b1_3_4).mul_add(b1_x4, b1_r3))),
+        ),
+    ) / b1_3_3;
+    let b1_x2 = (-b1_2_7)
+        .mul_add(b1_x7, (-b1_2_6).mul_add(b1_x6, (-b1_2_5).mul_add(b1_x5, (-b1_2_3).mul_add(b1_x3, b1_r2))))
+        / b1_2_2;
+    let b1_x1 = (-b1_1_6).mul_add(b1_x6, (-b1_1_5).mul_add(b1_x5, (-b1_1_2).mul_add(b1_x2, b1_r1))) / b1_1_1;
+    let b1_x0 = (-b1_0_5).mul_add(b1_x5, (-b1_0_1).mul_add(b1_x1, b1_r0)) / b1_0_0;
+    // Markov block 2: backward Euler, (I - dt A) delta = dt f.
+    let b2_0_0 = (-dt).mul_add((-s__67), n(1.0));
+    let b2_0_1 = -(dt * C1Kv43_to_C0Kv43);
+    let b2_0_5 = -(dt * CI0Kv43_to_C0Kv43);
+    let b2_r0 = dt * C0Kv43__dt;
+    let b2_1_0 = -(dt * C0Kv43_to_C1Kv43);
+    let b2_1_1 = (-dt).mul_add((-s__68), n(1.0));
+    let b2_1_2 = -(dt * C2Kv43_to_C1Kv43);
+    let b2_1_6 = -(dt * CI1Kv43_to_C1Kv43);
+    let b2_r1 = dt * C1Kv43__dt;
+    let b2_2_1 = -(dt * C1Kv43_to_C2Kv43);
+    let b2_2_2 = (-dt).mul_add((-s__69), n(1.0));
+    let b2_2_3 = -(dt * C3Kv43_to_C2Kv43);
+    let b2_2_7 = -(dt * CI2Kv43_to_C2Kv43);
+    let b2_r2 = dt * C2Kv43__dt;
+    let b2_3_2 = -(dt * C2Kv43_to_C3Kv43);
+    let b2_3_3 = (-dt).mul_add((-s__70), n(1.0));
+    let b2_3_4 = -(dt * OKv43_to_C3Kv43);
+    let b2_3_8 = -(dt * CI3Kv43_to_C3Kv43);
+    let b2_r3 = dt * C3Kv43__dt;
+    let b2_4_3 = -(dt * C3Kv43_to_OKv43);
+    let b2_4_4 = (-dt).mul_add((-s__71), n(1.0));
+    let b2_4_9 = -(dt * OIKv43_to_OKv43);
+    let b2_r4 = dt * OKv43__dt;
+    let b2_5_0 = -(dt * C0Kv43_to_CI0Kv43);
+    let b2_5_5 = (-dt).mul_add((-s__72), n(1.0));
+    let b2_5_6 = -(dt * CI1Kv43_to_CI0Kv43);
+    let b2_r5 = dt * CI0Kv43__dt;
+    let b2_6_1 = -(dt * C1Kv43_to_CI1Kv43);
+    let b2_6_5 = -(dt * CI0Kv43_to_CI1Kv43);
+    let b2_6_6 = (-dt).mul_add((-s__73), n(1.0));
+    let b2_6_7 = -(dt * CI2Kv43_to_CI1Kv43);
+    let b2_r6 = dt * CI1Kv43__dt;
+    let b2_7_2 = -(dt * C2Kv43_to_CI2Kv43);
+    let b2_7_6 = -(dt * CI1Kv43_to_CI2Kv43);
+    let b2_7_7 = (-dt).mul_add((-s__74), n(1.0));
+    let b2_7_8 = -(dt * CI3Kv43_to_CI2Kv43);
+    let b2_r7 = dt * CI2Kv43__dt;
+    let b2_8_3 = -(dt * C3Kv43_to_CI3Kv43);
+    let b2_8_7 = -(dt * CI2Kv43_to_CI3Kv43);
+    let b2_8_8 = (-dt).mul_add((-s__75), n(1.0));
+    let b2_8_9 = -(dt * OIKv43_to_CI3Kv43);
+    let b2_r8 = dt * CI3Kv43__dt;
+    let b2_9_4 = -(dt * OKv43_to_OIKv43);
+    let b2_9_8 = -(dt * CI3Kv43_to_OIKv43);
+    let b2_9_9 = (-dt).mul_add((-s__76), n(1.0));
+    let b2_r9 = dt * OIKv43__dt;
+    let l = b2_1_0 / b2_0_0;
+    let b2_1_1 = (-l).mul_add(b2_0_1, b2_1_1);
+    let b2_1_5 = -(l * b2_0_5);
+    let b2_r1 = (-l).mul_add(b2_r0, b2_r1);
+    let l = b2_5_0 / b2_0_0;
+    let b2_5_1 = -(l * b2_0_1);
+    let b2_5_5 = (-l).mul_add(b2_0_5, b2_5_5);
+    let b2_r5 = (-l).mul_add(b2_r0, b2_r5);
+    let l = b2_2_1 / b2_1_1;
+    let b2_2_2 = (-l).mul_add(b2_1_2, b2_2_2);
+    let b2_2_5 = -(l * b2_1_5);
+    let b2_2_6 = -(l * b2_1_6);
+    let b2_r2 = (-l).mul_add(b2_r1, b2_r2);
+    let l = b2_5_1 / b2_1_1;
+    let b2_5_2 = -(l * b2_1_2);
+    let b2_5_5 = (-l).mul_add(b2_1_5, b2_5_5);
+    let b2_5_6 = (-l).mul_add(b2_1_6, b2_5_6);
+    let b2_r5 = (-l).mul_add(b2_r1, b2_r5);
+    let l = b2_6_1 / b2_1_1;
+    let b2_6_2 = -(l * b2_1_2);
+    let b2_6_5 = (-l).mul_add(b2_1_5, b2_6_5);
+    let b2_6_6 = (-l).mul_add(b2_1_6, b2_6_6);
+    let b2_r6 = (-l).mul_add(b2_r1, b2_r6);
+    let l = b2_3_2 / b2_2_2;
+    let b2_3_3 = (-l).mul_add(b2_2_3, b2_3_3);
+    let b2_3_5 = -(l * b2_2_5);
+    let b2_3_6 = -(l * b2_2_6);
+    let b2_3_7 = -(l * b2_2_7);
+    let b2_r3 = (-l).mul_add(b2_r2, b2_r3);
+    let l = b2_5_2 / b2_2_2;
+    let b2_5_3 = -(l * b2_2_3);
+    let b2_5_5 = (-l).mul_add(b2_2_5, b2_5_5);
+    let b2_5_6 = (-l).mul_add(b2_2_6, b2_5_6);
+    let b2_5_7 = -(l * b2_2_7);
+    let b2_r5 = (-l).mul_add(b2_r2, b2_r5);
+    let l = b2_6_2 / b2_2_2;
+    let b2_6_3 = -(l * b2_2_3);
+    let b2_6_5 = (-l).mul_add(b2_2_5, b2_6_5);
+    let b2_6_6 = (-l).mul_add(b2_2_6, b2_6_6);
+    let b2_6_7 = (-l).mul_add(b2_2_7, b2_6_7);
+    let b2_r6 = (-l).mul_add(b2_r2, b2_r6);
+    let l = b2_7_2 / b2_2_2;
+    let b2_7_3 = -(l * b2_2_3);
+    let b2_7_5 = -(l * b2_2_5);
+    let b2_7_6 = (-l).mul_add(b2_2_6, b2_7_6);
+    let b2_7_7 = (-l).mul_add(b2_2_7, b2_7_7);
+    let b2_r7 = (-l).mul_add(b2_r2, b2_r7);
+    let l = b2_4_3 / b2_3_3;
+    let b2_4_4 = (-l).mul_add(b2_3_4, b2_4_4);
+    let b2_4_5 = -(l * b2_3_5);
+    let b2_4_6 = -(l * b2_3_6);
+    let b2_4_7 = -(l * b2_3_7);
+    let b2_4_8 = -(l * b2_3_8);
+    let b2_r4 = (-l).mul_add(b2_r3, b2_r4);
+    let l = b2_5_3 / b2_3_3;
+    let b2_5_4 = -(l * b2_3_4);
+    let b2_5_5 = (-l).mul_add(b2_3_5, b2_5_5);
+    let b2_5_6 = (-l).mul_add(b2_3_6, b2_5_6);
+    let b2_5_7 = (-l).mul_add(b2_3_7, b2_5_7);
+    let b2_5_8 = -(l * b2_3_8);
+    let b2_r5 = (-l).mul_add(b2_r3, b2_r5);
+    let l = b2_6_3 / b2_3_3;
+    let b2_6_4 = -(l * b2_3_4);
+    let b2_6_5 = (-l).mul_add(b2_3_5, b2_6_5);
+    let b2_6_6 = (-l).mul_add(b2_3_6, b2_6_6);
+    let b2_6_7 = (-l).mul_add(b2_3_7, b2_6_7);
+    let b2_6_8 = -(l * b2_3_8);
+    let b2_r6 = (-l).mul_add(b2_r3, b2_r6);
+    let l = b2_7_3 / b2_3_3;
+    let b2_7_4 = -(l * b2_3_4);
+    let b2_7_5 = (-l).mul_add(b2_3_5, b2_7_5);
+    let b2_7_6 = (-l).mul_add(b2_3_6, b2_7_6);
+    let b2_7_7 = (-l).mul_add(b2_3_7, b2_7_7);
+    let b2_7_8 = (-l).mul_add(b2_3_8, b2_7_8);
+    let b2_r7 = (-l).mul_add(b2_r3, b2_r7);
+    let l = b2_8_3 / b2_3_3;
+    let b2_8_4 = -(l * b2_3_4);
+    let b2_8_5 = -(l * b2_3_5);
+    let b2_8_6 = -(l * b2_3_6);
+    let b2_8_7 = (-l).mul_add(b2_3_7, b2_8_7);
+    let b2_8_8 = (-l).mul_add(b2_3_8, b2_8_8);
+    let b2_r8 = (-l).mul_add(b2_r3, b2_r8);
+    let l = b2_5_4 / b2_4_4;
+    let b2_5_5 = (-l).mul_add(b2_4_5, b2_5_5);
+    let b2_5_6 = (-l).mul_add(b2_4_6, b2_5_6);
+    let b2_5_7 = (-l).mul_add(b2_4_7, b2_5_7);
+    let b2_5_8 = (-l).mul_add(b2_4_8, b2_5_8);
+    let b2_5_9 = -(l * b2_4_9);
+    let b2_r5 = (-l).mul_add(b2_r4, b2_r5);
+    let l = b2_6_4 / b2_4_4;
+    let b2_6_5 = (-l).mul_add(b2_4_5, b2_6_5);
+    let b2_6_6 = (-l).mul_add(b2_4_6, b2_6_6);
+    let b2_6_7 = (-l).mul_add(b2_4_7, b2_6_7);
+    let b2_6_8 = (-l).mul_add(b2_4_8, b2_6_8);
+    let b2_6_9 = -(l * b2_4_9);
+    let b2_r6 = (-l).mul_add(b2_r4, b2_r6);
+    let l = b2_7_4 / b2_4_4;
+    let b2_7_5 = (-l).mul_add(b2_4_5, b2_7_5);
+    let b2_7_6 = (-l).mul_add(b2_4_6, b2_7_6);
+    let b2_7_7 = (-l).mul_add(b2_4_7, b2_7_7);
+    let b2_7_8 = (-l).mul_add(b2_4_8, b2_7_8);
+    let b2_7_9 = -(l * b2_4_9);
+    let b2_r7 = (-l).mul_add(b2_r4, b2_r7);
+    let l = b2_8_4 / b2_4_4;
+    let b2_8_5 = (-l).mul_add(b2_4_5, b2_8_5);
+    let b2_8_6 = (-l).mul_add(b2_4_6, b2_8_6);
+    let b2_8_7 = (-l).mul_add(b2_4_7, b2_8_7);
+    let b2_8_8 = (-l).mul_add(b2_4_8, b2_8_8);
+    let b2_8_9 = (-l).mul_add(b2_4_9, b2_8_9);
+    let b2_r8 = (-l).mul_add(b2_r4, b2_r8);
+    let l = b2_9_4 / b2_4_4;
+    let b2_9_5 = -(l * b2_4_5);
+    let b2_9_6 = -(l * b2_4_6);
+    let b2_9_7 = -(l * b2_4_7);
+    let b2_9_8 = (-l).mul_add(b2_4_8, b2_9_8);
+    let b2_9_9 = (-l).mul_add(b2_4_9, b2_9_9);
+    let b2_r9 = (-l).mul_add(b2_r4, b2_r9);
+    let l = b2_6_5 / b2_5_5;
+    let b2_6_6 = (-l).mul_add(b2_5_6, b2_6_6);
+    let b2_6_7 = (-l).mul_add(b2_5_7, b2_6_7);
+    let b2_6_8 = (-l).mul_add(b2_5_8, b2_6_8);
+    let b2_6_9 = (-l).mul_add(b2_5_9, b2_6_9);
+    let b2_r6 = (-l).mul_add(b2_r5, b2_r6);
+    let l = b2_7_5 / b2_5_5;
+    let b2_7_6 = (-l).mul_add(b2_5_6, b2_7_6);
+    let b2_7_7 = (-l).mul_add(b2_5_7, b2_7_7);
+    let b2_7_8 = (-l).mul_add(b2_5_8, b2_7_8);
+    let b2_7_9 = (-l).mul_add(b2_5_9, b2_7_9);
+    let b2_r7 = (-l).mul_add(b2_r5, b2_r7);
+    let l = b2_8_5 / b2_5_5;
+    let b2_8_6 = (-l).mul_add(b2_5_6, b2_8_6);
+    let b2_8_7 = (-l).mul_add(b2_5_7, b2_8_7);
+    let b2_8_8 = (-l).mul_add(b2_5_8, b2_8_8);
+    let b2_8_9 = (-l).mul_add(b2_5_9, b2_8_9);
+    let b2_r8 = (-l).mul_add(b2_r5, b2_r8);
+    let l = b2_9_5 / b2_5_5;
+    let b2_9_6 = (-l).mul_add(b2_5_6, b2_9_6);
+    let b2_9_7 = (-l).mul_add(b2_5_7, b2_9_7);
+    let b2_9_8 = (-l).mul_add(b2_5_8, b2_9_8);
+    let b2_9_9 = (-l).mul_add(b2_5_9, b2_9_9);
+    let b2_r9 = (-l).mul_add(b2_r5, b2_r9);
+    let l = b2_7_6 / b2_6_6;
+    let b2_7_7 = (-l).mul_add(b2_6_7, b2_7_7);
+    let b2_7_8 = (-l).mul_add(b2_6_8, b2_7_8);
+    let b2_7_9 = (-l).mul_add(b2_6_9, b2_7_9);
+    let b2_r7 = (-l).mul_add(b2_r6, b2_r7);
+    let l = b2_8_6 / b2_6_6;
+    let b2_8_7 = (-l).mul_add(b2_6_7, b2_8_7);
+    let b2_8_8 = (-l).mul_add(b2_6_8, b2_8_8);
+    let b2_8_9 = (-l).mul_add(b2_6_9, b2_8_9);
+    let b2_r8 = (-l).mul_add(b2_r6, b2_r8);
+    let l = b2_9_6 / b2_6_6;
+    let b2_9_7 = (-l).mul_add(b2_6_7, b2_9_7);
+    let b2_9_8 = (-l).mul_add(b2_6_8, b2_9_8);
+    let b2_9_9 = (-l).mul_add(b2_6_9, b2_9_9);
+    let b2_r9 = (-l).mul_add(b2_r6, b2_r9);
+    let l = b2_8_7 / b2_7_7;
+    let b2_8_8 = (-l).mul_add(b2_7_8, b2_8_8);
+    let b2_8_9 = (-l).mul_add(b2_7_9, b2_8_9);
+    let b2_r8 = (-l).mul_add(b2_r7, b2_r8);
+    let l = b2_9_7 / b2_7_7;
+    let b2_9_8 = (-l).mul_add(b2_7_8, b2_9_8);
+    let b2_9_9 = (-l).mul_add(b2_7_9, b2_9_9);
+    let b2_r9 = (-l).mul_add(b2_r7, b2_r9);
+    let l = b2_9_8 / b2_8_8;
+    let b2_9_9 = (-l).mul_add(b2_8_9, b2_9_9);
+    let b2_r9 = (-l).mul_add(b2_r8, b2_r9);
+    let b2_x9 = b2_r9 / b2_9_9;
+    let b2_x8 = (-b2_8_9).mul_add(b2_x9, b2_r8) / b2_8_8;
+    let b2_x7 = (-b2_7_9).mul_add(b2_x9, (-b2_7_8).mul_add(b2_x8, b2_r7)) / b2_7_7;
+    let b2_x6 = (-b2_6_9).mul_add(b2_x9, (-b2_6_8).mul_add(b2_x8, (-b2_6_7).mul_add(b2_x7, b2_r6))) / b2_6_6;
+    let b2_x5 = (-b2_5_9)
+        .mul_add(b2_x9, (-b2_5_8).mul_add(b2_x8, (-b2_5_7).mul_add(b2_x7, (-b2_5_6).mul_add(b2_x6, b2_r5))))
+        / b2_5_5;
+    let b2_x4 = (-b2_4_9).mul_add(
+        b2_x9,
+        (-b2_4_8).mul_add(
+            b2_x8,
+            (-b2_4_7).mul_add(b2_x7, (-b2_4_6).mul_add(b2_x6, (-b2_4_5).mul_add(b2_x5, b2_r4))),
+        ),
+    ) / b2_4_4;
+    let b2_x3 = (-b2_3_8).mul_add(
+        b2_x8,
+        (-b2_3_7).mul_add(
+            b2_x7,
+            (-b2_3_6).mul_add(b2_x6, (-b2_3_5).mul_add(b2_x5, (-b2_3_4).mul_add(b2_x4, b2_r3))),
+        ),
+    ) / b2_3_3;
+    let b2_x2 = (-b2_2_7)
+        .mul_add(b2_x7, (-b2_2_6).mul_add(b2_x6, (-b2_2_5).mul_add(b2_x5, (-b2_2_3).mul_add(b2_x3, b2_r2))))
+        / b2_2_2;
+    let b2_x1 = (-b2_1_6).mul_add(b2_x6, (-b2_1_5).mul_add(b2_x5, (-b2_1_2).mul_add(b2_x2, b2_r1))) / b2_1_1;
+    let b2_x0 = (-b2_0_5).mul_add(b2_x5, (-b2_0_1).mul_add(b2_x1, b2_r0)) / b2_0_0;
+    // Markov block 3: backward Euler, (I - dt A) delta = dt f.
+    let b3_0_0 = (-dt).mul_add((-s__77), n(1.0));
+    let b3_0_1 = -(dt * C1Kv14_to_C0Kv14);
+    let b3_0_5 = -(dt * c.CI0Kv14_to_C0Kv14);
+    let b3_r0 = dt * C0Kv14__dt;
+    let b3_1_0 = -(dt * C0Kv14_to_C1Kv14);
+    let b3_1_1 = (-dt).mul_add((-s__78), n(1.0));
+    let b3_1_2 = -(dt * C2Kv14_to_C1Kv14);
+    let b3_1_6 = -(dt * c.CI1Kv14_to_C1Kv14);
+    let b3_r1 = dt * C1Kv14__dt;
+    let b3_2_1 = -(dt * C1Kv14_to_C2Kv14);
+    let b3_2_2 = (-dt).mul_add((-s__79), n(1.0));
+    let b3_2_3 = -(dt * C3Kv14_to_C2Kv14);
+    let b3_2_7 = -(dt * c.CI2Kv14_to_C2Kv14);
+    let b3_r2 = dt * C2Kv14__dt;
+    let b3_3_2 = -(dt * C2Kv14_to_C3Kv14);
+    let b3_3_3 = (-dt).mul_add((-s__80), n(1.0));
+    let b3_3_4 = -(dt * OKv14_to_C3Kv14);
+    let b3_3_8 = -(dt * c.CI3Kv14_to_C3Kv14);
+    let b3_r3 = dt * C3Kv14__dt;
+    let b3_4_3 = -(dt * C3Kv14_to_OKv14);
+    let b3_4_4 = (-dt).mul_add((-s__81), n(1.0));
+    let b3_4_9 = -(dt * c.OIKv14_to_OKv14);
+    let b3_r4 = dt * OKv14__dt;
+    let b3_5_0 = -(dt * c.C0Kv14_to_CI0Kv14);
+    let b3_5_5 = (-dt).mul_add((-s__82), n(1.0));
+    let b3_5_6 = -(dt * CI1Kv14_to_CI0Kv14);
+    let b3_r5 = dt * CI0Kv14__dt;
+    let b3_6_1 = -(dt * c.C1Kv14_to_CI1Kv14);
+    let b3_6_5 = -(dt * CI0Kv14_to_CI1Kv14);
+    let b3_6_6 = (-dt).mul_add((-s__83), n(1.0));
+    let b3_6_7 = -(dt * CI2Kv14_to_CI1Kv14);
+    let b3_r6 = dt * CI1Kv14__dt;
+    let b3_7_2 = -(dt * c.C2Kv14_to_CI2Kv14);
+    let b3_7_6 = -(dt * CI1Kv14_to_CI2Kv14);
+    let b3_7_7 = (-dt).mul_add((-s__84), n(1.0));
+    let b3_7_8 = -(dt * CI3Kv14_to_CI2Kv14);
+    let b3_r7 = dt * CI2Kv14__dt;
+    let b3_8_3 = -(dt * c.C3Kv14_to_CI3Kv14);
+    let b3_8_7 = -(dt * CI2Kv14_to_CI3Kv14);
+    let b3_8_8 = (-dt).mul_add((-s__85), n(1.0));
+    let b3_8_9 = -(dt * OIKv14_to_CI3Kv14);
+    let b3_r8 = dt * CI3Kv14__dt;
+    let b3_9_4 = -(dt * c.OKv14_to_OIKv14);
+    let b3_9_8 = -(dt * CI3Kv14_to_OIKv14);
+    let b3_9_9 = (-dt).mul_add((-s__86), n(1.0));
+    let b3_r9 = dt * OIKv14__dt;
+    let l = b3_1_0 / b3_0_0;
+    let b3_1_1 = (-l).mul_add(b3_0_1, b3_1_1);
+    let b3_1_5 = -(l * b3_0_5);
+    let b3_r1 = (-l).mul_add(b3_r0, b3_r1);
+    let l = b3_5_0 / b3_0_0;
+    let b3_5_1 = -(l * b3_0_1);
+    let b3_5_5 = (-l).mul_add(b3_0_5, b3_5_5);
+    let b3_r5 = (-l).mul_add(b3_r0, b3_r5);
+    let l = b3_2_1 / b3_1_1;
+    let b3_2_2 = (-l).mul_add(b3_1_2, b3_2_2);
+    let b3_2_5 = -(l * b3_1_5);
+    let b3_2_6 = -(l * b3_1_6);
+    let b3_r2 = (-l).mul_add(b3_r1, b3_r2);
+    let l = b3_5_1 / b3_1_1;
+    let b3_5_2 = -(l * b3_1_2);
+    let b3_5_5 = (-l).mul_add(b3_1_5, b3_5_5);
+    let b3_5_6 = (-l).mul_add(b3_1_6, b3_5_6);
+    let b3_r5 = (-l).mul_add(b3_r1, b3_r5);
+    let l = b3_6_1 / b3_1_1;
+    let b3_6_2 = -(l * b3_1_2);
+    let b3_6_5 = (-l).mul_add(b3_1_5, b3_6_5);
+    let b3_6_6 = (-l).mul_add(b3_1_6, b3_6_6);
+    let b3_r6 = (-l).mul_add(b3_r1, b3_r6);
+    let l = b3_3_2 / b3_2_2;
+    let b3_3_3 = (-l).mul_add(b3_2_3, b3_3_3);
+    let b3_3_5 = -(l * b3_2_5);
+    let b3_3_6 = -(l * b3_2_6);
+    let b3_3_7 = -(l * b3_2_7);
+    let b3_r3 = (-l).mul_add(b3_r2, b3_r3);
+    let l = b3_5_2 / b3_2_2;
+    let b3_5_3 = -(l * b3_2_3);
+    let b3_5_5 = (-l).mul_add(b3_2_5, b3_5_5);
+    let b3_5_6 = (-l).mul_add(b3_2_6, b3_5_6);
+    let b3_5_7 = -(l * b3_2_7);
+    let b3_r5 = (-l).mul_add(b3_r2, b3_r5);
+    let l = b3_6_2 / b3_2_2;
+    let b3_6_3 = -(l * b3_2_3);
+    let b3_6_5 = (-l).mul_add(b3_2_5, b3_6_5);
+    let b3_6_6 = (-l).mul_add(b3_2_6, b3_6_6);
+    let b3_6_7 = (-l).mul_add(b3_2_7, b3_6_7);
+    let b3_r6 = (-l).mul_add(b3_r2, b3_r6);
+    let l = b3_7_2 / b3_2_2;
+    let b3_7_3 = -(l * b3_2_3);
+    let b3_7_5 = -(l * b3_2_5);
+    let b3_7_6 = (-l).mul_add(b3_2_6, b3_7_6);
+    let b3_7_7 = (-l).mul_add(b3_2_7, b3_7_7);
+    let b3_r7 = (-l).mul_add(b3_r2, b3_r7);
+    let l = b3_4_3 / b3_3_3;
+    let b3_4_4 = (-l).mul_add(b3_3_4, b3_4_4);
+    let b3_4_5 = -(l * b3_3_5);
+    let b3_4_6 = -(l * b3_3_6);
+    let b3_4_7 = -(l * b3_3_7);
+    let b3_4_8 = -(l * b3_3_8);
+    let b3_r4 = (-l).mul_add(b3_r3, b3_r4);
+    let l = b3_5_3 / b3_3_3;
+    let b3_5_4 = -(l * b3_3_4);
+    let b3_5_5 = (-l).mul_add(b3_3_5, b3_5_5);
+    let b3_5_6 = (-l).mul_add(b3_3_6, b3_5_6);
+    let b3_5_7 = (-l).mul_add(b3_3_7, b3_5_7);
+    let b3_5_8 = -(l * b3_3_8);
+    let b3_r5 = (-l).mul_add(b3_r3, b3_r5);
+    let l = b3_6_3 / b3_3_3;
+    let b3_6_4 = -(l * b3_3_4);
+    let b3_6_5 = (-l).mul_add(b3_3_5, b3_6_5);
+    let b3_6_6 = (-l).mul_add(b3_3_6, b3_6_6);
+    let b3_6_7 = (-l).mul_add(b3_3_7, b3_6_7);
+    let b3_6_8 = -(l * b3_3_8);
+    let b3_r6 = (-l).mul_add(b3_r3, b3_r6);
+    let l = b3_7_3 / b3_3_3;
+    let b3_7_4 = -(l * b3_3_4);
+    let b3_7_5 = (-l).mul_add(b3_3_5, b3_7_5);
+    let b3_7_6 = (-l).mul_add(b3_3_6, b3_7_6);
+    let b3_7_7 = (-l).mul_add(b3_3_7, b3_7_7);
+    let b3_7_8 = (-l).mul_add(b3_3_8, b3_7_8);
+    let b3_r7 = (-l).mul_add(b3_r3, b3_r7);
+    let l = b3_8_3 / b3_3_3;
+    let b3_8_4 = -(l * b3_3_4);
+    let b3_8_5 = -(l * b3_3_5);
+    let b3_8_6 = -(l * b3_3_6);
+    let b3_8_7 = (-l).mul_add(b3_3_7, b3_8_7);
+    let b3_8_8 = (-l).mul_add(b3_3_8, b3_8_8);
+    let b3_r8 = (-l).mul_add(b3_r3, b3_r8);
+    let l = b3_5_4 / b3_4_4;
+    let b3_5_5 = (-l).mul_add(b3_4_5, b3_5_5);
+    let b3_5_6 = (-l).mul_add(b3_4_6, b3_5_6);
+    let b3_5_7 = (-l).mul_add(b3_4_7, b3_5_7);
+    let b3_5_8 = (-l).mul_add(b3_4_8, b3_5_8);
+    let b3_5_9 = -(l * b3_4_9);
+    let b3_r5 = (-l).mul_add(b3_r4, b3_r5);
+    let l = b3_6_4 / b3_4_4;
+    let b3_6_5 = (-l).mul_add(b3_4_5, b3_6_5);
+    let b3_6_6 = (-l).mul_add(b3_4_6, b3_6_6);
+    let b3_6_7 = (-l).mul_add(b3_4_7, b3_6_7);
+    let b3_6_8 = (-l).mul_add(b3_4_8, b3_6_8);
+    let b3_6_9 = -(l * b3_4_9);
+    let b3_r6 = (-l).mul_add(b3_r4, b3_r6);
+    let l = b3_7_4 / b3_4_4;
+    let b3_7_5 = (-l).mul_add(b3_4_5, b3_7_5);
+    let b3_7_6 = (-l).mul_add(b3_4_6, b3_7_6);
+    let b3_7_7 = (-l).mul_add(b3_4_7, b3_7_7);
+    let b3_7_8 = (-l).mul_add(b3_4_8, b3_7_8);
+    let b3_7_9 = -(l * b3_4_9);
+    let b3_r7 = (-l).mul_add(b3_r4, b3_r7);
+    let l = b3_8_4 / b3_4_4;
+    let b3_8_5 = (-l).mul_add(b3_4_5, b3_8_5);
+    let b3_8_6 = (-l).mul_add(b3_4_6, b3_8_6);
+    let b3_8_7 = (-l).mul_add(b3_4_7, b3_8_7);
+    let b3_8_8 = (-l).mul_add(b3_4_8, b3_8_8);
+    let b3_8_9 = (-l).mul_add(b3_4_9, b3_8_9);
+    let b3_r8 = (-l).mul_add(b3_r4, b3_r8);
+    let l = b3_9_4 / b3_4_4;
+    let b3_9_5 = -(l * b3_4_5);
+    let b3_9_6 = -(l * b3_4_6);
+    let b3_9_7 = -(l * b3_4_7);
+    let b3_9_8 = (-l).mul_add(b3_4_8, b3_9_8);
+    let b3_9_9 = (-l).mul_add(b3_4_9, b3_9_9);
+    let b3_r9 = (-l).mul_add(b3_r4, b3_r9);
+    let l = b3_6_5 / b3_5_5;
+    let b3_6_6 = (-l).mul_add(b3_5_6, b3_6_6);
+    let b3_6_7 = (-l).mul_add(b3_5_7, b3_6_7);
+    let b3_6_8 = (-l).mul_add(b3_5_8, b3_6_8);
+    let b3_6_9 = (-l).mul_add(b3_5_9, b3_6_9);
+    let b3_r6 = (-l).mul_add(b3_r5, b3_r6);
+    let l = b3_7_5 / b3_5_5;
+    let b3_7_6 = (-l).mul_add(b3_5_6, b3_7_6);
+    let b3_7_7 = (-l).mul_add(b3_5_7, b3_7_7);
+    let b3_7_8 = (-l).mul_add(b3_5_8, b3_7_8);
+    let b3_7_9 = (-l).mul_add(b3_5_9, b3_7_9);
+    let b3_r7 = (-l).mul_add(b3_r5, b3_r7);
+    let l = b3_8_5 / b3_5_5;
+    let b3_8_6 = (-l).mul_add(b3_5_6, b3_8_6);
+    let b3_8_7 = (-l).mul_add(b3_5_7, b3_8_7);
+    let b3_8_8 = (-l).mul_add(b3_5_8, b3_8_8);
+    let b3_8_9 = (-l).mul_add(b3_5_9, b3_8_9);
+    let b3_r8 = (-l).mul_add(b3_r5, b3_r8);
+    let l = b3_9_5 / b3_5_5;
+    let b3_9_6 = (-l).mul_add(b3_5_6, b3_9_6);
+    let b3_9_7 = (-l).mul_add(b3_5_7, b3_9_7);
+    let b3_9_8 = (-l).mul_add(b3_5_8, b3_9_8);
+    let b3_9_9 = (-l).mul_add(b3_5_9, b3_9_9);
+    let b3_r9 = (-l).mul_add(b3_r5, b3_r9);
+    let l = b3_7_6 / b3_6_6;
+    let b3_7_7 = (-l).mul_add(b3_6_7, b3_7_7);
+    let b3_7_8 = (-l).mul_add(b3_6_8, b3_7_8);
+    let b3_7_9 = (-l).mul_add(b3_6_9, b3_7_9);
+    let b3_r7 = (-l).mul_add(b3_r6, b3_r7);
+    let l = b3_8_6 / b3_6_6;
+    let b3_8_7 = (-l).mul_add(b3_6_7, b3_8_7);
+    let b3_8_8 = (-l).mul_add(b3_6_8, b3_8_8);
+    let b3_8_9 = (-l).mul_add(b3_6_9, b3_8_9);
+    let b3_r8 = (-l).mul_add(b3_r6, b3_r8);
+    let l = b3_9_6 / b3_6_6;
+    let b3_9_7 = (-l).mul_add(b3_6_7, b3_9_7);
+    let b3_9_8 = (-l).mul_add(b3_6_8, b3_9_8);
+    let b3_9_9 = (-l).mul_add(b3_6_9, b3_9_9);
+    let b3_r9 = (-l).mul_add(b3_r6, b3_r9);
+    let l = b3_8_7 / b3_7_7;
+    let b3_8_8 = (-l).mul_add(b3_7_8, b3_8_8);
+    let b3_8_9 = (-l).mul_add(b3_7_9, b3_8_9);
+    let b3_r8 = (-l).mul_add(b3_r7, b3_r8);
+    let l = b3_9_7 / b3_7_7;
+    let b3_9_8 = (-l).mul_add(b3_7_8, b3_9_8);
+    let b3_9_9 = (-l).mul_add(b3_7_9, b3_9_9);
+    let b3_r9 = (-l).mul_add(b3_r7, b3_r9);
+    let l = b3_9_8 / b3_8_8;
+    let b3_9_9 = (-l).mul_add(b3_8_9, b3_9_9);
+    let b3_r9 = (-l).mul_add(b3_r8, b3_r9);
+    let b3_x9 = b3_r9 / b3_9_9;
+    let b3_x8 = (-b3_8_9).mul_add(b3_x9, b3_r8) / b3_8_8;
+    let b3_x7 = (-b3_7_9).mul_add(b3_x9, (-b3_7_8).mul_add(b3_x8, b3_r7)) / b3_7_7;
+    let b3_x6 = (-b3_6_9).mul_add(b3_x9, (-b3_6_8).mul_add(b3_x8, (-b3_6_7).mul_add(b3_x7, b3_r6))) / b3_6_6;
+    let b3_x5 = (-b3_5_9)
+        .mul_add(b3_x9, (-b3_5_8).mul_add(b3_x8, (-b3_5_7).mul_add(b3_x7, (-b3_5_6).mul_add(b3_x6, b3_r5))))
+        / b3_5_5;
+    let b3_x4 = (-b3_4_9).mul_add(
+        b3_x9,
+        (-b3_4_8).mul_add(
+            b3_x8,
+            (-b3_4_7).mul_add(b3_x7, (-b3_4_6).mul_add(b3_x6, (-b3_4_5).mul_add(b3_x5, b3_r4))),
+        ),
+    ) / b3_4_4;
+    let b3_x3 = (-b3_3_8).mul_add(
+        b3_x8,
+        (-b3_3_7).mul_add(
+            b3_x7,
+            (-b3_3_6).mul_add(b3_x6, (-b3_3_5).mul_add(b3_x5, (-b3_3_4).mul_add(b3_x4, b3_r3))),
+        ),
+    ) / b3_3_3;
+    let b3_x2 = (-b3_2_7)
+        .mul_add(b3_x7, (-b3_2_6).mul_add(b3_x6, (-b3_2_5).mul_add(b3_x5, (-b3_2_3).mul_add(b3_x3, b3_r2))))
+        / b3_2_2;
+    let b3_x1 = (-b3_1_6).mul_add(b3_x6, (-b3_1_5).mul_add(b3_x5, (-b3_1_2).mul_add(b3_x2, b3_r1))) / b3_1_1;
+    let b3_x0 = (-b3_0_5).mul_add(b3_x5, (-b3_0_1).mul_add(b3_x1, b3_r0)) / b3_0_0;
+    // Markov block 4: backward Euler, (I - dt A) delta = dt f.
+    let b4_0_0 = (-dt).mul_add(s__108, n(1.0));
+    let b4_0_1 = -(dt * k21);
+    let b4_0_7 = -(dt * c.k81);
+    let b4_r0 = dt * na1__dt;
+    let b4_1_0 = -(dt * k12);
+    let b4_1_1 = (-dt).mul_add((-s__109), n(1.0));
+    let b4_1_2 = -(dt * k32);
+    let b4_1_8 = -(dt * c.k92);
+    let b4_r1 = dt * na2__dt;
+    let b4_2_1 = -(dt * k23);
+    let b4_2_2 = (-dt).mul_add((-s__110), n(1.0));
+    let b4_2_3 = -(dt * k43);
+    let b4_2_9 = -(dt * c.k103);
+    let b4_r2 = dt * na3__dt;
+    let b4_3_2 = -(dt * k34);
+    let b4_3_3 = (-dt).mul_add((-s__111), n(1.0));
+    let b4_3_4 = -(dt * k54);
+    let b4_3_10 = -(dt * c.k114);
+    let b4_r3 = dt * na4__dt;
+    let b4_4_3 = -(dt * k45);
+    let b4_4_4 = (-dt).mul_add((-s__112), n(1.0));
+    let b4_4_5 = -(dt * k65);
+    let b4_4_6 = -(dt * k75);
+    let b4_4_11 = -(dt * c.k125);
+    let b4_r4 = dt * na5__dt;
+    let b4_5_4 = -(dt * k56);
+    let b4_5_5 = (-dt).mul_add((-s__113), n(1.0));
+    let b4_5_6 = -(dt * c.k76);
+    let b4_5_12 = -(dt * k136);
+    let b4_r5 = dt * na6__dt;
+    let b4_6_4 = -(dt * k57);
+    let b4_6_5 = -(dt * c.k67);
+    let b4_6_6 = (-dt).mul_add((-s__114), n(1.0));
+    let b4_r6 = dt * na7__dt;
+    let b4_7_0 = -(dt * c.k18);
+    let b4_7_7 = (-dt).mul_add((-s__115), n(1.0));
+    let b4_7_8 = -(dt * k98);
+    let b4_r7 = dt * na8__dt;
+    let b4_8_1 = -(dt * c.k29);
+    let b4_8_7 = -(dt * k89);
+    let b4_8_8 = (-dt).mul_add((-s__116), n(1.0));
+    let b4_8_9 = -(dt * k109);
+    let b4_r8 = dt * na9__dt;
+    let b4_9_2 = -(dt * c.k310);
+    let b4_9_8 = -(dt * k910);
+    let b4_9_9 = (-dt).mul_add((-s__117), n(1.0));
+    let b4_9_10 = -(dt * k1110);
+    let b4_r9 = dt * na10__dt;
+    let b4_10_3 = -(dt * c.k411);
+    let b4_10_9 = -(dt * k1011);
+    let b4_10_10 = (-dt).mul_add((-s__118), n(1.0));
+    let b4_10_11 = -(dt * k1211);
+    let b4_r10 = dt * na11__dt;
+    let b4_11_4 = -(dt * c.k512);
+    let b4_11_10 = -(dt * k1112);
+    let b4_11_11 = (-dt).mul_add((-s__119), n(1.0));
+    let b4_11_12 = -(dt * k1312);
+    let b4_r11 = dt * na12__dt;
+    let b4_12_5 = -(dt * k613);
+    let b4_12_11 = -(dt * k1213);
+    let b4_12_12 = (-dt).mul_add((-s__120), n(1.0));
+    let b4_r12 = dt * na13__dt;
+    let l = b4_1_0 / b4_0_0;
+    let b4_1_1 = (-l).mul_add(b4_0_1, b4_1_1);
+    let b4_1_7 = -(l * b4_0_7);
+    let b4_r1 = (-l).mul_add(b4_r0, b4_r1);
+    let l = b4_7_0 / b4_0_0;
+    let b4_7_1 = -(l * b4_0_1);
+    let b4_7_7 = (-l).mul_add(b4_0_7, b4_7_7);
+    let b4_r7 = (-l).mul_add(b4_r0, b4_r7);
+    let l = b4_2_1 / b4_1_1;
+    let b4_2_2 = (-l).mul_add(b4_1_2, b4_2_2);
+    let b4_2_7 = -(l * b4_1_7);
+    let b4_2_8 = -(l * b4_1_8);
+    let b4_r2 = (-l).mul_add(b4_r1, b4_r2);
+    let l = b4_7_1 / b4_1_1;
+    let b4_7_2 = -(l * b4_1_2);
+    let b4_7_7 = (-l).mul_add(b4_1_7, b4_7_7);
+    let b4_7_8 = (-l).mul_add(b4_1_8, b4_7_8);
+    let b4_r7 = (-l).mul_add(b4_r1, b4_r7);
+    let l = b4_8_1 / b4_1_1;
+    let b4_8_2 = -(l * b4_1_2);
+    let b4_8_7 = (-l).mul_add(b4_1_7, b4_8_7);
+    let b4_8_8 = (-l).mul_add(b4_1_8, b4_8_8);
+    let b4_r8 = (-l).mul_add(b4_r1, b4_r8);
+    let l = b4_3_2 / b4_2_2;
+    let b4_3_3 = (-l).mul_add(b4_2_3, b4_3_3);
+    let b4_3_7 = -(l * b4_2_7);
+    let b4_3_8 = -(l * b4_2_8);
+    let b4_3_9 = -(l * b4_2_9);
+    let b4_r3 = (-l).mul_add(b4_r2, b4_r3);
+    let l = b4_7_2 / b4_2_2;
+    let b4_7_3 = -(l * b4_2_3);
+    let b4_7_7 = (-l).mul_add(b4_2_7, b4_7_7);
+    let b4_7_8 = (-l).mul_add(b4_2_8, b4_7_8);
+    let b4_7_9 = -(l * b4_2_9);
+    let b4_r7 = (-l).mul_add(b4_r2, b4_r7);
+    let l = b4_8_2 / b4_2_2;
+    let b4_8_3 = -(l * b4_2_3);
+    let b4_8_7 = (-l).mul_add(b4_2_7, b4_8_7);
+    let b4_8_8 = (-l).mul_add(b4_2_8, b4_8_8);
+    let b4_8_9 = (-l).mul_add(b4_2_9, b4_8_9);
+    let b4_r8 = (-l).mul_add(b4_r2, b4_r8);
+    let l = b4_9_2 / b4_2_2;
+    let b4_9_3 = -(l * b4_2_3);
+    let b4_9_7 = -(l * b4_2_7);
+    let b4_9_8 = (-l).mul_add(b4_2_8, b4_9_8);
+    let b4_9_9 = (-l).mul_add(b4_2_9, b4_9_9);
+    let b4_r9 = (-l).mul_add(b4_r2, b4_r9);
+    let l = b4_4_3 / b4_3_3;
+    let b4_4_4 = (-l).mul_add(b4_3_4, b4_4_4);
+    let b4_4_7 = -(l * b4_3_7);
+    let b4_4_8 = -(l * b4_3_8);
+    let b4_4_9 = -(l * b4_3_9);
+    let b4_4_10 = -(l * b4_3_10);
+    let b4_r4 = (-l).mul_add(b4_r3, b4_r4);
+    let l = b4_7_3 / b4_3_3;
+    let b4_7_4 = -(l * b4_3_4);
+    let b4_7_7 = (-l).mul_add(b4_3_7, b4_7_7);
+    let b4_7_8 = (-l).mul_add(b4_3_8, b4_7_8);
+    let b4_7_9 = (-l).mul_add(b4_3_9, b4_7_9);
+    let b4_7_10 = -(l * b4_3_10);
+    let b4_r7 = (-l).mul_add(b4_r3, b4_r7);
+    let l = b4_8_3 / b4_3_3;
+    let b4_8_4 = -(l * b4_3_4);
+    let b4_8_7 = (-l).mul_add(b4_3_7, b4_8_7);
+    let b4_8_8 = (-l).mul_add(b4_3_8, b4_8_8);
+    let b4_8_9 = (-l).mul_add(b4_3_9, b4_8_9);
+    let b4_8_10 = -(l * b4_3_10);
+    let b4_r8 = (-l).mul_add(b4_r3, b4_r8);
+    let l = b4_9_3 / b4_3_3;
+    let b4_9_4 = -(l * b4_3_4);
+    let b4_9_7 = (-l).mul_add(b4_3_7, b4_9_7);
+    let b4_9_8 = (-l).mul_add(b4_3_8, b4_9_8);
+    let b4_9_9 = (-l).mul_add(b4_3_9, b4_9_9);
+    let b4_9_10 = (-l).mul_add(b4_3_10, b4_9_10);
+    let b4_r9 = (-l).mul_add(b4_r3, b4_r9);
+    let l = b4_10_3 / b4_3_3;
+    let b4_10_4 = -(l * b4_3_4);
+    let b4_10_7 = -(l * b4_3_7);
+    let b4_10_8 = -(l * b4_3_8);
+    let b4_10_9 = (-l).mul_add(b4_3_9, b4_10_9);
+    let b4_10_10 = (-l).mul_add(b4_3_10, b4_10_10);
+    let b4_r10 = (-l).mul_add(b4_r3, b4_r10);
+    let l = b4_5_4 / b4_4_4;
+    let b4_5_5 = (-l).mul_add(b4_4_5, b4_5_5);
+    let b4_5_6 = (-l).mul_add(b4_4_6, b4_5_6);
+    let b4_5_7 = -(l * b4_4_7);
+    let b4_5_8 = -(l * b4_4_8);
+    let b4_5_9 = -(l * b4_4_9);
+    let b4_5_10 = -(l * b4_4_10);
+    let b4_5_11 = -(l * b4_4_11);
+    let b4_r5 = (-l).mul_add(b4_r4, b4_r5);
+    let l = b4_6_4 / b4_4_4;
+    let b4_6_5 = (-l).mul_add(b4_4_5, b4_6_5);
+    let b4_6_6 = (-l).mul_add(b4_4_6, b4_6_6);
+    let b4_6_7 = -(l * b4_4_7);
+    let b4_6_8 = -(l * b4_4_8);
+    let b4_6_9 = -(l * b4_4_9);
+    let b4_6_10 = -(l * b4_4_10);
+    let b4_6_11 = -(l * b4_4_11);
+    let b4_r6 = (-l).mul_add(b4_r4, b4_r6);
+    let l = b4_7_4 / b4_4_4;
+    let b4_7_5 = -(l * b4_4_5);
+    let b4_7_6 = -(l * b4_4_6);
+    let b4_7_7 = (-l).mul_add(b4_4_7, b4_7_7);
+    let b4_7_8 = (-l).mul_add(b4_4_8, b4_7_8);
+    let b4_7_9 = (-l).mul_add(b4_4_9, b4_7_9);
+    let b4_7_10 = (-l).mul_add(b4_4_10, b4_7_10);
+    let b4_7_11 = -(l * b4_4_11);
+    let b4_r7 = (-l).mul_add(b4_r4, b4_r7);
+    let l = b4_8_4 / b4_4_4;
+    let b4_8_5 = -(l * b4_4_5);
+    let b4_8_6 = -(l * b4_4_6);
+    let b4_8_7 = (-l).mul_add(b4_4_7, b4_8_7);
+    let b4_8_8 = (-l).mul_add(b4_4_8, b4_8_8);
+    let b4_8_9 = (-l).mul_add(b4_4_9, b4_8_9);
+    let b4_8_10 = (-l).mul_add(b4_4_10, b4_8_10);
+    let b4_8_11 = -(l * b4_4_11);
+    let b4_r8 = (-l).mul_add(b4_r4, b4_r8);
+    let l = b4_9_4 / b4_4_4;
+    let b4_9_5 = -(l * b4_4_5);
+    let b4_9_6 = -(l * b4_4_6);
+    let b4_9_7 = (-l).mul_add(b4_4_7, b4_9_7);
+    let b4_9_8 = (-l).mul_add(b4_4_8, b4_9_8);
+    let b4_9_9 = (-l).mul_add(b4_4_9, b4_9_9);
+    let b4_9_10 = (-l).mul_add(b4_4_10, b4_9_10);
+    let b4_9_11 = -(l * b4_4_11);
+    let b4_r9 = (-l).mul_add(b4_r4, b4_r9);
+    let l = b4_10_4 / b4_4_4;
+    let b4_10_5 = -(l * b4_4_5);
+    let b4_10_6 = -(l * b4_4_6);
+    let b4_10_7 = (-l).mul_add(b4_4_7, b4_10_7);
+    let b4_10_8 = (-l).mul_add(b4_4_8, b4_10_8);
+    let b4_10_9 = (-l).mul_add(b4_4_9, b4_10_9);
+    let b4_10_10 = (-l).mul_add(b4_4_10, b4_10_10);
+    let b4_10_11 = (-l).mul_add(b4_4_11, b4_10_11);
+    let b4_r10 = (-l).mul_add(b4_r4, b4_r10);
+    let l = b4_11_4 / b4_4_4;
+    let b4_11_5 = -(l * b4_4_5);
+    let b4_11_6 = -(l * b4_4_6);
+    let b4_11_7 = -(l * b4_4_7);
+    let b4_11_8 = -(l * b4_4_8);
+    let b4_11_9 = -(l * b4_4_9);
+    let b4_11_10 = (-l).mul_add(b4_4_10, b4_11_10);
+    let b4_11_11 = (-l).mul_add(b4_4_11, b4_11_11);
+    let b4_r11 = (-l).mul_add(b4_r4, b4_r11);
+    let l = b4_6_5 / b4_5_5;
+    let b4_6_6 = (-l).mul_add(b4_5_6, b4_6_6);
+    let b4_6_7 = (-l).mul_add(b4_5_7, b4_6_7);
+    let b4_6_8 = (-l).mul_add(b4_5_8, b4_6_8);
+    let b4_6_9 = (-l).mul_add(b4_5_9, b4_6_9);
+    let b4_6_10 = (-l).mul_add(b4_5_10, b4_6_10);
+    let b4_6_11 = (-l).mul_add(b4_5_11, b4_6_11);
+    let b4_6_12 = -(l * b4_5_12);
+    let b4_r6 = (-l).mul_add(b4_r5, b4_r6);
+    let l = b4_7_5 / b4_5_5;
+    let b4_7_6 = (-l).mul_add(b4_5_6, b4_7_6);
+    let b4_7_7 = (-l).mul_add(b4_5_7, b4_7_7);
+    let b4_7_8 = (-l).mul_add(b4_5_8, b4_7_8);
+    let b4_7_9 = (-l).mul_add(b4_5_9, b4_7_9);
+    let b4_7_10 = (-l).mul_add(b4_5_10, b4_7_10);
+    let b4_7_11 = (-l).mul_add(b4_5_11, b4_7_11);
+    let b4_7_12 = -(l * b4_5_12);
+    let b4_r7 = (-l).mul_add(b4_r5, b4_r7);
+    let l = b4_8_5 / b4_5_5;
+    let b4_8_6 = (-l).mul_add(b4_5_6, b4_8_6);
+    let b4_8_7 = (-l).mul_add(b4_5_7, b4_8_7);
+    let b4_8_8 = (-l).mul_add(b4_5_8, b4_8_8);
+    let b4_8_9 = (-l).mul_add(b4_5_9, b4_8_9);
+    let b4_8_10 = (-l).mul_add(b4_5_10, b4_8_10);
+    let b4_8_11 = (-l).mul_add(b4_5_11, b4_8_11);
+    let b4_8_12 = -(l * b4_5_12);
+    let b4_r8 = (-l).mul_add(b4_r5, b4_r8);
+    let l = b4_9_5 / b4_5_5;
+    let b4_9_6 = (-l).mul_add(b4_5_6, b4_9_6);
+    let b4_9_7 = (-l).mul_add(b4_5_7, b4_9_7);
+    let b4_9_8 = (-l).mul_add(b4_5_8, b4_9_8);
+    let b4_9_9 = (-l).mul_add(b4_5_9, b4_9_9);
+    let b4_9_10 = (-l).mul_add(b4_5_10, b4_9_10);
+    let b4_9_11 = (-l).mul_add(b4_5_11, b4_9_11);
+    let b4_9_12 = -(l * b4_5_12);
+    let b4_r9 = (-l).mul_add(b4_r5, b4_r9);
+    let l = b4_10_5 / b4_5_5;
+    let b4_10_6 = (-l).mul_add(b4_5_6, b4_10_6);
+    let b4_10_7 = (-l).mul_add(b4_5_7, b4_10_7);
+    let b4_10_8 = (-l).mul_add(b4_5_8, b4_10_8);
+    let b4_10_9 = (-l).mul_add(b4_5_9, b4_10_9);
+    let b4_10_10 = (-l).mul_add(b4_5_10, b4_10_10);
+    let b4_10_11 = (-l).mul_add(b4_5_11, b4_10_11);
+    let b4_10_12 = -(l * b4_5_12);
+    let b4_r10 = (-l).mul_add(b4_r5, b4_r10);
+    let l = b4_11_5 / b4_5_5;
+    let b4_11_6 = (-l).mul_add(b4_5_6, b4_11_6);
+    let b4_11_7 = (-l).mul_add(b4_5_7, b4_11_7);
+    let b4_11_8 = (-l).mul_add(b4_5_8, b4_11_8);
+    let b4_11_9 = (-l).mul_add(b4_5_9, b4_11_9);
+    let b4_11_10 = (-l).mul_add(b4_5_10, b4_11_10);
+    let b4_11_11 = (-l).mul_add(b4_5_11, b4_11_11);
+    let b4_11_12 = (-l).mul_add(b4_5_12, b4_11_12);
+    let b4_r11 = (-l).mul_add(b4_r5, b4_r11);
+    let l = b4_12_5 / b4_5_5;
+    let b4_12_6 = -(l * b4_5_6);
+    let b4_12_7 = -(l * b4_5_7);
+    let b4_12_8 = -(l * b4_5_8);
+    let b4_12_9 = -(l * b4_5_9);
+    let b4_12_10 = -(l * b4_5_10);
+    let b4_12_11 = (-l).mul_add(b4_5_11, b4_12_11);
+    let b4_12_12 = (-l).mul_add(b4_5_12, b4_12_12);
+    let b4_r12 = (-l).mul_add(b4_r5, b4_r12);
+    let l = b4_7_6 / b4_6_6;
+    let b4_7_7 = (-l).mul_add(b4_6_7, b4_7_7);
+    let b4_7_8 = (-l).mul_add(b4_6_8, b4_7_8);
+    let b4_7_9 = (-l).mul_add(b4_6_9, b4_7_9);
+    let b4_7_10 = (-l).mul_add(b4_6_10, b4_7_10);
+    let b4_7_11 = (-l).mul_add(b4_6_11, b4_7_11);
+    let b4_7_12 = (-l).mul_add(b4_6_12, b4_7_12);
+    let b4_r7 = (-l).mul_add(b4_r6, b4_r7);
+    let l = b4_8_6 / b4_6_6;
+    let b4_8_7 = (-l).mul_add(b4_6_7, b4_8_7);
+    let b4_8_8 = (-l).mul_add(b4_6_8, b4_8_8);
+    let b4_8_9 = (-l).mul_add(b4_6_9, b4_8_9);
+    let b4_8_10 = (-l).mul_add(b4_6_10, b4_8_10);
+    let b4_8_11 = (-l).mul_add(b4_6_11, b4_8_11);
+    let b4_8_12 = (-l).mul_add(b4_6_12, b4_8_12);
+    let b4_r8 = (-l).mul_add(b4_r6, b4_r8);
+    let l = b4_9_6 / b4_6_6;
+    let b4_9_7 = (-l).mul_add(b4_6_7, b4_9_7);
+    let b4_9_8 = (-l).mul_add(b4_6_8, b4_9_8);
+    let b4_9_9 = (-l).mul_add(b4_6_9, b4_9_9);
+    let b4_9_10 = (-l).mul_add(b4_6_10, b4_9_10);
+    let b4_9_11 = (-l).mul_add(b4_6_11, b4_9_11);
+    let b4_9_12 = (-l).mul_add(b4_6_12, b4_9_12);
+    let b4_r9 = (-l).mul_add(b4_r6, b4_r9);
+    let l = b4_10_6 / b4_6_6;
+    let b4_10_7 = (-l).mul_add(b4_6_7, b4_10_7);
+    let b4_10_8 = (-l).mul_add(b4_6_8, b4_10_8);
+    let b4_10_9 = (-l).mul_add(b4_6_9, b4_10_9);
+    let b4_10_10 = (-l).mul_add(b4_6_10, b4_10_10);
+    let b4_10_11 = (-l).mul_add(b4_6_11, b4_10_11);
+    let b4_10_12 = (-l).mul_add(b4_6_12, b4_10_12);
+    let b4_r10 = (-l).mul_add(b4_r6, b4_r10);
+    let l = b4_11_6 / b4_6_6;
+    let b4_11_7 = (-l).mul_add(b4_6_7, b4_11_7);
+    let b4_11_8 = (-l).mul_add(b4_6_8, b4_11_8);
+    let b4_11_9 = (-l).mul_add(b4_6_9, b4_11_9);
+    let b4_11_10 = (-l).mul_add(b4_6_10, b4_11_10);
+    let b4_11_11 = (-l).mul_add(b4_6_11, b4_11_11);
+    let b4_11_12 = (-l).mul_add(b4_6_12, b4_11_12);
+    let b4_r11 = (-l).mul_add(b4_r6, b4_r11);
+    let l = b4_12_6 / b4_6_6;
+    let b4_12_7 = (-l).mul_add(b4_6_7, b4_12_7);
+    let b4_12_8 = (-l).mul_add(b4_6_8, b4_12_8);
+    let b4_12_9 = (-l).mul_add(b4_6_9, b4_12_9);
+    let b4_12_10 = (-l).mul_add(b4_6_10, b4_12_10);
+    let b4_12_11 = (-l).mul_add(b4_6_11, b4_12_11);
+    let b4_12_12 = (-l).mul_add(b4_6_12, b4_12_12);
+    let b4_r12 = (-l).mul_add(b4_r6, b4_r12);
+    let l = b4_8_7 / b4_7_7;
+    let b4_8_8 = (-l).mul_add(b4_7_8, b4_8_8);
+    let b4_8_9 = (-l).mul_add(b4_7_9, b4_8_9);
+    let b4_8_10 = (-l).mul_add(b4_7_10, b4_8_10);
+    let b4_8_11 = (-l).mul_add(b4_7_11, b4_8_11);
+    let b4_8_12 = (-l).mul_add(b4_7_12, b4_8_12);
+    let b4_r8 = (-l).mul_add(b4_r7, b4_r8);
+    let l = b4_9_7 / b4_7_7;
+    let b4_9_8 = (-l).mul_add(b4_7_8, b4_9_8);
+    let b4_9_9 = (-l).mul_add(b4_7_9, b4_9_9);
+    let b4_9_10 = (-l).mul_add(b4_7_10, b4_9_10);
+    let b4_9_11 = (-l).mul_add(b4_7_11, b4_9_11);
+    let b4_9_12 = (-l).mul_add(b4_7_12, b4_9_12);
+    let b4_r9 = (-l).mul_add(b4_r7, b4_r9);
+    let l = b4_10_7 / b4_7_7;
+    let b4_10_8 = (-l).mul_add(b4_7_8, b4_10_8);
+    let b4_10_9 = (-l).mul_add(b4_7_9, b4_10_9);
+    let b4_10_10 = (-l).mul_add(b4_7_10, b4_10_10);
+    let b4_10_11 = (-l).mul_add(b4_7_11, b4_10_11);
+    let b4_10_12 = (-l).mul_add(b4_7_12, b4_10_12);
+    let b4_r10 = (-l).mul_add(b4_r7, b4_r10);
+    let l = b4_11_7 / b4_7_7;
+    let b4_11_8 = (-l).mul_add(b4_7_8, b4_11_8);
+    let b4_11_9 = (-l).mul_add(b4_7_9, b4_11_9);
+    let b4_11_10 = (-l).mul_add(b4_7_10, b4_11_10);
+    let b4_11_11 = (-l).mul_add(b4_7_11, b4_11_11);
+    let b4_11_12 = (-l).mul_add(b4_7_12, b4_11_12);
+    let b4_r11 = (-l).mul_add(b4_r7, b4_r11);
+    let l = b4_12_7 / b4_7_7;
+    let b4_12_8 = (-l).mul_add(b4_7_8, b4_12_8);
+    let b4_12_9 = (-l).mul_add(b4_7_9, b4_12_9);
+    let b4_12_10 = (-l).mul_add(b4_7_10, b4_12_10);
+    let b4_12_11 = (-l).mul_add(b4_7_11, b4_12_11);
+    let b4_12_12 = (-l).mul_add(b4_7_12, b4_12_12);
+    let b4_r12 = (-l).mul_add(b4_r7, b4_r12);
+    let l = b4_9_8 / b4_8_8;
+    let b4_9_9 = (-l).mul_add(b4_8_9, b4_9_9);
+    let b4_9_10 = (-l).mul_add(b4_8_10, b4_9_10);
+    let b4_9_11 = (-l).mul_add(b4_8_11, b4_9_11);
+    let b4_9_12 = (-l).mul_add(b4_8_12, b4_9_12);
+    let b4_r9 = (-l).mul_add(b4_r8, b4_r9);
+    let l = b4_10_8 / b4_8_8;
+    let b4_10_9 = (-l).mul_add(b4_8_9, b4_10_9);
+    let b4_10_10 = (-l).mul_add(b4_8_10, b4_10_10);
+    let b4_10_11 = (-l).mul_add(b4_8_11, b4_10_11);
+    let b4_10_12 = (-l).mul_add(b4_8_12, b4_10_12);
+    let b4_r10 = (-l).mul_add(b4_r8, b4_r10);
+    let l = b4_11_8 / b4_8_8;
+    let b4_11_9 = (-l).mul_add(b4_8_9, b4_11_9);
+    let b4_11_10 = (-l).mul_add(b4_8_10, b4_11_10);
+    let b4_11_11 = (-l).mul_add(b4_8_11, b4_11_11);
+    let b4_11_12 = (-l).mul_add(b4_8_12, b4_11_12);
+    let b4_r11 = (-l).mul_add(b4_r8, b4_r11);
+    let l = b4_12_8 / b4_8_8;
+    let b4_12_9 = (-l).mul_add(b4_8_9, b4_12_9);
+    let b4_12_10 = (-l).mul_add(b4_8_10, b4_12_10);
+    let b4_12_11 = (-l).mul_add(b4_8_11, b4_12_11);
+    let b4_12_12 = (-l).mul_add(b4_8_12, b4_12_12);
+    let b4_r12 = (-l).mul_add(b4_r8, b4_r12);
+    let l = b4_10_9 / b4_9_9;
+    let b4_10_10 = (-l).mul_add(b4_9_10, b4_10_10);
+    let b4_10_11 = (-l).mul_add(b4_9_11, b4_10_11);
+    let b4_10_12 = (-l).mul_add(b4_9_12, b4_10_12);
+    let b4_r10 = (-l).mul_add(b4_r9, b4_r10);
+    let l = b4_11_9 / b4_9_9;
+    let b4_11_10 = (-l).mul_add(b4_9_10, b4_11_10);
+    let b4_11_11 = (-l).mul_add(b4_9_11, b4_11_11);
+    let b4_11_12 = (-l).mul_add(b4_9_12, b4_11_12);
+    let b4_r11 = (-l).mul_add(b4_r9, b4_r11);
+    let l = b4_12_9 / b4_9_9;
+    let b4_12_10 = (-l).mul_add(b4_9_10, b4_12_10);
+    let b4_12_11 = (-l).mul_add(b4_9_11, b4_12_11);
+    let b4_12_12 = (-l).mul_add(b4_9_12, b4_12_12);
+    let b4_r12 = (-l).mul_add(b4_r9, b4_r12);
+    let l = b4_11_10 / b4_10_10;
+    let b4_11_11 = (-l).mul_add(b4_10_11, b4_11_11);
+    let b4_11_12 = (-l).mul_add(b4_10_12, b4_11_12);
+    let b4_r11 = (-l).mul_add(b4_r10, b4_r11);
+    let l = b4_12_10 / b4_10_10;
+    let b4_12_11 = (-l).mul_add(b4_10_11, b4_12_11);
+    let b4_12_12 = (-l).mul_add(b4_10_12, b4_12_12);
+    let b4_r12 = (-l).mul_add(b4_r10, b4_r12);
+    let l = b4_12_11 / b4_11_11;
+    let b4_12_12 = (-l).mul_add(b4_11_12, b4_12_12);
+    let b4_r12 = (-l).mul_add(b4_r11, b4_r12);
+    let b4_x12 = b4_r12 / b4_12_12;
+    let b4_x11 = (-b4_11_12).mul_add(b4_x12, b4_r11) / b4_11_11;
+    let b4_x10 = (-b4_10_12).mul_add(b4_x12, (-b4_10_11).mul_add(b4_x11, b4_r10)) / b4_10_10;
+    let b4_x9 =
+        (-b4_9_12).mul_add(b4_x12, (-b4_9_11).mul_add(b4_x11, (-b4_9_10).mul_add(b4_x10, b4_r9))) / b4_9_9;
+    let b4_x8 = (-b4_8_12).mul_add(
+        b4_x12,
+        (-b4_8_11).mul_add(b4_x11, (-b4_8_10).mul_add(b4_x10, (-b4_8_9).mul_add(b4_x9, b4_r8))),
+    ) / b4_8_8;
+    let b4_x7 = (-b4_7_12).mul_add(
+        b4_x12,
+        (-b4_7_11).mul_add(
+            b4_x11,
+            (-b4_7_10).mul_add(b4_x10, (-b4_7_9).mul_add(b4_x9, (-b4_7_8).mul_add(b4_x8, b4_r7))),
+        ),
+    ) / b4_7_7;
+    let b4_x6 = (-b4_6_12).mul_add(
+        b4_x12,
+        (-b4_6_11).mul_add(
+            b4_x11,
+            (-b4_6_10).mul_add(
+                b4_x10,
+                (-b4_6_9).mul_add(b4_x9, (-b4_6_8).mul_add(b4_x8, (-b4_6_7).mul_add(b4_x7, b4_r6))),
+            ),
+        ),
+    ) / b4_6_6;
+    let b4_x5 = (-b4_5_12).mul_add(
+        b4_x12,
+        (-b4_5_11).mul_add(
+            b4_x11,
+            (-b4_5_10).mul_add(
+                b4_x10,
+                (-b4_5_9).mul_add(
+                    b4_x9,
+                    (-b4_5_8).mul_add(b4_x8, (-b4_5_7).mul_add(b4_x7, (-b4_5_6).mul_add(b4_x6, b4_r5))),
+                ),
+            ),
+        ),
+    ) / b4_5_5;
+    let b4_x4 = (-b4_4_11).mul_add(
+        b4_x11,
+        (-b4_4_10).mul_add(
+            b4_x10,
+            (-b4_4_9).mul_add(
+                b4_x9,
+                (-b4_4_8).mul_add(
+                    b4_x8,
+                    (-b4_4_7).mul_add(b4_x7, (-b4_4_6).mul_add(b4_x6, (-b4_4_5).mul_add(b4_x5, b4_r4))),
+                ),
+            ),
+        ),
+    ) / b4_4_4;
+    let b4_x3 = (-b4_3_10).mul_add(
+        b4_x10,
+        (-b4_3_9).mul_add(
+            b4_x9,
+            (-b4_3_8).mul_add(b4_x8, (-b4_3_7).mul_add(b4_x7, (-b4_3_4).mul_add(b4_x4, b4_r3))),
+        ),
+    ) / b4_3_3;
+    let b4_x2 = (-b4_2_9)
+        .mul_add(b4_x9, (-b4_2_8).mul_add(b4_x8, (-b4_2_7).mul_add(b4_x7, (-b4_2_3).mul_add(b4_x3, b4_r2))))
+        / b4_2_2;
+    let b4_x1 = (-b4_1_8).mul_add(b4_x8, (-b4_1_7).mul_add(b4_x7, (-b4_1_2).mul_add(b4_x2, b4_r1))) / b4_1_1;
+    let b4_x0 = (-b4_0_7).mul_add(b4_x7, (-b4_0_1).mul_add(b4_x1, b4_r0)) / b4_0_0;
+    // Markov block 5: backward Euler, (I - dt A) delta = dt f.
+    let b5_0_0 = (-dt).mul_add((-C1H_to_C2H), n(1.0));
+    let b5_0_1 = -(dt * C2H_to_C1H);
+    let b5_r0 = dt * C1Herg__dt;
+    let b5_1_0 = -(dt * C1H_to_C2H);
+    let b5_1_1 = (-dt).mul_add((-s__88), n(1.0));
+    let b5_1_2 = -(dt * c.C3H_to_C2H);
+    let b5_r1 = dt * C2Herg__dt;
+    let b5_2_1 = -(dt * c.C2H_to_C3H);
+    let b5_2_2 = (-dt).mul_add((-s__89), n(1.0));
+    let b5_2_3 = -(dt * OH_to_C3H);
+    let b5_2_4 = -(dt * IH_to_C3H);
+    let b5_r2 = dt * C3Herg__dt;
+    let b5_3_2 = -(dt * C3H_to_OH);
+    let b5_3_3 = (-dt).mul_add((-s__90), n(1.0));
+    let b5_3_4 = -(dt * IH_to_OH);
+    let b5_r3 = dt * OHerg__dt;
+    let b5_4_2 = -(dt * C3H_to_IH);
+    let b5_4_3 = -(dt * OH_to_IH);
+    let b5_4_4 = (-dt).mul_add((-s__91), n(1.0));
+    let b5_r4 = dt * IHerg__dt;
+    let l = b5_1_0 / b5_0_0;
+    let b5_1_1 = (-l).mul_add(b5_0_1, b5_1_1);
+    let b5_r1 = (-l).mul_add(b5_r0, b5_r1);
+    let l = b5_2_1 / b5_1_1;
+    let b5_2_2 = (-l).mul_add(b5_1_2, b5_2_2);
+    let b5_r2 = (-l).mul_add(b5_r1, b5_r2);
+    let l = b5_3_2 / b5_2_2;
+    let b5_3_3 = (-l).mul_add(b5_2_3, b5_3_3);
+    let b5_3_4 = (-l).mul_add(b5_2_4, b5_3_4);
+    let b5_r3 = (-l).mul_add(b5_r2, b5_r3);
+    let l = b5_4_2 / b5_2_2;
+    let b5_4_3 = (-l).mul_add(b5_2_3, b5_4_3);
+    let b5_4_4 = (-l).mul_add(b5_2_4, b5_4_4);
+    let b5_r4 = (-l).mul_add(b5_r2, b5_r4);
+    let l = b5_4_3 / b5_3_3;
+    let b5_4_4 = (-l).mul_add(b5_3_4, b5_4_4);
+    let b5_r4 = (-l).mul_add(b5_r3, b5_r4);
+    let b5_x4 = b5_r4 / b5_4_4;
+    let b5_x3 = (-b5_3_4).mul_add(b5_x4, b5_r3) / b5_3_3;
+    let b5_x2 = (-b5_2_4).mul_add(b5_x4, (-b5_2_3).mul_add(b5_x3, b5_r2)) / b5_2_2;
+    let b5_x1 = (-b5_1_2).mul_add(b5_x2, b5_r1) / b5_1_1;
+    let b5_x0 = (-b5_0_1).mul_add(b5_x1, b5_r0) / b5_0_0;
+    // Markov block 6: backward Euler, (I - dt A) delta = dt f.
+    let b6_0_0 = (-dt).mul_add(c.k__45, n(1.0));
+    let b6_0_1 = -(dt * C1ks_C0ks);
+    let b6_r0 = dt * C0ks__dt;
+    let b6_1_0 = -(dt * c.C0ks_C1ks);
+    let b6_1_1 = (-dt).mul_add((-s__121), n(1.0));
+    let b6_1_2 = -(dt * O1ks_C1ks);
+    let b6_r1 = dt * C1ks__dt;
+    let b6_2_1 = -(dt * c.C1ks_O1ks);
+    let b6_2_2 = (-dt).mul_add((-s__122), n(1.0));
+    let b6_2_3 = -(dt * O2ks_O1ks);
+    let b6_r2 = dt * O1ks__dt;
+    let b6_3_2 = -(dt * O1ks_O2ks);
+    let b6_3_3 = (-dt).mul_add((-O2ks_O1ks), n(1.0));
+    let b6_r3 = dt * O2ks__dt;
+    let l = b6_1_0 / b6_0_0;
+    let b6_1_1 = (-l).mul_add(b6_0_1, b6_1_1);
+    let b6_r1 = (-l).mul_add(b6_r0, b6_r1);
+    let l = b6_2_1 / b6_1_1;
+    let b6_2_2 = (-l).mul_add(b6_1_2, b6_2_2);
+    let b6_r2 = (-l).mul_add(b6_r1, b6_r2);
+    let l = b6_3_2 / b6_2_2;
+    let b6_3_3 = (-l).mul_add(b6_2_3, b6_3_3);
+    let b6_r3 = (-l).mul_add(b6_r2, b6_r3);
+    let b6_x3 = b6_r3 / b6_3_3;
+    let b6_x2 = (-b6_2_3).mul_add(b6_x3, b6_r2) / b6_2_2;
+    let b6_x1 = (-b6_1_2).mul_add(b6_x2, b6_r1) / b6_1_1;
+    let b6_x0 = (-b6_0_1).mul_add(b6_x1, b6_r0) / b6_0_0;
+    locals[0] = exp_euler(
+        Nai,
+        Nai__dt,
+        (((((((s__129 * c.GNa) * s__1) + (s__129 * c.GNab))
+            + (((((((n(3.0) * powi(Nai, 2)) * s__15) * c.Cao) * c.kNaCa) / s__18)
+                + (-((s__20 * ((n(1.5) * sqrt_t(s__19)) * (-(c.KmNai / s__124))))
+                    / (COMPUTE_INaK_INaCa_ICab_IpCa_a2_K * COMPUTE_INaK_INaCa_ICab_IpCa_a2_K))))
+                * n(3.0)))
+            + removable(
+                V,
+                -0.0,
+                0.03743720055088938,
+                (((((s__21 * n(0.02)) * c.PKv14) * OKv14)
+                    * COMPUTE_INa_IKr_IKs_Ito1_IK1_INab_IKp_VFsq_over_RT)
+                    / COMPUTE_INa_IKr_IKs_Ito1_IK1_INab_IKp_a2),
+                |V: T| {
+                    (((((exp((V / c.RT_over_F)) * n(0.02)) * c.PKv14) * OKv14)
+                        * (n(1000.0) * c.Faraday * (V / c.RT_over_F)))
+                        / (exp((V / c.RT_over_F)) - n(1.0)))
+                },
+            ))
+            * c.k__44)
+            * c.COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES_a1),
+        dt,
+    );
+    locals[1] = exp_euler(
+        Ki,
+        Ki__dt,
+        ((((((((((s__135 * c.GKr) * c.fKo) * OHerg)
+            + (((-(((-(c.COMPUTE_REVERSAL_POTENTIALS_a1
+                / (COMPUTE_REVERSAL_POTENTIALS_a2 * COMPUTE_REVERSAL_POTENTIALS_a2)))
+                / s__9)
+                * c.RT_over_F))
+                * c.GKs)
+                * s__10))
+            + (((((-((s__12 * (s__135 * c.k__1)) / (s__13 * s__13))) * c.GK1) * c.k__2) * s__8)
+                + (((s__135 * c.GK1) * c.k__2) * K1_inf)))
+            + removable(
+                V,
+                -0.0,
+                0.03743720055088938,
+                (((((s__6 * PKprime) * Open) * yCa) * COMPUTE_ICa_ICaK_VFsq_over_RT) / COMPUTE_ICa_ICaK_a2_K),
+                |V: T| {
+                    (((((exp((V / c.RT_over_F))
+                        * (c.PK
+                            / (n(1.0)
+                                + ((if (removable(
+                                    V,
+                                    -0.0,
+                                    0.07487440110177876,
                                     ((c.PCa
                                         * n(4.0)
                                         * (n(1000.0) * c.Faraday * (V / c.RT_over_F))
                                         * ((n(0.001) * exp((n(2.0) * (V / c.RT_over_F)))) - c.k__0))
-                                        / (exp((n(2.0) * (V / c.RT_over_F))) - n(1.0)))
-                                },
-                            )
-                        }) / c.ICahalf)))
-                    * Open
-                    * yCa
-                    * (n(1000.0) * c.Faraday * (V / c.RT_over_F))
-                    * COMPUTE_ICa_ICaK_a1_K)
-                    / (exp((V / c.RT_over_F)) - n(1.0)))
-            },
-        );
-        let s__7 = (c.Ko / Ki);
-        let EK = (c.RT_over_F * ln(s__7));
-        let s__8 = (V - EK);
-        let IKr = (c.GKr * c.fKo * OHerg * s__8);
-        let COMPUTE_REVERSAL_POTENTIALS_a2 = (Ki + (n(0.01833) * Nai));
-        let s__9 = (c.COMPUTE_REVERSAL_POTENTIALS_a1 / COMPUTE_REVERSAL_POTENTIALS_a2);
-        let EKs = (c.RT_over_F * ln(s__9));
-        let s__10 = (O1ks + O2ks);
-        let IKs = (c.GKs * s__10 * (V - EKs));
-        let s__11 = (c.k__1 * s__8);
-        let s__12 = exp(s__11);
-        let s__13 = (n(0.94) + s__12);
-        let K1_inf = (n(1.0) / s__13);
-        let IK1 = (c.GK1 * c.k__2 * K1_inf * s__8);
-        let COMPUTE_INaK_INaCa_ICab_IpCa_VF_over_RT = s__3;
-        let s__14 = (c.eta * COMPUTE_INaK_INaCa_ICab_IpCa_VF_over_RT);
-        let s__15 = exp(s__14);
-        let a1_ncx = (s__15 * powi(Nai, 3) * c.Cao);
-        let s__16 = (c.k__3 * COMPUTE_INaK_INaCa_ICab_IpCa_VF_over_RT);
-        let s__17 = exp(s__16);
-        let a2_ncx = (s__17 * c.k__4 * Cai);
-        let a3_ncx = (n(1.0) + (c.ksat * s__17));
-        let s__18 = (c.a4_ncx * a3_ncx * c.a5_ncx);
-        let INaCa = ((c.kNaCa * (a1_ncx - a2_ncx)) / s__18);
-        let COMPUTE_INaK_INaCa_ICab_IpCa_a1_Na =
-            (n(1.0) + (n(0.1245) * exp((c.k__5 * COMPUTE_INaK_INaCa_ICab_IpCa_VF_over_RT))));
-        let a2_Na = (n(0.0365) * c.sigma * exp((c.k__6 * COMPUTE_INaK_INaCa_ICab_IpCa_VF_over_RT)));
-        let fNaK = (n(1.0) / (COMPUTE_INaK_INaCa_ICab_IpCa_a1_Na + a2_Na));
-        let s__19 = (c.KmNai / Nai);
-        let COMPUTE_INaK_INaCa_ICab_IpCa_a2_K = (n(1.0) + pow(s__19, n(1.5)));
-        let s__20 = (c.INaKmax * fNaK * c.COMPUTE_INaK_INaCa_ICab_IpCa_a1_K);
-        let INaK = (s__20 / COMPUTE_INaK_INaCa_ICab_IpCa_a2_K);
-        let IKv43 = (c.GKv43 * OKv43 * s__8);
-        let COMPUTE_INa_IKr_IKs_Ito1_IK1_INab_IKp_VF_over_RT = s__3;
-        let COMPUTE_INa_IKr_IKs_Ito1_IK1_INab_IKp_VFsq_over_RT =
-            (n(1000.0) * c.Faraday * COMPUTE_INa_IKr_IKs_Ito1_IK1_INab_IKp_VF_over_RT);
-        let s__21 = exp(COMPUTE_INa_IKr_IKs_Ito1_IK1_INab_IKp_VF_over_RT);
-        let COMPUTE_INa_IKr_IKs_Ito1_IK1_INab_IKp_a1_K = ((Ki * s__21) - c.Ko);
-        let COMPUTE_INa_IKr_IKs_Ito1_IK1_INab_IKp_a2 = (s__21 - n(1.0));
-        let IKv14_K = removable(
-            V,
-            -0.0,
-            0.03743720055088938,
-            ((c.PKv14
-                * OKv14
-                * COMPUTE_INa_IKr_IKs_Ito1_IK1_INab_IKp_VFsq_over_RT
-                * COMPUTE_INa_IKr_IKs_Ito1_IK1_INab_IKp_a1_K)
-                / COMPUTE_INa_IKr_IKs_Ito1_IK1_INab_IKp_a2),
-            |V: T| {
-                ((c.PKv14
-                    * OKv14
-                    * (n(1000.0) * c.Faraday * (V / c.RT_over_F))
-                    * COMPUTE_INa_IKr_IKs_Ito1_IK1_INab_IKp_a1_K)
-                    / (exp((V / c.RT_over_F)) - n(1.0)))
-            },
-        );
-        let COMPUTE_INa_IKr_IKs_Ito1_IK1_INab_IKp_a1_Na = ((Nai * s__21) - c.Nao);
-        let IKv14_Na = removable(
-            V,
-            -0.0,
-            0.03743720055088938,
-            ((n(0.02)
-                * c.PKv14
-                * OKv14
-                * COMPUTE_INa_IKr_IKs_Ito1_IK1_INab_IKp_VFsq_over_RT
-                * COMPUTE_INa_IKr_IKs_Ito1_IK1_INab_IKp_a1_Na)
-                / COMPUTE_INa_IKr_IKs_Ito1_IK1_INab_IKp_a2),
-            |V: T| {
-                ((n(0.02)
-                    * c.PKv14
-                    * OKv14
-                    * (n(1000.0) * c.Faraday * (V / c.RT_over_F))
-                    * COMPUTE_INa_IKr_IKs_Ito1_IK1_INab_IKp_a1_Na)
-                    / (exp((V / c.RT_over_F)) - n(1.0)))
-            },
-        );
-        let IKv14 = (IKv14_K + IKv14_Na);
-        let Ito1 = (IKv43 + IKv14);
-        let s__22 = (c.IpCamax * Cai);
-        let s__23 = (c.KmpCa + Cai);
-        let IpCa = (s__22 / s__23);
-        let s__24 = (c.Cao / Cai);
-        let ECa = (n(0.5) * c.RT_over_F * ln(s__24));
-        let ICab = (c.GCab * (V - ECa));
-        let INab = (c.GNab * s__2);
-        let i_tot =
-            (INa + ICa + ICaK + IKr + IKs + IK1 + INaCa + INaK + Ito1 + IpCa + ICab + INab + c.i_Stim);
-        let s__25 = (Cai / c.Kfb);
-        let fb = pow(s__25, c.Nfb);
-        let s__26 = (CaNSR / c.Krb);
-        let rb = pow(s__26, c.Nrb);
-        let s__27 = (c.vmaxf * fb);
-        let s__28 = (c.vmaxr * rb);
-        let s__29 = (s__27 - s__28);
-        let s__30 = (c.KSR * s__29);
-        let s__31 = (n(1.0) + fb + rb);
-        let Jup = (s__30 / s__31);
-        let s__32 = (O1_RyR + O2_RyR);
-        let Jrel = (c.v1 * s__32 * (CaJSR - CaSS));
-        let Jtr = ((CaNSR - CaJSR) / c.tautr);
-        let Jxfer = ((CaSS - Cai) / c.tauxfer);
-        let s__33 = (n(1.0) - LTRPNCa);
-        let dLTRPNCa = ((c.kltrpn_plus * Cai * s__33) - (c.kltrpn_minus * LTRPNCa));
-        let s__34 = (n(1.0) - HTRPNCa);
-        let dHTRPNCa = ((c.khtrpn_plus * Cai * s__34) - (c.khtrpn_minus * HTRPNCa));
-        let Jtrpn = ((c.LTRPNtot * dLTRPNCa) + (c.HTRPNtot * dHTRPNCa));
-        let s__35 = (CaSS + c.KmCMDN);
-        let s__36 = powi(s__35, 2);
-        let s__37 = (c.k__7 / s__36);
-        let s__38 = (CaSS + c.KmEGTA);
-        let s__39 = powi(s__38, 2);
-        let s__40 = (c.k__8 / s__39);
-        let s__41 = (n(1.0) + s__37 + s__40);
-        let beta_SS = (n(1.0) / s__41);
-        let s__42 = (CaJSR + c.KmCSQN);
-        let s__43 = powi(s__42, 2);
-        let s__44 = (c.k__9 / s__43);
-        let s__45 = (n(1.0) + s__44);
-        let beta_JSR = (n(1.0) / s__45);
-        let s__46 = (Cai + c.KmCMDN);
-        let s__47 = powi(s__46, 2);
-        let s__48 = (c.k__7 / s__47);
-        let s__49 = (Cai + c.KmEGTA);
-        let s__50 = powi(s__49, 2);
-        let s__51 = (c.k__8 / s__50);
-        let s__52 = (n(1.0) + s__48 + s__51);
-        let beta_i = (n(1.0) / s__52);
-        let s__53 = (CaSS * n(1000.0));
-        let s__54 = pow(s__53, c.ncoop);
-        let dC1_RyR = ((c.k__10 * s__54 * C1_RyR) + (c.kaminus * O1_RyR));
-        let s__55 = pow(s__53, c.mcoop);
-        let dO2_RyR = ((c.kbplus * s__55 * O1_RyR) - (c.kbminus * O2_RyR));
-        let dC2_RyR = ((c.kcplus * O1_RyR) - (c.kcminus * C2_RyR));
-        let dO1_RyR = (-(dC1_RyR + dO2_RyR + dC2_RyR));
-        let alpha = (n(4.0) * n(1.2) * n(0.416) * exp((n(0.012) * (V - n(35.0)))));
-        let C0_to_C1 = (n(4.0) * alpha);
-        let C1_to_C2 = (n(3.0) * alpha);
-        let C2_to_C3 = (n(2.0) * alpha);
-        let C3_to_C4 = alpha;
-        let beta = (n(4.0) * n(0.45) * n(0.049) * exp((c.k__11 * (V - n(22.0)))));
-        let C1_to_C0 = beta;
-        let C2_to_C1 = (n(2.0) * beta);
-        let C3_to_C2 = (n(3.0) * beta);
-        let C4_to_C3 = (n(4.0) * beta);
-        let alpha_prime = (c.aL * alpha);
-        let CCa0_to_CCa1 = (n(4.0) * alpha_prime);
-        let CCa1_to_CCa2 = (n(3.0) * alpha_prime);
-        let CCa2_to_CCa3 = (n(2.0) * alpha_prime);
-        let CCa3_to_CCa4 = alpha_prime;
-        let beta_prime = (beta / c.bL);
-        let CCa1_to_CCa0 = beta_prime;
-        let CCa2_to_CCa1 = (n(2.0) * beta_prime);
-        let CCa3_to_CCa2 = (n(3.0) * beta_prime);
-        let CCa4_to_CCa3 = (n(4.0) * beta_prime);
-        let gamma = (n(0.6) * n(0.09233) * CaSS);
-        let C0_to_CCa0 = gamma;
-        let C1_to_CCa1 = (c.aL * C0_to_CCa0);
-        let C2_to_CCa2 = (c.aL * C1_to_CCa1);
-        let C3_to_CCa3 = (c.aL * C2_to_CCa2);
-        let C4_to_CCa4 = (c.aL * C3_to_CCa3);
-        let s__56 = (CCa0_to_CCa1 + c.CCa0_to_C0);
-        let a1_Ca0 = (s__56 * CCa0);
-        let a2_Ca0 = ((CCa1_to_CCa0 * CCa1) + (C0_to_CCa0 * C0));
-        let s__57 = (CCa1_to_CCa0 + CCa1_to_CCa2 + c.CCa1_to_C1);
-        let a1_Ca1 = (s__57 * CCa1);
-        let a2_Ca1 = ((CCa0_to_CCa1 * CCa0) + (CCa2_to_CCa1 * CCa2) + (C1_to_CCa1 * C1));
-        let s__58 = (CCa2_to_CCa1 + CCa2_to_CCa3 + c.CCa2_to_C2);
-        let a1_Ca2 = (s__58 * CCa2);
-        let a2_Ca2 = ((CCa1_to_CCa2 * CCa1) + (CCa3_to_CCa2 * CCa3) + (C2_to_CCa2 * C2));
-        let s__59 = (CCa3_to_CCa2 + CCa3_to_CCa4 + c.CCa3_to_C3);
-        let a1_Ca3 = (s__59 * CCa3);
-        let a2_Ca3 = ((CCa2_to_CCa3 * CCa2) + (CCa4_to_CCa3 * CCa4) + (C3_to_CCa3 * C3));
-        let s__60 = (CCa4_to_CCa3 + c.CCa4_to_C4);
-        let a1_Ca4 = (s__60 * CCa4);
-        let a2_Ca4 = ((CCa3_to_CCa4 * CCa3) + (C4_to_CCa4 * C4));
-        let s__61 = (C0_to_C1 + C0_to_CCa0);
-        let COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES_a1_C0 = (s__61 * C0);
-        let COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES_a2_C0 = ((C1_to_C0 * C1) + (c.CCa0_to_C0 * CCa0));
-        let s__62 = (C1_to_C0 + C1_to_C2 + C1_to_CCa1);
-        let COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES_a1_C1 = (s__62 * C1);
-        let COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES_a2_C1 =
-            ((C0_to_C1 * C0) + (C2_to_C1 * C2) + (c.CCa1_to_C1 * CCa1));
-        let s__63 = (C2_to_C1 + C2_to_C3 + C2_to_CCa2);
-        let COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES_a1_C2 = (s__63 * C2);
-        let COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES_a2_C2 =
-            ((C1_to_C2 * C1) + (C3_to_C2 * C3) + (c.CCa2_to_C2 * CCa2));
-        let s__64 = (C3_to_C2 + C3_to_C4 + C3_to_CCa3);
-        let COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES_a1_C3 = (s__64 * C3);
-        let COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES_a2_C3 =
-            ((C2_to_C3 * C2) + (C4_to_C3 * C4) + (c.CCa3_to_C3 * CCa3));
-        let s__65 = (C4_to_C3 + c.fL + C4_to_CCa4);
-        let a1_C4 = (s__65 * C4);
-        let s__66 = (c.gL * Open);
-        let a2_C4 = ((C3_to_C4 * C3) + s__66 + (c.CCa4_to_C4 * CCa4));
-        let yCa_inf = (((c.a1_Cainf / (n(1.0) + exp(((V + n(28.5)) / n(7.8))))) + n(1.0)) - c.a1_Cainf);
-        let tau_yCa = (n(1.0)
-            / ((n(0.00336336209452) / (n(0.5) + exp((V / c.k__12))))
-                + (n(0.00779046570737) * exp((V / c.k__13)))));
-        let alpha_act43 = (c.alphaa0Kv43 * exp((c.aaKv43 * V)));
-        let beta_act43 = (c.betaa0Kv43 * exp((c.k__14 * V)));
-        let alpha_inact43 = (c.alphai0Kv43 * exp((c.k__15 * V)));
-        let beta_inact43 = (c.betai0Kv43 * exp((c.biKv43 * V)));
-        let C0Kv43_to_C1Kv43 = (n(4.0) * alpha_act43);
-        let C1Kv43_to_C2Kv43 = (n(3.0) * alpha_act43);
-        let C2Kv43_to_C3Kv43 = (n(2.0) * alpha_act43);
-        let C3Kv43_to_OKv43 = alpha_act43;
-        let CI0Kv43_to_CI1Kv43 = (n(4.0) * c.b1Kv43 * alpha_act43);
-        let CI1Kv43_to_CI2Kv43 = ((n(3.0) * c.b2Kv43 * alpha_act43) / c.b1Kv43);
-        let CI2Kv43_to_CI3Kv43 = ((n(2.0) * c.b3Kv43 * alpha_act43) / c.b2Kv43);
-        let CI3Kv43_to_OIKv43 = ((c.b4Kv43 * alpha_act43) / c.b3Kv43);
-        let C1Kv43_to_C0Kv43 = beta_act43;
-        let C2Kv43_to_C1Kv43 = (n(2.0) * beta_act43);
-        let C3Kv43_to_C2Kv43 = (n(3.0) * beta_act43);
-        let OKv43_to_C3Kv43 = (n(4.0) * beta_act43);
-        let CI1Kv43_to_CI0Kv43 = (beta_act43 / c.f1Kv43);
-        let CI2Kv43_to_CI1Kv43 = ((n(2.0) * c.f1Kv43 * beta_act43) / c.f2Kv43);
-        let CI3Kv43_to_CI2Kv43 = ((n(3.0) * c.f2Kv43 * beta_act43) / c.f3Kv43);
-        let OIKv43_to_CI3Kv43 = ((n(4.0) * c.f3Kv43 * beta_act43) / c.f4Kv43);
-        let C0Kv43_to_CI0Kv43 = beta_inact43;
-        let C1Kv43_to_CI1Kv43 = (c.f1Kv43 * beta_inact43);
-        let C2Kv43_to_CI2Kv43 = (c.f2Kv43 * beta_inact43);
-        let C3Kv43_to_CI3Kv43 = (c.f3Kv43 * beta_inact43);
-        let OKv43_to_OIKv43 = (c.f4Kv43 * beta_inact43);
-        let CI0Kv43_to_C0Kv43 = alpha_inact43;
-        let CI1Kv43_to_C1Kv43 = (alpha_inact43 / c.b1Kv43);
-        let CI2Kv43_to_C2Kv43 = (alpha_inact43 / c.b2Kv43);
-        let CI3Kv43_to_C3Kv43 = (alpha_inact43 / c.b3Kv43);
-        let OIKv43_to_OKv43 = (alpha_inact43 / c.b4Kv43);
-        let s__67 = (C0Kv43_to_C1Kv43 + C0Kv43_to_CI0Kv43);
-        let a1_C043 = (s__67 * C0Kv43);
-        let a2_C043 = ((C1Kv43_to_C0Kv43 * C1Kv43) + (CI0Kv43_to_C0Kv43 * CI0Kv43));
-        let s__68 = (C1Kv43_to_C2Kv43 + C1Kv43_to_C0Kv43 + C1Kv43_to_CI1Kv43);
-        let a1_C143 = (s__68 * C1Kv43);
-        let a2_C143 =
-            ((C2Kv43_to_C1Kv43 * C2Kv43) + (CI1Kv43_to_C1Kv43 * CI1Kv43) + (C0Kv43_to_C1Kv43 * C0Kv43));
-        let s__69 = (C2Kv43_to_C3Kv43 + C2Kv43_to_C1Kv43 + C2Kv43_to_CI2Kv43);
-        let a1_C243 = (s__69 * C2Kv43);
-        let a2_C243 =
-            ((C3Kv43_to_C2Kv43 * C3Kv43) + (CI2Kv43_to_C2Kv43 * CI2Kv43) + (C1Kv43_to_C2Kv43 * C1Kv43));
-        let s__70 = (C3Kv43_to_OKv43 + C3Kv43_to_C2Kv43 + C3Kv43_to_CI3Kv43);
-        let a1_C343 = (s__70 * C3Kv43);
-        let a2_C343 =
-            ((OKv43_to_C3Kv43 * OKv43) + (CI3Kv43_to_C3Kv43 * CI3Kv43) + (C2Kv43_to_C3Kv43 * C2Kv43));
-        let s__71 = (OKv43_to_C3Kv43 + OKv43_to_OIKv43);
-        let a1_O43 = (s__71 * OKv43);
-        let a2_O43 = ((C3Kv43_to_OKv43 * C3Kv43) + (OIKv43_to_OKv43 * OIKv43));
-        let s__72 = (CI0Kv43_to_C0Kv43 + CI0Kv43_to_CI1Kv43);
-        let a1_I043 = (s__72 * CI0Kv43);
-        let a2_I043 = ((C0Kv43_to_CI0Kv43 * C0Kv43) + (CI1Kv43_to_CI0Kv43 * CI1Kv43));
-        let s__73 = (CI1Kv43_to_CI2Kv43 + CI1Kv43_to_C1Kv43 + CI1Kv43_to_CI0Kv43);
-        let a1_I143 = (s__73 * CI1Kv43);
-        let a2_I143 =
-            ((CI2Kv43_to_CI1Kv43 * CI2Kv43) + (C1Kv43_to_CI1Kv43 * C1Kv43) + (CI0Kv43_to_CI1Kv43 * CI0Kv43));
-        let s__74 = (CI2Kv43_to_CI3Kv43 + CI2Kv43_to_C2Kv43 + CI2Kv43_to_CI1Kv43);
-        let a1_I243 = (s__74 * CI2Kv43);
-        let a2_I243 =
-            ((CI3Kv43_to_CI2Kv43 * CI3Kv43) + (C2Kv43_to_CI2Kv43 * C2Kv43) + (CI1Kv43_to_CI2Kv43 * CI1Kv43));
-        let s__75 = (CI3Kv43_to_OIKv43 + CI3Kv43_to_C3Kv43 + CI3Kv43_to_CI2Kv43);
-        let a1_I343 = (s__75 * CI3Kv43);
-        let a2_I343 =
-            ((OIKv43_to_CI3Kv43 * OIKv43) + (C3Kv43_to_CI3Kv43 * C3Kv43) + (CI2Kv43_to_CI3Kv43 * CI2Kv43));
-        let s__76 = (OIKv43_to_OKv43 + OIKv43_to_CI3Kv43);
-        let a1_OI43 = (s__76 * OIKv43);
-        let a2_OI43 = ((OKv43_to_OIKv43 * OKv43) + (CI3Kv43_to_OIKv43 * CI3Kv43));
-        let alpha_act14 = (c.alphaa0Kv14 * exp((c.aaKv14 * V)));
-        let beta_act14 = (c.betaa0Kv14 * exp((c.k__16 * V)));
-        let C0Kv14_to_C1Kv14 = (n(4.0) * alpha_act14);
-        let C1Kv14_to_C2Kv14 = (n(3.0) * alpha_act14);
-        let C2Kv14_to_C3Kv14 = (n(2.0) * alpha_act14);
-        let C3Kv14_to_OKv14 = alpha_act14;
-        let CI0Kv14_to_CI1Kv14 = (n(4.0) * c.b1Kv14 * alpha_act14);
-        let CI1Kv14_to_CI2Kv14 = ((n(3.0) * c.b2Kv14 * alpha_act14) / c.b1Kv14);
-        let CI2Kv14_to_CI3Kv14 = ((n(2.0) * c.b3Kv14 * alpha_act14) / c.b2Kv14);
-        let CI3Kv14_to_OIKv14 = ((c.b4Kv14 * alpha_act14) / c.b3Kv14);
-        let C1Kv14_to_C0Kv14 = beta_act14;
-        let C2Kv14_to_C1Kv14 = (n(2.0) * beta_act14);
-        let C3Kv14_to_C2Kv14 = (n(3.0) * beta_act14);
-        let OKv14_to_C3Kv14 = (n(4.0) * beta_act14);
-        let CI1Kv14_to_CI0Kv14 = (beta_act14 / c.f1Kv14);
-        let CI2Kv14_to_CI1Kv14 = ((n(2.0) * c.f1Kv14 * beta_act14) / c.f2Kv14);
-        let CI3Kv14_to_CI2Kv14 = ((n(3.0) * c.f2Kv14 * beta_act14) / c.f3Kv14);
-        let OIKv14_to_CI3Kv14 = ((n(4.0) * c.f3Kv14 * beta_act14) / c.f4Kv14);
-        let s__77 = (C0Kv14_to_C1Kv14 + c.C0Kv14_to_CI0Kv14);
-        let COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES_a1_C0 = (s__77 * C0Kv14);
-        let COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES_a2_C0 =
-            ((C1Kv14_to_C0Kv14 * C1Kv14) + (c.CI0Kv14_to_C0Kv14 * CI0Kv14));
-        let s__78 = (C1Kv14_to_C2Kv14 + C1Kv14_to_C0Kv14 + c.C1Kv14_to_CI1Kv14);
-        let COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES_a1_C1 = (s__78 * C1Kv14);
-        let COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES_a2_C1 =
-            ((C2Kv14_to_C1Kv14 * C2Kv14) + (c.CI1Kv14_to_C1Kv14 * CI1Kv14) + (C0Kv14_to_C1Kv14 * C0Kv14));
-        let s__79 = (C2Kv14_to_C3Kv14 + C2Kv14_to_C1Kv14 + c.C2Kv14_to_CI2Kv14);
-        let COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES_a1_C2 = (s__79 * C2Kv14);
-        let COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES_a2_C2 =
-            ((C3Kv14_to_C2Kv14 * C3Kv14) + (c.CI2Kv14_to_C2Kv14 * CI2Kv14) + (C1Kv14_to_C2Kv14 * C1Kv14));
-        let s__80 = (C3Kv14_to_OKv14 + C3Kv14_to_C2Kv14 + c.C3Kv14_to_CI3Kv14);
-        let COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES_a1_C3 = (s__80 * C3Kv14);
-        let COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES_a2_C3 =
-            ((OKv14_to_C3Kv14 * OKv14) + (c.CI3Kv14_to_C3Kv14 * CI3Kv14) + (C2Kv14_to_C3Kv14 * C2Kv14));
-        let s__81 = (OKv14_to_C3Kv14 + c.OKv14_to_OIKv14);
-        let COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES_a1_O = (s__81 * OKv14);
-        let COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES_a2_O =
-            ((C3Kv14_to_OKv14 * C3Kv14) + (c.OIKv14_to_OKv14 * OIKv14));
-        let s__82 = (c.CI0Kv14_to_C0Kv14 + CI0Kv14_to_CI1Kv14);
-        let a1_CI0 = (s__82 * CI0Kv14);
-        let a2_CI0 = ((c.C0Kv14_to_CI0Kv14 * C0Kv14) + (CI1Kv14_to_CI0Kv14 * CI1Kv14));
-        let s__83 = (CI1Kv14_to_CI2Kv14 + c.CI1Kv14_to_C1Kv14 + CI1Kv14_to_CI0Kv14);
-        let a1_CI1 = (s__83 * CI1Kv14);
-        let a2_CI1 = ((CI2Kv14_to_CI1Kv14 * CI2Kv14)
-            + (c.C1Kv14_to_CI1Kv14 * C1Kv14)
-            + (CI0Kv14_to_CI1Kv14 * CI0Kv14));
-        let s__84 = (CI2Kv14_to_CI3Kv14 + c.CI2Kv14_to_C2Kv14 + CI2Kv14_to_CI1Kv14);
-        let a1_CI2 = (s__84 * CI2Kv14);
-        let a2_CI2 = ((CI3Kv14_to_CI2Kv14 * CI3Kv14)
-            + (c.C2Kv14_to_CI2Kv14 * C2Kv14)
-            + (CI1Kv14_to_CI2Kv14 * CI1Kv14));
-        let s__85 = (CI3Kv14_to_OIKv14 + c.CI3Kv14_to_C3Kv14 + CI3Kv14_to_CI2Kv14);
-        let a1_CI3 = (s__85 * CI3Kv14);
-        let a2_CI3 =
-            ((OIKv14_to_CI3Kv14 * OIKv14) + (c.C3Kv14_to_CI3Kv14 * C3Kv14) + (CI2Kv14_to_CI3Kv14 * CI2Kv14));
-        let s__86 = (c.OIKv14_to_OKv14 + OIKv14_to_CI3Kv14);
-        let a1_OI = (s__86 * OIKv14);
-        let a2_OI = ((c.OKv14_to_OIKv14 * OKv14) + (CI3Kv14_to_OIKv14 * CI3Kv14));
-        let alpha1 =
-            (c.Temp_Scale * c.KToverH * exp((c.k__17 + c.k__18 + ((n(0.286374268596235) * V) / c.RTNaF))));
-        let beta1 = (c.Temp_Scale * c.KToverH * exp((c.k__19 + c.k__20 + ((c.k__21 * V) / c.RTNaF))));
-        let gamma1 =
-            (c.Temp_Scale * c.KToverH * exp((c.k__22 + c.k__23 + ((n(2.78084918596045) * V) / c.RTNaF))));
-        let Delta1 = (c.Temp_Scale * c.KToverH * exp((c.k__24 + c.k__25 + ((c.k__26 * V) / c.RTNaF))));
-        let On =
-            (c.Temp_Scale * c.KToverH * exp((c.k__27 + c.k__28 + ((n(0.288816042743232) * V) / c.RTNaF))));
-        let Of =
-            (c.Temp_Scale * c.KToverH * exp((c.k__29 + c.k__30 + ((n(0.0684861993100685) * V) / c.RTNaF))));
-        let GammaGamma =
-            (c.Temp_Scale * c.KToverH * exp((c.k__31 + c.k__32 + ((n(0.764126011745707) * V) / c.RTNaF))));
-        let DeltaDelta = (c.Temp_Scale * c.KToverH * exp((c.k__33 + c.k__34 + ((c.k__35 * V) / c.RTNaF))));
-        let rho =
-            (c.Temp_Scale * c.KToverH * exp((c.k__36 + c.k__37 + ((n(2.1360043702126) * V) / c.RTNaF))));
-        let mu = (c.Temp_Scale * c.KToverH * exp((c.k__38 + c.k__39 + ((c.k__40 * V) / c.RTNaF))));
-        let k12 = (n(4.0) * alpha1);
-        let k23 = (n(3.0) * alpha1);
-        let k34 = (n(2.0) * alpha1);
-        let k45 = alpha1;
-        let k56 = gamma1;
-        let k89 = (k12 * c.parameter_a);
-        let k910 = (k23 * c.parameter_a);
-        let k1011 = (k34 * c.parameter_a);
-        let k1112 = (k45 * c.parameter_a);
-        let k1213 = GammaGamma;
-        let k57 = rho;
-        let k21 = beta1;
-        let k32 = (n(2.0) * beta1);
-        let k43 = (n(3.0) * beta1);
-        let k54 = (n(4.0) * beta1);
-        let k65 = Delta1;
-        let k98 = (k21 / c.parameter_a);
-        let k109 = (k32 / c.parameter_a);
-        let k1110 = (k43 / c.parameter_a);
-        let k1211 = (k54 / c.parameter_a);
-        let k1312 = DeltaDelta;
-        let k75 = mu;
-        let k136 = Of;
-        let k613 = On;
-        let C1H_to_C2H = (c.T_Const_HERG * c.A0_HERG * exp((c.B0_HERG * V)));
-        let C2H_to_C1H = (c.T_Const_HERG * c.A1_HERG * exp((c.B1_HERG * V)));
-        let C3H_to_OH = (c.T_Const_HERG * c.A2_HERG * exp((c.B2_HERG * V)));
-        let OH_to_C3H = (c.T_Const_HERG * c.A3_HERG * exp((c.B3_HERG * V)));
-        let OH_to_IH = (c.T_Const_HERG * c.A4_HERG * exp((c.B4_HERG * V)));
-        let IH_to_OH = (c.T_Const_HERG * c.A5_HERG * exp((c.B5_HERG * V)));
-        let C3H_to_IH = (c.T_Const_HERG * c.A6_HERG * exp((c.B6_HERG * V)));
-        let IH_to_C3H = ((OH_to_C3H * IH_to_OH * C3H_to_IH) / (C3H_to_OH * OH_to_IH));
-        let s__87 = (C1H_to_C2H * C1Herg);
-        let IKr_a1_C2 = (s__87 + (c.C3H_to_C2H * C3Herg));
-        let s__88 = (C2H_to_C1H + c.C2H_to_C3H);
-        let IKr_a2_C2 = (s__88 * C2Herg);
-        let IKr_a1_C3 = ((c.C2H_to_C3H * C2Herg) + (OH_to_C3H * OHerg) + (IH_to_C3H * IHerg));
-        let s__89 = (C3H_to_IH + C3H_to_OH + c.C3H_to_C2H);
-        let IKr_a2_C3 = (s__89 * C3Herg);
-        let IKr_a1_O = ((C3H_to_OH * C3Herg) + (IH_to_OH * IHerg));
-        let s__90 = (OH_to_C3H + OH_to_IH);
-        let IKr_a2_O = (s__90 * OHerg);
-        let a1_I = ((C3H_to_IH * C3Herg) + (OH_to_IH * OHerg));
-        let s__91 = (IH_to_C3H + IH_to_OH);
-        let a2_I = (s__91 * IHerg);
-        let O1ks_O2ks = (n(0.00767254363063) * exp((n(0.08662945914655) * V)));
-        let O1ks_C1ks = (n(0.00700806628929) * exp((c.k__41 * V)));
-        let O2ks_O1ks = (n(0.00379737998368) * exp((c.k__42 * V)));
-        let C1ks_C0ks = (n(0.2162557589585) * exp((c.k__43 * V)));
-        let Nai__dt = (c.k__44
-            * (INa + INab + (n(3.0) * (INaCa + INaK)) + IKv14_Na)
-            * c.COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES_a1);
-        let Ki__dt = (c.k__44
-            * (((IKr + IKs + IK1 + ICaK + c.i_Stim) - (n(2.0) * INaK)) + IKv43 + IKv14_K)
-            * c.COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES_a1);
-        let s__92 = (Jxfer - Jup);
-        let s__93 = (s__92 - Jtrpn);
-        let s__94 = (n(2.0) * INaCa);
-        let s__95 = (ICab - s__94);
-        let s__96 = (s__95 + IpCa);
-        let s__97 = (s__96 * n(0.5) * c.COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES_a1);
-        let s__98 = (s__93 - s__97);
-        let Cai__dt = (beta_i * s__98);
-        let s__99 = (Jrel * c.VJSR);
-        let s__100 = (s__99 / c.VSS);
-        let s__101 = (Jxfer * c.Vmyo);
-        let s__102 = (s__101 / c.VSS);
-        let s__103 = (s__100 - s__102);
-        let s__104 = (ICa * c.COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES_a2);
-        let s__105 = (s__103 - s__104);
-        let CaSS__dt = (beta_SS * s__105);
-        let s__106 = (Jtr - Jrel);
-        let CaJSR__dt = (beta_JSR * s__106);
-        let CaNSR__dt = (((Jup * c.Vmyo) / c.VNSR) - ((Jtr * c.VJSR) / c.VNSR));
-        let V__dt = (-i_tot);
-        let LTRPNCa__dt = dLTRPNCa;
-        let HTRPNCa__dt = dHTRPNCa;
-        let C1_RyR__dt = dC1_RyR;
-        let O2_RyR__dt = dO2_RyR;
-        let C2_RyR__dt = dC2_RyR;
-        let O1_RyR__dt = dO1_RyR;
-        let C0__dt = (COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES_a2_C0
-            - COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES_a1_C0);
-        let C1__dt = (COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES_a2_C1
-            - COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES_a1_C1);
-        let C2__dt = (COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES_a2_C2
-            - COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES_a1_C2);
-        let C3__dt = (COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES_a2_C3
-            - COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES_a1_C3);
-        let C4__dt = (a2_C4 - a1_C4);
-        let CCa0__dt = (a2_Ca0 - a1_Ca0);
-        let CCa1__dt = (a2_Ca1 - a1_Ca1);
-        let CCa2__dt = (a2_Ca2 - a1_Ca2);
-        let CCa3__dt = (a2_Ca3 - a1_Ca3);
-        let CCa4__dt = (a2_Ca4 - a1_Ca4);
-        let Open__dt = ((c.fL * C4) - s__66);
-        let yCa__dt = ((yCa_inf - yCa) / tau_yCa);
-        let C0Kv43__dt = (a2_C043 - a1_C043);
-        let C1Kv43__dt = (a2_C143 - a1_C143);
-        let C2Kv43__dt = (a2_C243 - a1_C243);
-        let C3Kv43__dt = (a2_C343 - a1_C343);
-        let OKv43__dt = (a2_O43 - a1_O43);
-        let CI0Kv43__dt = (a2_I043 - a1_I043);
-        let CI1Kv43__dt = (a2_I143 - a1_I143);
-        let CI2Kv43__dt = (a2_I243 - a1_I243);
-        let CI3Kv43__dt = (a2_I343 - a1_I343);
-        let OIKv43__dt = (a2_OI43 - a1_OI43);
-        let C0Kv14__dt = (COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES_a2_C0
-            - COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES_a1_C0);
-        let C1Kv14__dt = (COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES_a2_C1
-            - COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES_a1_C1);
-        let C2Kv14__dt = (COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES_a2_C2
-            - COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES_a1_C2);
-        let C3Kv14__dt = (COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES_a2_C3
-            - COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES_a1_C3);
-        let OKv14__dt = (COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES_a2_O
-            - COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES_a1_O);
-        let CI0Kv14__dt = (a2_CI0 - a1_CI0);
-        let CI1Kv14__dt = (a2_CI1 - a1_CI1);
-        let CI2Kv14__dt = (a2_CI2 - a1_CI2);
-        let CI3Kv14__dt = (a2_CI3 - a1_CI3);
-        let OIKv14__dt = (a2_OI - a1_OI);
-        let s__107 = (c.k18 + k12);
-        let s__108 = (-s__107);
-        let na1__dt = ((s__108 * na1) + (k21 * na2) + (c.k81 * na8));
-        let s__109 = (k21 + k23 + c.k29);
-        let na2__dt = (((k12 * na1) - (s__109 * na2)) + (k32 * na3) + (c.k92 * na9));
-        let s__110 = (k32 + k34 + c.k310);
-        let na3__dt = (((k23 * na2) - (s__110 * na3)) + (k43 * na4) + (c.k103 * na10));
-        let s__111 = (k43 + k45 + c.k411);
-        let na4__dt = (((k34 * na3) - (s__111 * na4)) + (k54 * na5) + (c.k114 * na11));
-        let s__112 = (k54 + k56 + k57 + c.k512);
-        let na5__dt = (((k45 * na4) - (s__112 * na5)) + (k65 * na6) + (k75 * na7) + (c.k125 * na12));
-        let s__113 = (k65 + c.k67 + k613);
-        let na6__dt = (((k56 * na5) - (s__113 * na6)) + (c.k76 * na7) + (k136 * na13));
-        let s__114 = (k75 + c.k76);
-        let na7__dt = (((k57 * na5) + (c.k67 * na6)) - (s__114 * na7));
-        let s__115 = (c.k81 + k89);
-        let na8__dt = (((c.k18 * na1) - (s__115 * na8)) + (k98 * na9));
-        let s__116 = (k98 + c.k92 + k910);
-        let na9__dt = ((((c.k29 * na2) + (k89 * na8)) - (s__116 * na9)) + (k109 * na10));
-        let s__117 = (k1011 + c.k103 + k109);
-        let na10__dt = ((((c.k310 * na3) + (k910 * na9)) - (s__117 * na10)) + (k1110 * na11));
-        let s__118 = (k1110 + c.k114 + k1112);
-        let na11__dt = ((((c.k411 * na4) + (k1011 * na10)) - (s__118 * na11)) + (k1211 * na12));
-        let s__119 = (k1211 + c.k125 + k1213);
-        let na12__dt = ((((c.k512 * na5) + (k1112 * na11)) - (s__119 * na12)) + (k1312 * na13));
-        let s__120 = (k1312 + k136);
-        let na13__dt = (((k613 * na6) + (k1213 * na12)) - (s__120 * na13));
-        let C1Herg__dt = ((C2H_to_C1H * C2Herg) - s__87);
-        let C2Herg__dt = (IKr_a1_C2 - IKr_a2_C2);
-        let C3Herg__dt = (IKr_a1_C3 - IKr_a2_C3);
-        let OHerg__dt = (IKr_a1_O - IKr_a2_O);
-        let IHerg__dt = (a1_I - a2_I);
-        let C0ks__dt = ((c.k__45 * C0ks) + (C1ks_C0ks * C1ks));
-        let s__121 = (C1ks_C0ks + c.C1ks_O1ks);
-        let C1ks__dt = (((c.C0ks_C1ks * C0ks) - (s__121 * C1ks)) + (O1ks_C1ks * O1ks));
-        let s__122 = (O1ks_C1ks + O1ks_O2ks);
-        let s__123 = (O2ks_O1ks * O2ks);
-        let O1ks__dt = (((c.C1ks_O1ks * C1ks) - (s__122 * O1ks)) + s__123);
-        let O2ks__dt = ((O1ks_O2ks * O1ks) - s__123);
-        let dt = c.dt;
-        let s__124 = (Nai * Nai);
-        let s__125 = (c.Nao / s__124);
-        let s__126 = (-s__125);
-        let s__127 = (s__126 / s__0);
-        let s__128 = (s__127 * c.RT_over_F);
-        let s__129 = (-s__128);
-        let s__130 = (Ki * Ki);
-        let s__131 = (c.Ko / s__130);
-        let s__132 = (-s__131);
-        let s__133 = (s__132 / s__7);
-        let s__134 = (s__133 * c.RT_over_F);
-        let s__135 = (-s__134);
-        let s__136 = pow(s__25, c.k__47);
-        let s__137 = (c.Nfb * s__136);
-        let s__138 = (s__137 * c.k__48);
-        let s__139 = (s__31 * s__31);
-        let s__140 = pow(s__26, c.k__52);
-        let s__141 = (c.Nrb * s__140);
-        let s__142 = (s__141 * c.k__53);
-        // Markov block 0: backward Euler, (I - dt A) delta = dt f.
-        let s__143 = (c.k__10 * s__54);
-        let b0_0_0 = (-dt).mul_add(s__143, n(1.0));
-        let b0_0_3 = -(dt * c.kaminus);
-        let b0_r0 = dt * C1_RyR__dt;
-        let b0_1_1 = (-dt).mul_add(c.k__57, n(1.0));
-        let s__144 = (c.kbplus * s__55);
-        let b0_1_3 = -(dt * s__144);
-        let b0_r1 = dt * O2_RyR__dt;
-        let b0_2_2 = (-dt).mul_add(c.k__58, n(1.0));
-        let b0_2_3 = -(dt * c.kcplus);
-        let b0_r2 = dt * C2_RyR__dt;
-        let b0_3_0 = -(dt * (-s__143));
-        let b0_3_1 = -(dt * c.k__59);
-        let b0_3_2 = -(dt * c.k__60);
-        let b0_3_3 = (-dt).mul_add((-((c.kaminus + s__144) + c.kcplus)), n(1.0));
-        let b0_r3 = dt * O1_RyR__dt;
-        let l = b0_3_0 / b0_0_0;
-        let b0_3_3 = (-l).mul_add(b0_0_3, b0_3_3);
-        let b0_r3 = (-l).mul_add(b0_r0, b0_r3);
-        let l = b0_3_1 / b0_1_1;
-        let b0_3_3 = (-l).mul_add(b0_1_3, b0_3_3);
-        let b0_r3 = (-l).mul_add(b0_r1, b0_r3);
-        let l = b0_3_2 / b0_2_2;
-        let b0_3_3 = (-l).mul_add(b0_2_3, b0_3_3);
-        let b0_r3 = (-l).mul_add(b0_r2, b0_r3);
-        let b0_x3 = b0_r3 / b0_3_3;
-        let b0_x2 = (-b0_2_3).mul_add(b0_x3, b0_r2) / b0_2_2;
-        let b0_x1 = (-b0_1_3).mul_add(b0_x3, b0_r1) / b0_1_1;
-        let b0_x0 = (-b0_0_3).mul_add(b0_x3, b0_r0) / b0_0_0;
-        // Markov block 1: backward Euler, (I - dt A) delta = dt f.
-        let b1_0_0 = (-dt).mul_add((-s__61), n(1.0));
-        let b1_0_1 = -(dt * C1_to_C0);
-        let b1_0_5 = -(dt * c.CCa0_to_C0);
-        let b1_r0 = dt * C0__dt;
-        let b1_1_0 = -(dt * C0_to_C1);
-        let b1_1_1 = (-dt).mul_add((-s__62), n(1.0));
-        let b1_1_2 = -(dt * C2_to_C1);
-        let b1_1_6 = -(dt * c.CCa1_to_C1);
-        let b1_r1 = dt * C1__dt;
-        let b1_2_1 = -(dt * C1_to_C2);
-        let b1_2_2 = (-dt).mul_add((-s__63), n(1.0));
-        let b1_2_3 = -(dt * C3_to_C2);
-        let b1_2_7 = -(dt * c.CCa2_to_C2);
-        let b1_r2 = dt * C2__dt;
-        let b1_3_2 = -(dt * C2_to_C3);
-        let b1_3_3 = (-dt).mul_add((-s__64), n(1.0));
-        let b1_3_4 = -(dt * C4_to_C3);
-        let b1_3_8 = -(dt * c.CCa3_to_C3);
-        let b1_r3 = dt * C3__dt;
-        let b1_4_3 = -(dt * C3_to_C4);
-        let b1_4_4 = (-dt).mul_add((-s__65), n(1.0));
-        let b1_4_9 = -(dt * c.CCa4_to_C4);
-        let b1_4_10 = -(dt * c.gL);
-        let b1_r4 = dt * C4__dt;
-        let b1_5_0 = -(dt * C0_to_CCa0);
-        let b1_5_5 = (-dt).mul_add((-s__56), n(1.0));
-        let b1_5_6 = -(dt * CCa1_to_CCa0);
-        let b1_r5 = dt * CCa0__dt;
-        let b1_6_1 = -(dt * C1_to_CCa1);
-        let b1_6_5 = -(dt * CCa0_to_CCa1);
-        let b1_6_6 = (-dt).mul_add((-s__57), n(1.0));
-        let b1_6_7 = -(dt * CCa2_to_CCa1);
-        let b1_r6 = dt * CCa1__dt;
-        let b1_7_2 = -(dt * C2_to_CCa2);
-        let b1_7_6 = -(dt * CCa1_to_CCa2);
-        let b1_7_7 = (-dt).mul_add((-s__58), n(1.0));
-        let b1_7_8 = -(dt * CCa3_to_CCa2);
-        let b1_r7 = dt * CCa2__dt;
-        let b1_8_3 = -(dt * C3_to_CCa3);
-        let b1_8_7 = -(dt * CCa2_to_CCa3);
-        let b1_8_8 = (-dt).mul_add((-s__59), n(1.0));
-        let b1_8_9 = -(dt * CCa4_to_CCa3);
-        let b1_r8 = dt * CCa3__dt;
-        let b1_9_4 = -(dt * C4_to_CCa4);
-        let b1_9_8 = -(dt * CCa3_to_CCa4);
-        let b1_9_9 = (-dt).mul_add((-s__60), n(1.0));
-        let b1_r9 = dt * CCa4__dt;
-        let b1_10_4 = -(dt * c.fL);
-        let b1_10_10 = (-dt).mul_add(c.k__61, n(1.0));
-        let b1_r10 = dt * Open__dt;
-        let l = b1_1_0 / b1_0_0;
-        let b1_1_1 = (-l).mul_add(b1_0_1, b1_1_1);
-        let b1_1_5 = -(l * b1_0_5);
-        let b1_r1 = (-l).mul_add(b1_r0, b1_r1);
-        let l = b1_5_0 / b1_0_0;
-        let b1_5_1 = -(l * b1_0_1);
-        let b1_5_5 = (-l).mul_add(b1_0_5, b1_5_5);
-        let b1_r5 = (-l).mul_add(b1_r0, b1_r5);
-        let l = b1_2_1 / b1_1_1;
-        let b1_2_2 = (-l).mul_add(b1_1_2, b1_2_2);
-        let b1_2_5 = -(l * b1_1_5);
-        let b1_2_6 = -(l * b1_1_6);
-        let b1_r2 = (-l).mul_add(b1_r1, b1_r2);
-        let l = b1_5_1 / b1_1_1;
-        let b1_5_2 = -(l * b1_1_2);
-        let b1_5_5 = (-l).mul_add(b1_1_5, b1_5_5);
-        let b1_5_6 = (-l).mul_add(b1_1_6, b1_5_6);
-        let b1_r5 = (-l).mul_add(b1_r1, b1_r5);
-        let l = b1_6_1 / b1_1_1;
-        let b1_6_2 = -(l * b1_1_2);
-        let b1_6_5 = (-l).mul_add(b1_1_5, b1_6_5);
-        let b1_6_6 = (-l).mul_add(b1_1_6, b1_6_6);
-        let b1_r6 = (-l).mul_add(b1_r1, b1_r6);
-        let l = b1_3_2 / b1_2_2;
-        let b1_3_3 = (-l).mul_add(b1_2_3, b1_3_3);
-        let b1_3_5 = -(l * b1_2_5);
-        let b1_3_6 = -(l * b1_2_6);
-        let b1_3_7 = -(l * b1_2_7);
-        let b1_r3 = (-l).mul_add(b1_r2, b1_r3);
-        let l = b1_5_2 / b1_2_2;
-        let b1_5_3 = -(l * b1_2_3);
-        let b1_5_5 = (-l).mul_add(b1_2_5, b1_5_5);
-        let b1_5_6 = (-l).mul_add(b1_2_6, b1_5_6);
-        let b1_5_7 = -(l * b1_2_7);
-        let b1_r5 = (-l).mul_add(b1_r2, b1_r5);
-        let l = b1_6_2 / b1_2_2;
-        let b1_6_3 = -(l * b1_2_3);
-        let b1_6_5 = (-l).mul_add(b1_2_5, b1_6_5);
-        let b1_6_6 = (-l).mul_add(b1_2_6, b1_6_6);
-        let b1_6_7 = (-l).mul_add(b1_2_7, b1_6_7);
-        let b1_r6 = (-l).mul_add(b1_r2, b1_r6);
-        let l = b1_7_2 / b1_2_2;
-        let b1_7_3 = -(l * b1_2_3);
-        let b1_7_5 = -(l * b1_2_5);
-        let b1_7_6 = (-l).mul_add(b1_2_6, b1_7_6);
-        let b1_7_7 = (-l).mul_add(b1_2_7, b1_7_7);
-        let b1_r7 = (-l).mul_add(b1_r2, b1_r7);
-        let l = b1_4_3 / b1_3_3;
-        let b1_4_4 = (-l).mul_add(b1_3_4, b1_4_4);
-        let b1_4_5 = -(l * b1_3_5);
-        let b1_4_6 = -(l * b1_3_6);
-        let b1_4_7 = -(l * b1_3_7);
-        let b1_4_8 = -(l * b1_3_8);
-        let b1_r4 = (-l).mul_add(b1_r3, b1_r4);
-        let l = b1_5_3 / b1_3_3;
-        let b1_5_4 = -(l * b1_3_4);
-        let b1_5_5 = (-l).mul_add(b1_3_5, b1_5_5);
-        let b1_5_6 = (-l).mul_add(b1_3_6, b1_5_6);
-        let b1_5_7 = (-l).mul_add(b1_3_7, b1_5_7);
-        let b1_5_8 = -(l * b1_3_8);
-        let b1_r5 = (-l).mul_add(b1_r3, b1_r5);
-        let l = b1_6_3 / b1_3_3;
-        let b1_6_4 = -(l * b1_3_4);
-        let b1_6_5 = (-l).mul_add(b1_3_5, b1_6_5);
-        let b1_6_6 = (-l).mul_add(b1_3_6, b1_6_6);
-        let b1_6_7 = (-l).mul_add(b1_3_7, b1_6_7);
-        let b1_6_8 = -(l * b1_3_8);
-        let b1_r6 = (-l).mul_add(b1_r3, b1_r6);
-        let l = b1_7_3 / b1_3_3;
-        let b1_7_4 = -(l * b1_3_4);
-        let b1_7_5 = (-l).mul_add(b1_3_5, b1_7_5);
-        let b1_7_6 = (-l).mul_add(b1_3_6, b1_7_6);
-        let b1_7_7 = (-l).mul_add(b1_3_7, b1_7_7);
-        let b1_7_8 = (-l).mul_add(b1_3_8, b1_7_8);
-        let b1_r7 = (-l).mul_add(b1_r3, b1_r7);
-        let l = b1_8_3 / b1_3_3;
-        let b1_8_4 = -(l * b1_3_4);
-        let b1_8_5 = -(l * b1_3_5);
-        let b1_8_6 = -(l * b1_3_6);
-        let b1_8_7 = (-l).mul_add(b1_3_7, b1_8_7);
-        let b1_8_8 = (-l).mul_add(b1_3_8, b1_8_8);
-        let b1_r8 = (-l).mul_add(b1_r3, b1_r8);
-        let l = b1_5_4 / b1_4_4;
-        let b1_5_5 = (-l).mul_add(b1_4_5, b1_5_5);
-        let b1_5_6 = (-l).mul_add(b1_4_6, b1_5_6);
-        let b1_5_7 = (-l).mul_add(b1_4_7, b1_5_7);
-        let b1_5_8 = (-l).mul_add(b1_4_8, b1_5_8);
-        let b1_5_9 = -(l * b1_4_9);
-        let b1_5_10 = -(l * b1_4_10);
-        let b1_r5 = (-l).mul_add(b1_r4, b1_r5);
-        let l = b1_6_4 / b1_4_4;
-        let b1_6_5 = (-l).mul_add(b1_4_5, b1_6_5);
-        let b1_6_6 = (-l).mul_add(b1_4_6, b1_6_6);
-        let b1_6_7 = (-l).mul_add(b1_4_7, b1_6_7);
-        let b1_6_8 = (-l).mul_add(b1_4_8, b1_6_8);
-        let b1_6_9 = -(l * b1_4_9);
-        let b1_6_10 = -(l * b1_4_10);
-        let b1_r6 = (-l).mul_add(b1_r4, b1_r6);
-        let l = b1_7_4 / b1_4_4;
-        let b1_7_5 = (-l).mul_add(b1_4_5, b1_7_5);
-        let b1_7_6 = (-l).mul_add(b1_4_6, b1_7_6);
-        let b1_7_7 = (-l).mul_add(b1_4_7, b1_7_7);
-        let b1_7_8 = (-l).mul_add(b1_4_8, b1_7_8);
-        let b1_7_9 = -(l * b1_4_9);
-        let b1_7_10 = -(l * b1_4_10);
-        let b1_r7 = (-l).mul_add(b1_r4, b1_r7);
-        let l = b1_8_4 / b1_4_4;
-        let b1_8_5 = (-l).mul_add(b1_4_5, b1_8_5);
-        let b1_8_6 = (-l).mul_add(b1_4_6, b1_8_6);
-        let b1_8_7 = (-l).mul_add(b1_4_7, b1_8_7);
-        let b1_8_8 = (-l).mul_add(b1_4_8, b1_8_8);
-        let b1_8_9 = (-l).mul_add(b1_4_9, b1_8_9);
-        let b1_8_10 = -(l * b1_4_10);
-        let b1_r8 = (-l).mul_add(b1_r4, b1_r8);
-        let l = b1_9_4 / b1_4_4;
-        let b1_9_5 = -(l * b1_4_5);
-        let b1_9_6 = -(l * b1_4_6);
-        let b1_9_7 = -(l * b1_4_7);
-        let b1_9_8 = (-l).mul_add(b1_4_8, b1_9_8);
-        let b1_9_9 = (-l).mul_add(b1_4_9, b1_9_9);
-        let b1_9_10 = -(l * b1_4_10);
-        let b1_r9 = (-l).mul_add(b1_r4, b1_r9);
-        let l = b1_10_4 / b1_4_4;
-        let b1_10_5 = -(l * b1_4_5);
-        let b1_10_6 = -(l * b1_4_6);
-        let b1_10_7 = -(l * b1_4_7);
-        let b1_10_8 = -(l * b1_4_8);
-        let b1_10_9 = -(l * b1_4_9);
-        let b1_10_10 = (-l).mul_add(b1_4_10, b1_10_10);
-        let b1_r10 = (-l).mul_add(b1_r4, b1_r10);
-        let l = b1_6_5 / b1_5_5;
-        let b1_6_6 = (-l).mul_add(b1_5_6, b1_6_6);
-        let b1_6_7 = (-l).mul_add(b1_5_7, b1_6_7);
-        let b1_6_8 = (-l).mul_add(b1_5_8, b1_6_8);
-        let b1_6_9 = (-l).mul_add(b1_5_9, b1_6_9);
-        let b1_6_10 = (-l).mul_add(b1_5_10, b1_6_10);
-        let b1_r6 = (-l).mul_add(b1_r5, b1_r6);
-        let l = b1_7_5 / b1_5_5;
-        let b1_7_6 = (-l).mul_add(b1_5_6, b1_7_6);
-        let b1_7_7 = (-l).mul_add(b1_5_7, b1_7_7);
-        let b1_7_8 = (-l).mul_add(b1_5_8, b1_7_8);
-        let b1_7_9 = (-l).mul_add(b1_5_9, b1_7_9);
-        let b1_7_10 = (-l).mul_add(b1_5_10, b1_7_10);
-        let b1_r7 = (-l).mul_add(b1_r5, b1_r7);
-        let l = b1_8_5 / b1_5_5;
-        let b1_8_6 = (-l).mul_add(b1_5_6, b1_8_6);
-        let b1_8_7 = (-l).mul_add(b1_5_7, b1_8_7);
-        let b1_8_8 = (-l).mul_add(b1_5_8, b1_8_8);
-        let b1_8_9 = (-l).mul_add(b1_5_9, b1_8_9);
-        let b1_8_10 = (-l).mul_add(b1_5_10, b1_8_10);
-        let b1_r8 = (-l).mul_add(b1_r5, b1_r8);
-        let l = b1_9_5 / b1_5_5;
-        let b1_9_6 = (-l).mul_add(b1_5_6, b1_9_6);
-        let b1_9_7 = (-l).mul_add(b1_5_7, b1_9_7);
-        let b1_9_8 = (-l).mul_add(b1_5_8, b1_9_8);
-        let b1_9_9 = (-l).mul_add(b1_5_9, b1_9_9);
-        let b1_9_10 = (-l).mul_add(b1_5_10, b1_9_10);
-        let b1_r9 = (-l).mul_add(b1_r5, b1_r9);
-        let l = b1_10_5 / b1_5_5;
-        let b1_10_6 = (-l).mul_add(b1_5_6, b1_10_6);
-        let b1_10_7 = (-l).mul_add(b1_5_7, b1_10_7);
-        let b1_10_8 = (-l).mul_add(b1_5_8, b1_10_8);
-        let b1_10_9 = (-l).mul_add(b1_5_9, b1_10_9);
-        let b1_10_10 = (-l).mul_add(b1_5_10, b1_10_10);
-        let b1_r10 = (-l).mul_add(b1_r5, b1_r10);
-        let l = b1_7_6 / b1_6_6;
-        let b1_7_7 = (-l).mul_add(b1_6_7, b1_7_7);
-        let b1_7_8 = (-l).mul_add(b1_6_8, b1_7_8);
-        let b1_7_9 = (-l).mul_add(b1_6_9, b1_7_9);
-        let b1_7_10 = (-l).mul_add(b1_6_10, b1_7_10);
-        let b1_r7 = (-l).mul_add(b1_r6, b1_r7);
-        let l = b1_8_6 / b1_6_6;
-        let b1_8_7 = (-l).mul_add(b1_6_7, b1_8_7);
-        let b1_8_8 = (-l).mul_add(b1_6_8, b1_8_8);
-        let b1_8_9 = (-l).mul_add(b1_6_9, b1_8_9);
-        let b1_8_10 = (-l).mul_add(b1_6_10, b1_8_10);
-        let b1_r8 = (-l).mul_add(b1_r6, b1_r8);
-        let l = b1_9_6 / b1_6_6;
-        let b1_9_7 = (-l).mul_add(b1_6_7, b1_9_7);
-        let b1_9_8 = (-l).mul_add(b1_6_8, b1_9_8);
-        let b1_9_9 = (-l).mul_add(b1_6_9, b1_9_9);
-        let b1_9_10 = (-l).mul_add(b1_6_10, b1_9_10);
-        let b1_r9 = (-l).mul_add(b1_r6, b1_r9);
-        let l = b1_10_6 / b1_6_6;
-        let b1_10_7 = (-l).mul_add(b1_6_7, b1_10_7);
-        let b1_10_8 = (-l).mul_add(b1_6_8, b1_10_8);
-        let b1_10_9 = (-l).mul_add(b1_6_9, b1_10_9);
-        let b1_10_10 = (-l).mul_add(b1_6_10, b1_10_10);
-        let b1_r10 = (-l).mul_add(b1_r6, b1_r10);
-        let l = b1_8_7 / b1_7_7;
-        let b1_8_8 = (-l).mul_add(b1_7_8, b1_8_8);
-        let b1_8_9 = (-l).mul_add(b1_7_9, b1_8_9);
-        let b1_8_10 = (-l).mul_add(b1_7_10, b1_8_10);
-        let b1_r8 = (-l).mul_add(b1_r7, b1_r8);
-        let l = b1_9_7 / b1_7_7;
-        let b1_9_8 = (-l).mul_add(b1_7_8, b1_9_8);
-        let b1_9_9 = (-l).mul_add(b1_7_9, b1_9_9);
-        let b1_9_10 = (-l).mul_add(b1_7_10, b1_9_10);
-        let b1_r9 = (-l).mul_add(b1_r7, b1_r9);
-        let l = b1_10_7 / b1_7_7;
-        let b1_10_8 = (-l).mul_add(b1_7_8, b1_10_8);
-        let b1_10_9 = (-l).mul_add(b1_7_9, b1_10_9);
-        let b1_10_10 = (-l).mul_add(b1_7_10, b1_10_10);
-        let b1_r10 = (-l).mul_add(b1_r7, b1_r10);
-        let l = b1_9_8 / b1_8_8;
-        let b1_9_9 = (-l).mul_add(b1_8_9, b1_9_9);
-        let b1_9_10 = (-l).mul_add(b1_8_10, b1_9_10);
-        let b1_r9 = (-l).mul_add(b1_r8, b1_r9);
-        let l = b1_10_8 / b1_8_8;
-        let b1_10_9 = (-l).mul_add(b1_8_9, b1_10_9);
-        let b1_10_10 = (-l).mul_add(b1_8_10, b1_10_10);
-        let b1_r10 = (-l).mul_add(b1_r8, b1_r10);
-        let l = b1_10_9 / b1_9_9;
-        let b1_10_10 = (-l).mul_add(b1_9_10, b1_10_10);
-        let b1_r10 = (-l).mul_add(b1_r9, b1_r10);
-        let b1_x10 = b1_r10 / b1_10_10;
-        let b1_x9 = (-b1_9_10).mul_add(b1_x10, b1_r9) / b1_9_9;
-        let b1_x8 = (-b1_8_10).mul_add(b1_x10, (-b1_8_9).mul_add(b1_x9, b1_r8)) / b1_8_8;
-        let b1_x7 =
-            (-b1_7_10).mul_add(b1_x10, (-b1_7_9).mul_add(b1_x9, (-b1_7_8).mul_add(b1_x8, b1_r7))) / b1_7_7;
-        let b1_x6 = (-b1_6_10).mul_add(
-            b1_x10,
-            (-b1_6_9).mul_add(b1_x9, (-b1_6_8).mul_add(b1_x8, (-b1_6_7).mul_add(b1_x7, b1_r6))),
-        ) / b1_6_6;
-        let b1_x5 = (-b1_5_10).mul_add(
-            b1_x10,
-            (-b1_5_9).mul_add(
-                b1_x9,
-                (-b1_5_8).mul_add(b1_x8, (-b1_5_7).mul_add(b1_x7, (-b1_5_6).mul_add(b1_x6, b1_r5))),
-            ),
-        ) / b1_5_5;
-        let b1_x4 = (-b1_4_10).mul_add(
-            b1_x10,
-            (-b1_4_9).mul_add(
-                b1_x9,
-                (-b1_4_8).mul_add(
-                    b1_x8,
-                    (-b1_4_7).mul_add(b1_x7, (-b1_4_6).mul_add(b1_x6, (-b1_4_5).mul_add(b1_x5, b1_r4))),
-                ),
-            ),
-        ) / b1_4_4;
-        let b1_x3 = (-b1_3_8).mul_add(
-            b1_x8,
-            (-b1_3_7).mul_add(
-                b1_x7,
-                (-b1_3_6).mul_add(b1_x6, (-b1_3_5).mul_add(b1_x5, (-b1_3_4).mul_add(b1_x4, b1_r3))),
-            ),
-        ) / b1_3_3;
-        let b1_x2 = (-b1_2_7).mul_add(
-            b1_x7,
-            (-b1_2_6).mul_add(b1_x6, (-b1_2_5).mul_add(b1_x5, (-b1_2_3).mul_add(b1_x3, b1_r2))),
-        ) / b1_2_2;
-        let b1_x1 =
-            (-b1_1_6).mul_add(b1_x6, (-b1_1_5).mul_add(b1_x5, (-b1_1_2).mul_add(b1_x2, b1_r1))) / b1_1_1;
-        let b1_x0 = (-b1_0_5).mul_add(b1_x5, (-b1_0_1).mul_add(b1_x1, b1_r0)) / b1_0_0;
-        // Markov block 2: backward Euler, (I - dt A) delta = dt f.
-        let b2_0_0 = (-dt).mul_add((-s__67), n(1.0));
-        let b2_0_1 = -(dt * C1Kv43_to_C0Kv43);
-        let b2_0_5 = -(dt * CI0Kv43_to_C0Kv43);
-        let b2_r0 = dt * C0Kv43__dt;
-        let b2_1_0 = -(dt * C0Kv43_to_C1Kv43);
-        let b2_1_1 = (-dt).mul_add((-s__68), n(1.0));
-        let b2_1_2 = -(dt * C2Kv43_to_C1Kv43);
-        let b2_1_6 = -(dt * CI1Kv43_to_C1Kv43);
-        let b2_r1 = dt * C1Kv43__dt;
-        let b2_2_1 = -(dt * C1Kv43_to_C2Kv43);
-        let b2_2_2 = (-dt).mul_add((-s__69), n(1.0));
-        let b2_2_3 = -(dt * C3Kv43_to_C2Kv43);
-        let b2_2_7 = -(dt * CI2Kv43_to_C2Kv43);
-        let b2_r2 = dt * C2Kv43__dt;
-        let b2_3_2 = -(dt * C2Kv43_to_C3Kv43);
-        let b2_3_3 = (-dt).mul_add((-s__70), n(1.0));
-        let b2_3_4 = -(dt * OKv43_to_C3Kv43);
-        let b2_3_8 = -(dt * CI3Kv43_to_C3Kv43);
-        let b2_r3 = dt * C3Kv43__dt;
-        let b2_4_3 = -(dt * C3Kv43_to_OKv43);
-        let b2_4_4 = (-dt).mul_add((-s__71), n(1.0));
-        let b2_4_9 = -(dt * OIKv43_to_OKv43);
-        let b2_r4 = dt * OKv43__dt;
-        let b2_5_0 = -(dt * C0Kv43_to_CI0Kv43);
-        let b2_5_5 = (-dt).mul_add((-s__72), n(1.0));
-        let b2_5_6 = -(dt * CI1Kv43_to_CI0Kv43);
-        let b2_r5 = dt * CI0Kv43__dt;
-        let b2_6_1 = -(dt * C1Kv43_to_CI1Kv43);
-        let b2_6_5 = -(dt * CI0Kv43_to_CI1Kv43);
-        let b2_6_6 = (-dt).mul_add((-s__73), n(1.0));
-        let b2_6_7 = -(dt * CI2Kv43_to_CI1Kv43);
-        let b2_r6 = dt * CI1Kv43__dt;
-        let b2_7_2 = -(dt * C2Kv43_to_CI2Kv43);
-        let b2_7_6 = -(dt * CI1Kv43_to_CI2Kv43);
-        let b2_7_7 = (-dt).mul_add((-s__74), n(1.0));
-        let b2_7_8 = -(dt * CI3Kv43_to_CI2Kv43);
-        let b2_r7 = dt * CI2Kv43__dt;
-        let b2_8_3 = -(dt * C3Kv43_to_CI3Kv43);
-        let b2_8_7 = -(dt * CI2Kv43_to_CI3Kv43);
-        let b2_8_8 = (-dt).mul_add((-s__75), n(1.0));
-        let b2_8_9 = -(dt * OIKv43_to_CI3Kv43);
-        let b2_r8 = dt * CI3Kv43__dt;
-        let b2_9_4 = -(dt * OKv43_to_OIKv43);
-        let b2_9_8 = -(dt * CI3Kv43_to_OIKv43);
-        let b2_9_9 = (-dt).mul_add((-s__76), n(1.0));
-        let b2_r9 = dt * OIKv43__dt;
-        let l = b2_1_0 / b2_0_0;
-        let b2_1_1 = (-l).mul_add(b2_0_1, b2_1_1);
-        let b2_1_5 = -(l * b2_0_5);
-        let b2_r1 = (-l).mul_add(b2_r0, b2_r1);
-        let l = b2_5_0 / b2_0_0;
-        let b2_5_1 = -(l * b2_0_1);
-        let b2_5_5 = (-l).mul_add(b2_0_5, b2_5_5);
-        let b2_r5 = (-l).mul_add(b2_r0, b2_r5);
-        let l = b2_2_1 / b2_1_1;
-        let b2_2_2 = (-l).mul_add(b2_1_2, b2_2_2);
-        let b2_2_5 = -(l * b2_1_5);
-        let b2_2_6 = -(l * b2_1_6);
-        let b2_r2 = (-l).mul_add(b2_r1, b2_r2);
-        let l = b2_5_1 / b2_1_1;
-        let b2_5_2 = -(l * b2_1_2);
-        let b2_5_5 = (-l).mul_add(b2_1_5, b2_5_5);
-        let b2_5_6 = (-l).mul_add(b2_1_6, b2_5_6);
-        let b2_r5 = (-l).mul_add(b2_r1, b2_r5);
-        let l = b2_6_1 / b2_1_1;
-        let b2_6_2 = -(l * b2_1_2);
-        let b2_6_5 = (-l).mul_add(b2_1_5, b2_6_5);
-        let b2_6_6 = (-l).mul_add(b2_1_6, b2_6_6);
-        let b2_r6 = (-l).mul_add(b2_r1, b2_r6);
-        let l = b2_3_2 / b2_2_2;
-        let b2_3_3 = (-l).mul_add(b2_2_3, b2_3_3);
-        let b2_3_5 = -(l * b2_2_5);
-        let b2_3_6 = -(l * b2_2_6);
-        let b2_3_7 = -(l * b2_2_7);
-        let b2_r3 = (-l).mul_add(b2_r2, b2_r3);
-        let l = b2_5_2 / b2_2_2;
-        let b2_5_3 = -(l * b2_2_3);
-        let b2_5_5 = (-l).mul_add(b2_2_5, b2_5_5);
-        let b2_5_6 = (-l).mul_add(b2_2_6, b2_5_6);
-        let b2_5_7 = -(l * b2_2_7);
-        let b2_r5 = (-l).mul_add(b2_r2, b2_r5);
-        let l = b2_6_2 / b2_2_2;
-        let b2_6_3 = -(l * b2_2_3);
-        let b2_6_5 = (-l).mul_add(b2_2_5, b2_6_5);
-        let b2_6_6 = (-l).mul_add(b2_2_6, b2_6_6);
-        let b2_6_7 = (-l).mul_add(b2_2_7, b2_6_7);
-        let b2_r6 = (-l).mul_add(b2_r2, b2_r6);
-        let l = b2_7_2 / b2_2_2;
-        let b2_7_3 = -(l * b2_2_3);
-        let b2_7_5 = -(l * b2_2_5);
-        let b2_7_6 = (-l).mul_add(b2_2_6, b2_7_6);
-        let b2_7_7 = (-l).mul_add(b2_2_7, b2_7_7);
-        let b2_r7 = (-l).mul_add(b2_r2, b2_r7);
-        let l = b2_4_3 / b2_3_3;
-        let b2_4_4 = (-l).mul_add(b2_3_4, b2_4_4);
-        let b2_4_5 = -(l * b2_3_5);
-        let b2_4_6 = -(l * b2_3_6);
-        let b2_4_7 = -(l * b2_3_7);
-        let b2_4_8 = -(l * b2_3_8);
-        let b2_r4 = (-l).mul_add(b2_r3, b2_r4);
-        let l = b2_5_3 / b2_3_3;
-        let b2_5_4 = -(l * b2_3_4);
-        let b2_5_5 = (-l).mul_add(b2_3_5, b2_5_5);
-        let b2_5_6 = (-l).mul_add(b2_3_6, b2_5_6);
-        let b2_5_7 = (-l).mul_add(b2_3_7, b2_5_7);
-        let b2_5_8 = -(l * b2_3_8);
-        let b2_r5 = (-l).mul_add(b2_r3, b2_r5);
-        let l = b2_6_3 / b2_3_3;
-        let b2_6_4 = -(l * b2_3_4);
-        let b2_6_5 = (-l).mul_add(b2_3_5, b2_6_5);
-        let b2_6_6 = (-l).mul_add(b2_3_6, b2_6_6);
-        let b2_6_7 = (-l).mul_add(b2_3_7, b2_6_7);
-        let b2_6_8 = -(l * b2_3_8);
-        let b2_r6 = (-l).mul_add(b2_r3, b2_r6);
-        let l = b2_7_3 / b2_3_3;
-        let b2_7_4 = -(l * b2_3_4);
-        let b2_7_5 = (-l).mul_add(b2_3_5, b2_7_5);
-        let b2_7_6 = (-l).mul_add(b2_3_6, b2_7_6);
-        let b2_7_7 = (-l).mul_add(b2_3_7, b2_7_7);
-        let b2_7_8 = (-l).mul_add(b2_3_8, b2_7_8);
-        let b2_r7 = (-l).mul_add(b2_r3, b2_r7);
-        let l = b2_8_3 / b2_3_3;
-        let b2_8_4 = -(l * b2_3_4);
-        let b2_8_5 = -(l * b2_3_5);
-        let b2_8_6 = -(l * b2_3_6);
-        let b2_8_7 = (-l).mul_add(b2_3_7, b2_8_7);
-        let b2_8_8 = (-l).mul_add(b2_3_8, b2_8_8);
-        let b2_r8 = (-l).mul_add(b2_r3, b2_r8);
-        let l = b2_5_4 / b2_4_4;
-        let b2_5_5 = (-l).mul_add(b2_4_5, b2_5_5);
-        let b2_5_6 = (-l).mul_add(b2_4_6, b2_5_6);
-        let b2_5_7 = (-l).mul_add(b2_4_7, b2_5_7);
-        let b2_5_8 = (-l).mul_add(b2_4_8, b2_5_8);
-        let b2_5_9 = -(l * b2_4_9);
-        let b2_r5 = (-l).mul_add(b2_r4, b2_r5);
-        let l = b2_6_4 / b2_4_4;
-        let b2_6_5 = (-l).mul_add(b2_4_5, b2_6_5);
-        let b2_6_6 = (-l).mul_add(b2_4_6, b2_6_6);
-        let b2_6_7 = (-l).mul_add(b2_4_7, b2_6_7);
-        let b2_6_8 = (-l).mul_add(b2_4_8, b2_6_8);
-        let b2_6_9 = -(l * b2_4_9);
-        let b2_r6 = (-l).mul_add(b2_r4, b2_r6);
-        let l = b2_7_4 / b2_4_4;
-        let b2_7_5 = (-l).mul_add(b2_4_5, b2_7_5);
-        let b2_7_6 = (-l).mul_add(b2_4_6, b2_7_6);
-        let b2_7_7 = (-l).mul_add(b2_4_7, b2_7_7);
-        let b2_7_8 = (-l).mul_add(b2_4_8, b2_7_8);
-        let b2_7_9 = -(l * b2_4_9);
-        let b2_r7 = (-l).mul_add(b2_r4, b2_r7);
-        let l = b2_8_4 / b2_4_4;
-        let b2_8_5 = (-l).mul_add(b2_4_5, b2_8_5);
-        let b2_8_6 = (-l).mul_add(b2_4_6, b2_8_6);
-        let b2_8_7 = (-l).mul_add(b2_4_7, b2_8_7);
-        let b2_8_8 = (-l).mul_add(b2_4_8, b2_8_8);
-        let b2_8_9 = (-l).mul_add(b2_4_9, b2_8_9);
-        let b2_r8 = (-l).mul_add(b2_r4, b2_r8);
-        let l = b2_9_4 / b2_4_4;
-        let b2_9_5 = -(l * b2_4_5);
-        let b2_9_6 = -(l * b2_4_6);
-        let b2_9_7 = -(l * b2_4_7);
-        let b2_9_8 = (-l).mul_add(b2_4_8, b2_9_8);
-        let b2_9_9 = (-l).mul_add(b2_4_9, b2_9_9);
-        let b2_r9 = (-l).mul_add(b2_r4, b2_r9);
-        let l = b2_6_5 / b2_5_5;
-        let b2_6_6 = (-l).mul_add(b2_5_6, b2_6_6);
-        let b2_6_7 = (-l).mul_add(b2_5_7, b2_6_7);
-        let b2_6_8 = (-l).mul_add(b2_5_8, b2_6_8);
-        let b2_6_9 = (-l).mul_add(b2_5_9, b2_6_9);
-        let b2_r6 = (-l).mul_add(b2_r5, b2_r6);
-        let l = b2_7_5 / b2_5_5;
-        let b2_7_6 = (-l).mul_add(b2_5_6, b2_7_6);
-        let b2_7_7 = (-l).mul_add(b2_5_7, b2_7_7);
-        let b2_7_8 = (-l).mul_add(b2_5_8, b2_7_8);
-        let b2_7_9 = (-l).mul_add(b2_5_9, b2_7_9);
-        let b2_r7 = (-l).mul_add(b2_r5, b2_r7);
-        let l = b2_8_5 / b2_5_5;
-        let b2_8_6 = (-l).mul_add(b2_5_6, b2_8_6);
-        let b2_8_7 = (-l).mul_add(b2_5_7, b2_8_7);
-        let b2_8_8 = (-l).mul_add(b2_5_8, b2_8_8);
-        let b2_8_9 = (-l).mul_add(b2_5_9, b2_8_9);
-        let b2_r8 = (-l).mul_add(b2_r5, b2_r8);
-        let l = b2_9_5 / b2_5_5;
-        let b2_9_6 = (-l).mul_add(b2_5_6, b2_9_6);
-        let b2_9_7 = (-l).mul_add(b2_5_7, b2_9_7);
-        let b2_9_8 = (-l).mul_add(b2_5_8, b2_9_8);
-        let b2_9_9 = (-l).mul_add(b2_5_9, b2_9_9);
-        let b2_r9 = (-l).mul_add(b2_r5, b2_r9);
-        let l = b2_7_6 / b2_6_6;
-        let b2_7_7 = (-l).mul_add(b2_6_7, b2_7_7);
-        let b2_7_8 = (-l).mul_add(b2_6_8, b2_7_8);
-        let b2_7_9 = (-l).mul_add(b2_6_9, b2_7_9);
-        let b2_r7 = (-l).mul_add(b2_r6, b2_r7);
-        let l = b2_8_6 / b2_6_6;
-        let b2_8_7 = (-l).mul_add(b2_6_7, b2_8_7);
-        let b2_8_8 = (-l).mul_add(b2_6_8, b2_8_8);
-        let b2_8_9 = (-l).mul_add(b2_6_9, b2_8_9);
-        let b2_r8 = (-l).mul_add(b2_r6, b2_r8);
-        let l = b2_9_6 / b2_6_6;
-        let b2_9_7 = (-l).mul_add(b2_6_7, b2_9_7);
-        let b2_9_8 = (-l).mul_add(b2_6_8, b2_9_8);
-        let b2_9_9 = (-l).mul_add(b2_6_9, b2_9_9);
-        let b2_r9 = (-l).mul_add(b2_r6, b2_r9);
-        let l = b2_8_7 / b2_7_7;
-        let b2_8_8 = (-l).mul_add(b2_7_8, b2_8_8);
-        let b2_8_9 = (-l).mul_add(b2_7_9, b2_8_9);
-        let b2_r8 = (-l).mul_add(b2_r7, b2_r8);
-        let l = b2_9_7 / b2_7_7;
-        let b2_9_8 = (-l).mul_add(b2_7_8, b2_9_8);
-        let b2_9_9 = (-l).mul_add(b2_7_9, b2_9_9);
-        let b2_r9 = (-l).mul_add(b2_r7, b2_r9);
-        let l = b2_9_8 / b2_8_8;
-        let b2_9_9 = (-l).mul_add(b2_8_9, b2_9_9);
-        let b2_r9 = (-l).mul_add(b2_r8, b2_r9);
-        let b2_x9 = b2_r9 / b2_9_9;
-        let b2_x8 = (-b2_8_9).mul_add(b2_x9, b2_r8) / b2_8_8;
-        let b2_x7 = (-b2_7_9).mul_add(b2_x9, (-b2_7_8).mul_add(b2_x8, b2_r7)) / b2_7_7;
-        let b2_x6 =
-            (-b2_6_9).mul_add(b2_x9, (-b2_6_8).mul_add(b2_x8, (-b2_6_7).mul_add(b2_x7, b2_r6))) / b2_6_6;
-        let b2_x5 = (-b2_5_9).mul_add(
-            b2_x9,
-            (-b2_5_8).mul_add(b2_x8, (-b2_5_7).mul_add(b2_x7, (-b2_5_6).mul_add(b2_x6, b2_r5))),
-        ) / b2_5_5;
-        let b2_x4 = (-b2_4_9).mul_add(
-            b2_x9,
-            (-b2_4_8).mul_add(
-                b2_x8,
-                (-b2_4_7).mul_add(b2_x7, (-b2_4_6).mul_add(b2_x6, (-b2_4_5).mul_add(b2_x5, b2_r4))),
-            ),
-        ) / b2_4_4;
-        let b2_x3 = (-b2_3_8).mul_add(
-            b2_x8,
-            (-b2_3_7).mul_add(
-                b2_x7,
-                (-b2_3_6).mul_add(b2_x6, (-b2_3_5).mul_add(b2_x5, (-b2_3_4).mul_add(b2_x4, b2_r3))),
-            ),
-        ) / b2_3_3;
-        let b2_x2 = (-b2_2_7).mul_add(
-            b2_x7,
-            (-b2_2_6).mul_add(b2_x6, (-b2_2_5).mul_add(b2_x5, (-b2_2_3).mul_add(b2_x3, b2_r2))),
-        ) / b2_2_2;
-        let b2_x1 =
-            (-b2_1_6).mul_add(b2_x6, (-b2_1_5).mul_add(b2_x5, (-b2_1_2).mul_add(b2_x2, b2_r1))) / b2_1_1;
-        let b2_x0 = (-b2_0_5).mul_add(b2_x5, (-b2_0_1).mul_add(b2_x1, b2_r0)) / b2_0_0;
-        // Markov block 3: backward Euler, (I - dt A) delta = dt f.
-        let b3_0_0 = (-dt).mul_add((-s__77), n(1.0));
-        let b3_0_1 = -(dt * C1Kv14_to_C0Kv14);
-        let b3_0_5 = -(dt * c.CI0Kv14_to_C0Kv14);
-        let b3_r0 = dt * C0Kv14__dt;
-        let b3_1_0 = -(dt * C0Kv14_to_C1Kv14);
-        let b3_1_1 = (-dt).mul_add((-s__78), n(1.0));
-        let b3_1_2 = -(dt * C2Kv14_to_C1Kv14);
-        let b3_1_6 = -(dt * c.CI1Kv14_to_C1Kv14);
-        let b3_r1 = dt * C1Kv14__dt;
-        let b3_2_1 = -(dt * C1Kv14_to_C2Kv14);
-        let b3_2_2 = (-dt).mul_add((-s__79), n(1.0));
-        let b3_2_3 = -(dt * C3Kv14_to_C2Kv14);
-        let b3_2_7 = -(dt * c.CI2Kv14_to_C2Kv14);
-        let b3_r2 = dt * C2Kv14__dt;
-        let b3_3_2 = -(dt * C2Kv14_to_C3Kv14);
-        let b3_3_3 = (-dt).mul_add((-s__80), n(1.0));
-        let b3_3_4 = -(dt * OKv14_to_C3Kv14);
-        let b3_3_8 = -(dt * c.CI3Kv14_to_C3Kv14);
-        let b3_r3 = dt * C3Kv14__dt;
-        let b3_4_3 = -(dt * C3Kv14_to_OKv14);
-        let b3_4_4 = (-dt).mul_add((-s__81), n(1.0));
-        let b3_4_9 = -(dt * c.OIKv14_to_OKv14);
-        let b3_r4 = dt * OKv14__dt;
-        let b3_5_0 = -(dt * c.C0Kv14_to_CI0Kv14);
-        let b3_5_5 = (-dt).mul_add((-s__82), n(1.0));
-        let b3_5_6 = -(dt * CI1Kv14_to_CI0Kv14);
-        let b3_r5 = dt * CI0Kv14__dt;
-        let b3_6_1 = -(dt * c.C1Kv14_to_CI1Kv14);
-        let b3_6_5 = -(dt * CI0Kv14_to_CI1Kv14);
-        let b3_6_6 = (-dt).mul_add((-s__83), n(1.0));
-        let b3_6_7 = -(dt * CI2Kv14_to_CI1Kv14);
-        let b3_r6 = dt * CI1Kv14__dt;
-        let b3_7_2 = -(dt * c.C2Kv14_to_CI2Kv14);
-        let b3_7_6 = -(dt * CI1Kv14_to_CI2Kv14);
-        let b3_7_7 = (-dt).mul_add((-s__84), n(1.0));
-        let b3_7_8 = -(dt * CI3Kv14_to_CI2Kv14);
-        let b3_r7 = dt * CI2Kv14__dt;
-        let b3_8_3 = -(dt * c.C3Kv14_to_CI3Kv14);
-        let b3_8_7 = -(dt * CI2Kv14_to_CI3Kv14);
-        let b3_8_8 = (-dt).mul_add((-s__85), n(1.0));
-        let b3_8_9 = -(dt * OIKv14_to_CI3Kv14);
-        let b3_r8 = dt * CI3Kv14__dt;
-        let b3_9_4 = -(dt * c.OKv14_to_OIKv14);
-        let b3_9_8 = -(dt * CI3Kv14_to_OIKv14);
-        let b3_9_9 = (-dt).mul_add((-s__86), n(1.0));
-        let b3_r9 = dt * OIKv14__dt;
-        let l = b3_1_0 / b3_0_0;
-        let b3_1_1 = (-l).mul_add(b3_0_1, b3_1_1);
-        let b3_1_5 = -(l * b3_0_5);
-        let b3_r1 = (-l).mul_add(b3_r0, b3_r1);
-        let l = b3_5_0 / b3_0_0;
-        let b3_5_1 = -(l * b3_0_1);
-        let b3_5_5 = (-l).mul_add(b3_0_5, b3_5_5);
-        let b3_r5 = (-l).mul_add(b3_r0, b3_r5);
-        let l = b3_2_1 / b3_1_1;
-        let b3_2_2 = (-l).mul_add(b3_1_2, b3_2_2);
-        let b3_2_5 = -(l * b3_1_5);
-        let b3_2_6 = -(l * b3_1_6);
-        let b3_r2 = (-l).mul_add(b3_r1, b3_r2);
-        let l = b3_5_1 / b3_1_1;
-        let b3_5_2 = -(l * b3_1_2);
-        let b3_5_5 = (-l).mul_add(b3_1_5, b3_5_5);
-        let b3_5_6 = (-l).mul_add(b3_1_6, b3_5_6);
-        let b3_r5 = (-l).mul_add(b3_r1, b3_r5);
-        let l = b3_6_1 / b3_1_1;
-        let b3_6_2 = -(l * b3_1_2);
-        let b3_6_5 = (-l).mul_add(b3_1_5, b3_6_5);
-        let b3_6_6 = (-l).mul_add(b3_1_6, b3_6_6);
-        let b3_r6 = (-l).mul_add(b3_r1, b3_r6);
-        let l = b3_3_2 / b3_2_2;
-        let b3_3_3 = (-l).mul_add(b3_2_3, b3_3_3);
-        let b3_3_5 = -(l * b3_2_5);
-        let b3_3_6 = -(l * b3_2_6);
-        let b3_3_7 = -(l * b3_2_7);
-        let b3_r3 = (-l).mul_add(b3_r2, b3_r3);
-        let l = b3_5_2 / b3_2_2;
-        let b3_5_3 = -(l * b3_2_3);
-        let b3_5_5 = (-l).mul_add(b3_2_5, b3_5_5);
-        let b3_5_6 = (-l).mul_add(b3_2_6, b3_5_6);
-        let b3_5_7 = -(l * b3_2_7);
-        let b3_r5 = (-l).mul_add(b3_r2, b3_r5);
-        let l = b3_6_2 / b3_2_2;
-        let b3_6_3 = -(l * b3_2_3);
-        let b3_6_5 = (-l).mul_add(b3_2_5, b3_6_5);
-        let b3_6_6 = (-l).mul_add(b3_2_6, b3_6_6);
-        let b3_6_7 = (-l).mul_add(b3_2_7, b3_6_7);
-        let b3_r6 = (-l).mul_add(b3_r2, b3_r6);
-        let l = b3_7_2 / b3_2_2;
-        let b3_7_3 = -(l * b3_2_3);
-        let b3_7_5 = -(l * b3_2_5);
-        let b3_7_6 = (-l).mul_add(b3_2_6, b3_7_6);
-        let b3_7_7 = (-l).mul_add(b3_2_7, b3_7_7);
-        let b3_r7 = (-l).mul_add(b3_r2, b3_r7);
-        let l = b3_4_3 / b3_3_3;
-        let b3_4_4 = (-l).mul_add(b3_3_4, b3_4_4);
-        let b3_4_5 = -(l * b3_3_5);
-        let b3_4_6 = -(l * b3_3_6);
-        let b3_4_7 = -(l * b3_3_7);
-        let b3_4_8 = -(l * b3_3_8);
-        let b3_r4 = (-l).mul_add(b3_r3, b3_r4);
-        let l = b3_5_3 / b3_3_3;
-        let b3_5_4 = -(l * b3_3_4);
-        let b3_5_5 = (-l).mul_add(b3_3_5, b3_5_5);
-        let b3_5_6 = (-l).mul_add(b3_3_6, b3_5_6);
-        let b3_5_7 = (-l).mul_add(b3_3_7, b3_5_7);
-        let b3_5_8 = -(l * b3_3_8);
-        let b3_r5 = (-l).mul_add(b3_r3, b3_r5);
-        let l = b3_6_3 / b3_3_3;
-        let b3_6_4 = -(l * b3_3_4);
-        let b3_6_5 = (-l).mul_add(b3_3_5, b3_6_5);
-        let b3_6_6 = (-l).mul_add(b3_3_6, b3_6_6);
-        let b3_6_7 = (-l).mul_add(b3_3_7, b3_6_7);
-        let b3_6_8 = -(l * b3_3_8);
-        let b3_r6 = (-l).mul_add(b3_r3, b3_r6);
-        let l = b3_7_3 / b3_3_3;
-        let b3_7_4 = -(l * b3_3_4);
-        let b3_7_5 = (-l).mul_add(b3_3_5, b3_7_5);
-        let b3_7_6 = (-l).mul_add(b3_3_6, b3_7_6);
-        let b3_7_7 = (-l).mul_add(b3_3_7, b3_7_7);
-        let b3_7_8 = (-l).mul_add(b3_3_8, b3_7_8);
-        let b3_r7 = (-l).mul_add(b3_r3, b3_r7);
-        let l = b3_8_3 / b3_3_3;
-        let b3_8_4 = -(l * b3_3_4);
-        let b3_8_5 = -(l * b3_3_5);
-        let b3_8_6 = -(l * b3_3_6);
-        let b3_8_7 = (-l).mul_add(b3_3_7, b3_8_7);
-        let b3_8_8 = (-l).mul_add(b3_3_8, b3_8_8);
-        let b3_r8 = (-l).mul_add(b3_r3, b3_r8);
-        let l = b3_5_4 / b3_4_4;
-        let b3_5_5 = (-l).mul_add(b3_4_5, b3_5_5);
-        let b3_5_6 = (-l).mul_add(b3_4_6, b3_5_6);
-        let b3_5_7 = (-l).mul_add(b3_4_7, b3_5_7);
-        let b3_5_8 = (-l).mul_add(b3_4_8, b3_5_8);
-        let b3_5_9 = -(l * b3_4_9);
-        let b3_r5 = (-l).mul_add(b3_r4, b3_r5);
-        let l = b3_6_4 / b3_4_4;
-        let b3_6_5 = (-l).mul_add(b3_4_5, b3_6_5);
-        let b3_6_6 = (-l).mul_add(b3_4_6, b3_6_6);
-        let b3_6_7 = (-l).mul_add(b3_4_7, b3_6_7);
-        let b3_6_8 = (-l).mul_add(b3_4_8, b3_6_8);
-        let b3_6_9 = -(l * b3_4_9);
-        let b3_r6 = (-l).mul_add(b3_r4, b3_r6);
-        let l = b3_7_4 / b3_4_4;
-        let b3_7_5 = (-l).mul_add(b3_4_5, b3_7_5);
-        let b3_7_6 = (-l).mul_add(b3_4_6, b3_7_6);
-        let b3_7_7 = (-l).mul_add(b3_4_7, b3_7_7);
-        let b3_7_8 = (-l).mul_add(b3_4_8, b3_7_8);
-        let b3_7_9 = -(l * b3_4_9);
-        let b3_r7 = (-l).mul_add(b3_r4, b3_r7);
-        let l = b3_8_4 / b3_4_4;
-        let b3_8_5 = (-l).mul_add(b3_4_5, b3_8_5);
-        let b3_8_6 = (-l).mul_add(b3_4_6, b3_8_6);
-        let b3_8_7 = (-l).mul_add(b3_4_7, b3_8_7);
-        let b3_8_8 = (-l).mul_add(b3_4_8, b3_8_8);
-        let b3_8_9 = (-l).mul_add(b3_4_9, b3_8_9);
-        let b3_r8 = (-l).mul_add(b3_r4, b3_r8);
-        let l = b3_9_4 / b3_4_4;
-        let b3_9_5 = -(l * b3_4_5);
-        let b3_9_6 = -(l * b3_4_6);
-        let b3_9_7 = -(l * b3_4_7);
-        let b3_9_8 = (-l).mul_add(b3_4_8, b3_9_8);
-        let b3_9_9 = (-l).mul_add(b3_4_9, b3_9_9);
-        let b3_r9 = (-l).mul_add(b3_r4, b3_r9);
-        let l = b3_6_5 / b3_5_5;
-        let b3_6_6 = (-l).mul_add(b3_5_6, b3_6_6);
-        let b3_6_7 = (-l).mul_add(b3_5_7, b3_6_7);
-        let b3_6_8 = (-l).mul_add(b3_5_8, b3_6_8);
-        let b3_6_9 = (-l).mul_add(b3_5_9, b3_6_9);
-        let b3_r6 = (-l).mul_add(b3_r5, b3_r6);
-        let l = b3_7_5 / b3_5_5;
-        let b3_7_6 = (-l).mul_add(b3_5_6, b3_7_6);
-        let b3_7_7 = (-l).mul_add(b3_5_7, b3_7_7);
-        let b3_7_8 = (-l).mul_add(b3_5_8, b3_7_8);
-        let b3_7_9 = (-l).mul_add(b3_5_9, b3_7_9);
-        let b3_r7 = (-l).mul_add(b3_r5, b3_r7);
-        let l = b3_8_5 / b3_5_5;
-        let b3_8_6 = (-l).mul_add(b3_5_6, b3_8_6);
-        let b3_8_7 = (-l).mul_add(b3_5_7, b3_8_7);
-        let b3_8_8 = (-l).mul_add(b3_5_8, b3_8_8);
-        let b3_8_9 = (-l).mul_add(b3_5_9, b3_8_9);
-        let b3_r8 = (-l).mul_add(b3_r5, b3_r8);
-        let l = b3_9_5 / b3_5_5;
-        let b3_9_6 = (-l).mul_add(b3_5_6, b3_9_6);
-        let b3_9_7 = (-l).mul_add(b3_5_7, b3_9_7);
-        let b3_9_8 = (-l).mul_add(b3_5_8, b3_9_8);
-        let b3_9_9 = (-l).mul_add(b3_5_9, b3_9_9);
-        let b3_r9 = (-l).mul_add(b3_r5, b3_r9);
-        let l = b3_7_6 / b3_6_6;
-        let b3_7_7 = (-l).mul_add(b3_6_7, b3_7_7);
-        let b3_7_8 = (-l).mul_add(b3_6_8, b3_7_8);
-        let b3_7_9 = (-l).mul_add(b3_6_9, b3_7_9);
-        let b3_r7 = (-l).mul_add(b3_r6, b3_r7);
-        let l = b3_8_6 / b3_6_6;
-        let b3_8_7 = (-l).mul_add(b3_6_7, b3_8_7);
-        let b3_8_8 = (-l).mul_add(b3_6_8, b3_8_8);
-        let b3_8_9 = (-l).mul_add(b3_6_9, b3_8_9);
-        let b3_r8 = (-l).mul_add(b3_r6, b3_r8);
-        let l = b3_9_6 / b3_6_6;
-        let b3_9_7 = (-l).mul_add(b3_6_7, b3_9_7);
-        let b3_9_8 = (-l).mul_add(b3_6_8, b3_9_8);
-        let b3_9_9 = (-l).mul_add(b3_6_9, b3_9_9);
-        let b3_r9 = (-l).mul_add(b3_r6, b3_r9);
-        let l = b3_8_7 / b3_7_7;
-        let b3_8_8 = (-l).mul_add(b3_7_8, b3_8_8);
-        let b3_8_9 = (-l).mul_add(b3_7_9, b3_8_9);
-        let b3_r8 = (-l).mul_add(b3_r7, b3_r8);
-        let l = b3_9_7 / b3_7_7;
-        let b3_9_8 = (-l).mul_add(b3_7_8, b3_9_8);
-        let b3_9_9 = (-l).mul_add(b3_7_9, b3_9_9);
-        let b3_r9 = (-l).mul_add(b3_r7, b3_r9);
-        let l = b3_9_8 / b3_8_8;
-        let b3_9_9 = (-l).mul_add(b3_8_9, b3_9_9);
-        let b3_r9 = (-l).mul_add(b3_r8, b3_r9);
-        let b3_x9 = b3_r9 / b3_9_9;
-        let b3_x8 = (-b3_8_9).mul_add(b3_x9, b3_r8) / b3_8_8;
-        let b3_x7 = (-b3_7_9).mul_add(b3_x9, (-b3_7_8).mul_add(b3_x8, b3_r7)) / b3_7_7;
-        let b3_x6 =
-            (-b3_6_9).mul_add(b3_x9, (-b3_6_8).mul_add(b3_x8, (-b3_6_7).mul_add(b3_x7, b3_r6))) / b3_6_6;
-        let b3_x5 = (-b3_5_9).mul_add(
-            b3_x9,
-            (-b3_5_8).mul_add(b3_x8, (-b3_5_7).mul_add(b3_x7, (-b3_5_6).mul_add(b3_x6, b3_r5))),
-        ) / b3_5_5;
-        let b3_x4 = (-b3_4_9).mul_add(
-            b3_x9,
-            (-b3_4_8).mul_add(
-                b3_x8,
-                (-b3_4_7).mul_add(b3_x7, (-b3_4_6).mul_add(b3_x6, (-b3_4_5).mul_add(b3_x5, b3_r4))),
-            ),
-        ) / b3_4_4;
-        let b3_x3 = (-b3_3_8).mul_add(
-            b3_x8,
-            (-b3_3_7).mul_add(
-                b3_x7,
-                (-b3_3_6).mul_add(b3_x6, (-b3_3_5).mul_add(b3_x5, (-b3_3_4).mul_add(b3_x4, b3_r3))),
-            ),
-        ) / b3_3_3;
-        let b3_x2 = (-b3_2_7).mul_add(
-            b3_x7,
-            (-b3_2_6).mul_add(b3_x6, (-b3_2_5).mul_add(b3_x5, (-b3_2_3).mul_add(b3_x3, b3_r2))),
-        ) / b3_2_2;
-        let b3_x1 =
-            (-b3_1_6).mul_add(b3_x6, (-b3_1_5).mul_add(b3_x5, (-b3_1_2).mul_add(b3_x2, b3_r1))) / b3_1_1;
-        let b3_x0 = (-b3_0_5).mul_add(b3_x5, (-b3_0_1).mul_add(b3_x1, b3_r0)) / b3_0_0;
-        // Markov block 4: backward Euler, (I - dt A) delta = dt f.
-        let b4_0_0 = (-dt).mul_add(s__108, n(1.0));
-        let b4_0_1 = -(dt * k21);
-        let b4_0_7 = -(dt * c.k81);
-        let b4_r0 = dt * na1__dt;
-        let b4_1_0 = -(dt * k12);
-        let b4_1_1 = (-dt).mul_add((-s__109), n(1.0));
-        let b4_1_2 = -(dt * k32);
-        let b4_1_8 = -(dt * c.k92);
-        let b4_r1 = dt * na2__dt;
-        let b4_2_1 = -(dt * k23);
-        let b4_2_2 = (-dt).mul_add((-s__110), n(1.0));
-        let b4_2_3 = -(dt * k43);
-        let b4_2_9 = -(dt * c.k103);
-        let b4_r2 = dt * na3__dt;
-        let b4_3_2 = -(dt * k34);
-        let b4_3_3 = (-dt).mul_add((-s__111), n(1.0));
-        let b4_3_4 = -(dt * k54);
-        let b4_3_10 = -(dt * c.k114);
-        let b4_r3 = dt * na4__dt;
-        let b4_4_3 = -(dt * k45);
-        let b4_4_4 = (-dt).mul_add((-s__112), n(1.0));
-        let b4_4_5 = -(dt * k65);
-        let b4_4_6 = -(dt * k75);
-        let b4_4_11 = -(dt * c.k125);
-        let b4_r4 = dt * na5__dt;
-        let b4_5_4 = -(dt * k56);
-        let b4_5_5 = (-dt).mul_add((-s__113), n(1.0));
-        let b4_5_6 = -(dt * c.k76);
-        let b4_5_12 = -(dt * k136);
-        let b4_r5 = dt * na6__dt;
-        let b4_6_4 = -(dt * k57);
-        let b4_6_5 = -(dt * c.k67);
-        let b4_6_6 = (-dt).mul_add((-s__114), n(1.0));
-        let b4_r6 = dt * na7__dt;
-        let b4_7_0 = -(dt * c.k18);
-        let b4_7_7 = (-dt).mul_add((-s__115), n(1.0));
-        let b4_7_8 = -(dt * k98);
-        let b4_r7 = dt * na8__dt;
-        let b4_8_1 = -(dt * c.k29);
-        let b4_8_7 = -(dt * k89);
-        let b4_8_8 = (-dt).mul_add((-s__116), n(1.0));
-        let b4_8_9 = -(dt * k109);
-        let b4_r8 = dt * na9__dt;
-        let b4_9_2 = -(dt * c.k310);
-        let b4_9_8 = -(dt * k910);
-        let b4_9_9 = (-dt).mul_add((-s__117), n(1.0));
-        let b4_9_10 = -(dt * k1110);
-        let b4_r9 = dt * na10__dt;
-        let b4_10_3 = -(dt * c.k411);
-        let b4_10_9 = -(dt * k1011);
-        let b4_10_10 = (-dt).mul_add((-s__118), n(1.0));
-        let b4_10_11 = -(dt * k1211);
-        let b4_r10 = dt * na11__dt;
-        let b4_11_4 = -(dt * c.k512);
-        let b4_11_10 = -(dt * k1112);
-        let b4_11_11 = (-dt).mul_add((-s__119), n(1.0));
-        let b4_11_12 = -(dt * k1312);
-        let b4_r11 = dt * na12__dt;
-        let b4_12_5 = -(dt * k613);
-        let b4_12_11 = -(dt * k1213);
-        let b4_12_12 = (-dt).mul_add((-s__120), n(1.0));
-        let b4_r12 = dt * na13__dt;
-        let l = b4_1_0 / b4_0_0;
-        let b4_1_1 = (-l).mul_add(b4_0_1, b4_1_1);
-        let b4_1_7 = -(l * b4_0_7);
-        let b4_r1 = (-l).mul_add(b4_r0, b4_r1);
-        let l = b4_7_0 / b4_0_0;
-        let b4_7_1 = -(l * b4_0_1);
-        let b4_7_7 = (-l).mul_add(b4_0_7, b4_7_7);
-        let b4_r7 = (-l).mul_add(b4_r0, b4_r7);
-        let l = b4_2_1 / b4_1_1;
-        let b4_2_2 = (-l).mul_add(b4_1_2, b4_2_2);
-        let b4_2_7 = -(l * b4_1_7);
-        let b4_2_8 = -(l * b4_1_8);
-        let b4_r2 = (-l).mul_add(b4_r1, b4_r2);
-        let l = b4_7_1 / b4_1_1;
-        let b4_7_2 = -(l * b4_1_2);
-        let b4_7_7 = (-l).mul_add(b4_1_7, b4_7_7);
-        let b4_7_8 = (-l).mul_add(b4_1_8, b4_7_8);
-        let b4_r7 = (-l).mul_add(b4_r1, b4_r7);
-        let l = b4_8_1 / b4_1_1;
-        let b4_8_2 = -(l * b4_1_2);
-        let b4_8_7 = (-l).mul_add(b4_1_7, b4_8_7);
-        let b4_8_8 = (-l).mul_add(b4_1_8, b4_8_8);
-        let b4_r8 = (-l).mul_add(b4_r1, b4_r8);
-        let l = b4_3_2 / b4_2_2;
-        let b4_3_3 = (-l).mul_add(b4_2_3, b4_3_3);
-        let b4_3_7 = -(l * b4_2_7);
-        let b4_3_8 = -(l * b4_2_8);
-        let b4_3_9 = -(l * b4_2_9);
-        let b4_r3 = (-l).mul_add(b4_r2, b4_r3);
-        let l = b4_7_2 / b4_2_2;
-        let b4_7_3 = -(l * b4_2_3);
-        let b4_7_7 = (-l).mul_add(b4_2_7, b4_7_7);
-        let b4_7_8 = (-l).mul_add(b4_2_8, b4_7_8);
-        let b4_7_9 = -(l * b4_2_9);
-        let b4_r7 = (-l).mul_add(b4_r2, b4_r7);
-        let l = b4_8_2 / b4_2_2;
-        let b4_8_3 = -(l * b4_2_3);
-        let b4_8_7 = (-l).mul_add(b4_2_7, b4_8_7);
-        let b4_8_8 = (-l).mul_add(b4_2_8, b4_8_8);
-        let b4_8_9 = (-l).mul_add(b4_2_9, b4_8_9);
-        let b4_r8 = (-l).mul_add(b4_r2, b4_r8);
-        let l = b4_9_2 / b4_2_2;
-        let b4_9_3 = -(l * b4_2_3);
-        let b4_9_7 = -(l * b4_2_7);
-        let b4_9_8 = (-l).mul_add(b4_2_8, b4_9_8);
-        let b4_9_9 = (-l).mul_add(b4_2_9, b4_9_9);
-        let b4_r9 = (-l).mul_add(b4_r2, b4_r9);
-        let l = b4_4_3 / b4_3_3;
-        let b4_4_4 = (-l).mul_add(b4_3_4, b4_4_4);
-        let b4_4_7 = -(l * b4_3_7);
-        let b4_4_8 = -(l * b4_3_8);
-        let b4_4_9 = -(l * b4_3_9);
-        let b4_4_10 = -(l * b4_3_10);
-        let b4_r4 = (-l).mul_add(b4_r3, b4_r4);
-        let l = b4_7_3 / b4_3_3;
-        let b4_7_4 = -(l * b4_3_4);
-        let b4_7_7 = (-l).mul_add(b4_3_7, b4_7_7);
-        let b4_7_8 = (-l).mul_add(b4_3_8, b4_7_8);
-        let b4_7_9 = (-l).mul_add(b4_3_9, b4_7_9);
-        let b4_7_10 = -(l * b4_3_10);
-        let b4_r7 = (-l).mul_add(b4_r3, b4_r7);
-        let l = b4_8_3 / b4_3_3;
-        let b4_8_4 = -(l * b4_3_4);
-        let b4_8_7 = (-l).mul_add(b4_3_7, b4_8_7);
-        let b4_8_8 = (-l).mul_add(b4_3_8, b4_8_8);
-        let b4_8_9 = (-l).mul_add(b4_3_9, b4_8_9);
-        let b4_8_10 = -(l * b4_3_10);
-        let b4_r8 = (-l).mul_add(b4_r3, b4_r8);
-        let l = b4_9_3 / b4_3_3;
-        let b4_9_4 = -(l * b4_3_4);
-        let b4_9_7 = (-l).mul_add(b4_3_7, b4_9_7);
-        let b4_9_8 = (-l).mul_add(b4_3_8, b4_9_8);
-        let b4_9_9 = (-l).mul_add(b4_3_9, b4_9_9);
-        let b4_9_10 = (-l).mul_add(b4_3_10, b4_9_10);
-        let b4_r9 = (-l).mul_add(b4_r3, b4_r9);
-        let l = b4_10_3 / b4_3_3;
-        let b4_10_4 = -(l * b4_3_4);
-        let b4_10_7 = -(l * b4_3_7);
-        let b4_10_8 = -(l * b4_3_8);
-        let b4_10_9 = (-l).mul_add(b4_3_9, b4_10_9);
-        let b4_10_10 = (-l).mul_add(b4_3_10, b4_10_10);
-        let b4_r10 = (-l).mul_add(b4_r3, b4_r10);
-        let l = b4_5_4 / b4_4_4;
-        let b4_5_5 = (-l).mul_add(b4_4_5, b4_5_5);
-        let b4_5_6 = (-l).mul_add(b4_4_6, b4_5_6);
-        let b4_5_7 = -(l * b4_4_7);
-        let b4_5_8 = -(l * b4_4_8);
-        let b4_5_9 = -(l * b4_4_9);
-        let b4_5_10 = -(l * b4_4_10);
-        let b4_5_11 = -(l * b4_4_11);
-        let b4_r5 = (-l).mul_add(b4_r4, b4_r5);
-        let l = b4_6_4 / b4_4_4;
-        let b4_6_5 = (-l).mul_add(b4_4_5, b4_6_5);
-        let b4_6_6 = (-l).mul_add(b4_4_6, b4_6_6);
-        let b4_6_7 = -(l * b4_4_7);
-        let b4_6_8 = -(l * b4_4_8);
-        let b4_6_9 = -(l * b4_4_9);
-        let b4_6_10 = -(l * b4_4_10);
-        let b4_6_11 = -(l * b4_4_11);
-        let b4_r6 = (-l).mul_add(b4_r4, b4_r6);
-        let l = b4_7_4 / b4_4_4;
-        let b4_7_5 = -(l * b4_4_5);
-        let b4_7_6 = -(l * b4_4_6);
-        let b4_7_7 = (-l).mul_add(b4_4_7, b4_7_7);
-        let b4_7_8 = (-l).mul_add(b4_4_8, b4_7_8);
-        let b4_7_9 = (-l).mul_add(b4_4_9, b4_7_9);
-        let b4_7_10 = (-l).mul_add(b4_4_10, b4_7_10);
-        let b4_7_11 = -(l * b4_4_11);
-        let b4_r7 = (-l).mul_add(b4_r4, b4_r7);
-        let l = b4_8_4 / b4_4_4;
-        let b4_8_5 = -(l * b4_4_5);
-        let b4_8_6 = -(l * b4_4_6);
-        let b4_8_7 = (-l).mul_add(b4_4_7, b4_8_7);
-        let b4_8_8 = (-l).mul_add(b4_4_8, b4_8_8);
-        let b4_8_9 = (-l).mul_add(b4_4_9, b4_8_9);
-        let b4_8_10 = (-l).mul_add(b4_4_10, b4_8_10);
-        let b4_8_11 = -(l * b4_4_11);
-        let b4_r8 = (-l).mul_add(b4_r4, b4_r8);
-        let l = b4_9_4 / b4_4_4;
-        let b4_9_5 = -(l * b4_4_5);
-        let b4_9_6 = -(l * b4_4_6);
-        let b4_9_7 = (-l).mul_add(b4_4_7, b4_9_7);
-        let b4_9_8 = (-l).mul_add(b4_4_8, b4_9_8);
-        let b4_9_9 = (-l).mul_add(b4_4_9, b4_9_9);
-        let b4_9_10 = (-l).mul_add(b4_4_10, b4_9_10);
-        let b4_9_11 = -(l * b4_4_11);
-        let b4_r9 = (-l).mul_add(b4_r4, b4_r9);
-        let l = b4_10_4 / b4_4_4;
-        let b4_10_5 = -(l * b4_4_5);
-        let b4_10_6 = -(l * b4_4_6);
-        let b4_10_7 = (-l).mul_add(b4_4_7, b4_10_7);
-        let b4_10_8 = (-l).mul_add(b4_4_8, b4_10_8);
-        let b4_10_9 = (-l).mul_add(b4_4_9, b4_10_9);
-        let b4_10_10 = (-l).mul_add(b4_4_10, b4_10_10);
-        let b4_10_11 = (-l).mul_add(b4_4_11, b4_10_11);
-        let b4_r10 = (-l).mul_add(b4_r4, b4_r10);
-        let l = b4_11_4 / b4_4_4;
-        let b4_11_5 = -(l * b4_4_5);
-        let b4_11_6 = -(l * b4_4_6);
-        let b4_11_7 = -(l * b4_4_7);
-        let b4_11_8 = -(l * b4_4_8);
-        let b4_11_9 = -(l * b4_4_9);
-        let b4_11_10 = (-l).mul_add(b4_4_10, b4_11_10);
-        let b4_11_11 = (-l).mul_add(b4_4_11, b4_11_11);
-        let b4_r11 = (-l).mul_add(b4_r4, b4_r11);
-        let l = b4_6_5 / b4_5_5;
-        let b4_6_6 = (-l).mul_add(b4_5_6, b4_6_6);
-        let b4_6_7 = (-l).mul_add(b4_5_7, b4_6_7);
-        let b4_6_8 = (-l).mul_add(b4_5_8, b4_6_8);
-        let b4_6_9 = (-l).mul_add(b4_5_9, b4_6_9);
-        let b4_6_10 = (-l).mul_add(b4_5_10, b4_6_10);
-        let b4_6_11 = (-l).mul_add(b4_5_11, b4_6_11);
-        let b4_6_12 = -(l * b4_5_12);
-        let b4_r6 = (-l).mul_add(b4_r5, b4_r6);
-        let l = b4_7_5 / b4_5_5;
-        let b4_7_6 = (-l).mul_add(b4_5_6, b4_7_6);
-        let b4_7_7 = (-l).mul_add(b4_5_7, b4_7_7);
-        let b4_7_8 = (-l).mul_add(b4_5_8, b4_7_8);
-        let b4_7_9 = (-l).mul_add(b4_5_9, b4_7_9);
-        let b4_7_10 = (-l).mul_add(b4_5_10, b4_7_10);
-        let b4_7_11 = (-l).mul_add(b4_5_11, b4_7_11);
-        let b4_7_12 = -(l * b4_5_12);
-        let b4_r7 = (-l).mul_add(b4_r5, b4_r7);
-        let l = b4_8_5 / b4_5_5;
-        let b4_8_6 = (-l).mul_add(b4_5_6, b4_8_6);
-        let b4_8_7 = (-l).mul_add(b4_5_7, b4_8_7);
-        let b4_8_8 = (-l).mul_add(b4_5_8, b4_8_8);
-        let b4_8_9 = (-l).mul_add(b4_5_9, b4_8_9);
-        let b4_8_10 = (-l).mul_add(b4_5_10, b4_8_10);
-        let b4_8_11 = (-l).mul_add(b4_5_11, b4_8_11);
-        let b4_8_12 = -(l * b4_5_12);
-        let b4_r8 = (-l).mul_add(b4_r5, b4_r8);
-        let l = b4_9_5 / b4_5_5;
-        let b4_9_6 = (-l).mul_add(b4_5_6, b4_9_6);
-        let b4_9_7 = (-l).mul_add(b4_5_7, b4_9_7);
-        let b4_9_8 = (-l).mul_add(b4_5_8, b4_9_8);
-        let b4_9_9 = (-l).mul_add(b4_5_9, b4_9_9);
-        let b4_9_10 = (-l).mul_add(b4_5_10, b4_9_10);
-        let b4_9_11 = (-l).mul_add(b4_5_11, b4_9_11);
-        let b4_9_12 = -(l * b4_5_12);
-        let b4_r9 = (-l).mul_add(b4_r5, b4_r9);
-        let l = b4_10_5 / b4_5_5;
-        let b4_10_6 = (-l).mul_add(b4_5_6, b4_10_6);
-        let b4_10_7 = (-l).mul_add(b4_5_7, b4_10_7);
-        let b4_10_8 = (-l).mul_add(b4_5_8, b4_10_8);
-        let b4_10_9 = (-l).mul_add(b4_5_9, b4_10_9);
-        let b4_10_10 = (-l).mul_add(b4_5_10, b4_10_10);
-        let b4_10_11 = (-l).mul_add(b4_5_11, b4_10_11);
-        let b4_10_12 = -(l * b4_5_12);
-        let b4_r10 = (-l).mul_add(b4_r5, b4_r10);
-        let l = b4_11_5 / b4_5_5;
-        let b4_11_6 = (-l).mul_add(b4_5_6, b4_11_6);
-        let b4_11_7 = (-l).mul_add(b4_5_7, b4_11_7);
-        let b4_11_8 = (-l).mul_add(b4_5_8, b4_11_8);
-        let b4_11_9 = (-l).mul_add(b4_5_9, b4_11_9);
-        let b4_11_10 = (-l).mul_add(b4_5_10, b4_11_10);
-        let b4_11_11 = (-l).mul_add(b4_5_11, b4_11_11);
-        let b4_11_12 = (-l).mul_add(b4_5_12, b4_11_12);
-        let b4_r11 = (-l).mul_add(b4_r5, b4_r11);
-        let l = b4_12_5 / b4_5_5;
-        let b4_12_6 = -(l * b4_5_6);
-        let b4_12_7 = -(l * b4_5_7);
-        let b4_12_8 = -(l * b4_5_8);
-        let b4_12_9 = -(l * b4_5_9);
-        let b4_12_10 = -(l * b4_5_10);
-        let b4_12_11 = (-l).mul_add(b4_5_11, b4_12_11);
-        let b4_12_12 = (-l).mul_add(b4_5_12, b4_12_12);
-        let b4_r12 = (-l).mul_add(b4_r5, b4_r12);
-        let l = b4_7_6 / b4_6_6;
-        let b4_7_7 = (-l).mul_add(b4_6_7, b4_7_7);
-        let b4_7_8 = (-l).mul_add(b4_6_8, b4_7_8);
-        let b4_7_9 = (-l).mul_add(b4_6_9, b4_7_9);
-        let b4_7_10 = (-l).mul_add(b4_6_10, b4_7_10);
-        let b4_7_11 = (-l).mul_add(b4_6_11, b4_7_11);
-        let b4_7_12 = (-l).mul_add(b4_6_12, b4_7_12);
-        let b4_r7 = (-l).mul_add(b4_r6, b4_r7);
-        let l = b4_8_6 / b4_6_6;
-        let b4_8_7 = (-l).mul_add(b4_6_7, b4_8_7);
-        let b4_8_8 = (-l).mul_add(b4_6_8, b4_8_8);
-        let b4_8_9 = (-l).mul_add(b4_6_9, b4_8_9);
-        let b4_8_10 = (-l).mul_add(b4_6_10, b4_8_10);
-        let b4_8_11 = (-l).mul_add(b4_6_11, b4_8_11);
-        let b4_8_12 = (-l).mul_add(b4_6_12, b4_8_12);
-        let b4_r8 = (-l).mul_add(b4_r6, b4_r8);
-        let l = b4_9_6 / b4_6_6;
-        let b4_9_7 = (-l).mul_add(b4_6_7, b4_9_7);
-        let b4_9_8 = (-l).mul_add(b4_6_8, b4_9_8);
-        let b4_9_9 = (-l).mul_add(b4_6_9, b4_9_9);
-        let b4_9_10 = (-l).mul_add(b4_6_10, b4_9_10);
-        let b4_9_11 = (-l).mul_add(b4_6_11, b4_9_11);
-        let b4_9_12 = (-l).mul_add(b4_6_12, b4_9_12);
-        let b4_r9 = (-l).mul_add(b4_r6, b4_r9);
-        let l = b4_10_6 / b4_6_6;
-        let b4_10_7 = (-l).mul_add(b4_6_7, b4_10_7);
-        let b4_10_8 = (-l).mul_add(b4_6_8, b4_10_8);
-        let b4_10_9 = (-l).mul_add(b4_6_9, b4_10_9);
-        let b4_10_10 = (-l).mul_add(b4_6_10, b4_10_10);
-        let b4_10_11 = (-l).mul_add(b4_6_11, b4_10_11);
-        let b4_10_12 = (-l).mul_add(b4_6_12, b4_10_12);
-        let b4_r10 = (-l).mul_add(b4_r6, b4_r10);
-        let l = b4_11_6 / b4_6_6;
-        let b4_11_7 = (-l).mul_add(b4_6_7, b4_11_7);
-        let b4_11_8 = (-l).mul_add(b4_6_8, b4_11_8);
-        let b4_11_9 = (-l).mul_add(b4_6_9, b4_11_9);
-        let b4_11_10 = (-l).mul_add(b4_6_10, b4_11_10);
-        let b4_11_11 = (-l).mul_add(b4_6_11, b4_11_11);
-        let b4_11_12 = (-l).mul_add(b4_6_12, b4_11_12);
-        let b4_r11 = (-l).mul_add(b4_r6, b4_r11);
-        let l = b4_12_6 / b4_6_6;
-        let b4_12_7 = (-l).mul_add(b4_6_7, b4_12_7);
-        let b4_12_8 = (-l).mul_add(b4_6_8, b4_12_8);
-        let b4_12_9 = (-l).mul_add(b4_6_9, b4_12_9);
-        let b4_12_10 = (-l).mul_add(b4_6_10, b4_12_10);
-        let b4_12_11 = (-l).mul_add(b4_6_11, b4_12_11);
-        let b4_12_12 = (-l).mul_add(b4_6_12, b4_12_12);
-        let b4_r12 = (-l).mul_add(b4_r6, b4_r12);
-        let l = b4_8_7 / b4_7_7;
-        let b4_8_8 = (-l).mul_add(b4_7_8, b4_8_8);
-        let b4_8_9 = (-l).mul_add(b4_7_9, b4_8_9);
-        let b4_8_10 = (-l).mul_add(b4_7_10, b4_8_10);
-        let b4_8_11 = (-l).mul_add(b4_7_11, b4_8_11);
-        let b4_8_12 = (-l).mul_add(b4_7_12, b4_8_12);
-        let b4_r8 = (-l).mul_add(b4_r7, b4_r8);
-        let l = b4_9_7 / b4_7_7;
-        let b4_9_8 = (-l).mul_add(b4_7_8, b4_9_8);
-        let b4_9_9 = (-l).mul_add(b4_7_9, b4_9_9);
-        let b4_9_10 = (-l).mul_add(b4_7_10, b4_9_10);
-        let b4_9_11 = (-l).mul_add(b4_7_11, b4_9_11);
-        let b4_9_12 = (-l).mul_add(b4_7_12, b4_9_12);
-        let b4_r9 = (-l).mul_add(b4_r7, b4_r9);
-        let l = b4_10_7 / b4_7_7;
-        let b4_10_8 = (-l).mul_add(b4_7_8, b4_10_8);
-        let b4_10_9 = (-l).mul_add(b4_7_9, b4_10_9);
-        let b4_10_10 = (-l).mul_add(b4_7_10, b4_10_10);
-        let b4_10_11 = (-l).mul_add(b4_7_11, b4_10_11);
-        let b4_10_12 = (-l).mul_add(b4_7_12, b4_10_12);
-        let b4_r10 = (-l).mul_add(b4_r7, b4_r10);
-        let l = b4_11_7 / b4_7_7;
-        let b4_11_8 = (-l).mul_add(b4_7_8, b4_11_8);
-        let b4_11_9 = (-l).mul_add(b4_7_9, b4_11_9);
-        let b4_11_10 = (-l).mul_add(b4_7_10, b4_11_10);
-        let b4_11_11 = (-l).mul_add(b4_7_11, b4_11_11);
-        let b4_11_12 = (-l).mul_add(b4_7_12, b4_11_12);
-        let b4_r11 = (-l).mul_add(b4_r7, b4_r11);
-        let l = b4_12_7 / b4_7_7;
-        let b4_12_8 = (-l).mul_add(b4_7_8, b4_12_8);
-        let b4_12_9 = (-l).mul_add(b4_7_9, b4_12_9);
-        let b4_12_10 = (-l).mul_add(b4_7_10, b4_12_10);
-        let b4_12_11 = (-l).mul_add(b4_7_11, b4_12_11);
-        let b4_12_12 = (-l).mul_add(b4_7_12, b4_12_12);
-        let b4_r12 = (-l).mul_add(b4_r7, b4_r12);
-        let l = b4_9_8 / b4_8_8;
-        let b4_9_9 = (-l).mul_add(b4_8_9, b4_9_9);
-        let b4_9_10 = (-l).mul_add(b4_8_10, b4_9_10);
-        let b4_9_11 = (-l).mul_add(b4_8_11, b4_9_11);
-        let b4_9_12 = (-l).mul_add(b4_8_12, b4_9_12);
-        let b4_r9 = (-l).mul_add(b4_r8, b4_r9);
-        let l = b4_10_8 / b4_8_8;
-        let b4_10_9 = (-l).mul_add(b4_8_9, b4_10_9);
-        let b4_10_10 = (-l).mul_add(b4_8_10, b4_10_10);
-        let b4_10_11 = (-l).mul_add(b4_8_11, b4_10_11);
-        let b4_10_12 = (-l).mul_add(b4_8_12, b4_10_12);
-        let b4_r10 = (-l).mul_add(b4_r8, b4_r10);
-        let l = b4_11_8 / b4_8_8;
-        let b4_11_9 = (-l).mul_add(b4_8_9, b4_11_9);
-        let b4_11_10 = (-l).mul_add(b4_8_10, b4_11_10);
-        let b4_11_11 = (-l).mul_add(b4_8_11, b4_11_11);
-        let b4_11_12 = (-l).mul_add(b4_8_12, b4_11_12);
-        let b4_r11 = (-l).mul_add(b4_r8, b4_r11);
-        let l = b4_12_8 / b4_8_8;
-        let b4_12_9 = (-l).mul_add(b4_8_9, b4_12_9);
-        let b4_12_10 = (-l).mul_add(b4_8_10, b4_12_10);
-        let b4_12_11 = (-l).mul_add(b4_8_11, b4_12_11);
-        let b4_12_12 = (-l).mul_add(b4_8_12, b4_12_12);
-        let b4_r12 = (-l).mul_add(b4_r8, b4_r12);
-        let l = b4_10_9 / b4_9_9;
-        let b4_10_10 = (-l).mul_add(b4_9_10, b4_10_10);
-        let b4_10_11 = (-l).mul_add(b4_9_11, b4_10_11);
-        let b4_10_12 = (-l).mul_add(b4_9_12, b4_10_12);
-        let b4_r10 = (-l).mul_add(b4_r9, b4_r10);
-        let l = b4_11_9 / b4_9_9;
-        let b4_11_10 = (-l).mul_add(b4_9_10, b4_11_10);
-        let b4_11_11 = (-l).mul_add(b4_9_11, b4_11_11);
-        let b4_11_12 = (-l).mul_add(b4_9_12, b4_11_12);
-        let b4_r11 = (-l).mul_add(b4_r9, b4_r11);
-        let l = b4_12_9 / b4_9_9;
-        let b4_12_10 = (-l).mul_add(b4_9_10, b4_12_10);
-        let b4_12_11 = (-l).mul_add(b4_9_11, b4_12_11);
-        let b4_12_12 = (-l).mul_add(b4_9_12, b4_12_12);
-        let b4_r12 = (-l).mul_add(b4_r9, b4_r12);
-        let l = b4_11_10 / b4_10_10;
-        let b4_11_11 = (-l).mul_add(b4_10_11, b4_11_11);
-        let b4_11_12 = (-l).mul_add(b4_10_12, b4_11_12);
-        let b4_r11 = (-l).mul_add(b4_r10, b4_r11);
-        let l = b4_12_10 / b4_10_10;
-        let b4_12_11 = (-l).mul_add(b4_10_11, b4_12_11);
-        let b4_12_12 = (-l).mul_add(b4_10_12, b4_12_12);
-        let b4_r12 = (-l).mul_add(b4_r10, b4_r12);
-        let l = b4_12_11 / b4_11_11;
-        let b4_12_12 = (-l).mul_add(b4_11_12, b4_12_12);
-        let b4_r12 = (-l).mul_add(b4_r11, b4_r12);
-        let b4_x12 = b4_r12 / b4_12_12;
-        let b4_x11 = (-b4_11_12).mul_add(b4_x12, b4_r11) / b4_11_11;
-        let b4_x10 = (-b4_10_12).mul_add(b4_x12, (-b4_10_11).mul_add(b4_x11, b4_r10)) / b4_10_10;
-        let b4_x9 = (-b4_9_12).mul_add(b4_x12, (-b4_9_11).mul_add(b4_x11, (-b4_9_10).mul_add(b4_x10, b4_r9)))
-            / b4_9_9;
-        let b4_x8 = (-b4_8_12).mul_add(
-            b4_x12,
-            (-b4_8_11).mul_add(b4_x11, (-b4_8_10).mul_add(b4_x10, (-b4_8_9).mul_add(b4_x9, b4_r8))),
-        ) / b4_8_8;
-        let b4_x7 = (-b4_7_12).mul_add(
-            b4_x12,
-            (-b4_7_11).mul_add(
-                b4_x11,
-                (-b4_7_10).mul_add(b4_x10, (-b4_7_9).mul_add(b4_x9, (-b4_7_8).mul_add(b4_x8, b4_r7))),
-            ),
-        ) / b4_7_7;
-        let b4_x6 = (-b4_6_12).mul_add(
-            b4_x12,
-            (-b4_6_11).mul_add(
-                b4_x11,
-                (-b4_6_10).mul_add(
-                    b4_x10,
-                    (-b4_6_9).mul_add(b4_x9, (-b4_6_8).mul_add(b4_x8, (-b4_6_7).mul_add(b4_x7, b4_r6))),
-                ),
-            ),
-        ) / b4_6_6;
-        let b4_x5 = (-b4_5_12).mul_add(
-            b4_x12,
-            (-b4_5_11).mul_add(
-                b4_x11,
-                (-b4_5_10).mul_add(
-                    b4_x10,
-                    (-b4_5_9).mul_add(
-                        b4_x9,
-                        (-b4_5_8).mul_add(b4_x8, (-b4_5_7).mul_add(b4_x7, (-b4_5_6).mul_add(b4_x6, b4_r5))),
-                    ),
-                ),
-            ),
-        ) / b4_5_5;
-        let b4_x4 = (-b4_4_11).mul_add(
-            b4_x11,
-            (-b4_4_10).mul_add(
-                b4_x10,
-                (-b4_4_9).mul_add(
-                    b4_x9,
-                    (-b4_4_8).mul_add(
-                        b4_x8,
-                        (-b4_4_7).mul_add(b4_x7, (-b4_4_6).mul_add(b4_x6, (-b4_4_5).mul_add(b4_x5, b4_r4))),
-                    ),
-                ),
-            ),
-        ) / b4_4_4;
-        let b4_x3 = (-b4_3_10).mul_add(
-            b4_x10,
-            (-b4_3_9).mul_add(
-                b4_x9,
-                (-b4_3_8).mul_add(b4_x8, (-b4_3_7).mul_add(b4_x7, (-b4_3_4).mul_add(b4_x4, b4_r3))),
-            ),
-        ) / b4_3_3;
-        let b4_x2 = (-b4_2_9).mul_add(
-            b4_x9,
-            (-b4_2_8).mul_add(b4_x8, (-b4_2_7).mul_add(b4_x7, (-b4_2_3).mul_add(b4_x3, b4_r2))),
-        ) / b4_2_2;
-        let b4_x1 =
-            (-b4_1_8).mul_add(b4_x8, (-b4_1_7).mul_add(b4_x7, (-b4_1_2).mul_add(b4_x2, b4_r1))) / b4_1_1;
-        let b4_x0 = (-b4_0_7).mul_add(b4_x7, (-b4_0_1).mul_add(b4_x1, b4_r0)) / b4_0_0;
-        // Markov block 5: backward Euler, (I - dt A) delta = dt f.
-        let b5_0_0 = (-dt).mul_add((-C1H_to_C2H), n(1.0));
-        let b5_0_1 = -(dt * C2H_to_C1H);
-        let b5_r0 = dt * C1Herg__dt;
-        let b5_1_0 = -(dt * C1H_to_C2H);
-        let b5_1_1 = (-dt).mul_add((-s__88), n(1.0));
-        let b5_1_2 = -(dt * c.C3H_to_C2H);
-        let b5_r1 = dt * C2Herg__dt;
-        let b5_2_1 = -(dt * c.C2H_to_C3H);
-        let b5_2_2 = (-dt).mul_add((-s__89), n(1.0));
-        let b5_2_3 = -(dt * OH_to_C3H);
-        let b5_2_4 = -(dt * IH_to_C3H);
-        let b5_r2 = dt * C3Herg__dt;
-        let b5_3_2 = -(dt * C3H_to_OH);
-        let b5_3_3 = (-dt).mul_add((-s__90), n(1.0));
-        let b5_3_4 = -(dt * IH_to_OH);
-        let b5_r3 = dt * OHerg__dt;
-        let b5_4_2 = -(dt * C3H_to_IH);
-        let b5_4_3 = -(dt * OH_to_IH);
-        let b5_4_4 = (-dt).mul_add((-s__91), n(1.0));
-        let b5_r4 = dt * IHerg__dt;
-        let l = b5_1_0 / b5_0_0;
-        let b5_1_1 = (-l).mul_add(b5_0_1, b5_1_1);
-        let b5_r1 = (-l).mul_add(b5_r0, b5_r1);
-        let l = b5_2_1 / b5_1_1;
-        let b5_2_2 = (-l).mul_add(b5_1_2, b5_2_2);
-        let b5_r2 = (-l).mul_add(b5_r1, b5_r2);
-        let l = b5_3_2 / b5_2_2;
-        let b5_3_3 = (-l).mul_add(b5_2_3, b5_3_3);
-        let b5_3_4 = (-l).mul_add(b5_2_4, b5_3_4);
-        let b5_r3 = (-l).mul_add(b5_r2, b5_r3);
-        let l = b5_4_2 / b5_2_2;
-        let b5_4_3 = (-l).mul_add(b5_2_3, b5_4_3);
-        let b5_4_4 = (-l).mul_add(b5_2_4, b5_4_4);
-        let b5_r4 = (-l).mul_add(b5_r2, b5_r4);
-        let l = b5_4_3 / b5_3_3;
-        let b5_4_4 = (-l).mul_add(b5_3_4, b5_4_4);
-        let b5_r4 = (-l).mul_add(b5_r3, b5_r4);
-        let b5_x4 = b5_r4 / b5_4_4;
-        let b5_x3 = (-b5_3_4).mul_add(b5_x4, b5_r3) / b5_3_3;
-        let b5_x2 = (-b5_2_4).mul_add(b5_x4, (-b5_2_3).mul_add(b5_x3, b5_r2)) / b5_2_2;
-        let b5_x1 = (-b5_1_2).mul_add(b5_x2, b5_r1) / b5_1_1;
-        let b5_x0 = (-b5_0_1).mul_add(b5_x1, b5_r0) / b5_0_0;
-        // Markov block 6: backward Euler, (I - dt A) delta = dt f.
-        let b6_0_0 = (-dt).mul_add(c.k__45, n(1.0));
-        let b6_0_1 = -(dt * C1ks_C0ks);
-        let b6_r0 = dt * C0ks__dt;
-        let b6_1_0 = -(dt * c.C0ks_C1ks);
-        let b6_1_1 = (-dt).mul_add((-s__121), n(1.0));
-        let b6_1_2 = -(dt * O1ks_C1ks);
-        let b6_r1 = dt * C1ks__dt;
-        let b6_2_1 = -(dt * c.C1ks_O1ks);
-        let b6_2_2 = (-dt).mul_add((-s__122), n(1.0));
-        let b6_2_3 = -(dt * O2ks_O1ks);
-        let b6_r2 = dt * O1ks__dt;
-        let b6_3_2 = -(dt * O1ks_O2ks);
-        let b6_3_3 = (-dt).mul_add((-O2ks_O1ks), n(1.0));
-        let b6_r3 = dt * O2ks__dt;
-        let l = b6_1_0 / b6_0_0;
-        let b6_1_1 = (-l).mul_add(b6_0_1, b6_1_1);
-        let b6_r1 = (-l).mul_add(b6_r0, b6_r1);
-        let l = b6_2_1 / b6_1_1;
-        let b6_2_2 = (-l).mul_add(b6_1_2, b6_2_2);
-        let b6_r2 = (-l).mul_add(b6_r1, b6_r2);
-        let l = b6_3_2 / b6_2_2;
-        let b6_3_3 = (-l).mul_add(b6_2_3, b6_3_3);
-        let b6_r3 = (-l).mul_add(b6_r2, b6_r3);
-        let b6_x3 = b6_r3 / b6_3_3;
-        let b6_x2 = (-b6_2_3).mul_add(b6_x3, b6_r2) / b6_2_2;
-        let b6_x1 = (-b6_1_2).mul_add(b6_x2, b6_r1) / b6_1_1;
-        let b6_x0 = (-b6_0_1).mul_add(b6_x1, b6_r0) / b6_0_0;
-        locals[0] = exp_euler(
-            Nai,
-            Nai__dt,
-            (((((((s__129 * c.GNa) * s__1) + (s__129 * c.GNab))
-                + (((((((n(3.0) * powi(Nai, 2)) * s__15) * c.Cao) * c.kNaCa) / s__18)
-                    + (-((s__20 * ((n(1.5) * sqrt_t(s__19)) * (-(c.KmNai / s__124))))
-                        / (COMPUTE_INaK_INaCa_ICab_IpCa_a2_K * COMPUTE_INaK_INaCa_ICab_IpCa_a2_K))))
-                    * n(3.0)))
-                + removable(
-                    V,
-                    -0.0,
-                    0.03743720055088938,
-                    (((((s__21 * n(0.02)) * c.PKv14) * OKv14)
-                        * COMPUTE_INa_IKr_IKs_Ito1_IK1_INab_IKp_VFsq_over_RT)
-                        / COMPUTE_INa_IKr_IKs_Ito1_IK1_INab_IKp_a2),
-                    |V: T| {
-                        (((((exp((V / c.RT_over_F)) * n(0.02)) * c.PKv14) * OKv14)
-                            * (n(1000.0) * c.Faraday * (V / c.RT_over_F)))
-                            / (exp((V / c.RT_over_F)) - n(1.0)))
-                    },
-                ))
-                * c.k__44)
-                * c.COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES_a1),
-            dt,
-        );
-        locals[1] = exp_euler(
-            Ki,
-            Ki__dt,
-            ((((((((((s__135 * c.GKr) * c.fKo) * OHerg)
-                + (((-(((-(c.COMPUTE_REVERSAL_POTENTIALS_a1
-                    / (COMPUTE_REVERSAL_POTENTIALS_a2 * COMPUTE_REVERSAL_POTENTIALS_a2)))
-                    / s__9)
-                    * c.RT_over_F))
-                    * c.GKs)
-                    * s__10))
-                + (((((-((s__12 * (s__135 * c.k__1)) / (s__13 * s__13))) * c.GK1) * c.k__2) * s__8)
-                    + (((s__135 * c.GK1) * c.k__2) * K1_inf)))
-                + removable(
-                    V,
-                    -0.0,
-                    0.03743720055088938,
-                    (((((s__6 * PKprime) * Open) * yCa) * COMPUTE_ICa_ICaK_VFsq_over_RT)
-                        / COMPUTE_ICa_ICaK_a2_K),
-                    |V: T| {
-                        (((((exp((V / c.RT_over_F))
-                            * (c.PK
-                                / (n(1.0)
-                                    + ((if (removable(
+                                        / (exp((n(2.0) * (V / c.RT_over_F))) - n(1.0))),
+                                    |V: T| {
+                                        ((c.PCa
+                                            * n(4.0)
+                                            * (n(1000.0) * c.Faraday * (V / c.RT_over_F))
+                                            * ((n(0.001) * exp((n(2.0) * (V / c.RT_over_F)))) - c.k__0))
+                                            / (exp((n(2.0) * (V / c.RT_over_F))) - n(1.0)))
+                                    },
+                                ) >= n(0.0))
+                                {
+                                    n(0.0)
+                                } else {
+                                    removable(
                                         V,
                                         -0.0,
                                         0.07487440110177876,
@@ -3842,157 +3862,131 @@ impl CellModel for Iyer2004 {
                                                 * ((n(0.001) * exp((n(2.0) * (V / c.RT_over_F)))) - c.k__0))
                                                 / (exp((n(2.0) * (V / c.RT_over_F))) - n(1.0)))
                                         },
-                                    ) >= n(0.0))
-                                    {
-                                        n(0.0)
-                                    } else {
-                                        removable(
-                                            V,
-                                            -0.0,
-                                            0.07487440110177876,
-                                            ((c.PCa
-                                                * n(4.0)
-                                                * (n(1000.0) * c.Faraday * (V / c.RT_over_F))
-                                                * ((n(0.001) * exp((n(2.0) * (V / c.RT_over_F)))) - c.k__0))
-                                                / (exp((n(2.0) * (V / c.RT_over_F))) - n(1.0))),
-                                            |V: T| {
-                                                ((c.PCa
-                                                    * n(4.0)
-                                                    * (n(1000.0) * c.Faraday * (V / c.RT_over_F))
-                                                    * ((n(0.001) * exp((n(2.0) * (V / c.RT_over_F))))
-                                                        - c.k__0))
-                                                    / (exp((n(2.0) * (V / c.RT_over_F))) - n(1.0)))
-                                            },
-                                        )
-                                    }) / c.ICahalf))))
-                            * Open)
-                            * yCa)
-                            * (n(1000.0) * c.Faraday * (V / c.RT_over_F)))
-                            / (exp((V / c.RT_over_F)) - n(1.0)))
-                    },
-                ))
-                + ((s__135 * c.GKv43) * OKv43))
-                + removable(
-                    V,
-                    -0.0,
-                    0.03743720055088938,
-                    ((((s__21 * c.PKv14) * OKv14) * COMPUTE_INa_IKr_IKs_Ito1_IK1_INab_IKp_VFsq_over_RT)
-                        / COMPUTE_INa_IKr_IKs_Ito1_IK1_INab_IKp_a2),
-                    |V: T| {
-                        ((((exp((V / c.RT_over_F)) * c.PKv14) * OKv14)
-                            * (n(1000.0) * c.Faraday * (V / c.RT_over_F)))
-                            / (exp((V / c.RT_over_F)) - n(1.0)))
-                    },
-                ))
-                * c.k__44)
-                * c.COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES_a1),
-            dt,
-        );
-        locals[2] = exp_euler(
-            Cai,
-            Cai__dt,
-            (((-(((-((c.k__7 * (n(2.0) * powi(s__46, 1))) / (s__47 * s__47)))
-                + (-((c.k__8 * (n(2.0) * powi(s__49, 1))) / (s__50 * s__50))))
-                / (s__52 * s__52)))
-                * s__98)
-                + ((((c.k__46
-                    + (-((((s__138 * c.vmaxf) * c.KSR) / s__31) + (-((s__30 * s__138) / s__139)))))
-                    + (-(((c.kltrpn_plus * s__33) * c.LTRPNtot)
-                        + ((c.khtrpn_plus * s__34) * c.HTRPNtot))))
-                    + (-((((((-((((-(c.Cao / (Cai * Cai))) / s__24) * n(0.5)) * c.RT_over_F))
-                        * c.GCab)
-                        + (-((((-(s__17 * c.k__4)) * c.kNaCa) / s__18) * n(2.0))))
-                        + ((c.IpCamax / s__23) + (-(s__22 / (s__23 * s__23)))))
-                        * n(0.5))
-                        * c.COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES_a1)))
-                    * beta_i)),
-            dt,
-        );
-        locals[3] = exp_euler(
-            CaSS,
-            CaSS__dt,
-            (((-(((-((c.k__7 * (n(2.0) * powi(s__35, 1))) / (s__36 * s__36)))
-                + (-((c.k__8 * (n(2.0) * powi(s__38, 1))) / (s__39 * s__39))))
-                / (s__41 * s__41)))
-                * s__105)
-                + (((((c.k__49 * s__32) * c.VJSR) / c.VSS) + c.k__50) * beta_SS)),
-            dt,
-        );
-        locals[4] = exp_euler(
-            CaJSR,
-            CaJSR__dt,
-            (((-((-((c.k__9 * (n(2.0) * powi(s__42, 1))) / (s__43 * s__43))) / (s__45 * s__45))) * s__106)
-                + ((c.k__51 + (-(c.v1 * s__32))) * beta_JSR)),
-            dt,
-        );
-        locals[5] = exp_euler(
-            CaNSR,
-            CaNSR__dt,
-            (((((((-(s__142 * c.vmaxr)) * c.KSR) / s__31) + (-((s__30 * s__142) / s__139))) * c.Vmyo)
-                / c.VNSR)
-                + c.k__54),
-            dt,
-        );
-        locals[6] = exp_euler(LTRPNCa, LTRPNCa__dt, (((c.kltrpn_plus * Cai) * n(-1.0)) + c.k__55), dt);
-        locals[7] = exp_euler(HTRPNCa, HTRPNCa__dt, (((c.khtrpn_plus * Cai) * n(-1.0)) + c.k__56), dt);
-        locals[8] = C1_RyR + b0_x0;
-        locals[9] = O2_RyR + b0_x1;
-        locals[10] = C2_RyR + b0_x2;
-        locals[11] = O1_RyR + b0_x3;
-        locals[12] = C0 + b1_x0;
-        locals[13] = C1 + b1_x1;
-        locals[14] = C2 + b1_x2;
-        locals[15] = C3 + b1_x3;
-        locals[16] = C4 + b1_x4;
-        locals[17] = CCa0 + b1_x5;
-        locals[18] = CCa1 + b1_x6;
-        locals[19] = CCa2 + b1_x7;
-        locals[20] = CCa3 + b1_x8;
-        locals[21] = CCa4 + b1_x9;
-        locals[22] = Open + b1_x10;
-        locals[23] = exp_euler(yCa, yCa__dt, ((n(1.0) / tau_yCa) * n(-1.0)), dt);
-        locals[24] = C0Kv43 + b2_x0;
-        locals[25] = C1Kv43 + b2_x1;
-        locals[26] = C2Kv43 + b2_x2;
-        locals[27] = C3Kv43 + b2_x3;
-        locals[28] = OKv43 + b2_x4;
-        locals[29] = CI0Kv43 + b2_x5;
-        locals[30] = CI1Kv43 + b2_x6;
-        locals[31] = CI2Kv43 + b2_x7;
-        locals[32] = CI3Kv43 + b2_x8;
-        locals[33] = OIKv43 + b2_x9;
-        locals[34] = C0Kv14 + b3_x0;
-        locals[35] = C1Kv14 + b3_x1;
-        locals[36] = C2Kv14 + b3_x2;
-        locals[37] = C3Kv14 + b3_x3;
-        locals[38] = OKv14 + b3_x4;
-        locals[39] = CI0Kv14 + b3_x5;
-        locals[40] = CI1Kv14 + b3_x6;
-        locals[41] = CI2Kv14 + b3_x7;
-        locals[42] = CI3Kv14 + b3_x8;
-        locals[43] = OIKv14 + b3_x9;
-        locals[44] = na1 + b4_x0;
-        locals[45] = na2 + b4_x1;
-        locals[46] = na3 + b4_x2;
-        locals[47] = na4 + b4_x3;
-        locals[48] = na5 + b4_x4;
-        locals[49] = na6 + b4_x5;
-        locals[50] = na7 + b4_x6;
-        locals[51] = na8 + b4_x7;
-        locals[52] = na9 + b4_x8;
-        locals[53] = na10 + b4_x9;
-        locals[54] = na11 + b4_x10;
-        locals[55] = na12 + b4_x11;
-        locals[56] = na13 + b4_x12;
-        locals[57] = C1Herg + b5_x0;
-        locals[58] = C2Herg + b5_x1;
-        locals[59] = C3Herg + b5_x2;
-        locals[60] = OHerg + b5_x3;
-        locals[61] = IHerg + b5_x4;
-        locals[62] = C0ks + b6_x0;
-        locals[63] = C1ks + b6_x1;
-        locals[64] = O1ks + b6_x2;
-        locals[65] = O2ks + b6_x3;
-        V__dt
-    }
+                                    )
+                                }) / c.ICahalf))))
+                        * Open)
+                        * yCa)
+                        * (n(1000.0) * c.Faraday * (V / c.RT_over_F)))
+                        / (exp((V / c.RT_over_F)) - n(1.0)))
+                },
+            ))
+            + ((s__135 * c.GKv43) * OKv43))
+            + removable(
+                V,
+                -0.0,
+                0.03743720055088938,
+                ((((s__21 * c.PKv14) * OKv14) * COMPUTE_INa_IKr_IKs_Ito1_IK1_INab_IKp_VFsq_over_RT)
+                    / COMPUTE_INa_IKr_IKs_Ito1_IK1_INab_IKp_a2),
+                |V: T| {
+                    ((((exp((V / c.RT_over_F)) * c.PKv14) * OKv14)
+                        * (n(1000.0) * c.Faraday * (V / c.RT_over_F)))
+                        / (exp((V / c.RT_over_F)) - n(1.0)))
+                },
+            ))
+            * c.k__44)
+            * c.COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES_a1),
+        dt,
+    );
+    locals[2] = exp_euler(
+        Cai,
+        Cai__dt,
+        (((-(((-((c.k__7 * (n(2.0) * powi(s__46, 1))) / (s__47 * s__47)))
+            + (-((c.k__8 * (n(2.0) * powi(s__49, 1))) / (s__50 * s__50))))
+            / (s__52 * s__52)))
+            * s__98)
+            + ((((c.k__46 + (-((((s__138 * c.vmaxf) * c.KSR) / s__31) + (-((s__30 * s__138) / s__139)))))
+                + (-(((c.kltrpn_plus * s__33) * c.LTRPNtot) + ((c.khtrpn_plus * s__34) * c.HTRPNtot))))
+                + (-((((((-((((-(c.Cao / (Cai * Cai))) / s__24) * n(0.5)) * c.RT_over_F)) * c.GCab)
+                    + (-((((-(s__17 * c.k__4)) * c.kNaCa) / s__18) * n(2.0))))
+                    + ((c.IpCamax / s__23) + (-(s__22 / (s__23 * s__23)))))
+                    * n(0.5))
+                    * c.COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES_a1)))
+                * beta_i)),
+        dt,
+    );
+    locals[3] = exp_euler(
+        CaSS,
+        CaSS__dt,
+        (((-(((-((c.k__7 * (n(2.0) * powi(s__35, 1))) / (s__36 * s__36)))
+            + (-((c.k__8 * (n(2.0) * powi(s__38, 1))) / (s__39 * s__39))))
+            / (s__41 * s__41)))
+            * s__105)
+            + (((((c.k__49 * s__32) * c.VJSR) / c.VSS) + c.k__50) * beta_SS)),
+        dt,
+    );
+    locals[4] = exp_euler(
+        CaJSR,
+        CaJSR__dt,
+        (((-((-((c.k__9 * (n(2.0) * powi(s__42, 1))) / (s__43 * s__43))) / (s__45 * s__45))) * s__106)
+            + ((c.k__51 + (-(c.v1 * s__32))) * beta_JSR)),
+        dt,
+    );
+    locals[5] = exp_euler(
+        CaNSR,
+        CaNSR__dt,
+        (((((((-(s__142 * c.vmaxr)) * c.KSR) / s__31) + (-((s__30 * s__142) / s__139))) * c.Vmyo) / c.VNSR)
+            + c.k__54),
+        dt,
+    );
+    locals[6] = exp_euler(LTRPNCa, LTRPNCa__dt, (((c.kltrpn_plus * Cai) * n(-1.0)) + c.k__55), dt);
+    locals[7] = exp_euler(HTRPNCa, HTRPNCa__dt, (((c.khtrpn_plus * Cai) * n(-1.0)) + c.k__56), dt);
+    locals[8] = C1_RyR + b0_x0;
+    locals[9] = O2_RyR + b0_x1;
+    locals[10] = C2_RyR + b0_x2;
+    locals[11] = O1_RyR + b0_x3;
+    locals[12] = C0 + b1_x0;
+    locals[13] = C1 + b1_x1;
+    locals[14] = C2 + b1_x2;
+    locals[15] = C3 + b1_x3;
+    locals[16] = C4 + b1_x4;
+    locals[17] = CCa0 + b1_x5;
+    locals[18] = CCa1 + b1_x6;
+    locals[19] = CCa2 + b1_x7;
+    locals[20] = CCa3 + b1_x8;
+    locals[21] = CCa4 + b1_x9;
+    locals[22] = Open + b1_x10;
+    locals[23] = exp_euler(yCa, yCa__dt, ((n(1.0) / tau_yCa) * n(-1.0)), dt);
+    locals[24] = C0Kv43 + b2_x0;
+    locals[25] = C1Kv43 + b2_x1;
+    locals[26] = C2Kv43 + b2_x2;
+    locals[27] = C3Kv43 + b2_x3;
+    locals[28] = OKv43 + b2_x4;
+    locals[29] = CI0Kv43 + b2_x5;
+    locals[30] = CI1Kv43 + b2_x6;
+    locals[31] = CI2Kv43 + b2_x7;
+    locals[32] = CI3Kv43 + b2_x8;
+    locals[33] = OIKv43 + b2_x9;
+    locals[34] = C0Kv14 + b3_x0;
+    locals[35] = C1Kv14 + b3_x1;
+    locals[36] = C2Kv14 + b3_x2;
+    locals[37] = C3Kv14 + b3_x3;
+    locals[38] = OKv14 + b3_x4;
+    locals[39] = CI0Kv14 + b3_x5;
+    locals[40] = CI1Kv14 + b3_x6;
+    locals[41] = CI2Kv14 + b3_x7;
+    locals[42] = CI3Kv14 + b3_x8;
+    locals[43] = OIKv14 + b3_x9;
+    locals[44] = na1 + b4_x0;
+    locals[45] = na2 + b4_x1;
+    locals[46] = na3 + b4_x2;
+    locals[47] = na4 + b4_x3;
+    locals[48] = na5 + b4_x4;
+    locals[49] = na6 + b4_x5;
+    locals[50] = na7 + b4_x6;
+    locals[51] = na8 + b4_x7;
+    locals[52] = na9 + b4_x8;
+    locals[53] = na10 + b4_x9;
+    locals[54] = na11 + b4_x10;
+    locals[55] = na12 + b4_x11;
+    locals[56] = na13 + b4_x12;
+    locals[57] = C1Herg + b5_x0;
+    locals[58] = C2Herg + b5_x1;
+    locals[59] = C3Herg + b5_x2;
+    locals[60] = OHerg + b5_x3;
+    locals[61] = IHerg + b5_x4;
+    locals[62] = C0ks + b6_x0;
+    locals[63] = C1ks + b6_x1;
+    locals[64] = O1ks + b6_x2;
+    locals[65] = O2ks + b6_x3;
+    V__dt
 }

@@ -1063,749 +1063,764 @@ impl CellModel for OharaRudy2011 {
         }
     }
 
-    #[cfg_attr(target_arch = "nvptx64", inline(always))]
-    #[cfg_attr(not(target_arch = "nvptx64"), inline(never))]
+    #[inline(always)]
     fn reaction<T: Real>(v_mv: T, locals: &mut [T; 40], c: &OharaRudy2011Coeffs<T>) -> T {
-        let n = T::from_f64;
-        let CaMKt = locals[0];
-        let nai = locals[1];
-        let nass = locals[2];
-        let ki = locals[3];
-        let kss = locals[4];
-        let cass = locals[5];
-        let cansr = locals[6];
-        let cajsr = locals[7];
-        let cai = locals[8];
-        let m = locals[9];
-        let hf = locals[10];
-        let hs = locals[11];
-        let j = locals[12];
-        let hsp = locals[13];
-        let jp = locals[14];
-        let mL = locals[15];
-        let hL = locals[16];
-        let hLp = locals[17];
-        let a = locals[18];
-        let iF = locals[19];
-        let iS = locals[20];
-        let ap = locals[21];
-        let iFp = locals[22];
-        let iSp = locals[23];
-        let d = locals[24];
-        let ff = locals[25];
-        let fs = locals[26];
-        let fcaf = locals[27];
-        let fcas = locals[28];
-        let jca = locals[29];
-        let ffp = locals[30];
-        let fcafp = locals[31];
-        let nca = locals[32];
-        let xrf = locals[33];
-        let xrs = locals[34];
-        let xs1 = locals[35];
-        let xs2 = locals[36];
-        let xk1 = locals[37];
-        let Jrelnp = locals[38];
-        let Jrelp = locals[39];
-        let v = v_mv;
-        let vffrt = ((v * c.F * c.F) / c.k__0);
-        let vfrt = ((v * c.F) / c.k__0);
-        let s__0 = (n(1.0) - CaMKt);
-        let s__1 = (c.CaMKo * s__0);
-        let s__2 = (c.KmCaM / cass);
-        let s__3 = (n(1.0) + s__2);
-        let CaMKb = (s__1 / s__3);
-        let s__4 = (CaMKb + CaMKt);
-        let CaMKa = s__4;
-        let s__5 = (c.kmcmdn + cai);
-        let s__6 = powi(s__5, 2);
-        let s__7 = (c.k__1 / s__6);
-        let s__8 = (c.kmtrpn + cai);
-        let s__9 = powi(s__8, 2);
-        let s__10 = (c.k__2 / s__9);
-        let s__11 = (n(1.0) + s__7 + s__10);
-        let Bcai = (n(1.0) / s__11);
-        let s__12 = (c.kmcsqn + cajsr);
-        let s__13 = powi(s__12, 2);
-        let s__14 = (c.k__3 / s__13);
-        let s__15 = (n(1.0) + s__14);
-        let Bcajsr = (n(1.0) / s__15);
-        let s__16 = (c.KmBSR + cass);
-        let s__17 = powi(s__16, 2);
-        let s__18 = (c.k__4 / s__17);
-        let s__19 = (c.KmBSL + cass);
-        let s__20 = powi(s__19, 2);
-        let s__21 = (c.k__5 / s__20);
-        let s__22 = (n(1.0) + s__18 + s__21);
-        let Bcass = (n(1.0) / s__22);
-        let ENa = (c.k__6 * ln((c.nao / nai)));
-        let EK = (c.k__6 * ln((c.ko / ki)));
-        let EKs = (c.k__6 * ln((c.k__7 / (ki + (c.PKNa * nai)))));
-        let mss = (n(1.0) / (n(1.0) + exp(((-(v + c.mssV1)) / c.mssV2))));
-        let tm =
-            (n(1.0) / ((c.mtD1 * exp(((v + c.mtV1) / c.mtV2))) + (c.mtD2 * exp(((-(v + c.mtV3)) / c.mtV4)))));
-        let hss = (n(1.0) / (n(1.0) + exp(((v + c.hssV1) / c.hssV2))));
-        let thf = (n(1.0)
-            / ((n(1.432e-5) * exp(((-(v + n(1.196))) / n(6.285))))
-                + (n(6.149) * exp(((v + n(0.5096)) / n(20.27))))));
-        let ths = (n(1.0)
-            / ((n(0.009794) * exp(((-(v + n(17.95))) / n(28.05))))
-                + (n(0.3343) * exp(((v + n(5.73)) / n(56.66))))));
-        let s__23 = (c.Ahf * hf);
-        let h = (s__23 + (c.Ahs * hs));
-        let jss = hss;
-        let tj = (n(2.038)
-            + (n(1.0)
-                / ((n(0.02136) * exp(((-(v + n(100.6))) / n(8.281))))
-                    + (n(0.3052) * exp(((v + n(0.9941)) / n(38.45)))))));
-        let hssp = (n(1.0) / (n(1.0) + exp(((v + n(89.1)) / n(6.086)))));
-        let thsp = (n(3.0) * ths);
-        let hp = (s__23 + (c.Ahs * hsp));
-        let tjp = (n(1.46) * tj);
-        let s__24 = (c.KmCaMK / CaMKa);
-        let s__25 = (n(1.0) + s__24);
-        let s__26 = (n(1.0) / s__25);
-        let fINap = s__26;
-        let s__27 = (v - ENa);
-        let INa = (c.GNa * s__27 * powi(m, 3) * (((n(1.0) - fINap) * h * j) + (fINap * hp * jp)));
-        let mLss = (n(1.0) / (n(1.0) + exp(((-(v + n(42.85))) / n(5.264)))));
-        let tmL = tm;
-        let hLss = (n(1.0) / (n(1.0) + exp(((v + n(87.61)) / n(7.488)))));
-        let hLssp = (n(1.0) / (n(1.0) + exp(((v + n(93.81)) / n(7.488)))));
-        let fINaLp = s__26;
-        let INaL = (c.GNaL * s__27 * mL * (((n(1.0) - fINaLp) * hL) + (fINaLp * hLp)));
-        let ass = (n(1.0) / (n(1.0) + exp(((-(v - n(14.34))) / n(14.82)))));
-        let s__28 = (v + n(100.0));
-        let ta = (n(1.0515)
-            / ((n(1.0) / (n(1.2089) * (n(1.0) + exp(((-(v - n(18.4099))) / n(29.3814))))))
-                + (n(3.5) / (n(1.0) + exp((s__28 / n(29.3814)))))));
-        let iss = (n(1.0) / (n(1.0) + exp(((v + n(43.94)) / n(5.711)))));
-        let s__29 = (v + n(70.0));
-        let delta_epi = (if (c.celltype == n(1.0)) {
-            (n(1.0) - (n(0.95) / (n(1.0) + exp((s__29 / n(5.0))))))
-        } else {
-            n(1.0)
-        });
-        let tiF_b = (n(4.562)
-            + (n(1.0)
-                / ((n(0.3933) * exp(((-s__28) / n(100.0))))
-                    + (n(0.08004) * exp(((v + n(50.0)) / n(16.59)))))));
-        let tiS_b = (n(23.62)
-            + (n(1.0)
-                / ((n(0.001416) * exp(((-(v + n(96.52))) / n(59.05))))
-                    + (n(1.78e-8) * exp(((v + n(114.1)) / n(8.079)))))));
-        let tiF = (tiF_b * delta_epi);
-        let tiS = (tiS_b * delta_epi);
-        let AiF = (n(1.0) / (n(1.0) + exp(((v - n(213.6)) / n(151.2)))));
-        let AiS = (n(1.0) - AiF);
-        let i = ((AiF * iF) + (AiS * iS));
-        let assp = (n(1.0) / (n(1.0) + exp(((-(v - n(24.34))) / n(14.82)))));
-        let dti_develop = (n(1.354)
-            + (n(0.0001) / (exp(((v - n(167.4)) / n(15.89))) + exp(((-(v - n(12.23))) / n(0.2154))))));
-        let dti_recover = (n(1.0) - (n(0.5) / (n(1.0) + exp((s__29 / n(20.0))))));
-        let tiFp = (dti_develop * dti_recover * tiF);
-        let tiSp = (dti_develop * dti_recover * tiS);
-        let ip = ((AiF * iFp) + (AiS * iSp));
-        let fItop = s__26;
-        let s__30 = (v - EK);
-        let Ito = (c.Gto * s__30 * (((n(1.0) - fItop) * a * i) + (fItop * ap * ip)));
-        let dss = (n(1.0) / (n(1.0) + exp(((-(v + n(3.94))) / n(4.23)))));
-        let fss = (n(1.0) / (n(1.0) + exp(((v + n(19.58)) / n(3.696)))));
-        let s__31 = (c.Afs * fs);
-        let f = ((c.Aff * ff) + s__31);
-        let fcass = fss;
-        let s__32 = (v - n(10.0));
-        let Afcaf = (n(0.3) + (n(0.6) / (n(1.0) + exp((s__32 / n(10.0))))));
-        let Afcas = (n(1.0) - Afcaf);
-        let s__33 = (Afcas * fcas);
-        let fca = ((Afcaf * fcaf) + s__33);
-        let fp = ((c.Aff * ffp) + s__31);
-        let fcap = ((Afcaf * fcafp) + s__33);
-        let km2n = (jca * n(1.0));
-        let anca = (n(1.0) / ((c.k2n / km2n) + powi((n(1.0) + (c.Kmn / cass)), 4)));
-        let s__34 = (n(2.0) * vfrt);
-        let s__35 = exp(s__34);
-        let s__36 = (s__35 - n(1.0));
-        let PhiCaL = removable(
-            v,
-            -0.0,
-            0.07487176701560523,
-            ((n(4.0) * vffrt * ((cass * s__35) - c.k__8)) / s__36),
-            |v: T| {
-                ((n(4.0)
-                    * ((v * c.F * c.F) / c.k__0)
-                    * ((cass * exp((n(2.0) * ((v * c.F) / c.k__0)))) - c.k__8))
-                    / (exp((n(2.0) * ((v * c.F) / c.k__0))) - n(1.0)))
-            },
-        );
-        let s__37 = (n(1.0) * vfrt);
-        let s__38 = exp(s__37);
-        let s__39 = (s__38 - n(1.0));
-        let PhiCaNa = removable(
-            v,
-            -0.0,
-            0.037435883507802616,
-            ((n(1.0) * vffrt * ((n(0.75) * nass * s__38) - c.k__9)) / s__39),
-            |v: T| {
-                ((n(1.0)
-                    * ((v * c.F * c.F) / c.k__0)
-                    * ((n(0.75) * nass * exp((n(1.0) * ((v * c.F) / c.k__0)))) - c.k__9))
-                    / (exp((n(1.0) * ((v * c.F) / c.k__0))) - n(1.0)))
-            },
-        );
-        let PhiCaK = removable(
-            v,
-            -0.0,
-            0.037435883507802616,
-            ((n(1.0) * vffrt * ((n(0.75) * kss * s__38) - c.k__10)) / s__39),
-            |v: T| {
-                ((n(1.0)
-                    * ((v * c.F * c.F) / c.k__0)
-                    * ((n(0.75) * kss * exp((n(1.0) * ((v * c.F) / c.k__0)))) - c.k__10))
-                    / (exp((n(1.0) * ((v * c.F) / c.k__0))) - n(1.0)))
-            },
-        );
-        let fICaLp = s__26;
-        let td = (n(0.6) + (n(1.0) / (exp((c.k__11 * (v + n(6.0)))) + exp((n(0.09) * (v + n(14.0)))))));
-        let s__40 = (v + n(20.0));
-        let tff = (n(7.0)
-            + (n(1.0) / ((n(0.0045) * exp(((-s__40) / n(10.0)))) + (n(0.0045) * exp((s__40 / n(10.0)))))));
-        let s__41 = (v + n(5.0));
-        let tfs = (n(1000.0)
-            + (n(1.0) / ((n(3.5e-5) * exp(((-s__41) / n(4.0)))) + (n(3.5e-5) * exp((s__41 / n(6.0)))))));
-        let s__42 = (v - n(4.0));
-        let tfcaf =
-            (n(7.0) + (n(1.0) / ((n(0.04) * exp(((-s__42) / n(7.0)))) + (n(0.04) * exp((s__42 / n(7.0)))))));
-        let tfcas =
-            (n(100.0) + (n(1.0) / ((n(0.00012) * exp(((-v) / n(3.0)))) + (n(0.00012) * exp((v / n(7.0)))))));
-        let tffp = (n(2.5) * tff);
-        let tfcafp = (n(2.5) * tfcaf);
-        let s__43 = (n(1.0) - fICaLp);
-        let s__44 = (n(1.0) - nca);
-        let s__45 = (f * s__44);
-        let s__46 = (jca * fca * nca);
-        let s__47 = (s__45 + s__46);
-        let s__48 = (fp * s__44);
-        let s__49 = (jca * fcap * nca);
-        let s__50 = (s__48 + s__49);
-        let ICaL = ((s__43 * c.PCa * PhiCaL * d * s__47) + (fICaLp * c.PCap * PhiCaL * d * s__50));
-        let ICaNa = ((s__43 * c.PCaNa * PhiCaNa * d * s__47) + (fICaLp * c.PCaNap * PhiCaNa * d * s__50));
-        let ICaK = ((s__43 * c.PCaK * PhiCaK * d * s__47) + (fICaLp * c.PCaKp * PhiCaK * d * s__50));
-        let xrss = (n(1.0) / (n(1.0) + exp(((-(v + n(8.337))) / n(6.789)))));
-        let txrf = (n(12.98)
-            + (n(1.0)
-                / ((n(0.3652) * exp(((v - n(31.66)) / n(3.869))))
-                    + (n(4.123e-5) * exp(((-(v - n(47.78))) / n(20.38)))))));
-        let txrs = (n(1.865)
-            + (n(1.0)
-                / ((n(0.06629) * exp(((v - n(34.7)) / n(7.355))))
-                    + (n(1.128e-5) * exp(((-(v - n(29.74))) / n(25.94)))))));
-        let Axrf = (n(1.0) / (n(1.0) + exp(((v + n(54.81)) / n(38.21)))));
-        let Axrs = (n(1.0) - Axrf);
-        let xr = ((Axrf * xrf) + (Axrs * xrs));
-        let rkr = (((n(1.0) / (n(1.0) + exp(((v + n(55.0)) / n(75.0))))) * n(1.0))
-            / (n(1.0) + exp((s__32 / n(30.0)))));
-        let IKr = (c.GKr_total * xr * rkr * s__30);
-        let KsCa = (n(1.0) + (n(0.6) / (n(1.0) + pow((n(3.8e-5) / cai), n(1.4)))));
-        let GKs_total = (c.GKs * KsCa);
-        let xs1ss = (n(1.0) / (n(1.0) + exp(((-(v + n(11.6))) / n(8.932)))));
-        let xs2ss = xs1ss;
-        let txs1 = (c.txs1_max
-            + (n(1.0)
-                / ((n(0.0002326) * exp(((v + n(48.28)) / n(17.8))))
-                    + (n(0.001292) * exp(((-(v + n(210.0))) / n(230.0)))))));
-        let IKs = (GKs_total * xs1 * xs2 * (v - EKs));
-        let txs2 = (n(1.0)
-            / ((n(0.01) * exp(((v - n(50.0)) / n(20.0))))
-                + (n(0.0193) * exp(((-(v + n(66.54))) / n(31.0))))));
-        let xk1ss = (n(1.0) / (n(1.0) + exp(((-(v + c.k__12 + n(144.59))) / c.k__13))));
-        let txk1 = (n(122.2) / (exp(((-(v + n(127.2))) / n(20.36))) + exp(((v + n(236.8)) / n(69.33)))));
-        let rk1 = (n(1.0) / (n(1.0) + exp((((v + n(105.8)) - c.k__14) / n(9.493)))));
-        let IK1 = (c.GK1_total * rk1 * xk1 * s__30);
-        let hna = exp(((c.qna * v * c.F) / c.k__0));
-        let hca = exp(((c.qca * v * c.F) / c.k__0));
-        let s__51 = (n(1.0) + hna);
-        let h1_i = (n(1.0) + ((nai / c.kna3) * s__51));
-        let h2_i = ((nai * hna) / (c.kna3 * h1_i));
-        let h3_i = (n(1.0) / h1_i);
-        let h4_i = (n(1.0) + ((nai / c.kna1) * (n(1.0) + (nai / c.kna2))));
-        let h5_i = ((nai * nai) / (h4_i * c.kna1 * c.kna2));
-        let h6_i = (n(1.0) / h4_i);
-        let s__52 = (n(1.0) / hna);
-        let s__53 = (n(1.0) + s__52);
-        let s__54 = (c.k__15 * s__53);
-        let s__55 = (n(1.0) + s__54);
-        let h7_i = s__55;
-        let h8_i = (c.nao / (c.kna3 * hna * h7_i));
-        let h9_i = (n(1.0) / h7_i);
-        let k3p_i = (h9_i * c.wca);
-        let k3pp_i = (h8_i * c.wnaca);
-        let k3_i = (k3p_i + k3pp_i);
-        let k4p_i = ((h3_i * c.wca) / hca);
-        let k4pp_i = (h2_i * c.wnaca);
-        let k4_i = (k4p_i + k4pp_i);
-        let k6_i = (h6_i * cai * c.kcaon);
-        let k7_i = (h5_i * h2_i * c.wna);
-        let k8_i = (h8_i * c.h11_i * c.wna);
-        let s__56 = (k7_i + k6_i);
-        let s__57 = (c.k2_i + k3_i);
-        let x1_i = ((c.k2_i * k4_i * s__56) + (c.k5_i * k7_i * s__57));
-        let s__58 = (k4_i + c.k5_i);
-        let s__59 = (c.k1_i + k8_i);
-        let x2_i = ((c.k1_i * k7_i * s__58) + (k4_i * k6_i * s__59));
-        let x3_i = ((c.k1_i * k3_i * s__56) + (k8_i * k6_i * s__57));
-        let x4_i = ((c.k2_i * k8_i * s__58) + (k3_i * c.k5_i * s__59));
-        let s__60 = (x1_i + x2_i + x3_i + x4_i);
-        let E1_i = (x1_i / s__60);
-        let E2_i = (x2_i / s__60);
-        let E3_i = (x3_i / s__60);
-        let E4_i = (x4_i / s__60);
-        let s__61 = (c.KmCaAct / cai);
-        let s__62 = powi(s__61, 2);
-        let s__63 = (n(1.0) + s__62);
-        let allo_i = (n(1.0) / s__63);
-        let JncxNa_i = (((n(3.0) * ((E4_i * k7_i) - (E1_i * k8_i))) + (E3_i * k4pp_i)) - (E2_i * k3pp_i));
-        let JncxCa_i = ((E2_i * c.k2_i) - (E1_i * c.k1_i));
-        let s__64 = (c.zna * JncxNa_i);
-        let s__65 = (c.zca * JncxCa_i);
-        let s__66 = (s__64 + s__65);
-        let INaCa_i = (n(0.8) * c.Gncx * allo_i * s__66);
-        let s__67 = (c.KmCaAct / cass);
-        let s__68 = powi(s__67, 2);
-        let s__69 = (n(1.0) + s__68);
-        let allo_ss = (n(1.0) / s__69);
-        let h7_ss = s__55;
-        let h8_ss = (c.nao / (c.kna3 * hna * h7_ss));
-        let k8_ss = (h8_ss * c.h11_ss * c.wna);
-        let h1_ss = (n(1.0) + ((nass / c.kna3) * s__51));
-        let h3_ss = (n(1.0) / h1_ss);
-        let k4p_ss = ((h3_ss * c.wca) / hca);
-        let h2_ss = ((nass * hna) / (c.kna3 * h1_ss));
-        let k4pp_ss = (h2_ss * c.wnaca);
-        let k4_ss = (k4p_ss + k4pp_ss);
-        let h9_ss = (n(1.0) / h7_ss);
-        let k3p_ss = (h9_ss * c.wca);
-        let k3pp_ss = (h8_ss * c.wnaca);
-        let k3_ss = (k3p_ss + k3pp_ss);
-        let s__70 = (k4_ss + c.k5_ss);
-        let s__71 = (c.k1_ss + k8_ss);
-        let x4_ss = ((c.k2_ss * k8_ss * s__70) + (k3_ss * c.k5_ss * s__71));
-        let h4_ss = (n(1.0) + ((nass / c.kna1) * (n(1.0) + (nass / c.kna2))));
-        let h5_ss = ((nass * nass) / (h4_ss * c.kna1 * c.kna2));
-        let k7_ss = (h5_ss * h2_ss * c.wna);
-        let h6_ss = (n(1.0) / h4_ss);
-        let k6_ss = (h6_ss * cass * c.kcaon);
-        let s__72 = (k7_ss + k6_ss);
-        let s__73 = (c.k2_ss + k3_ss);
-        let x1_ss = ((c.k2_ss * k4_ss * s__72) + (c.k5_ss * k7_ss * s__73));
-        let x2_ss = ((c.k1_ss * k7_ss * s__70) + (k4_ss * k6_ss * s__71));
-        let x3_ss = ((c.k1_ss * k3_ss * s__72) + (k8_ss * k6_ss * s__73));
-        let s__74 = (x1_ss + x2_ss + x3_ss + x4_ss);
-        let E4_ss = (x4_ss / s__74);
-        let E1_ss = (x1_ss / s__74);
-        let E3_ss = (x3_ss / s__74);
-        let E2_ss = (x2_ss / s__74);
-        let JncxNa_ss =
-            (((n(3.0) * ((E4_ss * k7_ss) - (E1_ss * k8_ss))) + (E3_ss * k4pp_ss)) - (E2_ss * k3pp_ss));
-        let JncxCa_ss = ((E2_ss * c.k2_ss) - (E1_ss * c.k1_ss));
-        let s__75 = (c.zna * JncxNa_ss);
-        let s__76 = (c.zca * JncxCa_ss);
-        let s__77 = (s__75 + s__76);
-        let INaCa_ss = (n(0.2) * c.Gncx * allo_ss * s__77);
-        let Knai = (c.Knai0 * exp(((c.delta * v * c.F) / c.k__16)));
-        let Knao = (c.Knao0 * exp(((c.k__17 * v * c.F) / c.k__16)));
-        let P = (c.eP / (n(1.0) + c.k__18 + (nai / c.Knap) + (ki / c.Kxkur)));
-        let s__78 = (nai / Knai);
-        let s__79 = (n(1.0) + s__78);
-        let s__80 = powi(s__79, 3);
-        let s__81 = (ki / c.Kki);
-        let s__82 = (n(1.0) + s__81);
-        let s__83 = powi(s__82, 2);
-        let s__84 = (s__80 + s__83);
-        let s__85 = (s__84 - n(1.0));
-        let a1 = ((c.k1p * powi(s__78, 3)) / s__85);
-        let s__86 = (c.nao / Knao);
-        let s__87 = (n(1.0) + s__86);
-        let s__88 = powi(s__87, 3);
-        let s__89 = (s__88 + c.k__19);
-        let s__90 = (s__89 - n(1.0));
-        let b2 = ((c.k2m * powi(s__86, 3)) / s__90);
-        let a3 = (c.k__20 / s__90);
-        let b3 = ((c.k3m * P * c.H) / c.k__21);
-        let b4 = ((c.k4m * powi(s__81, 2)) / s__85);
-        let x1 = ((c.a4 * a1 * c.a2) + (b2 * b4 * b3) + (c.a2 * b4 * b3) + (b3 * a1 * c.a2));
-        let x2 = ((b2 * c.b1 * b4) + (a1 * c.a2 * a3) + (a3 * c.b1 * b4) + (c.a2 * a3 * b4));
-        let x3 = ((c.a2 * a3 * c.a4) + (b3 * b2 * c.b1) + (b2 * c.b1 * c.a4) + (a3 * c.a4 * c.b1));
-        let x4 = ((b4 * b3 * b2) + (a3 * c.a4 * a1) + (b2 * c.a4 * a1) + (b3 * b2 * a1));
-        let s__91 = (x1 + x2 + x3 + x4);
-        let E1 = (x1 / s__91);
-        let E2 = (x2 / s__91);
-        let E3 = (x3 / s__91);
-        let E4 = (x4 / s__91);
-        let JnakNa = (n(3.0) * ((E1 * a3) - (E2 * b3)));
-        let JnakK = (n(2.0) * ((E4 * c.b1) - (E3 * a1)));
-        let INaK = (c.Pnak * ((c.zna * JnakNa) + (c.zk * JnakK)));
-        let xkb = (n(1.0) / (n(1.0) + exp(((-(v - n(14.48))) / n(18.34)))));
-        let IKb = (c.GKb * xkb * s__30);
-        let s__92 = exp(vfrt);
-        let INab = removable(
-            v,
-            -0.0,
-            0.037435883507802616,
-            ((c.PNab * vffrt * ((nai * s__92) - c.nao)) / (s__92 - n(1.0))),
-            |v: T| {
-                ((c.PNab * ((v * c.F * c.F) / c.k__0) * ((nai * exp(((v * c.F) / c.k__0))) - c.nao))
-                    / (exp(((v * c.F) / c.k__0)) - n(1.0)))
-            },
-        );
-        let ICab = removable(
-            v,
-            -0.0,
-            0.07487176701560523,
-            ((c.PCab * n(4.0) * vffrt * ((cai * s__35) - c.k__8)) / s__36),
-            |v: T| {
-                ((c.PCab
-                    * n(4.0)
-                    * ((v * c.F * c.F) / c.k__0)
-                    * ((cai * exp((n(2.0) * ((v * c.F) / c.k__0)))) - c.k__8))
-                    / (exp((n(2.0) * ((v * c.F) / c.k__0))) - n(1.0)))
-            },
-        );
-        let s__93 = (c.GpCa * cai);
-        let s__94 = (c.KmCap + cai);
-        let IpCa = (s__93 / s__94);
-        let JdiffNa = ((nass - nai) / n(2.0));
-        let Jdiff = ((cass - cai) / n(0.2));
-        let JdiffK = ((kss - ki) / n(2.0));
-        let s__95 = (n(1.5) / cajsr);
-        let s__96 = powi(s__95, 8);
-        let Jrel_inf_temp = ((c.a_rel * (-ICaL)) / (n(1.0) + (n(1.0) * s__96)));
-        let Jrel_inf = (if (c.celltype == n(2.0)) { (Jrel_inf_temp * n(1.7)) } else { Jrel_inf_temp });
-        let s__97 = (n(0.0123) / cajsr);
-        let s__98 = (n(1.0) + s__97);
-        let tau_rel_temp = (c.bt / s__98);
-        let tau_rel = (if (tau_rel_temp < n(0.001)) { n(0.001) } else { tau_rel_temp });
-        let Jrel_temp = ((c.a_relp * (-ICaL)) / (n(1.0) + s__96));
-        let Jrel_infp = (if (c.celltype == n(2.0)) { (Jrel_temp * n(1.7)) } else { Jrel_temp });
-        let tau_relp_temp = (c.btp / s__98);
-        let tau_relp = (if (tau_relp_temp < n(0.001)) { n(0.001) } else { tau_relp_temp });
-        let fJrelp = s__26;
-        let Jrel = (c.Jrel_scaling_factor * (((n(1.0) - fJrelp) * Jrelnp) + (fJrelp * Jrelp)));
-        let s__99 = (c.upScale * n(0.004375) * cai);
-        let s__100 = (cai + n(0.00092));
-        let Jupnp = (s__99 / s__100);
-        let s__101 = (c.upScale * n(2.75) * n(0.004375) * cai);
-        let s__102 = (s__100 - n(0.00017));
-        let Jupp = (s__101 / s__102);
-        let fJupp = s__26;
-        let Jleak = ((n(0.0039375) * cansr) / n(15.0));
-        let s__103 = (n(1.0) - fJupp);
-        let Jup = (c.Jup_b * (((s__103 * Jupnp) + (fJupp * Jupp)) - Jleak));
-        let Jtr = ((cansr - cajsr) / n(100.0));
-        let v__dt = (-(INa
-            + INaL
-            + Ito
-            + ICaL
-            + ICaNa
-            + ICaK
-            + IKr
-            + IKs
-            + IK1
-            + INaCa_i
-            + INaCa_ss
-            + INaK
-            + INab
-            + IKb
-            + IpCa
-            + ICab
-            + c.Istim));
-        let CaMKt__dt = ((c.aCaMK * CaMKb * s__4) - (c.bCaMK * CaMKt));
-        let nai__dt = ((((-(INa + INaL + (n(3.0) * INaCa_i) + (n(3.0) * INaK) + INab)) * c.Acap * c.cm)
-            / c.k__22)
-            + ((JdiffNa * c.vss) / c.vmyo));
-        let nass__dt = ((((-(ICaNa + (n(3.0) * INaCa_ss))) * c.cm * c.Acap) / c.k__23) - JdiffNa);
-        let ki__dt = ((((-((Ito + IKr + IKs + IK1 + IKb + c.Istim) - (n(2.0) * INaK))) * c.cm * c.Acap)
-            / c.k__22)
-            + ((JdiffK * c.vss) / c.vmyo));
-        let kss__dt = ((((-ICaK) * c.cm * c.Acap) / c.k__23) - JdiffK);
-        let s__104 = (n(2.0) * INaCa_ss);
-        let s__105 = (ICaL - s__104);
-        let s__106 = (-s__105);
-        let s__107 = (s__106 * c.cm * c.Acap);
-        let s__108 = (s__107 / c.k__24);
-        let s__109 = (Jrel * c.vjsr);
-        let s__110 = (s__109 / c.vss);
-        let s__111 = (s__108 + s__110);
-        let s__112 = (s__111 - Jdiff);
-        let cass__dt = (Bcass * s__112);
-        let cansr__dt = (Jup - ((Jtr * c.vjsr) / c.vnsr));
-        let s__113 = (Jtr - Jrel);
-        let cajsr__dt = (Bcajsr * s__113);
-        let s__114 = (IpCa + ICab);
-        let s__115 = (n(2.0) * INaCa_i);
-        let s__116 = (s__114 - s__115);
-        let s__117 = (-s__116);
-        let s__118 = (s__117 * c.cm * c.Acap);
-        let s__119 = (s__118 / c.k__25);
-        let s__120 = (Jup * c.vnsr);
-        let s__121 = (s__120 / c.vmyo);
-        let s__122 = (s__119 - s__121);
-        let s__123 = (Jdiff * c.vss);
-        let s__124 = (s__123 / c.vmyo);
-        let s__125 = (s__122 + s__124);
-        let cai__dt = (Bcai * s__125);
-        let m__dt = ((mss - m) / tm);
-        let hf__dt = ((hss - hf) / thf);
-        let hs__dt = ((hss - hs) / ths);
-        let j__dt = ((jss - j) / tj);
-        let hsp__dt = ((hssp - hsp) / thsp);
-        let jp__dt = ((jss - jp) / tjp);
-        let mL__dt = ((mLss - mL) / tmL);
-        let hL__dt = ((hLss - hL) / c.thL);
-        let hLp__dt = ((hLssp - hLp) / c.thLp);
-        let a__dt = ((ass - a) / ta);
-        let iF__dt = ((iss - iF) / tiF);
-        let iS__dt = ((iss - iS) / tiS);
-        let ap__dt = ((assp - ap) / ta);
-        let iFp__dt = ((iss - iFp) / tiFp);
-        let iSp__dt = ((iss - iSp) / tiSp);
-        let d__dt = ((dss - d) / td);
-        let ff__dt = ((fss - ff) / tff);
-        let fs__dt = ((fss - fs) / tfs);
-        let fcaf__dt = ((fcass - fcaf) / tfcaf);
-        let fcas__dt = ((fcass - fcas) / tfcas);
-        let jca__dt = ((fcass - jca) / c.tjca);
-        let ffp__dt = ((fss - ffp) / tffp);
-        let fcafp__dt = ((fcass - fcafp) / tfcafp);
-        let nca__dt = ((anca * c.k2n) - (nca * km2n));
-        let xrf__dt = ((xrss - xrf) / txrf);
-        let xrs__dt = ((xrss - xrs) / txrs);
-        let xs1__dt = ((xs1ss - xs1) / txs1);
-        let xs2__dt = ((xs2ss - xs2) / txs2);
-        let xk1__dt = ((xk1ss - xk1) / txk1);
-        let Jrelnp__dt = ((Jrel_inf - Jrelnp) / tau_rel);
-        let Jrelp__dt = ((Jrel_infp - Jrelp) / tau_relp);
-        let dt = c.dt;
-        let s__126 = (c.k__26 / s__3);
-        let s__127 = (n(0.75) * s__38);
-        let s__128 = (s__127 * vffrt);
-        let s__129 = removable(v, -0.0, 0.037435883507802616, (s__128 / s__39), |v: T| {
-            (((n(0.75) * exp((n(1.0) * ((v * c.F) / c.k__0)))) * ((v * c.F * c.F) / c.k__0))
-                / (exp((n(1.0) * ((v * c.F) / c.k__0))) - n(1.0)))
-        });
-        let s__130 = (cass * cass);
-        let s__131 = (c.KmCaM / s__130);
-        let s__132 = (-s__131);
-        let s__133 = (s__1 * s__132);
-        let s__134 = (s__3 * s__3);
-        let s__135 = (s__133 / s__134);
-        let s__136 = (-s__135);
-        let s__137 = (c.KmCaMK * s__136);
-        let s__138 = (CaMKa * CaMKa);
-        let s__139 = (s__137 / s__138);
-        let s__140 = (-s__139);
-        let s__141 = (s__25 * s__25);
-        let s__142 = (s__140 / s__141);
-        let s__143 = (-s__142);
-        let s__144 = (-s__143);
-        let s__145 = (s__35 * n(4.0));
-        let s__146 = (s__145 * vffrt);
-        let s__147 = removable(v, -0.0, 0.07487176701560523, (s__146 / s__36), |v: T| {
-            (((exp((n(2.0) * ((v * c.F) / c.k__0))) * n(4.0)) * ((v * c.F * c.F) / c.k__0))
+        #[cfg(target_arch = "nvptx64")]
+        return reaction_body(v_mv, locals, c);
+        #[cfg(not(target_arch = "nvptx64"))]
+        // SAFETY: `per_precision` calls the instance whose type is T.
+        unsafe {
+            per_precision(v_mv, locals, c, reaction_f32, reaction_f64)
+        }
+    }
+}
+
+#[cfg(not(target_arch = "nvptx64"))]
+#[inline(never)]
+fn reaction_f32(v_mv: f32, locals: &mut [f32; 40], c: &OharaRudy2011Coeffs<f32>) -> f32 {
+    reaction_body(v_mv, locals, c)
+}
+
+#[cfg(not(target_arch = "nvptx64"))]
+#[inline(never)]
+fn reaction_f64(v_mv: f64, locals: &mut [f64; 40], c: &OharaRudy2011Coeffs<f64>) -> f64 {
+    reaction_body(v_mv, locals, c)
+}
+
+#[inline(always)]
+fn reaction_body<T: Real>(v_mv: T, locals: &mut [T; 40], c: &OharaRudy2011Coeffs<T>) -> T {
+    let n = T::from_f64;
+    let CaMKt = locals[0];
+    let nai = locals[1];
+    let nass = locals[2];
+    let ki = locals[3];
+    let kss = locals[4];
+    let cass = locals[5];
+    let cansr = locals[6];
+    let cajsr = locals[7];
+    let cai = locals[8];
+    let m = locals[9];
+    let hf = locals[10];
+    let hs = locals[11];
+    let j = locals[12];
+    let hsp = locals[13];
+    let jp = locals[14];
+    let mL = locals[15];
+    let hL = locals[16];
+    let hLp = locals[17];
+    let a = locals[18];
+    let iF = locals[19];
+    let iS = locals[20];
+    let ap = locals[21];
+    let iFp = locals[22];
+    let iSp = locals[23];
+    let d = locals[24];
+    let ff = locals[25];
+    let fs = locals[26];
+    let fcaf = locals[27];
+    let fcas = locals[28];
+    let jca = locals[29];
+    let ffp = locals[30];
+    let fcafp = locals[31];
+    let nca = locals[32];
+    let xrf = locals[33];
+    let xrs = locals[34];
+    let xs1 = locals[35];
+    let xs2 = locals[36];
+    let xk1 = locals[37];
+    let Jrelnp = locals[38];
+    let Jrelp = locals[39];
+    let v = v_mv;
+    let vffrt = ((v * c.F * c.F) / c.k__0);
+    let vfrt = ((v * c.F) / c.k__0);
+    let s__0 = (n(1.0) - CaMKt);
+    let s__1 = (c.CaMKo * s__0);
+    let s__2 = (c.KmCaM / cass);
+    let s__3 = (n(1.0) + s__2);
+    let CaMKb = (s__1 / s__3);
+    let s__4 = (CaMKb + CaMKt);
+    let CaMKa = s__4;
+    let s__5 = (c.kmcmdn + cai);
+    let s__6 = powi(s__5, 2);
+    let s__7 = (c.k__1 / s__6);
+    let s__8 = (c.kmtrpn + cai);
+    let s__9 = powi(s__8, 2);
+    let s__10 = (c.k__2 / s__9);
+    let s__11 = (n(1.0) + s__7 + s__10);
+    let Bcai = (n(1.0) / s__11);
+    let s__12 = (c.kmcsqn + cajsr);
+    let s__13 = powi(s__12, 2);
+    let s__14 = (c.k__3 / s__13);
+    let s__15 = (n(1.0) + s__14);
+    let Bcajsr = (n(1.0) / s__15);
+    let s__16 = (c.KmBSR + cass);
+    let s__17 = powi(s__16, 2);
+    let s__18 = (c.k__4 / s__17);
+    let s__19 = (c.KmBSL + cass);
+    let s__20 = powi(s__19, 2);
+    let s__21 = (c.k__5 / s__20);
+    let s__22 = (n(1.0) + s__18 + s__21);
+    let Bcass = (n(1.0) / s__22);
+    let ENa = (c.k__6 * ln((c.nao / nai)));
+    let EK = (c.k__6 * ln((c.ko / ki)));
+    let EKs = (c.k__6 * ln((c.k__7 / (ki + (c.PKNa * nai)))));
+    let mss = (n(1.0) / (n(1.0) + exp(((-(v + c.mssV1)) / c.mssV2))));
+    let tm =
+        (n(1.0) / ((c.mtD1 * exp(((v + c.mtV1) / c.mtV2))) + (c.mtD2 * exp(((-(v + c.mtV3)) / c.mtV4)))));
+    let hss = (n(1.0) / (n(1.0) + exp(((v + c.hssV1) / c.hssV2))));
+    let thf = (n(1.0)
+        / ((n(1.432e-5) * exp(((-(v + n(1.196))) / n(6.285))))
+            + (n(6.149) * exp(((v + n(0.5096)) / n(20.27))))));
+    let ths = (n(1.0)
+        / ((n(0.009794) * exp(((-(v + n(17.95))) / n(28.05))))
+            + (n(0.3343) * exp(((v + n(5.73)) / n(56.66))))));
+    let s__23 = (c.Ahf * hf);
+    let h = (s__23 + (c.Ahs * hs));
+    let jss = hss;
+    let tj = (n(2.038)
+        + (n(1.0)
+            / ((n(0.02136) * exp(((-(v + n(100.6))) / n(8.281))))
+                + (n(0.3052) * exp(((v + n(0.9941)) / n(38.45)))))));
+    let hssp = (n(1.0) / (n(1.0) + exp(((v + n(89.1)) / n(6.086)))));
+    let thsp = (n(3.0) * ths);
+    let hp = (s__23 + (c.Ahs * hsp));
+    let tjp = (n(1.46) * tj);
+    let s__24 = (c.KmCaMK / CaMKa);
+    let s__25 = (n(1.0) + s__24);
+    let s__26 = (n(1.0) / s__25);
+    let fINap = s__26;
+    let s__27 = (v - ENa);
+    let INa = (c.GNa * s__27 * powi(m, 3) * (((n(1.0) - fINap) * h * j) + (fINap * hp * jp)));
+    let mLss = (n(1.0) / (n(1.0) + exp(((-(v + n(42.85))) / n(5.264)))));
+    let tmL = tm;
+    let hLss = (n(1.0) / (n(1.0) + exp(((v + n(87.61)) / n(7.488)))));
+    let hLssp = (n(1.0) / (n(1.0) + exp(((v + n(93.81)) / n(7.488)))));
+    let fINaLp = s__26;
+    let INaL = (c.GNaL * s__27 * mL * (((n(1.0) - fINaLp) * hL) + (fINaLp * hLp)));
+    let ass = (n(1.0) / (n(1.0) + exp(((-(v - n(14.34))) / n(14.82)))));
+    let s__28 = (v + n(100.0));
+    let ta = (n(1.0515)
+        / ((n(1.0) / (n(1.2089) * (n(1.0) + exp(((-(v - n(18.4099))) / n(29.3814))))))
+            + (n(3.5) / (n(1.0) + exp((s__28 / n(29.3814)))))));
+    let iss = (n(1.0) / (n(1.0) + exp(((v + n(43.94)) / n(5.711)))));
+    let s__29 = (v + n(70.0));
+    let delta_epi = (if (c.celltype == n(1.0)) {
+        (n(1.0) - (n(0.95) / (n(1.0) + exp((s__29 / n(5.0))))))
+    } else {
+        n(1.0)
+    });
+    let tiF_b = (n(4.562)
+        + (n(1.0)
+            / ((n(0.3933) * exp(((-s__28) / n(100.0)))) + (n(0.08004) * exp(((v + n(50.0)) / n(16.59)))))));
+    let tiS_b = (n(23.62)
+        + (n(1.0)
+            / ((n(0.001416) * exp(((-(v + n(96.52))) / n(59.05))))
+                + (n(1.78e-8) * exp(((v + n(114.1)) / n(8.079)))))));
+    let tiF = (tiF_b * delta_epi);
+    let tiS = (tiS_b * delta_epi);
+    let AiF = (n(1.0) / (n(1.0) + exp(((v - n(213.6)) / n(151.2)))));
+    let AiS = (n(1.0) - AiF);
+    let i = ((AiF * iF) + (AiS * iS));
+    let assp = (n(1.0) / (n(1.0) + exp(((-(v - n(24.34))) / n(14.82)))));
+    let dti_develop =
+        (n(1.354) + (n(0.0001) / (exp(((v - n(167.4)) / n(15.89))) + exp(((-(v - n(12.23))) / n(0.2154))))));
+    let dti_recover = (n(1.0) - (n(0.5) / (n(1.0) + exp((s__29 / n(20.0))))));
+    let tiFp = (dti_develop * dti_recover * tiF);
+    let tiSp = (dti_develop * dti_recover * tiS);
+    let ip = ((AiF * iFp) + (AiS * iSp));
+    let fItop = s__26;
+    let s__30 = (v - EK);
+    let Ito = (c.Gto * s__30 * (((n(1.0) - fItop) * a * i) + (fItop * ap * ip)));
+    let dss = (n(1.0) / (n(1.0) + exp(((-(v + n(3.94))) / n(4.23)))));
+    let fss = (n(1.0) / (n(1.0) + exp(((v + n(19.58)) / n(3.696)))));
+    let s__31 = (c.Afs * fs);
+    let f = ((c.Aff * ff) + s__31);
+    let fcass = fss;
+    let s__32 = (v - n(10.0));
+    let Afcaf = (n(0.3) + (n(0.6) / (n(1.0) + exp((s__32 / n(10.0))))));
+    let Afcas = (n(1.0) - Afcaf);
+    let s__33 = (Afcas * fcas);
+    let fca = ((Afcaf * fcaf) + s__33);
+    let fp = ((c.Aff * ffp) + s__31);
+    let fcap = ((Afcaf * fcafp) + s__33);
+    let km2n = (jca * n(1.0));
+    let anca = (n(1.0) / ((c.k2n / km2n) + powi((n(1.0) + (c.Kmn / cass)), 4)));
+    let s__34 = (n(2.0) * vfrt);
+    let s__35 = exp(s__34);
+    let s__36 = (s__35 - n(1.0));
+    let PhiCaL = removable(
+        v,
+        -0.0,
+        0.07487176701560523,
+        ((n(4.0) * vffrt * ((cass * s__35) - c.k__8)) / s__36),
+        |v: T| {
+            ((n(4.0) * ((v * c.F * c.F) / c.k__0) * ((cass * exp((n(2.0) * ((v * c.F) / c.k__0)))) - c.k__8))
                 / (exp((n(2.0) * ((v * c.F) / c.k__0))) - n(1.0)))
-        });
-        let s__148 = (h6_ss * c.kcaon);
-        let s__149 = (s__148 * c.k2_ss);
-        let s__150 = (s__149 * k4_ss);
-        let s__151 = (s__148 * k4_ss);
-        let s__152 = (s__151 * s__71);
-        let s__153 = (s__150 + s__152);
-        let s__154 = (s__148 * c.k1_ss);
-        let s__155 = (s__154 * k3_ss);
-        let s__156 = (s__148 * k8_ss);
-        let s__157 = (s__156 * s__73);
-        let s__158 = (s__155 + s__157);
-        let s__159 = (s__153 + s__158);
-        let s__160 = (s__74 * s__74);
-        let s__161 = (s__150 / s__74);
-        let s__162 = (x1_ss * s__159);
-        let s__163 = (s__162 / s__160);
-        let s__164 = (-s__163);
-        let s__165 = (s__161 + s__164);
-        let s__166 = (s__152 / s__74);
-        let s__167 = (x2_ss * s__159);
-        let s__168 = (s__167 / s__160);
-        let s__169 = (-s__168);
-        let s__170 = (s__166 + s__169);
-        let s__171 = (h6_i * c.kcaon);
-        let s__172 = (s__171 * c.k2_i);
-        let s__173 = (s__172 * k4_i);
-        let s__174 = (s__171 * k4_i);
-        let s__175 = (s__174 * s__59);
-        let s__176 = (s__173 + s__175);
-        let s__177 = (s__171 * c.k1_i);
-        let s__178 = (s__177 * k3_i);
-        let s__179 = (s__171 * k8_i);
-        let s__180 = (s__179 * s__57);
-        let s__181 = (s__178 + s__180);
-        let s__182 = (s__176 + s__181);
-        let s__183 = (s__60 * s__60);
-        let s__184 = (s__173 / s__60);
-        let s__185 = (x1_i * s__182);
-        let s__186 = (s__185 / s__183);
-        let s__187 = (-s__186);
-        let s__188 = (s__184 + s__187);
-        let s__189 = (s__175 / s__60);
-        let s__190 = (x2_i * s__182);
-        let s__191 = (s__190 / s__183);
-        let s__192 = (-s__191);
-        let s__193 = (s__189 + s__192);
-        let s__194 = (n(1.0) / ta);
-        let s__195 = (s__194 * n(-1.0));
-        locals[0] = exp_euler(
-            CaMKt,
-            CaMKt__dt,
-            ((((s__126 * c.aCaMK) * s__4) + (((s__126 + n(1.0)) * c.aCaMK) * CaMKb)) + c.k__27),
-            dt,
-        );
-        locals[1] = nai__dt.mul_add(dt, nai);
-        locals[2] = nass__dt.mul_add(dt, nass);
-        locals[3] = ki__dt.mul_add(dt, ki);
-        locals[4] = exp_euler(
-            kss,
-            kss__dt,
-            (((((-(((((s__129 * s__43) * c.PCaK) * d) * s__47)
-                + ((((s__129 * fICaLp) * c.PCaKp) * d) * s__50)))
-                * c.cm)
-                * c.Acap)
-                / c.k__23)
-                + c.k__28),
-            dt,
-        );
-        locals[5] = exp_euler(
-            cass,
-            cass__dt,
-            (((-(((-((c.k__4 * (n(2.0) * powi(s__16, 1))) / (s__17 * s__17)))
-                + (-((c.k__5 * (n(2.0) * powi(s__19, 1))) / (s__20 * s__20))))
-                / (s__22 * s__22)))
-                * s__112)
-                + (((((((-(((((((s__144 * c.PCa) * PhiCaL) * d) * s__47)
-                    + ((((s__147 * s__43) * c.PCa) * d) * s__47))
-                    + (((((s__143 * c.PCap) * PhiCaL) * d) * s__50)
-                        + ((((s__147 * fICaLp) * c.PCap) * d) * s__50)))
-                    + (-((((((-(((n(2.0) * powi(s__67, 1)) * (-(c.KmCaAct / s__130)))
-                        / (s__69 * s__69)))
+        },
+    );
+    let s__37 = (n(1.0) * vfrt);
+    let s__38 = exp(s__37);
+    let s__39 = (s__38 - n(1.0));
+    let PhiCaNa = removable(
+        v,
+        -0.0,
+        0.037435883507802616,
+        ((n(1.0) * vffrt * ((n(0.75) * nass * s__38) - c.k__9)) / s__39),
+        |v: T| {
+            ((n(1.0)
+                * ((v * c.F * c.F) / c.k__0)
+                * ((n(0.75) * nass * exp((n(1.0) * ((v * c.F) / c.k__0)))) - c.k__9))
+                / (exp((n(1.0) * ((v * c.F) / c.k__0))) - n(1.0)))
+        },
+    );
+    let PhiCaK = removable(
+        v,
+        -0.0,
+        0.037435883507802616,
+        ((n(1.0) * vffrt * ((n(0.75) * kss * s__38) - c.k__10)) / s__39),
+        |v: T| {
+            ((n(1.0)
+                * ((v * c.F * c.F) / c.k__0)
+                * ((n(0.75) * kss * exp((n(1.0) * ((v * c.F) / c.k__0)))) - c.k__10))
+                / (exp((n(1.0) * ((v * c.F) / c.k__0))) - n(1.0)))
+        },
+    );
+    let fICaLp = s__26;
+    let td = (n(0.6) + (n(1.0) / (exp((c.k__11 * (v + n(6.0)))) + exp((n(0.09) * (v + n(14.0)))))));
+    let s__40 = (v + n(20.0));
+    let tff = (n(7.0)
+        + (n(1.0) / ((n(0.0045) * exp(((-s__40) / n(10.0)))) + (n(0.0045) * exp((s__40 / n(10.0)))))));
+    let s__41 = (v + n(5.0));
+    let tfs = (n(1000.0)
+        + (n(1.0) / ((n(3.5e-5) * exp(((-s__41) / n(4.0)))) + (n(3.5e-5) * exp((s__41 / n(6.0)))))));
+    let s__42 = (v - n(4.0));
+    let tfcaf =
+        (n(7.0) + (n(1.0) / ((n(0.04) * exp(((-s__42) / n(7.0)))) + (n(0.04) * exp((s__42 / n(7.0)))))));
+    let tfcas =
+        (n(100.0) + (n(1.0) / ((n(0.00012) * exp(((-v) / n(3.0)))) + (n(0.00012) * exp((v / n(7.0)))))));
+    let tffp = (n(2.5) * tff);
+    let tfcafp = (n(2.5) * tfcaf);
+    let s__43 = (n(1.0) - fICaLp);
+    let s__44 = (n(1.0) - nca);
+    let s__45 = (f * s__44);
+    let s__46 = (jca * fca * nca);
+    let s__47 = (s__45 + s__46);
+    let s__48 = (fp * s__44);
+    let s__49 = (jca * fcap * nca);
+    let s__50 = (s__48 + s__49);
+    let ICaL = ((s__43 * c.PCa * PhiCaL * d * s__47) + (fICaLp * c.PCap * PhiCaL * d * s__50));
+    let ICaNa = ((s__43 * c.PCaNa * PhiCaNa * d * s__47) + (fICaLp * c.PCaNap * PhiCaNa * d * s__50));
+    let ICaK = ((s__43 * c.PCaK * PhiCaK * d * s__47) + (fICaLp * c.PCaKp * PhiCaK * d * s__50));
+    let xrss = (n(1.0) / (n(1.0) + exp(((-(v + n(8.337))) / n(6.789)))));
+    let txrf = (n(12.98)
+        + (n(1.0)
+            / ((n(0.3652) * exp(((v - n(31.66)) / n(3.869))))
+                + (n(4.123e-5) * exp(((-(v - n(47.78))) / n(20.38)))))));
+    let txrs = (n(1.865)
+        + (n(1.0)
+            / ((n(0.06629) * exp(((v - n(34.7)) / n(7.355))))
+                + (n(1.128e-5) * exp(((-(v - n(29.74))) / n(25.94)))))));
+    let Axrf = (n(1.0) / (n(1.0) + exp(((v + n(54.81)) / n(38.21)))));
+    let Axrs = (n(1.0) - Axrf);
+    let xr = ((Axrf * xrf) + (Axrs * xrs));
+    let rkr =
+        (((n(1.0) / (n(1.0) + exp(((v + n(55.0)) / n(75.0))))) * n(1.0)) / (n(1.0) + exp((s__32 / n(30.0)))));
+    let IKr = (c.GKr_total * xr * rkr * s__30);
+    let KsCa = (n(1.0) + (n(0.6) / (n(1.0) + pow((n(3.8e-5) / cai), n(1.4)))));
+    let GKs_total = (c.GKs * KsCa);
+    let xs1ss = (n(1.0) / (n(1.0) + exp(((-(v + n(11.6))) / n(8.932)))));
+    let xs2ss = xs1ss;
+    let txs1 = (c.txs1_max
+        + (n(1.0)
+            / ((n(0.0002326) * exp(((v + n(48.28)) / n(17.8))))
+                + (n(0.001292) * exp(((-(v + n(210.0))) / n(230.0)))))));
+    let IKs = (GKs_total * xs1 * xs2 * (v - EKs));
+    let txs2 = (n(1.0)
+        / ((n(0.01) * exp(((v - n(50.0)) / n(20.0)))) + (n(0.0193) * exp(((-(v + n(66.54))) / n(31.0))))));
+    let xk1ss = (n(1.0) / (n(1.0) + exp(((-(v + c.k__12 + n(144.59))) / c.k__13))));
+    let txk1 = (n(122.2) / (exp(((-(v + n(127.2))) / n(20.36))) + exp(((v + n(236.8)) / n(69.33)))));
+    let rk1 = (n(1.0) / (n(1.0) + exp((((v + n(105.8)) - c.k__14) / n(9.493)))));
+    let IK1 = (c.GK1_total * rk1 * xk1 * s__30);
+    let hna = exp(((c.qna * v * c.F) / c.k__0));
+    let hca = exp(((c.qca * v * c.F) / c.k__0));
+    let s__51 = (n(1.0) + hna);
+    let h1_i = (n(1.0) + ((nai / c.kna3) * s__51));
+    let h2_i = ((nai * hna) / (c.kna3 * h1_i));
+    let h3_i = (n(1.0) / h1_i);
+    let h4_i = (n(1.0) + ((nai / c.kna1) * (n(1.0) + (nai / c.kna2))));
+    let h5_i = ((nai * nai) / (h4_i * c.kna1 * c.kna2));
+    let h6_i = (n(1.0) / h4_i);
+    let s__52 = (n(1.0) / hna);
+    let s__53 = (n(1.0) + s__52);
+    let s__54 = (c.k__15 * s__53);
+    let s__55 = (n(1.0) + s__54);
+    let h7_i = s__55;
+    let h8_i = (c.nao / (c.kna3 * hna * h7_i));
+    let h9_i = (n(1.0) / h7_i);
+    let k3p_i = (h9_i * c.wca);
+    let k3pp_i = (h8_i * c.wnaca);
+    let k3_i = (k3p_i + k3pp_i);
+    let k4p_i = ((h3_i * c.wca) / hca);
+    let k4pp_i = (h2_i * c.wnaca);
+    let k4_i = (k4p_i + k4pp_i);
+    let k6_i = (h6_i * cai * c.kcaon);
+    let k7_i = (h5_i * h2_i * c.wna);
+    let k8_i = (h8_i * c.h11_i * c.wna);
+    let s__56 = (k7_i + k6_i);
+    let s__57 = (c.k2_i + k3_i);
+    let x1_i = ((c.k2_i * k4_i * s__56) + (c.k5_i * k7_i * s__57));
+    let s__58 = (k4_i + c.k5_i);
+    let s__59 = (c.k1_i + k8_i);
+    let x2_i = ((c.k1_i * k7_i * s__58) + (k4_i * k6_i * s__59));
+    let x3_i = ((c.k1_i * k3_i * s__56) + (k8_i * k6_i * s__57));
+    let x4_i = ((c.k2_i * k8_i * s__58) + (k3_i * c.k5_i * s__59));
+    let s__60 = (x1_i + x2_i + x3_i + x4_i);
+    let E1_i = (x1_i / s__60);
+    let E2_i = (x2_i / s__60);
+    let E3_i = (x3_i / s__60);
+    let E4_i = (x4_i / s__60);
+    let s__61 = (c.KmCaAct / cai);
+    let s__62 = powi(s__61, 2);
+    let s__63 = (n(1.0) + s__62);
+    let allo_i = (n(1.0) / s__63);
+    let JncxNa_i = (((n(3.0) * ((E4_i * k7_i) - (E1_i * k8_i))) + (E3_i * k4pp_i)) - (E2_i * k3pp_i));
+    let JncxCa_i = ((E2_i * c.k2_i) - (E1_i * c.k1_i));
+    let s__64 = (c.zna * JncxNa_i);
+    let s__65 = (c.zca * JncxCa_i);
+    let s__66 = (s__64 + s__65);
+    let INaCa_i = (n(0.8) * c.Gncx * allo_i * s__66);
+    let s__67 = (c.KmCaAct / cass);
+    let s__68 = powi(s__67, 2);
+    let s__69 = (n(1.0) + s__68);
+    let allo_ss = (n(1.0) / s__69);
+    let h7_ss = s__55;
+    let h8_ss = (c.nao / (c.kna3 * hna * h7_ss));
+    let k8_ss = (h8_ss * c.h11_ss * c.wna);
+    let h1_ss = (n(1.0) + ((nass / c.kna3) * s__51));
+    let h3_ss = (n(1.0) / h1_ss);
+    let k4p_ss = ((h3_ss * c.wca) / hca);
+    let h2_ss = ((nass * hna) / (c.kna3 * h1_ss));
+    let k4pp_ss = (h2_ss * c.wnaca);
+    let k4_ss = (k4p_ss + k4pp_ss);
+    let h9_ss = (n(1.0) / h7_ss);
+    let k3p_ss = (h9_ss * c.wca);
+    let k3pp_ss = (h8_ss * c.wnaca);
+    let k3_ss = (k3p_ss + k3pp_ss);
+    let s__70 = (k4_ss + c.k5_ss);
+    let s__71 = (c.k1_ss + k8_ss);
+    let x4_ss = ((c.k2_ss * k8_ss * s__70) + (k3_ss * c.k5_ss * s__71));
+    let h4_ss = (n(1.0) + ((nass / c.kna1) * (n(1.0) + (nass / c.kna2))));
+    let h5_ss = ((nass * nass) / (h4_ss * c.kna1 * c.kna2));
+    let k7_ss = (h5_ss * h2_ss * c.wna);
+    let h6_ss = (n(1.0) / h4_ss);
+    let k6_ss = (h6_ss * cass * c.kcaon);
+    let s__72 = (k7_ss + k6_ss);
+    let s__73 = (c.k2_ss + k3_ss);
+    let x1_ss = ((c.k2_ss * k4_ss * s__72) + (c.k5_ss * k7_ss * s__73));
+    let x2_ss = ((c.k1_ss * k7_ss * s__70) + (k4_ss * k6_ss * s__71));
+    let x3_ss = ((c.k1_ss * k3_ss * s__72) + (k8_ss * k6_ss * s__73));
+    let s__74 = (x1_ss + x2_ss + x3_ss + x4_ss);
+    let E4_ss = (x4_ss / s__74);
+    let E1_ss = (x1_ss / s__74);
+    let E3_ss = (x3_ss / s__74);
+    let E2_ss = (x2_ss / s__74);
+    let JncxNa_ss =
+        (((n(3.0) * ((E4_ss * k7_ss) - (E1_ss * k8_ss))) + (E3_ss * k4pp_ss)) - (E2_ss * k3pp_ss));
+    let JncxCa_ss = ((E2_ss * c.k2_ss) - (E1_ss * c.k1_ss));
+    let s__75 = (c.zna * JncxNa_ss);
+    let s__76 = (c.zca * JncxCa_ss);
+    let s__77 = (s__75 + s__76);
+    let INaCa_ss = (n(0.2) * c.Gncx * allo_ss * s__77);
+    let Knai = (c.Knai0 * exp(((c.delta * v * c.F) / c.k__16)));
+    let Knao = (c.Knao0 * exp(((c.k__17 * v * c.F) / c.k__16)));
+    let P = (c.eP / (n(1.0) + c.k__18 + (nai / c.Knap) + (ki / c.Kxkur)));
+    let s__78 = (nai / Knai);
+    let s__79 = (n(1.0) + s__78);
+    let s__80 = powi(s__79, 3);
+    let s__81 = (ki / c.Kki);
+    let s__82 = (n(1.0) + s__81);
+    let s__83 = powi(s__82, 2);
+    let s__84 = (s__80 + s__83);
+    let s__85 = (s__84 - n(1.0));
+    let a1 = ((c.k1p * powi(s__78, 3)) / s__85);
+    let s__86 = (c.nao / Knao);
+    let s__87 = (n(1.0) + s__86);
+    let s__88 = powi(s__87, 3);
+    let s__89 = (s__88 + c.k__19);
+    let s__90 = (s__89 - n(1.0));
+    let b2 = ((c.k2m * powi(s__86, 3)) / s__90);
+    let a3 = (c.k__20 / s__90);
+    let b3 = ((c.k3m * P * c.H) / c.k__21);
+    let b4 = ((c.k4m * powi(s__81, 2)) / s__85);
+    let x1 = ((c.a4 * a1 * c.a2) + (b2 * b4 * b3) + (c.a2 * b4 * b3) + (b3 * a1 * c.a2));
+    let x2 = ((b2 * c.b1 * b4) + (a1 * c.a2 * a3) + (a3 * c.b1 * b4) + (c.a2 * a3 * b4));
+    let x3 = ((c.a2 * a3 * c.a4) + (b3 * b2 * c.b1) + (b2 * c.b1 * c.a4) + (a3 * c.a4 * c.b1));
+    let x4 = ((b4 * b3 * b2) + (a3 * c.a4 * a1) + (b2 * c.a4 * a1) + (b3 * b2 * a1));
+    let s__91 = (x1 + x2 + x3 + x4);
+    let E1 = (x1 / s__91);
+    let E2 = (x2 / s__91);
+    let E3 = (x3 / s__91);
+    let E4 = (x4 / s__91);
+    let JnakNa = (n(3.0) * ((E1 * a3) - (E2 * b3)));
+    let JnakK = (n(2.0) * ((E4 * c.b1) - (E3 * a1)));
+    let INaK = (c.Pnak * ((c.zna * JnakNa) + (c.zk * JnakK)));
+    let xkb = (n(1.0) / (n(1.0) + exp(((-(v - n(14.48))) / n(18.34)))));
+    let IKb = (c.GKb * xkb * s__30);
+    let s__92 = exp(vfrt);
+    let INab = removable(
+        v,
+        -0.0,
+        0.037435883507802616,
+        ((c.PNab * vffrt * ((nai * s__92) - c.nao)) / (s__92 - n(1.0))),
+        |v: T| {
+            ((c.PNab * ((v * c.F * c.F) / c.k__0) * ((nai * exp(((v * c.F) / c.k__0))) - c.nao))
+                / (exp(((v * c.F) / c.k__0)) - n(1.0)))
+        },
+    );
+    let ICab = removable(
+        v,
+        -0.0,
+        0.07487176701560523,
+        ((c.PCab * n(4.0) * vffrt * ((cai * s__35) - c.k__8)) / s__36),
+        |v: T| {
+            ((c.PCab
+                * n(4.0)
+                * ((v * c.F * c.F) / c.k__0)
+                * ((cai * exp((n(2.0) * ((v * c.F) / c.k__0)))) - c.k__8))
+                / (exp((n(2.0) * ((v * c.F) / c.k__0))) - n(1.0)))
+        },
+    );
+    let s__93 = (c.GpCa * cai);
+    let s__94 = (c.KmCap + cai);
+    let IpCa = (s__93 / s__94);
+    let JdiffNa = ((nass - nai) / n(2.0));
+    let Jdiff = ((cass - cai) / n(0.2));
+    let JdiffK = ((kss - ki) / n(2.0));
+    let s__95 = (n(1.5) / cajsr);
+    let s__96 = powi(s__95, 8);
+    let Jrel_inf_temp = ((c.a_rel * (-ICaL)) / (n(1.0) + (n(1.0) * s__96)));
+    let Jrel_inf = (if (c.celltype == n(2.0)) { (Jrel_inf_temp * n(1.7)) } else { Jrel_inf_temp });
+    let s__97 = (n(0.0123) / cajsr);
+    let s__98 = (n(1.0) + s__97);
+    let tau_rel_temp = (c.bt / s__98);
+    let tau_rel = (if (tau_rel_temp < n(0.001)) { n(0.001) } else { tau_rel_temp });
+    let Jrel_temp = ((c.a_relp * (-ICaL)) / (n(1.0) + s__96));
+    let Jrel_infp = (if (c.celltype == n(2.0)) { (Jrel_temp * n(1.7)) } else { Jrel_temp });
+    let tau_relp_temp = (c.btp / s__98);
+    let tau_relp = (if (tau_relp_temp < n(0.001)) { n(0.001) } else { tau_relp_temp });
+    let fJrelp = s__26;
+    let Jrel = (c.Jrel_scaling_factor * (((n(1.0) - fJrelp) * Jrelnp) + (fJrelp * Jrelp)));
+    let s__99 = (c.upScale * n(0.004375) * cai);
+    let s__100 = (cai + n(0.00092));
+    let Jupnp = (s__99 / s__100);
+    let s__101 = (c.upScale * n(2.75) * n(0.004375) * cai);
+    let s__102 = (s__100 - n(0.00017));
+    let Jupp = (s__101 / s__102);
+    let fJupp = s__26;
+    let Jleak = ((n(0.0039375) * cansr) / n(15.0));
+    let s__103 = (n(1.0) - fJupp);
+    let Jup = (c.Jup_b * (((s__103 * Jupnp) + (fJupp * Jupp)) - Jleak));
+    let Jtr = ((cansr - cajsr) / n(100.0));
+    let v__dt = (-(INa
+        + INaL
+        + Ito
+        + ICaL
+        + ICaNa
+        + ICaK
+        + IKr
+        + IKs
+        + IK1
+        + INaCa_i
+        + INaCa_ss
+        + INaK
+        + INab
+        + IKb
+        + IpCa
+        + ICab
+        + c.Istim));
+    let CaMKt__dt = ((c.aCaMK * CaMKb * s__4) - (c.bCaMK * CaMKt));
+    let nai__dt = ((((-(INa + INaL + (n(3.0) * INaCa_i) + (n(3.0) * INaK) + INab)) * c.Acap * c.cm)
+        / c.k__22)
+        + ((JdiffNa * c.vss) / c.vmyo));
+    let nass__dt = ((((-(ICaNa + (n(3.0) * INaCa_ss))) * c.cm * c.Acap) / c.k__23) - JdiffNa);
+    let ki__dt = ((((-((Ito + IKr + IKs + IK1 + IKb + c.Istim) - (n(2.0) * INaK))) * c.cm * c.Acap)
+        / c.k__22)
+        + ((JdiffK * c.vss) / c.vmyo));
+    let kss__dt = ((((-ICaK) * c.cm * c.Acap) / c.k__23) - JdiffK);
+    let s__104 = (n(2.0) * INaCa_ss);
+    let s__105 = (ICaL - s__104);
+    let s__106 = (-s__105);
+    let s__107 = (s__106 * c.cm * c.Acap);
+    let s__108 = (s__107 / c.k__24);
+    let s__109 = (Jrel * c.vjsr);
+    let s__110 = (s__109 / c.vss);
+    let s__111 = (s__108 + s__110);
+    let s__112 = (s__111 - Jdiff);
+    let cass__dt = (Bcass * s__112);
+    let cansr__dt = (Jup - ((Jtr * c.vjsr) / c.vnsr));
+    let s__113 = (Jtr - Jrel);
+    let cajsr__dt = (Bcajsr * s__113);
+    let s__114 = (IpCa + ICab);
+    let s__115 = (n(2.0) * INaCa_i);
+    let s__116 = (s__114 - s__115);
+    let s__117 = (-s__116);
+    let s__118 = (s__117 * c.cm * c.Acap);
+    let s__119 = (s__118 / c.k__25);
+    let s__120 = (Jup * c.vnsr);
+    let s__121 = (s__120 / c.vmyo);
+    let s__122 = (s__119 - s__121);
+    let s__123 = (Jdiff * c.vss);
+    let s__124 = (s__123 / c.vmyo);
+    let s__125 = (s__122 + s__124);
+    let cai__dt = (Bcai * s__125);
+    let m__dt = ((mss - m) / tm);
+    let hf__dt = ((hss - hf) / thf);
+    let hs__dt = ((hss - hs) / ths);
+    let j__dt = ((jss - j) / tj);
+    let hsp__dt = ((hssp - hsp) / thsp);
+    let jp__dt = ((jss - jp) / tjp);
+    let mL__dt = ((mLss - mL) / tmL);
+    let hL__dt = ((hLss - hL) / c.thL);
+    let hLp__dt = ((hLssp - hLp) / c.thLp);
+    let a__dt = ((ass - a) / ta);
+    let iF__dt = ((iss - iF) / tiF);
+    let iS__dt = ((iss - iS) / tiS);
+    let ap__dt = ((assp - ap) / ta);
+    let iFp__dt = ((iss - iFp) / tiFp);
+    let iSp__dt = ((iss - iSp) / tiSp);
+    let d__dt = ((dss - d) / td);
+    let ff__dt = ((fss - ff) / tff);
+    let fs__dt = ((fss - fs) / tfs);
+    let fcaf__dt = ((fcass - fcaf) / tfcaf);
+    let fcas__dt = ((fcass - fcas) / tfcas);
+    let jca__dt = ((fcass - jca) / c.tjca);
+    let ffp__dt = ((fss - ffp) / tffp);
+    let fcafp__dt = ((fcass - fcafp) / tfcafp);
+    let nca__dt = ((anca * c.k2n) - (nca * km2n));
+    let xrf__dt = ((xrss - xrf) / txrf);
+    let xrs__dt = ((xrss - xrs) / txrs);
+    let xs1__dt = ((xs1ss - xs1) / txs1);
+    let xs2__dt = ((xs2ss - xs2) / txs2);
+    let xk1__dt = ((xk1ss - xk1) / txk1);
+    let Jrelnp__dt = ((Jrel_inf - Jrelnp) / tau_rel);
+    let Jrelp__dt = ((Jrel_infp - Jrelp) / tau_relp);
+    let dt = c.dt;
+    let s__126 = (c.k__26 / s__3);
+    let s__127 = (n(0.75) * s__38);
+    let s__128 = (s__127 * vffrt);
+    let s__129 = removable(v, -0.0, 0.037435883507802616, (s__128 / s__39), |v: T| {
+        (((n(0.75) * exp((n(1.0) * ((v * c.F) / c.k__0)))) * ((v * c.F * c.F) / c.k__0))
+            / (exp((n(1.0) * ((v * c.F) / c.k__0))) - n(1.0)))
+    });
+    let s__130 = (cass * cass);
+    let s__131 = (c.KmCaM / s__130);
+    let s__132 = (-s__131);
+    let s__133 = (s__1 * s__132);
+    let s__134 = (s__3 * s__3);
+    let s__135 = (s__133 / s__134);
+    let s__136 = (-s__135);
+    let s__137 = (c.KmCaMK * s__136);
+    let s__138 = (CaMKa * CaMKa);
+    let s__139 = (s__137 / s__138);
+    let s__140 = (-s__139);
+    let s__141 = (s__25 * s__25);
+    let s__142 = (s__140 / s__141);
+    let s__143 = (-s__142);
+    let s__144 = (-s__143);
+    let s__145 = (s__35 * n(4.0));
+    let s__146 = (s__145 * vffrt);
+    let s__147 = removable(v, -0.0, 0.07487176701560523, (s__146 / s__36), |v: T| {
+        (((exp((n(2.0) * ((v * c.F) / c.k__0))) * n(4.0)) * ((v * c.F * c.F) / c.k__0))
+            / (exp((n(2.0) * ((v * c.F) / c.k__0))) - n(1.0)))
+    });
+    let s__148 = (h6_ss * c.kcaon);
+    let s__149 = (s__148 * c.k2_ss);
+    let s__150 = (s__149 * k4_ss);
+    let s__151 = (s__148 * k4_ss);
+    let s__152 = (s__151 * s__71);
+    let s__153 = (s__150 + s__152);
+    let s__154 = (s__148 * c.k1_ss);
+    let s__155 = (s__154 * k3_ss);
+    let s__156 = (s__148 * k8_ss);
+    let s__157 = (s__156 * s__73);
+    let s__158 = (s__155 + s__157);
+    let s__159 = (s__153 + s__158);
+    let s__160 = (s__74 * s__74);
+    let s__161 = (s__150 / s__74);
+    let s__162 = (x1_ss * s__159);
+    let s__163 = (s__162 / s__160);
+    let s__164 = (-s__163);
+    let s__165 = (s__161 + s__164);
+    let s__166 = (s__152 / s__74);
+    let s__167 = (x2_ss * s__159);
+    let s__168 = (s__167 / s__160);
+    let s__169 = (-s__168);
+    let s__170 = (s__166 + s__169);
+    let s__171 = (h6_i * c.kcaon);
+    let s__172 = (s__171 * c.k2_i);
+    let s__173 = (s__172 * k4_i);
+    let s__174 = (s__171 * k4_i);
+    let s__175 = (s__174 * s__59);
+    let s__176 = (s__173 + s__175);
+    let s__177 = (s__171 * c.k1_i);
+    let s__178 = (s__177 * k3_i);
+    let s__179 = (s__171 * k8_i);
+    let s__180 = (s__179 * s__57);
+    let s__181 = (s__178 + s__180);
+    let s__182 = (s__176 + s__181);
+    let s__183 = (s__60 * s__60);
+    let s__184 = (s__173 / s__60);
+    let s__185 = (x1_i * s__182);
+    let s__186 = (s__185 / s__183);
+    let s__187 = (-s__186);
+    let s__188 = (s__184 + s__187);
+    let s__189 = (s__175 / s__60);
+    let s__190 = (x2_i * s__182);
+    let s__191 = (s__190 / s__183);
+    let s__192 = (-s__191);
+    let s__193 = (s__189 + s__192);
+    let s__194 = (n(1.0) / ta);
+    let s__195 = (s__194 * n(-1.0));
+    locals[0] = exp_euler(
+        CaMKt,
+        CaMKt__dt,
+        ((((s__126 * c.aCaMK) * s__4) + (((s__126 + n(1.0)) * c.aCaMK) * CaMKb)) + c.k__27),
+        dt,
+    );
+    locals[1] = nai__dt.mul_add(dt, nai);
+    locals[2] = nass__dt.mul_add(dt, nass);
+    locals[3] = ki__dt.mul_add(dt, ki);
+    locals[4] = exp_euler(
+        kss,
+        kss__dt,
+        (((((-(((((s__129 * s__43) * c.PCaK) * d) * s__47)
+            + ((((s__129 * fICaLp) * c.PCaKp) * d) * s__50)))
+            * c.cm)
+            * c.Acap)
+            / c.k__23)
+            + c.k__28),
+        dt,
+    );
+    locals[5] = exp_euler(
+        cass,
+        cass__dt,
+        (((-(((-((c.k__4 * (n(2.0) * powi(s__16, 1))) / (s__17 * s__17)))
+            + (-((c.k__5 * (n(2.0) * powi(s__19, 1))) / (s__20 * s__20))))
+            / (s__22 * s__22)))
+            * s__112)
+            + (((((((-(((((((s__144 * c.PCa) * PhiCaL) * d) * s__47)
+                + ((((s__147 * s__43) * c.PCa) * d) * s__47))
+                + (((((s__143 * c.PCap) * PhiCaL) * d) * s__50)
+                    + ((((s__147 * fICaLp) * c.PCap) * d) * s__50)))
+                + (-((((((-(((n(2.0) * powi(s__67, 1)) * (-(c.KmCaAct / s__130)))
+                    / (s__69 * s__69)))
+                    * n(0.2))
+                    * c.Gncx)
+                    * s__77)
+                    + (((((((((((-((x4_ss * s__159) / s__160)) * k7_ss)
+                        + (-(s__165 * k8_ss)))
+                        * n(3.0))
+                        + (((s__158 / s__74) + (-((x3_ss * s__159) / s__160))) * k4pp_ss))
+                        + (-(s__170 * k3pp_ss)))
+                        * c.zna)
+                        + (((s__170 * c.k2_ss) + (-(s__165 * c.k1_ss))) * c.zca))
                         * n(0.2))
                         * c.Gncx)
-                        * s__77)
-                        + (((((((((((-((x4_ss * s__159) / s__160)) * k7_ss)
-                            + (-(s__165 * k8_ss)))
-                            * n(3.0))
-                            + (((s__158 / s__74) + (-((x3_ss * s__159) / s__160)))
-                                * k4pp_ss))
-                            + (-(s__170 * k3pp_ss)))
-                            * c.zna)
-                            + (((s__170 * c.k2_ss) + (-(s__165 * c.k1_ss))) * c.zca))
-                            * n(0.2))
-                            * c.Gncx)
-                            * allo_ss))
-                        * n(2.0)))))
-                    * c.cm)
-                    * c.Acap)
-                    / c.k__24)
-                    + (((((s__144 * Jrelnp) + (s__143 * Jrelp)) * c.Jrel_scaling_factor) * c.vjsr)
-                        / c.vss))
-                    + c.k__29)
-                    * Bcass)),
-            dt,
-        );
-        locals[6] = exp_euler(cansr, cansr__dt, c.k__30, dt);
-        locals[7] = exp_euler(
-            cajsr,
-            cajsr__dt,
-            (((-((-((c.k__3 * (n(2.0) * powi(s__12, 1))) / (s__13 * s__13))) / (s__15 * s__15))) * s__113)
-                + (c.k__31 * Bcajsr)),
-            dt,
-        );
-        locals[8] = exp_euler(
-            cai,
-            cai__dt,
-            (((-(((-((c.k__1 * (n(2.0) * powi(s__5, 1))) / (s__6 * s__6)))
-                + (-((c.k__2 * (n(2.0) * powi(s__8, 1))) / (s__9 * s__9))))
-                / (s__11 * s__11)))
-                * s__125)
-                + (((((((-((((c.GpCa / s__94) + (-(s__93 / (s__94 * s__94))))
-                    + removable(
-                        v,
-                        -0.0,
-                        0.07487176701560523,
-                        ((((s__35 * c.PCab) * n(4.0)) * vffrt) / s__36),
-                        |v: T| {
-                            ((((exp((n(2.0) * ((v * c.F) / c.k__0))) * c.PCab) * n(4.0))
-                                * ((v * c.F * c.F) / c.k__0))
-                                / (exp((n(2.0) * ((v * c.F) / c.k__0))) - n(1.0)))
-                        },
-                    ))
-                    + (-((((((-(((n(2.0) * powi(s__61, 1)) * (-(c.KmCaAct / (cai * cai))))
-                        / (s__63 * s__63)))
+                        * allo_ss))
+                    * n(2.0)))))
+                * c.cm)
+                * c.Acap)
+                / c.k__24)
+                + (((((s__144 * Jrelnp) + (s__143 * Jrelp)) * c.Jrel_scaling_factor) * c.vjsr) / c.vss))
+                + c.k__29)
+                * Bcass)),
+        dt,
+    );
+    locals[6] = exp_euler(cansr, cansr__dt, c.k__30, dt);
+    locals[7] = exp_euler(
+        cajsr,
+        cajsr__dt,
+        (((-((-((c.k__3 * (n(2.0) * powi(s__12, 1))) / (s__13 * s__13))) / (s__15 * s__15))) * s__113)
+            + (c.k__31 * Bcajsr)),
+        dt,
+    );
+    locals[8] = exp_euler(
+        cai,
+        cai__dt,
+        (((-(((-((c.k__1 * (n(2.0) * powi(s__5, 1))) / (s__6 * s__6)))
+            + (-((c.k__2 * (n(2.0) * powi(s__8, 1))) / (s__9 * s__9))))
+            / (s__11 * s__11)))
+            * s__125)
+            + (((((((-((((c.GpCa / s__94) + (-(s__93 / (s__94 * s__94))))
+                + removable(
+                    v,
+                    -0.0,
+                    0.07487176701560523,
+                    ((((s__35 * c.PCab) * n(4.0)) * vffrt) / s__36),
+                    |v: T| {
+                        ((((exp((n(2.0) * ((v * c.F) / c.k__0))) * c.PCab) * n(4.0))
+                            * ((v * c.F * c.F) / c.k__0))
+                            / (exp((n(2.0) * ((v * c.F) / c.k__0))) - n(1.0)))
+                    },
+                ))
+                + (-((((((-(((n(2.0) * powi(s__61, 1)) * (-(c.KmCaAct / (cai * cai))))
+                    / (s__63 * s__63)))
+                    * n(0.8))
+                    * c.Gncx)
+                    * s__66)
+                    + (((((((((((-((x4_i * s__182) / s__183)) * k7_i)
+                        + (-(s__188 * k8_i)))
+                        * n(3.0))
+                        + (((s__181 / s__60) + (-((x3_i * s__182) / s__183))) * k4pp_i))
+                        + (-(s__193 * k3pp_i)))
+                        * c.zna)
+                        + (((s__193 * c.k2_i) + (-(s__188 * c.k1_i))) * c.zca))
                         * n(0.8))
                         * c.Gncx)
-                        * s__66)
-                        + (((((((((((-((x4_i * s__182) / s__183)) * k7_i)
-                            + (-(s__188 * k8_i)))
-                            * n(3.0))
-                            + (((s__181 / s__60) + (-((x3_i * s__182) / s__183)))
-                                * k4pp_i))
-                            + (-(s__193 * k3pp_i)))
-                            * c.zna)
-                            + (((s__193 * c.k2_i) + (-(s__188 * c.k1_i))) * c.zca))
-                            * n(0.8))
-                            * c.Gncx)
-                            * allo_i))
-                        * n(2.0)))))
-                    * c.cm)
-                    * c.Acap)
-                    / c.k__25)
-                    + (-(((((((c.k__32 / s__100) + (-(s__99 / (s__100 * s__100)))) * s__103)
-                        + (((c.k__33 / s__102) + (-(s__101 / (s__102 * s__102)))) * fJupp))
-                        * c.Jup_b)
-                        * c.vnsr)
-                        / c.vmyo)))
-                    + c.k__34)
-                    * Bcai)),
-            dt,
-        );
-        locals[9] = exp_euler(m, m__dt, ((n(1.0) / tm) * n(-1.0)), dt);
-        locals[10] = exp_euler(hf, hf__dt, ((n(1.0) / thf) * n(-1.0)), dt);
-        locals[11] = exp_euler(hs, hs__dt, ((n(1.0) / ths) * n(-1.0)), dt);
-        locals[12] = exp_euler(j, j__dt, ((n(1.0) / tj) * n(-1.0)), dt);
-        locals[13] = exp_euler(hsp, hsp__dt, ((n(1.0) / thsp) * n(-1.0)), dt);
-        locals[14] = exp_euler(jp, jp__dt, ((n(1.0) / tjp) * n(-1.0)), dt);
-        locals[15] = exp_euler(mL, mL__dt, ((n(1.0) / tmL) * n(-1.0)), dt);
-        locals[16] = exp_euler(hL, hL__dt, c.k__35, dt);
-        locals[17] = exp_euler(hLp, hLp__dt, c.k__36, dt);
-        locals[18] = exp_euler(a, a__dt, s__195, dt);
-        locals[19] = exp_euler(iF, iF__dt, ((n(1.0) / tiF) * n(-1.0)), dt);
-        locals[20] = exp_euler(iS, iS__dt, ((n(1.0) / tiS) * n(-1.0)), dt);
-        locals[21] = exp_euler(ap, ap__dt, s__195, dt);
-        locals[22] = exp_euler(iFp, iFp__dt, ((n(1.0) / tiFp) * n(-1.0)), dt);
-        locals[23] = exp_euler(iSp, iSp__dt, ((n(1.0) / tiSp) * n(-1.0)), dt);
-        locals[24] = exp_euler(d, d__dt, ((n(1.0) / td) * n(-1.0)), dt);
-        locals[25] = exp_euler(ff, ff__dt, ((n(1.0) / tff) * n(-1.0)), dt);
-        locals[26] = exp_euler(fs, fs__dt, ((n(1.0) / tfs) * n(-1.0)), dt);
-        locals[27] = exp_euler(fcaf, fcaf__dt, ((n(1.0) / tfcaf) * n(-1.0)), dt);
-        locals[28] = exp_euler(fcas, fcas__dt, ((n(1.0) / tfcas) * n(-1.0)), dt);
-        locals[29] = exp_euler(jca, jca__dt, c.k__37, dt);
-        locals[30] = exp_euler(ffp, ffp__dt, ((n(1.0) / tffp) * n(-1.0)), dt);
-        locals[31] = exp_euler(fcafp, fcafp__dt, ((n(1.0) / tfcafp) * n(-1.0)), dt);
-        locals[32] = exp_euler(nca, nca__dt, (-km2n), dt);
-        locals[33] = exp_euler(xrf, xrf__dt, ((n(1.0) / txrf) * n(-1.0)), dt);
-        locals[34] = exp_euler(xrs, xrs__dt, ((n(1.0) / txrs) * n(-1.0)), dt);
-        locals[35] = exp_euler(xs1, xs1__dt, ((n(1.0) / txs1) * n(-1.0)), dt);
-        locals[36] = exp_euler(xs2, xs2__dt, ((n(1.0) / txs2) * n(-1.0)), dt);
-        locals[37] = exp_euler(xk1, xk1__dt, ((n(1.0) / txk1) * n(-1.0)), dt);
-        locals[38] = exp_euler(Jrelnp, Jrelnp__dt, (n(-1.0) / tau_rel), dt);
-        locals[39] = exp_euler(Jrelp, Jrelp__dt, (n(-1.0) / tau_relp), dt);
-        v__dt
-    }
+                        * allo_i))
+                    * n(2.0)))))
+                * c.cm)
+                * c.Acap)
+                / c.k__25)
+                + (-(((((((c.k__32 / s__100) + (-(s__99 / (s__100 * s__100)))) * s__103)
+                    + (((c.k__33 / s__102) + (-(s__101 / (s__102 * s__102)))) * fJupp))
+                    * c.Jup_b)
+                    * c.vnsr)
+                    / c.vmyo)))
+                + c.k__34)
+                * Bcai)),
+        dt,
+    );
+    locals[9] = exp_euler(m, m__dt, ((n(1.0) / tm) * n(-1.0)), dt);
+    locals[10] = exp_euler(hf, hf__dt, ((n(1.0) / thf) * n(-1.0)), dt);
+    locals[11] = exp_euler(hs, hs__dt, ((n(1.0) / ths) * n(-1.0)), dt);
+    locals[12] = exp_euler(j, j__dt, ((n(1.0) / tj) * n(-1.0)), dt);
+    locals[13] = exp_euler(hsp, hsp__dt, ((n(1.0) / thsp) * n(-1.0)), dt);
+    locals[14] = exp_euler(jp, jp__dt, ((n(1.0) / tjp) * n(-1.0)), dt);
+    locals[15] = exp_euler(mL, mL__dt, ((n(1.0) / tmL) * n(-1.0)), dt);
+    locals[16] = exp_euler(hL, hL__dt, c.k__35, dt);
+    locals[17] = exp_euler(hLp, hLp__dt, c.k__36, dt);
+    locals[18] = exp_euler(a, a__dt, s__195, dt);
+    locals[19] = exp_euler(iF, iF__dt, ((n(1.0) / tiF) * n(-1.0)), dt);
+    locals[20] = exp_euler(iS, iS__dt, ((n(1.0) / tiS) * n(-1.0)), dt);
+    locals[21] = exp_euler(ap, ap__dt, s__195, dt);
+    locals[22] = exp_euler(iFp, iFp__dt, ((n(1.0) / tiFp) * n(-1.0)), dt);
+    locals[23] = exp_euler(iSp, iSp__dt, ((n(1.0) / tiSp) * n(-1.0)), dt);
+    locals[24] = exp_euler(d, d__dt, ((n(1.0) / td) * n(-1.0)), dt);
+    locals[25] = exp_euler(ff, ff__dt, ((n(1.0) / tff) * n(-1.0)), dt);
+    locals[26] = exp_euler(fs, fs__dt, ((n(1.0) / tfs) * n(-1.0)), dt);
+    locals[27] = exp_euler(fcaf, fcaf__dt, ((n(1.0) / tfcaf) * n(-1.0)), dt);
+    locals[28] = exp_euler(fcas, fcas__dt, ((n(1.0) / tfcas) * n(-1.0)), dt);
+    locals[29] = exp_euler(jca, jca__dt, c.k__37, dt);
+    locals[30] = exp_euler(ffp, ffp__dt, ((n(1.0) / tffp) * n(-1.0)), dt);
+    locals[31] = exp_euler(fcafp, fcafp__dt, ((n(1.0) / tfcafp) * n(-1.0)), dt);
+    locals[32] = exp_euler(nca, nca__dt, (-km2n), dt);
+    locals[33] = exp_euler(xrf, xrf__dt, ((n(1.0) / txrf) * n(-1.0)), dt);
+    locals[34] = exp_euler(xrs, xrs__dt, ((n(1.0) / txrs) * n(-1.0)), dt);
+    locals[35] = exp_euler(xs1, xs1__dt, ((n(1.0) / txs1) * n(-1.0)), dt);
+    locals[36] = exp_euler(xs2, xs2__dt, ((n(1.0) / txs2) * n(-1.0)), dt);
+    locals[37] = exp_euler(xk1, xk1__dt, ((n(1.0) / txk1) * n(-1.0)), dt);
+    locals[38] = exp_euler(Jrelnp, Jrelnp__dt, (n(-1.0) / tau_rel), dt);
+    locals[39] = exp_euler(Jrelp, Jrelp__dt, (n(-1.0) / tau_relp), dt);
+    v__dt
 }

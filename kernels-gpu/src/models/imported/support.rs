@@ -141,6 +141,39 @@ pub fn removable<T: Real>(v: T, v0: f64, slope: f64, g_v: T, g: impl Fn(T) -> T)
     }
 }
 
+/// Calls `f32_fn` or `f64_fn`, whichever takes T: the CPU side of an
+/// imported model's reaction, whose two instances are compiled once, in
+/// this crate, rather than again in every crate that steps the model (the
+/// generated files say why). The call folds to a direct one.
+///
+/// # Safety
+/// `L` and `C` are `L32` and `C32` when T is f32, `L64` and `C64` when T
+/// is f64, so that every cast below is from a type to itself.
+#[cfg(not(target_arch = "nvptx64"))]
+#[inline(always)]
+pub unsafe fn per_precision<T: Real, L, C, L32, C32, L64, C64>(
+    v: T,
+    locals: &mut L,
+    c: &C,
+    f32_fn: fn(f32, &mut L32, &C32) -> f32,
+    f64_fn: fn(f64, &mut L64, &C64) -> f64,
+) -> T {
+    use core::any::TypeId;
+    use core::mem::transmute_copy;
+    let (locals, c) = (locals as *mut L, c as *const C);
+    // SAFETY: the types are the same (the caller's contract and the tests
+    // of T below).
+    unsafe {
+        if TypeId::of::<T>() == TypeId::of::<f32>() {
+            transmute_copy(&f32_fn(transmute_copy(&v), &mut *locals.cast::<L32>(), &*c.cast::<C32>()))
+        } else if TypeId::of::<T>() == TypeId::of::<f64>() {
+            transmute_copy(&f64_fn(transmute_copy(&v), &mut *locals.cast::<L64>(), &*c.cast::<C64>()))
+        } else {
+            unreachable!("Real is implemented for f32 and f64 only")
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
