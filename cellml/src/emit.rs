@@ -57,6 +57,10 @@ pub struct Emitter<'p> {
 struct Cse {
     counting: bool,
     counts: HashMap<u64, usize>,
+    /// The code first written for each hash in the counting pass: two
+    /// different expressions with one hash (a 64-bit collision) are never
+    /// shared.
+    first_code: HashMap<u64, String>,
     temps: HashMap<u64, String>,
     pending: Vec<String>,
     closure_depth: usize,
@@ -198,7 +202,14 @@ impl<'p> Emitter<'p> {
         let code = self.num_code(e, mode)?;
         if shared {
             if self.cse.counting {
-                *self.cse.counts.entry(key).or_default() += 1;
+                let first = self.cse.first_code.entry(key).or_insert_with(|| code.clone());
+                if *first == code {
+                    *self.cse.counts.entry(key).or_default() += 1;
+                } else {
+                    // Never reaches 2 again: a collision is written out in full.
+                    self.cse.counts.insert(key, 0);
+                    *first = String::new();
+                }
             } else if self.cse.counts.get(&key).is_some_and(|&n| n > 1) {
                 let name = format!("s__{}", self.cse.temps.len());
                 self.cse.pending.push(format!("let {name} = {code};"));
