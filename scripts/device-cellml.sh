@@ -60,11 +60,7 @@ if has ptxas && [ -n "$ptxas" ]; then
   sed -e 's/^\.version .*/.version 7.8/' -e 's/^\.target .*/.target sm_90/' .device/kernels.ptx > /tmp/kernels-sm90.ptx
   $ptxas -arch=sm_90 -v --entry "${entries#,}" /tmp/kernels-sm90.ptx -o /dev/null > "$out/ptxas.txt" 2>&1
 fi
-bench() { # name, then fibril bench options
-  local name=$1; shift
-  $bin bench --backend gpu --repeats 3 --json "$out/bench-$name.json" "$@" > "$out/bench-$name.log" 2>&1 \
-    || echo "bench $name failed" >> "$out/errors.txt"
-}
+. "$(dirname "$0")/device-bench.sh"
 if has bench; then
   for m in iyer_2004 ohara_rudy_2011 courtemanche_1998 ten_tusscher_2006; do
     for p in f32 f64; do

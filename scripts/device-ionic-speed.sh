@@ -13,11 +13,7 @@ out=${OUT:-/tmp/fibril-ionic-speed}/ionic-speed
 mkdir -p "$out"
 work=$(mktemp -d)
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv > "$out/gpu.txt"
-bench() { # name, then fibril bench options
-  local name=$1; shift
-  $bin bench --backend gpu --repeats 3 --json "$out/bench-$name.json" "$@" > "$out/bench-$name.log" 2>&1 \
-    || echo "bench $name failed" >> "$out/errors.txt"
-}
+. "$(dirname "$0")/device-bench.sh"
 for m in karma bocf beeler_reuter luo_rudy_1991 ten_tusscher_2006; do
   for p in f32 f64; do
     bench "$m-$p-256c" --model $m --precision $p --size 256 --steps 200 --warmup 30
