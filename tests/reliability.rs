@@ -27,9 +27,9 @@ fn last_snapshot(dir: &Path) -> (u64, Vec<Vec<u8>>) {
     (last["step"].as_u64().unwrap(), files.collect())
 }
 
-/// The options every run of the signal test shares (24^3 Karma on the
-/// CPU, 8,000 steps: a second or two, so that signals land mid-run).
-const LONG: &str = "--size 24 --steps 8000 --snapshot-every-ms 50 --checkpoint-every-ms 200 \
+/// The options every run of the signal test shares (16^3 Karma on the
+/// CPU, 8,000 steps: about a second, so that signals land mid-run).
+const LONG: &str = "--size 16 --steps 8000 --snapshot-every-ms 50 --checkpoint-every-ms 200 \
                     --check-every-steps 20 --activation-map --save all --backend cpu -q";
 
 /// `fibril run` into `out` with the words of `options`, then `extra`.
