@@ -29,9 +29,8 @@ Protocol
   pace = myokit.pacing.blocktrain(period=1000 ms, duration=file value of
   `membrane_stimulus_current_duration` in ms, offset=0): pulses at t = 0
   and 1000 ms.  The file's own period/offset/start/end are unused.
-* Time is converted to ms if the file uses another unit.  V must be in mV:
-  a file whose oxmeta `membrane_voltage` has another unit is not converted
-  and gets status "error" (note: "V is in [...], not mV").
+* Time is converted to ms and V to mV if the file uses other units
+  (Myokit's Variable.convert_unit).
 * The oxmeta `cytosolic_calcium_concentration` annotation is not needed
   here; a file without it is still solved (note: "no Cai annotation").
   The other four annotations (stimulus current, amplitude, duration,

@@ -34,7 +34,7 @@ Protocol
   offset=0): a square pulse at t = 0 ms and every 1000 ms after that.
   The file's own period/offset/start/end variables are left unused.
 * Time is converted to ms (Myokit's Variable.convert_unit on the time
-  variable) if a file uses another time unit; V must be in mV.
+  variable) if a file uses another time unit; V to mV likewise.
 * Initial state: the file's initial values.  The one exception is the
   ohara_rudy_2011_m row, which is ohara_rudy_2011_endo.cellml with the
   constant `celltype` set to 2 (M cell).
@@ -202,7 +202,9 @@ def prepare(name, fname, overrides, cellml_dir):
     # Membrane voltage in mV
     v = by_oxmeta(model, OX_V)
     if v.unit() != myokit.units.mV:
-        raise RuntimeError('%s: V is in %s, not mV' % (fname, v.unit()))
+        # A file in volts (the Paci models): Myokit rescales V's equation,
+        # its initial value and its every use, as it does time above.
+        v.convert_unit(myokit.units.mV)
     if not v.is_state():
         raise RuntimeError('%s: V is not a state' % fname)
 

@@ -210,8 +210,16 @@ pub fn plan(mut model: Model, options: &Options) -> Result<Plan, ImportError> {
     };
     let stim_amplitude = stim.and_then(|s| {
         let su = model.vars[s].unit;
+        let capacitance = number("membrane_capacitance");
         match number("membrane_stimulus_current_amplitude") {
             Some((x, u)) if u.same_dims(&su) => Some(x * u.factor / su.factor),
+            // A current (A) for a stimulus per capacitance (A/F), as some
+            // files give it: divided by the file's Cm, as chaste_codegen
+            // does with a stimulus amplitude in amperes.
+            Some((x, u)) if capacitance.is_some_and(|(_, cu)| u.same_dims(&su.times(&cu))) => {
+                let (c, cu) = capacitance.unwrap();
+                Some(x * u.factor / (c * cu.factor) / su.factor)
+            }
             _ => match model.vars[s].def {
                 Def::Constant(x) => Some(x),
                 _ => None,
@@ -589,7 +597,9 @@ fn stimulus_of(
         return Stimulus {
             variable: stim,
             amplitude_mv_per_ms: 52.0,
-            duration_ms: duration.unwrap_or(1.0),
+            // The default's own duration: 52 mV/ms over a file's longer
+            // pulse (5 ms in some) would push V far past any peak.
+            duration_ms: 1.0,
             note: "the file gives no stimulus amplitude: fibril's ionic default, 52 mV/ms for 1 ms".into(),
         };
     };

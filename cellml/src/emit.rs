@@ -320,6 +320,10 @@ impl<'p> Emitter<'p> {
             Op::Ceiling => self.call("ceil", args, mode)?,
             Op::Rem => self.call("rem", args, mode)?,
             Op::Tanh => self.call("tanh", args, mode)?,
+            Op::Sin => self.call("sin", args, mode)?,
+            Op::Cos => self.call("cos", args, mode)?,
+            Op::Arcsin => self.call("asin", args, mode)?,
+            Op::Arccos => self.call("acos", args, mode)?,
             Op::Min | Op::Max => {
                 let f = if op == Op::Min { "min" } else { "max" };
                 let mut s = self.num(&args[0], mode)?;
@@ -328,7 +332,7 @@ impl<'p> Emitter<'p> {
                 }
                 s
             }
-            Op::Sin | Op::Cos | Op::Tan | Op::Sinh | Op::Cosh | Op::Arcsin | Op::Arccos | Op::Arctan => {
+            Op::Tan | Op::Sinh | Op::Cosh | Op::Arctan => {
                 return Err(self.unsupported(&format!("<{}>", format!("{op:?}").to_lowercase())));
             }
             _ => unreachable!("logical operators are written by `cond`"),
@@ -758,10 +762,14 @@ pub fn emit(plan: &Plan, name: &str, src: &Source) -> Result<(String, Vec<(Strin
                 .is_some_and(|ch| ch.is_ascii_alphanumeric() || ch == '_' || ch == ':')
         })
     };
-    let math: Vec<&str> = ["exp", "ln", "tanh"].into_iter().filter(|f| calls(f)).collect();
     let _ = writeln!(out, "#![allow(non_snake_case, unused_parens, unused_variables, clippy::all)]\n");
-    if !math.is_empty() {
-        let _ = writeln!(out, "use crate::math::{{{}}};", math.join(", "));
+    for (module, functions) in
+        [("math", &["exp", "ln", "tanh"][..]), ("trig", &["sin", "cos", "asin", "acos"])]
+    {
+        let used: Vec<&str> = functions.iter().copied().filter(|f| calls(f)).collect();
+        if !used.is_empty() {
+            let _ = writeln!(out, "use crate::{module}::{{{}}};", used.join(", "));
+        }
     }
     let preset = if src.presets.is_empty() { "" } else { "Preset, " };
     let _ = writeln!(

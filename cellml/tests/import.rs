@@ -81,6 +81,52 @@ fn the_generated_file_cites_its_source_and_lists_updates() {
     assert!(rust.contains("type Locals<T: Real> = [T; 5];"));
 }
 
+/// A stimulus amplitude in amperes for a stimulus current per capacitance
+/// (as some published files write it) is divided by the file's Cm.
+#[test]
+fn an_amplitude_in_amperes_is_divided_by_the_capacitance() {
+    let mut text = TOY.to_string();
+    for (from, to) in [
+        (
+            r#"<units name="ms">"#,
+            r#"<units name="nA"><unit units="ampere" prefix="nano"/></units><units name="pF"><unit units="farad" prefix="pico"/></units><units name="ms">"#,
+        ),
+        (
+            r#"name="stim_amplitude" units="uA_per_uF" initial_value="-40""#,
+            r#"name="stim_amplitude" units="nA" initial_value="-4""#,
+        ),
+        (
+            r#"<piece><ci>stim_amplitude</ci>"#,
+            r#"<piece><apply><divide/><ci>stim_amplitude</ci><ci>Cm</ci></apply>"#,
+        ),
+        (
+            r#"<variable name="i_stim""#,
+            r#"<variable name="Cm" units="pF" initial_value="100" cmeta:id="membrane_capacitance"/><variable name="i_stim""#,
+        ),
+        (
+            "</rdf:RDF>",
+            r##"<rdf:Description rdf:about="#membrane_capacitance"><bqbiol:is rdf:resource="https://chaste.comlab.ox.ac.uk/cellml/ns/oxford-metadata#membrane_capacitance"/></rdf:Description></rdf:RDF>"##,
+        ),
+    ] {
+        assert!(text.contains(from), "{from}");
+        text = text.replacen(from, to, 1);
+    }
+    let imp = import(&text, "toy_cell", "toy.cellml", 0.01, &[], &Options::default()).unwrap();
+    // -4 nA / 100 pF = -40 A/F = -40 uA/uF.
+    let s = &imp.plan.stimulus;
+    assert!((s.amplitude_mv_per_ms - 40.0).abs() < 1e-9 && s.duration_ms == 1.5, "{s:?}");
+}
+
+/// Without an amplitude fibril's default pulse is used whole (52 mV/ms
+/// for 1 ms), not its amplitude over the file's duration.
+#[test]
+fn without_an_amplitude_the_default_pulse_is_whole() {
+    let text = replace(r#" cmeta:id="membrane_stimulus_current_amplitude""#, "");
+    let imp = import(&text, "toy_cell", "toy.cellml", 0.01, &[], &Options::default()).unwrap();
+    let s = &imp.plan.stimulus;
+    assert!(s.amplitude_mv_per_ms == 52.0 && s.duration_ms == 1.0, "{s:?}");
+}
+
 fn replace(from: &str, to: &str) -> String {
     assert!(TOY.contains(from), "{from}");
     TOY.replacen(from, to, 1)
@@ -152,6 +198,14 @@ fn unsupported_input_is_refused_by_name() {
     let e =
         import(TOY, "toy_cell", "toy.cellml", 0.01, &presets, &Options::default()).err().unwrap().to_string();
     assert!(e.contains("g_Kr"), "{e}");
+}
+
+/// Trigonometric functions go to the kernels' own (`kernels-gpu/src/trig.rs`).
+#[test]
+fn cosine_and_arc_cosine_use_the_kernels_own() {
+    let text = replace("<exp/>", "<cos/>");
+    let imp = import(&text, "toy_cell", "toy.cellml", 0.01, &[], &Options::default()).unwrap();
+    assert!(imp.rust.contains("use crate::trig::{cos};") && imp.rust.contains("cos("), "{}", imp.rust);
 }
 
 #[test]

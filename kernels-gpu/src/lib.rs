@@ -49,6 +49,7 @@ pub mod stencil;
 pub mod tet;
 pub mod tips;
 pub mod tissue;
+pub mod trig;
 
 #[cfg(target_arch = "nvptx64")]
 mod gpu;

@@ -24,6 +24,8 @@
 //!   sqrt(2)], ln m = 2 atanh(s) with s = (m - 1)/(m + 1) as an odd series
 //!   in s (|s| <= 0.172), and e ln2 added in two parts (Cody-Waite again).
 //!   The ionic models need both: gates' rate functions and Nernst potentials.
+//! * `sin`, `cos`, `asin`, `acos`: in [`crate::trig`], for the imported
+//!   models that write them.
 //!
 //! Error bound, measured against the C library's tanh (itself within 1 ulp)
 //! over every 16th f32 in [-12, 12] and 2 million f64 points in [-25, 25]
