@@ -78,13 +78,15 @@ fn setup<M: CellModel, T: Scalar>(order: NodeOrder) -> Result<Setup<T>, String> 
     let start = State::<T>::rest(M::INFO, line);
     let ball = NodeSelection::SphereMm { center_mm: [0.0; 3], radius_mm: 3.0 * num.dx };
     // The model's own stimulus (a value, or for the ionic models their
-    // current for their own duration), at the start; a current doubled:
-    // the imported models' own pulses (40-45 mV of charge) do not excite
-    // a ball this small against the load of the mesh around it.
+    // current), at the start; a current with twice the charge of the
+    // model's own pulse within at most 1 ms: the imported models' pulses
+    // (40-45 mV of charge over up to 3 ms) neither excite a ball this
+    // small against the load of the mesh around it nor leave enough
+    // unstimulated steps at 10 us for the CUDA-graph part.
     let mut paced = StimulusSpec::new(RegionKind::Box, 0.0);
     if let Some(own) = M::INFO.stimulus_current {
-        paced.current = Some(2.0 * own.amplitude);
-        paced.duration_ms = own.duration;
+        paced.duration_ms = own.duration.min(1.0);
+        paced.current = Some(2.0 * own.amplitude * own.duration / paced.duration_ms);
     }
     let listed = NodeSelection::Nodes((0..40).map(|i| i * 7).collect());
     let mut current = StimulusSpec::new(RegionKind::Box, 50.0 * dt);

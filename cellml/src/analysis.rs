@@ -202,11 +202,8 @@ pub fn plan(mut model: Model, options: &Options) -> Result<Plan, ImportError> {
 
     // The stimulus's amplitude and duration, read before it is removed.
     let number = |term: &str| -> Option<(f64, crate::units::Unit)> {
-        let var = model.oxmeta.get(term)?;
-        match model.vars[*var].def {
-            Def::Constant(x) => Some((x, model.vars[*var].unit)),
-            _ => None,
-        }
+        let var = *model.oxmeta.get(term)?;
+        Some((constant_value(&model, var, 0)?, model.vars[var].unit))
     };
     let stim_amplitude = stim.and_then(|s| {
         let su = model.vars[s].unit;
@@ -583,6 +580,21 @@ impl Plan {
     /// dV/dt in mV/ms from the file's dV/dt.
     pub fn dvdt_mv_per_ms(&self, dvdt_file: f64) -> f64 {
         dvdt_file / self.v_per_mv * self.t_per_ms
+    }
+}
+
+/// The value of `v` where it is a constant or computed from constants only
+/// (a stimulus amplitude written as a current density times the cell's
+/// area, say); `None` where it reads time or a state.
+fn constant_value(model: &Model, v: VarId, depth: usize) -> Option<f64> {
+    // Deeper than any chain of definitions a file writes: a loop.
+    if depth > 64 {
+        return None;
+    }
+    match &model.vars[v].def {
+        Def::Constant(x) => Some(*x),
+        Def::Algebraic(e) => eval(e, &|y| constant_value(model, y, depth + 1), &|_| None),
+        Def::State { .. } | Def::Time => None,
     }
 }
 

@@ -117,6 +117,29 @@ fn an_amplitude_in_amperes_is_divided_by_the_capacitance() {
     assert!((s.amplitude_mv_per_ms - 40.0).abs() < 1e-9 && s.duration_ms == 1.5, "{s:?}");
 }
 
+/// An amplitude computed from constants (a current density times an area
+/// in some files) is evaluated, not replaced by the default.
+#[test]
+fn an_amplitude_computed_from_constants_is_evaluated() {
+    let mut text = TOY.to_string();
+    for (from, to) in [
+        (
+            r#"name="stim_amplitude" units="uA_per_uF" initial_value="-40""#,
+            r#"name="half_amplitude" units="uA_per_uF" initial_value="-20"/><variable name="stim_amplitude" units="uA_per_uF""#,
+        ),
+        (
+            "<apply><eq/><ci>i_stim</ci>",
+            r#"<apply><eq/><ci>stim_amplitude</ci><apply><times/><cn cellml:units="dimensionless">2</cn><ci>half_amplitude</ci></apply></apply><apply><eq/><ci>i_stim</ci>"#,
+        ),
+    ] {
+        assert!(text.contains(from), "{from}");
+        text = text.replacen(from, to, 1);
+    }
+    let imp = import(&text, "toy_cell", "toy.cellml", 0.01, &[], &Options::default()).unwrap();
+    let s = &imp.plan.stimulus;
+    assert!((s.amplitude_mv_per_ms - 40.0).abs() < 1e-9 && s.duration_ms == 1.5, "{s:?}");
+}
+
 /// Without an amplitude fibril's default pulse is used whole (52 mV/ms
 /// for 1 ms), not its amplitude over the file's duration.
 #[test]
