@@ -214,8 +214,10 @@ def fmt(x):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
-    ap.add_argument('--cellml-dir', default=os.environ.get(
-        'CELLML_DIR', '/work/scratch/corpus/cellml'))
+    ap.add_argument('--cellml-dir', default=os.environ.get('CELLML_DIR'),
+        required='CELLML_DIR' not in os.environ,
+        help='the cellml/ folder of a Chaste/cellml checkout '
+             '(or set CELLML_DIR)')
     ap.add_argument('--out', default='myokit-corpus.csv')
     ap.add_argument('--files', default=None,
                     help='comma-separated subset of file names')

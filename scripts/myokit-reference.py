@@ -369,9 +369,10 @@ def fmt(x):
 def main():
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
-    ap.add_argument('--cellml-dir', default=os.environ.get(
-        'CELLML_DIR', '/work/scratch/corpus/cellml'),
-        help='the cellml/ folder of a Chaste/cellml checkout')
+    ap.add_argument('--cellml-dir', default=os.environ.get('CELLML_DIR'),
+        required='CELLML_DIR' not in os.environ,
+        help='the cellml/ folder of a Chaste/cellml checkout '
+             '(or set CELLML_DIR)')
     ap.add_argument('--models', default=None,
                     help='comma-separated subset of model names')
     ap.add_argument('--beats', default=None,

@@ -81,12 +81,23 @@ fn the_generated_file_cites_its_source_and_lists_updates() {
     assert!(rust.contains("type Locals<T: Real> = [T; 5];"));
 }
 
+/// The toy's stimulus after the `edits` (each made once, in order): its
+/// measured amplitude in mV/ms and its duration in ms.
+fn stimulus_after(edits: &[(&str, &str)]) -> (f64, f64) {
+    let mut text = TOY.to_string();
+    for (from, to) in edits {
+        assert!(text.contains(from), "{from}");
+        text = text.replacen(from, to, 1);
+    }
+    let imp = import(&text, "toy_cell", "toy.cellml", 0.01, &[], &Options::default()).unwrap();
+    (imp.plan.stimulus.amplitude_mv_per_ms, imp.plan.stimulus.duration_ms)
+}
+
 /// A stimulus amplitude in amperes for a stimulus current per capacitance
 /// (as some published files write it) is divided by the file's Cm.
 #[test]
 fn an_amplitude_in_amperes_is_divided_by_the_capacitance() {
-    let mut text = TOY.to_string();
-    for (from, to) in [
+    let (amplitude, duration) = stimulus_after(&[
         (
             r#"<units name="ms">"#,
             r#"<units name="nA"><unit units="ampere" prefix="nano"/></units><units name="pF"><unit units="farad" prefix="pico"/></units><units name="ms">"#,
@@ -107,22 +118,16 @@ fn an_amplitude_in_amperes_is_divided_by_the_capacitance() {
             "</rdf:RDF>",
             r##"<rdf:Description rdf:about="#membrane_capacitance"><bqbiol:is rdf:resource="https://chaste.comlab.ox.ac.uk/cellml/ns/oxford-metadata#membrane_capacitance"/></rdf:Description></rdf:RDF>"##,
         ),
-    ] {
-        assert!(text.contains(from), "{from}");
-        text = text.replacen(from, to, 1);
-    }
-    let imp = import(&text, "toy_cell", "toy.cellml", 0.01, &[], &Options::default()).unwrap();
+    ]);
     // -4 nA / 100 pF = -40 A/F = -40 uA/uF.
-    let s = &imp.plan.stimulus;
-    assert!((s.amplitude_mv_per_ms - 40.0).abs() < 1e-9 && s.duration_ms == 1.5, "{s:?}");
+    assert!((amplitude - 40.0).abs() < 1e-9 && duration == 1.5, "{amplitude} {duration}");
 }
 
 /// An amplitude computed from constants (a current density times an area
 /// in some files) is evaluated, not replaced by the default.
 #[test]
 fn an_amplitude_computed_from_constants_is_evaluated() {
-    let mut text = TOY.to_string();
-    for (from, to) in [
+    let (amplitude, duration) = stimulus_after(&[
         (
             r#"name="stim_amplitude" units="uA_per_uF" initial_value="-40""#,
             r#"name="half_amplitude" units="uA_per_uF" initial_value="-20"/><variable name="stim_amplitude" units="uA_per_uF""#,
@@ -131,23 +136,16 @@ fn an_amplitude_computed_from_constants_is_evaluated() {
             "<apply><eq/><ci>i_stim</ci>",
             r#"<apply><eq/><ci>stim_amplitude</ci><apply><times/><cn cellml:units="dimensionless">2</cn><ci>half_amplitude</ci></apply></apply><apply><eq/><ci>i_stim</ci>"#,
         ),
-    ] {
-        assert!(text.contains(from), "{from}");
-        text = text.replacen(from, to, 1);
-    }
-    let imp = import(&text, "toy_cell", "toy.cellml", 0.01, &[], &Options::default()).unwrap();
-    let s = &imp.plan.stimulus;
-    assert!((s.amplitude_mv_per_ms - 40.0).abs() < 1e-9 && s.duration_ms == 1.5, "{s:?}");
+    ]);
+    assert!((amplitude - 40.0).abs() < 1e-9 && duration == 1.5, "{amplitude} {duration}");
 }
 
 /// Without an amplitude fibril's default pulse is used whole (52 mV/ms
 /// for 1 ms), not its amplitude over the file's duration.
 #[test]
 fn without_an_amplitude_the_default_pulse_is_whole() {
-    let text = replace(r#" cmeta:id="membrane_stimulus_current_amplitude""#, "");
-    let imp = import(&text, "toy_cell", "toy.cellml", 0.01, &[], &Options::default()).unwrap();
-    let s = &imp.plan.stimulus;
-    assert!(s.amplitude_mv_per_ms == 52.0 && s.duration_ms == 1.0, "{s:?}");
+    let stimulus = stimulus_after(&[(r#" cmeta:id="membrane_stimulus_current_amplitude""#, "")]);
+    assert_eq!(stimulus, (52.0, 1.0));
 }
 
 fn replace(from: &str, to: &str) -> String {
