@@ -97,12 +97,12 @@ fn reduce<T: Real>(x: T) -> (T, i32) {
     (r, k & 3)
 }
 
-/// Cosine; see the module docs for the range.
+/// cos(x + shift pi/2): in quadrant k of the reduction, +-cos r or +-sin r.
 #[inline(always)]
-pub fn cos<T: Real>(x: T) -> T {
+fn cos_shifted<T: Real>(x: T, shift: i32) -> T {
     let (r, quadrant) = reduce(x);
     let (s, c) = sin_cos_reduced(r);
-    match quadrant {
+    match (quadrant + shift) & 3 {
         0 => c,
         1 => -s,
         2 => -c,
@@ -110,17 +110,16 @@ pub fn cos<T: Real>(x: T) -> T {
     }
 }
 
-/// Sine; see the module docs for the range.
+/// Cosine; see the module docs for the range.
+#[inline(always)]
+pub fn cos<T: Real>(x: T) -> T {
+    cos_shifted(x, 0)
+}
+
+/// Sine, cos(x - pi/2); see the module docs for the range.
 #[inline(always)]
 pub fn sin<T: Real>(x: T) -> T {
-    let (r, quadrant) = reduce(x);
-    let (s, c) = sin_cos_reduced(r);
-    match quadrant {
-        0 => s,
-        1 => c,
-        2 => -s,
-        _ => -c,
-    }
+    cos_shifted(x, 3)
 }
 
 /// (2n)!/(4^n n!^2 (2n + 1)) for n = 1..=26, the series of (asin z - z)/z^3
