@@ -97,6 +97,10 @@ proptest! {
         let dims = GridDims::new(nx, ny, nz);
         // Grids big enough for their arrays to dwarf the fixed part.
         prop_assume!(dims.cells() >= 100_000);
+        // The imported models (21-67 variables, up to 40 times a small
+        // model's CPU time per cell) on a bounded number of cell-steps:
+        // their arrays are as large, their runs would take minutes.
+        prop_assume!(info.variables.len() <= 20 || dims.cells() as u64 * steps <= 2_000_000);
         let precision = if f64_precision { Precision::F64 } else { Precision::F32 };
         let out = std::env::temp_dir().join(format!("fibril-memory-need-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&out);
