@@ -896,24 +896,10 @@ pub fn emit(plan: &Plan, name: &str, src: &Source) -> Result<(String, Vec<(Strin
     // uses it, and every solver and test of the workspace would otherwise
     // compile its own copies of these thousands of lines, for the same bits.
     let n = others.len();
-    let _ = writeln!(out, "    #[inline(always)]");
-    let _ =
-        writeln!(out, "    fn reaction<T: Real>(v_mv: T, locals: &mut [T; {n}], c: &{ty}Coeffs<T>) -> T {{");
-    let _ = writeln!(out, "        #[cfg(target_arch = \"nvptx64\")]");
-    let _ = writeln!(out, "        return reaction_body(v_mv, locals, c);");
-    let _ = writeln!(out, "        #[cfg(not(target_arch = \"nvptx64\"))]");
     let _ = writeln!(
         out,
-        "        // SAFETY: `per_precision` calls the instance whose type is T.\n        unsafe {{\n            per_precision(v_mv, locals, c, reaction_f32, reaction_f64)\n        }}"
+        "    reaction_method!({ty}Coeffs, {n});\n}}\n\nreaction_instances!({ty}Coeffs, {n});\n"
     );
-    let _ = writeln!(out, "    }}\n}}\n");
-    for p in ["f32", "f64"] {
-        let _ = writeln!(out, "#[cfg(not(target_arch = \"nvptx64\"))]\n#[inline(never)]");
-        let _ = writeln!(
-            out,
-            "fn reaction_{p}(v_mv: {p}, locals: &mut [{p}; {n}], c: &{ty}Coeffs<{p}>) -> {p} {{\n    reaction_body(v_mv, locals, c)\n}}\n"
-        );
-    }
     let _ = writeln!(out, "#[inline(always)]");
     let _ =
         writeln!(out, "fn reaction_body<T: Real>(v_mv: T, locals: &mut [T; {n}], c: &{ty}Coeffs<T>) -> T {{");

@@ -1739,29 +1739,10 @@ impl CellModel for Iyer2004 {
         }
     }
 
-    #[inline(always)]
-    fn reaction<T: Real>(v_mv: T, locals: &mut [T; 66], c: &Iyer2004Coeffs<T>) -> T {
-        #[cfg(target_arch = "nvptx64")]
-        return reaction_body(v_mv, locals, c);
-        #[cfg(not(target_arch = "nvptx64"))]
-        // SAFETY: `per_precision` calls the instance whose type is T.
-        unsafe {
-            per_precision(v_mv, locals, c, reaction_f32, reaction_f64)
-        }
-    }
+    reaction_method!(Iyer2004Coeffs, 66);
 }
 
-#[cfg(not(target_arch = "nvptx64"))]
-#[inline(never)]
-fn reaction_f32(v_mv: f32, locals: &mut [f32; 66], c: &Iyer2004Coeffs<f32>) -> f32 {
-    reaction_body(v_mv, locals, c)
-}
-
-#[cfg(not(target_arch = "nvptx64"))]
-#[inline(never)]
-fn reaction_f64(v_mv: f64, locals: &mut [f64; 66], c: &Iyer2004Coeffs<f64>) -> f64 {
-    reaction_body(v_mv, locals, c)
-}
+reaction_instances!(Iyer2004Coeffs, 66);
 
 #[inline(always)]
 fn reaction_body<T: Real>(v_mv: T, locals: &mut [T; 66], c: &Iyer2004Coeffs<T>) -> T {

@@ -1063,29 +1063,10 @@ impl CellModel for OharaRudy2011 {
         }
     }
 
-    #[inline(always)]
-    fn reaction<T: Real>(v_mv: T, locals: &mut [T; 40], c: &OharaRudy2011Coeffs<T>) -> T {
-        #[cfg(target_arch = "nvptx64")]
-        return reaction_body(v_mv, locals, c);
-        #[cfg(not(target_arch = "nvptx64"))]
-        // SAFETY: `per_precision` calls the instance whose type is T.
-        unsafe {
-            per_precision(v_mv, locals, c, reaction_f32, reaction_f64)
-        }
-    }
+    reaction_method!(OharaRudy2011Coeffs, 40);
 }
 
-#[cfg(not(target_arch = "nvptx64"))]
-#[inline(never)]
-fn reaction_f32(v_mv: f32, locals: &mut [f32; 40], c: &OharaRudy2011Coeffs<f32>) -> f32 {
-    reaction_body(v_mv, locals, c)
-}
-
-#[cfg(not(target_arch = "nvptx64"))]
-#[inline(never)]
-fn reaction_f64(v_mv: f64, locals: &mut [f64; 40], c: &OharaRudy2011Coeffs<f64>) -> f64 {
-    reaction_body(v_mv, locals, c)
-}
+reaction_instances!(OharaRudy2011Coeffs, 40);
 
 #[inline(always)]
 fn reaction_body<T: Real>(v_mv: T, locals: &mut [T; 40], c: &OharaRudy2011Coeffs<T>) -> T {

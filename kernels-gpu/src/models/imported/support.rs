@@ -174,6 +174,43 @@ pub unsafe fn per_precision<T: Real, L, C, L32, C32, L64, C64>(
     }
 }
 
+/// A generated model's `reaction` method: on the GPU its body inline, on
+/// the CPU the f32 or f64 instance that [`reaction_instances`] compiles
+/// once, out of line (see [`per_precision`]).
+macro_rules! reaction_method {
+    ($coeffs:ident, $n:literal) => {
+        #[inline(always)]
+        fn reaction<T: Real>(v_mv: T, locals: &mut [T; $n], c: &$coeffs<T>) -> T {
+            #[cfg(target_arch = "nvptx64")]
+            return reaction_body(v_mv, locals, c);
+            #[cfg(not(target_arch = "nvptx64"))]
+            // SAFETY: `per_precision` calls the instance whose type is T.
+            unsafe {
+                per_precision(v_mv, locals, c, reaction_f32, reaction_f64)
+            }
+        }
+    };
+}
+
+/// The CPU's two instances of a generated model's `reaction_body`.
+macro_rules! reaction_instances {
+    ($coeffs:ident, $n:literal) => {
+        #[cfg(not(target_arch = "nvptx64"))]
+        #[inline(never)]
+        fn reaction_f32(v_mv: f32, locals: &mut [f32; $n], c: &$coeffs<f32>) -> f32 {
+            reaction_body(v_mv, locals, c)
+        }
+
+        #[cfg(not(target_arch = "nvptx64"))]
+        #[inline(never)]
+        fn reaction_f64(v_mv: f64, locals: &mut [f64; $n], c: &$coeffs<f64>) -> f64 {
+            reaction_body(v_mv, locals, c)
+        }
+    };
+}
+
+pub(crate) use {reaction_instances, reaction_method};
+
 #[cfg(test)]
 mod tests {
     use super::*;
