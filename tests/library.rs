@@ -129,3 +129,73 @@ fn a_mesh_run_with_electrodes_is_the_same_through_the_library() {
     assert!(want != 0.0 && (last - want).abs() <= 1e-12 * want.abs(), "ecg.csv {last}, library {want}");
     std::fs::remove_dir_all(&out).unwrap();
 }
+
+/// A tissue described to the library from arrays (`tissue`) and to
+/// `fibril run` with a `[tissue]` mask file gives the same bits.
+#[test]
+fn a_tissue_from_arrays_is_the_tissue_of_the_command_line() {
+    use fibril_host::tissue::{Conductivity, Fibres, Tissue, TissueLayout};
+    use kernels_gpu::GridDims;
+    let dims = GridDims::new(24, 16, 4);
+    // A block with a hole through it, fibres along x, D 1 along and 0.25 across.
+    let mask: Vec<bool> = (0..dims.cells())
+        .map(|i| {
+            let (x, y) = (i % 24, (i / 24) % 16);
+            !((9..14).contains(&x) && (5..10).contains(&y))
+        })
+        .collect();
+    let out = scratch("library", "tissue");
+    std::fs::create_dir_all(&out).unwrap();
+    let labels: Vec<u8> = mask.iter().map(|&m| u8::from(m)).collect();
+    let mask_file = out.join("mask.npy");
+    std::fs::write(&mask_file, common::u8_npy(&[4, 16, 24], &labels)).unwrap();
+    let config = out.join("tissue.toml");
+    let toml = "[tissue]\nmask = \"mask.npy\"\nd_fibre = 1.0\nd_cross = 0.25\n[grid]\ndx = 0.5\n";
+    std::fs::write(&config, toml).unwrap();
+    let run = out.join("run");
+    ok(&fibril_words(
+        "run --backend cpu --model aliev_panfilov --steps 200 --precision f64",
+        &[s(&config), "--out", s(&run)],
+    ));
+    let conductivity = Conductivity { fibre: 1.0, cross: 0.25, sheet: None };
+    let tissue = Tissue::from_mask(dims, 0.5, &mask, Fibres::ALONG_X, conductivity);
+    let mut sim =
+        fibril::simulation("aliev_panfilov").tissue(tissue, TissueLayout::Compact).build::<f64>().unwrap();
+    sim.advance(200).unwrap();
+    assert_eq!(bits(last_u(&run)), bits(sim.state().unwrap().slice(0).iter().copied()));
+    std::fs::remove_dir_all(&out).unwrap();
+}
+
+/// A checkpoint saved through the library and loaded into a new
+/// simulation continues the run bit for bit, maps included.
+#[test]
+fn a_checkpoint_continues_the_run_bit_for_bit() {
+    use fibril_host::events::recording::Recording;
+    let recording = Recording { up: 0.5, down: Some(0.2), beats: None };
+    let build = || fibril::simulation("aliev_panfilov").grid(32, 32, 1).scroll_protocol(None).maps(recording);
+    let mut straight = build().build::<f32>().unwrap();
+    straight.run_for_ms(40.0).unwrap();
+    let out = scratch("library", "checkpoint");
+    std::fs::create_dir_all(&out).unwrap();
+    let file = out.join("half.fibril");
+    let mut first = build().build::<f32>().unwrap();
+    first.run_for_ms(15.0).unwrap();
+    first.save_checkpoint(&file).unwrap();
+    let mut second = build().build::<f32>().unwrap();
+    second.load_checkpoint(&file).unwrap();
+    assert_eq!(second.step(), first.step());
+    second.run_for_ms(25.0).unwrap();
+    assert_eq!(straight.state().unwrap(), second.state().unwrap());
+    let (a, b) = (straight.maps().unwrap().unwrap(), second.maps().unwrap().unwrap());
+    assert_eq!(bits(a.activation.iter().map(|&t| t as f64)), bits(b.activation.iter().map(|&t| t as f64)));
+    // Another precision or grid is refused, naming what differs.
+    let e = fibril::simulation("aliev_panfilov").grid(32, 32, 1).maps(recording).build::<f64>().unwrap();
+    let mut other = e;
+    let e = other.load_checkpoint(&file).unwrap_err().to_string();
+    assert!(e.contains("f32") || e.contains("precision"), "{e}");
+    let mut bigger =
+        fibril::simulation("aliev_panfilov").grid(33, 32, 1).maps(recording).build::<f32>().unwrap();
+    let e = bigger.load_checkpoint(&file).unwrap_err().to_string();
+    assert!(e.contains("33"), "{e}");
+    std::fs::remove_dir_all(&out).unwrap();
+}

@@ -8,7 +8,7 @@ use kernels_gpu::GridDims;
 
 use super::error::SimulationError;
 use super::kernel_choice::KernelChoice;
-use super::placement::{Devices, GpuOptions, Mesh, SolverPlan};
+use super::placement::{Devices, GpuOptions, Mesh, SolverPlan, TissueMesh};
 use super::run::Simulation;
 use crate::backend::GpuDevice;
 use crate::domain::Domain;
@@ -27,6 +27,7 @@ use crate::state::State;
 use crate::tet::TetProblem;
 use crate::tet::ecg::check_electrodes_on_mesh;
 use crate::tet::regions::{NodeSelection, stimulus_on};
+use crate::tissue::{Conductivity, Operator, Tissue, TissueLayout, WeightChoice};
 use crate::units::UnitTags;
 
 /// The monodomain diffusion coefficient, mm^2/ms, of a conductivity
@@ -84,6 +85,7 @@ pub struct SimulationBuilder {
     check_every_steps: Option<u64>,
     tet: Option<Arc<TetProblem>>,
     node_stimuli: Vec<(StimulusSpec, NodeSelection)>,
+    tissue: Option<(Arc<Tissue>, TissueLayout)>,
 }
 
 impl SimulationBuilder {
@@ -114,6 +116,7 @@ impl SimulationBuilder {
             check_every_steps: None,
             tet: None,
             node_stimuli: Vec::new(),
+            tissue: None,
         }
     }
 
@@ -170,6 +173,32 @@ impl SimulationBuilder {
     pub fn tet_mesh(mut self, problem: Arc<TetProblem>) -> Self {
         self.tet = Some(problem);
         self.init = InitialCondition::Rest;
+        self
+    }
+
+    /// Voxel tissue instead of the uniform box: its labels (0 = no tissue),
+    /// fibres and conductivities, stepped with its own 19-point operator
+    /// (the operator of `fibril run` with a `[tissue]` section). The tissue
+    /// sets the grid and dx; its largest conductivity is the run's D.
+    /// Stored compactly (only the tissue cells, Xia et al. 2015) unless
+    /// `layout` says otherwise.
+    ///
+    /// ```
+    /// use fibril_host::simulation::SimulationBuilder;
+    /// use fibril_host::tissue::{Conductivity, Fibres, Tissue, TissueLayout};
+    /// use kernels_gpu::GridDims;
+    ///
+    /// // A 40 x 20 sheet with a hole in its middle, fibres along x.
+    /// let dims = GridDims::new(40, 20, 1);
+    /// let mask: Vec<bool> = (0..dims.cells()).map(|i| !(15..25).contains(&(i % 40)) || i / 40 < 8).collect();
+    /// let tissue = Tissue::from_mask(dims, 0.5, &mask, Fibres::ALONG_X, Conductivity::isotropic(1.0));
+    /// let mut sim = SimulationBuilder::new("aliev_panfilov").tissue(tissue, TissueLayout::Compact).build::<f64>()?;
+    /// sim.run_for_ms(2.0)?;
+    /// assert_eq!(sim.state()?.dims(), dims);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn tissue(mut self, tissue: Tissue, layout: TissueLayout) -> Self {
+        self.tissue = Some((Arc::new(tissue), layout));
         self
     }
 
@@ -298,8 +327,15 @@ impl SimulationBuilder {
         }
         let info = setup.info();
         let n = info.numerics;
-        let (dx, dt) = (self.dx.unwrap_or(n.dx), self.dt_ms.unwrap_or(n.dt));
-        let domain = Domain::new(self.dims, dx, dt, self.diffusion.unwrap_or(n.diffusion), setup)?;
+        let dt = self.dt_ms.unwrap_or(n.dt);
+        let (domain, mesh) = match &self.tissue {
+            None => {
+                let dx = self.dx.unwrap_or(n.dx);
+                (Domain::new(self.dims, dx, dt, self.diffusion.unwrap_or(n.diffusion), setup)?, Mesh::Grid)
+            }
+            Some((tissue, layout)) => self.tissue_domain(tissue, *layout, dt, setup)?,
+        };
+        let dims = domain.dims();
         let mut specs = Vec::new();
         if self.init == InitialCondition::Planar
             && let Some(s1) = planar_s1(info)
@@ -319,16 +355,16 @@ impl SimulationBuilder {
             .enumerate()
             .map(|(i, s)| s.with_membrane(i + 1, self.membrane))
             .collect::<Result<Vec<_>, _>>()?;
-        let stimuli = StimulusSchedule::compile(&specs, self.dims, dt, info)?;
-        let initial = self.init.state::<T>(info, self.dims);
+        let stimuli = StimulusSchedule::compile(&specs, dims, dt, info)?;
+        let initial = self.init.state::<T>(info, dims);
         let devices = self.devices()?;
         let gpus = match &devices {
             Devices::Gpus(g) => g.len(),
             _ => 1,
         };
-        let kernel = self.kernel.config(info, T::PRECISION, self.dims, gpus);
+        let kernel = self.kernel.config(info, T::PRECISION, dims, gpus);
         let plan = SolverPlan {
-            mesh: &Mesh::Grid,
+            mesh: &mesh,
             devices: &devices,
             kernels: self.kernels,
             kernel,
@@ -336,23 +372,55 @@ impl SimulationBuilder {
             domain: &domain,
             initial: &initial,
         };
-        let solver = self.start(plan, stimuli)?;
+        let (solver, events) = self.start(plan, stimuli)?;
         let (ecg, tips) = self.samplers(&domain)?;
-        Ok(Simulation::new(domain, solver, ecg, tips, self.check_every_steps.unwrap_or(100)))
+        Ok(Simulation::new(domain, solver, events, ecg, tips, self.check_every_steps.unwrap_or(100)))
     }
 
-    /// The devices, the solver of `plan` with the events installed.
+    /// The domain and mesh of a tissue: its own operator, checked against
+    /// dt, with D its largest conductivity (as `fibril run` with
+    /// `[tissue]`).
+    fn tissue_domain(
+        &self,
+        tissue: &Tissue,
+        layout: TissueLayout,
+        dt: f64,
+        setup: ModelSetup,
+    ) -> Result<(Domain, Mesh), SimulationError> {
+        let dims = tissue.dims;
+        if self.dims != GridDims::new(1, 1, 1) && self.dims != dims {
+            return Err(SimulationError::TissueGrid {
+                grid: format!("{}x{}x{}", self.dims.nx, self.dims.ny, self.dims.nz),
+                tissue: format!("{}x{}x{}", dims.nx, dims.ny, dims.nz),
+            });
+        }
+        if self.dx.is_some_and(|h| h != tissue.dx) || self.diffusion.is_some() {
+            return Err(SimulationError::TissueSets { what: "dx and D" });
+        }
+        let op = Operator::build(tissue)?;
+        op.check_dt(dt)?;
+        let largest = std::iter::once(&tissue.conductivity)
+            .chain(tissue.regions.iter().map(|r| &r.1))
+            .map(Conductivity::largest)
+            .fold(0.0, f64::max);
+        let domain = Domain::with_own_operator(dims, tissue.dx, dt, largest, setup)?
+            .with_operator_fingerprint(op.fingerprint());
+        let mesh = Mesh::Tissue(TissueMesh { op: Arc::new(op), layout, weights: WeightChoice::Auto });
+        Ok((domain, mesh))
+    }
+
+    /// The solver of `plan` with the events installed, and the events.
     fn start<T: Scalar>(
         &self,
         plan: SolverPlan<'_, T>,
         stimuli: StimulusSchedule,
-    ) -> Result<Box<dyn Solver<T>>, SimulationError> {
+    ) -> Result<(Box<dyn Solver<T>>, Events), SimulationError> {
         let mut solver = plan.build()?;
         let (dims, initial) = (plan.domain.dims(), plan.initial);
         let maps = self.recording.map(|r| Maps::at_start(r, dims, initial.slice(0), 0.0));
         let events = Events { stimuli, recording: self.recording };
         solver.set_events(&events, EventStart::NEW, maps.as_ref())?;
-        Ok(solver)
+        Ok((solver, events))
     }
 
     /// The devices named by the backend, opened.
@@ -379,7 +447,7 @@ impl SimulationBuilder {
             false => {
                 match &self.tet {
                     Some(problem) => check_electrodes_on_mesh(&self.electrodes, &problem.mesh, dx)?,
-                    None => check_electrodes(&self.electrodes, self.dims, dx)?,
+                    None => check_electrodes(&self.electrodes, domain.dims(), dx)?,
                 }
                 Some(EcgSampler {
                     every: steps("the ECG interval", self.ecg_every_ms)?.max(1),
@@ -391,7 +459,7 @@ impl SimulationBuilder {
         let tips = match self.tips_every_ms {
             None => None,
             Some(ms) => {
-                let recorder = SingularityRecorder::new(self.dims, dx, info.activation_threshold, units)?;
+                let recorder = SingularityRecorder::new(domain.dims(), dx, info.activation_threshold, units)?;
                 Some(TipsSampler::new(steps("the tip interval", ms)?.max(1), recorder))
             }
         };
@@ -418,6 +486,9 @@ impl SimulationBuilder {
                 "a stimulus on grid cells",
                 "give it on nodes (SimulationBuilder::node_stimulus)",
             );
+        }
+        if self.tissue.is_some() {
+            return refused("a voxel tissue", "give either the tetrahedral mesh or the tissue");
         }
         if self.tips_every_ms.is_some() {
             return refused("tip tracking (it needs a grid's plaquettes)", "leave it out");
@@ -449,9 +520,9 @@ impl SimulationBuilder {
             domain: &domain,
             initial: &initial,
         };
-        let solver = self.start(plan, StimulusSchedule { stimuli })?;
+        let (solver, events) = self.start(plan, StimulusSchedule { stimuli })?;
         let check_every = self.check_every_steps.unwrap_or(100);
         let (ecg, _) = self.samplers(&domain)?;
-        Ok(Simulation::new(domain, solver, ecg, None, check_every).on_mesh(problem))
+        Ok(Simulation::new(domain, solver, events, ecg, None, check_every).on_mesh(problem))
     }
 }

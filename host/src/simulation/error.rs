@@ -45,6 +45,30 @@ pub enum SimulationError {
     NotOnMesh { what: &'static str, fix: &'static str },
     #[error("stimuli on a mesh's nodes were given for a grid; give the mesh (SimulationBuilder::tet_mesh)")]
     NotOnGrid,
+    #[error(transparent)]
+    Tissue(#[from] crate::tissue::TissueError),
+    #[error("the grid is {grid} but the tissue is {tissue}; leave the grid out (the tissue sets it)")]
+    TissueGrid { grid: String, tissue: String },
+    #[error("{what} of a tissue come from the tissue (its spacing and conductivities); leave them out")]
+    TissueSets { what: &'static str },
+    #[error(transparent)]
+    Checkpoint(#[from] crate::checkpoint::CheckpointError),
+    #[error("cannot write the checkpoint {path}: {source}; choose a writable path with free space")]
+    CheckpointWrite {
+        path: std::path::PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error(
+        "{path} records other maps than this simulation (or none where it records some); build the simulation \
+         with the recording the checkpoint was written with"
+    )]
+    CheckpointMaps { path: std::path::PathBuf },
+    #[error(
+        "a simulation tracking tips cannot continue their trace from a checkpoint; build it without tips to \
+         load one, or continue the run with fibril run --resume"
+    )]
+    TipsResume,
     #[error("the state given is of {found}, this simulation is of {wanted}")]
     OtherState { found: String, wanted: String },
 }

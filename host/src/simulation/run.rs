@@ -3,16 +3,19 @@
 //! checks act exactly as in `fibril run`, with the state handed to the
 //! caller at the frames it asks for instead of written to files.
 
+use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 use super::error::SimulationError;
 use crate::backend::{BackendKind, Solver};
+use crate::checkpoint::{self, Progress};
 use crate::domain::Domain;
 use crate::driver::{self, Outcome, RunContext, RunReport, Schedule};
 use crate::events::ecg::EcgTrace;
 use crate::events::recording::Maps;
 use crate::events::tips::SingularityRecorder;
+use crate::events::{EventStart, Events};
 use crate::io::OutputDir;
 use crate::io::queue::SnapshotQueue;
 use crate::outputs::{EcgSampler, OutputError, Sampler, Saved, TipsSampler, samplers};
@@ -35,6 +38,8 @@ pub struct Frame<'a, T> {
 pub struct Simulation<T: Scalar> {
     domain: Domain,
     solver: Box<dyn Solver<T>>,
+    /// The stimuli and recording, kept to install again at a checkpoint's step.
+    events: Events,
     step: u64,
     ecg: Option<EcgSampler>,
     tips: Option<TipsSampler>,
@@ -47,11 +52,12 @@ impl<T: Scalar> Simulation<T> {
     pub(super) fn new(
         domain: Domain,
         solver: Box<dyn Solver<T>>,
+        events: Events,
         ecg: Option<EcgSampler>,
         tips: Option<TipsSampler>,
         check_every: u64,
     ) -> Self {
-        Self { domain, solver, step: 0, ecg, tips, check_every, mesh: None }
+        Self { domain, solver, events, step: 0, ecg, tips, check_every, mesh: None }
     }
 
     /// A simulation of the nodes of `mesh` (cell c of the state is the
@@ -231,6 +237,45 @@ impl<T: Scalar> Simulation<T> {
             files.extend(Sampler::<T>::save(tips, dir, &self.domain, Saved::AtEnd)?);
         }
         Ok(files)
+    }
+
+    /// Writes a checkpoint of the state, the step and the maps recorded so
+    /// far to `path` (whole or not at all: a temporary file renamed), in
+    /// the format of `fibril run --checkpoint-every-ms`.
+    pub fn save_checkpoint(&mut self, path: &Path) -> Result<(), SimulationError> {
+        let state = self.solver.state()?;
+        let maps = self.solver.maps()?;
+        let phase = match &self.tips {
+            Some(tips) => Sampler::<T>::checkpoint_phase(tips, self.solver.as_mut())?,
+            None => None,
+        };
+        let progress = Progress { step: self.step, snapshots: 0, run: None };
+        checkpoint::write(path, &self.domain, progress, &state, maps.as_ref(), phase.as_ref())
+            .map_err(|source| SimulationError::CheckpointWrite { path: path.to_path_buf(), source })
+    }
+
+    /// Continues from the checkpoint at `path` (of this simulation's model,
+    /// parameters, grid and precision; written by
+    /// [`Simulation::save_checkpoint`] or by `fibril run`): its state, its
+    /// step and its maps; the stimuli go on from that step. A simulation
+    /// tracking tips cannot continue their trace from here (`fibril run
+    /// --resume` does).
+    pub fn load_checkpoint(&mut self, path: &Path) -> Result<(), SimulationError> {
+        if self.tips.is_some() {
+            return Err(SimulationError::TipsResume);
+        }
+        let loaded = checkpoint::read::<T>(path)?;
+        loaded.header.check_matches(path, &self.domain)?;
+        if loaded.maps.is_some() != self.events.recording.is_some()
+            || loaded.maps.as_ref().is_some_and(|m| Some(m.recording) != self.events.recording)
+        {
+            return Err(SimulationError::CheckpointMaps { path: path.to_path_buf() });
+        }
+        self.solver.set_state(&loaded.state)?;
+        let step = loaded.header.step;
+        self.solver.set_events(&self.events, EventStart::resumed(step), loaded.maps.as_ref())?;
+        self.step = step;
+        Ok(())
     }
 
     /// The spiral tips or filaments found so far, if asked for.
