@@ -16,7 +16,7 @@ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 # Into the machine's own Python (its NumPy kept): the package's wheel and
 # pigreads', from the carried folder, without the network.
 py=python3
-"$py" -m pip install -q --no-index --find-links .device/wheels fibril
+"$py" -m pip install -q --no-index --no-deps --force-reinstall --find-links .device/wheels fibril
 "$py" -m pip install -q --no-index --find-links .device/wheels pigreads || echo "pigreads: not installed"
 "$py" -c 'import fibril, sys; print("fibril", fibril.__version__, "python", sys.version.split()[0], "gpus", fibril.gpu_count())'
 SIZE=${SIZE:-256}

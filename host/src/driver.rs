@@ -303,7 +303,9 @@ fn run_loop<T: Scalar>(
             let due = schedule.snapshot_due(step);
             if due && steps_on && cache.is_none() && ctx.writer.is_some() && solver.begin_state_copy()? {
                 in_flight = Some((step, t_ms));
-            } else if due {
+            } else if due && (ctx.writer.is_some() || schedule.checkpoint_due(step)) {
+                // (Without a writer the state is not downloaded: a library
+                // call running to a step does not pay for a copy it drops.)
                 let t0 = Instant::now();
                 if cache.is_none()
                     && let Some(mut reused) = ctx.writer.as_deref().and_then(|w| w.take_recycled::<T>())

@@ -227,7 +227,9 @@ class Run:
         except BaseException:
             self._close()
             raise
-        state = self._sim._arrays()
+        # Only what the frame and the probes read is copied out.
+        wanted = list(dict.fromkeys(self._variables + [var for var, _ in self._probes.values()]))
+        state = dict(zip(wanted, engine.state([self._sim._index(v) for v in wanted])))
         frame = Frame(engine.step, engine.time_ms, {v: state[v] for v in self._variables})
         self.probes["t_ms"].append(frame.t_ms)
         for name, (var, index) in self._probes.items():
@@ -244,6 +246,11 @@ class Run:
     def arrays(self) -> Dict[str, np.ndarray]:
         """The probes as NumPy arrays."""
         return {k: np.asarray(v) for k, v in self.probes.items()}
+
+
+def _from_engine(name: str, doc: str) -> Any:
+    """A read-only property that is the engine's own."""
+    return property(lambda self: getattr(self._engine, name), doc=doc)
 
 
 class Simulation:
@@ -408,33 +415,13 @@ class Simulation:
 
     # -- where it stands ------------------------------------------------
 
-    @property
-    def model(self) -> str:
-        return self._engine.model
-
-    @property
-    def step(self) -> int:
-        return self._engine.step
-
-    @property
-    def time_ms(self) -> float:
-        return self._engine.time_ms
-
-    @property
-    def dt_ms(self) -> float:
-        return self._engine.dt_ms
-
-    @property
-    def dx(self) -> float:
-        return self._engine.dx
-
-    @property
-    def diffusion(self) -> float:
-        return self._engine.diffusion
-
-    @property
-    def precision(self) -> str:
-        return self._engine.precision
+    model = _from_engine("model", "The model's name.")
+    step = _from_engine("step", "Steps taken since the start.")
+    time_ms = _from_engine("time_ms", "Simulated time since the start, in the model's time unit.")
+    dt_ms = _from_engine("dt_ms", "The time step.")
+    dx = _from_engine("dx", "The grid spacing (a mesh: its mean edge), in the model's space unit.")
+    diffusion = _from_engine("diffusion", "D (a tissue or mesh: the largest).")
+    precision = _from_engine("precision", '"f32" or "f64".')
 
     @property
     def shape(self) -> Tuple[int, ...]:
@@ -532,7 +519,7 @@ class Simulation:
         self._engine.set_state(arrays)
 
     def __getitem__(self, name: str) -> np.ndarray:
-        return self._engine.state()[self._index(name)]
+        return self._engine.state([self._index(name)])[0]
 
     # -- what was recorded ----------------------------------------------
 

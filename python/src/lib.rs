@@ -23,7 +23,7 @@ use fibril_host::tet::{Diffusivity, NodeOrder, TetMesh, TetProblem};
 use fibril_host::tissue::{Conductivity, Fibres, Tissue, TissueLayout};
 use kernels_gpu::GridDims;
 use numpy::{
-    IntoPyArray, PyArray1, PyArray2, PyArrayDyn, PyReadonlyArray1, PyReadonlyArray2, PyReadonlyArrayDyn,
+    IntoPyArray, PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyReadonlyArrayDyn,
 };
 use pyo3::create_exception;
 use pyo3::exceptions::PyException;
@@ -41,19 +41,32 @@ fn err(e: impl std::fmt::Display) -> PyErr {
     FibrilError::new_err(e.to_string())
 }
 
-/// A simulation in its precision.
+/// A simulation in its precision, with the host copy of its state that
+/// frames reuse.
 enum Sim {
-    F32(fibril::Simulation<f32>),
-    F64(fibril::Simulation<f64>),
+    F32(fibril::Simulation<f32>, Option<State<f32>>),
+    F64(fibril::Simulation<f64>, Option<State<f64>>),
 }
 
 macro_rules! each {
     ($sim:expr, $s:ident => $body:expr) => {
         match $sim {
-            Sim::F32($s) => $body,
-            Sim::F64($s) => $body,
+            Sim::F32($s, _) => $body,
+            Sim::F64($s, _) => $body,
         }
     };
+}
+
+/// The state of `sim` in `buffer` (downloaded into it after the first time).
+fn fresh_state<'b, T: Scalar>(
+    sim: &mut fibril::Simulation<T>,
+    buffer: &'b mut Option<State<T>>,
+) -> Result<&'b State<T>, SimulationError> {
+    match buffer {
+        Some(b) => sim.state_into(b)?,
+        None => *buffer = Some(sim.state()?),
+    }
+    Ok(buffer.as_ref().expect("filled above"))
 }
 
 /// Lets a simulation into `Python::detach`, which runs its closure on the
@@ -333,18 +346,10 @@ impl Engine {
         Ok(b)
     }
 
-    fn dims(&self) -> GridDims {
-        each!(&self.sim, s => s.domain().dims())
-    }
-
     /// The shape NumPy arrays of a variable have: [z, y, x] on a grid, the
     /// nodes on a mesh.
     fn shape(&self) -> Vec<usize> {
-        let d = self.dims();
-        match &self.mesh {
-            Some(_) => vec![d.cells()],
-            None => vec![d.nz as usize, d.ny as usize, d.nx as usize],
-        }
+        shape_of(&self.sim, self.mesh.is_some())
     }
 
     /// Values of the solver's cells in the user's order (a mesh's file order).
@@ -354,10 +359,42 @@ impl Engine {
             None => v.to_vec(),
         }
     }
+}
 
-    fn array<'py, T: numpy::Element + Copy>(&self, py: Python<'py>, v: &[T]) -> Bound<'py, PyArrayDyn<T>> {
-        let a = ndarray::ArrayD::from_shape_vec(self.shape(), self.to_user(v)).expect("the state's shape");
-        a.into_pyarray(py)
+/// The grid's shape (nz, ny, nx), or the mesh's nodes.
+fn shape_of(sim: &Sim, on_mesh: bool) -> Vec<usize> {
+    let d = each!(sim, s => s.domain().dims());
+    if on_mesh { vec![d.cells()] } else { vec![d.nz as usize, d.ny as usize, d.nx as usize] }
+}
+
+/// How the state's cells are shown to Python.
+struct View<'a> {
+    mesh: Option<&'a TetProblem>,
+    shape: Vec<usize>,
+}
+
+impl View<'_> {
+    fn arrays<'py, T: Scalar + numpy::Element>(
+        &self,
+        py: Python<'py>,
+        state: &State<T>,
+        which: Option<Vec<usize>>,
+    ) -> PyResult<Vec<Bound<'py, PyAny>>> {
+        let which = which.unwrap_or_else(|| (0..state.len()).collect());
+        let mut out = Vec::with_capacity(which.len());
+        for k in which {
+            if k >= state.len() {
+                return Err(err(format!("variable {k}: the model has {}", state.len())));
+            }
+            let v = state.slice(k);
+            let a = match self.mesh {
+                Some(p) => PyArray1::from_vec(py, p.renumbering.to_file_order(v)).into_any(),
+                // One copy, straight into NumPy's memory.
+                None => PyArray1::from_slice(py, v).reshape(self.shape.clone())?.into_any(),
+            };
+            out.push(a);
+        }
+        Ok(out)
     }
 }
 
@@ -446,8 +483,8 @@ impl Engine {
             b = b.node_stimulus(parse_stimulus(text)?, node_selection(selection)?);
         }
         let sim = match spec.precision.as_str() {
-            "f32" => Sim::F32(b.build::<f32>().map_err(err)?),
-            "f64" => Sim::F64(b.build::<f64>().map_err(err)?),
+            "f32" => Sim::F32(b.build::<f32>().map_err(err)?, None),
+            "f64" => Sim::F64(b.build::<f64>().map_err(err)?, None),
             other => return Err(err(format!("precision {other:?}: use \"f32\" or \"f64\""))),
         };
         Ok(Self { sim, mesh: problem })
@@ -505,8 +542,8 @@ impl Engine {
     #[getter]
     fn precision(&self) -> &'static str {
         match self.sim {
-            Sim::F32(_) => "f32",
-            Sim::F64(_) => "f64",
+            Sim::F32(..) => "f32",
+            Sim::F64(..) => "f64",
         }
     }
 
@@ -527,17 +564,15 @@ impl Engine {
         (kind.to_string(), device, method)
     }
 
-    /// Every variable of the state, in the model's order, as NumPy arrays.
-    fn state<'py>(&mut self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyAny>>> {
-        Ok(match &mut self.sim {
-            Sim::F32(s) => {
-                let st = s.state().map_err(err)?;
-                (0..st.len()).map(|k| self.array(py, st.slice(k)).into_any()).collect()
-            }
-            Sim::F64(s) => {
-                let st = s.state().map_err(err)?;
-                (0..st.len()).map(|k| self.array(py, st.slice(k)).into_any()).collect()
-            }
+    /// The variables `which` (indices in the model's order; all when None)
+    /// of the current state, as NumPy arrays.
+    #[pyo3(signature = (which=None))]
+    fn state<'py>(&mut self, py: Python<'py>, which: Option<Vec<usize>>) -> PyResult<Vec<Bound<'py, PyAny>>> {
+        let Self { sim, mesh } = self;
+        let view = View { mesh: mesh.as_deref(), shape: shape_of(sim, mesh.is_some()) };
+        Ok(match sim {
+            Sim::F32(s, buffer) => view.arrays(py, fresh_state(s, buffer).map_err(err)?, which)?,
+            Sim::F64(s, buffer) => view.arrays(py, fresh_state(s, buffer).map_err(err)?, which)?,
         })
     }
 

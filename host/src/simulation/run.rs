@@ -203,6 +203,14 @@ impl<T: Scalar> Simulation<T> {
         Ok(self.solver.state()?)
     }
 
+    /// The state written into `dst` (from an earlier [`Simulation::state`]
+    /// of this simulation): the solvers that can fill it in place through
+    /// their staging buffers, so that frame after frame neither allocates
+    /// nor faults in fresh memory.
+    pub fn state_into(&mut self, dst: &mut State<T>) -> Result<(), SimulationError> {
+        Ok(self.solver.state_into(dst)?)
+    }
+
     /// Replaces the state (an initial condition of the caller's): a state
     /// of this simulation's grid and model.
     pub fn set_state(&mut self, state: &State<T>) -> Result<(), SimulationError> {
