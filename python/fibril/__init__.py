@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import sys
 from typing import Any, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
 
@@ -78,6 +79,28 @@ def _stimulus_text(stimulus: Union[str, Mapping[str, Any]]) -> str:
     if isinstance(stimulus, str):
         return stimulus
     return "{ " + ", ".join(f"{k} = {_toml_value(v)}" for k, v in stimulus.items()) + " }"
+
+
+# The command line's flags in fibril's messages, and the keywords of
+# Simulation that set the same thing.
+_FLAGS = {
+    "--dt": "dt_ms=",
+    "--dx": "dx=",
+    "--diffusion": "diffusion=",
+    "--s2-ms": "scroll=",
+    "--stimulus": "stimuli=",
+    "--precision": "precision=",
+    "--preset": "preset=",
+}
+
+
+def _in_keywords(message: str) -> str:
+    """fibril's message with the command line's flags named as this
+    package's keywords (``use --dt 0.06`` reads ``use dt_ms=0.06``)."""
+    for flag, keyword in _FLAGS.items():
+        message = re.sub(re.escape(flag) + r"\s+(?=-?[\d.])", keyword, message)
+        message = re.sub(re.escape(flag) + r"(?![-\w])", keyword.rstrip("="), message)
+    return message
 
 
 def _on_nodes(stimulus: Union[str, Mapping[str, Any]]) -> Union[str, Mapping[str, Any]]:
@@ -369,13 +392,16 @@ class Simulation:
         diffusion_by_region = None
         if mesh is not None:
             diffusion_by_region = self._mesh_diffusion(mesh_diffusion, info)
-        self._engine = _fibril.Engine(
-            spec,
-            tissue=None if tissue is None else tissue._engine_dict(),
-            mesh=mesh,
-            mesh_diffusion=diffusion_by_region,
-            node_stimuli=[(_stimulus_text(_on_nodes(s)), dict(n)) for s, n in node_stimuli],
-        )
+        try:
+            self._engine = _fibril.Engine(
+                spec,
+                tissue=None if tissue is None else tissue._engine_dict(),
+                mesh=mesh,
+                mesh_diffusion=diffusion_by_region,
+                node_stimuli=[(_stimulus_text(_on_nodes(s)), dict(n)) for s, n in node_stimuli],
+            )
+        except FibrilError as e:
+            raise FibrilError(_in_keywords(str(e))) from None
         self._info = info
         self.variables: List[str] = [v[0] for v in info["variables"]]
         self._dtype = np.float32 if precision == "f32" else np.float64

@@ -208,8 +208,9 @@ def test_bad_input_is_refused_before_any_work():
         fibril.Simulation("hart")
     with pytest.raises(fibril.FibrilError, match="precision"):
         fibril.Simulation("karma", precision="f16", device="cpu")
-    with pytest.raises(fibril.FibrilError, match="unstable"):
+    with pytest.raises(fibril.FibrilError, match=r"unstable.*use dt_ms=0\.06") as e:
         fibril.Simulation("karma", grid=(8, 8, 8), dt_ms=1.0, device="cpu")
+    assert "--dt" not in str(e.value), "the fix is named as this package's keyword"
     with pytest.raises(fibril.FibrilError, match="no parameter \"nope\""):
         fibril.Simulation("karma", parameters={"nope": 1.0}, device="cpu")
     sim = fibril.Simulation("karma", device="cpu")
