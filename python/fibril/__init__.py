@@ -230,6 +230,9 @@ class Run:
         self._end = sim._engine.step + sim._steps("the duration", duration_ms)
         self._variables = list(variables)
         self._probes = dict(probes)
+        # Only what the frame and the probes read is copied out.
+        self._wanted = list(dict.fromkeys(self._variables + [var for var, _ in self._probes.values()]))
+        self._indices = [sim._index(v) for v in self._wanted]
         self.probes: Dict[str, List[float]] = {"t_ms": []}
         for name in self._probes:
             self.probes[name] = []
@@ -250,9 +253,7 @@ class Run:
         except BaseException:
             self._close()
             raise
-        # Only what the frame and the probes read is copied out.
-        wanted = list(dict.fromkeys(self._variables + [var for var, _ in self._probes.values()]))
-        state = dict(zip(wanted, engine.state([self._sim._index(v) for v in wanted])))
+        state = dict(zip(self._wanted, engine.state(self._indices)))
         frame = Frame(engine.step, engine.time_ms, {v: state[v] for v in self._variables})
         self.probes["t_ms"].append(frame.t_ms)
         for name, (var, index) in self._probes.items():
@@ -470,14 +471,7 @@ class Simulation:
     # -- running --------------------------------------------------------
 
     def _steps(self, what: str, ms: float) -> int:
-        steps = ms / self.dt_ms
-        n = round(steps)
-        if ms < 0 or not math.isfinite(steps) or abs(steps - n) > 1e-6 * max(1.0, steps):
-            raise FibrilError(
-                f"{what} ({ms} ms) is not a whole number of time steps of {self.dt_ms} ms; "
-                "give a multiple of dt"
-            )
-        return n
+        return self._engine.steps(what, float(ms))
 
     def advance(self, duration_ms: float) -> None:
         """Runs for ``duration_ms`` (a whole number of steps). Ctrl-C stops

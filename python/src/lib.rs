@@ -352,12 +352,9 @@ impl Engine {
         shape_of(&self.sim, self.mesh.is_some())
     }
 
-    /// Values of the solver's cells in the user's order (a mesh's file order).
-    fn to_user<T: Copy>(&self, v: &[T]) -> Vec<T> {
-        match &self.mesh {
-            Some(p) => p.renumbering.to_file_order(v),
-            None => v.to_vec(),
-        }
+    /// How this engine's cells are shown to Python.
+    fn view(&self) -> View<'_> {
+        View { mesh: self.mesh.as_deref(), shape: self.shape() }
     }
 }
 
@@ -374,6 +371,14 @@ struct View<'a> {
 }
 
 impl View<'_> {
+    /// Values of the solver's cells in the user's order (a mesh's file order).
+    fn to_user<T: Copy>(&self, v: &[T]) -> Vec<T> {
+        match self.mesh {
+            Some(p) => p.renumbering.to_file_order(v),
+            None => v.to_vec(),
+        }
+    }
+
     fn arrays<'py, T: Scalar + numpy::Element>(
         &self,
         py: Python<'py>,
@@ -388,7 +393,7 @@ impl View<'_> {
             }
             let v = state.slice(k);
             let a = match self.mesh {
-                Some(p) => PyArray1::from_vec(py, p.renumbering.to_file_order(v)).into_any(),
+                Some(_) => PyArray1::from_vec(py, self.to_user(v)).into_any(),
                 // One copy, straight into NumPy's memory.
                 None => PyArray1::from_slice(py, v).reshape(self.shape.clone())?.into_any(),
             };
@@ -430,11 +435,11 @@ fn set_vars<T: Scalar + numpy::Element>(
 
 /// The maps as `fibril run` writes them (`activation.npy`, `repolarisation.npy`,
 /// `apd.npy`: oldest beat first, a mesh's nodes in its file's order).
-fn maps_dict<'py>(py: Python<'py>, engine: &Engine, maps: &Maps) -> PyResult<Bound<'py, PyDict>> {
+fn maps_dict<'py>(py: Python<'py>, view: &View<'_>, maps: &Maps) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
     let mut ordered = maps.ordered();
-    ordered.in_node_order(|beat| engine.to_user(beat));
-    let mut shape = engine.shape();
+    ordered.in_node_order(|beat| view.to_user(beat));
+    let mut shape = view.shape.clone();
     if maps.recording.beats.is_some() {
         shape.insert(0, ordered.fields);
     }
@@ -512,6 +517,13 @@ impl Engine {
             stretch = ((n as f64 * 0.25 / took) as u64).clamp(1, n.saturating_mul(4).max(1));
         }
         Ok(())
+    }
+
+    /// Steps in `ms` of this simulation's dt, by the library's rule (a
+    /// whole number of steps, or an error naming `what`).
+    fn steps(&self, what: &str, ms: f64) -> PyResult<u64> {
+        let dt = each!(&self.sim, s => s.domain().dt_ms());
+        fibril_host::time::ms_to_steps(ms, dt).map_err(|e| err(format!("{what}: {e}")))
     }
 
     #[getter]
@@ -593,7 +605,7 @@ impl Engine {
     /// The activation (repolarisation, count) maps so far, or None.
     fn maps<'py>(&mut self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
         let maps = each!(&mut self.sim, s => s.maps()).map_err(err)?;
-        maps.map(|m| maps_dict(py, self, &m)).transpose()
+        maps.map(|m| maps_dict(py, &self.view(), &m)).transpose()
     }
 
     /// (electrode names, times, values of shape (times, electrodes)), or None.

@@ -326,10 +326,7 @@ pub fn prepare(
     let dt = grid.dt.unwrap_or(model.numerics.dt);
     let op = Operator::build(&tissue).context("invalid tissue")?;
     op.check_dt(dt).context("invalid simulation parameters")?;
-    let largest = std::iter::once(&tissue.conductivity)
-        .chain(tissue.regions.iter().map(|r| &r.1))
-        .map(Conductivity::largest)
-        .fold(0.0, f64::max);
+    let largest = tissue.largest_conductivity();
     grid.diffusion = Some(largest);
     let domain = Domain::with_own_operator(tissue.dims, tissue.dx, dt, largest, setup)
         .context("invalid simulation parameters")?

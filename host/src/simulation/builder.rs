@@ -27,7 +27,7 @@ use crate::state::State;
 use crate::tet::TetProblem;
 use crate::tet::ecg::check_electrodes_on_mesh;
 use crate::tet::regions::{NodeSelection, stimulus_on};
-use crate::tissue::{Conductivity, Operator, Tissue, TissueLayout, WeightChoice};
+use crate::tissue::{Operator, Tissue, TissueLayout, WeightChoice};
 use crate::units::UnitTags;
 
 /// The monodomain diffusion coefficient, mm^2/ms, of a conductivity
@@ -399,10 +399,7 @@ impl SimulationBuilder {
         }
         let op = Operator::build(tissue)?;
         op.check_dt(dt)?;
-        let largest = std::iter::once(&tissue.conductivity)
-            .chain(tissue.regions.iter().map(|r| &r.1))
-            .map(Conductivity::largest)
-            .fold(0.0, f64::max);
+        let largest = tissue.largest_conductivity();
         let domain = Domain::with_own_operator(dims, tissue.dx, dt, largest, setup)?
             .with_operator_fingerprint(op.fingerprint());
         let mesh = Mesh::Tissue(TissueMesh { op: Arc::new(op), layout, weights: WeightChoice::Auto });

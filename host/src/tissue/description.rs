@@ -25,6 +25,15 @@ pub struct Tissue {
 }
 
 impl Tissue {
+    /// The largest diffusion coefficient of any of its conductivities (the
+    /// base and every region's): the D of a run on it, which bounds dt.
+    pub fn largest_conductivity(&self) -> f64 {
+        std::iter::once(&self.conductivity)
+            .chain(self.regions.iter().map(|r| &r.1))
+            .map(Conductivity::largest)
+            .fold(0.0, f64::max)
+    }
+
     /// A tissue from a mask (true = tissue, label 1).
     pub fn from_mask(
         dims: GridDims,
