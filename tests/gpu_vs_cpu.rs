@@ -30,6 +30,7 @@ use common::{cpu_run, domain, planar_start, rich_start};
 use fibril_host::backend::{
     BlockSize, CpuSolver, GpuDevice, GpuSolver, KernelConfig, KernelKind, Solver, SolverError,
 };
+use fibril_host::cell_params::{Cells, ParameterSets};
 use fibril_host::events::ecg::Electrode;
 use fibril_host::events::recording::{Maps, Recording};
 use fibril_host::events::stimulus::{RegionKind, StimulusSchedule, StimulusSpec};
@@ -80,6 +81,10 @@ const CHECKS: &[(&str, Check)] = &[
     ("pseudo_ecg_on_the_device_agrees_with_cpu_to_1e_12", device_ecg),
     ("tips_and_filaments_on_the_device_bit_identical_to_cpu", device_tips),
     ("tissue_every_model_dense_and_compact_f32_f64_bit_identical_to_cpu", tissue_every_model),
+    (
+        "tissue_parameter_sets_every_model_every_storage_f32_f64_bit_identical_to_cpu",
+        tissue_parameter_sets_every_model,
+    ),
     ("tissue_events_dense_and_compact_bit_identical_to_cpu", tissue_events),
     (
         "tissue_weight_classes_every_model_both_layouts_f32_f64_bit_identical_to_cpu",
@@ -773,18 +778,19 @@ fn rate_tables_every_path(gpu: &GpuDevice) -> Result<(), String> {
             let cols =
                 NaiveCheck { gpu, dims: GridDims::new(36, 21, 45), steps: 1000, cfg: columns, tables: true };
             dispatch(m, precision, cols)?;
-            dispatch(
-                m,
-                precision,
-                TissueCheck {
+            // Uniform, and with parameter sets (each set its own table).
+            for sets in [false, true] {
+                let check = TissueCheck {
                     gpu,
                     dims: GridDims::new(37, 21, 13),
                     steps: 500,
                     tables: true,
                     tissue: common::irregular_tissue,
                     runs: &BOTH_LAYOUTS_PER_CELL,
-                },
-            )?;
+                    sets,
+                };
+                dispatch(m, precision, check)?;
+            }
             dispatch(m, precision, SplitCheck { devices: &devices, tables: true })?;
         }
     }
@@ -1261,6 +1267,9 @@ struct TissueCheck<'a> {
     tables: bool,
     tissue: fn(GridDims, f64, f64) -> Tissue,
     runs: &'a [(TissueLayout, TableChoice)],
+    /// Whether the parameters vary (`common::varied_parameters`): the
+    /// `_sets` kernels against the CPU's per-cell sets.
+    sets: bool,
 }
 
 /// Both layouts, the weights per cell, the neighbours chosen automatically
@@ -1277,11 +1286,30 @@ impl ModelVisitor for TissueCheck<'_> {
     type Output = Result<(), String>;
     fn visit<M: CellModel, T: Scalar>(self) -> Self::Output {
         let n = M::INFO.numerics;
-        let op = Arc::new(Operator::build(&(self.tissue)(self.dims, n.dx, n.diffusion)).unwrap());
+        let mut tissue = (self.tissue)(self.dims, n.dx, n.diffusion);
+        let map = match self.sets {
+            false => None,
+            true => match common::varied_parameters(M::INFO, &mut tissue.labels, self.dims) {
+                Some(map) => Some(map),
+                // Pure diffusion has no parameter: nothing can vary.
+                None => return Ok(()),
+            },
+        };
+        let op = Arc::new(Operator::build(&tissue).unwrap());
         let dt = n.dt.min(0.9 * op.dt_max);
-        let d =
-            Domain::with_own_operator(self.dims, n.dx, dt, n.diffusion, setup_of(M::INFO.name, self.tables))
-                .map_err(|e| e.to_string())?;
+        let setup = setup_of(M::INFO.name, self.tables);
+        let mut d = Domain::with_own_operator(self.dims, n.dx, dt, n.diffusion, setup.clone())
+            .map_err(|e| e.to_string())?;
+        if let Some(map) = map {
+            let cells = (&tissue.labels[..], Cells::Grid);
+            let sets = ParameterSets::resolve(&setup, &map, cells, |i| i.to_string())
+                .map_err(|e| e.to_string())?
+                .ok_or("no parameter set")?;
+            if sets.len() < 3 {
+                return Err(format!("{}: only {} parameter sets", M::INFO.name, sets.len()));
+            }
+            d = d.with_parameter_sets(Arc::new(sets));
+        }
         let mut start = InitialCondition::Planar.state::<T>(M::INFO, self.dims);
         if M::INFO.stimulus_current.is_some() {
             let slab = fibril_host::init::planar_stimulus_slices(self.dims.nx);
@@ -1328,6 +1356,23 @@ fn tissue_every_model(gpu: &GpuDevice) -> Result<(), String> {
     every_model_on_tissue(gpu, common::irregular_tissue, &BOTH_LAYOUTS_PER_CELL, "2 layouts", "")
 }
 
+/// The `_sets` kernels (a parameter set per cell): every model, f32 and
+/// f64, each storage of the weights and the neighbours, on a box and a
+/// sheet whose upper half has another preset and whose first scalable
+/// parameter varies along x, against the CPU with the same sets.
+fn tissue_parameter_sets_every_model(gpu: &GpuDevice) -> Result<(), String> {
+    let choice = |weights, neighbours| TableChoice { weights, neighbours };
+    let runs = [
+        (TissueLayout::Dense, choice(WeightChoice::PerCell, NeighbourChoice::Auto)),
+        (TissueLayout::Dense, choice(WeightChoice::Classes, NeighbourChoice::Auto)),
+        (TissueLayout::Compact, choice(WeightChoice::PerCell, NeighbourChoice::Indices32)),
+        (TissueLayout::Compact, choice(WeightChoice::Classes, NeighbourChoice::Indices32)),
+        (TissueLayout::Compact, choice(WeightChoice::PerCell, NeighbourChoice::Auto)),
+        (TissueLayout::Compact, choice(WeightChoice::Classes, NeighbourChoice::Auto)),
+    ];
+    every_model_on_tissue_with(gpu, common::turning_tissue, &runs, "6 storages", " with parameter sets", true)
+}
+
 /// The class-indexed kernels: every model, f32 and f64, both layouts, on
 /// a box and a sheet of fibres turning through z with an irregular
 /// outline, against the CPU with per-cell weights.
@@ -1362,11 +1407,23 @@ fn every_model_on_tissue(
     what: &str,
     how: &str,
 ) -> Result<(), String> {
+    every_model_on_tissue_with(gpu, tissue, runs, what, how, false)
+}
+
+/// As [`every_model_on_tissue`], the parameters varying where `sets`.
+fn every_model_on_tissue_with(
+    gpu: &GpuDevice,
+    tissue: fn(GridDims, f64, f64) -> Tissue,
+    runs: &[(TissueLayout, TableChoice)],
+    what: &str,
+    how: &str,
+    sets: bool,
+) -> Result<(), String> {
     let mut failures = Vec::new();
     for dims in [GridDims::new(37, 21, 13), GridDims::new(45, 38, 1)] {
         for m in MODELS {
             for precision in [Precision::F32, Precision::F64] {
-                let check = TissueCheck { gpu, dims, steps: 500, tables: false, tissue, runs };
+                let check = TissueCheck { gpu, dims, steps: 500, tables: false, tissue, runs, sets };
                 if let Err(e) = dispatch(m, precision, check) {
                     failures.push(e);
                 }

@@ -4,16 +4,7 @@
 
 mod common;
 
-use common::{fibril_words, ok, s, scratch};
-use fibril_host::io::npy;
-
-/// The last snapshot of variable 0 a CLI run wrote in `out`.
-fn last_u(out: &std::path::Path) -> Vec<f64> {
-    let index: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(out.join("snapshots.json")).unwrap()).unwrap();
-    let file = index.as_array().unwrap().last().unwrap()["files"][0].as_str().unwrap().to_string();
-    npy::read(&out.join(file)).unwrap().values
-}
+use common::{fibril_words, last_u, ok, s, scratch};
 
 fn bits(v: impl IntoIterator<Item = f64>) -> Vec<u64> {
     v.into_iter().map(f64::to_bits).collect()

@@ -11,6 +11,9 @@ use thiserror::Error;
 
 use crate::numbers::{Round, readable};
 
+use std::sync::Arc;
+
+use crate::cell_params::ParameterSets;
 use crate::models::{ModelSetup, ParameterValue};
 use crate::scalar::Scalar;
 
@@ -52,8 +55,12 @@ pub struct Domain {
     model: ModelSetup,
     /// A fingerprint of a tissue's operator (its cells, labels and
     /// weights; `None` for the isotropic box), so that a checkpoint of one
-    /// tissue does not resume on another.
+    /// tissue does not resume on another; with parameter sets, their
+    /// fingerprint folded in.
     operator: Option<u64>,
+    /// The model's parameters cell by cell, where they vary
+    /// ([`crate::cell_params`]); `None` where every cell has `model`'s.
+    parameter_sets: Option<Arc<ParameterSets>>,
 }
 
 /// The model of a run as summaries record it.
@@ -85,6 +92,18 @@ pub struct DomainRecord {
     /// D dt / h^2.
     pub diffusion_number: f64,
     pub model: ModelRecord,
+    /// The parameters that vary cell by cell, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub parameter_sets: Option<ParameterSetsRecord>,
+}
+
+/// The parameter sets of a heterogeneous tissue as summaries record them.
+#[derive(Clone, Debug, Serialize)]
+pub struct ParameterSetsRecord {
+    /// Distinct sets (the run's own parameters are set 0).
+    pub sets: usize,
+    /// The parameters whose value differs between the sets.
+    pub varying: Vec<&'static str>,
 }
 
 /// Forward Euler with the (2 axes + 1)-point Laplacian is stable for
@@ -145,7 +164,7 @@ impl Domain {
                 return Err(DomainError::NotPositive { name, value });
             }
         }
-        Ok(Self { dims, dx, dt_ms, diffusion, model, operator: None })
+        Ok(Self { dims, dx, dt_ms, diffusion, model, operator: None, parameter_sets: None })
     }
 
     /// The same problem on a grid of `nz` slices (a z-sub-domain with its
@@ -178,6 +197,21 @@ impl Domain {
     /// The fingerprint of the tissue's operator (`None` for the box).
     pub fn operator_fingerprint(&self) -> Option<u64> {
         self.operator
+    }
+    /// The same domain with the model's parameters varying cell by cell
+    /// as `sets` says (over the box's cells, or a mesh's nodes in the
+    /// solver's order); their fingerprint joins the operator's, so that a
+    /// checkpoint resumes only where the cells have the same parameters.
+    pub fn with_parameter_sets(self, sets: Arc<ParameterSets>) -> Self {
+        let mut h = crate::hash::Fnv1a64::default();
+        h.update(&self.operator.unwrap_or(0).to_le_bytes());
+        h.update(&sets.fingerprint().to_le_bytes());
+        Self { operator: Some(h.finish()), parameter_sets: Some(sets), ..self }
+    }
+    /// The model's parameters cell by cell (`None`: every cell has
+    /// [`Domain::model`]'s).
+    pub fn parameter_sets(&self) -> Option<&Arc<ParameterSets>> {
+        self.parameter_sets.as_ref()
     }
     pub fn cells(&self) -> usize {
         self.dims.cells()
@@ -231,6 +265,10 @@ impl Domain {
                 space_unit: info.units.space,
                 math: self.model.math_name(),
             },
+            parameter_sets: self
+                .parameter_sets
+                .as_ref()
+                .map(|p| ParameterSetsRecord { sets: p.len(), varying: p.varying().to_vec() }),
         }
     }
 }

@@ -7,6 +7,7 @@
 //! `kernels-gpu` crate, shared with the GPU kernels.
 
 pub mod backend;
+pub mod cell_params;
 pub mod checkpoint;
 pub mod domain;
 pub mod driver;

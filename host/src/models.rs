@@ -99,6 +99,9 @@ pub struct ModelSetup {
     preset: Option<&'static str>,
     /// One value per parameter, in the order of `info.parameters`.
     values: Vec<f64>,
+    /// The values given over the preset, in order (what a region of a
+    /// heterogeneous tissue starts from besides its own preset).
+    overrides: Vec<(String, f64)>,
     /// The transcendental functions of the reaction (fast unless asked).
     math: MathMode,
     /// Whether the reaction reads the model's rate table (off unless asked).
@@ -180,9 +183,39 @@ impl ModelSetup {
             info,
             preset: preset.map(|p| p.name),
             values,
+            overrides: overrides.to_vec(),
             math: MathMode::default(),
             rate_tables: false,
         })
+    }
+
+    /// The setup of the cells of a region of a heterogeneous tissue: its
+    /// own `preset` where it names one (else this setup's), this setup's
+    /// values given over the preset, then the region's `overrides`, which
+    /// win where both name a parameter; the same math and rate tables.
+    pub fn for_region(&self, preset: Option<&str>, overrides: &[(String, f64)]) -> Result<Self, ModelError> {
+        let mut merged: Vec<(String, f64)> =
+            self.overrides.iter().filter(|(n, _)| !overrides.iter().any(|(m, _)| m == n)).cloned().collect();
+        merged.extend(overrides.iter().cloned());
+        let setup = Self::of(self.info, preset.or(self.preset), &merged)?;
+        Ok(Self { math: self.math, rate_tables: self.rate_tables, ..setup })
+    }
+
+    /// The same setup with parameter `k` (an index of the model's
+    /// parameters) set to `value`, checked against its range.
+    pub fn with_value(&self, k: usize, value: f64) -> Result<Self, ModelError> {
+        let p = &self.info.parameters[k];
+        if !p.range.contains(value) {
+            return Err(ModelError::OutOfRange {
+                model: self.info.name,
+                name: p.name,
+                value,
+                range: p.range.to_string(),
+            });
+        }
+        let mut values = self.values.clone();
+        values[k] = value;
+        Ok(Self { values, ..self.clone() })
     }
 
     /// A model with its default preset.

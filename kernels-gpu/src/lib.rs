@@ -42,6 +42,7 @@ pub mod layout;
 pub mod math;
 pub mod model;
 pub mod models;
+pub mod params;
 pub mod rate_table;
 pub mod real;
 pub mod registry;

@@ -47,6 +47,38 @@ pub enum Kernel {
     StimulateTissue,
     /// One thread per node of a tetrahedral mesh (`kernels::tet`).
     TetNodes,
+    /// [`Kernel::TissueDense`] with a parameter set per cell (`crate::params`).
+    TissueDenseSets,
+    /// [`Kernel::TissueDenseClasses`] with a parameter set per cell.
+    TissueDenseClassesSets,
+    /// [`Kernel::TissueCompact`] with a parameter set per cell.
+    TissueCompactSets,
+    /// [`Kernel::TissueCompactClasses`] with a parameter set per cell.
+    TissueCompactClassesSets,
+    /// [`Kernel::TissueCompactN16`] with a parameter set per cell.
+    TissueCompactN16Sets,
+    /// [`Kernel::TissueCompactClassesN16`] with a parameter set per cell.
+    TissueCompactClassesN16Sets,
+    /// [`Kernel::TetNodes`] with a parameter set per node.
+    TetNodesSets,
+}
+
+impl Kernel {
+    /// The same kernel stepping each cell with its parameter set
+    /// (`crate::params`): `None` for the kernels that have no such
+    /// variant (the box's, and the model-free ones).
+    pub const fn with_parameter_sets(self) -> Option<Kernel> {
+        Some(match self {
+            Kernel::TissueDense => Kernel::TissueDenseSets,
+            Kernel::TissueDenseClasses => Kernel::TissueDenseClassesSets,
+            Kernel::TissueCompact => Kernel::TissueCompactSets,
+            Kernel::TissueCompactClasses => Kernel::TissueCompactClassesSets,
+            Kernel::TissueCompactN16 => Kernel::TissueCompactN16Sets,
+            Kernel::TissueCompactClassesN16 => Kernel::TissueCompactClassesN16Sets,
+            Kernel::TetNodes => Kernel::TetNodesSets,
+            _ => return None,
+        })
+    }
 }
 
 /// One `.entry` of the PTX.
@@ -119,6 +151,19 @@ macro_rules! entry_table {
                 entry!($name, tissue_compact_classes_n16, TissueCompactClassesN16, f64),
                 entry!($name, columns, Columns, f32), entry!($name, columns, Columns, f64),
                 entry!($name, tet, TetNodes, f32), entry!($name, tet, TetNodes, f64),
+                entry!($name, tissue_dense_sets, TissueDenseSets, f32),
+                entry!($name, tissue_dense_sets, TissueDenseSets, f64),
+                entry!($name, tissue_dense_classes_sets, TissueDenseClassesSets, f32),
+                entry!($name, tissue_dense_classes_sets, TissueDenseClassesSets, f64),
+                entry!($name, tissue_compact_sets, TissueCompactSets, f32),
+                entry!($name, tissue_compact_sets, TissueCompactSets, f64),
+                entry!($name, tissue_compact_classes_sets, TissueCompactClassesSets, f32),
+                entry!($name, tissue_compact_classes_sets, TissueCompactClassesSets, f64),
+                entry!($name, tissue_compact_n16_sets, TissueCompactN16Sets, f32),
+                entry!($name, tissue_compact_n16_sets, TissueCompactN16Sets, f64),
+                entry!($name, tissue_compact_classes_n16_sets, TissueCompactClassesN16Sets, f32),
+                entry!($name, tissue_compact_classes_n16_sets, TissueCompactClassesN16Sets, f64),
+                entry!($name, tet_sets, TetNodesSets, f32), entry!($name, tet_sets, TetNodesSets, f64),
                 $(
                     entry!(@$blocked $name, blocked, Blocked, f32),
                     entry!(@$blocked $name, blocked, Blocked, f64),
@@ -163,6 +208,13 @@ mod tests {
         assert_eq!(entry_point("", Kernel::FlagNonfinite, "f32").unwrap().name, "flag_nonfinite_f32");
         let n16 = entry_point("karma", Kernel::TissueCompactClassesN16, "f64").unwrap();
         assert_eq!(n16.name, "karma_tissue_compact_classes_n16_f64");
+        let sets = Kernel::TissueCompactClassesN16.with_parameter_sets().unwrap();
+        assert_eq!(entry_point("tp06", sets, "f32").map(|e| e.name), None, "no model is called tp06");
+        let e = entry_point("ten_tusscher_2006", sets, "f32").unwrap();
+        assert_eq!(e.name, "ten_tusscher_2006_tissue_compact_classes_n16_sets_f32");
+        let tet = entry_point("karma", Kernel::TetNodes.with_parameter_sets().unwrap(), "f64").unwrap();
+        assert_eq!(tet.name, "karma_tet_sets_f64");
+        assert_eq!(Kernel::Blocked.with_parameter_sets(), None);
     }
 
     #[test]

@@ -323,6 +323,15 @@ class Simulation:
         its nodes: ``[(stimulus, nodes)]`` with ``nodes`` one of
         ``{"lo_mm": .., "hi_mm": ..}``, ``{"center_mm": .., "radius_mm": ..}``,
         ``{"nodes": [...]}``, ``{"label": n}``.
+    region_parameters:
+        The model's parameters by region label (the tissue's labels, or the
+        mesh's element tags, a node taking the largest tag of its elements):
+        ``{2: {"preset": "m", "g_ks": 0.2}}``, the preset (a cell type) and
+        values over it and over ``parameters``.
+    parameter_fields:
+        Parameters given per cell, over the regions: ``{"g_kr": array}``,
+        shaped as the tissue's labels (``[z, y, x]``), or one value per node
+        of the mesh in the file's order.
     """
 
     def __init__(
@@ -348,6 +357,8 @@ class Simulation:
         mesh: Optional[Mesh] = None,
         mesh_diffusion: Union[None, float, Sequence[float], Mapping[int, Any]] = None,
         node_stimuli: Sequence[Tuple[Union[str, Mapping[str, Any]], Mapping[str, Any]]] = (),
+        region_parameters: Optional[Mapping[int, Mapping[str, Any]]] = None,
+        parameter_fields: Optional[Mapping[str, np.ndarray]] = None,
         check_every_steps: Optional[int] = None,
     ) -> None:
         info = globals()["model"](model)
@@ -400,12 +411,28 @@ class Simulation:
                 mesh=mesh,
                 mesh_diffusion=diffusion_by_region,
                 node_stimuli=[(_stimulus_text(_on_nodes(s)), dict(n)) for s, n in node_stimuli],
+                region_parameters=self._region_parameters(region_parameters),
+                parameter_fields=[
+                    (str(k), np.ascontiguousarray(np.asarray(v, dtype=np.float64)).reshape(-1))
+                    for k, v in (parameter_fields or {}).items()
+                ],
             )
         except FibrilError as e:
             raise FibrilError(_in_keywords(str(e))) from None
         self._info = info
         self.variables: List[str] = [v[0] for v in info["variables"]]
         self._dtype = np.float32 if precision == "f32" else np.float64
+
+    @staticmethod
+    def _region_parameters(
+        regions: Optional[Mapping[int, Mapping[str, Any]]],
+    ) -> List[Tuple[int, Optional[str], List[Tuple[str, float]]]]:
+        out = []
+        for label, values in (regions or {}).items():
+            values = dict(values)
+            preset = values.pop("preset", None)
+            out.append((int(label), None if preset is None else str(preset), [(str(k), float(v)) for k, v in values.items()]))
+        return out
 
     @staticmethod
     def _gpus(device: Union[str, int, Sequence[int]]) -> Optional[List[int]]:

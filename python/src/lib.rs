@@ -10,6 +10,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use fibril::{Backend, SimulationBuilder, SimulationError};
+use fibril_host::cell_params::{ParameterField, ParameterMap, RegionParameters};
 use fibril_host::events::ecg::Electrode;
 use fibril_host::events::recording::{Maps, Recording};
 use fibril_host::events::stimulus::StimulusSpec;
@@ -457,15 +458,38 @@ fn maps_dict<'py>(py: Python<'py>, view: &View<'_>, maps: &Maps) -> PyResult<Bou
 #[pymethods]
 impl Engine {
     #[new]
-    #[pyo3(signature = (spec, tissue=None, mesh=None, mesh_diffusion=None, node_stimuli=Vec::new()))]
+    #[pyo3(signature = (
+        spec,
+        tissue=None,
+        mesh=None,
+        mesh_diffusion=None,
+        node_stimuli=Vec::new(),
+        region_parameters=Vec::new(),
+        parameter_fields=Vec::new(),
+    ))]
+    #[allow(clippy::too_many_arguments, reason = "the package's keywords")]
     fn new(
         spec: Spec,
         tissue: Option<Bound<'_, PyDict>>,
         mesh: Option<PyRef<'_, Mesh>>,
         mesh_diffusion: Option<Vec<(i32, (f64, f64))>>,
         node_stimuli: Vec<(String, Bound<'_, PyDict>)>,
+        region_parameters: Vec<(u8, Option<String>, Vec<(String, f64)>)>,
+        parameter_fields: Vec<(String, PyReadonlyArrayDyn<'_, f64>)>,
     ) -> PyResult<Self> {
         let mut b = Self::builder(&spec)?;
+        // The package flattened the fields ([z, y, x] on a grid, nodes in
+        // the file's order on a mesh); their lengths are checked by fibril.
+        b = b.cell_parameters(ParameterMap {
+            regions: region_parameters
+                .into_iter()
+                .map(|(label, preset, values)| RegionParameters { label, preset, values })
+                .collect(),
+            fields: parameter_fields
+                .into_iter()
+                .map(|(name, a)| ParameterField { name, values: a.as_array().iter().copied().collect() })
+                .collect(),
+        });
         if let Some(t) = tissue {
             let t = tissue_spec(&t)?;
             b = b.tissue(t.tissue, t.layout);

@@ -156,7 +156,8 @@ fn config_dir(path: &Path) -> anyhow::Result<PathBuf> {
 }
 
 /// Joins the relative paths in a configuration file's `section` to the
-/// file's directory `base`: `mask` and `fibres` in `[tissue]` and `file`
+/// file's directory `base`: `mask`, `fibres` and the files of
+/// `[tissue.parameter_fields]` in `[tissue]` and `file`
 /// in each `[[stimulus]]`, so that a file names the files beside it
 /// wherever fibril is started from (and `--print-config`, which prints
 /// them in full, prints paths that still work). Paths given on the
@@ -174,23 +175,38 @@ fn anchor_paths(section: &str, value: &mut toml::Value, base: &Path) -> anyhow::
         toml::Value::Array(items) => items.iter_mut().filter_map(toml::Value::as_table_mut).collect(),
         _ => Vec::new(),
     };
+    let anchor = |key: &str, text: &mut String| -> anyhow::Result<()> {
+        if Path::new(text.as_str()).is_absolute() {
+            return Ok(());
+        }
+        let joined = base.join(text.as_str());
+        *text = joined
+            .to_str()
+            .ok_or_else(|| {
+                anyhow!(
+                    "the directory {} of the configuration file is not UTF-8 text, so {key} = {text:?} \
+                     cannot be joined to it; give {key} as a full path",
+                    base.display()
+                )
+            })?
+            .to_string();
+        Ok(())
+    };
     for table in tables {
         for key in keys {
-            let Some(toml::Value::String(text)) = table.get_mut(*key) else { continue };
-            if Path::new(text.as_str()).is_absolute() {
-                continue;
+            if let Some(toml::Value::String(text)) = table.get_mut(*key) {
+                anchor(key, text)?;
             }
-            let joined = base.join(text.as_str());
-            *text = joined
-                .to_str()
-                .ok_or_else(|| {
-                    anyhow!(
-                        "the directory {} of the configuration file is not UTF-8 text, so {key} = {text:?} \
-                         cannot be joined to it; give {key} as a full path",
-                        base.display()
-                    )
-                })?
-                .to_string();
+        }
+        // [tissue.parameter_fields]: a file per parameter.
+        if section == "tissue"
+            && let Some(toml::Value::Table(fields)) = table.get_mut("parameter_fields")
+        {
+            for (key, value) in fields.iter_mut() {
+                if let toml::Value::String(text) = value {
+                    anchor(key, text)?;
+                }
+            }
         }
     }
     Ok(())

@@ -19,7 +19,7 @@ use fibril_host::events::tips::SingularityRecorder;
 use fibril_host::events::{EventStart, Events};
 use fibril_host::io::queue::SnapshotQueue;
 use fibril_host::io::snapshots::{Formats, SnapshotWriter};
-use fibril_host::io::{OutputDir, ResumeFrom, write_json_atomic};
+use fibril_host::io::{OutputDir, ResumeFrom, npy, write_atomic, write_json_atomic};
 use fibril_host::outputs::{EcgSampler, Sampler, Saved, TipsSampler, samplers};
 use fibril_host::simulation::Mesh;
 use fibril_host::tet::ecg::check_electrodes_on_mesh;
@@ -38,7 +38,7 @@ use super::resume::{
 };
 use super::run_args::{InitArg, ProtocolArg, RunArgs};
 use super::select::{Selected, build_solver, check_memory, select};
-use super::summary::{ActivationRecord, EcgRecord, ResumeRecord, RunStart, RunSummary};
+use super::summary::{ActivationRecord, EcgRecord, FibrosisRecord, ResumeRecord, RunStart, RunSummary};
 use super::tissue::{self, TissueRun};
 use super::tune::kernel_for;
 
@@ -694,6 +694,20 @@ fn run_into<M: CellModel, T: Scalar>(
     stop: &AtomicBool,
 ) -> anyhow::Result<()> {
     let output = &config.output;
+    if let Body::Tissue(TissueRun { fibrosis: Some(f), .. }) = &plan.body {
+        let file = "fibrosis.npy";
+        let path = out.file(file)?;
+        let d = f.dims;
+        let shape = [d.nz as usize, d.ny as usize, d.nx as usize];
+        write_atomic(&path, &npy::encode_u8(&shape, &f.labels))
+            .with_context(|| format!("writing {}", path.display()))?;
+        summary.fibrosis = Some(FibrosisRecord {
+            pattern: format!("{:?}", f.pattern),
+            report: f.report,
+            fraction: f.report.fraction(),
+            file: file.into(),
+        });
+    }
     let mut started = start::<M, T>(config, plan)?;
     let solver = &mut started.solver;
     summary.backend = solver.kind().to_string();

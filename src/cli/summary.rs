@@ -131,6 +131,22 @@ pub struct RunSummary {
     /// On a tetrahedral mesh: the mesh (the domain is its node line).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub mesh: Option<MeshRecord>,
+    /// A tissue's fibrosis: the pattern, what it did and its mask file.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fibrosis: Option<FibrosisRecord>,
+}
+
+/// The fibrosis of a tissue run as its summary records it.
+#[derive(Clone, Debug, Serialize)]
+pub struct FibrosisRecord {
+    /// The pattern as given (`Diffuse { density, seed }`, ...).
+    pub pattern: String,
+    #[serde(flatten)]
+    pub report: fibril_host::tissue::fibrosis::FibrosisReport,
+    /// The fraction of the tissue uncoupled.
+    pub fraction: f64,
+    /// The labels after fibrosis (0: no tissue or uncoupled), uint8 (nz, ny, nx).
+    pub file: String,
 }
 
 /// What a run's summary holds before the run starts.
@@ -196,6 +212,7 @@ impl RunSummary {
             tips_files: Vec::new(),
             kernel_tuning: None,
             mesh: plan.mesh.clone(),
+            fibrosis: None,
         }
     }
 

@@ -14,6 +14,23 @@
 //! d_cross = 0.05
 //! layout = "compact"           # compact (default) | dense
 //! weights = "auto"             # auto (default) | per-cell | classes
+//!
+//! [[tissue.region]]            # the cells of one label: any of
+//! label = 2
+//! d_fibre = 0.1                # its conductivities (d_fibre with d_cross),
+//! d_cross = 0.02
+//! preset = "m"                 # its cell type (a preset of the model),
+//! parameters = { g_ks = 0.2 }  # its parameter values
+//!
+//! [tissue.parameter_fields]    # parameters given per cell, over the regions'
+//! g_kr = "g_kr.npy"            # float (nz, ny, nx), or a .vti array of that name
+//!
+//! [tissue.fibrosis]            # uncoupled cells, written to fibrosis.npy
+//! pattern = "patchy"           # diffuse | patchy (along the fibres)
+//! density = 0.2                # fraction of the tissue's cells
+//! seed = 1
+//! length_mm = 3.0              # patchy: a patch's length and width
+//! width_mm = 0.5
 //! ```
 //!
 //! `weights`: each cell's own 18 weights, or each distinct row once with
@@ -22,16 +39,19 @@
 //! fibres that turn through z), on the CPU and one GPU; a tissue split
 //! over several GPUs keeps per-cell rows.
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use anyhow::{Context, bail};
 use fibril_host::backend::Solver;
+use fibril_host::cell_params::{Cells, ParameterField, ParameterMap, ParameterSets, RegionParameters};
 use fibril_host::simulation::{Mesh, PlacementError, TissueMesh};
-use fibril_host::tissue::files::{read_fibres, read_labels};
+use fibril_host::tissue::fibrosis::{Fibrosis, FibrosisReport};
+use fibril_host::tissue::files::{read_fibres, read_labels, read_scalar_field};
 use fibril_host::tissue::geometry::Generator;
 use fibril_host::tissue::{Conductivity, Fibres, Operator, Tissue, TissueLayout, WeightChoice};
-use fibril_host::{CellModel, Domain, ModelInfo, ModelSetup, Scalar, State};
+use fibril_host::{CellModel, Domain, GridDims, ModelInfo, ModelSetup, Scalar, State};
 use serde::{Deserialize, Serialize};
 
 use super::args::{GridArgs, harmonic_diffusions, number};
@@ -93,20 +113,115 @@ pub struct TissueArgs {
     /// auto (the default), per-cell or classes: how the weights are stored.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub weights: Option<WeightChoice>,
-    /// Conductivities of the cells of one label, each a `[[tissue.region]]`.
+    /// Conductivities, cell types and parameters of the cells of one
+    /// label, each a `[[tissue.region]]`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub region: Vec<RegionArgs>,
+    /// Model parameters given per cell: `name = "file.npy"` (float, (nz,
+    /// ny, nx)) or `.vti` (with a one-component array of that name).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub parameter_fields: BTreeMap<String, PathBuf>,
+    /// Fibrosis: uncoupled cells made by a seeded generator (written to
+    /// `fibrosis.npy` in the run's directory).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fibrosis: Option<FibrosisArgs>,
 }
 
-/// `[[tissue.region]]`: the conductivities of one label.
+/// `[tissue.fibrosis]`: a pattern of uncoupled cells.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FibrosisArgs {
+    /// diffuse (cells at random) or patchy (patches along the fibres).
+    pub pattern: String,
+    /// The fraction of the tissue's cells uncoupled.
+    pub density: f64,
+    #[serde(default)]
+    pub seed: u64,
+    /// patchy: a patch's length along the fibre and width across it, mm
+    /// (the model's space unit) [3, 0.5].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub length_mm: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub width_mm: Option<f64>,
+}
+
+impl FibrosisArgs {
+    fn pattern(&self) -> anyhow::Result<Fibrosis> {
+        let (density, seed) = (self.density, self.seed);
+        let pattern = match self.pattern.as_str() {
+            "diffuse" => {
+                if self.length_mm.is_some() || self.width_mm.is_some() {
+                    bail!(
+                        "[tissue.fibrosis] length_mm and width_mm belong to pattern = \"patchy\"; remove them"
+                    );
+                }
+                Fibrosis::Diffuse { density, seed }
+            }
+            "patchy" => Fibrosis::Patchy {
+                density,
+                seed,
+                length_mm: self.length_mm.unwrap_or(3.0),
+                width_mm: self.width_mm.unwrap_or(0.5),
+            },
+            other => bail!("[tissue.fibrosis] pattern = \"{other}\": use \"diffuse\" or \"patchy\""),
+        };
+        pattern.check().context("[tissue.fibrosis]")?;
+        Ok(pattern)
+    }
+}
+
+/// The fibrosis a run made: what it did, and the labels after it (0 for
+/// the uncoupled cells), written to `fibrosis.npy`.
+#[derive(Clone, Debug)]
+pub struct FibrosisMade {
+    pub pattern: Fibrosis,
+    pub report: FibrosisReport,
+    pub dims: GridDims,
+    pub labels: Vec<u8>,
+}
+
+/// `[[tissue.region]]`: the conductivities of one label, its cell type
+/// (a preset of the model) and parameter values, any of the three.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RegionArgs {
     pub label: u8,
-    pub d_fibre: f64,
-    pub d_cross: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub d_fibre: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub d_cross: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub d_sheet: Option<f64>,
+    /// A preset of the model for the cells of this label (TP06: endo, m, epi).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub preset: Option<String>,
+    /// Parameter values of this label, over the preset and the run's own.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub parameters: BTreeMap<String, f64>,
+}
+
+impl RegionArgs {
+    /// The region's own conductivities, if it gives them (d_fibre, with
+    /// d_cross; d_sheet optional).
+    fn conductivity(&self) -> anyhow::Result<Option<Conductivity>> {
+        match (self.d_fibre, self.d_cross) {
+            (Some(fibre), Some(cross)) => Ok(Some(Conductivity { fibre, cross, sheet: self.d_sheet })),
+            (None, None) if self.d_sheet.is_none() => Ok(None),
+            _ => bail!(
+                "[[tissue.region]] label = {}: give d_fibre and d_cross together (and d_sheet only with them)",
+                self.label
+            ),
+        }
+    }
+
+    /// The region's model parameters, if it gives any.
+    fn parameters(&self) -> Option<RegionParameters> {
+        (self.preset.is_some() || !self.parameters.is_empty()).then(|| RegionParameters {
+            label: self.label,
+            preset: self.preset.clone(),
+            values: self.parameters.iter().map(|(k, v)| (k.clone(), *v)).collect(),
+        })
+    }
 }
 
 /// The tissue of a run, ready for its solver.
@@ -115,6 +230,8 @@ pub struct TissueRun {
     pub op: Arc<Operator>,
     pub layout: TissueLayout,
     pub weights: WeightChoice,
+    /// The fibrosis made, if the tissue has one.
+    pub fibrosis: Option<FibrosisMade>,
 }
 
 impl TissueArgs {
@@ -175,6 +292,27 @@ fn check_region_labels(regions: &[RegionArgs], labels: &[u8]) -> anyhow::Result<
 }
 
 impl TissueArgs {
+    /// The regions' parameters and the parameter fields, read from their
+    /// files for a tissue of `dims`.
+    fn parameter_map(&self, dims: GridDims, model: &ModelInfo) -> anyhow::Result<ParameterMap> {
+        let mut fields = Vec::new();
+        for (name, path) in &self.parameter_fields {
+            // The name before the file, which may be large.
+            if model.parameter_index(name).is_none() {
+                let known: Vec<&str> = model.parameters.iter().map(|p| p.name).collect();
+                bail!(
+                    "[tissue.parameter_fields] {name}: {} has no parameter \"{name}\"; its parameters are {}",
+                    model.name,
+                    known.join(", ")
+                );
+            }
+            let values = read_scalar_field(path, Some(name), dims)
+                .with_context(|| format!("reading the parameter field {name}"))?;
+            fields.push(ParameterField { name: name.clone(), values });
+        }
+        Ok(ParameterMap { regions: self.region.iter().filter_map(RegionArgs::parameters).collect(), fields })
+    }
+
     /// Refuses diffusion coefficients and conductivities beyond any
     /// plausible value (the bounds of `--diffusion` and `--sigma`,
     /// [`super::args::PLAUSIBLE`]), naming the key; what is not a positive
@@ -191,9 +329,7 @@ impl TissueArgs {
             given.extend(v.map(|v| (format!("[tissue] {key}"), v, d_max, d_what)));
         }
         for r in &self.region {
-            for (key, v) in
-                [("d_fibre", Some(r.d_fibre)), ("d_cross", Some(r.d_cross)), ("d_sheet", r.d_sheet)]
-            {
+            for (key, v) in [("d_fibre", r.d_fibre), ("d_cross", r.d_cross), ("d_sheet", r.d_sheet)] {
                 given.extend(
                     v.map(|v| (format!("[[tissue.region]] label {}: {key}", r.label), v, d_max, d_what)),
                 );
@@ -314,11 +450,20 @@ pub fn prepare(
         other => bail!("[tissue] geometry = \"{other}\": use file, slab, shell or cylinder"),
     };
     check_region_labels(&args.region, &tissue.labels)?;
-    tissue.regions = args
-        .region
-        .iter()
-        .map(|r| (r.label, Conductivity { fibre: r.d_fibre, cross: r.d_cross, sheet: r.d_sheet }))
-        .collect();
+    let fibrosis = match &args.fibrosis {
+        None => None,
+        Some(f) => {
+            let pattern = f.pattern()?;
+            let report = pattern.apply(&mut tissue);
+            Some(FibrosisMade { pattern, report, dims: tissue.dims, labels: tissue.labels.clone() })
+        }
+    };
+    for r in &args.region {
+        if let Some(c) = r.conductivity()? {
+            tissue.regions.push((r.label, c));
+        }
+    }
+    let map = args.parameter_map(tissue.dims, model)?;
     grid.nx = Some(tissue.dims.nx);
     grid.ny = Some(tissue.dims.ny);
     grid.nz = Some(tissue.dims.nz);
@@ -328,11 +473,20 @@ pub fn prepare(
     op.check_dt(dt).context("invalid simulation parameters")?;
     let largest = tissue.largest_conductivity();
     grid.diffusion = Some(largest);
-    let domain = Domain::with_own_operator(tissue.dims, tissue.dx, dt, largest, setup)
+    let dims = tissue.dims;
+    let sets = ParameterSets::resolve(&setup, &map, (&tissue.labels, Cells::Grid), |i| {
+        let (nx, ny) = (dims.nx as usize, dims.ny as usize);
+        format!("cell (x, y, z) = ({}, {}, {})", i % nx, i / nx % ny, i / (nx * ny))
+    })
+    .context("invalid parameters of the tissue")?;
+    let mut domain = Domain::with_own_operator(tissue.dims, tissue.dx, dt, largest, setup)
         .context("invalid simulation parameters")?
         .with_operator_fingerprint(op.fingerprint());
+    if let Some(sets) = sets {
+        domain = domain.with_parameter_sets(Arc::new(sets));
+    }
     let weights = args.weights.unwrap_or_default();
-    Ok((domain, TissueRun { op: Arc::new(op), layout: args.layout(), weights }))
+    Ok((domain, TissueRun { op: Arc::new(op), layout: args.layout(), weights, fibrosis }))
 }
 
 /// The solver of a tissue run on the selected backend: the CPU, one GPU,

@@ -204,14 +204,45 @@ pub fn snapshot_steps(dir: &std::path::Path) -> Vec<u64> {
 
 /// A `.npy` file of `|u1` values (a mask or label field) of `shape`.
 pub fn u8_npy(shape: &[usize], values: &[u8]) -> Vec<u8> {
-    let dims: Vec<String> = shape.iter().map(|n| n.to_string()).collect();
-    let dict = format!("{{'descr': '|u1', 'fortran_order': False, 'shape': ({}), }}", dims.join(", "));
-    let padding = (64 - (10 + dict.len() + 1) % 64) % 64;
-    let mut out = b"\x93NUMPY\x01\x00".to_vec();
-    out.extend_from_slice(&((dict.len() + padding + 1) as u16).to_le_bytes());
-    out.extend_from_slice(dict.as_bytes());
-    out.extend(std::iter::repeat_n(b' ', padding));
-    out.push(b'\n');
-    out.extend_from_slice(values);
-    out
+    fibril_host::io::npy::encode_u8(shape, values)
+}
+
+/// Parameters that vary over `labels` (a tissue's box of `dims`, or a
+/// mesh's node labels with `dims` a line), for any model: the cells of
+/// the upper half in y take label 2 with the model's second preset (where
+/// it has one), and the first parameter that can be scaled takes one of
+/// three values by x (a field), so that every kernel reads several sets.
+/// `None` for a model without such a parameter (pure diffusion).
+pub fn varied_parameters(
+    info: &'static kernels_gpu::ModelInfo,
+    labels: &mut [u8],
+    dims: GridDims,
+) -> Option<fibril_host::cell_params::ParameterMap> {
+    use fibril_host::cell_params::{ParameterField, ParameterMap, RegionParameters};
+    let base = ModelSetup::default_of(info);
+    let (k, p) = info.parameters.iter().enumerate().find(|(_, p)| {
+        p.default != 0.0
+            && p.range.contains(p.default * 1.05)
+            && !matches!(p.range, kernels_gpu::model::Range::Integer(..))
+    })?;
+    let (nx, ny) = (dims.nx as usize, dims.ny as usize);
+    for (i, l) in labels.iter_mut().enumerate() {
+        if *l != 0 && (i / nx) % ny >= ny / 2 {
+            *l = 2;
+        }
+    }
+    let preset = info.presets.iter().map(|p| p.name).find(|&n| n != info.default_preset);
+    let values = (0..labels.len()).map(|i| base.values()[k] * [1.0, 1.02, 1.05][i % nx % 3]).collect();
+    Some(ParameterMap {
+        regions: vec![RegionParameters { label: 2, preset: preset.map(str::to_string), values: vec![] }],
+        fields: vec![ParameterField { name: p.name.to_string(), values }],
+    })
+}
+
+/// The last snapshot of variable 0 a CLI run wrote in `out`.
+pub fn last_u(out: &std::path::Path) -> Vec<f64> {
+    let index: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("snapshots.json")).unwrap()).unwrap();
+    let file = index.as_array().unwrap().last().unwrap()["files"][0].as_str().unwrap().to_string();
+    fibril_host::io::npy::read(&out.join(file)).unwrap().values
 }

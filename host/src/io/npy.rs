@@ -33,6 +33,15 @@ pub fn encode_shaped<T: Scalar>(shape: &[usize], values: &[T]) -> Vec<u8> {
     out
 }
 
+/// The bytes of a `.npy` file of uint8 `values` (a mask or a label
+/// field), C order, `shape`.
+pub fn encode_u8(shape: &[usize], values: &[u8]) -> Vec<u8> {
+    assert_eq!(shape.iter().product::<usize>(), values.len(), "the shape holds the values");
+    let mut out = header(shape, "|u1");
+    out.extend_from_slice(values);
+    out
+}
+
 /// The header of a `.npy` file (magic, version, length, dict, padding).
 fn header(shape: &[usize], dtype: &str) -> Vec<u8> {
     let dims: String = shape.iter().map(|n| format!("{n}, ")).collect();

@@ -11,6 +11,7 @@ use super::kernel_choice::KernelChoice;
 use super::placement::{Devices, GpuOptions, Mesh, SolverPlan, TissueMesh};
 use super::run::Simulation;
 use crate::backend::GpuDevice;
+use crate::cell_params::{Cells, ParameterMap, ParameterSets};
 use crate::domain::Domain;
 use crate::events::ecg::{EcgTrace, Electrode, check_electrodes, probes};
 use crate::events::protocol::{planar_s1, scroll_s2, scroll_s2_step};
@@ -86,6 +87,7 @@ pub struct SimulationBuilder {
     tet: Option<Arc<TetProblem>>,
     node_stimuli: Vec<(StimulusSpec, NodeSelection)>,
     tissue: Option<(Arc<Tissue>, TissueLayout)>,
+    cell_parameters: ParameterMap,
 }
 
 impl SimulationBuilder {
@@ -117,6 +119,7 @@ impl SimulationBuilder {
             tet: None,
             node_stimuli: Vec::new(),
             tissue: None,
+            cell_parameters: ParameterMap::default(),
         }
     }
 
@@ -199,6 +202,16 @@ impl SimulationBuilder {
     /// ```
     pub fn tissue(mut self, tissue: Tissue, layout: TissueLayout) -> Self {
         self.tissue = Some((Arc::new(tissue), layout));
+        self
+    }
+
+    /// The model's parameters varying over the tissue or the mesh: a
+    /// preset and values per region label (the tissue's labels, or the
+    /// mesh's element tags, a node taking the largest tag of its
+    /// elements), and parameters given per cell (per node of a mesh, in
+    /// the file's node order) over them (`crate::cell_params`).
+    pub fn cell_parameters(mut self, map: ParameterMap) -> Self {
+        self.cell_parameters = map;
         self
     }
 
@@ -329,6 +342,7 @@ impl SimulationBuilder {
         let n = info.numerics;
         let dt = self.dt_ms.unwrap_or(n.dt);
         let (domain, mesh) = match &self.tissue {
+            None if !self.cell_parameters.is_empty() => return Err(SimulationError::ParametersNeedTissue),
             None => {
                 let dx = self.dx.unwrap_or(n.dx);
                 (Domain::new(self.dims, dx, dt, self.diffusion.unwrap_or(n.diffusion), setup)?, Mesh::Grid)
@@ -400,8 +414,15 @@ impl SimulationBuilder {
         let op = Operator::build(tissue)?;
         op.check_dt(dt)?;
         let largest = tissue.largest_conductivity();
-        let domain = Domain::with_own_operator(dims, tissue.dx, dt, largest, setup)?
+        let sets =
+            ParameterSets::resolve(&setup, &self.cell_parameters, (&tissue.labels, Cells::Grid), |i| {
+                grid_place(dims, i)
+            })?;
+        let mut domain = Domain::with_own_operator(dims, tissue.dx, dt, largest, setup)?
             .with_operator_fingerprint(op.fingerprint());
+        if let Some(sets) = sets {
+            domain = domain.with_parameter_sets(Arc::new(sets));
+        }
         let mesh = Mesh::Tissue(TissueMesh { op: Arc::new(op), layout, weights: WeightChoice::Auto });
         Ok((domain, mesh))
     }
@@ -496,7 +517,11 @@ impl SimulationBuilder {
         problem.check_dt(dt)?;
         let line = problem.line();
         let d = self.diffusion.unwrap_or(n.diffusion);
-        let domain = Domain::with_own_operator(line, problem.mean_edge_mm(), dt, d, setup)?;
+        let sets = mesh_parameter_sets(&setup, &self.cell_parameters, &problem)?;
+        let mut domain = Domain::with_own_operator(line, problem.mean_edge_mm(), dt, d, setup)?;
+        if let Some(sets) = sets {
+            domain = domain.with_parameter_sets(Arc::new(sets));
+        }
         let mut stimuli = Vec::new();
         for (i, (spec, nodes)) in self.node_stimuli.iter().enumerate() {
             let spec = spec.with_membrane(i + 1, self.membrane)?;
@@ -522,4 +547,41 @@ impl SimulationBuilder {
         let (ecg, _) = self.samplers(&domain)?;
         Ok(Simulation::new(domain, solver, events, ecg, None, check_every).on_mesh(problem))
     }
+}
+
+/// Cell `i` of the box `dims`, as messages name it.
+fn grid_place(dims: GridDims, i: usize) -> String {
+    let (nx, ny) = (dims.nx as usize, dims.ny as usize);
+    format!("cell (x, y, z) = ({}, {}, {})", i % nx, i / nx % ny, i / (nx * ny))
+}
+
+/// `map` over the nodes of `problem` in the solver's order: a node's
+/// label is the largest tag of its elements (tags 1..255 name regions, 0
+/// is tissue without one), the fields reordered from the file's nodes.
+fn mesh_parameter_sets(
+    setup: &ModelSetup,
+    map: &ParameterMap,
+    problem: &TetProblem,
+) -> Result<Option<ParameterSets>, SimulationError> {
+    if map.is_empty() {
+        return Ok(None);
+    }
+    let mesh = &problem.mesh;
+    let mut labels = vec![0u8; mesh.nodes()];
+    for (tet, &tag) in mesh.tets.iter().zip(&mesh.regions) {
+        let label = u8::try_from(tag).map_err(|_| SimulationError::MeshTag { tag })?;
+        for &node in tet {
+            labels[node as usize] = labels[node as usize].max(label);
+        }
+    }
+    let old_of_new = &problem.renumbering.old_of_new;
+    let mut reordered = map.clone();
+    for f in &mut reordered.fields {
+        if f.values.len() == old_of_new.len() {
+            f.values = old_of_new.iter().map(|&old| f.values[old as usize]).collect();
+        }
+    }
+    Ok(ParameterSets::resolve(setup, &reordered, (&labels, Cells::MeshNodes), |i| {
+        format!("node {} (of the file)", old_of_new[i])
+    })?)
 }

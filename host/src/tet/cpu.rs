@@ -12,6 +12,7 @@ use kernels_gpu::{CellModel, Locals, StepCoeffs};
 use super::ecg::LeadFields;
 use super::problem::TetProblem;
 use crate::backend::cpu::cpu_name;
+use crate::cell_params::CellCoeffs;
 use crate::domain::Domain;
 use crate::events::recording::Maps;
 use crate::scalar::Scalar;
@@ -23,7 +24,7 @@ use kernels_gpu::ecg::EcgProbe;
 pub struct TetCpuSolver<M: CellModel, T: Scalar> {
     problem: Arc<TetProblem>,
     step: StepCoeffs<T>,
-    coeffs: M::Coeffs<T>,
+    coeffs: CellCoeffs<M, T>,
     fields: HostTissue<T>,
     weights: Vec<T>,
     ecg: LeadFields,
@@ -51,7 +52,8 @@ impl<M: CellModel, T: Scalar> TetCpuSolver<M, T> {
             // The weights are the operator in 1/time: the diffusion term
             // is multiplied by dt.
             step: StepCoeffs::new(domain.dt_ms(), domain.dt_ms()),
-            coeffs: domain.model_coeffs::<M, T>(),
+            // The nodes are the domain's cells, in the solver's order.
+            coeffs: CellCoeffs::new(domain, problem.nodes(), Some),
             fields: HostTissue::new(problem.nodes(), domain.dt_ms()),
             weights: problem.weights(),
             ecg: LeadFields::default(),

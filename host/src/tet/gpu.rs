@@ -17,6 +17,8 @@ use super::problem::TetProblem;
 use crate::backend::gpu::cuda::cuda;
 use crate::backend::gpu::device::GpuDevice;
 use crate::backend::gpu::graph::{MAX_GRAPH_STEPS, PassBuffers, Piece, StepGraphs, pieces};
+use crate::cell_params::CellCoeffs;
+use crate::cell_params::device::{DeviceCellCoeffs, step_kernel};
 use crate::domain::Domain;
 use crate::events::EventClock;
 use crate::events::recording::Maps;
@@ -37,9 +39,9 @@ pub struct TetGpuSolver<M: CellModel, T: Scalar> {
     tissue: DeviceTissue<T>,
     neighbours: CudaSlice<u32>,
     step: StepCoeffs<T>,
-    coeffs: M::Coeffs<T>,
-    /// The rate table the coefficients point at, if the model has one.
-    _rate_table: Option<CudaSlice<T>>,
+    /// The coefficients (and each node's parameter set where they vary),
+    /// with the rate tables they point at, if the model has one.
+    coeffs: DeviceCellCoeffs<M, T>,
     clock: EventClock,
     ecg: LeadFields,
     /// Snapshots copied out behind the next steps (section 2.7), made on
@@ -72,11 +74,12 @@ impl<M: CellModel, T: Scalar> TetGpuSolver<M, T> {
         device.check_fits(device_bytes(n, width, M::INFO.variables.len(), T::BYTES))?;
         let stream = device.context().default_stream();
         let sizes = (n, M::Locals::<T>::COUNT * n);
-        let tissue =
-            DeviceTissue::new::<M>(device, ptx, stream.clone(), Kernel::TetNodes, sizes, &problem.weights())?;
+        let kernel = step_kernel(domain, Kernel::TetNodes);
+        let tissue = DeviceTissue::new::<M>(device, ptx, stream.clone(), kernel, sizes, &problem.weights())?;
         let neighbours =
             stream.clone_htod(&problem.op.neighbours).map_err(cuda("uploading the neighbour table"))?;
-        let device_coeffs = crate::backend::gpu::tables::device_coeffs::<M, T>(domain, &stream)?;
+        // The nodes are the domain's cells, in the solver's order.
+        let coeffs = DeviceCellCoeffs::upload(&CellCoeffs::new(domain, n, Some), &stream)?;
         let mut solver = Self {
             graphs: StepGraphs::new(tissue.programmatic),
             use_graphs: true,
@@ -84,8 +87,7 @@ impl<M: CellModel, T: Scalar> TetGpuSolver<M, T> {
             tissue,
             neighbours,
             step: StepCoeffs::new(domain.dt_ms(), domain.dt_ms()),
-            coeffs: device_coeffs.coeffs,
-            _rate_table: device_coeffs.table,
+            coeffs,
             clock: EventClock::new(domain.dt_ms()),
             ecg: LeadFields::default(),
             copy: None,
@@ -129,10 +131,12 @@ impl<M: CellModel, T: Scalar> TetGpuSolver<M, T> {
             weights: self.tissue.address(&self.tissue.weights),
             neighbours: self.neighbours.device_ptr(&self.tissue.stream).0,
         };
-        let mut launch = self.tissue.step_launch(self.step, self.coeffs, self.clock.t_ms());
+        let coeffs = (self.coeffs.coeffs(), self.coeffs.sets());
+        let mut launch = self.tissue.step_launch(self.step, coeffs, self.clock.t_ms());
         launch.stream = stream;
-        // SAFETY: the step kernel is <model>_tet_<t> of this model and
-        // precision; U, U_next hold the nodes, the locals COUNT times as
+        // SAFETY: the step kernel is <model>_tet[_sets]_<t> of this model
+        // and precision, `_sets` exactly with the sets (`step_kernel`), a
+        // set per node; U, U_next hold the nodes, the locals COUNT times as
         // many, the weights and the neighbours `width` per node (every
         // neighbour a node); the recorder is off or over the nodes' maps.
         unsafe { launch.nodes(table) }

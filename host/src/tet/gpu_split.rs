@@ -20,7 +20,7 @@ use super::problem::TetProblem;
 use super::split::{MeshSplitError, TetSplit};
 use crate::backend::gpu::cuda::cuda;
 use crate::backend::gpu::device::GpuDevice;
-use crate::backend::gpu::tables::{DeviceCoeffs, device_coeffs};
+use crate::cell_params::device::{DeviceCellCoeffs, step_kernel};
 use crate::domain::Domain;
 use crate::events::EventClock;
 use crate::events::recording::Maps;
@@ -59,8 +59,9 @@ pub struct TetGpuMultiSolver<M: CellModel, T: Scalar> {
     problem: Arc<TetProblem>,
     exchange: Exchange,
     step: StepCoeffs<T>,
-    /// Each part's model coefficients (pointing at its GPU's rate table).
-    coeffs: Vec<DeviceCoeffs<M, T>>,
+    /// Each part's model coefficients (and its stored nodes' parameter
+    /// sets where they vary), pointing at its GPU's rate tables.
+    coeffs: Vec<DeviceCellCoeffs<M, T>>,
     clock: EventClock,
     ecg: LeadFields,
     model: PhantomData<M>,
@@ -95,8 +96,8 @@ impl<M: CellModel, T: Scalar> TetGpuMultiSolver<M, T> {
         for (device, part) in devices.iter().zip(&split.parts) {
             let sizes = (part.stored(), M::Locals::<T>::COUNT * part.owned.len());
             let weights = part.weights::<T>(problem);
-            let mut on_gpu =
-                DevicePart::new::<M>(device, ptx, Kernel::TetNodes, sizes, &weights, &part.index())?;
+            let kernel = step_kernel(domain, Kernel::TetNodes);
+            let mut on_gpu = DevicePart::new::<M>(device, ptx, kernel, sizes, &weights, &part.index())?;
             let table = on_gpu
                 .stream()
                 .clone_htod(&part.neighbours)
@@ -106,8 +107,11 @@ impl<M: CellModel, T: Scalar> TetGpuMultiSolver<M, T> {
             neighbours.push(table);
             parts.push(on_gpu);
         }
-        let coeffs =
-            parts.iter().map(|p| device_coeffs::<M, T>(domain, p.stream())).collect::<Result<Vec<_>, _>>()?;
+        let coeffs = parts
+            .iter()
+            .zip(&split.parts)
+            .map(|(p, part)| DeviceCellCoeffs::upload(&part.coeffs::<M, T>(domain), p.stream()))
+            .collect::<Result<Vec<_>, _>>()?;
         let parts = SplitParts::new(parts, split.halo_runs(), exchange)?;
         Ok(Self {
             parts,
@@ -157,9 +161,11 @@ impl<M: CellModel, T: Scalar> TetGpuMultiSolver<M, T> {
                 weights: part.tissue.address(&part.tissue.weights),
                 neighbours: self.neighbours[i].device_ptr(&stream).0,
             };
-            let launch = part.tissue.step_launch(self.step, self.coeffs[i].coeffs, t_ms);
-            // SAFETY: the step kernel is <model>_tet_<t> of this model and
-            // precision; U, U_next hold the part's stored nodes (owned
+            let coeffs = (self.coeffs[i].coeffs(), self.coeffs[i].sets());
+            let launch = part.tissue.step_launch(self.step, coeffs, t_ms);
+            // SAFETY: the step kernel is <model>_tet[_sets]_<t> of this
+            // model and precision, `_sets` exactly with the sets
+            // (`step_kernel`), a set per stored node; U, U_next hold the part's stored nodes (owned
             // first), the locals COUNT times the owned ones, the weights
             // and the neighbours `width` per owned node, every neighbour a
             // stored node; the recorder is off or over the stored nodes.

@@ -28,10 +28,12 @@
 
 use std::ops::Range;
 
-use kernels_gpu::{GridDims, ModelInfo};
+use kernels_gpu::{CellModel, GridDims, ModelInfo};
 use thiserror::Error;
 
 use super::problem::TetProblem;
+use crate::cell_params::CellCoeffs;
+use crate::domain::Domain;
 use crate::events::recording::Maps;
 use crate::scalar::Scalar;
 use crate::state::State;
@@ -104,6 +106,13 @@ impl MeshPart {
     /// kernel's index table.
     pub fn index(&self) -> Vec<u32> {
         self.owned.clone().chain(self.below.clone()).chain(self.above.clone()).collect()
+    }
+
+    /// The model's coefficients of the part's stored nodes (each its own
+    /// parameter set where they vary).
+    pub fn coeffs<M: CellModel, T: Scalar>(&self, domain: &Domain) -> CellCoeffs<M, T> {
+        let index = self.index();
+        CellCoeffs::new(domain, index.len(), |c| Some(index[c] as usize))
     }
 
     /// The part's rows of the whole table's weights, `width` per owned node.
@@ -328,7 +337,8 @@ mod tests {
 
         let split = TetSplit::new(&p, 3).unwrap();
         let runs = split.halo_runs();
-        let (step, coeffs) = (StepCoeffs::<f32>::new(dt, dt), domain.model_coeffs::<Karma, f32>());
+        let step = StepCoeffs::<f32>::new(dt, dt);
+        let coeffs = CellCoeffs::<Karma, f32>::new(&domain, 1, Some);
         let tables: Vec<(Vec<u32>, Vec<f32>)> =
             split.parts.iter().map(|q| (q.index(), q.weights(&p))).collect();
         let mut fields: Vec<HostTissue<f32>> = split

@@ -13,6 +13,7 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use kernels_gpu::events::Recorder;
+use kernels_gpu::params::{CoeffsSource, ParamSets, PerCell, Uniform};
 use kernels_gpu::tet::{EllTable, step_node};
 use kernels_gpu::tissue::{
     ClassRows, CompactTissue, DenseTissue, NeighbourLookup, OwnRows, RowLookup, step_compact_cell,
@@ -31,6 +32,7 @@ use super::solving::{box_mask_bits, check_inputs, check_state, rest_u};
 use super::storage::{TableChoice, storage_name};
 use super::weights::Operator;
 use crate::backend::cpu::cpu_name;
+use crate::cell_params::CellCoeffs;
 use crate::domain::Domain;
 use crate::events::ecg::pseudo_ecg_at;
 use crate::events::recording::Maps;
@@ -66,7 +68,7 @@ pub(crate) enum Lay {
 pub struct TissueCpuSolver<M: CellModel, T: Scalar> {
     storage: Storage,
     step: StepCoeffs<T>,
-    coeffs: M::Coeffs<T>,
+    coeffs: CellCoeffs<M, T>,
     /// The stored cells' fields (local variable k of stored cell c at
     /// `k * stored + c`) and events.
     fields: HostTissue<T>,
@@ -109,12 +111,13 @@ impl<M: CellModel, T: Scalar> TissueCpuSolver<M, T> {
                 Some(NeighbourTable::build(op.neighbours.clone(), op.tissue_cells(), choice.neighbours))
             }
         };
+        let coeffs = CellCoeffs::new(domain, stored, |c| Some(storage.box_index(c)));
         let mut solver = Self {
             storage,
             // The weights are the operator in 1/time: the diffusion term
             // is multiplied by dt, like the Laplacian by D dt / h^2.
             step: StepCoeffs::new(domain.dt_ms(), domain.dt_ms()),
-            coeffs: domain.model_coeffs::<M, T>(),
+            coeffs,
             fields: HostTissue::new(stored, domain.dt_ms()),
             weights,
             neighbours,
@@ -240,7 +243,7 @@ impl<T: Scalar> HostTissue<T> {
         &mut self,
         lay: Lay,
         step: &StepCoeffs<T>,
-        coeffs: &M::Coeffs<T>,
+        coeffs: &CellCoeffs<M, T>,
         range: Range<usize>,
     ) {
         let rec = self.events.recorder::<T>();
@@ -249,7 +252,8 @@ impl<T: Scalar> HostTissue<T> {
             u_next: self.u_next.as_mut_ptr() as u64,
             local: self.local.as_mut_ptr() as u64,
         };
-        let cells = StoredStep::<M, T> { bufs, lay, step, coeffs, rec: &rec };
+        let (sets, coeffs) = (coeffs.host_sets(), coeffs.base());
+        let cells = StoredStep::<M, T> { bufs, lay, step, coeffs, sets, rec: &rec };
         // SAFETY: the buffers are these fields, the layout as the caller
         // promises; the recorder is over the stored cells.
         unsafe { cells.range(range) };
@@ -264,12 +268,14 @@ impl<T: Scalar> HostTissue<T> {
 }
 
 /// One step of a tissue's stored cells: where it reads and writes, the
-/// layout, the coefficients and the recorder of the step.
+/// layout, the coefficients (those of every cell, or the set of each:
+/// `crate::cell_params`) and the recorder of the step.
 struct StoredStep<'a, M: CellModel, T: Scalar> {
     bufs: Buffers,
     lay: Lay,
     step: &'a StepCoeffs<T>,
     coeffs: &'a M::Coeffs<T>,
+    sets: Option<ParamSets>,
     rec: &'a Recorder<T>,
 }
 
@@ -320,32 +326,70 @@ impl<M: CellModel, T: Scalar> StoredStep<'_, M, T> {
     /// functions require); no other task steps a cell of `range`.
     #[inline(always)]
     unsafe fn cells(&self, range: Range<u32>) {
+        // SAFETY: forwarded from the caller.
+        unsafe {
+            match self.sets {
+                None => self.cells_from::<Uniform>(range),
+                Some(_) => self.cells_from::<PerCell>(range),
+            }
+        }
+    }
+
+    /// The coefficients of stored cell `c`, as the kernels of `P` take
+    /// them: those of every cell, or its set's.
+    ///
+    /// # Safety
+    /// For [`PerCell`], `self.sets` is a solver's and `c` one of its
+    /// stored cells.
+    #[inline(always)]
+    unsafe fn coeffs_of<'r, P: CoeffsSource>(
+        &'r self,
+        c: u32,
+        own: &'r mut Option<M::Coeffs<T>>,
+    ) -> &'r M::Coeffs<T> {
+        match self.sets.filter(|_| P::PER_CELL) {
+            // SAFETY: per the contract.
+            Some(sets) => own.insert(unsafe { sets.coeffs_of::<M, T>(c as usize) }),
+            None => self.coeffs,
+        }
+    }
+
+    /// [`StoredStep::cells`] with the coefficients `P` says.
+    ///
+    /// # Safety
+    /// As [`StoredStep::cells`].
+    #[inline(always)]
+    unsafe fn cells_from<P: CoeffsSource>(&self, range: Range<u32>) {
         let Buffers { u, u_next, local } = self.bufs;
         let (u, u_next, local) = (u as *const T, u_next as *mut T, local as *mut T);
-        let (step, coeffs, rec) = (self.step, self.coeffs, self.rec);
+        let (step, rec) = (self.step, self.rec);
+        let mut own = None;
         // SAFETY: forwarded from the caller.
         unsafe {
             match self.lay {
                 Lay::Dense(d) if d.class != 0 => {
                     for i in range {
+                        let coeffs = self.coeffs_of::<P>(i, &mut own);
                         step_dense_cell::<M, T, ClassRows>(u, u_next, local, &d, step, coeffs, rec, i);
                     }
                 }
                 Lay::Dense(d) => {
                     for i in range {
+                        let coeffs = self.coeffs_of::<P>(i, &mut own);
                         step_dense_cell::<M, T, OwnRows>(u, u_next, local, &d, step, coeffs, rec, i);
                     }
                 }
                 Lay::Compact(CompactLay::Indices32(c)) if c.class != 0 => {
-                    self.compact::<ClassRows, _>(&c, range)
+                    self.compact::<ClassRows, _, P>(&c, range)
                 }
-                Lay::Compact(CompactLay::Indices32(c)) => self.compact::<OwnRows, _>(&c, range),
+                Lay::Compact(CompactLay::Indices32(c)) => self.compact::<OwnRows, _, P>(&c, range),
                 Lay::Compact(CompactLay::Offsets16(c)) if c.class != 0 => {
-                    self.compact::<ClassRows, _>(&c, range)
+                    self.compact::<ClassRows, _, P>(&c, range)
                 }
-                Lay::Compact(CompactLay::Offsets16(c)) => self.compact::<OwnRows, _>(&c, range),
+                Lay::Compact(CompactLay::Offsets16(c)) => self.compact::<OwnRows, _, P>(&c, range),
                 Lay::Nodes(table) => {
                     for c in range {
+                        let coeffs = self.coeffs_of::<P>(c, &mut own);
                         step_node::<M, T>(u, u_next, local, &table, step, coeffs, rec, c);
                     }
                 }
@@ -354,18 +398,25 @@ impl<M: CellModel, T: Scalar> StoredStep<'_, M, T> {
     }
 
     /// Steps the cells of `range` of a compact layout with the kernels'
-    /// per-cell function, its rows found by `R` and its neighbours by `N`.
+    /// per-cell function, its rows found by `R`, its neighbours by `N`
+    /// and its coefficients as `P` says.
     ///
     /// # Safety
     /// As [`StoredStep::cells`].
     #[inline(always)]
-    unsafe fn compact<R: RowLookup, N: NeighbourLookup>(&self, lay: &CompactTissue<N>, range: Range<u32>) {
+    unsafe fn compact<R: RowLookup, N: NeighbourLookup, P: CoeffsSource>(
+        &self,
+        lay: &CompactTissue<N>,
+        range: Range<u32>,
+    ) {
         let Buffers { u, u_next, local } = self.bufs;
         let (u, u_next, local) = (u as *const T, u_next as *mut T, local as *mut T);
+        let mut own = None;
         for i in range {
             // SAFETY: forwarded from the caller.
             unsafe {
-                step_compact_cell::<M, T, R, N>(u, u_next, local, lay, self.step, self.coeffs, self.rec, i)
+                let coeffs = self.coeffs_of::<P>(i, &mut own);
+                step_compact_cell::<M, T, R, N>(u, u_next, local, lay, self.step, coeffs, self.rec, i)
             };
         }
     }

@@ -169,16 +169,7 @@ fn check_fibre_shape(
             format!("{components} components per cell; fibres have 3 (fibre) or 6 (fibre, sheet)"),
         ));
     }
-    if shape != [dims.nx, dims.ny, dims.nz] {
-        return Err(content(
-            path,
-            format!(
-                "fibres on a {}x{}x{} grid, the geometry is {}x{}x{} (nx x ny x nz); give fibres of the geometry's shape",
-                shape[0], shape[1], shape[2], dims.nx, dims.ny, dims.nz
-            ),
-        ));
-    }
-    Ok(())
+    check_field_shape(path, "fibres", shape, dims)
 }
 
 /// Reads a fibre field for a grid of `dims` (3 components: fibre; 6:
@@ -223,4 +214,52 @@ pub fn read_fibres(path: &Path, array: Option<&str>, dims: GridDims) -> Result<F
         fibre: (0..cells).map(|i| vector(i, 0)).collect(),
         sheet: (components == 6).then(|| (0..cells).map(|i| vector(i, 3)).collect()),
     })
+}
+
+/// Reads a scalar field on a grid of `dims` (a parameter given per cell):
+/// a `.npy` of float32 or float64, shape (nz, ny, nx), or a `.vti` array
+/// of one component (`array` names it), its values as the file has them.
+pub fn read_scalar_field(path: &Path, array: Option<&str>, dims: GridDims) -> Result<Vec<f64>, FileError> {
+    let (shape, values) = match kind(path) {
+        Some("npy") => {
+            // The dtype and shape are checked before the data is read.
+            let h = npy::read_header(path).map_err(read_err(path))?;
+            if !matches!(h.descr.as_str(), "<f4" | "<f8") {
+                return Err(content(path, format!("dtype {}; expected float32 or float64", h.descr)));
+            }
+            let [nz, ny, nx] = h.shape[..] else {
+                return Err(content(path, format!("shape {:?}; expected (nz, ny, nx)", h.shape)));
+            };
+            let shape = axes(path, [nx, ny, nz])?;
+            check_field_shape(path, "a field", shape, dims)?;
+            (shape, npy::read(path).map_err(read_err(path))?.values)
+        }
+        Some("vti") => {
+            let f = vti_read::read(path).map_err(read_err(path))?;
+            let field = pick(path, &f, array, "a scalar field (1 component)", |a| a.components == 1)?;
+            if field.components != 1 {
+                return Err(content(path, format!("{} components; a scalar field has 1", field.components)));
+            }
+            (f.shape_of(field), field.values.clone())
+        }
+        _ => return Err(content(path, "unknown kind of file; give a .npy or a .vti field")),
+    };
+    check_field_shape(path, "a field", shape, dims)?;
+    Ok(values)
+}
+
+/// Refuses `what` (fibres, a field) on another grid than the
+/// geometry's `dims`.
+fn check_field_shape(path: &Path, what: &str, shape: [u32; 3], dims: GridDims) -> Result<(), FileError> {
+    if shape != [dims.nx, dims.ny, dims.nz] {
+        return Err(content(
+            path,
+            format!(
+                "{what} on a {}x{}x{} grid, the geometry is {}x{}x{} (nx x ny x nz); give {what} on the \
+                 geometry's grid",
+                shape[0], shape[1], shape[2], dims.nx, dims.ny, dims.nz
+            ),
+        ));
+    }
+    Ok(())
 }

@@ -25,6 +25,8 @@ use super::storage::{TableChoice, storage_name};
 use super::weights::Operator;
 use crate::backend::gpu::cuda::cuda;
 use crate::backend::gpu::device::GpuDevice;
+use crate::cell_params::CellCoeffs;
+use crate::cell_params::device::{DeviceCellCoeffs, step_kernel};
 use crate::domain::Domain;
 use crate::events::EventClock;
 use crate::events::ecg::pseudo_ecg_at;
@@ -90,9 +92,9 @@ pub struct TissueGpuSolver<M: CellModel, T: Scalar> {
     tissue: DeviceTissue<T>,
     storage: Storage,
     step: StepCoeffs<T>,
-    coeffs: M::Coeffs<T>,
-    /// The device copy of the rate table `coeffs` point at (`--rate-tables`).
-    _rate_table: Option<CudaSlice<T>>,
+    /// The coefficients (and the parameter set of every stored cell where
+    /// they vary), with the rate tables they point at (`--rate-tables`).
+    coeffs: DeviceCellCoeffs<M, T>,
     /// The class of every stored cell and each class's neighbour offsets
     /// (weights by class), and the table's rows.
     class: Option<(CudaSlice<u16>, CudaSlice<i32>)>,
@@ -185,6 +187,9 @@ impl<M: CellModel, T: Scalar> TissueGpuSolver<M, T> {
         let stream = device.context().default_stream();
         let storage = Storage::new(op, layout);
         let stored = storage.stored();
+        let coeffs = CellCoeffs::<M, T>::new(domain, stored, |c| Some(storage.box_index(c)));
+        let coeffs = DeviceCellCoeffs::upload(&coeffs, &stream)?;
+        let kernel = step_kernel(domain, kernel);
         let (table, class, table_rows) = rows.parts(stored);
         let sizes = (stored, M::Locals::<T>::COUNT * stored);
         let tissue = DeviceTissue::new::<M>(device, ptx, stream.clone(), kernel, sizes, table)?;
@@ -205,15 +210,13 @@ impl<M: CellModel, T: Scalar> TissueGpuSolver<M, T> {
                 index: stream.clone_htod(&storage.cells).map_err(cuda("uploading the cell list"))?,
             },
         };
-        let device_coeffs = crate::backend::gpu::tables::device_coeffs::<M, T>(domain, &stream)?;
         let mut solver = Self {
             tissue,
             class,
             rows: table_rows,
             buffers,
             step: StepCoeffs::new(domain.dt_ms(), domain.dt_ms()),
-            coeffs: device_coeffs.coeffs,
-            _rate_table: device_coeffs.table,
+            coeffs,
             clock: EventClock::new(domain.dt_ms()),
             storage,
         };
@@ -248,13 +251,17 @@ impl<M: CellModel, T: Scalar> TissueGpuSolver<M, T> {
         let rows = self.rows;
         let dims = self.storage.dims;
         let stream = self.tissue.stream.clone();
-        let launch = self.tissue.step_launch(self.step, self.coeffs, self.clock.t_ms());
+        let coeffs = (self.coeffs.coeffs(), self.coeffs.sets());
+        let launch = self.tissue.step_launch(self.step, coeffs, self.clock.t_ms());
         match &self.buffers {
             LayoutBuffers::Dense { mask } => {
                 let mask = mask.device_ptr(&stream).0;
                 let lay = DenseTissue { dims, weights, mask, class, rows, offsets };
-                // SAFETY: <model>_tissue_dense[_classes]_<t> takes (u,
-                // u_next, local, lay, step, coeffs, window, rec); U, U_next
+                // SAFETY: <model>_tissue_dense[_classes][_sets]_<t> takes (u,
+                // u_next, local, lay, step, coeffs, window, rec[, sets]),
+                // with `_sets` and `sets` exactly when the parameters vary
+                // (`DeviceCellCoeffs::kernel`), a set per cell of the box,
+                // each below the table's length; U, U_next
                 // hold the box's cells, the locals COUNT times as many, the
                 // weights 18 per cell (or 20 per class of `rows`, in a
                 // device allocation, so 16-byte aligned, with a class
@@ -272,8 +279,10 @@ impl<M: CellModel, T: Scalar> TissueGpuSolver<M, T> {
                 let index = index.device_ptr(&stream).0;
                 let lay = neighbours.lay(CompactFields { dims, cells, weights, index, class, rows }, &stream);
                 // SAFETY: the step kernel is <model>_tissue_compact[_classes]
-                // [_n16]_<t>, loaded for this table's form and the weights'
-                // storage (`compact_kernel`), and `lay` is typed by the same
+                // [_n16][_sets]_<t>, loaded for this table's form, the weights'
+                // storage (`compact_kernel`) and the parameter sets (passed
+                // exactly when they vary, one per tissue cell, as for the
+                // dense kernel), and `lay` is typed by the same
                 // table; U, U_next hold the tissue cells, the locals COUNT
                 // times as many, the weights 18 per cell (or 20 per class,
                 // as for the dense kernel), the neighbour table 18 entries per

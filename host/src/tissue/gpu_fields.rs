@@ -9,6 +9,7 @@ use std::sync::Arc;
 
 use cudarc::driver::{CudaFunction, CudaSlice, CudaStream, DevicePtr, LaunchConfig, PushKernelArg};
 use kernels_gpu::events::{Recorder, StimulusArgs};
+use kernels_gpu::params::ParamSets;
 use kernels_gpu::registry::Kernel;
 use kernels_gpu::tet::EllTable;
 use kernels_gpu::tissue::DenseTissue;
@@ -247,7 +248,15 @@ impl<T: Scalar> DeviceTissue<T> {
 
     /// The launch of one step of the step kernel at `t_ms`, from U into
     /// U_next.
-    pub fn step_launch<C>(&mut self, step: StepCoeffs<T>, coeffs: C, t_ms: f64) -> StepLaunch<'_, T, C> {
+    /// `sets` are the parameter sets of the cells for a `_sets` kernel
+    /// (`crate::cell_params`), `None` for the kernels that take `coeffs`
+    /// for every cell.
+    pub fn step_launch<C>(
+        &mut self,
+        step: StepCoeffs<T>,
+        (coeffs, sets): (C, Option<ParamSets>),
+        t_ms: f64,
+    ) -> StepLaunch<'_, T, C> {
         StepLaunch {
             stream: &self.stream,
             f: &self.step_fn,
@@ -256,6 +265,7 @@ impl<T: Scalar> DeviceTissue<T> {
             local: &mut self.local,
             step,
             coeffs,
+            sets,
             rec: self.maps.recorder_at(t_ms),
         }
     }
@@ -295,7 +305,7 @@ impl<T: Scalar> DeviceTissue<T> {
 
 /// One step kernel's launch: what every tissue step kernel takes beside
 /// its layout (and the dense one's window), in the kernels' order (u,
-/// u_next, local, lay, step, coeffs[, window], rec).
+/// u_next, local, lay, step, coeffs[, window], rec[, sets]).
 pub(crate) struct StepLaunch<'a, T: Scalar, C> {
     pub stream: &'a CudaStream,
     pub f: &'a CudaFunction,
@@ -305,6 +315,8 @@ pub(crate) struct StepLaunch<'a, T: Scalar, C> {
     pub step: StepCoeffs<T>,
     /// The model's coefficients.
     pub coeffs: C,
+    /// The cells' parameter sets, passed last to the `_sets` kernels.
+    pub sets: Option<ParamSets>,
     pub rec: Recorder<T>,
 }
 
@@ -325,9 +337,13 @@ impl<T: Scalar, C: Copy> StepLaunch<'_, T, C> {
         };
         let (lay, window) = (ByValue(lay), ByValue(window));
         let (step, coeffs, rec) = (ByValue(self.step), ByValue(self.coeffs), ByValue(self.rec));
+        let sets = self.sets.map(ByValue);
         let mut b = self.stream.launch_builder(self.f);
         b.arg(self.u).arg(self.u_next).arg(self.local);
         b.arg(&lay).arg(&step).arg(&coeffs).arg(&window).arg(&rec);
+        if let Some(sets) = &sets {
+            b.arg(sets);
+        }
         // SAFETY: per the contract.
         unsafe { b.launch(cfg) }.map_err(cuda("launching the tissue step"))?;
         Ok(())
@@ -346,6 +362,7 @@ impl<T: Scalar, C: Copy> StepLaunch<'_, T, C> {
             shared_mem_bytes: 0,
         };
         let (step, coeffs, rec) = (ByValue(self.step), ByValue(self.coeffs), ByValue(self.rec));
+        let sets = self.sets.map(ByValue);
         // The argument of either type, alive as long as the builder.
         let (indices, offsets);
         let mut b = self.stream.launch_builder(self.f);
@@ -361,6 +378,9 @@ impl<T: Scalar, C: Copy> StepLaunch<'_, T, C> {
             }
         }
         b.arg(&step).arg(&coeffs).arg(&rec);
+        if let Some(sets) = &sets {
+            b.arg(sets);
+        }
         // SAFETY: per the contract.
         unsafe { b.launch(cfg) }.map_err(cuda("launching the tissue step"))?;
         Ok(())
@@ -381,9 +401,13 @@ impl<T: Scalar, C: Copy> StepLaunch<'_, T, C> {
         };
         let (table, step, coeffs, rec) =
             (ByValue(table), ByValue(self.step), ByValue(self.coeffs), ByValue(self.rec));
+        let sets = self.sets.map(ByValue);
         let mut b = self.stream.launch_builder(self.f);
         b.arg(self.u).arg(self.u_next).arg(self.local);
         b.arg(&table).arg(&step).arg(&coeffs).arg(&rec);
+        if let Some(sets) = &sets {
+            b.arg(sets);
+        }
         // SAFETY: per the contract.
         unsafe { b.launch(cfg) }.map_err(cuda("launching the mesh step"))?;
         Ok(())

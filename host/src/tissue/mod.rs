@@ -15,6 +15,8 @@
 //! - [`geometry`]: the built-in geometries (slab, ellipsoidal shell,
 //!   cylinder with a hole) and their fibres;
 //! - [`files`]: masks, labels and fibres from `.npy` and `.vti` files;
+//! - [`fibrosis`]: diffuse and patchy fibrosis, seeded, the uncoupled
+//!   cells removed from the operator;
 //! - [`layout`], [`storage`]: dense or compact, and how a solver stores
 //!   the operator ([`TableChoice`]) and names that storage;
 //! - [`rows`]: the weights as a solver stores them, each cell's own row
@@ -37,6 +39,7 @@ pub mod conductivity;
 pub mod cpu;
 pub mod description;
 pub mod error;
+pub mod fibrosis;
 pub mod files;
 pub mod geometry;
 pub mod gpu;

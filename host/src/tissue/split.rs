@@ -42,13 +42,15 @@
 use std::ops::Range;
 
 use kernels_gpu::tissue::DIRECTIONS;
-use kernels_gpu::{GridDims, ModelInfo};
+use kernels_gpu::{CellModel, GridDims, ModelInfo};
 
 use super::halo::HaloRun;
 use super::layout::TissueLayout;
 use super::neighbours::NeighbourForm;
 use super::neighbours::{NeighbourChoice, NeighbourTable};
 use super::weights::{NOT_TISSUE, Operator};
+use crate::cell_params::CellCoeffs;
+use crate::domain::Domain;
 use crate::events::recording::Maps;
 use crate::events::stimulus::Stimulus;
 use crate::layout::zsplit::{SplitError, ZSplit};
@@ -189,6 +191,19 @@ impl Slab {
     /// Number of stored cells (the length of U).
     pub fn stored(&self) -> usize {
         self.index.len()
+    }
+
+    /// The box index of stored cell `c`; `None` for a cell of a halo
+    /// slice beyond the ends of the grid.
+    pub fn box_index(&self, c: usize) -> Option<usize> {
+        let i = self.index[c];
+        (i != NOT_TISSUE).then_some(i as usize)
+    }
+
+    /// The model's coefficients of the part's stored cells (each its own
+    /// parameter set where they vary).
+    pub fn coeffs<M: CellModel, T: Scalar>(&self, domain: &Domain) -> CellCoeffs<M, T> {
+        CellCoeffs::new(domain, self.stored(), |c| self.box_index(c))
     }
 
     /// The stride of the weights, the neighbour table and the locals:

@@ -17,6 +17,7 @@ use super::solving::{check_inputs, check_state, rest_u};
 use super::split::{Slab, TissueSplit};
 use super::storage::storage_name;
 use super::weights::Operator;
+use crate::cell_params::CellCoeffs;
 use crate::domain::Domain;
 use crate::events::ecg::pseudo_ecg_at;
 use crate::events::recording::Maps;
@@ -55,7 +56,8 @@ pub struct TissueCpuMultiSolver<M: CellModel, T: Scalar> {
     /// The halo copies after each step.
     runs: Vec<HaloRun>,
     step: StepCoeffs<T>,
-    coeffs: M::Coeffs<T>,
+    /// The coefficients of each part's stored cells.
+    coeffs: Vec<CellCoeffs<M, T>>,
 }
 
 impl<M: CellModel, T: Scalar> TissueCpuMultiSolver<M, T> {
@@ -88,11 +90,11 @@ impl<M: CellModel, T: Scalar> TissueCpuMultiSolver<M, T> {
             .collect();
         Self {
             runs: split.halo_runs(),
+            coeffs: split.slabs.iter().map(|slab| slab.coeffs::<M, T>(domain)).collect(),
             split,
             parts,
             // As the single domain: the weights are in 1/time.
             step: StepCoeffs::new(domain.dt_ms(), domain.dt_ms()),
-            coeffs: domain.model_coeffs::<M, T>(),
         }
     }
 
@@ -116,7 +118,7 @@ impl<M: CellModel, T: Scalar> TissueCpuMultiSolver<M, T> {
 
     /// One step of every part (after its stimuli), then the exchange.
     fn step_once(&mut self) {
-        for (slab, part) in self.split.slabs.iter().zip(&mut self.parts) {
+        for ((slab, part), coeffs) in self.split.slabs.iter().zip(&mut self.parts).zip(&self.coeffs) {
             part.stimulate(slab);
             let (weights, rows) = (part.weights.as_ptr() as u64, slab.stride() as u32);
             let lay = match &slab.neighbours {
@@ -141,7 +143,7 @@ impl<M: CellModel, T: Scalar> TissueCpuMultiSolver<M, T> {
             // of a stepped cell points at a stored cell (dense: inside the
             // part's box, whose halo slices hold the slices next to the
             // owned ones; compact: the table's entries).
-            unsafe { part.fields.step::<M>(lay, &self.step, &self.coeffs, stepped) };
+            unsafe { part.fields.step::<M>(lay, &self.step, coeffs, stepped) };
         }
         self.exchange_halos();
     }

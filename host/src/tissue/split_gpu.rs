@@ -29,7 +29,7 @@ use super::storage::storage_name;
 use super::weights::Operator;
 use crate::backend::gpu::cuda::cuda;
 use crate::backend::gpu::device::GpuDevice;
-use crate::backend::gpu::tables::{DeviceCoeffs, device_coeffs};
+use crate::cell_params::device::{DeviceCellCoeffs, step_kernel};
 use crate::domain::Domain;
 use crate::events::EventClock;
 use crate::events::ecg::pseudo_ecg_at;
@@ -97,9 +97,10 @@ pub struct TissueGpuMultiSolver<M: CellModel, T: Scalar> {
     split: TissueSplit,
     exchange: Exchange,
     step: StepCoeffs<T>,
-    /// The model's coefficients of each part, each pointing at its own
-    /// GPU's copy of the rate table (`--rate-tables`), kept beside them.
-    coeffs: Vec<DeviceCoeffs<M, T>>,
+    /// The model's coefficients of each part (and the parameter set of
+    /// each stored cell where they vary), each pointing at its own GPU's
+    /// copy of the rate tables (`--rate-tables`), kept beside them.
+    coeffs: Vec<DeviceCellCoeffs<M, T>>,
     clock: EventClock,
     model: PhantomData<M>,
 }
@@ -138,6 +139,7 @@ impl<M: CellModel, T: Scalar> TissueGpuMultiSolver<M, T> {
                 None => Kernel::TissueDense,
                 Some(table) => compact_kernel(false, table.form()),
             };
+            let kernel = step_kernel(domain, kernel);
             let sizes = (slab.stored(), M::Locals::<T>::COUNT * slab.stride());
             let mut part =
                 DevicePart::new::<M>(device, ptx, kernel, sizes, &slab.weights::<T>(op), &slab.index)?;
@@ -156,7 +158,8 @@ impl<M: CellModel, T: Scalar> TissueGpuMultiSolver<M, T> {
         }
         let coeffs = parts
             .iter()
-            .map(|part| device_coeffs::<M, T>(domain, part.stream()))
+            .zip(&split.slabs)
+            .map(|(part, slab)| DeviceCellCoeffs::upload(&slab.coeffs::<M, T>(domain), part.stream()))
             .collect::<Result<Vec<_>, _>>()?;
         let parts = SplitParts::new(parts, split.halo_runs(), exchange)?;
         Ok(Self {
@@ -208,14 +211,17 @@ impl<M: CellModel, T: Scalar> TissueGpuMultiSolver<M, T> {
             let weights = part.tissue.address(&part.tissue.weights);
             let index = part.index_address();
             let stream = part.tissue.stream.clone();
-            let launch = part.tissue.step_launch(self.step, self.coeffs[i].coeffs, t_ms);
+            let coeffs = (self.coeffs[i].coeffs(), self.coeffs[i].sets());
+            let launch = part.tissue.step_launch(self.step, coeffs, t_ms);
             match &self.buffers[i] {
                 LayoutBuffers::Dense { mask } => {
                     let dims = slab.local;
                     let (mask, rows) = (mask.device_ptr(&stream).0, dims.cells() as u32);
                     let lay = DenseTissue { dims, weights, mask, class: 0, rows, offsets: 0 };
-                    // SAFETY: <model>_tissue_dense_<t> takes (u, u_next,
-                    // local, lay, step, coeffs, window, rec); the buffers
+                    // SAFETY: <model>_tissue_dense[_sets]_<t> takes (u, u_next,
+                    // local, lay, step, coeffs, window, rec[, sets]), `sets`
+                    // (a set per stored cell) exactly with `_sets`
+                    // (`step_kernel`); the buffers
                     // hold the part's box (owned slices between two halo
                     // slices), the locals COUNT times as many, the weights
                     // 18 per cell (zero outside the owned tissue cells and
@@ -230,7 +236,8 @@ impl<M: CellModel, T: Scalar> TissueGpuMultiSolver<M, T> {
                     let fields = CompactFields { dims, cells, weights, index, class: 0, rows: cells };
                     let lay = neighbours.lay(fields, &stream);
                     // SAFETY: the step kernel is <model>_tissue_compact[_n16]
-                    // _<t>, loaded for this table's form (`compact_kernel`),
+                    // [_sets]_<t>, loaded for this table's form (`compact_kernel`)
+                    // and the parameter sets (as for the dense kernel),
                     // and `lay` is typed by the same table; U, U_next hold
                     // the part's owned tissue cells and its halo cells after
                     // them, the locals, the weights and the neighbour table

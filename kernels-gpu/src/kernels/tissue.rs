@@ -20,6 +20,10 @@
 //!   [`Offsets16`](crate::tissue::Offsets16)), where the others read u32
 //!   indices (`CompactTissue<Indices32>`); half the bytes of the table,
 //!   the same neighbours (`crate::tissue::neighbours`);
+//! - each of the six again with the suffix `_sets` before the precision
+//!   (`<model>_tissue_compact_sets_<t>`, ...), which takes a last argument
+//!   `sets: ParamSets` and steps each cell with the coefficients of its
+//!   parameter set ([`crate::params`]) instead of those passed by value;
 //! - `stimulate_tissue_<t>(u, dims, index, first, end, args, rec)`: a
 //!   stimulus over the stored cells `first..end` of either layout
 //!   (grid-stride loop).
@@ -30,19 +34,26 @@ use crate::events::{Recorder, StimulusArgs};
 use crate::gpu::{block_dim, block_idx, flat_thread_count, flat_thread_index, thread_idx};
 use crate::layout::grid::GridDims;
 use crate::model::CellModel;
+use crate::params::{CoeffsSource, ParamSets};
 use crate::real::Real;
 use crate::tissue::{
     CompactTissue, DenseTissue, NeighbourLookup, RowLookup, step_compact_cell, step_dense_cell,
     stimulate_stored_cell,
 };
 
-/// One step of the tissue cells of the slices of `window`.
+/// One step of the tissue cells of the slices of `window`, each with
+/// the coefficients `P` says (those passed, or its set of `sets`).
 ///
 /// # Safety
 /// As [`step_dense_cell`] for every cell; launch with `grid = (ceil(nx /
-/// bx), ceil(ny / by), window.len())`, `window` inside `0..nz`.
+/// bx), ceil(ny / by), window.len())`, `window` inside `0..nz`; for
+/// [`PerCell`](crate::params::PerCell), `sets` as
+/// [`ParamSets::coeffs_of`] requires for every cell of the box.
 #[inline(always)]
-pub unsafe fn step_dense<M: CellModel, T: Real, R: RowLookup>(args: StepArgs<'_, M, T, DenseTissue>) {
+pub unsafe fn step_dense<M: CellModel, T: Real, R: RowLookup, P: CoeffsSource>(
+    args: StepArgs<'_, M, T, DenseTissue>,
+    sets: ParamSets,
+) {
     let StepArgs { u, u_next, local, layout: lay, step, coeffs, window, rec } = args;
     let (tx, ty) = thread_idx();
     let (bx, by, bz) = block_idx();
@@ -55,18 +66,29 @@ pub unsafe fn step_dense<M: CellModel, T: Real, R: RowLookup>(args: StepArgs<'_,
         return;
     }
     let i = (z * g.ny + y) * g.nx + x;
+    let own;
+    let coeffs = if P::PER_CELL {
+        // SAFETY: i is a cell of the box, which the index covers.
+        own = unsafe { sets.coeffs_of::<M, T>(i as usize) };
+        &own
+    } else {
+        coeffs
+    };
     // SAFETY: i is a cell of the grid, stepped by this thread alone.
     unsafe { step_dense_cell::<M, T, R>(u, u_next, local, &lay, step, coeffs, rec, i) }
 }
 
 /// One step of every tissue cell of a compact layout, its neighbour table
-/// read in the form `N`.
+/// read in the form `N`, each cell with the coefficients `P` says.
 ///
 /// # Safety
 /// As [`step_compact_cell`] for every cell (the table built for `N`); a
-/// 1D launch of at least `lay.cells` threads.
+/// 1D launch of at least `lay.cells` threads; for
+/// [`PerCell`](crate::params::PerCell), `sets` as
+/// [`ParamSets::coeffs_of`] requires for every tissue cell.
 #[inline(always)]
-pub unsafe fn step_compact<M: CellModel, T: Real, R: RowLookup, N: NeighbourLookup>(
+#[allow(clippy::too_many_arguments, reason = "the kernel's parameter list")]
+pub unsafe fn step_compact<M: CellModel, T: Real, R: RowLookup, N: NeighbourLookup, P: CoeffsSource>(
     u: *const T,
     u_next: *mut T,
     local: *mut T,
@@ -74,21 +96,36 @@ pub unsafe fn step_compact<M: CellModel, T: Real, R: RowLookup, N: NeighbourLook
     step: &StepCoeffs<T>,
     coeffs: &M::Coeffs<T>,
     rec: &Recorder<T>,
+    sets: ParamSets,
 ) {
     let c = flat_thread_index();
     if c >= lay.cells as usize {
         return;
     }
+    let own;
+    let coeffs = if P::PER_CELL {
+        // SAFETY: c is a tissue cell, which the index covers.
+        own = unsafe { sets.coeffs_of::<M, T>(c) };
+        &own
+    } else {
+        coeffs
+    };
     // SAFETY: c is a tissue cell, stepped by this thread alone.
     unsafe { step_compact_cell::<M, T, R, N>(u, u_next, local, &lay, step, coeffs, rec, c as u32) }
 }
 
 /// The tissue entry points of one model and precision (called by the
-/// registry's callback in `kernels/mod.rs`).
+/// registry's callback in `kernels/mod.rs`): each layout and storage with
+/// the coefficients passed by value, and again, `_sets`, with a set per
+/// cell (`crate::params`).
 macro_rules! tissue_entries {
     ($model:ident, $ty:path, $t:ident) => {
         $crate::kernels::tissue::tissue_entries!(@dense $model, $ty, $t, tissue_dense, OwnRows);
         $crate::kernels::tissue::tissue_entries!(@dense $model, $ty, $t, tissue_dense_classes, ClassRows);
+        $crate::kernels::tissue::tissue_entries!(@dense_sets $model, $ty, $t, tissue_dense_sets, OwnRows);
+        $crate::kernels::tissue::tissue_entries!(
+            @dense_sets $model, $ty, $t, tissue_dense_classes_sets, ClassRows
+        );
         // The compact kernels: each row lookup with each neighbour table.
         $crate::kernels::tissue::tissue_entries!(
             @compact $model, $ty, $t, tissue_compact, OwnRows, Indices32
@@ -101,6 +138,18 @@ macro_rules! tissue_entries {
         );
         $crate::kernels::tissue::tissue_entries!(
             @compact $model, $ty, $t, tissue_compact_classes_n16, ClassRows, Offsets16
+        );
+        $crate::kernels::tissue::tissue_entries!(
+            @compact_sets $model, $ty, $t, tissue_compact_sets, OwnRows, Indices32
+        );
+        $crate::kernels::tissue::tissue_entries!(
+            @compact_sets $model, $ty, $t, tissue_compact_classes_sets, ClassRows, Indices32
+        );
+        $crate::kernels::tissue::tissue_entries!(
+            @compact_sets $model, $ty, $t, tissue_compact_n16_sets, OwnRows, Offsets16
+        );
+        $crate::kernels::tissue::tissue_entries!(
+            @compact_sets $model, $ty, $t, tissue_compact_classes_n16_sets, ClassRows, Offsets16
         );
     };
     (@dense $model:ident, $ty:path, $t:ident, $kernel:ident, $rows:ident) => {
@@ -128,7 +177,47 @@ macro_rules! tissue_entries {
                     window,
                     rec: &rec,
                 };
-                unsafe { $crate::kernels::tissue::step_dense::<$ty, $t, $crate::tissue::$rows>(args) }
+                let none = $crate::params::ParamSets { table: 0, index: 0 };
+                unsafe {
+                    $crate::kernels::tissue::step_dense::<
+                        $ty, $t, $crate::tissue::$rows, $crate::params::Uniform
+                    >(args, none)
+                }
+            }
+        };
+    };
+    (@dense_sets $model:ident, $ty:path, $t:ident, $kernel:ident, $rows:ident) => {
+        const _: () = {
+            /// One step of the tissue cells of a dense grid, each with its
+            /// parameter set (`kernels::tissue` has the contract).
+            #[unsafe(export_name = $crate::entry_name!($model, $kernel, $t))]
+            #[allow(clippy::too_many_arguments, reason = "the kernel's parameter list")]
+            pub unsafe extern "ptx-kernel" fn dense(
+                u: *const $t,
+                u_next: *mut $t,
+                local: *mut $t,
+                lay: $crate::tissue::DenseTissue,
+                step: $crate::cell::StepCoeffs<$t>,
+                coeffs: <$ty as $crate::model::CellModel>::Coeffs<$t>,
+                window: $crate::ZWindow,
+                rec: $crate::events::Recorder<$t>,
+                sets: $crate::params::ParamSets,
+            ) {
+                let args = $crate::kernels::entry::StepArgs::<$ty, $t, _> {
+                    u,
+                    u_next,
+                    local,
+                    layout: lay,
+                    step: &step,
+                    coeffs: &coeffs,
+                    window,
+                    rec: &rec,
+                };
+                unsafe {
+                    $crate::kernels::tissue::step_dense::<
+                        $ty, $t, $crate::tissue::$rows, $crate::params::PerCell
+                    >(args, sets)
+                }
             }
         };
     };
@@ -147,10 +236,36 @@ macro_rules! tissue_entries {
                 coeffs: <$ty as $crate::model::CellModel>::Coeffs<$t>,
                 rec: $crate::events::Recorder<$t>,
             ) {
+                let none = $crate::params::ParamSets { table: 0, index: 0 };
                 unsafe {
-                    $crate::kernels::tissue::step_compact::<$ty, $t, $crate::tissue::$rows, _>(
-                        u, u_next, local, lay, &step, &coeffs, &rec,
-                    )
+                    $crate::kernels::tissue::step_compact::<
+                        $ty, $t, $crate::tissue::$rows, _, $crate::params::Uniform
+                    >(u, u_next, local, lay, &step, &coeffs, &rec, none)
+                }
+            }
+        };
+    };
+    (@compact_sets $model:ident, $ty:path, $t:ident, $kernel:ident, $rows:ident, $neighbours:ident) => {
+        const _: () = {
+            /// One step of the tissue cells of a compact layout, each with
+            /// its parameter set (`kernels::tissue::step_compact` has the
+            /// contract).
+            #[unsafe(export_name = $crate::entry_name!($model, $kernel, $t))]
+            #[allow(clippy::too_many_arguments, reason = "the kernel's parameter list")]
+            pub unsafe extern "ptx-kernel" fn compact(
+                u: *const $t,
+                u_next: *mut $t,
+                local: *mut $t,
+                lay: $crate::tissue::CompactTissue<$crate::tissue::$neighbours>,
+                step: $crate::cell::StepCoeffs<$t>,
+                coeffs: <$ty as $crate::model::CellModel>::Coeffs<$t>,
+                rec: $crate::events::Recorder<$t>,
+                sets: $crate::params::ParamSets,
+            ) {
+                unsafe {
+                    $crate::kernels::tissue::step_compact::<
+                        $ty, $t, $crate::tissue::$rows, _, $crate::params::PerCell
+                    >(u, u_next, local, lay, &step, &coeffs, &rec, sets)
                 }
             }
         };

@@ -27,7 +27,15 @@ pub fn device_coeffs<M: CellModel, T: Scalar>(
     domain: &Domain,
     stream: &Arc<CudaStream>,
 ) -> Result<DeviceCoeffs<M, T>, SolverError> {
-    let coeffs = domain.model_coeffs::<M, T>();
+    on_device(domain.model_coeffs::<M, T>(), stream)
+}
+
+/// Coefficients of the host (a uniform run's or one parameter set's) for
+/// kernels on `stream`'s GPU: their rate table, if any, copied there.
+pub fn on_device<M: CellModel, T: Scalar>(
+    coeffs: M::Coeffs<T>,
+    stream: &Arc<CudaStream>,
+) -> Result<DeviceCoeffs<M, T>, SolverError> {
     let Some(rows) = host_rows::<M, T>(&coeffs) else {
         return Ok(DeviceCoeffs { coeffs, table: None });
     };
