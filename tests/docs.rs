@@ -549,6 +549,31 @@ fn check_commands(
                     tally.ran += 1;
                 }
             }
+            "cv" | "cycle-length" | "movie" | "restitution" if mode == Mode::Parse => {
+                // Analyses of a run the reader made: their options must be
+                // ones `--help` lists.
+                let known = help_options(&sub);
+                for option in args.iter().filter(|a| a.starts_with("--")) {
+                    let name = option.split('=').next().unwrap();
+                    assert!(
+                        known.contains(name),
+                        "{place}: `{shown}` uses {name}, which `--help` does not list"
+                    );
+                }
+                tally.models_info += 1;
+            }
+            "cv" | "cycle-length" | "movie" | "restitution" => {
+                // After the block's runs: on their (relocated) directories.
+                relocate(&mut args, tmp, &mut map);
+                let out = fibril(&args, &command.env);
+                assert!(
+                    out.status.success(),
+                    "{place}: `{shown}` exited with {}:\n{}",
+                    out.status,
+                    text(&out.stderr)
+                );
+                tally.ran += 1;
+            }
             other => panic!("{place}: `{shown}`: the test knows no fibril command {other:?}"),
         }
     }
@@ -722,6 +747,13 @@ fn keys_of(table: &toml::Table, prefix: &str, into: &mut BTreeMap<String, BTreeS
     for (key, value) in table {
         let name = if prefix.is_empty() { key.clone() } else { format!("{prefix}.{key}") };
         match value {
+            // Tables of free keys (parameter names) that the reference
+            // documents as one key of their section.
+            toml::Value::Table(_)
+                if ["tissue.parameter_fields", "tissue.region.parameters"].contains(&name.as_str()) =>
+            {
+                into.entry(prefix.to_string()).or_default().insert(key.clone());
+            }
             toml::Value::Table(t) => {
                 into.entry(name.clone()).or_default();
                 keys_of(t, &name, into);
@@ -786,7 +818,11 @@ fn the_configuration_reference_documents_every_key_and_its_examples_are_accepted
             if documented.contains_key(&nested) {
                 keys.remove(&key);
                 if nested != "model.parameters" {
-                    let header = format!("[[{nested}]]");
+                    let header = if nested == "tissue.region" {
+                        format!("[[{nested}]]")
+                    } else {
+                        format!("[{nested}]")
+                    };
                     accepted.insert(nested, accepted_keys(&header, &dir));
                 }
             }

@@ -6,6 +6,7 @@
 //! The numbers themselves (models, stencil, index arithmetic) come from the
 //! `kernels-gpu` crate, shared with the GPU kernels.
 
+pub mod analysis;
 pub mod backend;
 pub mod cell_params;
 pub mod checkpoint;
@@ -23,6 +24,7 @@ pub mod multi;
 pub mod numbers;
 pub mod outputs;
 pub mod rate_tables;
+pub mod restitution;
 pub mod s2_search;
 pub mod scalar;
 pub mod simulation;

@@ -1,5 +1,6 @@
 //! The `fibril` command line.
 
+pub mod analyse;
 pub mod args;
 pub mod bench;
 pub mod config;
@@ -13,6 +14,7 @@ pub mod mesh_args;
 pub mod models;
 pub mod params;
 pub mod progress;
+pub mod restitution;
 pub mod resume;
 pub mod run;
 pub mod run_args;
@@ -53,6 +55,14 @@ pub enum Command {
     Models(models::ModelsArgs),
     /// Compile a CellML model into a Rust model file of fibril's source and register it.
     ImportCellml(import_cellml::ImportArgs),
+    /// APD and CV restitution by S1-S2 or dynamic pacing of a cell or a cable: CSV, plot, JSON.
+    Restitution(restitution::RestitutionArgs),
+    /// Map conduction velocity (speed and direction) from a run's activation map.
+    Cv(analyse::CvArgs),
+    /// Map the mean local cycle length of re-entry from a run's snapshots or per-beat maps.
+    CycleLength(analyse::CycleArgs),
+    /// Make an animated GIF of one plane of a variable over a run's snapshots.
+    Movie(analyse::MovieArgs),
 }
 
 pub use error::error_text;
@@ -67,5 +77,9 @@ pub fn main_with(cli: Cli, matches: &clap::ArgMatches) -> anyhow::Result<std::pr
         Command::Info(args) => info::info(args, sub),
         Command::Models(args) => models::models(args),
         Command::ImportCellml(args) => import_cellml::import_cellml(args),
+        Command::Restitution(args) => restitution::restitution(args),
+        Command::Cv(args) => analyse::cv(args),
+        Command::CycleLength(args) => analyse::cycle_length(args),
+        Command::Movie(args) => analyse::movie(args),
     }
 }

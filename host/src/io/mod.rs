@@ -8,6 +8,7 @@ pub mod atomic;
 pub mod bounded;
 pub mod canvas;
 pub mod colormap;
+pub mod gif;
 pub mod image;
 pub mod manifest;
 pub mod npy;
