@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use fibril_host::backend::GpuDevice;
+use fibril_host::cell_params::{Cells, ParameterSets};
 use fibril_host::events::recording::{Maps, Recording};
 use fibril_host::events::stimulus::{RegionKind, StimulusSchedule, StimulusSpec};
 use fibril_host::events::{EventStart, Events};
@@ -19,6 +20,8 @@ use fibril_host::tet::{
 };
 use fibril_host::{CellModel, Domain, ModelSetup, ModelVisitor, Precision, Scalar, State, dispatch};
 
+#[path = "common/mod.rs"]
+mod common;
 #[path = "common/gpu_checks.rs"]
 mod gpu_checks;
 
@@ -30,6 +33,8 @@ const CHECKS: &[(&str, Check)] = &[
         tet_every_model,
     ),
     ("tet_split_over_gpus_peer_and_host_bit_identical_to_cpu", tet_split),
+    ("tet_parameter_sets_every_model_f32_f64_bit_identical_to_cpu", tet_sets_every_model),
+    ("tet_split_with_parameter_sets_bit_identical_to_cpu", tet_split_sets),
 ];
 
 /// A box of `n` nodes `h` apart cut into tetrahedra, its inner nodes
@@ -62,7 +67,9 @@ struct Setup<T> {
     maps: Maps,
 }
 
-fn setup<M: CellModel, T: Scalar>(order: NodeOrder) -> Result<Setup<T>, String> {
+/// `sets`: the parameters vary over the nodes (`common::varied_parameters`:
+/// another preset, and the first scalable parameter in three values).
+fn setup<M: CellModel, T: Scalar>(order: NodeOrder, sets: bool) -> Result<Setup<T>, String> {
     let num = M::INFO.numerics;
     let mesh = irregular_mesh([18, 11, 7], num.dx);
     let d = num.diffusion;
@@ -73,8 +80,19 @@ fn setup<M: CellModel, T: Scalar>(order: NodeOrder) -> Result<Setup<T>, String> 
     let dt = num.dt.max(0.01).min(0.9 * problem.op.dt_max);
     let line = problem.line();
     let setup = ModelSetup::new(M::INFO.name, None, &[]).map_err(|e| e.to_string())?;
-    let domain =
-        Domain::with_own_operator(line, problem.mean_edge_mm(), dt, d, setup).map_err(|e| e.to_string())?;
+    let mut domain = Domain::with_own_operator(line, problem.mean_edge_mm(), dt, d, setup.clone())
+        .map_err(|e| e.to_string())?;
+    if sets {
+        let mut labels = vec![1u8; problem.nodes()];
+        let map = common::varied_parameters(M::INFO, &mut labels, line).ok_or("no parameter to vary")?;
+        let sets = ParameterSets::resolve(&setup, &map, (&labels, Cells::MeshNodes), |i| i.to_string())
+            .map_err(|e| e.to_string())?
+            .ok_or("no parameter set")?;
+        if sets.len() < 3 {
+            return Err(format!("{}: only {} parameter sets", M::INFO.name, sets.len()));
+        }
+        domain = domain.with_parameter_sets(Arc::new(sets));
+    }
     let start = State::<T>::rest(M::INFO, line);
     let ball = NodeSelection::SphereMm { center_mm: [0.0; 3], radius_mm: 3.0 * num.dx };
     // The model's own stimulus (a value, or for the ionic models their
@@ -138,12 +156,16 @@ fn cpu_run<M: CellModel, T: Scalar>(s: &Setup<T>, steps: u64) -> Result<(State<T
 
 struct TetCheck<'a> {
     gpu: &'a GpuDevice,
+    sets: bool,
 }
 
 impl ModelVisitor for TetCheck<'_> {
     type Output = Result<(), String>;
     fn visit<M: CellModel, T: Scalar>(self) -> Self::Output {
-        let s = setup::<M, T>(NodeOrder::ReverseCuthillMcKee)?;
+        if self.sets && M::INFO.parameters.is_empty() {
+            return Ok(());
+        }
+        let s = setup::<M, T>(NodeOrder::ReverseCuthillMcKee, self.sets)?;
         let (problem, steps) = (&s.problem, 400);
         let what =
             format!("{} {} on {} nodes (width {})", M::INFO.name, T::NAME, problem.nodes(), problem.op.width);
@@ -181,6 +203,7 @@ impl ModelVisitor for TetCheck<'_> {
 /// The split over GPUs: parts on `ordinals`, each exchange.
 struct SplitCheck<'a> {
     ordinals: &'a [usize],
+    sets: bool,
 }
 
 impl ModelVisitor for SplitCheck<'_> {
@@ -194,7 +217,7 @@ impl ModelVisitor for SplitCheck<'_> {
             .map_err(|e| e.to_string())?;
         let steps = 400;
         for order in [NodeOrder::ReverseCuthillMcKee, NodeOrder::File] {
-            let s = setup::<M, T>(order)?;
+            let s = setup::<M, T>(order, self.sets)?;
             let (want, want_maps) = cpu_run::<M, T>(&s, steps)?;
             for exchange in [Exchange::Peer, Exchange::Host] {
                 let what = format!(
@@ -248,7 +271,7 @@ fn tet_split(gpu: &GpuDevice) -> Result<(), String> {
         for model in ["aliev_panfilov", "luo_rudy_1991", "ten_tusscher_2006"] {
             let info = MODELS.iter().find(|m| m.name == model).ok_or(format!("no model {model}"))?;
             for precision in [Precision::F32, Precision::F64] {
-                if let Err(e) = dispatch(info, precision, SplitCheck { ordinals: &ordinals }) {
+                if let Err(e) = dispatch(info, precision, SplitCheck { ordinals: &ordinals, sets: false }) {
                     failures.push(e);
                 }
             }
@@ -261,7 +284,7 @@ fn tet_every_model(gpu: &GpuDevice) -> Result<(), String> {
     let mut failures = Vec::new();
     for m in MODELS {
         for precision in [Precision::F32, Precision::F64] {
-            if let Err(e) = dispatch(m, precision, TetCheck { gpu }) {
+            if let Err(e) = dispatch(m, precision, TetCheck { gpu, sets: false }) {
                 failures.push(e);
             }
         }
@@ -272,6 +295,37 @@ fn tet_every_model(gpu: &GpuDevice) -> Result<(), String> {
              behind 50 more steps, and without maps as CUDA graphs",
             MODELS.len()
         )
+    })
+}
+
+/// The `_sets` node kernel: every model with a parameter, f32 and f64,
+/// the nodes in another preset and a parameter in three values.
+fn tet_sets_every_model(gpu: &GpuDevice) -> Result<(), String> {
+    let mut failures = Vec::new();
+    for m in MODELS {
+        for precision in [Precision::F32, Precision::F64] {
+            if let Err(e) = dispatch(m, precision, TetCheck { gpu, sets: true }) {
+                failures.push(e);
+            }
+        }
+    }
+    verdict(failures, || format!("{} models x 2 precisions with parameter sets, 400 steps", MODELS.len()))
+}
+
+/// The split with parameter sets: ten Tusscher-Panfilov 2006, f32 and
+/// f64, 2 parts (one GPU each where there are two), against the CPU.
+fn tet_split_sets(_gpu: &GpuDevice) -> Result<(), String> {
+    let count = fibril_host::backend::gpu::device_count().map_err(|e| e.to_string())?;
+    let ordinals: Vec<usize> = (0..2).map(|p| if count >= 2 { p } else { 0 }).collect();
+    let info = MODELS.iter().find(|m| m.name == "ten_tusscher_2006").ok_or("no TP06")?;
+    let mut failures = Vec::new();
+    for precision in [Precision::F32, Precision::F64] {
+        if let Err(e) = dispatch(info, precision, SplitCheck { ordinals: &ordinals, sets: true }) {
+            failures.push(e);
+        }
+    }
+    verdict(failures, || {
+        format!("TP06 x 2 precisions x 2 orders x 2 exchanges, 2 parts on GPUs {ordinals:?}")
     })
 }
 

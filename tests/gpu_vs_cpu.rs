@@ -96,6 +96,7 @@ const CHECKS: &[(&str, Check)] = &[
     ),
     ("rate_tables_naive_columns_tissue_split_f32_f64_bit_identical_to_cpu", rate_tables_every_path),
     ("tissue_split_2_and_3_parts_both_layouts_f32_f64_bit_identical_to_cpu", tissue_split),
+    ("tissue_split_with_parameter_sets_f32_f64_bit_identical_to_cpu", tissue_split_parameter_sets),
     ("tune_cache_keeps_the_choice_and_a_second_run_takes_it", tune_cache_reuse),
     ("tune_cache_that_cannot_be_used_is_said_and_the_run_goes_on", tune_cache_unusable),
 ];
@@ -1479,20 +1480,47 @@ fn tissue_split(gpu: &GpuDevice) -> Result<(), String> {
     println!("    (this device: {})", gpu.info().name);
     let dims = GridDims::new(22, 20, 34);
     let tissue = split_tissue::shell(dims, 0.6, 1.0);
-    tissue_split_in::<f32>(count, &tissue, 600)?;
-    tissue_split_in::<f64>(count, &tissue, 600)
+    tissue_split_in::<f32>(count, &tissue, 600, false)?;
+    tissue_split_in::<f64>(count, &tissue, 600, false)
+}
+
+/// As [`tissue_split`], Karma's parameters varying over the shell
+/// (`common::varied_parameters`): each part reads its cells' sets.
+fn tissue_split_parameter_sets(gpu: &GpuDevice) -> Result<(), String> {
+    let count = fibril_host::backend::gpu::device_count().map_err(|e| e.to_string())?;
+    println!("    (this device: {})", gpu.info().name);
+    let dims = GridDims::new(22, 20, 34);
+    let tissue = split_tissue::shell(dims, 0.6, 1.0);
+    tissue_split_in::<f32>(count, &tissue, 600, true)?;
+    tissue_split_in::<f64>(count, &tissue, 600, true)
 }
 
 fn tissue_split_in<T: Scalar>(
     count: usize,
     tissue: &fibril_host::tissue::Tissue,
     steps: u64,
+    sets: bool,
 ) -> Result<(), String> {
     let dims = tissue.dims;
+    let mut tissue = tissue.clone();
+    let map = match sets {
+        true => Some(common::varied_parameters(Karma::INFO, &mut tissue.labels, dims).ok_or("no parameter")?),
+        false => None,
+    };
+    let tissue = &tissue;
     let op = Arc::new(Operator::build(tissue).map_err(|e| e.to_string())?);
     let dt = 0.05f64.min(0.9 * op.dt_max);
-    let d = Domain::with_own_operator(dims, tissue.dx, dt, 1.0, common::model("karma"))
+    let mut d = Domain::with_own_operator(dims, tissue.dx, dt, 1.0, common::model("karma"))
         .map_err(|e| e.to_string())?;
+    if let Some(map) = map {
+        let sets =
+            ParameterSets::resolve(&common::model("karma"), &map, (&tissue.labels, Cells::Grid), |i| {
+                i.to_string()
+            })
+            .map_err(|e| e.to_string())?
+            .ok_or("no parameter set")?;
+        d = d.with_parameter_sets(Arc::new(sets));
+    }
     let (start, events, maps) = split_tissue::karma_events::<T>(dims, dt);
     let mut cpu = fibril_host::tissue::cpu::for_model(&d, &op, TissueLayout::Compact, &start);
     cpu.set_events(&events, EventStart::NEW, Some(&maps)).map_err(|e| e.to_string())?;

@@ -501,3 +501,52 @@ fn run_300_steps<T: Scalar>(
     s.advance(300).unwrap();
     (s.method(), s.state().unwrap(), s.maps().unwrap().unwrap())
 }
+
+/// A spiral in a sheet of tissue with a hole: `fibril run` records the
+/// pseudo-ECG of an electrode in the hole and the spiral tips, which
+/// stay on the tissue (no tip on the hole's boundary, whose cells border
+/// NaN), and the ECG is the library's sum over the tissue's cells.
+#[test]
+fn the_pseudo_ecg_and_the_spiral_tips_follow_a_tissue() {
+    let out = common::scratch("tissue", "ecg-tips");
+    std::fs::create_dir_all(&out).unwrap();
+    let n = 96usize;
+    // A hole of radius 6 cells centred at (20, 70), far from the S1-S2
+    // spiral's core in the middle of the sheet.
+    let (cx, cy, r) = (20.0, 70.0, 6.0);
+    let labels: Vec<u8> = (0..n * n)
+        .map(|i| {
+            let (x, y) = ((i % n) as f64, (i / n) as f64);
+            u8::from((x - cx).powi(2) + (y - cy).powi(2) > r * r)
+        })
+        .collect();
+    std::fs::write(out.join("mask.npy"), common::u8_npy(&[1, n, n], &labels)).unwrap();
+    let toml = "[tissue]\nmask = \"mask.npy\"\n";
+    std::fs::write(out.join("run.toml"), toml).unwrap();
+    let run = out.join("run");
+    // Aliev-Panfilov's usual spacing: 0.5 space units.
+    let dx = 0.5;
+    let electrode = format!("{{name=\"hole\",position=[{},{},0]}}", cx * dx, cy * dx);
+    common::ok(&common::fibril_words(
+        "run --backend cpu --model aliev_panfilov --protocol scroll --duration-ms 300 --tips-every-ms 5 \
+         --ecg-every-ms 1 --precision f64 --format npy",
+        &[common::s(&out.join("run.toml")), "--electrode", &electrode, "--out", common::s(&run)],
+    ));
+    let tips = std::fs::read_to_string(run.join("tips.csv")).unwrap();
+    let rows: Vec<Vec<f64>> =
+        tips.lines().skip(1).map(|l| l.split(',').map(|v| v.parse().unwrap()).collect()).collect();
+    assert!(rows.len() > 10, "a spiral has tips:\n{tips}");
+    for row in &rows {
+        // t, charge, x, y, z (space units): every tip a cell off the hole.
+        let (x, y) = (row[2] / dx, row[3] / dx);
+        assert!((x - cx).hypot(y - cy) > r - 1.0, "a tip on the hole's boundary: {row:?}");
+    }
+    let ecg = std::fs::read_to_string(run.join("ecg.csv")).unwrap();
+    let values: Vec<f64> =
+        ecg.lines().skip(1).map(|l| l.split(',').nth(1).unwrap().parse().unwrap()).collect();
+    assert!(values.len() >= 300 && values.iter().all(|v| v.is_finite()), "{} samples", values.len());
+    let range =
+        values.iter().cloned().fold(f64::MIN, f64::max) - values.iter().cloned().fold(f64::MAX, f64::min);
+    assert!(range > 0.0, "the ECG of a spiral varies");
+    std::fs::remove_dir_all(&out).unwrap();
+}

@@ -179,8 +179,9 @@ pub const fn plaquette_axes(normal: u32) -> (usize, usize) {
 /// The plaquette normal to `normal` with corner (0, 0) at cell `base` of a
 /// row-major grid: `None` when the grid has one cell along one of its
 /// in-plane axes, or `base` is the last cell along one (no plaquette
-/// starts there); else its charge and position from V(t) `now` and
-/// V(t - tau) `prev`. One routine for the CPU's scan and the GPU kernel,
+/// starts there) or has a corner that is not finite (outside a tissue,
+/// whose states hold NaN there); else its charge and position from V(t)
+/// `now` and V(t - tau) `prev`. One routine for the CPU's scan and the GPU kernel,
 /// so they visit the same plaquettes with the same corners.
 ///
 /// # Safety
@@ -212,6 +213,12 @@ pub unsafe fn plaquette_at<T: Real>(
             [*prev.add(index(0)), *prev.add(index(1)), *prev.add(index(2)), *prev.add(index(3))],
         )
     };
+    // A plaquette with a corner outside a tissue (NaN there) has no
+    // phase to wind: the tissue's boundary is not a singularity.
+    let finite = |v: [T; 4]| v[0].is_finite() && v[1].is_finite() && v[2].is_finite() && v[3].is_finite();
+    if !finite(v_now) || !finite(v_prev) {
+        return None;
+    }
     Some(plaquette_singularity(v_now, v_prev, v_star))
 }
 
@@ -232,6 +239,25 @@ mod tests {
 
     fn sample(f: impl Fn((f64, f64)) -> f64, c: [(f64, f64); 4]) -> [f64; 4] {
         c.map(f)
+    }
+
+    #[test]
+    fn a_plaquette_with_a_corner_outside_the_tissue_has_no_singularity() {
+        // A 2x2 sheet around a rotating wave's core: charged, until one
+        // corner is outside a tissue (NaN, as tissue states hold there).
+        let grid = GridDims::new(2, 2, 1);
+        let c = corners(0.0, 0.0);
+        let (p, q) = (rotating(0.4, 0.6, 1.0, 0.0), rotating(0.4, 0.6, 1.0, -1.0));
+        // Row-major: (0,0), (1,0), (0,1), (1,1); the corners go round.
+        let row = |v: [f64; 4]| [v[0], v[1], v[3], v[2]];
+        let (now, prev) = (row(sample(p, c)), row(sample(q, c)));
+        // SAFETY: both hold the grid's four cells.
+        let at =
+            |now: [f64; 4]| unsafe { plaquette_at(now.as_ptr(), prev.as_ptr(), grid, 2, [0, 0, 0], 0.0) };
+        assert_eq!(at(now).map(|s| s.charge), Some(1));
+        let mut cut = now;
+        cut[2] = f64::NAN;
+        assert_eq!(at(cut), None);
     }
 
     #[test]

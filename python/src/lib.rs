@@ -195,6 +195,10 @@ struct Spec {
     check_every_steps: Option<u64>,
 }
 
+/// A region's parameters as the package passes them: (label, preset,
+/// [(name, value)]).
+type RegionTuple = (u8, Option<String>, Vec<(String, f64)>);
+
 /// A voxel tissue, from the Python package's arrays.
 struct TissueSpec {
     tissue: Tissue,
@@ -474,7 +478,7 @@ impl Engine {
         mesh: Option<PyRef<'_, Mesh>>,
         mesh_diffusion: Option<Vec<(i32, (f64, f64))>>,
         node_stimuli: Vec<(String, Bound<'_, PyDict>)>,
-        region_parameters: Vec<(u8, Option<String>, Vec<(String, f64)>)>,
+        region_parameters: Vec<RegionTuple>,
         parameter_fields: Vec<(String, PyReadonlyArrayDyn<'_, f64>)>,
     ) -> PyResult<Self> {
         let mut b = Self::builder(&spec)?;

@@ -132,6 +132,32 @@ def test_a_tissue_from_arrays_is_the_command_line_tissue(tmp_path):
     assert same_bits(last_snapshot(out), sim["u"])
 
 
+def test_parameters_by_region_and_by_cell(tmp_path):
+    # A TP06 sheet whose right half (label 2) has M cells' g_ks: given as a
+    # region, as a field and to the command line, the same bits.
+    labels = np.ones((1, 2, 10), dtype=np.uint8)
+    labels[..., 5:] = 2
+    np.save(tmp_path / "labels.npy", labels)
+    config = tmp_path / "run.toml"
+    config.write_text(
+        '[grid]\ndx = 0.2\n[tissue]\nmask = "labels.npy"\nd_fibre = 0.154\n'
+        '[[tissue.region]]\nlabel = 2\nparameters = { g_ks = 0.098 }\n'
+    )
+    out = cli_run(tmp_path, str(config), "--model", "ten_tusscher_2006", "--steps", "300", "--precision", "f64")
+    tissue = fibril.Tissue(labels, 0.2, d_fibre=0.154)
+    common = dict(tissue=tissue, precision="f64", device="cpu")
+    by_region = fibril.Simulation("ten_tusscher_2006", region_parameters={2: {"g_ks": 0.098}}, **common)
+    default = dict((name, value) for name, value, _ in fibril.model("ten_tusscher_2006")["parameters"])
+    g_ks = np.where(labels == 2, 0.098, default["g_ks"])
+    by_field = fibril.Simulation("ten_tusscher_2006", parameter_fields={"g_ks": g_ks}, **common)
+    for sim in (by_region, by_field):
+        sim.advance(300 * sim.dt_ms)
+    assert same_bits(by_region["V"], by_field["V"])
+    assert same_bits(last_snapshot(out), by_region["V"])
+    with pytest.raises(fibril.FibrilError, match="region label 2.*mid"):
+        fibril.Simulation("ten_tusscher_2006", region_parameters={2: {"preset": "mid"}}, **common)
+
+
 def kuhn_box(n, h):
     """A box of n[0] x n[1] x n[2] nodes h apart, each cube cut into six tetrahedra."""
     idx = np.arange(np.prod(n)).reshape(n[2], n[1], n[0])

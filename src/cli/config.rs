@@ -230,14 +230,6 @@ impl RunConfig {
     /// What a tissue run does not offer yet, refused before any work starts.
     pub fn check_tissue_options(&self) -> anyhow::Result<()> {
         let config = self;
-        if !config.electrode.is_empty() || config.output.ecg_every_ms.is_some() {
-            bail!(
-                "the pseudo-ECG does not follow a tissue's boundary yet; drop [[electrode]] and --ecg-every-ms"
-            );
-        }
-        if config.output.tips_every_ms.is_some() {
-            bail!("spiral tips are not found on a tissue yet; drop --tips-every-ms");
-        }
         if config.compute.exchange == super::args::ExchangeArg::Nccl {
             // A tissue's split is made from the whole operator, which every
             // process would have to build, and its outputs are not gathered by

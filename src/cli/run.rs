@@ -11,7 +11,7 @@ use fibril_host::backend::BackendKind;
 use fibril_host::backend::KernelConfig;
 use fibril_host::checkpoint::{self};
 use fibril_host::driver::{self, Outcome, RunContext, Schedule};
-use fibril_host::events::ecg::{EcgTrace, Electrode, check_electrodes};
+use fibril_host::events::ecg::{EcgTrace, Electrode, check_electrodes, check_electrodes_in};
 use fibril_host::events::protocol;
 use fibril_host::events::recording::{Maps, Recording};
 use fibril_host::events::stimulus::{StimulusSchedule, StimulusSpec};
@@ -347,10 +347,13 @@ fn check(config: &RunConfig, domain: &Domain, body: &Body) -> anyhow::Result<Che
         (electrodes, every) => {
             let precision = config.compute.precision.resolve(model);
             let kind = config.compute.kernel_choice().config(model, precision, domain.dims(), 1).kind;
-            if let Body::Tet(t) = body {
-                check_electrodes_on_mesh(electrodes, &t.problem.mesh, domain.dx())?;
-            } else {
-                check_electrodes(electrodes, domain.dims(), domain.dx())?;
+            match body {
+                Body::Tet(t) => check_electrodes_on_mesh(electrodes, &t.problem.mesh, domain.dx())?,
+                // In a tissue's box, only the tissue's cells are too close.
+                Body::Tissue(t) => {
+                    check_electrodes_in(electrodes, domain.dims(), domain.dx(), Some(&t.op.mask()))?
+                }
+                Body::Grid => check_electrodes(electrodes, domain.dims(), domain.dx())?,
             }
             if kind.uses_towers()
                 && config.compute.backend != super::args::BackendArg::Cpu

@@ -25,7 +25,6 @@ use std::path::Path;
 
 use kernels_gpu::GridDims;
 use kernels_gpu::ecg::{EcgProbe, ecg_cell_term, ecg_scale};
-use kernels_gpu::stencil::mirror_neighbours;
 use rayon::prelude::*;
 use thiserror::Error;
 
@@ -111,11 +110,24 @@ pub fn check_names(electrodes: &[Electrode]) -> Result<(), EcgError> {
 /// names. [`pseudo_ecg`] calls it; call it early to refuse a
 /// configuration before a run starts.
 pub fn check_electrodes(electrodes: &[Electrode], dims: GridDims, dx: f64) -> Result<(), EcgError> {
+    check_electrodes_in(electrodes, dims, dx, None)
+}
+
+/// As [`check_electrodes`] for a tissue in the box `dims`: only the
+/// centres of tissue cells (`mask` not 0) are too close, so an electrode
+/// may lie in a cavity or in the bath around the tissue.
+pub fn check_electrodes_in(
+    electrodes: &[Electrode],
+    dims: GridDims,
+    dx: f64,
+    mask: Option<&[u8]>,
+) -> Result<(), EcgError> {
     check_names(electrodes)?;
     for e in electrodes {
         let p = e.position_mm;
         // The cells form a lattice, so the nearest centre is the nearest
-        // node along each axis separately.
+        // node along each axis separately; a centre closer than dx / 2 is
+        // that nearest one.
         let n = [dims.nx, dims.ny, dims.nz];
         let mut cell = [0u32; 3];
         let mut d2 = 0.0;
@@ -126,7 +138,8 @@ pub fn check_electrodes(electrodes: &[Electrode], dims: GridDims, dx: f64) -> Re
             d2 += d * d;
         }
         let distance = d2.sqrt();
-        if distance < 0.5 * dx {
+        let tissue = mask.is_none_or(|m| m[dims.index(cell[0], cell[1], cell[2])] != 0);
+        if distance < 0.5 * dx && tissue {
             return Err(EcgError::TooClose {
                 name: e.name.clone(),
                 position: p,
@@ -165,22 +178,57 @@ pub fn probes(electrodes: &[Electrode], dx: f64) -> Vec<EcgProbe> {
 /// # Panics
 /// If `u` does not hold `dims.cells()` values (a programming error).
 pub fn pseudo_ecg_at<T: Scalar>(u: &[T], dims: GridDims, probes: &[EcgProbe]) -> Vec<f64> {
+    pseudo_ecg_in(u, dims, None, probes)
+}
+
+/// The pseudo-ECG of a tissue in the box `dims` (`mask` not 0 on its
+/// cells; `None`: the whole box): the sum runs over the tissue's cells,
+/// and the gradient of each follows the no-flux rule at the tissue's
+/// boundary as at the box's faces: a neighbour outside the tissue takes
+/// the value of the neighbour opposite (mirrored), or the cell's own where
+/// that one is outside too, so no current crosses the boundary. With the
+/// whole box this is the box's rule
+/// ([`kernels_gpu::stencil::mirror_neighbours`]) and the same
+/// bits.
+pub fn pseudo_ecg_in<T: Scalar>(
+    u: &[T],
+    dims: GridDims,
+    mask: Option<&[u8]>,
+    probes: &[EcgProbe],
+) -> Vec<f64> {
     assert_eq!(u.len(), dims.cells(), "the field has one value per cell");
+    assert!(mask.is_none_or(|m| m.len() == dims.cells()), "the mask has one value per cell");
     let (nx, ny) = (dims.nx, dims.ny);
     let rows = dims.ny as usize * dims.nz as usize;
+    let tissue = |i: usize| mask.is_none_or(|m| m[i] != 0);
     let row_sums: Vec<Vec<f64>> = (0..rows)
         .into_par_iter()
         .map(|row| {
             let (y, z) = ((row % ny as usize) as u32, (row / ny as usize) as u32);
-            let (ym, yp) = mirror_neighbours(y, dims.ny);
-            let (zm, zp) = mirror_neighbours(z, dims.nz);
             let mut sums = vec![0.0f64; probes.len()];
             for x in 0..nx {
-                let (xm, xp) = mirror_neighbours(x, nx);
-                let at = |x, y, z| u[dims.index(x, y, z)];
-                let nb = [at(xm, y, z), at(xp, y, z), at(x, ym, z), at(x, yp, z), at(x, y, zm), at(x, y, zp)];
+                let i = dims.index(x, y, z);
+                if !tissue(i) {
+                    continue;
+                }
+                // The neighbours along one axis: (minus, plus), each the
+                // opposite one where it is outside the box or the tissue.
+                let pair = |minus: Option<usize>, plus: Option<usize>| {
+                    let inside = |j: Option<usize>| j.filter(|&j| tissue(j));
+                    let (m, p) = (inside(minus), inside(plus));
+                    (u[m.or(p).unwrap_or(i)], u[p.or(m).unwrap_or(i)])
+                };
+                let step = |c: u32, n: u32, stride: usize| {
+                    let minus = (c > 0).then(|| i - stride);
+                    let plus = (c + 1 < n).then(|| i + stride);
+                    pair(minus, plus)
+                };
+                let slice = nx as usize * ny as usize;
+                let (xm, xp) = step(x, nx, 1);
+                let (ym, yp) = step(y, ny, nx as usize);
+                let (zm, zp) = step(z, dims.nz, slice);
                 for (sum, probe) in sums.iter_mut().zip(probes) {
-                    *sum += ecg_cell_term(nb[0], nb[1], nb[2], nb[3], nb[4], nb[5], x, y, z, probe);
+                    *sum += ecg_cell_term(xm, xp, ym, yp, zm, zp, x, y, z, probe);
                 }
             }
             sums
@@ -324,6 +372,43 @@ mod tests {
         let mut p: [f64; 3] = std::array::from_fn(|a| (n[a] - 1) as f64 * dx / 2.0);
         p[axis] = along;
         Electrode::new(name, p)
+    }
+
+    /// A tissue inside a larger box, whatever the box holds outside it,
+    /// gives the pseudo-ECG of the same tissue as a box of its own (the
+    /// electrode moved with it): the sum and the no-flux gradient follow
+    /// the tissue's boundary; electrodes may lie outside the tissue.
+    #[test]
+    fn a_tissue_in_a_box_gives_the_ecg_of_the_tissue_alone() {
+        let dx = 0.5;
+        let alone = GridDims::new(10, 8, 1);
+        let u = front(alone, dx, 0, 2.0);
+        let e = Electrode::new("E", [8.0, 1.7, 3.0]);
+        let want = pseudo_ecg_at(&u, alone, &probes(std::slice::from_ref(&e), dx))[0];
+        let (big, m) = (GridDims::new(14, 12, 1), 2usize);
+        let mut field = vec![f64::NAN; big.cells()];
+        let mut mask = vec![0u8; big.cells()];
+        for y in 0..8 {
+            for x in 0..10 {
+                field[(y + m) * 14 + x + m] = u[y * 10 + x];
+                mask[(y + m) * 14 + x + m] = 1;
+            }
+        }
+        let shift = m as f64 * dx;
+        let moved = Electrode::new("E", [8.0 + shift, 1.7 + shift, 3.0]);
+        let got = pseudo_ecg_in(&field, big, Some(&mask), &probes(std::slice::from_ref(&moved), dx))[0];
+        assert!(want.abs() > 1e-3 && (got - want).abs() <= 1e-12 * want.abs(), "{got} against {want}");
+        // The whole box as the mask is the box's own sum, bit for bit.
+        let all = vec![1u8; alone.cells()];
+        let whole = pseudo_ecg_in(&u, alone, Some(&all), &probes(std::slice::from_ref(&e), dx))[0];
+        assert_eq!(whole.to_bits(), want.to_bits());
+        // An electrode in the box but off the tissue is accepted; on a
+        // tissue cell it is not.
+        let off = Electrode::new("E", [0.0, 0.0, 0.0]);
+        assert!(check_electrodes_in(std::slice::from_ref(&off), big, dx, Some(&mask)).is_ok());
+        assert!(check_electrodes(std::slice::from_ref(&off), big, dx).is_err());
+        let on = Electrode::new("E", [shift, shift, 0.0]);
+        assert!(check_electrodes_in(std::slice::from_ref(&on), big, dx, Some(&mask)).is_err());
     }
 
     #[test]

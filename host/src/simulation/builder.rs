@@ -13,7 +13,7 @@ use super::run::Simulation;
 use crate::backend::GpuDevice;
 use crate::cell_params::{Cells, ParameterMap, ParameterSets};
 use crate::domain::Domain;
-use crate::events::ecg::{EcgTrace, Electrode, check_electrodes, probes};
+use crate::events::ecg::{EcgTrace, Electrode, check_electrodes, check_electrodes_in, probes};
 use crate::events::protocol::{planar_s1, scroll_s2, scroll_s2_step};
 use crate::events::recording::{Maps, Recording};
 use crate::events::stimulus::{Membrane, StimulusSchedule, StimulusSpec};
@@ -463,9 +463,13 @@ impl SimulationBuilder {
         let ecg = match self.electrodes.is_empty() {
             true => None,
             false => {
-                match &self.tet {
-                    Some(problem) => check_electrodes_on_mesh(&self.electrodes, &problem.mesh, dx)?,
-                    None => check_electrodes(&self.electrodes, domain.dims(), dx)?,
+                match (&self.tet, &self.tissue) {
+                    (Some(problem), _) => check_electrodes_on_mesh(&self.electrodes, &problem.mesh, dx)?,
+                    // In a tissue's box, only the tissue's cells are too close.
+                    (None, Some((tissue, _))) => {
+                        check_electrodes_in(&self.electrodes, domain.dims(), dx, Some(&tissue.labels))?
+                    }
+                    (None, None) => check_electrodes(&self.electrodes, domain.dims(), dx)?,
                 }
                 Some(EcgSampler {
                     every: steps("the ECG interval", self.ecg_every_ms)?.max(1),

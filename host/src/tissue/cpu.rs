@@ -34,7 +34,7 @@ use super::weights::Operator;
 use crate::backend::cpu::cpu_name;
 use crate::cell_params::CellCoeffs;
 use crate::domain::Domain;
-use crate::events::ecg::pseudo_ecg_at;
+use crate::events::ecg::pseudo_ecg_in;
 use crate::events::recording::Maps;
 use crate::events::{EventStart, Events, HostEvents};
 use crate::scalar::Scalar;
@@ -465,13 +465,12 @@ impl<M: CellModel, T: Scalar> Solver<T> for TissueCpuSolver<M, T> {
         Ok(self.fields.events.maps.as_ref().map(|m| self.storage.maps_to_box(m)))
     }
 
-    /// The pseudo-ECG of the box with the cells outside the tissue at the
-    /// model's rest (`fibril run` does not offer electrodes with a tissue:
-    /// the sum does not yet follow the tissue's boundary).
+    /// The pseudo-ECG of the tissue, its gradient following the tissue's
+    /// boundary (`crate::events::ecg::pseudo_ecg_in`).
     fn ecg(&mut self, probes: &[EcgProbe]) -> Result<Vec<f64>, SolverError> {
         self.stimulate();
         let field = self.storage.to_box_or(&self.fields.u, rest_u::<M, T>());
-        Ok(pseudo_ecg_at(&field, self.storage.dims, probes))
+        Ok(pseudo_ecg_in(&field, self.storage.dims, Some(&self.storage.mask), probes))
     }
 
     fn any_nonfinite(&mut self) -> Result<bool, SolverError> {

@@ -29,7 +29,7 @@ use crate::cell_params::CellCoeffs;
 use crate::cell_params::device::{DeviceCellCoeffs, step_kernel};
 use crate::domain::Domain;
 use crate::events::EventClock;
-use crate::events::ecg::pseudo_ecg_at;
+use crate::events::ecg::pseudo_ecg_in;
 use crate::events::recording::Maps;
 use crate::scalar::Scalar;
 use crate::solver::{EventsAt, NonfiniteCheck, RunsOn, Solver, SolverError};
@@ -357,7 +357,7 @@ impl<M: CellModel, T: Scalar> Solver<T> for TissueGpuSolver<M, T> {
     fn ecg(&mut self, probes: &[EcgProbe]) -> Result<Vec<f64>, SolverError> {
         let u = self.download()?.swap_remove(0);
         let field = self.storage.to_box_or(&u, rest_u::<M, T>());
-        Ok(pseudo_ecg_at(&field, self.storage.dims, probes))
+        Ok(pseudo_ecg_in(&field, self.storage.dims, Some(&self.storage.mask), probes))
     }
 
     fn any_nonfinite(&mut self) -> Result<bool, SolverError> {

@@ -444,9 +444,21 @@ impl TissueSplit {
         State::from_vecs(model, global, vars)
     }
 
+    /// 1 for every tissue cell of the box (the cells the parts own), 0
+    /// elsewhere: the mask the pseudo-ECG follows.
+    pub fn tissue_mask(&self) -> Vec<u8> {
+        let mut mask = vec![0u8; self.slabs[0].global.cells()];
+        for slab in &self.slabs {
+            for c in slab.owned_cells() {
+                mask[slab.index[c] as usize] = 1;
+            }
+        }
+        mask
+    }
+
     /// Variable 0 over the whole box from every part's stored U, `outside`
-    /// outside the tissue (the model's rest for the pseudo-ECG, which sums
-    /// over the whole box).
+    /// outside the tissue (never read by the pseudo-ECG, which follows the
+    /// tissue's boundary).
     pub fn u_to_box<'a, T: Scalar>(&self, parts: impl IntoIterator<Item = &'a [T]>, outside: T) -> Vec<T> {
         let global = self.slabs[0].global;
         let mut field = vec![outside; global.cells()];

@@ -19,7 +19,7 @@ use super::storage::storage_name;
 use super::weights::Operator;
 use crate::cell_params::CellCoeffs;
 use crate::domain::Domain;
-use crate::events::ecg::pseudo_ecg_at;
+use crate::events::ecg::pseudo_ecg_in;
 use crate::events::recording::Maps;
 use crate::layout::zsplit::SplitError;
 use crate::multi::cpu::cpu_slabs_name;
@@ -198,7 +198,7 @@ impl<M: CellModel, T: Scalar> Solver<T> for TissueCpuMultiSolver<M, T> {
     fn ecg(&mut self, probes: &[EcgProbe]) -> Result<Vec<f64>, SolverError> {
         self.stimulate();
         let field = self.split.u_to_box(self.parts.iter().map(|p| &p.fields.u[..]), rest_u::<M, T>());
-        Ok(pseudo_ecg_at(&field, self.split.slabs[0].global, probes))
+        Ok(pseudo_ecg_in(&field, self.split.slabs[0].global, Some(&self.split.tissue_mask()), probes))
     }
 
     fn any_nonfinite(&mut self) -> Result<bool, SolverError> {

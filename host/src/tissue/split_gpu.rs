@@ -32,7 +32,7 @@ use crate::backend::gpu::device::GpuDevice;
 use crate::cell_params::device::{DeviceCellCoeffs, step_kernel};
 use crate::domain::Domain;
 use crate::events::EventClock;
-use crate::events::ecg::pseudo_ecg_at;
+use crate::events::ecg::pseudo_ecg_in;
 use crate::events::recording::Maps;
 use crate::layout::zsplit::SplitError;
 use crate::multi::error::MultiError;
@@ -318,7 +318,7 @@ impl<M: CellModel, T: Scalar> Solver<T> for TissueGpuMultiSolver<M, T> {
     fn ecg(&mut self, probes: &[EcgProbe]) -> Result<Vec<f64>, SolverError> {
         let parts = self.download()?;
         let field = self.split.u_to_box(parts.iter().map(|(u, _)| &u[..]), rest_u::<M, T>());
-        Ok(pseudo_ecg_at(&field, self.split.slabs[0].global, probes))
+        Ok(pseudo_ecg_in(&field, self.split.slabs[0].global, Some(&self.split.tissue_mask()), probes))
     }
 
     fn any_nonfinite(&mut self) -> Result<bool, SolverError> {
