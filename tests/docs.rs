@@ -750,7 +750,13 @@ fn keys_of(table: &toml::Table, prefix: &str, into: &mut BTreeMap<String, BTreeS
             // Tables of free keys (parameter names) that the reference
             // documents as one key of their section.
             toml::Value::Table(_)
-                if ["tissue.parameter_fields", "tissue.region.parameters"].contains(&name.as_str()) =>
+                if [
+                    "tissue.parameter_fields",
+                    "tissue.region.parameters",
+                    "mesh.parameter_fields",
+                    "mesh.region.parameters",
+                ]
+                .contains(&name.as_str()) =>
             {
                 into.entry(prefix.to_string()).or_default().insert(key.clone());
             }
@@ -818,7 +824,7 @@ fn the_configuration_reference_documents_every_key_and_its_examples_are_accepted
             if documented.contains_key(&nested) {
                 keys.remove(&key);
                 if nested != "model.parameters" {
-                    let header = if nested == "tissue.region" {
+                    let header = if ["tissue.region", "mesh.region"].contains(&nested.as_str()) {
                         format!("[[{nested}]]")
                     } else {
                         format!("[{nested}]")

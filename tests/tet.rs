@@ -341,3 +341,99 @@ fn a_mesh_run_resumes_from_its_checkpoint_as_if_never_stopped() {
     assert!(!base.join("refused").exists());
     std::fs::remove_dir_all(&base).unwrap();
 }
+
+/// Parameters by region and per node on a mesh, from a run file: I_K
+/// raised by half in the nodes of tag 9 (the right box) changes the run,
+/// which is the library's run with the same map bit for bit and records
+/// its two sets; a `.dat` field equal to the region's value at each node
+/// gives the region's bits; what cannot be read is refused by name.
+#[test]
+fn a_mesh_run_takes_parameters_by_region_and_per_node() {
+    use fibril_host::cell_params::{ParameterMap, RegionParameters, node_labels};
+    use fibril_host::io::npy;
+    use fibril_host::simulation::SimulationBuilder;
+    use fibril_host::tet::{ReadOptions, read_mesh};
+    let dir = std::env::temp_dir().join(format!("fibril-tet-params-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let mesh_path = std::path::Path::new("tests/data/meshes/two_boxes.pts");
+    let mesh_file = std::fs::canonicalize(mesh_path).unwrap();
+    let stimulus = "{region = \"mask\", label = 7, duration_ms = 1.0, current = 60.0}";
+    let run = |name: &str, extra: &str| {
+        let config = dir.join(format!("{name}.toml"));
+        let text = format!(
+            "[model]\nname = \"luo_rudy_1991\"\n[grid]\ndt = 0.01\n[mesh]\nfile = {:?}\n{extra}",
+            mesh_file.to_str().unwrap()
+        );
+        std::fs::write(&config, text).unwrap();
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_fibril"))
+            .arg("run")
+            .arg(&config)
+            .args(["--duration-ms", "10", "--snapshot-every-ms", "10", "--format", "npy"])
+            .args(["--backend", "cpu", "--precision", "f64", "-q", "--stimulus", stimulus, "--out"])
+            .arg(dir.join(name))
+            .output()
+            .unwrap();
+        (out.status.success(), String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    let v = |name: &str| npy::read(&dir.join(name).join("V_000001.npy")).unwrap().values;
+    let region = "[[mesh.region]]\nlabel = 9\nparameters = { g_k = 0.423 }\n";
+    for (name, extra) in [("uniform", ""), ("region", region)] {
+        let (ok, stderr) = run(name, extra);
+        assert!(ok, "{name}: {stderr}");
+    }
+    assert_ne!(v("uniform"), v("region"), "I_K raised in a region changes the run");
+    let summary: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("region/summary.json")).unwrap()).unwrap();
+    let sets = &summary["domain"]["parameter_sets"];
+    assert_eq!((sets["sets"].as_u64(), sets["varying"][0].as_str()), (Some(2), Some("g_k")), "{sets}");
+
+    // The library with the same map, in the file's node order.
+    let mesh = read_mesh(mesh_path, &ReadOptions::default()).unwrap();
+    let problem = Arc::new(
+        TetProblem::new(&mesh, NodeOrder::ReverseCuthillMcKee, &|_| {
+            Some(Diffusivity::isotropic(LuoRudyDefaultD::D))
+        })
+        .unwrap(),
+    );
+    let region_9 = RegionParameters { label: 9, preset: None, values: vec![("g_k".into(), 0.423)] };
+    let mut spec = StimulusSpec::new(RegionKind::Mask, 0.0);
+    (spec.duration_ms, spec.current) = (1.0, Some(60.0));
+    let mut sim = SimulationBuilder::new("luo_rudy_1991")
+        .tet_mesh(problem.clone())
+        .dt_ms(0.01)
+        .cell_parameters(ParameterMap { regions: vec![region_9], fields: vec![] })
+        .node_stimulus(spec, NodeSelection::Label(7))
+        .build::<f64>()
+        .unwrap();
+    sim.run_for_ms(10.0).unwrap();
+    let library = problem.renumbering.to_file_order(sim.state().unwrap().slice(0));
+    assert_eq!(v("region"), library, "the run file's regions are the library's");
+
+    // The same values as a field of one value per node (the largest tag
+    // of a node's elements is its region).
+    let labels = node_labels(&mesh).unwrap();
+    assert!(labels.contains(&7) && labels.contains(&9));
+    let values: Vec<String> =
+        labels.iter().map(|&l| if l == 9 { "0.423" } else { "0.282" }.to_string()).collect();
+    std::fs::write(dir.join("g_k.dat"), values.join("\n")).unwrap();
+    let (ok, stderr) = run("field", "[mesh.parameter_fields]\ng_k = \"g_k.dat\"\n");
+    assert!(ok, "field: {stderr}");
+    assert_eq!(v("field"), v("region"), "a field equal to the region's values gives its bits");
+
+    // Refusals, before any output.
+    std::fs::write(dir.join("short.dat"), "0.3\n0.3\n").unwrap();
+    for (name, extra, needle) in [
+        ("unknown", "[mesh.parameter_fields]\ng_kr = \"g_k.dat\"\n", "has no parameter \"g_kr\""),
+        ("short", "[mesh.parameter_fields]\ng_k = \"short.dat\"\n", "2 values, the mesh has 78 nodes"),
+        ("tag", "[[mesh.region]]\nlabel = 300\npreset = \"x\"\n", "takes a label 0 to 255"),
+        ("preset", "[[mesh.region]]\nlabel = 9\npreset = \"m\"\n", "preset"),
+        ("range", "[[mesh.region]]\nlabel = 9\nparameters = { g_k = -1.0 }\n", "g_k"),
+        ("sigma", "[[mesh.region]]\nlabel = 9\nsigma_t = 0.1\n", "give sigma_l with sigma_t"),
+    ] {
+        let (ok, stderr) = run(name, extra);
+        assert!(!ok && stderr.contains(needle), "{name}: {stderr}");
+        assert!(!dir.join(name).exists(), "{name}: a refused run leaves no output");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

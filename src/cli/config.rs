@@ -157,7 +157,7 @@ fn config_dir(path: &Path) -> anyhow::Result<PathBuf> {
 
 /// Joins the relative paths in a configuration file's `section` to the
 /// file's directory `base`: `mask`, `fibres` and the files of
-/// `[tissue.parameter_fields]` in `[tissue]` and `file`
+/// `parameter_fields` in `[tissue]`, `file` and `parameter_fields` in `[mesh]`, and `file`
 /// in each `[[stimulus]]`, so that a file names the files beside it
 /// wherever fibril is started from (and `--print-config`, which prints
 /// them in full, prints paths that still work). Paths given on the
@@ -198,8 +198,9 @@ fn anchor_paths(section: &str, value: &mut toml::Value, base: &Path) -> anyhow::
                 anchor(key, text)?;
             }
         }
-        // [tissue.parameter_fields]: a file per parameter.
-        if section == "tissue"
+        // [tissue.parameter_fields], [mesh.parameter_fields]: a file per
+        // parameter.
+        if (section == "tissue" || section == "mesh")
             && let Some(toml::Value::Table(fields)) = table.get_mut("parameter_fields")
         {
             for (key, value) in fields.iter_mut() {

@@ -10,12 +10,16 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
 
-use anyhow::bail;
+use anyhow::{Context, bail};
+use fibril_host::cell_params::{
+    ParameterField, ParameterMap, RegionParameters, field_index, resolve_on_mesh,
+};
 use fibril_host::events::stimulus::{RegionKind, StimulusSchedule, StimulusSpec};
 use fibril_host::io::snapshots::{Formats, SnapshotWriter};
 use fibril_host::simulation::{Mesh, PlacementError, monodomain_diffusion};
 use fibril_host::solver::Solver;
 use fibril_host::tet::read::carp::read_vtx;
+use fibril_host::tet::read::node_field::read_node_field;
 use fibril_host::tet::regions::{NodeSelection, stimulus_on};
 use fibril_host::tet::{Diffusivity, ReadOptions, TetProblem, Units, load_mesh};
 use fibril_host::{CellModel, Domain, ModelInfo, Scalar, State};
@@ -23,6 +27,7 @@ use serde::Serialize;
 
 use super::args::{ComputeArgs, harmonic_diffusions};
 use super::config::RunConfig;
+use super::mesh_args::MeshArgs;
 use super::run_args::{InitArg, ProtocolArg};
 use super::select::Selected;
 
@@ -116,12 +121,52 @@ fn diffusivities(
         }
         _ => bail!("[mesh] sigma_i and sigma_e go together"),
     };
-    let by_label: Vec<(i32, Diffusivity)> = mesh
-        .region
-        .iter()
-        .map(|r| Ok((r.label, triple(r.sigma_l, r.sigma_t, r.sigma_n)?)))
-        .collect::<anyhow::Result<_>>()?;
+    let mut by_label: Vec<(i32, Diffusivity)> = Vec::new();
+    for r in &mesh.region {
+        match r.sigma_l {
+            Some(l) => by_label.push((r.label, triple(l, r.sigma_t, r.sigma_n)?)),
+            None if r.sigma_t.is_some() || r.sigma_n.is_some() => {
+                bail!("[[mesh.region]] label = {}: give sigma_l with sigma_t and sigma_n", r.label)
+            }
+            None => {}
+        }
+    }
     Ok(move |label| Some(by_label.iter().find(|(l, _)| *l == label).map_or(default, |(_, d)| *d)))
+}
+
+/// The regions' parameters (`[[mesh.region]]` preset and parameters),
+/// and the names of the parameter fields checked against the model, before
+/// the mesh or any field is read.
+fn region_parameters(mesh: &MeshArgs, model: &ModelInfo) -> anyhow::Result<Vec<RegionParameters>> {
+    for name in mesh.parameter_fields.keys() {
+        field_index(model, name).context("[mesh.parameter_fields]")?;
+    }
+    let mut regions = Vec::new();
+    for r in mesh.region.iter().filter(|r| r.preset.is_some() || !r.parameters.is_empty()) {
+        let Ok(label) = u8::try_from(r.label) else {
+            bail!(
+                "[[mesh.region]] label = {}: a region with a preset or parameters takes a label 0 to 255; \
+                 renumber the mesh's tags",
+                r.label
+            )
+        };
+        if regions.iter().any(|p: &RegionParameters| p.label == label) {
+            bail!("[[mesh.region]] label = {label} is given twice; keep one table per label");
+        }
+        let values = r.parameters.iter().map(|(k, v)| (k.clone(), *v)).collect();
+        regions.push(RegionParameters { label, preset: r.preset.clone(), values });
+    }
+    Ok(regions)
+}
+
+/// The parameter fields of a mesh of `nodes` nodes, read from their files.
+fn parameter_fields(mesh: &MeshArgs, nodes: usize) -> anyhow::Result<Vec<ParameterField>> {
+    let read = |(name, path): (&String, &PathBuf)| {
+        let values = read_node_field(path, name, nodes)
+            .with_context(|| format!("reading the parameter field {name}"))?;
+        Ok(ParameterField { name: name.clone(), values })
+    };
+    mesh.parameter_fields.iter().map(read).collect()
 }
 
 /// A mesh run, prepared: the problem (read, checked, renumbered, its
@@ -174,6 +219,7 @@ pub fn prepare(config: &mut RunConfig, explicit: &dyn Fn(&str) -> bool) -> anyho
     let model = config.model.setup()?;
     let units =
         mesh_args.units.as_deref().map(str::parse::<Units>).transpose().map_err(anyhow::Error::msg)?;
+    let regions = region_parameters(mesh_args, model.info())?;
     let read = ReadOptions { units, region_array: mesh_args.region_array.clone() };
     let started = Instant::now();
     let (mesh, report) = load_mesh(&mesh_args.file, &read)?;
@@ -184,8 +230,13 @@ pub fn prepare(config: &mut RunConfig, explicit: &dyn Fn(&str) -> bool) -> anyho
     let dt = config.grid.dt.expect("resolved from the model");
     problem.check_dt(dt)?;
     let d = config.grid.diffusion.expect("resolved from the model");
-    let domain = Domain::with_own_operator(problem.line(), problem.mean_edge_mm(), dt, d, model)?
+    let map = ParameterMap { regions, fields: parameter_fields(mesh_args, problem.mesh.nodes())? };
+    let sets = resolve_on_mesh(&model, &map, &problem).context("invalid parameters of the mesh")?;
+    let mut domain = Domain::with_own_operator(problem.line(), problem.mean_edge_mm(), dt, d, model)?
         .with_operator_fingerprint(problem.fingerprint());
+    if let Some(sets) = sets {
+        domain = domain.with_parameter_sets(Arc::new(sets));
+    }
     if !config.output.quiet {
         eprintln!("{report}");
     }

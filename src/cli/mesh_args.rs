@@ -2,6 +2,7 @@
 //! mesh file, how to read it, its node order and its conductivities
 //! (`cli::mesh` runs it).
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use clap::ValueEnum;
@@ -47,22 +48,36 @@ pub struct MeshArgs {
     /// Extracellular conductivities, as `sigma_i`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sigma_e: Option<Vec<f64>>,
-    /// Conductivities of the elements of one region label, over the
-    /// defaults above (`[[mesh.region]]` tables).
+    /// Model parameters given per node: `name = "file"`, a float `.npy`
+    /// of one value per node, a `.vtu` with a point-data array of the
+    /// parameter's name, or a `.dat` of one value per line, in the file's
+    /// node order.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub parameter_fields: BTreeMap<String, PathBuf>,
+    /// Conductivities, cell type and parameters of the elements of one
+    /// region label, over the defaults above (`[[mesh.region]]` tables).
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub region: Vec<RegionSigma>,
+    pub region: Vec<MeshRegion>,
 }
 
-/// `[[mesh.region]]`: the conductivities of one region label, S/m.
+/// `[[mesh.region]]`: the conductivities of one region label (S/m), its
+/// cell type (a preset of the model) and parameter values, any of them.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct RegionSigma {
+pub struct MeshRegion {
     pub label: i32,
-    pub sigma_l: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sigma_l: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sigma_t: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sigma_n: Option<f64>,
+    /// A preset of the model for the nodes of this label.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub preset: Option<String>,
+    /// Parameter values of this label, over the preset and the run's own.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub parameters: BTreeMap<String, f64>,
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, ValueEnum, Serialize, Deserialize)]

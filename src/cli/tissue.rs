@@ -45,7 +45,9 @@ use std::sync::Arc;
 
 use anyhow::{Context, bail};
 use fibril_host::backend::Solver;
-use fibril_host::cell_params::{Cells, ParameterField, ParameterMap, ParameterSets, RegionParameters};
+use fibril_host::cell_params::{
+    Cells, ParameterField, ParameterMap, ParameterSets, RegionParameters, grid_cell_name,
+};
 use fibril_host::simulation::{Mesh, PlacementError, TissueMesh};
 use fibril_host::tissue::fibrosis::{Fibrosis, FibrosisReport};
 use fibril_host::tissue::files::{read_fibres, read_labels, read_scalar_field};
@@ -474,11 +476,9 @@ pub fn prepare(
     let largest = tissue.largest_conductivity();
     grid.diffusion = Some(largest);
     let dims = tissue.dims;
-    let sets = ParameterSets::resolve(&setup, &map, (&tissue.labels, Cells::Grid), |i| {
-        let (nx, ny) = (dims.nx as usize, dims.ny as usize);
-        format!("cell (x, y, z) = ({}, {}, {})", i % nx, i / nx % ny, i / (nx * ny))
-    })
-    .context("invalid parameters of the tissue")?;
+    let sets =
+        ParameterSets::resolve(&setup, &map, (&tissue.labels, Cells::Grid), |i| grid_cell_name(dims, i))
+            .context("invalid parameters of the tissue")?;
     let mut domain = Domain::with_own_operator(tissue.dims, tissue.dx, dt, largest, setup)
         .context("invalid simulation parameters")?
         .with_operator_fingerprint(op.fingerprint());

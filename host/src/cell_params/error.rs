@@ -40,4 +40,9 @@ pub enum ParamsError {
          round the fields (to 3 or 4 significant digits) so that fewer cells differ"
     )]
     TooManySets { sets: usize, max: usize },
+    #[error(
+        "the mesh has an element tag {tag}; parameter regions take tags 0 to 255 (0: no region of its own); \
+         renumber the mesh's tags"
+    )]
+    MeshTag { tag: i32 },
 }

@@ -18,6 +18,8 @@
 //! - [`spec`]: regions and fields as a run gives them;
 //! - [`sets`]: the resolution, its checks and the per-cell set numbers;
 //! - [`coeffs`]: the sets as a CPU solver's coefficients;
+//! - [`mesh`]: the map over a tetrahedral mesh's nodes (labels from the
+//!   elements' tags, fields in the file's node order);
 //! - [`device`]: the same on a GPU (the table, the index and any rate
 //!   tables uploaded);
 //! - [`error`]: why a map was refused ([`ParamsError`]).
@@ -25,10 +27,12 @@
 pub mod coeffs;
 pub mod device;
 pub mod error;
+pub mod mesh;
 pub mod sets;
 pub mod spec;
 
 pub use coeffs::CellCoeffs;
 pub use error::ParamsError;
-pub use sets::{Cells, ParameterSets};
-pub use spec::{ParameterField, ParameterMap, RegionParameters};
+pub use mesh::{node_labels, resolve_on_mesh};
+pub use sets::{Cells, ParameterSets, grid_cell_name};
+pub use spec::{ParameterField, ParameterMap, RegionParameters, field_index};

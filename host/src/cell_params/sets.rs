@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use kernels_gpu::params::MAX_SETS;
 
 use super::error::ParamsError;
-use super::spec::ParameterMap;
+use super::spec::{ParameterMap, field_index};
 use crate::hash::Fnv1a64;
 use crate::models::ModelSetup;
 
@@ -26,6 +26,12 @@ impl Cells {
     fn zero_is_tissue(self) -> bool {
         self == Cells::MeshNodes
     }
+}
+
+/// Cell `i` of the box `dims`, as messages about a grid's cells name it.
+pub fn grid_cell_name(dims: kernels_gpu::GridDims, i: usize) -> String {
+    let (nx, ny) = (dims.nx as usize, dims.ny as usize);
+    format!("cell (x, y, z) = ({}, {}, {})", i % nx, i / nx % ny, i / (nx * ny))
 }
 
 /// The distinct parameter sets of a heterogeneous tissue and the set of
@@ -79,11 +85,7 @@ impl ParameterSets {
         }
         let mut fields = Vec::with_capacity(map.fields.len());
         for (i, f) in map.fields.iter().enumerate() {
-            let k = info.parameter_index(&f.name).ok_or_else(|| ParamsError::UnknownField {
-                model: info.name,
-                name: f.name.clone(),
-                known: info.parameters.iter().map(|p| p.name).collect::<Vec<_>>().join(", "),
-            })?;
+            let k = field_index(info, &f.name)?;
             if map.fields[..i].iter().any(|g| g.name == f.name) {
                 return Err(ParamsError::FieldTwice { name: f.name.clone() });
             }

@@ -1,6 +1,9 @@
 //! A heterogeneous tissue as a run describes it: the parameters of each
 //! region label and the parameters given per cell.
 
+use super::error::ParamsError;
+use kernels_gpu::ModelInfo;
+
 /// The parameters of the cells of one label (of a tissue's label field or
 /// a mesh's element tags): a preset of the model and values over it.
 #[derive(Clone, Debug, PartialEq)]
@@ -38,4 +41,14 @@ impl ParameterMap {
     pub fn is_empty(&self) -> bool {
         self.regions.is_empty() && self.fields.is_empty()
     }
+}
+
+/// The index of the parameter a field names in `model`, or why not: a
+/// reader asks before it reads the field's file, which may be large.
+pub fn field_index(model: &ModelInfo, name: &str) -> Result<usize, ParamsError> {
+    model.parameter_index(name).ok_or_else(|| ParamsError::UnknownField {
+        model: model.name,
+        name: name.to_string(),
+        known: model.parameters.iter().map(|p| p.name).collect::<Vec<_>>().join(", "),
+    })
 }

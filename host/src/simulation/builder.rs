@@ -11,7 +11,7 @@ use super::kernel_choice::KernelChoice;
 use super::placement::{Devices, GpuOptions, Mesh, SolverPlan, TissueMesh};
 use super::run::Simulation;
 use crate::backend::GpuDevice;
-use crate::cell_params::{Cells, ParameterMap, ParameterSets};
+use crate::cell_params::{Cells, ParameterMap, ParameterSets, grid_cell_name, resolve_on_mesh};
 use crate::domain::Domain;
 use crate::events::ecg::{EcgTrace, Electrode, check_electrodes, check_electrodes_in, probes};
 use crate::events::protocol::{planar_s1, scroll_s2, scroll_s2_step};
@@ -416,7 +416,7 @@ impl SimulationBuilder {
         let largest = tissue.largest_conductivity();
         let sets =
             ParameterSets::resolve(&setup, &self.cell_parameters, (&tissue.labels, Cells::Grid), |i| {
-                grid_place(dims, i)
+                grid_cell_name(dims, i)
             })?;
         let mut domain = Domain::with_own_operator(dims, tissue.dx, dt, largest, setup)?
             .with_operator_fingerprint(op.fingerprint());
@@ -521,7 +521,7 @@ impl SimulationBuilder {
         problem.check_dt(dt)?;
         let line = problem.line();
         let d = self.diffusion.unwrap_or(n.diffusion);
-        let sets = mesh_parameter_sets(&setup, &self.cell_parameters, &problem)?;
+        let sets = resolve_on_mesh(&setup, &self.cell_parameters, &problem)?;
         let mut domain = Domain::with_own_operator(line, problem.mean_edge_mm(), dt, d, setup)?;
         if let Some(sets) = sets {
             domain = domain.with_parameter_sets(Arc::new(sets));
@@ -551,41 +551,4 @@ impl SimulationBuilder {
         let (ecg, _) = self.samplers(&domain)?;
         Ok(Simulation::new(domain, solver, events, ecg, None, check_every).on_mesh(problem))
     }
-}
-
-/// Cell `i` of the box `dims`, as messages name it.
-fn grid_place(dims: GridDims, i: usize) -> String {
-    let (nx, ny) = (dims.nx as usize, dims.ny as usize);
-    format!("cell (x, y, z) = ({}, {}, {})", i % nx, i / nx % ny, i / (nx * ny))
-}
-
-/// `map` over the nodes of `problem` in the solver's order: a node's
-/// label is the largest tag of its elements (tags 1..255 name regions, 0
-/// is tissue without one), the fields reordered from the file's nodes.
-fn mesh_parameter_sets(
-    setup: &ModelSetup,
-    map: &ParameterMap,
-    problem: &TetProblem,
-) -> Result<Option<ParameterSets>, SimulationError> {
-    if map.is_empty() {
-        return Ok(None);
-    }
-    let mesh = &problem.mesh;
-    let mut labels = vec![0u8; mesh.nodes()];
-    for (tet, &tag) in mesh.tets.iter().zip(&mesh.regions) {
-        let label = u8::try_from(tag).map_err(|_| SimulationError::MeshTag { tag })?;
-        for &node in tet {
-            labels[node as usize] = labels[node as usize].max(label);
-        }
-    }
-    let old_of_new = &problem.renumbering.old_of_new;
-    let mut reordered = map.clone();
-    for f in &mut reordered.fields {
-        if f.values.len() == old_of_new.len() {
-            f.values = old_of_new.iter().map(|&old| f.values[old as usize]).collect();
-        }
-    }
-    Ok(ParameterSets::resolve(setup, &reordered, (&labels, Cells::MeshNodes), |i| {
-        format!("node {} (of the file)", old_of_new[i])
-    })?)
 }

@@ -76,11 +76,6 @@ pub enum SimulationError {
          Tissue::box_of for the whole box) or the mesh"
     )]
     ParametersNeedTissue,
-    #[error(
-        "the mesh has an element tag {tag}; parameter regions take tags 0 to 255 (0: no region of its own); \
-         renumber the mesh's tags"
-    )]
-    MeshTag { tag: i32 },
     #[error("the state given is of {found}, this simulation is of {wanted}")]
     OtherState { found: String, wanted: String },
 }

@@ -58,6 +58,9 @@ pub struct TissueCpuMultiSolver<M: CellModel, T: Scalar> {
     step: StepCoeffs<T>,
     /// The coefficients of each part's stored cells.
     coeffs: Vec<CellCoeffs<M, T>>,
+    /// The tissue's cells over the box, which the pseudo-ECG follows
+    /// (made once: it is read at every sample).
+    tissue_mask: Vec<u8>,
 }
 
 impl<M: CellModel, T: Scalar> TissueCpuMultiSolver<M, T> {
@@ -91,6 +94,7 @@ impl<M: CellModel, T: Scalar> TissueCpuMultiSolver<M, T> {
         Self {
             runs: split.halo_runs(),
             coeffs: split.slabs.iter().map(|slab| slab.coeffs::<M, T>(domain)).collect(),
+            tissue_mask: split.tissue_mask(),
             split,
             parts,
             // As the single domain: the weights are in 1/time.
@@ -198,7 +202,7 @@ impl<M: CellModel, T: Scalar> Solver<T> for TissueCpuMultiSolver<M, T> {
     fn ecg(&mut self, probes: &[EcgProbe]) -> Result<Vec<f64>, SolverError> {
         self.stimulate();
         let field = self.split.u_to_box(self.parts.iter().map(|p| &p.fields.u[..]), rest_u::<M, T>());
-        Ok(pseudo_ecg_in(&field, self.split.slabs[0].global, Some(&self.split.tissue_mask()), probes))
+        Ok(pseudo_ecg_in(&field, self.split.slabs[0].global, Some(&self.tissue_mask), probes))
     }
 
     fn any_nonfinite(&mut self) -> Result<bool, SolverError> {

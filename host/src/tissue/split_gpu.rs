@@ -101,6 +101,9 @@ pub struct TissueGpuMultiSolver<M: CellModel, T: Scalar> {
     /// each stored cell where they vary), each pointing at its own GPU's
     /// copy of the rate tables (`--rate-tables`), kept beside them.
     coeffs: Vec<DeviceCellCoeffs<M, T>>,
+    /// The tissue's cells over the box, which the pseudo-ECG follows
+    /// (made once: it is read at every sample).
+    tissue_mask: Vec<u8>,
     clock: EventClock,
     model: PhantomData<M>,
 }
@@ -167,6 +170,7 @@ impl<M: CellModel, T: Scalar> TissueGpuMultiSolver<M, T> {
             buffers,
             step: StepCoeffs::new(domain.dt_ms(), domain.dt_ms()),
             coeffs,
+            tissue_mask: split.tissue_mask(),
             clock: EventClock::new(domain.dt_ms()),
             split,
             exchange,
@@ -318,7 +322,7 @@ impl<M: CellModel, T: Scalar> Solver<T> for TissueGpuMultiSolver<M, T> {
     fn ecg(&mut self, probes: &[EcgProbe]) -> Result<Vec<f64>, SolverError> {
         let parts = self.download()?;
         let field = self.split.u_to_box(parts.iter().map(|(u, _)| &u[..]), rest_u::<M, T>());
-        Ok(pseudo_ecg_in(&field, self.split.slabs[0].global, Some(&self.split.tissue_mask()), probes))
+        Ok(pseudo_ecg_in(&field, self.split.slabs[0].global, Some(&self.tissue_mask), probes))
     }
 
     fn any_nonfinite(&mut self) -> Result<bool, SolverError> {

@@ -6,6 +6,7 @@
 
 pub mod carp;
 pub mod gmsh;
+pub mod node_field;
 pub mod tetgen;
 mod text;
 pub mod vtu;

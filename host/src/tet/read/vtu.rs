@@ -86,9 +86,9 @@ fn head_check(bytes: &[u8]) -> Result<Option<u64>, String> {
     Ok(counts(&head).map(|(p, c)| p + c))
 }
 
-/// Reads a `.vtu` file; `region_array` names the integer cell array of
-/// region labels where it is none of [`REGION_NAMES`].
-pub fn read(path: &Path, units: Option<Units>, region_array: Option<&str>) -> Result<TetMesh, MeshError> {
+/// The arrays of the one `<Piece>` of a `.vtu` file of `sections`, and
+/// its numbers of points and cells.
+fn parse(path: &Path, sections: &[&str]) -> Result<(usize, usize, Vec<XmlArray>), MeshError> {
     let bytes = read_bounded(path, "a VTK .vtu file", BYTES_PER_ITEM, head_check)?;
     let bad = |e: std::io::Error| file_err(path, e.to_string());
     let (head, file_tag) = vtk_xml::head(&bytes, "UnstructuredGrid", ".vtu").map_err(bad)?;
@@ -110,9 +110,14 @@ pub fn read(path: &Path, units: Option<Units>, region_array: Option<&str>) -> Re
         };
         tuples.saturating_mul(components).saturating_mul(type_bytes(ty))
     };
-    let arrays =
-        vtk_xml::arrays(&bytes, head, framing, &["Points", "Cells", "PointData", "CellData"], max_out)
-            .map_err(bad)?;
+    let arrays = vtk_xml::arrays(&bytes, head, framing, sections, max_out).map_err(bad)?;
+    Ok((points, cells, arrays))
+}
+
+/// Reads a `.vtu` file; `region_array` names the integer cell array of
+/// region labels where it is none of [`REGION_NAMES`].
+pub fn read(path: &Path, units: Option<Units>, region_array: Option<&str>) -> Result<TetMesh, MeshError> {
+    let (points, cells, arrays) = parse(path, &["Points", "Cells", "PointData", "CellData"])?;
     let find = |section: &str, name: &str| {
         arrays.iter().find(|a| a.section == section && (name.is_empty() || a.name.eq_ignore_ascii_case(name)))
     };
@@ -219,6 +224,34 @@ pub fn read(path: &Path, units: Option<Units>, region_array: Option<&str>) -> Re
     Ok(TetMesh { points_mm, tets, regions, fibres, sheets })
 }
 
+/// The point-data array `name` (compared without case) of a `.vtu` file
+/// of `nodes` points, one component: a value per node, in the file's
+/// node order.
+pub fn point_scalar(path: &Path, name: &str, nodes: usize) -> Result<Vec<f64>, MeshError> {
+    let (points, _, arrays) = parse(path, &["PointData"])?;
+    if points != nodes {
+        return Err(file_err(path, format!("{points} points, the mesh has {nodes} nodes")));
+    }
+    let Some(a) = arrays.iter().find(|a| a.section == "PointData" && a.name.eq_ignore_ascii_case(name))
+    else {
+        let names: Vec<&str> = arrays.iter().map(|a| a.name.as_str()).collect();
+        let names = if names.is_empty() { "none".into() } else { names.join(", ") };
+        return Err(file_err(path, format!("no point data array {name:?}; the file's are {names}")));
+    };
+    if a.components != 1 || a.values.len() != nodes {
+        return Err(file_err(
+            path,
+            format!(
+                "the point data array {:?} has {} values of {} components; a node field has one value per node",
+                a.name,
+                a.values.len(),
+                a.components
+            ),
+        ));
+    }
+    Ok(a.values.clone())
+}
+
 /// The mean of four directions, each turned to agree with the first.
 fn mean_direction(v: [Vec3; 4]) -> Vec3 {
     let mut sum = [0.0; 3];
@@ -277,6 +310,22 @@ mod tests {
         assert_eq!((m.regions, m.points_mm[1]), (vec![3], [10.0, 0.0, 0.0]));
         let e = read(&path, None, Some("tags")).unwrap_err().to_string();
         assert!(e.contains("no cell data array \"tags\" for the regions; the file's are myLabels"), "{e}");
+    }
+
+    #[test]
+    fn a_point_scalar_is_read_by_name_and_checked() {
+        let extra = r#"<PointData><DataArray type="Float32" Name="G_Kr" format="ascii">0.1 0.2 0.3 0.4</DataArray>
+            <DataArray type="Float64" Name="fiber" NumberOfComponents="3" format="ascii">
+            1 0 0 1 0 0 1 0 0 1 0 0</DataArray></PointData>"#;
+        let path = scratch("pointscalar", &grid("10", extra));
+        let g = point_scalar(&path, "g_kr", 4).unwrap();
+        assert_eq!(g, [0.1, 0.2, 0.3, 0.4], "ASCII values are read as written");
+        let e = point_scalar(&path, "g_ks", 4).unwrap_err().to_string();
+        assert!(e.contains("no point data array \"g_ks\"; the file's are G_Kr, fiber"), "{e}");
+        let e = point_scalar(&path, "fiber", 4).unwrap_err().to_string();
+        assert!(e.contains("has 12 values of 3 components; a node field has one value per node"), "{e}");
+        let e = point_scalar(&path, "g_kr", 5).unwrap_err().to_string();
+        assert!(e.contains("4 points, the mesh has 5 nodes"), "{e}");
     }
 
     #[test]
