@@ -48,6 +48,32 @@ impl ParamSets {
     }
 }
 
+/// The coefficients a step kernel gives stored cell `c`: `given` (passed
+/// by value) for [`Uniform`], its set's in `sets` for [`PerCell`]. The
+/// set's are read in place, not copied: a copy of a large model's
+/// coefficients (TP06's are about fifty words in f32) is loaded whole into
+/// registers at the kernel's start, where the fields read in place are
+/// loaded where the step uses them, as a uniform kernel's are.
+///
+/// # Safety
+/// For [`PerCell`], `sets` as [`ParamSets::coeffs_of`] requires for `c`.
+#[inline(always)]
+pub unsafe fn coeffs_for<'a, M: CellModel, T: Real, P: CoeffsSource>(
+    given: &'a M::Coeffs<T>,
+    sets: &ParamSets,
+    c: usize,
+) -> &'a M::Coeffs<T> {
+    if P::PER_CELL {
+        // SAFETY: per the contract; the table outlives the launch.
+        unsafe {
+            let set = *(sets.index as *const u16).add(c) as usize;
+            &*(sets.table as *const M::Coeffs<T>).add(set)
+        }
+    } else {
+        given
+    }
+}
+
 /// Where a step kernel takes its coefficients from: the ones passed by
 /// value ([`Uniform`]) or the set of each cell ([`PerCell`]). The kernels
 /// are generic over it, one entry point each.
@@ -86,6 +112,12 @@ mod tests {
         // SAFETY: every set number is below 2, the table's length.
         let got: Vec<_> = (0..3).map(|c| unsafe { sets.coeffs_of::<Karma, f32>(c) }).collect();
         assert_eq!(got, vec![table[1], table[0], table[1]]);
+        // SAFETY: as above.
+        let given = unsafe { coeffs_for::<Karma, f32, PerCell>(&table[0], &sets, 2) };
+        assert_eq!(*given, table[1], "a cell of set 1 reads set 1 in place");
+        // SAFETY: Uniform reads no set.
+        let uniform = unsafe { coeffs_for::<Karma, f32, Uniform>(&table[0], &sets, 2) };
+        assert_eq!(*uniform, table[0]);
         assert_ne!(table[0], table[1], "the sets differ, so the test can tell them apart");
     }
 }

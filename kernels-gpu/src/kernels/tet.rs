@@ -7,7 +7,7 @@
 use crate::cell::StepCoeffs;
 use crate::events::Recorder;
 use crate::model::CellModel;
-use crate::params::{CoeffsSource, ParamSets};
+use crate::params::{CoeffsSource, ParamSets, coeffs_for};
 use crate::real::Real;
 use crate::tet::{EllTable, step_node};
 
@@ -90,14 +90,8 @@ pub unsafe fn step_nodes<M: CellModel, T: Real, P: CoeffsSource>(
     if c >= table.nodes as usize {
         return;
     }
-    let own;
-    let coeffs = if P::PER_CELL {
-        // SAFETY: c is a node, which the index covers.
-        own = unsafe { sets.coeffs_of::<M, T>(c) };
-        &own
-    } else {
-        coeffs
-    };
+    // SAFETY: c is a node, which the index covers.
+    let coeffs = unsafe { coeffs_for::<M, T, P>(coeffs, &sets, c) };
     // SAFETY: c is a node, stepped by this thread alone; the host passes
     // buffers of the table's sizes.
     unsafe { step_node::<M, T>(u, u_next, local, table, step, coeffs, rec, c as u32) }

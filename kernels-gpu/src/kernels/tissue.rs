@@ -34,7 +34,7 @@ use crate::events::{Recorder, StimulusArgs};
 use crate::gpu::{block_dim, block_idx, flat_thread_count, flat_thread_index, thread_idx};
 use crate::layout::grid::GridDims;
 use crate::model::CellModel;
-use crate::params::{CoeffsSource, ParamSets};
+use crate::params::{CoeffsSource, ParamSets, coeffs_for};
 use crate::real::Real;
 use crate::tissue::{
     CompactTissue, DenseTissue, NeighbourLookup, RowLookup, step_compact_cell, step_dense_cell,
@@ -66,14 +66,8 @@ pub unsafe fn step_dense<M: CellModel, T: Real, R: RowLookup, P: CoeffsSource>(
         return;
     }
     let i = (z * g.ny + y) * g.nx + x;
-    let own;
-    let coeffs = if P::PER_CELL {
-        // SAFETY: i is a cell of the box, which the index covers.
-        own = unsafe { sets.coeffs_of::<M, T>(i as usize) };
-        &own
-    } else {
-        coeffs
-    };
+    // SAFETY: i is a cell of the box, which the index covers.
+    let coeffs = unsafe { coeffs_for::<M, T, P>(coeffs, &sets, i as usize) };
     // SAFETY: i is a cell of the grid, stepped by this thread alone.
     unsafe { step_dense_cell::<M, T, R>(u, u_next, local, &lay, step, coeffs, rec, i) }
 }
@@ -102,14 +96,8 @@ pub unsafe fn step_compact<M: CellModel, T: Real, R: RowLookup, N: NeighbourLook
     if c >= lay.cells as usize {
         return;
     }
-    let own;
-    let coeffs = if P::PER_CELL {
-        // SAFETY: c is a tissue cell, which the index covers.
-        own = unsafe { sets.coeffs_of::<M, T>(c) };
-        &own
-    } else {
-        coeffs
-    };
+    // SAFETY: c is a tissue cell, which the index covers.
+    let coeffs = unsafe { coeffs_for::<M, T, P>(coeffs, &sets, c) };
     // SAFETY: c is a tissue cell, stepped by this thread alone.
     unsafe { step_compact_cell::<M, T, R, N>(u, u_next, local, &lay, step, coeffs, rec, c as u32) }
 }
