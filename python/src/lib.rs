@@ -21,10 +21,12 @@ use fibril_host::state::State;
 use fibril_host::tet::read::{ReadOptions, read_mesh};
 use fibril_host::tet::regions::NodeSelection;
 use fibril_host::tet::{Diffusivity, NodeOrder, TetMesh, TetProblem};
+use fibril_host::tissue::fibrosis::Fibrosis;
 use fibril_host::tissue::{Conductivity, Fibres, Tissue, TissueLayout};
 use kernels_gpu::GridDims;
 use numpy::{
-    IntoPyArray, PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyReadonlyArrayDyn,
+    IntoPyArray, PyArray1, PyArray2, PyArrayDyn, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2,
+    PyReadonlyArrayDyn,
 };
 use pyo3::create_exception;
 use pyo3::exceptions::PyException;
@@ -709,6 +711,38 @@ fn models(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyDict>>> {
         .collect()
 }
 
+/// What fibrosis did: tissue cells before, cells removed, patches.
+type FibrosisCounts = (usize, usize, usize);
+
+/// Fibrosis made in a tissue by the library's seeded generator
+/// (`fibril_host::tissue::fibrosis`): the labels after it, with the
+/// uncoupled cells 0, and (tissue cells before, cells removed, patches).
+#[pyfunction]
+#[pyo3(signature = (tissue, pattern, density, seed, length_mm, width_mm))]
+fn fibrosis<'py>(
+    py: Python<'py>,
+    tissue: &Bound<'py, PyDict>,
+    pattern: &str,
+    density: f64,
+    seed: u64,
+    length_mm: f64,
+    width_mm: f64,
+) -> PyResult<(Bound<'py, PyArrayDyn<u8>>, FibrosisCounts)> {
+    let pattern = match pattern {
+        "diffuse" => Fibrosis::Diffuse { density, seed },
+        "patchy" => Fibrosis::Patchy { density, length_mm, width_mm, seed },
+        other => return Err(err(format!("fibrosis pattern {other:?}: use \"diffuse\" or \"patchy\""))),
+    };
+    pattern.check().map_err(err)?;
+    let mut spec = tissue_spec(tissue)?;
+    let report = pattern.apply(&mut spec.tissue);
+    let d = spec.tissue.dims;
+    let shape = [d.nz as usize, d.ny as usize, d.nx as usize];
+    let labels =
+        ndarray::ArrayD::from_shape_vec(ndarray::IxDyn(&shape), spec.tissue.labels).expect("the box");
+    Ok((labels.into_pyarray(py), (report.tissue_cells, report.removed, report.patches)))
+}
+
 /// GPUs this machine offers to fibril (0 without a driver).
 #[pyfunction]
 fn gpu_count() -> usize {
@@ -721,6 +755,7 @@ fn _fibril(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Mesh>()?;
     m.add_function(wrap_pyfunction!(models, m)?)?;
     m.add_function(wrap_pyfunction!(gpu_count, m)?)?;
+    m.add_function(wrap_pyfunction!(fibrosis, m)?)?;
     m.add("FibrilError", m.py().get_type::<FibrilError>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

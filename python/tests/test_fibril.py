@@ -261,3 +261,34 @@ def test_the_readme_python_examples(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     for block in blocks:
         exec(compile(block, "README.md", "exec"), {})
+
+
+def test_fibrosis_is_the_command_lines_cell_for_cell(tmp_path):
+    # A sheet with fibres along x: the package's patchy fibrosis uncouples
+    # the cells that [tissue.fibrosis] writes to fibrosis.npy, seeded; a
+    # run on it steps the same bits as the command line's.
+    labels = np.ones((1, 40, 60), dtype=np.uint8)
+    np.save(tmp_path / "labels.npy", labels)
+    config = tmp_path / "run.toml"
+    config.write_text(
+        '[grid]\ndx = 0.25\n[tissue]\nmask = "labels.npy"\nd_fibre = 0.1\nd_cross = 0.025\n'
+        '[tissue.fibrosis]\npattern = "patchy"\ndensity = 0.2\nseed = 7\nlength_mm = 2.0\nwidth_mm = 0.5\n'
+    )
+    out = cli_run(tmp_path, str(config), "--model", "luo_rudy_1991", "--steps", "50", "--precision", "f64")
+    written = np.load(out / "fibrosis.npy")
+    tissue = fibril.Tissue(labels, 0.25, d_fibre=0.1, d_cross=0.025)
+    made = tissue.with_fibrosis("patchy", 0.2, seed=7, length_mm=2.0, width_mm=0.5)
+    assert np.array_equal(made.labels, written)
+    assert made.fibrosis["removed"] == int((written == 0).sum()) > 0.19 * labels.size
+    assert made.fibrosis["patches"] > 0 and (tissue.labels == 1).all(), "the tissue given is left as it was"
+    sim = fibril.Simulation("luo_rudy_1991", tissue=made, precision="f64", device="cpu")
+    sim.advance(50 * sim.dt_ms)
+    assert same_bits(last_snapshot(out), sim["V"])
+    # Diffuse: the same seed the same cells, another seed others.
+    a = tissue.with_fibrosis("diffuse", 0.3, seed=1).labels
+    assert np.array_equal(a, tissue.with_fibrosis("diffuse", 0.3, seed=1).labels)
+    assert not np.array_equal(a, tissue.with_fibrosis("diffuse", 0.3, seed=2).labels)
+    with pytest.raises(fibril.FibrilError, match="density = 1.5"):
+        tissue.with_fibrosis("diffuse", 1.5)
+    with pytest.raises(fibril.FibrilError, match="pattern \"stripes\""):
+        tissue.with_fibrosis("stripes", 0.1)
