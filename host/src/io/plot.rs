@@ -71,7 +71,7 @@ impl Series {
 }
 
 /// plotters' errors are generic over the backend; their text is kept.
-fn drawing(e: impl std::error::Error) -> PlotError {
+pub fn drawing(e: impl std::error::Error) -> PlotError {
     PlotError::Draw(e.to_string())
 }
 
@@ -275,11 +275,12 @@ pub(crate) fn trajectory(
     Ok((img, rect))
 }
 
-type Chart<'a, 'b> = ChartContext<'a, BitMapBackend<'b>, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
+/// A chart of two f64 axes on an in-memory bitmap, as every plot draws.
+pub type Chart<'a, 'b> = ChartContext<'a, BitMapBackend<'b>, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
 
 /// Axes with ticks (labelled in at most 4 significant digits), a light
 /// grid at the ticks, and the axis labels.
-fn draw_mesh(chart: &mut Chart, x_label: &str, y_label: &str) -> Result<(), PlotError> {
+pub fn draw_mesh(chart: &mut Chart, x_label: &str, y_label: &str) -> Result<(), PlotError> {
     let (xs, ys) = (chart.x_range(), chart.y_range());
     let x_tick = |v: &f64| tick(*v, xs.end - xs.start);
     let y_tick = |v: &f64| tick(*v, ys.end - ys.start);

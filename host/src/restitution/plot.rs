@@ -7,11 +7,10 @@
 use std::ops::Range;
 
 use plotters::coord::Shift;
-use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 
-use crate::io::canvas::{PlotError, Rgb, font_ready, text, tick};
-use crate::io::plot::series_colour;
+use crate::io::canvas::{PlotError, Rgb, font_ready, text};
+use crate::io::plot::{draw_mesh, drawing, series_colour};
 
 /// One set of (x, y) points and how it is drawn.
 #[derive(Clone, Debug)]
@@ -36,10 +35,6 @@ pub enum Style {
 pub struct Panel {
     pub y_label: String,
     pub sets: Vec<Marked>,
-}
-
-fn drawing(e: impl std::error::Error) -> PlotError {
-    PlotError::Draw(e.to_string())
 }
 
 /// `lo..hi` of the finite values, widened by 5 % (a single value by 1).
@@ -91,7 +86,7 @@ fn draw_panel(
         .y_label_area_size(64)
         .build_cartesian_2d(x_range, y_range)
         .map_err(drawing)?;
-    mesh(&mut chart, x_label, &panel.y_label)?;
+    draw_mesh(&mut chart, x_label, &panel.y_label)?;
     for (i, set) in panel.sets.iter().enumerate() {
         let colour = {
             let c = series_colour(i);
@@ -143,26 +138,6 @@ fn draw_panel(
         .background_style(WHITE.mix(0.9))
         .border_style(RGBColor(160, 160, 160))
         .label_font(text(13.0))
-        .draw()
-        .map_err(drawing)
-}
-
-type Chart<'a, 'b> = ChartContext<'a, BitMapBackend<'b>, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
-
-fn mesh(chart: &mut Chart, x_label: &str, y_label: &str) -> Result<(), PlotError> {
-    let (xs, ys) = (chart.x_range(), chart.y_range());
-    let x_tick = |v: &f64| tick(*v, xs.end - xs.start);
-    let y_tick = |v: &f64| tick(*v, ys.end - ys.start);
-    chart
-        .configure_mesh()
-        .x_desc(x_label)
-        .y_desc(y_label)
-        .axis_desc_style(text(15.0))
-        .label_style(text(13.0))
-        .x_label_formatter(&x_tick)
-        .y_label_formatter(&y_tick)
-        .bold_line_style(RGBColor(225, 225, 225))
-        .light_line_style(TRANSPARENT)
         .draw()
         .map_err(drawing)
 }
