@@ -4,7 +4,7 @@
 
 use super::error::ParamsError;
 use super::sets::{Cells, ParameterSets};
-use super::spec::ParameterMap;
+use super::spec::{ParameterField, ParameterMap};
 use crate::models::ModelSetup;
 use crate::tet::mesh::TetMesh;
 use crate::tet::problem::TetProblem;
@@ -35,16 +35,23 @@ pub fn resolve_on_mesh(
     if map.is_empty() {
         return Ok(None);
     }
-    let old_of_new = &problem.renumbering.old_of_new;
+    let order = &problem.renumbering;
     let labels = node_labels(&problem.mesh)?;
-    let mut reordered = map.clone();
-    for f in &mut reordered.fields {
-        // A field of another length is refused by the resolution, by name.
-        if f.values.len() == old_of_new.len() {
-            f.values = old_of_new.iter().map(|&old| f.values[old as usize]).collect();
-        }
-    }
+    let fields = map
+        .fields
+        .iter()
+        .map(|f| ParameterField {
+            name: f.name.clone(),
+            // A field of another length is refused by the resolution, by name.
+            values: if f.values.len() == labels.len() {
+                order.to_new_order(&f.values)
+            } else {
+                f.values.clone()
+            },
+        })
+        .collect();
+    let reordered = ParameterMap { regions: map.regions.clone(), fields };
     ParameterSets::resolve(setup, &reordered, (&labels, Cells::MeshNodes), |i| {
-        format!("node {} (of the file)", old_of_new[i])
+        format!("node {} (of the file)", order.old_of_new[i])
     })
 }
