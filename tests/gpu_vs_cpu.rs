@@ -75,6 +75,7 @@ const CHECKS: &[(&str, Check)] = &[
     ("z_split_every_model_bit_identical_to_cpu", multi_gpu_every_model),
     ("z_split_nccl_exchange_bit_identical_to_cpu", multi_gpu_nccl),
     ("z_split_blocked_deep_halos_k1_to_4_every_model_and_events_bit_identical_to_cpu", multi_gpu_blocked),
+    ("z_split_graphs_between_stimuli_naive_and_blocked_k1_to_4_bit_identical_to_cpu", multi_gpu_graphs),
     ("events_on_the_device_every_kernel_bit_identical_to_cpu", device_events),
     ("graph_replay_with_stimuli_every_kernel_bit_identical_to_cpu", graph_replay),
     ("events_on_split_sub_domains_bit_identical_to_cpu", device_events_split),
@@ -568,6 +569,50 @@ fn multi_gpu_blocked(gpu: &GpuDevice) -> Result<(), String> {
         }
     }
     println!("    ({runs} Karma runs with events and {models} model x precision runs bit-identical)");
+    Ok(())
+}
+
+/// The split solver's graphs (quiet stretches of whole passes replayed
+/// over every GPU at once, `multi::gpu::replay`) between the stimuli that
+/// end passes early, without maps (with maps every pass is enqueued from
+/// the host): naive and blocked k = 1..4, overlap on and off, peer
+/// exchange, against the CPU. Each run must have replayed steps from
+/// graphs, so that the check cannot pass on host-enqueued passes alone.
+fn multi_gpu_graphs(gpu: &GpuDevice) -> Result<(), String> {
+    let (ordinals, devices) = split_devices()?;
+    println!("    (sub-domains on GPUs {ordinals:?}; this device: {})", gpu.info().name);
+    let dims = GridDims::new(37, 21, 26);
+    let (d, start, events, maps) = events_run(dims);
+    let calls = [7, 1, 1400, 1592];
+    let (want, _) = cpu_events(&d, &start, &events, &maps, calls.iter().sum());
+    // The same stimuli without maps (the recorder leaves the state alone).
+    let events = Events { recording: None, ..events };
+    let blocked = (1..=kernels_gpu::blocked::MAX_STEPS_PER_PASS)
+        .map(|k| config(KernelKind::Blocked, (32, 12)).with_steps_per_pass(k));
+    let (mut runs, mut replayed) = (0, 0);
+    for cfg in std::iter::once(naive()).chain(blocked) {
+        let run = SplitRun { ptx: fibril::PTX, config: cfg, domain: &d, initial: &start };
+        for overlap in [true, false] {
+            let what = format!("{cfg}, overlap {overlap}");
+            let mut s = GpuMultiSolver::<Karma, f32>::new(&devices, &run, Exchange::Peer, overlap)
+                .map_err(|e| format!("{what}: {e}"))?;
+            s.set_events(&events, EventStart::NEW, None).map_err(|e| e.to_string())?;
+            for &steps in &calls {
+                s.advance(steps).map_err(|e| format!("{what}: {e}"))?;
+            }
+            let got = s.state().map_err(|e| e.to_string())?;
+            if let Some(why) = s.graph_failure() {
+                return Err(format!("{what}: the graphs failed: {why}"));
+            }
+            if s.graph_steps() == 0 {
+                return Err(format!("{what}: no step was replayed from a graph"));
+            }
+            bit_identical(&got, &want).map_err(|e| format!("{} ({what}): {e}", s.method()))?;
+            (runs, replayed) = (runs + 1, replayed + s.graph_steps());
+        }
+    }
+    let total: u64 = calls.iter().sum::<u64>() * runs;
+    println!("    ({runs} runs bit-identical, {replayed} of their {total} steps replayed from graphs)");
     Ok(())
 }
 

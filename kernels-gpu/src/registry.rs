@@ -30,6 +30,8 @@ pub enum Kernel {
     EcgPartial,
     /// The charged plaquettes between two samples of V (no model).
     PhasePlaquettes,
+    /// A halo run copied to a neighbouring GPU (no model).
+    HaloCopy,
     /// One thread per tissue cell of a dense grid with a mask (`kernels::tissue`).
     TissueDense,
     /// One thread per tissue cell of the compact layout (`kernels::tissue`).
@@ -133,6 +135,8 @@ macro_rules! entry_table {
             EntryPoint { model: "", kernel: Kernel::EcgPartial, precision: "f64", name: $crate::entry_name!(ecg, partial, f64) },
             EntryPoint { model: "", kernel: Kernel::PhasePlaquettes, precision: "f32", name: $crate::entry_name!(phase, plaquettes, f32) },
             EntryPoint { model: "", kernel: Kernel::PhasePlaquettes, precision: "f64", name: $crate::entry_name!(phase, plaquettes, f64) },
+            EntryPoint { model: "", kernel: Kernel::HaloCopy, precision: "f32", name: $crate::entry_name!(halo, copy, f32) },
+            EntryPoint { model: "", kernel: Kernel::HaloCopy, precision: "f64", name: $crate::entry_name!(halo, copy, f64) },
             EntryPoint { model: "", kernel: Kernel::StimulateTissue, precision: "f32", name: $crate::entry_name!(stimulate, tissue, f32) },
             EntryPoint { model: "", kernel: Kernel::StimulateTissue, precision: "f64", name: $crate::entry_name!(stimulate, tissue, f64) },
             $(

@@ -64,7 +64,8 @@ pub enum Devices {
 /// for measurements and for machines where a feature fails).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GpuOptions {
-    /// Replay stretches of steps as CUDA graphs (one GPU).
+    /// Replay stretches of steps as CUDA graphs (one GPU, and grids split
+    /// over the GPUs of one process).
     pub graphs: bool,
     /// Programmatic launches between the steps of a graph (Hopper).
     pub pdl: bool,
@@ -144,12 +145,10 @@ impl<T: Scalar> SolverPlan<'_, T> {
             }
             (Mesh::Grid, Devices::Gpus(gpus)) => {
                 let run = SplitRun { ptx: ptx()?, config: self.kernel, domain, initial };
-                Box::new(GpuMultiSolver::<M, T>::new(
-                    gpus,
-                    &run,
-                    self.options.exchange,
-                    self.options.overlap,
-                )?)
+                let mut solver =
+                    GpuMultiSolver::<M, T>::new(gpus, &run, self.options.exchange, self.options.overlap)?;
+                solver.set_graphs(self.options.graphs);
+                Box::new(solver)
             }
             (Mesh::Grid, Devices::Rank { device, rank, world, id }) => {
                 let run = SplitRun { ptx: ptx()?, config: self.kernel, domain, initial };

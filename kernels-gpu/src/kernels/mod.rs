@@ -26,6 +26,7 @@ mod diagnostics;
 mod ecg;
 pub mod entry;
 mod events;
+mod halo;
 pub mod naive;
 pub mod tet;
 mod tips;

@@ -106,7 +106,7 @@ struct Captured {
 }
 
 /// A captured graph and its instantiation, destroyed together.
-struct PassGraph {
+pub(crate) struct PassGraph {
     ctx: Arc<CudaContext>,
     graph: CUgraph,
     exec: CUgraphExec,
@@ -274,17 +274,15 @@ impl StepGraphs {
                 self.graphs.len() - 1
             }
         };
-        let exec = self.graphs[index].graph.exec;
-        stream.context().bind_to_thread().map_err(cuda("launching a pass graph"))?;
-        // SAFETY: `exec` is an instantiated graph this object owns, of
-        // this stream's context; its kernels' arguments are valid (this
-        // function's contract).
-        unsafe { raw_graph::launch(exec, stream.cu_stream()) }.map_err(cuda("launching a pass graph"))?;
+        // SAFETY: the graph's kernels' arguments are valid (this
+        // function's contract) and the stream is of its context.
+        unsafe { self.graphs[index].graph.launch(stream) }?;
         self.replayed_steps += steps as u64;
         Ok(())
     }
 
-    /// Captures what `record` enqueues into an instantiated graph.
+    /// Captures what `record` enqueues into an instantiated graph, on
+    /// this object's capture stream.
     fn capture(
         &mut self,
         stream: &Arc<CudaStream>,
@@ -298,52 +296,86 @@ impl StepGraphs {
                 s
             }
         };
-        // Thread-local: driver calls from other threads (another solver's,
-        // in a process that drives several) neither join nor end it.
-        capture
-            .begin_capture(CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_THREAD_LOCAL)
-            .map_err(cuda("starting a graph capture"))?;
-        let recorded = record(&capture);
-        // The capture is ended in every case, so the stream is usable after
-        // a failed launch.
-        // SAFETY: the stream is this object's, capturing since above.
-        let graph = unsafe { cudarc::driver::result::stream::end_capture(capture.cu_stream()) };
-        let graph = match (recorded, graph) {
-            (Ok(()), Ok(graph)) if !graph.is_null() => graph,
-            (recorded, graph) => {
-                if let Ok(graph) = graph
-                    && !graph.is_null()
-                {
-                    // SAFETY: the graph just captured, not instantiated, owned by no one else.
-                    let _ = unsafe { raw_graph::destroy(graph) };
-                }
-                recorded?;
-                graph.map_err(cuda("capturing a pass graph"))?;
-                return Err(SolverError::Cuda {
-                    during: "capturing a pass graph (nothing was captured)",
-                    source: DriverError(sys::CUresult::CUDA_ERROR_STREAM_CAPTURE_INVALIDATED),
-                });
-            }
-        };
-        let ctx = stream.context().clone();
-        let finish = || -> Result<CUgraphExec, DriverError> {
-            if self.programmatic {
-                // SAFETY: `graph` was captured above and is not instantiated;
-                // its kernels are step kernels of a module whose step kernels
-                // wait for their prerequisite grids (`set_programmatic`'s and
-                // `new`'s contract).
-                unsafe { make_edges_programmatic(graph)? };
-            }
-            // SAFETY: a valid graph.
-            unsafe { raw_graph::instantiate(graph, CUgraphInstantiate_flags(0)) }
-        };
-        match finish() {
-            Ok(exec) => Ok(PassGraph { ctx, graph, exec }),
-            Err(e) => {
-                // SAFETY: as above; nothing was instantiated from it.
+        // SAFETY: `programmatic` is set only where every kernel captured
+        // waits for its prerequisite grids (`set_programmatic`, `new`).
+        unsafe { capture_graph(&capture, self.programmatic, record) }
+    }
+}
+
+impl PassGraph {
+    /// Launches the graph on `stream`, which must be of the context it
+    /// was captured in.
+    ///
+    /// # Safety
+    /// Every buffer the graph's nodes name is alive and holds the role it
+    /// had at capture.
+    pub(crate) unsafe fn launch(&self, stream: &CudaStream) -> Result<(), SolverError> {
+        stream.context().bind_to_thread().map_err(cuda("launching a pass graph"))?;
+        // SAFETY: `exec` is an instantiated graph this object owns; the
+        // caller vouches for its nodes' buffers.
+        unsafe { raw_graph::launch(self.exec, stream.cu_stream()) }.map_err(cuda("launching a pass graph"))
+    }
+}
+
+/// Captures what `record` enqueues, starting from `capture` (a stream that
+/// is not the legacy default stream), into an instantiated graph; with
+/// `programmatic`, the edges between its kernels are made programmatic.
+/// `record` may fork other streams off `capture` with events (even
+/// streams of other GPUs: the graph then spans them) and must join them
+/// back into it before it returns.
+///
+/// # Safety
+/// With `programmatic`, every kernel `record` enqueues waits for its
+/// prerequisite grids before it reads what they write.
+pub(crate) unsafe fn capture_graph(
+    capture: &Arc<CudaStream>,
+    programmatic: bool,
+    record: impl FnOnce(&Arc<CudaStream>) -> Result<(), SolverError>,
+) -> Result<PassGraph, SolverError> {
+    // Thread-local: driver calls from other threads (another solver's,
+    // in a process that drives several) neither join nor end it.
+    capture
+        .begin_capture(CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_THREAD_LOCAL)
+        .map_err(cuda("starting a graph capture"))?;
+    let recorded = record(capture);
+    // The capture is ended in every case, so the stream is usable after
+    // a failed launch.
+    // SAFETY: the stream is capturing since above.
+    let graph = unsafe { cudarc::driver::result::stream::end_capture(capture.cu_stream()) };
+    let graph = match (recorded, graph) {
+        (Ok(()), Ok(graph)) if !graph.is_null() => graph,
+        (recorded, graph) => {
+            if let Ok(graph) = graph
+                && !graph.is_null()
+            {
+                // SAFETY: the graph just captured, not instantiated, owned by no one else.
                 let _ = unsafe { raw_graph::destroy(graph) };
-                Err(cuda("instantiating a pass graph")(e))
             }
+            recorded?;
+            graph.map_err(cuda("capturing a pass graph"))?;
+            return Err(SolverError::Cuda {
+                during: "capturing a pass graph (nothing was captured)",
+                source: DriverError(sys::CUresult::CUDA_ERROR_STREAM_CAPTURE_INVALIDATED),
+            });
+        }
+    };
+    let ctx = capture.context().clone();
+    let finish = || -> Result<CUgraphExec, DriverError> {
+        if programmatic {
+            // SAFETY: `graph` was captured above and is not instantiated;
+            // its kernels wait for their prerequisite grids (this
+            // function's contract).
+            unsafe { make_edges_programmatic(graph)? };
+        }
+        // SAFETY: a valid graph.
+        unsafe { raw_graph::instantiate(graph, CUgraphInstantiate_flags(0)) }
+    };
+    match finish() {
+        Ok(exec) => Ok(PassGraph { ctx, graph, exec }),
+        Err(e) => {
+            // SAFETY: as above; nothing was instantiated from it.
+            let _ = unsafe { raw_graph::destroy(graph) };
+            Err(cuda("instantiating a pass graph")(e))
         }
     }
 }

@@ -50,6 +50,23 @@ pub(crate) fn enable_peer_access(devices: &[GpuDevice]) -> Result<(), MultiError
                 if r != sys::CUresult::CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED {
                     check(r, "enabling peer access")?;
                 }
+                // The buffers come from `to`'s stream-ordered pool, whose
+                // memory kernels of other GPUs (the halo copies) may touch
+                // only once the pool grants them access; the driver's
+                // copies do not need it.
+                let mut pool = std::ptr::null_mut();
+                check(
+                    sys::cuDeviceGetDefaultMemPool(&mut pool, to.context().cu_device()),
+                    "reading a memory pool",
+                )?;
+                let access = sys::CUmemAccessDesc {
+                    location: sys::CUmemLocation {
+                        type_: sys::CUmemLocationType::CU_MEM_LOCATION_TYPE_DEVICE,
+                        id: from.context().cu_device(),
+                    },
+                    flags: sys::CUmemAccess_flags::CU_MEM_ACCESS_FLAGS_PROT_READWRITE,
+                };
+                check(sys::cuMemPoolSetAccess(pool, &access, 1), "opening a memory pool to a peer")?;
             }
         }
     }
@@ -63,6 +80,30 @@ pub(crate) fn copy_slice_peer(
     stream: &CudaStream,
 ) -> Result<(), SolverError> {
     debug_assert_eq!((src_geo.width_bytes, src_geo.rows), (dst_geo.width_bytes, dst_geo.rows));
+    if src_geo.rows == 1 {
+        // One contiguous run (row-major slices): a one-dimensional copy,
+        // inside the GPU or between two.
+        let (from, to) = (src + src_geo.offset_bytes as u64, dst + dst_geo.offset_bytes as u64);
+        let bytes = src_geo.width_bytes;
+        // SAFETY: both ranges lie inside U_next buffers of the sub-domains,
+        // as below; the stream belongs to the source's context, made current.
+        return unsafe {
+            stream.context().bind_to_thread().map_err(cuda("binding a context"))?;
+            let r = if Arc::ptr_eq(src_ctx, dst_ctx) {
+                sys::cuMemcpyDtoDAsync_v2(to, from, bytes, stream.cu_stream())
+            } else {
+                sys::cuMemcpyPeerAsync(
+                    to,
+                    dst_ctx.cu_ctx(),
+                    from,
+                    src_ctx.cu_ctx(),
+                    bytes,
+                    stream.cu_stream(),
+                )
+            };
+            check(r, "copying a halo slice")
+        };
+    }
     let p = sys::CUDA_MEMCPY3D_PEER {
         srcXInBytes: 0,
         srcY: 0,

@@ -32,7 +32,19 @@ impl<M: CellModel, T: Scalar> GpuMultiSolver<M, T> {
                         let dst = &self.parts[j];
                         let dst_geo = dst.run_geometry(dst_first);
                         for (from, to) in src.exchanged().into_iter().zip(dst.exchanged()) {
-                            copy_slice_peer((&src.ctx, from, src_geo), (&dst.ctx, to, dst_geo), &src.copy)?;
+                            if src_geo.rows == 1 {
+                                src.send_run(
+                                    from + src_geo.offset_bytes as u64,
+                                    to + dst_geo.offset_bytes as u64,
+                                    src_geo.width_bytes,
+                                )?;
+                            } else {
+                                copy_slice_peer(
+                                    (&src.ctx, from, src_geo),
+                                    (&dst.ctx, to, dst_geo),
+                                    &src.copy,
+                                )?;
+                            }
                         }
                     }
                     Exchange::Host => {

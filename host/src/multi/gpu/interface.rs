@@ -54,25 +54,39 @@ impl<M: CellModel, T: Scalar> Solver<T> for GpuMultiSolver<M, T> {
 
     fn method(&self) -> String {
         format!(
-            "{} z-split {}{} exchange {}{}",
+            "{} z-split {}{} exchange {}{}{}",
             self.config,
             self.split.parts(),
             if matches!(self.scope, Scope::Rank { .. }) { " ranks" } else { "" },
             self.exchange.name(),
-            if self.overlap { "" } else { " no-overlap" }
+            if self.overlap { "" } else { " no-overlap" },
+            match self.graph_failure() {
+                Some(why) => format!(" graphs failed ({why})"),
+                None if self.replays_graphs() => " graphs".to_string(),
+                None => String::new(),
+            }
         )
     }
 
     /// Passes of up to the halo depth's steps (one step each but for the
     /// blocked kernel), each ended early before a stimulus anywhere in the
-    /// grid, so that every sub-domain takes the same passes.
+    /// grid, so that every sub-domain takes the same passes; quiet
+    /// stretches of whole passes replayed as graphs ([`super::replay`]).
     fn advance(&mut self, steps: u64) -> Result<(), SolverError> {
         let mut left = steps;
         while left > 0 {
+            let passes = self.graph_passes(left);
+            if passes > 0 {
+                self.replay(passes)?;
+                if self.graph_failure().is_none() {
+                    left -= passes as u64 * self.split.depth() as u64;
+                    continue;
+                }
+            }
             let first = &self.parts[0].solver;
             let k =
                 pass_steps(self.split.depth(), left, first.step_count(), |s| first.stimulus_due_anywhere(s));
-            self.step(k)?;
+            self.enqueue_pass(k, false)?;
             left -= k as u64;
         }
         Ok(())

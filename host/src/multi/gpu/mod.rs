@@ -38,7 +38,8 @@
 //!
 //! [`setup`] says how a run is split and exchanged, [`solver`] builds the
 //! parts ([`part`]) and orders a step, [`halos`] exchanges the halo slices
-//! by the copies of [`copy`], [`gather`] collects the whole grid, and
+//! by the copies of [`copy`], [`replay`] takes quiet stretches of passes
+//! as CUDA graphs over every GPU, [`gather`] collects the whole grid, and
 //! [`interface`] is the run loop's view.
 
 pub mod copy;
@@ -46,6 +47,7 @@ pub mod gather;
 pub mod halos;
 pub mod interface;
 pub mod part;
+pub mod replay;
 pub mod setup;
 pub mod solver;
 

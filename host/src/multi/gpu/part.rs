@@ -4,7 +4,10 @@
 use std::sync::Arc;
 
 use cudarc::driver::sys::{self, CUdeviceptr};
-use cudarc::driver::{CudaContext, CudaEvent, CudaSlice, CudaStream, DevicePtr, PinnedHostSlice, result};
+use cudarc::driver::{
+    CudaContext, CudaEvent, CudaSlice, CudaStream, DevicePtr, LaunchConfig, PinnedHostSlice, PushKernelArg,
+    result,
+};
 use kernels_gpu::CellModel;
 
 use super::setup::{Exchange, SplitRun};
@@ -159,6 +162,31 @@ impl<M: CellModel, T: Scalar> Part<M, T> {
         debug_assert_eq!(g.rows, 1, "deep halos are row-major");
         let width_bytes = g.width_bytes * self.depth as usize;
         SliceGeometry { width_bytes, pitch_bytes: width_bytes, ..g }
+    }
+
+    /// `bytes` from `src` on this GPU to `dst` on a neighbour's, by the
+    /// `halo_copy` kernel on the copy stream (a graph over the GPUs can
+    /// hold it; the driver's peer copy cannot be captured).
+    pub(super) fn send_run(
+        &self,
+        src: CUdeviceptr,
+        dst: CUdeviceptr,
+        bytes: usize,
+    ) -> Result<(), SolverError> {
+        debug_assert!(bytes.is_multiple_of(T::BYTES));
+        let n = (bytes / T::BYTES) as u64;
+        // Four values a thread in 256-thread blocks: a run of four 256^2 slices is 256 blocks.
+        let blocks = n.div_ceil(4 * 256).clamp(1, 1024) as u32;
+        let cfg = LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (256, 1, 1), shared_mem_bytes: 0 };
+        let mut launch = self.copy.launch_builder(self.solver.halo_copy_fn());
+        launch.arg(&src).arg(&dst).arg(&n);
+        // SAFETY: halo_copy_<t> takes (src, dst, n) in this solver's
+        // precision; `src` is a run of this part's U_next or locals and
+        // `dst` the neighbour's halo run of the same variable, `bytes`
+        // long each (`run_geometry`), on GPUs with peer access between
+        // them (`enable_peer_access`), or on this GPU.
+        unsafe { launch.launch(cfg) }.map_err(cuda("launching the halo copy"))?;
+        Ok(())
     }
 
     /// Bytes of one variable's run in a pinned staging buffer.

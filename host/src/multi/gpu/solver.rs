@@ -8,6 +8,7 @@ use kernels_gpu::ZWindow;
 
 use super::copy::enable_peer_access;
 use super::part::Part;
+use super::replay::SplitGraphs;
 use super::setup::{Exchange, SplitRun};
 use crate::backend::gpu::cuda::cuda;
 use crate::backend::gpu::device::GpuDevice;
@@ -33,6 +34,9 @@ pub(super) enum Scope {
 /// sub-domains: the halo slices carry U, which the stencil reads; the
 /// model's local variables are read at a cell's own slice only.
 pub struct GpuMultiSolver<M: CellModel, T: Scalar> {
+    /// The graphs captured so far; declared first so that they are
+    /// destroyed before the parts whose buffers they name.
+    pub(super) graphs: SplitGraphs,
     pub(super) split: ZSplit,
     pub(super) parts: Vec<Part<M, T>>,
     pub(super) scope: Scope,
@@ -77,7 +81,8 @@ impl<M: CellModel, T: Scalar> GpuMultiSolver<M, T> {
         }
         let device_names = devices.iter().map(|d| d.info().name.clone()).collect();
         let scope = Scope::Whole;
-        Ok(Self { split, parts, scope, exchange, overlap, config, device_names })
+        let graphs = SplitGraphs::new();
+        Ok(Self { graphs, split, parts, scope, exchange, overlap, config, device_names })
     }
 
     /// Rank `rank` of a `size`-process run: this process drives sub-domain
@@ -102,6 +107,7 @@ impl<M: CellModel, T: Scalar> GpuMultiSolver<M, T> {
         let part = Part::new(device, run, &split, rank, Exchange::Nccl, Some(comm))?;
         let flag = part.copy.alloc_zeros::<u32>(1).map_err(cuda("allocating the rank flag"))?;
         Ok(Self {
+            graphs: SplitGraphs::default(),
             split,
             parts: vec![part],
             scope: Scope::Rank { flag },
@@ -134,9 +140,13 @@ impl<M: CellModel, T: Scalar> GpuMultiSolver<M, T> {
     }
 
     /// Enqueues one pass of `steps` steps (one but for the blocked
-    /// kernel, at most the halo depth) on every GPU (returns before it runs).
-    pub(super) fn step(&mut self, steps: u32) -> Result<(), SolverError> {
-        for i in 0..self.parts.len() {
+    /// kernel, at most the halo depth) on every GPU (returns before it
+    /// runs). `forked`: every stream was just forked off one point after
+    /// all earlier work (the first pass of a graph's capture), so the
+    /// waits for the last pass's events, recorded outside the capture,
+    /// are left out.
+    pub(super) fn enqueue_pass(&mut self, steps: u32, forked: bool) -> Result<(), SolverError> {
+        for i in (0..self.parts.len()).filter(|_| !forked) {
             self.order_step(i)?;
         }
         for part in &mut self.parts {

@@ -4,14 +4,22 @@
 
 use std::sync::Arc;
 
+use cudarc::driver::sys::CUdeviceptr;
 use cudarc::driver::{CudaStream, DevicePtr};
 use kernels_gpu::{CellModel, ZWindow};
 
 use super::resident::GpuSolver;
 use crate::backend::gpu::graph::{PassBuffers, Piece};
+use crate::events::clock::EventClock;
 use crate::kernel_config::{KernelKind, pass_steps};
 use crate::scalar::Scalar;
 use crate::solver::SolverError;
+
+/// Where a solver stood before passes were captured ([`GpuSolver::pass_mark`]).
+pub(crate) struct PassMark {
+    clock: EventClock,
+    u_next: CUdeviceptr,
+}
 
 impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
     /// Whether quiet stretches of steps are replayed as CUDA graphs (the
@@ -26,6 +34,27 @@ impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
         // SAFETY: `programmatic` says the loaded module's step kernels wait
         // for their prerequisite grids, and the graphs capture only them.
         unsafe { self.graphs.set_programmatic(on && self.programmatic) };
+    }
+
+    /// Whether the kernels record maps (their recorder then carries each
+    /// step's time, which a replayed graph would keep at its capture's).
+    pub(crate) fn records_maps(&self) -> bool {
+        self.maps.is_some()
+    }
+
+    /// The host's view of this solver (its clock and its buffers'
+    /// roles), to go back to after passes that were only captured.
+    pub(crate) fn pass_mark(&self) -> PassMark {
+        PassMark { clock: self.clock.clone(), u_next: self.u_next_address() }
+    }
+
+    /// Back to `mark`: its clock, and its buffers' roles (one swap back
+    /// where an odd number of passes was captured).
+    pub(crate) fn rewind_to(&mut self, mark: PassMark) {
+        if self.u_next_address() != mark.u_next {
+            self.swap_buffers();
+        }
+        self.clock = mark.clock;
     }
 
     /// Steps taken so far by replaying graphs (see [`crate::backend::gpu::graph`]).

@@ -78,6 +78,8 @@ pub struct GpuSolver<M: CellModel, T: Scalar> {
     /// The NaN check's flags (`crate::backend::gpu::nonfinite`).
     pub(super) nonfinite: NonfiniteFlags,
     pub(super) stimulate_fn: CudaFunction,
+    /// `halo_copy_<t>`: a split run's halo runs to a neighbouring GPU.
+    pub(super) halo_copy_fn: CudaFunction,
     pub(super) ecg_fn: CudaFunction,
     /// Page-locked staging of downloads (allocated on first use): a copy
     /// into pageable memory runs at a fraction of the link's speed.
@@ -158,8 +160,9 @@ impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
         let entry = |kernel| entry_name::<T>("", kernel);
         let (flag_name, stimulate_name) = (entry(Kernel::FlagNonfinite)?, entry(Kernel::Stimulate)?);
         let (ecg_name, phase_name) = (entry(Kernel::EcgPartial)?, entry(Kernel::PhasePlaquettes)?);
-        let (module, programmatic) =
-            device.load_kernels(ptx, &[step_name, flag_name, stimulate_name, ecg_name, phase_name])?;
+        let halo_name = entry(Kernel::HaloCopy)?;
+        let names = [step_name, flag_name, stimulate_name, ecg_name, phase_name, halo_name];
+        let (module, programmatic) = device.load_kernels(ptx, &names)?;
         let stream = device.stream.clone();
         let u_elements = config.u_elements(dims)? as usize;
         let shared_limit = if config.kind == KernelKind::Blocked {
@@ -190,6 +193,7 @@ impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
             ecg_fn: load_kernel(&module, ecg_name)?,
             ecg_partials: None,
             phase_fn: load_kernel(&module, phase_name)?,
+            halo_copy_fn: load_kernel(&module, halo_name)?,
             phase: None,
             staging: None,
             clock: EventClock::new(domain.dt_ms()),
@@ -234,6 +238,11 @@ impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
 
     pub fn config(&self) -> KernelConfig {
         self.config
+    }
+
+    /// `halo_copy_<t>` of this solver's precision, loaded in its context.
+    pub(crate) fn halo_copy_fn(&self) -> &CudaFunction {
+        &self.halo_copy_fn
     }
 
     /// The step the next launch takes.

@@ -1,0 +1,288 @@
+//! Quiet stretches of a split run replayed as CUDA graphs that span every
+//! GPU, so that the host's enqueueing does not bound the passes.
+//!
+//! A pass of the split solver costs the host, per part, up to three
+//! launches, a dozen event records and waits, the halo copies and (at the
+//! global ends) one mirror copy per halo slice and variable, each a driver
+//! call that binds the part's context. On two GPUs at 256^3 with the
+//! blocked kernel's four-step passes that enqueueing, not the GPUs, set
+//! the pace: the whole grid took 13,050 steps/s without overlap against
+//! 15,361 on one GPU; replayed as graphs, 25,142 against 15,587 (two
+//! H200s, docs/history/BENCHMARKS-2026.md, "Two GPUs: the host's
+//! enqueueing, and graphs over the GPUs").
+//!
+//! A graph holds an even number of passes, so that U, U_next and the
+//! locals end in the roles they began in, with no stimulus due at any of
+//! their steps and no maps recorded: the recorder's time, which names the
+//! pass's first step, is then the only argument that differs between
+//! passes, and an off recorder never reads it. It is captured from the
+//! streams of every part forked off one origin stream on the first GPU and
+//! joined back into it, so the copies between GPUs and the events between
+//! streams become the graph's edges: the same kernels and copies in the same
+//! order as passes enqueued one by one, so the same bits.
+//!
+//! Outside the graph, the origin waits for every stream's last work before
+//! a launch and every stream waits for the graph after it; the parts'
+//! events are then recorded again, so the next pass enqueued from the host
+//! waits for the graph's work and not for records made while capturing.
+
+use std::sync::Arc;
+
+use cudarc::driver::sys::CUdeviceptr;
+use cudarc::driver::{CudaEvent, CudaStream};
+use kernels_gpu::CellModel;
+
+use super::part::Part;
+use super::setup::Exchange;
+use super::solver::{GpuMultiSolver, Scope};
+use crate::backend::gpu::cuda::cuda;
+use crate::backend::gpu::graph::{MAX_GRAPH_STEPS, PassGraph, capture_graph};
+use crate::scalar::Scalar;
+use crate::solver::SolverError;
+
+/// Graphs kept before the cache is emptied: power-of-two pass counts in
+/// two buffer roles make at most 16.
+const MAX_KEPT: usize = 32;
+
+/// The graphs of one split solver, captured on first use.
+#[derive(Default)]
+pub(super) struct SplitGraphs {
+    /// Asked for (`--no-graphs` turns it off).
+    pub(super) on: bool,
+    /// Why a capture failed; every pass is then enqueued from the host.
+    pub(super) failed: Option<String>,
+    streams: Option<Joins>,
+    kept: Vec<Kept>,
+    replayed_steps: u64,
+}
+
+impl SplitGraphs {
+    /// Graphs asked for, none captured yet.
+    pub(super) fn new() -> Self {
+        Self { on: true, ..Self::default() }
+    }
+}
+
+/// The origin stream and the events that fork the parts' streams off it
+/// and join them back.
+struct Joins {
+    origin: Arc<CudaStream>,
+    fork: CudaEvent,
+    after: CudaEvent,
+    /// Per part and stream ([`Part::streams`]): the origin waits for
+    /// these before a launch (recorded outside any capture) ...
+    before: Vec<[CudaEvent; 4]>,
+    /// ... and for these at the end of a capture (recorded inside it).
+    end: Vec<[CudaEvent; 4]>,
+}
+
+struct Kept {
+    passes: u32,
+    /// Each part's U_next at capture: the roles of its buffers.
+    roles: Vec<CUdeviceptr>,
+    graph: PassGraph,
+}
+
+impl<M: CellModel, T: Scalar> Part<M, T> {
+    /// The part's four streams, in the order of [`Joins`]' events.
+    fn streams(&self) -> [&Arc<CudaStream>; 4] {
+        [&self.a, &self.b, &self.c, &self.copy]
+    }
+
+    /// Records the events a pass waits for on their streams again, outside
+    /// any capture: after a graph (whose streams wait for it) they stand
+    /// for its work; a record made while capturing is no record to wait
+    /// for outside the capture.
+    fn record_events_again(&self) -> Result<(), SolverError> {
+        let record = |event: &CudaEvent, stream: &CudaStream| {
+            event.record(stream).map_err(cuda("recording an event after a graph"))
+        };
+        record(&self.a_done, &self.a)?;
+        record(&self.b_done, &self.b)?;
+        record(&self.c_done, &self.c)?;
+        record(&self.halo_done, &self.copy)?;
+        record(&self.step_done, &self.copy)
+    }
+
+    fn four_events(&self) -> Result<[CudaEvent; 4], SolverError> {
+        let event = || self.ctx.new_event(None).map_err(cuda("creating an event"));
+        Ok([event()?, event()?, event()?, event()?])
+    }
+}
+
+impl Joins {
+    fn new<M: CellModel, T: Scalar>(parts: &[Part<M, T>]) -> Result<Self, SolverError> {
+        let ctx = &parts[0].ctx;
+        let event = || ctx.new_event(None).map_err(cuda("creating an event"));
+        Ok(Self {
+            origin: ctx.new_stream().map_err(cuda("creating the capture stream"))?,
+            fork: event()?,
+            after: event()?,
+            before: parts.iter().map(Part::four_events).collect::<Result<_, _>>()?,
+            end: parts.iter().map(Part::four_events).collect::<Result<_, _>>()?,
+        })
+    }
+
+    /// The origin waits for every part's streams, recording `events` on them.
+    fn origin_waits<M: CellModel, T: Scalar>(
+        origin: &CudaStream,
+        parts: &[Part<M, T>],
+        events: &[[CudaEvent; 4]],
+    ) -> Result<(), SolverError> {
+        for (part, events) in parts.iter().zip(events) {
+            for (stream, event) in part.streams().into_iter().zip(events) {
+                event.record(stream).map_err(cuda("joining a stream to the graph's origin"))?;
+                origin.wait(event).map_err(cuda("joining a stream to the graph's origin"))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Every part's streams wait for `event`, recorded on the origin now.
+    fn streams_wait<M: CellModel, T: Scalar>(
+        origin: &CudaStream,
+        parts: &[Part<M, T>],
+        event: &CudaEvent,
+    ) -> Result<(), SolverError> {
+        event.record(origin).map_err(cuda("recording an event"))?;
+        for part in parts {
+            for stream in part.streams() {
+                stream.wait(event).map_err(cuda("ordering a stream after the graph"))?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl<M: CellModel, T: Scalar> GpuMultiSolver<M, T> {
+    /// Whether quiet stretches are replayed as graphs (the default; `false`
+    /// enqueues every pass from the host, `--no-graphs`).
+    pub fn set_graphs(&mut self, on: bool) {
+        self.graphs.on = on;
+    }
+
+    /// Steps taken so far by replaying graphs.
+    pub fn graph_steps(&self) -> u64 {
+        self.graphs.replayed_steps
+    }
+
+    /// Why graphs were given up, if a capture failed.
+    pub fn graph_failure(&self) -> Option<&str> {
+        self.graphs.failed.as_deref()
+    }
+
+    /// Whether this run may replay graphs: asked for, none failed, one
+    /// process driving every part (a rank's graph would hold half an
+    /// exchange), peer copies of row-major runs (by the `halo_copy`
+    /// kernel; the graphs capture no NCCL calls, no host staging and no
+    /// driver peer copies, which a tower layout's strided slices need)
+    /// and no maps.
+    pub(super) fn replays_graphs(&self) -> bool {
+        self.graphs.on
+            && self.graphs.failed.is_none()
+            && matches!(self.scope, Scope::Whole)
+            && self.exchange == Exchange::Peer
+            && self.parts[0].solver.slice_geometry(0).rows == 1
+            && !self.parts.iter().any(|p| p.solver.records_maps())
+    }
+
+    /// How many passes from the current step one graph takes: the largest
+    /// power of two, at least 2, of whole passes (at most
+    /// [`MAX_GRAPH_STEPS`] steps, within `left`) with no stimulus due at
+    /// any of their steps; 0 where there is none.
+    pub(super) fn graph_passes(&self, left: u64) -> u32 {
+        if !self.replays_graphs() {
+            return 0;
+        }
+        let depth = self.split.depth() as u64;
+        let first = &self.parts[0].solver;
+        let start = first.step_count();
+        let most = (MAX_GRAPH_STEPS as u64).min(left) / depth * depth;
+        let quiet = (0..most).take_while(|&s| !first.stimulus_due_anywhere(start + s)).count() as u64;
+        let passes = quiet / depth;
+        if passes < 2 { 0 } else { 1 << passes.ilog2() }
+    }
+
+    /// `passes` passes (a [`Self::graph_passes`] count) as one graph
+    /// launch, captured at its first use for the current buffer roles. A
+    /// capture that fails leaves the solver as it was and turns the graphs
+    /// off (`graph_failure` says why); the caller then enqueues the passes.
+    pub(super) fn replay(&mut self, passes: u32) -> Result<(), SolverError> {
+        assert!(passes >= 2 && passes.is_multiple_of(2), "an even number of passes keeps the buffers' roles");
+        let mut graphs = std::mem::take(&mut self.graphs);
+        let replayed = self.replay_with(&mut graphs, passes);
+        self.graphs = graphs;
+        replayed
+    }
+
+    fn replay_with(&mut self, graphs: &mut SplitGraphs, passes: u32) -> Result<(), SolverError> {
+        let depth = self.split.depth();
+        if graphs.streams.is_none() {
+            graphs.streams = Some(Joins::new(&self.parts)?);
+        }
+        let joins = graphs.streams.as_ref().expect("created above");
+        let origin = joins.origin.clone();
+        let roles: Vec<CUdeviceptr> = self.parts.iter().map(|p| p.solver.u_next_address()).collect();
+        let index = match graphs.kept.iter().position(|k| k.passes == passes && k.roles == roles) {
+            Some(i) => {
+                // The host's view of the passes the graph takes.
+                for _ in 0..passes {
+                    for part in &mut self.parts {
+                        let b = part.b.clone();
+                        let stimulated = part.solver.stimulate_on(&b)?;
+                        assert!(!stimulated, "no stimulus is due inside a graph (graph_passes)");
+                        part.solver.finish_pass(depth);
+                    }
+                }
+                i
+            }
+            None => {
+                let marks: Vec<_> = self.parts.iter().map(|p| p.solver.pass_mark()).collect();
+                let record = |origin: &Arc<CudaStream>| -> Result<(), SolverError> {
+                    joins.fork.record(origin).map_err(cuda("forking the parts off the graph's origin"))?;
+                    for part in &self.parts {
+                        for stream in part.streams() {
+                            stream
+                                .wait(&joins.fork)
+                                .map_err(cuda("forking the parts off the graph's origin"))?;
+                        }
+                    }
+                    for k in 0..passes {
+                        self.enqueue_pass(depth, k == 0)?;
+                    }
+                    Joins::origin_waits(origin, &self.parts, &joins.end)
+                };
+                // SAFETY: plain edges; nothing is asked of the kernels.
+                match unsafe { capture_graph(&origin, false, record) } {
+                    Ok(graph) => {
+                        if graphs.kept.len() >= MAX_KEPT {
+                            graphs.kept.clear();
+                        }
+                        graphs.kept.push(Kept { passes, roles, graph });
+                        graphs.kept.len() - 1
+                    }
+                    Err(e) => {
+                        // Nothing ran: the host's view goes back to before,
+                        // and the events to records the next pass can wait for.
+                        for (part, mark) in self.parts.iter_mut().zip(marks) {
+                            part.solver.rewind_to(mark);
+                        }
+                        graphs.failed = Some(e.to_string());
+                        return self.parts.iter().try_for_each(Part::record_events_again);
+                    }
+                }
+            }
+        };
+        Joins::origin_waits(&origin, &self.parts, &joins.before)?;
+        // SAFETY: the graph's kernels and copies name the parts' buffers
+        // (never reallocated; the solver drops its graphs before its parts)
+        // in the roles `roles` recorded, which an even number of passes
+        // restores; the recorder is off (`replays_graphs`), so the pass's
+        // time among the arguments is not read.
+        unsafe { graphs.kept[index].graph.launch(&origin) }?;
+        Joins::streams_wait(&origin, &self.parts, &joins.after)?;
+        self.parts.iter().try_for_each(Part::record_events_again)?;
+        graphs.replayed_steps += passes as u64 * depth as u64;
+        Ok(())
+    }
+}
