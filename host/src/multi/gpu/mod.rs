@@ -39,7 +39,7 @@
 //! [`setup`] says how a run is split and exchanged, [`solver`] builds the
 //! parts ([`part`]) and orders a step, [`halos`] exchanges the halo slices
 //! by the copies of [`copy`], [`replay`] takes quiet stretches of passes
-//! as CUDA graphs over every GPU, [`gather`] collects the whole grid, and
+//! as CUDA graphs over every GPU (kept in [`split_graphs`]), [`gather`] collects the whole grid, and
 //! [`interface`] is the run loop's view.
 
 pub mod copy;
@@ -50,6 +50,7 @@ pub mod part;
 pub mod replay;
 pub mod setup;
 pub mod solver;
+pub mod split_graphs;
 
 pub(crate) use copy::{copy_slice_from_host, copy_slice_peer, copy_slice_to_host, enable_peer_access};
 pub(crate) use interface::{gpus_name, idle_all};

@@ -8,8 +8,8 @@ use kernels_gpu::ZWindow;
 
 use super::copy::enable_peer_access;
 use super::part::Part;
-use super::replay::SplitGraphs;
 use super::setup::{Exchange, SplitRun};
+use super::split_graphs::SplitGraphs;
 use crate::backend::gpu::cuda::cuda;
 use crate::backend::gpu::device::GpuDevice;
 use crate::kernel_config::KernelConfig;
