@@ -207,7 +207,7 @@ pub struct StepGraphs {
 /// Graphs kept before the cache is emptied: the lengths and buffer
 /// assignments of one solver make at most 14; more means the buffers
 /// moved, and the old graphs are of no further use.
-const MAX_KEPT: usize = 32;
+pub(crate) const MAX_KEPT: usize = 32;
 
 impl StepGraphs {
     /// Graphs whose kernels are joined by programmatic edges where

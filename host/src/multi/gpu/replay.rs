@@ -35,9 +35,9 @@ use kernels_gpu::CellModel;
 use super::part::Part;
 use super::setup::Exchange;
 use super::solver::{GpuMultiSolver, Scope};
-use super::split_graphs::{Joins, Kept, MAX_KEPT, SplitGraphs};
+use super::split_graphs::{Joins, Kept, SplitGraphs};
 use crate::backend::gpu::cuda::cuda;
-use crate::backend::gpu::graph::{MAX_GRAPH_STEPS, capture_graph};
+use crate::backend::gpu::graph::{MAX_GRAPH_STEPS, MAX_KEPT, capture_graph};
 use crate::scalar::Scalar;
 use crate::solver::SolverError;
 
@@ -104,10 +104,10 @@ impl<M: CellModel, T: Scalar> GpuMultiSolver<M, T> {
 
     fn replay_with(&mut self, graphs: &mut SplitGraphs, passes: u32) -> Result<(), SolverError> {
         let depth = self.split.depth();
-        if graphs.streams.is_none() {
-            graphs.streams = Some(Joins::new(&self.parts)?);
+        if graphs.joins.is_none() {
+            graphs.joins = Some(Joins::new(&self.parts)?);
         }
-        let joins = graphs.streams.as_ref().expect("created above");
+        let joins = graphs.joins.as_ref().expect("created above");
         let origin = joins.origin.clone();
         let roles: Vec<CUdeviceptr> = self.parts.iter().map(|p| p.solver.u_next_address()).collect();
         let index = match graphs.kept.iter().position(|k| k.passes == passes && k.roles == roles) {

@@ -14,10 +14,6 @@ use crate::backend::gpu::graph::PassGraph;
 use crate::scalar::Scalar;
 use crate::solver::SolverError;
 
-/// Graphs kept before the cache is emptied: power-of-two pass counts in
-/// two buffer roles make at most 16.
-pub(super) const MAX_KEPT: usize = 32;
-
 /// The graphs of one split solver, captured on first use.
 #[derive(Default)]
 pub(super) struct SplitGraphs {
@@ -25,7 +21,7 @@ pub(super) struct SplitGraphs {
     pub(super) on: bool,
     /// Why a capture failed; every pass is then enqueued from the host.
     pub(super) failed: Option<String>,
-    pub(super) streams: Option<Joins>,
+    pub(super) joins: Option<Joins>,
     pub(super) kept: Vec<Kept>,
     pub(super) replayed_steps: u64,
 }
