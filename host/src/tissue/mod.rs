@@ -54,6 +54,7 @@ pub mod split;
 pub mod split_cpu;
 pub mod split_gpu;
 pub(crate) mod split_parts;
+pub mod split_solver;
 pub(crate) mod state_copy;
 pub mod storage;
 pub mod weights;
