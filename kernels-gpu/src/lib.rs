@@ -38,6 +38,7 @@ pub mod cell;
 pub mod ecg;
 pub mod events;
 pub mod fast_math;
+pub mod halo;
 pub mod layout;
 pub mod math;
 pub mod model;

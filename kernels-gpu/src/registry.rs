@@ -30,7 +30,8 @@ pub enum Kernel {
     EcgPartial,
     /// The charged plaquettes between two samples of V (no model).
     PhasePlaquettes,
-    /// A halo run copied to a neighbouring GPU (no model).
+    /// Runs of values copied by one launch: halos to a neighbouring GPU,
+    /// mirror halos (`crate::halo`; no model).
     HaloCopy,
     /// One thread per tissue cell of a dense grid with a mask (`kernels::tissue`).
     TissueDense,

@@ -21,7 +21,7 @@ use crate::solver::SolverError;
 pub(crate) struct ByValue<P>(pub(crate) P);
 
 // SAFETY: only instantiated with `GridDims`, `TowerLayout`, `ZWindow`,
-// `StepCoeffs<T>`, `Recorder<T>`, `SlicePlacement`, `StimulusArgs<T>` and a
+// `StepCoeffs<T>`, `Recorder<T>`, `SlicePlacement`, `StimulusArgs<T>`, `CopyRuns` and a
 // model's `Coeffs<T>`, plain `#[repr(C)]` structs of
 // numbers whose kernel-side declaration is the same Rust type, so host and
 // device agree on size, alignment and field order.

@@ -31,14 +31,14 @@ impl<M: CellModel, T: Scalar> GpuMultiSolver<M, T> {
                     Exchange::Peer => {
                         let dst = &self.parts[j];
                         let dst_geo = dst.run_geometry(dst_first);
-                        for (from, to) in src.exchanged().into_iter().zip(dst.exchanged()) {
-                            if src_geo.rows == 1 {
-                                src.send_run(
-                                    from + src_geo.offset_bytes as u64,
-                                    to + dst_geo.offset_bytes as u64,
-                                    src_geo.width_bytes,
-                                )?;
-                            } else {
+                        let pairs = src.exchanged().into_iter().zip(dst.exchanged());
+                        if src_geo.rows == 1 {
+                            // Row-major runs: every variable's by one launch.
+                            let (from, to) = (src_geo.offset_bytes as u64, dst_geo.offset_bytes as u64);
+                            let runs: Vec<_> = pairs.map(|(s, d)| (s + from, d + to)).collect();
+                            src.copy_runs(&runs, src_geo.width_bytes)?;
+                        } else {
+                            for (from, to) in pairs {
                                 copy_slice_peer(
                                     (&src.ctx, from, src_geo),
                                     (&dst.ctx, to, dst_geo),
@@ -167,16 +167,27 @@ impl<M: CellModel, T: Scalar> GpuMultiSolver<M, T> {
             part.copy.wait(&part.b_done).map_err(cuda("ordering copies"))?;
         }
         // Each mirror halo slice from the owned slice it reflects, slice by
-        // slice (the order reverses), every exchanged variable.
+        // slice (the order reverses), every exchanged variable: row-major
+        // slices all by one launch, towers' slices (rows of walls) a copy
+        // each.
         let [low, high] = self.split.halo_slices(part.index);
+        let mut runs = Vec::new();
+        let bases = part.exchanged();
         for (at_end, halos) in [(first, low), (last, high)] {
             for z in halos.filter(|_| at_end) {
                 let (_, from) = self.split.halo_source(part.index, z);
                 let (from, to) = (part.solver.slice_geometry(from), part.solver.slice_geometry(z));
-                for base in part.exchanged() {
-                    copy_slice_peer((&part.ctx, base, from), (&part.ctx, base, to), &part.copy)?;
+                for &base in &bases {
+                    if from.rows == 1 {
+                        runs.push((base + from.offset_bytes as u64, base + to.offset_bytes as u64));
+                    } else {
+                        copy_slice_peer((&part.ctx, base, from), (&part.ctx, base, to), &part.copy)?;
+                    }
                 }
             }
+        }
+        if !runs.is_empty() {
+            part.copy_runs(&runs, part.solver.slice_geometry(0).width_bytes)?;
         }
         part.step_done.record(&part.copy).map_err(cuda("recording an event"))
     }

@@ -9,9 +9,10 @@ use cudarc::driver::{
     result,
 };
 use kernels_gpu::CellModel;
+use kernels_gpu::halo::{CopyRuns, MAX_RUNS};
 
 use super::setup::{Exchange, SplitRun};
-use crate::backend::gpu::cuda::cuda;
+use crate::backend::gpu::cuda::{ByValue, cuda};
 use crate::backend::gpu::device::GpuDevice;
 use crate::backend::gpu::solver::{GpuSolver, SliceGeometry};
 use crate::layout::zsplit::ZSplit;
@@ -164,28 +165,39 @@ impl<M: CellModel, T: Scalar> Part<M, T> {
         SliceGeometry { width_bytes, pitch_bytes: width_bytes, ..g }
     }
 
-    /// `bytes` from `src` on this GPU to `dst` on a neighbour's, by the
-    /// `halo_copy` kernel on the copy stream (a graph over the GPUs can
-    /// hold it; the driver's peer copy cannot be captured).
-    pub(super) fn send_run(
+    /// Copies runs of `bytes` each, `(src, dst)` of `pairs`, by the
+    /// `halo_copy` kernel on the copy stream, [`MAX_RUNS`] a launch: the
+    /// boundary runs of every exchanged variable into a neighbour's halos,
+    /// or this part's mirror halos. A graph over the GPUs can hold the
+    /// kernel (the driver's peer copy cannot be captured), as one node
+    /// where a copy per run would be one each.
+    pub(super) fn copy_runs(
         &self,
-        src: CUdeviceptr,
-        dst: CUdeviceptr,
+        pairs: &[(CUdeviceptr, CUdeviceptr)],
         bytes: usize,
     ) -> Result<(), SolverError> {
         debug_assert!(bytes.is_multiple_of(T::BYTES));
-        let n = (bytes / T::BYTES) as u64;
+        let len = (bytes / T::BYTES) as u64;
         // Four values a thread in 256-thread blocks: a run of four 256^2 slices is 256 blocks.
-        let blocks = n.div_ceil(4 * 256).clamp(1, 1024) as u32;
-        let cfg = LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (256, 1, 1), shared_mem_bytes: 0 };
-        let mut launch = self.copy.launch_builder(self.solver.halo_copy_fn());
-        launch.arg(&src).arg(&dst).arg(&n);
-        // SAFETY: halo_copy_<t> takes (src, dst, n) in this solver's
-        // precision; `src` is a run of this part's U_next or locals and
-        // `dst` the neighbour's halo run of the same variable, `bytes`
-        // long each (`run_geometry`), on GPUs with peer access between
-        // them (`enable_peer_access`), or on this GPU.
-        unsafe { launch.launch(cfg) }.map_err(cuda("launching the halo copy"))?;
+        let blocks = len.div_ceil(4 * 256).clamp(1, 1024) as u32;
+        for chunk in pairs.chunks(MAX_RUNS) {
+            let runs = ByValue(CopyRuns::new(chunk, len));
+            let cfg = LaunchConfig {
+                grid_dim: (blocks, chunk.len() as u32, 1),
+                block_dim: (256, 1, 1),
+                shared_mem_bytes: 0,
+            };
+            let mut launch = self.copy.launch_builder(self.solver.halo_copy_fn());
+            launch.arg(&runs);
+            // SAFETY: halo_copy_<t> takes (runs) in this solver's
+            // precision, with a block row per run; each `src` is a run of
+            // this part's U_next or locals and its `dst` a halo run of the
+            // same variable (a neighbour's, or this part's own mirror
+            // halo), `bytes` long each (`run_geometry`, `slice_geometry`),
+            // no destination overlapping another run, on GPUs with peer
+            // access between them (`enable_peer_access`) or on this GPU.
+            unsafe { launch.launch(cfg) }.map_err(cuda("launching the halo copy"))?;
+        }
         Ok(())
     }
 

@@ -3,8 +3,9 @@
 //!
 //! A pass of the split solver costs the host, per part, up to three
 //! launches, a dozen event records and waits, the halo copies and (at the
-//! global ends) one mirror copy per halo slice and variable, each a driver
-//! call that binds the part's context. On two GPUs at 256^3 with the
+//! global ends) the mirror halos, each a driver call that binds the part's
+//! context (row-major halos and mirrors are one `halo_copy` launch each:
+//! `Part::copy_runs`). On two GPUs at 256^3 with the
 //! blocked kernel's four-step passes that enqueueing, not the GPUs, set
 //! the pace: the whole grid took 13,050 steps/s without overlap against
 //! 15,361 on one GPU; replayed as graphs, 25,142 against 15,587 (two
