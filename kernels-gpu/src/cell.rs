@@ -13,7 +13,8 @@
 //! layouts know about dt, D and h; models see dt only through the
 //! coefficients they build from it.
 
-use crate::model::CellModel;
+use crate::events::Recorder;
+use crate::model::{CellModel, Locals};
 use crate::real::Real;
 
 /// The per-step constants of the numerics, in the compute precision,
@@ -49,4 +50,36 @@ pub fn step_cell<M: CellModel, T: Real>(
     let diffused = step.diffusion_number.mul_add(lap, u);
     let du_dt = M::reaction(u, locals, coeffs);
     step.dt.mul_add(du_dt, diffused)
+}
+
+/// Steps cell `i` whose U is `uc` and whose diffusion term is `diffusion`
+/// ([`step_cell`]), and stores the result: U_next, the cell's locals
+/// (variable k at `k * stride + i`) and the crossing in `rec`. The end of
+/// every one-thread-per-cell step (naive grid, tissue, tetrahedral mesh),
+/// so that they load, step, store and record in one order.
+///
+/// # Safety
+/// `u_next` holds cell `i`, `local` `M::Locals::COUNT * stride` values
+/// with `i < stride`; no other thread steps `i`; `rec` is off or valid for
+/// cell `i`.
+#[inline(always)]
+#[allow(clippy::too_many_arguments, reason = "a kernel's parameters, passed on")]
+pub unsafe fn step_and_store<M: CellModel, T: Real>(
+    uc: T,
+    diffusion: T,
+    u_next: *mut T,
+    local: *mut T,
+    (stride, i): (usize, usize),
+    step: &StepCoeffs<T>,
+    coeffs: &M::Coeffs<T>,
+    rec: &Recorder<T>,
+) {
+    // SAFETY: per the contract.
+    unsafe {
+        let mut locals = M::Locals::<T>::load(local, stride, i);
+        let un = step_cell::<M, T>(uc, diffusion, &mut locals, step, coeffs);
+        *u_next.add(i) = un;
+        locals.store(local, stride, i);
+        rec.record(i as u32, uc, un);
+    }
 }

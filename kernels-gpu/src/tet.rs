@@ -10,9 +10,9 @@
 //! [`crate::tissue::weighted_diffusion`] on why a zero term changes no
 //! bit).
 
-use crate::cell::{StepCoeffs, step_cell};
+use crate::cell::{StepCoeffs, step_and_store};
 use crate::events::Recorder;
-use crate::model::{CellModel, Locals};
+use crate::model::CellModel;
 use crate::real::Real;
 
 /// A mesh's neighbour table as the kernels take it (by value).
@@ -77,10 +77,6 @@ pub unsafe fn step_node<M: CellModel, T: Real>(
     unsafe {
         let uc = *u.add(cu);
         let diffusion = ell_diffusion(u, uc, table, cu);
-        let mut locals = M::Locals::<T>::load(local, n, cu);
-        let un = step_cell::<M, T>(uc, diffusion, &mut locals, step, coeffs);
-        *u_next.add(cu) = un;
-        locals.store(local, n, cu);
-        rec.record(c, uc, un);
+        step_and_store::<M, T>(uc, diffusion, u_next, local, (n, cu), step, coeffs, rec);
     }
 }

@@ -52,10 +52,10 @@ pub use neighbours::{Indices32, NeighbourLookup, Offsets16};
 
 use core::marker::PhantomData;
 
-use crate::cell::{StepCoeffs, step_cell};
+use crate::cell::{StepCoeffs, step_and_store};
 use crate::events::{Recorder, StimulusArgs};
 use crate::layout::grid::GridDims;
-use crate::model::{CellModel, Locals};
+use crate::model::CellModel;
 use crate::real::Real;
 
 /// Neighbours of the 19-point stencil besides the cell itself.
@@ -399,11 +399,7 @@ pub unsafe fn step_dense_cell<M: CellModel, T: Real, R: RowLookup>(
         // anything (NaN outside the tissue): the cell itself is read there.
         let neighbours = R::dense_neighbours(lay, &w, i);
         let diffusion = weighted_diffusion(u, uc, &w, |k| neighbours[k]);
-        let mut locals = M::Locals::<T>::load(local, cells, iu);
-        let un = step_cell::<M, T>(uc, diffusion, &mut locals, step, coeffs);
-        *u_next.add(iu) = un;
-        locals.store(local, cells, iu);
-        rec.record(i, uc, un);
+        step_and_store::<M, T>(uc, diffusion, u_next, local, (cells, iu), step, coeffs, rec);
     }
 }
 
@@ -445,11 +441,7 @@ pub unsafe fn step_compact_cell<M: CellModel, T: Real, R: RowLookup, N: Neighbou
                 N::neighbour(lay.neighbours, cells, cu, k) as u32
             }
         });
-        let mut locals = M::Locals::<T>::load(local, cells, cu);
-        let un = step_cell::<M, T>(uc, diffusion, &mut locals, step, coeffs);
-        *u_next.add(cu) = un;
-        locals.store(local, cells, cu);
-        rec.record(c, uc, un);
+        step_and_store::<M, T>(uc, diffusion, u_next, local, (cells, cu), step, coeffs, rec);
     }
 }
 

@@ -7,10 +7,10 @@
 //! tower kernels.
 
 use super::entry::StepArgs;
-use crate::cell::step_cell;
+use crate::cell::step_and_store;
 use crate::gpu::{block_dim, block_idx, thread_idx};
 use crate::layout::grid::GridDims;
-use crate::model::{CellModel, Locals};
+use crate::model::CellModel;
 use crate::real::Real;
 use crate::stencil::{laplacian3, laplacian5, laplacian7, mirror_offsets};
 
@@ -83,12 +83,6 @@ pub unsafe fn step<M: CellModel, T: Real, const AXES: u32>(args: StepArgs<'_, M,
             let (xm, xp) = if g.nx == 1 { (0, 0) } else { mirror_offsets(x, g.nx) };
             laplacian3(uc, *u.add(at(xm, 1)), *u.add(at(xp, 1)))
         };
-        let i = i as usize;
-        let stride = g.cells();
-        let mut locals = M::Locals::<T>::load(local, stride, i);
-        let un = step_cell::<M, T>(uc, lap, &mut locals, step, coeffs);
-        *u_next.add(i) = un;
-        locals.store(local, stride, i);
-        rec.record(i as u32, uc, un);
+        step_and_store::<M, T>(uc, lap, u_next, local, (g.cells(), i as usize), step, coeffs, rec);
     }
 }
