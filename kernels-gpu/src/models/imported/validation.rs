@@ -8,6 +8,8 @@
 //! (ignored: minutes) compares every row, steady states included, and
 //! prints the table the user guide quotes.
 
+use core::ops::RangeInclusive;
+
 use crate::cell::{StepCoeffs, step_cell};
 use crate::model::{CellModel, rest_locals};
 use crate::models::imported::courtemanche_1998::Courtemanche1998;
@@ -148,15 +150,23 @@ pub fn differences(m: &Measured, r: &Reference) -> [f64; 5] {
     ]
 }
 
-fn check(max_beats: usize, f64_precision: bool, dt_ms: Option<f64>) -> Vec<String> {
-    check_only(max_beats, f64_precision, dt_ms, &std::env::var("FIBRIL_MODEL").unwrap_or_default())
+fn check(beats: RangeInclusive<usize>, f64_precision: bool, dt_ms: Option<f64>) -> Vec<String> {
+    check_only(beats, f64_precision, dt_ms, &std::env::var("FIBRIL_MODEL").unwrap_or_default())
 }
 
-fn check_only(max_beats: usize, f64_precision: bool, dt_ms: Option<f64>, only: &str) -> Vec<String> {
+/// The rows of `beats` beats and of models whose name holds `only`.
+fn check_only(
+    beats: RangeInclusive<usize>,
+    f64_precision: bool,
+    dt_ms: Option<f64>,
+    only: &str,
+) -> Vec<String> {
+    let max_beats = *beats.end();
     let mut failures = Vec::new();
     // The 67-variable model at its 1 us step: its first beat only (seconds).
     let quick = |r: &&Reference| r.model != "iyer_2004" || r.beats == 1 || max_beats > 10;
-    for r in references().iter().filter(|r| r.beats <= max_beats && r.model.contains(only)).filter(quick) {
+    for r in references().iter().filter(|r| beats.contains(&r.beats) && r.model.contains(only)).filter(quick)
+    {
         let Some(m) = measure(r, f64_precision, dt_ms) else { continue };
         let d = differences(&m, r);
         let ok = d[0] < 0.01 && d[1] < 0.01 && d[2] < 2.0 && d[3] < 0.01 && d[4] < 0.01;
@@ -188,7 +198,7 @@ fn check_only(max_beats: usize, f64_precision: bool, dt_ms: Option<f64>, only: &
 #[test]
 fn imported_models_follow_myokit_over_ten_beats() {
     // At each model's default dt, f64 (their default precision).
-    let failures = check(10, true, None);
+    let failures = check(1..=10, true, None);
     assert!(failures.is_empty(), "{failures:#?}");
 }
 
@@ -199,23 +209,27 @@ fn f32_follows_myokit_where_it_can() {
     // below an f32 ulp of the concentrations), which is why generated
     // models run in f64 unless asked.
     for model in ["iyer_2004", "courtemanche"] {
-        let failures = check_only(10, false, None, model);
+        let failures = check_only(1..=10, false, None, model);
         assert!(failures.is_empty(), "{failures:#?}");
     }
 }
 
-/// Every row, steady states included, f64 and f32 (minutes):
-/// `cargo test --release -p kernels-gpu myokit_steady_state -- --ignored --nocapture`.
+/// Every row, steady states included, f64 and f32 (minutes; a thousand
+/// beats of O'Hara-Rudy take half an hour of one core):
+/// `cargo test --release -p kernels-gpu myokit_steady_state -- --ignored --nocapture`,
+/// narrowed by `FIBRIL_MODEL`, `FIBRIL_MIN_BEATS`, `FIBRIL_MAX_BEATS`,
+/// `FIBRIL_DT_MS` and `FIBRIL_PRECISION`.
 #[test]
 #[ignore]
 fn myokit_steady_state() {
     let env = |k: &str| std::env::var(k).ok().and_then(|s| s.parse::<f64>().ok());
     let dt = env("FIBRIL_DT_MS");
-    let beats = env("FIBRIL_MAX_BEATS").map_or(usize::MAX, |b| b as usize);
+    let (min, max) = (env("FIBRIL_MIN_BEATS").map_or(0, |b| b as usize), env("FIBRIL_MAX_BEATS"));
+    let beats = min..=max.map_or(usize::MAX, |b| b as usize);
     let precision = std::env::var("FIBRIL_PRECISION").unwrap_or_default();
     let mut failures = Vec::new();
     if precision != "f32" {
-        failures.extend(check(beats, true, dt));
+        failures.extend(check(beats.clone(), true, dt));
     }
     if precision != "f64" {
         failures.extend(check(beats, false, dt));
