@@ -357,6 +357,16 @@ fn help_options(subcommand: &str) -> BTreeSet<String> {
     long_options(&text(&out.stdout))
 }
 
+/// Asserts that every `--option` of `args` is one `fibril SUBCOMMAND
+/// --help` lists (for the commands a reader runs on their own files).
+fn assert_options_listed(subcommand: &str, args: &[String], place: &str, shown: &str) {
+    let known = help_options(subcommand);
+    for option in args.iter().filter(|a| a.starts_with("--")) {
+        let name = option.split('=').next().unwrap();
+        assert!(known.contains(name), "{place}: `{shown}` uses {name}, which `--help` does not list");
+    }
+}
+
 fn long_options(s: &str) -> BTreeSet<String> {
     let mut set = BTreeSet::new();
     let bytes = s.as_bytes();
@@ -484,14 +494,7 @@ fn check_commands(
                     let out = fibril(&checked, &command.env);
                     assert!(out.status.success(), "{place}: `{shown}` failed:\n{}", text(&out.stderr));
                 } else {
-                    let known = help_options("import-cellml");
-                    for option in args.iter().filter(|a| a.starts_with("--")) {
-                        let name = option.split('=').next().unwrap();
-                        assert!(
-                            known.contains(name),
-                            "{place}: `{shown}` uses {name}, which `--help` does not list"
-                        );
-                    }
+                    assert_options_listed("import-cellml", &args, place, &shown);
                 }
                 tally.models_info += 1;
             }
@@ -552,14 +555,7 @@ fn check_commands(
             "cv" | "cycle-length" | "movie" | "restitution" if mode == Mode::Parse => {
                 // Analyses of a run the reader made: their options must be
                 // ones `--help` lists.
-                let known = help_options(&sub);
-                for option in args.iter().filter(|a| a.starts_with("--")) {
-                    let name = option.split('=').next().unwrap();
-                    assert!(
-                        known.contains(name),
-                        "{place}: `{shown}` uses {name}, which `--help` does not list"
-                    );
-                }
+                assert_options_listed(&sub, &args, place, &shown);
                 tally.models_info += 1;
             }
             "cv" | "cycle-length" | "movie" | "restitution" => {
