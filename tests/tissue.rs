@@ -550,3 +550,55 @@ fn the_pseudo_ecg_and_the_spiral_tips_follow_a_tissue() {
     assert!(range > 0.0, "the ECG of a spiral varies");
     std::fs::remove_dir_all(&out).unwrap();
 }
+
+/// A current stimulus carries charge into the ion the model books it to
+/// (O'Hara-Rudy's K_i, `StimulusCarrier`) in every CPU solver's layout of
+/// the locals: at the step it is applied, K_i of the stimulated cells is
+/// rest + per_u * current * dt (rounded once) and of the others rest;
+/// the box solver keeps the locals cell after cell, the tissue solvers a
+/// variable after another, a split's parts their owned cells only.
+#[test]
+fn a_current_stimulus_carries_charge_into_the_models_carrier_in_every_cpu_solver() {
+    use fibril_host::backend::Solver;
+    use fibril_host::backend::cpu::CpuSolver;
+    use fibril_host::tissue::split_cpu::TissueCpuMultiSolver;
+    use kernels_gpu::models::imported::ohara_rudy_2011::OharaRudy2011;
+    type M = OharaRudy2011;
+    let info = M::INFO;
+    let stimulus = info.stimulus_current.unwrap();
+    let [carrier] = stimulus.carriers else { panic!("O'Hara-Rudy carries its stimulus in K_i") };
+    assert_eq!(info.variables[carrier.variable].name, "ki");
+    let (dims, dx, dt) = (GridDims::new(6, 5, 4), 0.2, 0.0025);
+    let tissue = Tissue::box_of(dims, dx, Fibres::Constant { fibre: [1.0, 0.0, 0.0], sheet: None }, {
+        Conductivity { fibre: 0.1, cross: 0.1, sheet: None }
+    });
+    let op = Arc::new(Operator::build(&tissue).unwrap());
+    let d = domain(dims, "ohara_rudy_2011", dx, dt, 0.1);
+    let start = State::<f64>::rest(info, dims);
+    let mut spec = StimulusSpec::new(RegionKind::Box, 0.0);
+    spec.x = Some([0, 1]);
+    let events =
+        Events { stimuli: StimulusSchedule::compile(&[spec], dims, dt, info).unwrap(), recording: None };
+    let rest = info.variables[carrier.variable].rest;
+    let carried = rest + carrier.per_u * stimulus.amplitude * dt;
+    let check = |what: &str, state: State<f64>| {
+        for (i, &ki) in state.slice(carrier.variable).iter().enumerate() {
+            let x = i as u32 % dims.nx;
+            let want = if x <= 1 { carried } else { rest };
+            assert_eq!(ki.to_bits(), want.to_bits(), "{what}: cell {i} (x = {x}) has K_i {ki}, not {want}");
+        }
+        // V took the current too.
+        assert!(state.slice(0)[0] > state.slice(0)[2], "{what}");
+    };
+    let mut grid = CpuSolver::<M, f64>::new(&d, &start);
+    grid.set_events(&events, EventStart::NEW, None).unwrap();
+    check("box", grid.state().unwrap());
+    for layout in LAYOUTS {
+        let mut s = cpu::for_model(&d, &op, layout, &start);
+        s.set_events(&events, EventStart::NEW, None).unwrap();
+        check(&format!("tissue {layout:?}"), s.state().unwrap());
+        let mut split = TissueCpuMultiSolver::<M, f64>::new(&d, &op, layout, 2, &start).unwrap();
+        split.set_events(&events, EventStart::NEW, None).unwrap();
+        check(&format!("tissue {layout:?} in 2 parts"), split.state().unwrap());
+    }
+}

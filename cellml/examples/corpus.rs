@@ -35,7 +35,7 @@ fn run() {
                 let n = p.scheme_counts();
                 let blocks: Vec<usize> = p.blocks.iter().map(|b| b.states.len()).collect();
                 println!(
-                    "ok\t{label}\tstates {}\tRL {}\tGRL {}\tFE {}\tmarkov {blocks:?}\tparams {}\tsing {}\tstim {:.3} mV/ms {} ms",
+                    "ok\t{label}\tstates {}\tRL {}\tGRL {}\tFE {}\tmarkov {blocks:?}\tparams {}\tsing {}\tstim {:.3} mV/ms {} ms\tcarriers [{}]",
                     p.states.len(),
                     n.rush_larsen,
                     n.generalised_rush_larsen,
@@ -43,7 +43,13 @@ fn run() {
                     p.params.len(),
                     imp.singularities.len(),
                     p.stimulus.amplitude_mv_per_ms,
-                    p.stimulus.duration_ms
+                    p.stimulus.duration_ms,
+                    p.stimulus
+                        .carriers
+                        .iter()
+                        .map(|&(x, per_u)| format!("{} {per_u:e}", p.model.vars[x].cellml))
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 );
                 if let Some(out) = out {
                     std::fs::write(out.join(format!("{name}.rs")), imp.rust).unwrap();

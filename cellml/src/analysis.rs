@@ -74,6 +74,11 @@ pub struct Stimulus {
     /// The stimulus's contribution to dV/dt, mV/ms (depolarising > 0).
     pub amplitude_mv_per_ms: f64,
     pub duration_ms: f64,
+    /// The other states whose derivatives the file's stimulus enters (the
+    /// ions that carry its charge, as O'Hara-Rudy's K_i), and each one's
+    /// change in the file's unit per mV the stimulus adds to V, evaluated
+    /// at the file's default constants.
+    pub carriers: Vec<(VarId, f64)>,
     /// Where the numbers come from, for the generated file.
     pub note: String,
 }
@@ -355,6 +360,7 @@ pub fn plan(mut model: Model, options: &Options) -> Result<Plan, ImportError> {
             variable: stim,
             amplitude_mv_per_ms: 0.0,
             duration_ms: 1.0,
+            carriers: Vec::new(),
             note: String::new(),
         },
         v_per_mv,
@@ -362,7 +368,7 @@ pub fn plan(mut model: Model, options: &Options) -> Result<Plan, ImportError> {
         dropped,
         reads,
     };
-    plan.stimulus = stimulus_of(&plan, stim, stim_amplitude, duration_ms);
+    plan.stimulus = stimulus_of(&plan, stim, stim_amplitude, duration_ms)?;
     Ok(plan)
 }
 
@@ -603,27 +609,39 @@ fn stimulus_of(
     stim: Option<VarId>,
     amplitude: Option<f64>,
     duration_ms: Option<f64>,
-) -> Stimulus {
+) -> Result<Stimulus, ImportError> {
     let duration = duration_ms.filter(|d| d.is_finite() && *d > 0.0);
-    let (Some(s), Some(amp)) = (stim, amplitude) else {
-        return Stimulus {
+    let Some(s) = stim else {
+        return Ok(Stimulus {
             variable: stim,
             amplitude_mv_per_ms: 52.0,
             // The default's own duration: 52 mV/ms over a file's longer
             // pulse (5 ms in some) would push V far past any peak.
             duration_ms: 1.0,
+            carriers: Vec::new(),
             note: "the file gives no stimulus amplitude: fibril's ionic default, 52 mV/ms for 1 ms".into(),
-        };
+        });
+    };
+    let carriers = stimulus_carriers(plan, s, amplitude.unwrap_or(-1.0))?;
+    let Some(amp) = amplitude else {
+        return Ok(Stimulus {
+            variable: stim,
+            amplitude_mv_per_ms: 52.0,
+            duration_ms: 1.0,
+            carriers,
+            note: "the file gives no stimulus amplitude: fibril's ionic default, 52 mV/ms for 1 ms".into(),
+        });
     };
     let dv = |x: f64| plan.evaluate(&HashMap::from([(s, x)])).1[plan.v];
     let amp_mv_ms = match (dv(amp), dv(0.0)) {
         (Some(on), Some(off)) => plan.dvdt_mv_per_ms(on - off).abs(),
         _ => 52.0,
     };
-    Stimulus {
+    Ok(Stimulus {
         variable: Some(s),
         amplitude_mv_per_ms: amp_mv_ms,
         duration_ms: duration.unwrap_or(1.0),
+        carriers,
         note: format!(
             "the file's stimulus `{}` ({} {}) for {} ms, as its contribution to dV/dt",
             plan.model.vars[s].cellml,
@@ -631,5 +649,50 @@ fn stimulus_of(
             plan.model.vars[s].units_name,
             duration.unwrap_or(1.0)
         ),
+    })
+}
+
+/// The states other than V whose derivatives the stimulus `s` enters,
+/// each with its change per mV of V that the stimulus adds: both
+/// derivatives' responses to the stimulus `amp` at the file's initial
+/// state (exact: the same expressions evaluated twice), checked to be
+/// linear in it. A derivative that does not evaluate to a number there
+/// (a removable singularity at the initial state) counts as not entered.
+/// Refuses a stimulus that enters more states than fibril's stimulus
+/// routine carries, or one nonlinearly, naming them.
+/// As `kernels_gpu::model::MAX_CARRIERS` (the generated code's limit).
+const MAX_CARRIERS: usize = 2;
+
+fn stimulus_carriers(plan: &Plan, s: VarId, amp: f64) -> Result<Vec<(VarId, f64)>, ImportError> {
+    let at = |x: f64| plan.evaluate(&HashMap::from([(s, x)])).1;
+    let (off, one, two) = (at(0.0), at(amp), at(2.0 * amp));
+    let response = |d: &[Option<f64>], x: VarId| match (d[x], off[x]) {
+        (Some(a), Some(b)) if (a - b).is_finite() => a - b,
+        _ => 0.0,
+    };
+    let dv = response(&one, plan.v);
+    let name = |x: VarId| format!("`{}`", plan.model.vars[x].cellml);
+    let entered: Vec<VarId> =
+        plan.states[1..].iter().copied().filter(|&x| response(&one, x) != 0.0).collect();
+    if entered.len() > MAX_CARRIERS {
+        return Err(ImportError::Membrane(format!(
+            "the stimulus {} enters the derivatives of {}; fibril's stimulus carries its charge into at most {MAX_CARRIERS} states besides V (remove the stimulus from the others, or name another stimulus with --stimulus)",
+            name(s),
+            entered.iter().map(|&x| name(x)).collect::<Vec<_>>().join(", ")
+        )));
     }
+    entered
+        .into_iter()
+        .map(|x| {
+            let (d1, d2) = (response(&one, x), response(&two, x));
+            if dv == 0.0 || (d2 - 2.0 * d1).abs() > 1e-9 * d1.abs() {
+                return Err(ImportError::Membrane(format!(
+                    "the stimulus {} enters d{}/dt other than in proportion to its dV/dt; fibril's stimulus can carry an ion only in proportion to the current",
+                    name(s),
+                    name(x)
+                )));
+            }
+            Ok((x, d1 * plan.v_per_mv / dv))
+        })
+        .collect()
 }

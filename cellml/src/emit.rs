@@ -690,6 +690,13 @@ pub fn emit(plan: &Plan, name: &str, src: &Source) -> Result<(String, Vec<(Strin
         "//! Removed from the equations (fibril adds its own to dV/dt); the default\n//! stimulus is {}: {:.6} mV/ms for {} ms.",
         plan.stimulus.note, plan.stimulus.amplitude_mv_per_ms, plan.stimulus.duration_ms
     );
+    for &(x, per_u) in &plan.stimulus.carriers {
+        let _ = writeln!(
+            out,
+            "//!\n//! The file's stimulus also enters d(`{}`)/dt: fibril's stimulus adds\n//! {per_u:e} {} to it per mV it adds to V (`StimulusCarrier`), the\n//! file's ratio at its default constants, so the charge it injects is\n//! carried as the file carries it.",
+            m.vars[x].cellml, m.vars[x].units_name
+        );
+    }
     let _ = writeln!(out, "//!");
     let _ = writeln!(out, "//! # Updates over one step (dt in the file's time unit)");
     let _ = writeln!(out, "//!");
@@ -772,9 +779,10 @@ pub fn emit(plan: &Plan, name: &str, src: &Source) -> Result<(String, Vec<(Strin
         }
     }
     let preset = if src.presets.is_empty() { "" } else { "Preset, " };
+    let carrier_use = if plan.stimulus.carriers.is_empty() { "" } else { "StimulusCarrier, " };
     let _ = writeln!(
         out,
-        "use crate::model::Parameter as P;\nuse crate::model::{{CellModel, ModelInfo, Numerics, {preset}Range, StimulusCurrent, Variable}};\nuse crate::models::describe::{{ms_mm, unpack}};\nuse crate::models::imported::support::*;\nuse crate::real::Real;\n"
+        "use crate::model::Parameter as P;\nuse crate::model::{{CellModel, ModelInfo, Numerics, {preset}Range, {carrier_use}StimulusCurrent, Variable}};\nuse crate::models::describe::{{ms_mm, unpack}};\nuse crate::models::imported::support::*;\nuse crate::real::Real;\n"
     );
     let _ = writeln!(out, "/// {title} ({} variables).", plan.states.len());
     let _ = writeln!(out, "#[derive(Clone, Copy, Debug)]\npub struct {ty};\n");
@@ -878,9 +886,19 @@ pub fn emit(plan: &Plan, name: &str, src: &Source) -> Result<(String, Vec<(Strin
         out,
         "        activation_threshold: -40.0,\n        stimulus_value: 20.0,\n        planar_background: &REST,"
     );
+    let carriers: Vec<String> = plan
+        .stimulus
+        .carriers
+        .iter()
+        .map(|&(x, per_u)| {
+            let k = plan.states.iter().position(|&s| s == x).expect("a carrier is a state");
+            format!("StimulusCarrier {{ variable: {k}, per_u: {} }}", lit(per_u, Mode::Host))
+        })
+        .collect();
+    let carriers = format!("&[{}]", carriers.join(", "));
     let _ = writeln!(
         out,
-        "        stimulus_current: Some(StimulusCurrent {{ amplitude: {}, duration: {} }}),",
+        "        stimulus_current: Some(StimulusCurrent {{ amplitude: {}, duration: {}, carriers: {carriers} }}),",
         lit(plan.stimulus.amplitude_mv_per_ms, Mode::Host),
         lit(plan.stimulus.duration_ms, Mode::Host)
     );

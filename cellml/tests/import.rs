@@ -54,7 +54,7 @@ fn the_stimulus_is_removed_and_measured() {
     // The stimulus's own constants are no parameters of the model.
     let names: Vec<&str> = imp.plan.params.iter().map(|&p| imp.plan.model.vars[p].ident.as_str()).collect();
     assert!(!names.contains(&"stim_amplitude") && names.contains(&"g_Na"), "{names:?}");
-    assert!(imp.rust.contains("StimulusCurrent { amplitude: 40.0, duration: 1.5 }"));
+    assert!(imp.rust.contains("StimulusCurrent { amplitude: 40.0, duration: 1.5, carriers: &[] }"));
 }
 
 #[test]
@@ -158,6 +158,72 @@ fn err(text: &str) -> String {
         Ok(_) => panic!("imported"),
         Err(e) => e.to_string(),
     }
+}
+
+/// The toy with ion concentrations in the membrane component whose
+/// derivatives read the stimulus: each `(name, right-hand side)` a state
+/// of mM (the right-hand sides in MathML over `i_stim`, `i_K` and `k_K`).
+fn with_ions(ions: &[(&str, &str)]) -> String {
+    let vars: String = ions
+        .iter()
+        .map(|(name, _)| format!(r#"<variable name="{name}" units="mM" initial_value="140"/>"#))
+        .collect();
+    let eqs: String = ions
+        .iter()
+        .map(|(name, rhs)| {
+            format!(
+                r#"<apply><eq/><apply><diff/><bvar><ci>time</ci></bvar><ci>{name}</ci></apply>{rhs}</apply>"#
+            )
+        })
+        .collect();
+    let k = r#"<variable name="k_K" units="mM_per_uA_per_uF_ms" initial_value="6e-5"/>"#;
+    let text =
+        replace(r#"<variable name="stim_duration""#, &format!(r#"{k}{vars}<variable name="stim_duration""#));
+    let end = "</apply>
+      </apply>
+    </math>
+  </component>
+  <component name=\"sodium\">";
+    assert!(text.contains(end));
+    text.replacen(end, &end.replacen("</math>", &format!("{eqs}</math>"), 1), 1)
+}
+
+/// -k_K (i_K + i_stim): K+ carries the stimulus's charge, as O'Hara-Rudy's K_i does.
+const K_CARRIES: &str = "<apply><minus/><apply><times/><ci>k_K</ci><apply><plus/><ci>i_K</ci><ci>i_stim</ci></apply></apply></apply>";
+
+#[test]
+fn an_ion_the_stimulus_enters_is_its_carrier() {
+    let imp =
+        import(&with_ions(&[("K_i", K_CARRIES)]), "toy_cell", "toy.cellml", 0.01, &[], &Options::default())
+            .unwrap();
+    let carriers = &imp.plan.stimulus.carriers;
+    // dV/dt = -i_stim and dK_i/dt = -k_K i_stim: k_K mM per mV.
+    assert_eq!(carriers.len(), 1, "{carriers:?}");
+    assert_eq!(carriers[0].0, var(&imp, "membrane.K_i"));
+    assert!((carriers[0].1 - 6e-5).abs() < 1e-18, "{carriers:?}");
+    let k = imp.plan.states.iter().position(|&x| x == carriers[0].0).unwrap();
+    assert!(
+        imp.rust.contains(&format!("carriers: &[StimulusCarrier {{ variable: {k}, per_u: ")),
+        "{}",
+        imp.rust
+    );
+    assert!(imp.rust.contains("also enters d(`membrane.K_i`)/dt"));
+    // The toy itself carries nothing.
+    assert!(toy().plan.stimulus.carriers.is_empty());
+}
+
+#[test]
+fn a_stimulus_carried_too_widely_or_not_in_proportion_is_refused_by_name() {
+    let three = with_ions(&[("K_i", K_CARRIES), ("Na_i", K_CARRIES), ("Cl_i", K_CARRIES)]);
+    let e = err(&three);
+    assert!(e.contains("`membrane.K_i`, `membrane.Na_i`, `membrane.Cl_i`") && e.contains("at most 2"), "{e}");
+    let squared = "<apply><times/><ci>k_K</ci><ci>i_stim</ci><ci>i_stim</ci><cn cellml:units=\"per_uA_per_uF\">1</cn></apply>";
+    let e = err(&with_ions(&[("K_i", squared)]).replacen(
+        "<units name=\"mM\">",
+        "<units name=\"per_uA_per_uF\"><unit units=\"uA_per_uF\" exponent=\"-1\"/></units><units name=\"mM\">",
+        1,
+    ));
+    assert!(e.contains("d`membrane.K_i`/dt other than in proportion"), "{e}");
 }
 
 #[test]

@@ -12,6 +12,7 @@
 
 use crate::layout::grid::GridDims;
 use crate::layout::tower::TowerLayout;
+use crate::model::MAX_CARRIERS;
 use crate::real::Real;
 use crate::stencil::mirror;
 
@@ -222,6 +223,21 @@ pub struct StimulusArgs<T> {
     pub mask: u64,
     /// The value set, or the increment added.
     pub amount: T,
+    /// `*mut T` each: the arrays of the model's stimulus carriers
+    /// ([`crate::model::StimulusCarrier`]) in the buffer's locals, indexed
+    /// as the locals are (row-major cell, or stored cell); 0 where the
+    /// model has fewer or the stimulus sets a value.
+    pub carriers: [u64; MAX_CARRIERS],
+    /// Cells of those arrays: stored cells from this index on (a part's
+    /// halo) have no locals and are left alone.
+    pub carrier_cells: u32,
+    /// Values from one cell's carrier to the next's: 1 where the locals
+    /// are a variable after another, the number of locals where they are
+    /// cell after cell (the CPU's grid solver).
+    pub carrier_step: u32,
+    /// What one application adds to each carrier: its `per_u` times
+    /// `amount`, rounded once to `T`.
+    pub carried: [T; MAX_CARRIERS],
 }
 
 pub const REGION_BOX: u32 = 0;
@@ -262,6 +278,29 @@ impl<T: Real> StimulusArgs<T> {
     #[inline(always)]
     pub fn apply(&self, u: T) -> T {
         if self.mode == StimulusMode::Add as u32 { u + self.amount } else { self.amount }
+    }
+
+    /// Adds the carried charge to cell `i`'s carriers (the locals'
+    /// index), where there are any; called once per application, beside
+    /// [`StimulusArgs::apply`].
+    ///
+    /// # Safety
+    /// Each of `carriers` is 0 or holds a value every `carrier_step` for
+    /// `carrier_cells` cells.
+    #[inline(always)]
+    pub unsafe fn carry(&self, i: u32) {
+        if i >= self.carrier_cells {
+            return;
+        }
+        let mut k = 0;
+        while k < MAX_CARRIERS {
+            if self.carriers[k] != 0 {
+                let at = (self.carriers[k] as *mut T).wrapping_add(i as usize * self.carrier_step as usize);
+                // SAFETY: i < carrier_cells, per the contract.
+                unsafe { *at = *at + self.carried[k] };
+            }
+            k += 1;
+        }
     }
 }
 
@@ -360,6 +399,8 @@ pub unsafe fn stimulate_cell<T: Real>(
                 rec.record_jump(i, before, after);
             }
         }
+        // The locals are row-major in both layouts.
+        args.carry(i);
     }
 }
 
@@ -439,6 +480,10 @@ mod tests {
             radius2: 1.0,
             mask: 0,
             amount: 3.0,
+            carriers: [0; MAX_CARRIERS],
+            carrier_cells: 0,
+            carrier_step: 1,
+            carried: [0.0; MAX_CARRIERS],
         };
         unsafe {
             assert!(args.contains(1, 3, 3, 0) && !args.contains(0, 2, 2, 0) && !args.contains(2, 2, 4, 0));
@@ -452,6 +497,21 @@ mod tests {
         assert_eq!(args.apply(0.5), 3.0);
         args.mode = StimulusMode::Add as u32;
         assert_eq!(args.apply(0.5), 3.5);
+        // The carriers: cells below `carrier_cells` take `carried`, the
+        // others (a part's halo) and a stimulus without one nothing.
+        let mut locals = [10.0f32, 10.0, 10.0, 10.0, 10.0, 10.0];
+        unsafe { args.carry(0) };
+        let base = locals.as_mut_ptr() as u64;
+        (args.carriers[0], args.carrier_cells, args.carried[0]) = (base, 2, 0.25);
+        unsafe { args.carry(1) };
+        assert_eq!(locals, [10.0, 10.25, 10.0, 10.0, 10.0, 10.0]);
+        // Two carriers, cell after cell (two locals each).
+        (args.carriers, args.carrier_step, args.carried) = ([base, base + 4], 2, [0.5, -1.0]);
+        unsafe {
+            args.carry(1);
+            args.carry(2);
+        }
+        assert_eq!(locals, [10.0, 10.25, 10.5, 9.0, 10.0, 10.0]);
     }
 
     #[test]

@@ -181,6 +181,29 @@ pub struct StimulusCurrent {
     pub amplitude: f64,
     /// In [`Units::time`].
     pub duration: f64,
+    /// The state variables the stimulus current also enters (at most
+    /// [`MAX_CARRIERS`]).
+    pub carriers: &'static [StimulusCarrier],
+}
+
+/// The most state variables a stimulus carries charge into: K_i, and Cl_i
+/// in the models of the Hund-Rudy family.
+pub const MAX_CARRIERS: usize = 2;
+
+/// A state variable that a current stimulus changes besides u: an ion
+/// that carries the injected charge. O'Hara-Rudy 2011 and
+/// Iyer-Mazhari-Winslow 2004 put the stimulus current in dK_i/dt as well
+/// as in dV/dt (so that long pacing conserves charge, after Hund & Rudy
+/// 2004, who book it to K_i and Cl_i); without it K_i drifts over
+/// hundreds of beats and the resting potential with it. Every stimulus
+/// routine adds `per_u` times the increment of u to this variable
+/// wherever it adds a current to u.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StimulusCarrier {
+    /// Index into [`ModelInfo::variables`] (at least 1: variable 0 is u).
+    pub variable: usize,
+    /// Change of the variable, in its unit, per unit of u the stimulus adds.
+    pub per_u: f64,
 }
 
 #[cfg(not(target_arch = "nvptx64"))]

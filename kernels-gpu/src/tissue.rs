@@ -476,6 +476,7 @@ pub unsafe fn stimulate_stored_cell<T: Real>(
         let after = args.apply(before);
         *u.add(c as usize) = after;
         rec.record_jump(c, before, after);
+        args.carry(c);
     }
 }
 

@@ -75,12 +75,16 @@ pub fn describe(m: &ModelInfo) -> String {
     );
     let stimulus = match m.stimulus_current {
         Some(c) => format!(
-            "stimuli inject a current of {} {}/{} for {} {} (a stimulus with `value` sets {} instead)",
+            "stimuli inject a current of {} {}/{} for {} {}{} (a stimulus with `value` sets {} instead)",
             short(c.amplitude),
             m.variables[0].unit,
             u.time,
             short(c.duration),
             u.time,
+            c.carriers
+                .iter()
+                .map(|k| format!(", carried by {}", m.variables[k.variable].name))
+                .collect::<String>(),
             m.variables[0].name
         ),
         None => format!("stimuli set {} to {}", m.variables[0].name, short(m.stimulus_value)),

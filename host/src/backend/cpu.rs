@@ -15,7 +15,7 @@ use rayon::prelude::*;
 use crate::domain::Domain;
 use crate::events::ecg::pseudo_ecg_at;
 use crate::events::recording::Maps;
-use crate::events::stimulus::apply_with_mask;
+use crate::events::stimulus::{LocalArray, apply_with_mask};
 use crate::events::{EventStart, Events, HostEvents};
 use crate::models::{ModelVisitor, dispatch};
 use crate::scalar::Scalar;
@@ -143,7 +143,14 @@ impl<M: CellModel, T: Scalar> CpuSolver<M, T> {
     /// Applies the stimuli due at the current step, unless applied already.
     fn stimulate(&mut self) {
         let (local, place, dt_ms, u) = (self.dims, self.place, self.events.clock.dt_ms, &mut self.u);
-        self.events.stimulate(|_, s, bits, rec| apply_with_mask(s, u, (local, place), dt_ms, rec, bits));
+        let count = M::Locals::<T>::COUNT;
+        // `Locals` is `[T; COUNT]`: the locals are cell after cell.
+        debug_assert_eq!(std::mem::size_of::<M::Locals<T>>(), count * std::mem::size_of::<T>());
+        let base = self.locals.as_mut_ptr() as u64;
+        let array = |k| LocalArray::by_cell::<T>(base, count, local.cells(), k);
+        let locals = Some((M::INFO, &array as &dyn Fn(usize) -> LocalArray));
+        self.events
+            .stimulate(|_, s, bits, rec| apply_with_mask(s, u, (local, place), dt_ms, rec, bits, locals));
     }
 
     /// This buffer's maps (after the stimuli of the current step).

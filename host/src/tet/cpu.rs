@@ -79,7 +79,7 @@ impl<M: CellModel, T: Scalar> TetCpuSolver<M, T> {
 
     fn stimulate(&mut self) {
         // The nodes are the line's cells (no index table).
-        self.fields.stimulate(self.problem.line(), 0);
+        self.fields.stimulate(self.problem.line(), 0, M::INFO);
     }
 }
 

@@ -355,7 +355,7 @@ mod tests {
             .collect();
         for _ in 0..steps {
             for ((q, f), (index, weights)) in split.parts.iter().zip(&mut fields).zip(&tables) {
-                f.stimulate(line, index.as_ptr() as u64);
+                f.stimulate(line, index.as_ptr() as u64, Karma::INFO);
                 let table = EllTable {
                     nodes: q.owned.len() as u32,
                     width: p.op.width as u32,

@@ -19,7 +19,7 @@ use kernels_gpu::tissue::{
     ClassRows, CompactTissue, DenseTissue, NeighbourLookup, OwnRows, RowLookup, step_compact_cell,
     step_dense_cell, stimulate_stored_cell,
 };
-use kernels_gpu::{CellModel, GridDims, Locals, StepCoeffs};
+use kernels_gpu::{CellModel, GridDims, Locals, ModelInfo, StepCoeffs};
 use rayon::prelude::*;
 
 use super::error::TissueError;
@@ -36,6 +36,7 @@ use crate::cell_params::CellCoeffs;
 use crate::domain::Domain;
 use crate::events::ecg::pseudo_ecg_in;
 use crate::events::recording::Maps;
+use crate::events::stimulus::LocalArray;
 use crate::events::{EventStart, Events, HostEvents};
 use crate::scalar::Scalar;
 use crate::solver::{EventsAt, RunsOn, Solver, SolverError};
@@ -154,7 +155,7 @@ impl<M: CellModel, T: Scalar> TissueCpuSolver<M, T> {
 
     /// Applies the stimuli due at the current step, unless applied already.
     fn stimulate(&mut self) {
-        self.fields.stimulate(self.storage.dims, self.storage.index_address());
+        self.fields.stimulate(self.storage.dims, self.storage.index_address(), M::INFO);
     }
 
     fn step_once(&mut self) {
@@ -215,10 +216,20 @@ impl<T: Scalar> HostTissue<T> {
     /// their runs (placed in the box `dims`; `index`: 0 where the stored
     /// cells are the box's, else the address of the box index of every
     /// stored cell), unless applied already.
-    pub fn stimulate(&mut self, dims: GridDims, index: u64) {
+    pub fn stimulate(&mut self, dims: GridDims, index: u64, model: &ModelInfo) {
         let (u, ranges, dt_ms) = (self.u.as_mut_ptr(), &self.ranges, self.events.clock.dt_ms);
+        // The locals of the owned cells, at the stride (a model without
+        // locals keeps one value, which no carrier reads).
+        let stride = self.local.len() / (model.variables.len() - 1).max(1);
+        let base = self.local.as_mut_ptr() as u64;
         self.events.stimulate::<T>(|k, s, bits, rec| {
             let mut args = s.args::<T>(dims, dt_ms);
+            s.carry_into(
+                &mut args,
+                model,
+                |var| LocalArray::by_variable::<T>(base, stride, stride, var),
+                dt_ms,
+            );
             if let Some(bits) = bits {
                 args.mask = bits.as_ptr() as u64;
             }

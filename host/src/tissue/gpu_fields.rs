@@ -13,7 +13,7 @@ use kernels_gpu::params::ParamSets;
 use kernels_gpu::registry::Kernel;
 use kernels_gpu::tet::EllTable;
 use kernels_gpu::tissue::DenseTissue;
-use kernels_gpu::{CellModel, DEFAULT_BLOCK, FLAT_BLOCK, GridDims, StepCoeffs, ZWindow};
+use kernels_gpu::{CellModel, DEFAULT_BLOCK, FLAT_BLOCK, GridDims, Locals, ModelInfo, StepCoeffs, ZWindow};
 
 use super::neighbours::CompactLay;
 use super::solving::box_mask_bits;
@@ -22,7 +22,7 @@ use crate::backend::gpu::device::GpuDevice;
 use crate::backend::gpu::maps::MapsOnDevice;
 use crate::backend::gpu::nonfinite::NonfiniteFlags;
 use crate::events::recording::Maps;
-use crate::events::stimulus::Stimulus;
+use crate::events::stimulus::{LocalArray, Stimulus};
 use crate::events::{EventClock, Events};
 use crate::scalar::Scalar;
 use crate::solver::{NonfiniteCheck, SolverError};
@@ -43,14 +43,15 @@ impl<T: Scalar> DeviceStimulus<T> {
     fn upload(
         stream: &Arc<CudaStream>,
         s: &Stimulus,
-        dims: GridDims,
-        dt_ms: f64,
+        (dims, dt_ms): (GridDims, f64),
         ranges: Vec<Range<u32>>,
+        (model, locals): (&ModelInfo, impl Fn(usize) -> LocalArray),
     ) -> Result<Option<Self>, SolverError> {
         if ranges.is_empty() {
             return Ok(None);
         }
         let mut args = s.args::<T>(dims, dt_ms);
+        s.carry_into(&mut args, model, locals, dt_ms);
         let mask = match box_mask_bits(s, dims) {
             Some(bits) => {
                 let device = stream.clone_htod(&bits).map_err(cuda("uploading a stimulus mask"))?;
@@ -109,6 +110,10 @@ pub(crate) struct DeviceTissue<T> {
     pub u_next: CudaSlice<T>,
     /// Local variable k of cell c at `k * stride + c`.
     pub local: CudaSlice<T>,
+    /// The model (whose stimulus carrier the stimuli add to) and the
+    /// locals' stride: the cells that have locals.
+    model: &'static ModelInfo,
+    stride: usize,
     /// The weight table: a row per cell (at the stride), or a row per class.
     pub weights: CudaSlice<T>,
     /// The stored cells (the maps'), halos included.
@@ -150,6 +155,8 @@ impl<T: Scalar> DeviceTissue<T> {
             u: alloc(stored, "allocating U")?,
             u_next: alloc(stored, "allocating U_next")?,
             local: alloc(locals, "allocating the locals")?,
+            model: M::INFO,
+            stride: locals / M::Locals::<T>::COUNT.max(1),
             weights: stream.clone_htod(weights).map_err(cuda("uploading the weights"))?,
             stored,
             stimuli: Vec::new(),
@@ -208,11 +215,13 @@ impl<T: Scalar> DeviceTissue<T> {
         maps: Option<Maps>,
     ) -> Result<(), SolverError> {
         assert_eq!(events.recording.is_some(), maps.is_some(), "maps exactly when recording");
+        let (base, stride) = (self.address(&self.local), self.stride);
+        let locals = |k| LocalArray::by_variable::<T>(base, stride, stride, k);
         self.stimuli = events
             .stimuli
             .stimuli
             .iter()
-            .map(|s| DeviceStimulus::upload(&self.stream, s, dims, dt_ms, ranges(s)))
+            .map(|s| DeviceStimulus::upload(&self.stream, s, (dims, dt_ms), ranges(s), (self.model, locals)))
             .collect::<Result<_, _>>()?;
         self.maps.set(&self.stream, maps.as_ref(), self.stored, dt_ms)
     }

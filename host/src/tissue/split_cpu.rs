@@ -7,7 +7,7 @@
 use std::sync::Arc;
 
 use kernels_gpu::tissue::DenseTissue;
-use kernels_gpu::{CellModel, StepCoeffs};
+use kernels_gpu::{CellModel, ModelInfo, StepCoeffs};
 
 use super::cpu::{HostTissue, Lay};
 use super::halo::{HaloRun, exchange_on_host};
@@ -43,8 +43,8 @@ impl<T: Scalar> Part<T> {
 
     /// Applies the stimuli due at the current step to the part's stored
     /// cells (halos included), unless applied already.
-    fn stimulate(&mut self, slab: &Slab) {
-        self.fields.stimulate(slab.global, slab.index.as_ptr() as u64);
+    fn stimulate(&mut self, slab: &Slab, model: &ModelInfo) {
+        self.fields.stimulate(slab.global, slab.index.as_ptr() as u64, model);
     }
 }
 
@@ -116,14 +116,14 @@ impl<M: CellModel, T: Scalar> TissueCpuMultiSolver<M, T> {
     /// applied already.
     fn stimulate(&mut self) {
         for (slab, part) in self.split.slabs.iter().zip(&mut self.parts) {
-            part.stimulate(slab);
+            part.stimulate(slab, M::INFO);
         }
     }
 
     /// One step of every part (after its stimuli), then the exchange.
     fn step_once(&mut self) {
         for ((slab, part), coeffs) in self.split.slabs.iter().zip(&mut self.parts).zip(&self.coeffs) {
-            part.stimulate(slab);
+            part.stimulate(slab, M::INFO);
             let (weights, rows) = (part.weights.as_ptr() as u64, slab.stride() as u32);
             let lay = match &slab.neighbours {
                 None => Lay::Dense(DenseTissue {

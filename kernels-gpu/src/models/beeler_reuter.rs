@@ -252,7 +252,7 @@ impl CellModel for BeelerReuter {
         // Thresholds for 1 ms (measured): 25 uA/cm^2 for a single cell, 30
         // and 40 for a 5-cell end of a cable at dx = 0.2 and 0.1 mm; a
         // stimulated slab thinner than about 0.5 mm needs more.
-        stimulus_current: Some(StimulusCurrent { amplitude: 50.0, duration: 1.0 }),
+        stimulus_current: Some(StimulusCurrent { amplitude: 50.0, duration: 1.0, carriers: &[] }),
         default_f64: false,
     };
 

@@ -384,7 +384,7 @@ impl CellModel for LuoRudy1991 {
         // lr-1991.mmt records it (the CellML export has 25.5 for 2 ms).
         // It excites a single cell (peak 43 mV, not overdriven) and a
         // 5-cell slab of the default cable (test `conduction_velocity`).
-        stimulus_current: Some(StimulusCurrent { amplitude: 80.0, duration: 0.5 }),
+        stimulus_current: Some(StimulusCurrent { amplitude: 80.0, duration: 0.5, carriers: &[] }),
         // f32 follows f64 to 1e-5 of the amplitude over a beat (test
         // `f32_follows_f64`).
         default_f64: false,

@@ -459,7 +459,7 @@ impl CellModel for TenTusscher2006 {
         planar_background: &REST,
         // The paper's stimulus: -52 pA/pF for 1 ms (the authors' code:
         // stimstrength = -52, stimduration = 1), depolarising.
-        stimulus_current: Some(StimulusCurrent { amplitude: 52.0, duration: 1.0 }),
+        stimulus_current: Some(StimulusCurrent { amplitude: 52.0, duration: 1.0, carriers: &[] }),
         default_f64: false,
     };
 

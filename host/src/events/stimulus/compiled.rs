@@ -3,7 +3,9 @@
 //! applies it to a buffer of the grid.
 
 use kernels_gpu::GridDims;
+use kernels_gpu::ModelInfo;
 use kernels_gpu::events::{SlicePlacement, StimulusArgs, StimulusMode};
+use kernels_gpu::model::MAX_CARRIERS;
 
 use super::region::{Region, RegionKind};
 use crate::scalar::Scalar;
@@ -15,6 +17,29 @@ pub enum Action {
     Set(f64),
     /// du/dt raised by this current.
     Current(f64),
+}
+
+/// Where a buffer keeps one local variable (host or device memory), for
+/// a stimulus that carries charge into it: cell i's value at `address`
+/// plus `i * cell_step` values, for the first `cells` cells.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LocalArray {
+    pub address: u64,
+    pub cell_step: usize,
+    pub cells: usize,
+}
+
+impl LocalArray {
+    /// Local variable `k` of locals kept a variable after another,
+    /// `stride` values each (the kernels' layout), at `base`.
+    pub fn by_variable<T>(base: u64, stride: usize, cells: usize, k: usize) -> Self {
+        Self { address: base + (k * stride * std::mem::size_of::<T>()) as u64, cell_step: 1, cells }
+    }
+
+    /// Local variable `k` of locals kept cell after cell, `count` each.
+    pub fn by_cell<T>(base: u64, count: usize, cells: usize, k: usize) -> Self {
+        Self { address: base + (k * std::mem::size_of::<T>()) as u64, cell_step: count, cells }
+    }
 }
 
 /// A stimulus ready to run: a region and the steps at which it is active.
@@ -46,6 +71,30 @@ impl Stimulus {
             }
         }
         args
+    }
+
+    /// Points `args` (this stimulus's) at `model`'s stimulus carriers,
+    /// where the model has any and this stimulus injects a current:
+    /// `array(k)` says where the buffer keeps local variable k. Each
+    /// carried amount is `per_u * current * dt`, rounded once.
+    pub fn carry_into<T: Scalar>(
+        &self,
+        args: &mut StimulusArgs<T>,
+        model: &ModelInfo,
+        array: impl Fn(usize) -> LocalArray,
+        dt_ms: f64,
+    ) {
+        let (Action::Current(current), Some(stimulus)) = (self.action, model.stimulus_current) else {
+            return;
+        };
+        assert!(stimulus.carriers.len() <= MAX_CARRIERS, "{}: too many stimulus carriers", model.name);
+        for (k, carrier) in stimulus.carriers.iter().enumerate() {
+            let at = array(carrier.variable - 1);
+            args.carriers[k] = at.address;
+            args.carrier_cells = u32::try_from(at.cells).expect("a buffer's cells fit u32");
+            args.carrier_step = u32::try_from(at.cell_step).expect("a cell's locals fit u32");
+            args.carried[k] = T::from_f64(carrier.per_u * current * dt_ms);
+        }
     }
 
     /// The cells of a buffer of `local` cells placed in the whole grid by

@@ -34,9 +34,9 @@ pub mod spec;
 #[cfg(test)]
 mod testing;
 
-pub use compiled::{Action, Stimulus};
+pub use compiled::{Action, LocalArray, Stimulus};
 pub use region::{Mask, Region, RegionKind};
-pub use schedule::{StimulusSchedule, apply_to_buffer, apply_with_mask};
+pub use schedule::{Carrying, StimulusSchedule, apply_to_buffer, apply_with_mask};
 pub use spec::{
     CROSS_FIELD_X_FRAC, CROSS_FIELD_Z_FRAC, Membrane, PAPER_S2_X_FRAC, PAPER_S2_Z_FRAC, StimulusError,
     StimulusSpec,

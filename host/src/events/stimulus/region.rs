@@ -8,6 +8,7 @@ use kernels_gpu::GridDims;
 use kernels_gpu::events::{
     REGION_BOX, REGION_MASK, REGION_SPHERE, SlicePlacement, StimulusArgs, StimulusMode,
 };
+use kernels_gpu::model::MAX_CARRIERS;
 use serde::{Deserialize, Serialize};
 
 use crate::scalar::Scalar;
@@ -222,6 +223,10 @@ impl Region {
             radius2,
             mask: 0,
             amount: T::ZERO,
+            carriers: [0; MAX_CARRIERS],
+            carrier_cells: 0,
+            carrier_step: 1,
+            carried: [T::ZERO; MAX_CARRIERS],
         }
     }
 }

@@ -5,7 +5,7 @@
 use kernels_gpu::events::{Recorder, SlicePlacement, stimulate_cell};
 use kernels_gpu::{GridDims, ModelInfo};
 
-use super::compiled::Stimulus;
+use super::compiled::{LocalArray, Stimulus};
 use super::region::Region;
 use super::spec::{StimulusError, StimulusSpec};
 use crate::scalar::Scalar;
@@ -54,8 +54,14 @@ impl StimulusSchedule {
         let dims = state.dims();
         let place = SlicePlacement::whole(dims.nz);
         let mut applied = 0;
+        let model = state.model();
+        // The state keeps each variable in an array of its own.
+        let arrays: Vec<u64> =
+            (1..model.variables.len()).map(|k| state.slice_mut(k).as_mut_ptr() as u64).collect();
+        let array = |k: usize| LocalArray { address: arrays[k], cell_step: 1, cells: dims.cells() };
         for s in self.stimuli.iter().filter(|s| s.active_at(step)) {
-            apply_to_buffer(s, state.slice_mut(0), dims, place, dt_ms, &Recorder::off());
+            let u = state.slice_mut(0);
+            apply_with_mask(s, u, (dims, place), dt_ms, &Recorder::off(), None, Some((model, &array)));
             applied += 1;
         }
         applied
@@ -87,11 +93,18 @@ pub fn apply_to_buffer<T: Scalar>(
     dt_ms: f64,
     rec: &Recorder<T>,
 ) {
-    apply_with_mask(s, u, (local, place), dt_ms, rec, None);
+    apply_with_mask(s, u, (local, place), dt_ms, rec, None, None);
 }
 
+/// The model of a buffer and where the buffer keeps each local variable
+/// (by its index among the locals), for a stimulus that carries charge
+/// into one ([`Stimulus::carry_into`]).
+pub type Carrying<'a> = (&'a ModelInfo, &'a dyn Fn(usize) -> LocalArray);
+
 /// [`apply_to_buffer`] with a mask region's bits for this buffer already
-/// made ([`Mask::local_bits`](super::region::Mask::local_bits); made here when `None`).
+/// made ([`Mask::local_bits`](super::region::Mask::local_bits); made here
+/// when `None`), and the buffer's locals, which a model's stimulus
+/// carrier is added to (left alone when `None`).
 pub fn apply_with_mask<T: Scalar>(
     s: &Stimulus,
     u: &mut [T],
@@ -99,10 +112,14 @@ pub fn apply_with_mask<T: Scalar>(
     dt_ms: f64,
     rec: &Recorder<T>,
     bits: Option<&[u32]>,
+    locals: Option<Carrying<'_>>,
 ) {
     let whole = GridDims::new(local.nx, local.ny, place.global_nz);
     let Some((origin, extent)) = s.local_box(whole, local, place) else { return };
     let mut args = s.args::<T>(whole, dt_ms);
+    if let Some((model, array)) = locals {
+        s.carry_into(&mut args, model, array, dt_ms);
+    }
     let made;
     if let Region::Mask(mask) = &s.region {
         let bits = match bits {

@@ -524,7 +524,11 @@ impl CellModel for Courtemanche1998 {
         activation_threshold: -40.0,
         stimulus_value: 20.0,
         planar_background: &REST,
-        stimulus_current: Some(StimulusCurrent { amplitude: 20.000000000000004, duration: 2.0 }),
+        stimulus_current: Some(StimulusCurrent {
+            amplitude: 20.000000000000004,
+            duration: 2.0,
+            carriers: &[],
+        }),
         default_f64: true,
     };
 

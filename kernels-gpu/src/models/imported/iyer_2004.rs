@@ -15,6 +15,11 @@
 //! Removed from the equations (fibril adds its own to dV/dt); the default
 //! stimulus is the file's stimulus `I_stimulus.i_Stim` (-15 uA_per_uF) for 3 ms, as its contribution to dV/dt: 15.000000 mV/ms for 3 ms.
 //!
+//! The file's stimulus also enters d(`COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES.Ki`)/dt: fibril's stimulus adds
+//! 6.151847158279727e-5 mM to it per mV it adds to V (`StimulusCarrier`), the
+//! file's ratio at its default constants, so the charge it injects is
+//! carried as the file carries it.
+//!
 //! # Updates over one step (dt in the file's time unit)
 //!
 //! | variable | file variable | unit | update |
@@ -108,7 +113,7 @@
 
 use crate::math::{exp, ln};
 use crate::model::Parameter as P;
-use crate::model::{CellModel, ModelInfo, Numerics, Range, StimulusCurrent, Variable};
+use crate::model::{CellModel, ModelInfo, Numerics, Range, StimulusCarrier, StimulusCurrent, Variable};
 use crate::models::describe::{ms_mm, unpack};
 use crate::models::imported::support::*;
 use crate::real::Real;
@@ -1341,7 +1346,11 @@ impl CellModel for Iyer2004 {
         activation_threshold: -40.0,
         stimulus_value: 20.0,
         planar_background: &REST,
-        stimulus_current: Some(StimulusCurrent { amplitude: 15.0, duration: 3.0 }),
+        stimulus_current: Some(StimulusCurrent {
+            amplitude: 15.0,
+            duration: 3.0,
+            carriers: &[StimulusCarrier { variable: 2, per_u: 6.151847158279727e-5 }],
+        }),
         default_f64: true,
     };
 

@@ -15,6 +15,11 @@
 //! Removed from the equations (fibril adds its own to dV/dt); the default
 //! stimulus is the file's stimulus `membrane.Istim` (-80 microA_per_microF) for 0.5 ms, as its contribution to dV/dt: 80.000000 mV/ms for 0.5 ms.
 //!
+//! The file's stimulus also enters d(`intracellular_ions.ki`)/dt: fibril's stimulus adds
+//! 6.152074288236873e-5 millimolar to it per mV it adds to V (`StimulusCarrier`), the
+//! file's ratio at its default constants, so the charge it injects is
+//! carried as the file carries it.
+//!
 //! # Updates over one step (dt in the file's time unit)
 //!
 //! | variable | file variable | unit | update |
@@ -158,7 +163,9 @@
 
 use crate::math::{exp, ln};
 use crate::model::Parameter as P;
-use crate::model::{CellModel, ModelInfo, Numerics, Preset, Range, StimulusCurrent, Variable};
+use crate::model::{
+    CellModel, ModelInfo, Numerics, Preset, Range, StimulusCarrier, StimulusCurrent, Variable,
+};
 use crate::models::describe::{ms_mm, unpack};
 use crate::models::imported::support::*;
 use crate::real::Real;
@@ -725,7 +732,11 @@ impl CellModel for OharaRudy2011 {
         activation_threshold: -40.0,
         stimulus_value: 20.0,
         planar_background: &REST,
-        stimulus_current: Some(StimulusCurrent { amplitude: 80.0, duration: 0.5 }),
+        stimulus_current: Some(StimulusCurrent {
+            amplitude: 80.0,
+            duration: 0.5,
+            carriers: &[StimulusCarrier { variable: 4, per_u: 6.152074288236873e-5 }],
+        }),
         default_f64: true,
     };
 

@@ -11,7 +11,7 @@
 use core::ops::RangeInclusive;
 
 use crate::cell::{StepCoeffs, step_cell};
-use crate::model::{CellModel, rest_locals};
+use crate::model::{CellModel, Locals, rest_locals};
 use crate::models::imported::courtemanche_1998::Courtemanche1998;
 use crate::models::imported::iyer_2004::Iyer2004;
 use crate::models::imported::ohara_rudy_2011::OharaRudy2011;
@@ -78,6 +78,13 @@ pub fn pace<M: CellModel, T: Real>(params: &[f64], dt_ms: f64, beats: usize, cai
     let per_beat = (1000.0 / dt_ms).round() as usize;
     let on = (stim.duration / dt_ms).round() as usize;
     let amplitude = T::from_f64(stim.amplitude);
+    // The charge the stimulus carries into the model's ions, added where
+    // the stimulus routines add it (`StimulusArgs::carry`).
+    let carried: Vec<(usize, T)> = stim
+        .carriers
+        .iter()
+        .map(|c| (c.variable - 1, T::from_f64(c.per_u * stim.amplitude * dt_ms)))
+        .collect();
     let mut last = None;
     for _ in 0..beats {
         let rest = u.to_f64();
@@ -86,13 +93,20 @@ pub fn pace<M: CellModel, T: Real>(params: &[f64], dt_ms: f64, beats: usize, cai
         for k in 0..per_beat {
             let s = if k < on { amplitude } else { T::ZERO };
             let next = step.dt.mul_add(s, step_cell::<M, T>(u, T::ZERO, &mut locals, &step, &coeffs));
+            if k < on && !carried.is_empty() {
+                let before = locals;
+                locals = Locals::from_fn(|j| {
+                    let x = before.get(j);
+                    carried.iter().find(|c| c.0 == j).map_or(x, |&(_, add)| x + add)
+                });
+            }
             let dvdt = (next.to_f64() - u.to_f64()) / dt_ms;
             if dvdt > max_dvdt {
                 (max_dvdt, t_up) = (dvdt, k as f64 * dt_ms);
             }
             u = next;
             peak = peak.max(u.to_f64());
-            max_cai = max_cai.max(crate::model::Locals::get(&locals, cai).to_f64());
+            max_cai = max_cai.max(locals.get(cai).to_f64());
             trace.push(u.to_f64());
         }
         let level = rest + 0.1 * (peak - rest);

@@ -13,7 +13,7 @@ use kernels_gpu::{CellModel, FLAT_BLOCK, GridDims, TowerLayout, ZWindow};
 use super::resident::{GpuSolver, Layout, PhaseBuffers, StimulusLaunch};
 use crate::backend::gpu::cuda::{ByValue, cuda};
 use crate::events::recording::Maps;
-use crate::events::stimulus::Region;
+use crate::events::stimulus::{LocalArray, Region};
 use crate::events::tips::ChargedPlaquette;
 use crate::events::{EventStart, Events};
 use crate::scalar::Scalar;
@@ -229,11 +229,18 @@ impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
             return Ok(false);
         }
         let mut any = false;
+        // The locals of every cell of the buffer, at the current buffer
+        // (the blocked kernel's two swap), for a stimulus carrier.
+        let (local, cells) = (self.local.device_ptr(stream).0, self.dims.cells());
         for (k, launch) in self.stimuli.iter().enumerate() {
             let Some(launch) = launch else { continue };
-            if !self.clock.events.stimuli.stimuli[k].active_at(step) {
+            let stimulus = &self.clock.events.stimuli.stimuli[k];
+            if !stimulus.active_at(step) {
                 continue;
             }
+            let mut stimulus_args = launch.args;
+            let locals = |var| LocalArray::by_variable::<T>(local, cells, cells, var);
+            stimulus.carry_into(&mut stimulus_args, M::INFO, locals, self.clock.dt_ms);
             any = true;
             let n = launch.extent.cells() as u64;
             let blocks = n.div_ceil(FLAT_BLOCK as u64).min(4096) as u32;
@@ -250,7 +257,7 @@ impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
                 ByValue(self.dims),
                 ByValue(lay),
                 ByValue(self.place),
-                ByValue(launch.args),
+                ByValue(stimulus_args),
                 ByValue(self.step_recorder()),
                 ByValue(launch.origin),
                 ByValue(launch.extent),
