@@ -87,6 +87,7 @@ const CHECKS: &[(&str, Check)] = &[
         tissue_parameter_sets_every_model,
     ),
     ("tissue_events_dense_and_compact_bit_identical_to_cpu", tissue_events),
+    ("stimulus_carriers_every_kernel_tissue_and_split_bit_identical_to_cpu", stimulus_carriers),
     (
         "tissue_weight_classes_every_model_both_layouts_f32_f64_bit_identical_to_cpu",
         tissue_classes_every_model,
@@ -1506,6 +1507,100 @@ fn tissue_events(gpu: &GpuDevice) -> Result<(), String> {
         let min_beats = op.tissue_cells() as u64;
         same_maps_with_beats(&s.maps().map_err(|e| e.to_string())?.unwrap(), &want_maps, min_beats)
             .map_err(|e| format!("{layout:?}: {e}"))?;
+    }
+    Ok(())
+}
+
+/// O'Hara-Rudy, whose stimulus current carries its charge into K_i
+/// (`StimulusCarrier`), with that current on the low-x cells for its 0.5
+/// ms: the two box kernels that exist for it (naive and columns; the
+/// tower and blocked kernels are Karma's and the two-variable models'),
+/// a tissue in both layouts and split in two parts (whose halos have no
+/// locals), f64 and f32, bit for bit against the CPU, and K_i moved by
+/// the stimulus (not vacuous).
+fn stimulus_carriers(gpu: &GpuDevice) -> Result<(), String> {
+    stimulus_carriers_in::<f64>(gpu)?;
+    stimulus_carriers_in::<f32>(gpu)
+}
+
+fn stimulus_carriers_in<T: Scalar>(gpu: &GpuDevice) -> Result<(), String> {
+    use kernels_gpu::models::imported::ohara_rudy_2011::OharaRudy2011 as M;
+    let carrier = M::INFO.stimulus_current.unwrap().carriers[0].variable;
+    let events_for = |dims: GridDims, dt: f64| {
+        let mut current = StimulusSpec::new(RegionKind::Box, 0.1);
+        current.x = Some([0, 2]);
+        let stimuli = StimulusSchedule::compile(&[current], dims, dt, M::INFO).unwrap();
+        Events { stimuli, recording: None }
+    };
+    // K_i of a stimulated cell against an unstimulated one's, after the run.
+    let moved = |s: &State<T>, what: &str| {
+        let ki = s.slice(carrier);
+        let far = s.dims().nx as usize - 1;
+        if ki[0] == ki[far] {
+            return Err(format!(
+                "{what}: K_i at x = 0 equals K_i at x = {far}: the stimulus carried nothing"
+            ));
+        }
+        Ok(())
+    };
+    let chunks = [1, 99, 200];
+    for cfg in [naive(), config(KernelKind::Columns, (32, 8)).with_z_chunk(5)] {
+        let dims = grid_for(cfg, 6);
+        let d = domain(dims, "ohara_rudy_2011");
+        let start = State::<T>::rest(M::INFO, dims);
+        let events = events_for(dims, d.dt_ms());
+        let mut cpu = fibril_host::backend::cpu::for_model(&d, &start);
+        cpu.set_events(&events, EventStart::NEW, None).map_err(|e| e.to_string())?;
+        cpu.advance(chunks.iter().sum()).map_err(|e| e.to_string())?;
+        let want = cpu.state().map_err(|e| e.to_string())?;
+        let mut s =
+            GpuSolver::<M, T>::new(gpu, fibril::PTX, cfg, &d, &start).map_err(|e| format!("{cfg}: {e}"))?;
+        s.set_events(&events, EventStart::NEW, None).map_err(|e| e.to_string())?;
+        for chunk in chunks {
+            s.advance(chunk).map_err(|e| e.to_string())?;
+        }
+        let what = format!("{} {cfg}", T::NAME);
+        bit_identical(&s.state().map_err(|e| e.to_string())?, &want).map_err(|e| format!("{what}: {e}"))?;
+        moved(&want, &what)?;
+    }
+    let dims = GridDims::new(19, 11, 8);
+    let dx = 0.2;
+    let op = Arc::new(Operator::build(&common::irregular_tissue(dims, dx, 0.1)).unwrap());
+    let d = Domain::with_own_operator(dims, dx, 0.0025, 0.1, common::model("ohara_rudy_2011")).unwrap();
+    op.check_dt(d.dt_ms()).map_err(|e| e.to_string())?;
+    let start = State::<T>::rest(M::INFO, dims);
+    let events = events_for(dims, d.dt_ms());
+    let (_, devices) = split_devices()?;
+    for layout in [TissueLayout::Dense, TissueLayout::Compact] {
+        let mut cpu = fibril_host::tissue::cpu::for_model(&d, &op, layout, &start);
+        cpu.set_events(&events, EventStart::NEW, None).map_err(|e| e.to_string())?;
+        cpu.advance(chunks.iter().sum()).map_err(|e| e.to_string())?;
+        let want = cpu.state().map_err(|e| e.to_string())?;
+        let what = format!("{} tissue {layout:?}", T::NAME);
+        let mut one = TissueGpuSolver::<M, T>::new(gpu, fibril::PTX, &d, &op, layout, &start)
+            .map_err(|e| format!("{what}: {e}"))?;
+        one.set_events(&events, EventStart::NEW, None).map_err(|e| e.to_string())?;
+        for chunk in chunks {
+            one.advance(chunk).map_err(|e| e.to_string())?;
+        }
+        bit_identical(&one.state().map_err(|e| e.to_string())?, &want).map_err(|e| format!("{what}: {e}"))?;
+        let split = TissueSplit::new(&op, 2, layout).map_err(|e| format!("{what}: {e}"))?;
+        let mut two = TissueGpuMultiSolver::<M, T>::new(
+            &devices[..2],
+            fibril::PTX,
+            &d,
+            &op,
+            split,
+            Exchange::Peer,
+            &start,
+        )
+        .map_err(|e| format!("{what} in 2 parts: {e}"))?;
+        two.set_events(&events, EventStart::NEW, None).map_err(|e| e.to_string())?;
+        for chunk in chunks {
+            two.advance(chunk).map_err(|e| e.to_string())?;
+        }
+        bit_identical(&two.state().map_err(|e| e.to_string())?, &want)
+            .map_err(|e| format!("{what} in 2 parts: {e}"))?;
     }
     Ok(())
 }
