@@ -884,17 +884,8 @@ fn tables_tissue_split<T: Scalar>(devices: &[GpuDevice]) -> Result<(), String> {
     }
     for layout in [TissueLayout::Dense, TissueLayout::Compact] {
         let what = format!("tables, tissue split, {} {layout:?}", T::NAME);
-        let split = TissueSplit::new(&op, 2, layout).map_err(|e| format!("{what}: {e}"))?;
-        let mut s = TissueGpuMultiSolver::<Br, T>::new(
-            &devices[..2],
-            fibril::PTX,
-            &d,
-            &op,
-            split,
-            Exchange::Peer,
-            &start,
-        )
-        .map_err(|e| format!("{what}: {e}"))?;
+        let mut s =
+            split_in_two::<Br, T>(devices, &d, &op, layout, &start).map_err(|e| format!("{what}: {e}"))?;
         s.advance(300).map_err(|e| e.to_string())?;
         bit_identical(&s.state().map_err(|e| e.to_string())?, &want).map_err(|e| format!("{what}: {e}"))?;
     }
@@ -1549,18 +1540,11 @@ fn stimulus_carriers_in<T: Scalar>(gpu: &GpuDevice) -> Result<(), String> {
         let d = domain(dims, "ohara_rudy_2011");
         let start = State::<T>::rest(M::INFO, dims);
         let events = events_for(dims, d.dt_ms());
-        let mut cpu = fibril_host::backend::cpu::for_model(&d, &start);
-        cpu.set_events(&events, EventStart::NEW, None).map_err(|e| e.to_string())?;
-        cpu.advance(chunks.iter().sum()).map_err(|e| e.to_string())?;
-        let want = cpu.state().map_err(|e| e.to_string())?;
+        let want = run_with(&mut *fibril_host::backend::cpu::for_model(&d, &start), &events, &chunks)?;
         let mut s =
             GpuSolver::<M, T>::new(gpu, fibril::PTX, cfg, &d, &start).map_err(|e| format!("{cfg}: {e}"))?;
-        s.set_events(&events, EventStart::NEW, None).map_err(|e| e.to_string())?;
-        for chunk in chunks {
-            s.advance(chunk).map_err(|e| e.to_string())?;
-        }
         let what = format!("{} {cfg}", T::NAME);
-        bit_identical(&s.state().map_err(|e| e.to_string())?, &want).map_err(|e| format!("{what}: {e}"))?;
+        bit_identical(&run_with(&mut s, &events, &chunks)?, &want).map_err(|e| format!("{what}: {e}"))?;
         moved(&want, &what)?;
     }
     let dims = GridDims::new(19, 11, 8);
@@ -1573,36 +1557,39 @@ fn stimulus_carriers_in<T: Scalar>(gpu: &GpuDevice) -> Result<(), String> {
     let (_, devices) = split_devices()?;
     for layout in [TissueLayout::Dense, TissueLayout::Compact] {
         let mut cpu = fibril_host::tissue::cpu::for_model(&d, &op, layout, &start);
-        cpu.set_events(&events, EventStart::NEW, None).map_err(|e| e.to_string())?;
-        cpu.advance(chunks.iter().sum()).map_err(|e| e.to_string())?;
-        let want = cpu.state().map_err(|e| e.to_string())?;
+        let want = run_with(&mut *cpu, &events, &chunks)?;
         let what = format!("{} tissue {layout:?}", T::NAME);
         let mut one = TissueGpuSolver::<M, T>::new(gpu, fibril::PTX, &d, &op, layout, &start)
             .map_err(|e| format!("{what}: {e}"))?;
-        one.set_events(&events, EventStart::NEW, None).map_err(|e| e.to_string())?;
-        for chunk in chunks {
-            one.advance(chunk).map_err(|e| e.to_string())?;
-        }
-        bit_identical(&one.state().map_err(|e| e.to_string())?, &want).map_err(|e| format!("{what}: {e}"))?;
-        let split = TissueSplit::new(&op, 2, layout).map_err(|e| format!("{what}: {e}"))?;
-        let mut two = TissueGpuMultiSolver::<M, T>::new(
-            &devices[..2],
-            fibril::PTX,
-            &d,
-            &op,
-            split,
-            Exchange::Peer,
-            &start,
-        )
-        .map_err(|e| format!("{what} in 2 parts: {e}"))?;
-        two.set_events(&events, EventStart::NEW, None).map_err(|e| e.to_string())?;
-        for chunk in chunks {
-            two.advance(chunk).map_err(|e| e.to_string())?;
-        }
-        bit_identical(&two.state().map_err(|e| e.to_string())?, &want)
+        bit_identical(&run_with(&mut one, &events, &chunks)?, &want).map_err(|e| format!("{what}: {e}"))?;
+        let mut two = split_in_two::<M, T>(&devices, &d, &op, layout, &start)
+            .map_err(|e| format!("{what} in 2 parts: {e}"))?;
+        bit_identical(&run_with(&mut two, &events, &chunks)?, &want)
             .map_err(|e| format!("{what} in 2 parts: {e}"))?;
     }
     Ok(())
+}
+
+/// `s` with `events` from their start, advanced by each of `chunks`: its state.
+fn run_with<T: Scalar>(s: &mut dyn Solver<T>, events: &Events, chunks: &[u64]) -> Result<State<T>, String> {
+    s.set_events(events, EventStart::NEW, None).map_err(|e| e.to_string())?;
+    for &chunk in chunks {
+        s.advance(chunk).map_err(|e| e.to_string())?;
+    }
+    s.state().map_err(|e| e.to_string())
+}
+
+/// `op`'s tissue split into two parts on the first two of `devices`, peer exchange.
+fn split_in_two<M: CellModel, T: Scalar>(
+    devices: &[GpuDevice],
+    d: &Domain,
+    op: &Arc<Operator>,
+    layout: TissueLayout,
+    start: &State<T>,
+) -> Result<TissueGpuMultiSolver<M, T>, String> {
+    let split = TissueSplit::new(op, 2, layout).map_err(|e| e.to_string())?;
+    TissueGpuMultiSolver::<M, T>::new(&devices[..2], fibril::PTX, d, op, split, Exchange::Peer, start)
+        .map_err(|e| e.to_string())
 }
 
 /// A shell of about 20% tissue split by tissue cells into 2 and 3 parts
