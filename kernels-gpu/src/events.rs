@@ -235,8 +235,8 @@ pub struct StimulusArgs<T> {
     /// are a variable after another, the number of locals where they are
     /// cell after cell (the CPU's grid solver).
     pub carrier_step: u32,
-    /// What one application adds to each carrier: its `per_u` times
-    /// `amount`, rounded once to `T`.
+    /// What one application adds to each carrier: its `per_u` times the
+    /// current times dt, formed in f64 and rounded once to `T`.
     pub carried: [T; MAX_CARRIERS],
 }
 
