@@ -87,7 +87,7 @@ const CHECKS: &[(&str, Check)] = &[
         tissue_parameter_sets_every_model,
     ),
     ("tissue_events_dense_and_compact_bit_identical_to_cpu", tissue_events),
-    ("stimulus_carriers_every_kernel_tissue_and_split_bit_identical_to_cpu", stimulus_carriers),
+    ("stimulus_carriers_naive_columns_tissue_and_split_bit_identical_to_cpu", stimulus_carriers),
     (
         "tissue_weight_classes_every_model_both_layouts_f32_f64_bit_identical_to_cpu",
         tissue_classes_every_model,
