@@ -18,7 +18,7 @@ use fibril_host::init::InitialCondition;
 use fibril_host::models::MODELS;
 use fibril_host::{CellModel, Domain, GridDims, ModelVisitor, Precision, Scalar, State, dispatch};
 use kernels_gpu::ZWindow;
-use kernels_gpu::blocked::{MAX_STEPS_PER_PASS, Pass, ThreadOrder, block_for_tile, emulate};
+use kernels_gpu::blocked::{Forwards, MAX_STEPS_PER_PASS, Pass, ThreadOrder, block_for_tile, emulate};
 use kernels_gpu::events::Recorder;
 use kernels_gpu::models::Karma;
 use rayon::prelude::*;
@@ -75,6 +75,7 @@ fn emulate_passes<M: CellModel, T: Scalar>(
             steps: plan.steps_per_pass,
             z_chunk: plan.z_chunk,
             first_step: (n * plan.steps_per_pass) as u64,
+            forwards: Forwards::NONE,
         };
         emulate::<M, T>(
             &now.u,

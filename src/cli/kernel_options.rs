@@ -257,9 +257,9 @@ impl ComputeArgs {
                 .filter(|h| width * h <= 1024)
                 .filter_map(|height| {
                     let block = BlockSize { x: width, y: height };
-                    let chunks = std::iter::successors(Some(16u32), |z| (*z < slab.nz).then_some(z * 2));
-                    let (c, z) = chunks
-                        .map(|z| (cost(block, k, z.min(slab.nz)), z.min(slab.nz)))
+                    let (c, z) = blocked_chunks(slab.nz)
+                        .into_iter()
+                        .map(|z| (cost(block, k, z), z))
                         .min_by(|a, b| a.0.total_cmp(&b.0))?;
                     Some((c, KernelConfig { block, ..best }.with_steps_per_pass(k).with_z_chunk(z)))
                 })
@@ -355,6 +355,22 @@ impl ComputeArgs {
 /// split is balanced): what a z-chunk is clamped to.
 fn sub_domain_slices(dims: GridDims, gpus: usize) -> u32 {
     dims.nz.div_ceil(gpus.max(1) as u32)
+}
+
+/// The z-chunks the blocked shapes are ranked at on a slab of `nz`
+/// slices: powers of two from 16, and the slab cut into 1 to 16 equal
+/// chunks (so that a chunk count can fill the last wave: on two H200s a
+/// 512^3 part of 256 slices in 32x32 k3 blocks made 800 blocks, 6.06 waves
+/// of 132, at z128, and ran 1.88x one GPU's 13 waves where two halves of
+/// equal speed would be 2x; docs/history/BENCHMARKS-2026.md, "Two GPUs:
+/// halos written by the pass").
+fn blocked_chunks(nz: u32) -> Vec<u32> {
+    let powers = std::iter::successors(Some(16u32), |z| (*z < nz).then_some(z * 2)).map(|z| z.min(nz));
+    let cuts = (1..=16).map(|c| nz.div_ceil(c)).filter(|z| *z >= 16);
+    let mut chunks: Vec<u32> = powers.chain(cuts).collect();
+    chunks.sort_unstable();
+    chunks.dedup();
+    chunks
 }
 
 #[cfg(test)]
@@ -559,6 +575,17 @@ mod tests {
     }
 
     #[test]
+    fn blocked_chunks_cut_the_slab_evenly_as_well_as_in_powers_of_two() {
+        let chunks = blocked_chunks(256);
+        for z in [16, 32, 64, 128, 256, 86, 52, 43, 37, 29, 26, 24, 22, 20, 19, 18] {
+            assert!(chunks.contains(&z), "{z} in {chunks:?}");
+        }
+        assert!(chunks.windows(2).all(|w| w[0] < w[1]), "sorted, once each: {chunks:?}");
+        assert_eq!(blocked_chunks(20), [16, 20]);
+        assert_eq!(blocked_chunks(8), [8], "a slab thinner than 16 slices is one chunk");
+    }
+
+    #[test]
     fn tune_ranks_blocked_shapes_by_their_waves() {
         let find = |name| fibril_host::models::find(name).unwrap();
         let tune = ComputeArgs { kernel: KernelArg::Tune, ..ComputeArgs::default() };
@@ -575,10 +602,11 @@ mod tests {
                 .map(|k| k.to_string())
                 .collect()
         };
-        // Karma k = 3 at 256^3 on 132 SMs: 32x26 (10 x 13 tiles a chunk, full
-        // waves at any chunk, so the longest), then 32x30 z32 (880 blocks in
-        // 7 waves, 95%); on an H100 32x26 z64 ran 11,230 steps/s and 32x30
-        // z32 10,890 against 32x32 z32's 10,592.
+        // Karma k = 3 at 256^3 on 132 SMs: 32x30 z43 (10 x 11 tiles in six
+        // chunks of 43 slices, the grid cut evenly: 660 blocks, five full
+        // waves), then 32x26 (10 x 13 tiles a chunk, full waves at any
+        // chunk, so the longest); on an H100 32x26 z64 ran 11,230 steps/s
+        // against 32x32 z32's 10,592.
         // Then the best-ranked shape of k = 2 and of k = 4: on an H100 32x30
         // k4 z256 (132 tiles, one full wave) ran 15,315 steps/s against
         // 32x26 k3 z256's 14,837 in the fourth form of the kernel.
@@ -586,9 +614,9 @@ mod tests {
         assert_eq!(
             found,
             [
+                "blocked 32x30 k3 z43",
                 "blocked 32x26 k3 z256",
-                "blocked 32x30 k3 z32",
-                "blocked 32x24 k2 z256",
+                "blocked 32x28 k2 z43",
                 "blocked 32x30 k4 z256"
             ]
         );
@@ -596,7 +624,7 @@ mod tests {
         let k3 = ComputeArgs { steps_per_pass: 3, ..tune.clone() };
         assert_eq!(
             shapes(&k3, blocked(32, 3, 32), Precision::F32, 1),
-            ["blocked 32x26 k3 z256", "blocked 32x30 k3 z32"]
+            ["blocked 32x30 k3 z43", "blocked 32x26 k3 z256"]
         );
         // Over two GPUs the shapes rank for a part's 128 slices, no chunk
         // beyond them: on two H200s 32x30 k4 z128 ran 25,142 steps/s with
@@ -616,7 +644,7 @@ mod tests {
         );
         // A shape already at its best ranks nothing above it at its k:
         // Mitchell-Schaeffer k = 4 32x30 z256 fills one wave; k = 3's best
-        // shape is still timed (k = 5 does not exist).
+        // shape (as Karma's) is still timed (k = 5 does not exist).
         let ms = tune.tune_blocked_shapes(
             blocked(30, 4, 256),
             find("mitchell_schaeffer"),
@@ -626,7 +654,7 @@ mod tests {
             132,
         );
         let ms: Vec<String> = ms.iter().map(|k| k.to_string()).collect();
-        assert_eq!(ms, ["blocked 32x26 k3 z256"]);
+        assert_eq!(ms, ["blocked 32x30 k3 z43"]);
     }
 
     #[test]

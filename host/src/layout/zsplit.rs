@@ -41,6 +41,18 @@ pub struct ZSplit {
     depth: u32,
 }
 
+/// A run of a part's owned slices that is also a halo: slices `first..
+/// first + count` of its source part land at slices `to + step (s -
+/// first)` of part `dest` (`step` -1 for a mirror halo).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HaloRun {
+    pub dest: usize,
+    pub first: u32,
+    pub count: u32,
+    pub to: u32,
+    pub step: i32,
+}
+
 impl ZSplit {
     /// Parts as equal as possible; the first `nz % parts` get one slice more.
     pub fn balanced(nz: u32, parts: usize) -> Result<Self, SplitError> {
@@ -192,6 +204,49 @@ impl ZSplit {
         }
     }
 
+    /// Every halo slice of every part as runs that the parts' own passes
+    /// can store while they compute them (`kernels_gpu::blocked::forward`):
+    /// per source part, the runs of its owned slices that land in a halo
+    /// (a neighbour's, in order, or its own mirror halo, reversed). `None`
+    /// where a halo slice does not come from an owned slice of its source
+    /// (a part thinner than the halo whose mirror reaches a halo) or a
+    /// part would send more than `most` runs: such a split exchanges by
+    /// copies.
+    pub fn forwarded_runs(&self, most: usize) -> Option<Vec<Vec<HaloRun>>> {
+        let d = self.depth;
+        // (source part, destination part, source slice, destination slice)
+        let mut all = Vec::new();
+        for dest in 0..self.parts() {
+            for z in self.halo_slices(dest).into_iter().flatten() {
+                let (src, s) = self.halo_source(dest, z);
+                if s < d || s >= self.owned_len(src) + d {
+                    return None;
+                }
+                all.push((src, dest, s, z));
+            }
+        }
+        all.sort_unstable();
+        let mut runs: Vec<Vec<HaloRun>> = vec![Vec::new(); self.parts()];
+        for (src, dest, s, z) in all {
+            let extends = runs[src].last_mut().filter(|r| {
+                let next = r.first + r.count;
+                let step = if r.count == 1 { z as i64 - r.to as i64 } else { r.step as i64 };
+                r.dest == dest
+                    && s == next
+                    && step.abs() == 1
+                    && z as i64 == r.to as i64 + step * r.count as i64
+            });
+            match extends {
+                Some(r) => {
+                    r.step = (z as i64 - r.to as i64).signum() as i32;
+                    r.count += 1;
+                }
+                None => runs[src].push(HaloRun { dest, first: s, count: 1, to: z, step: 1 }),
+            }
+        }
+        runs.iter().all(|r| r.len() <= most).then_some(runs)
+    }
+
     /// Part `i`'s local state (halos filled) cut from the global state.
     /// Every variable is scattered; only variable 0 is exchanged later
     /// (the halos' local variables are never read).
@@ -286,6 +341,37 @@ mod tests {
         assert_eq!(s.owned_window(1), ZWindow::new(1, 5));
         assert_eq!(ZSplit::balanced(5, 3), Err(SplitError::TooFewSlices { nz: 5, parts: 3, min: 2, max: 2 }));
         assert!(ZSplit::balanced(6, 3).is_ok());
+    }
+
+    #[test]
+    fn forwarded_runs_cover_every_halo_slice_with_its_source() {
+        for (nz, parts, depth) in [(256, 2, 4), (10, 3, 1), (40, 3, 3), (10, 2, 4)] {
+            let s = ZSplit::balanced_with_depth(nz, parts, depth).unwrap();
+            let runs = s.forwarded_runs(4).expect("parts at least as thick as the halo");
+            let mut covered = 0;
+            for (src, runs) in runs.iter().enumerate() {
+                for r in runs {
+                    for k in 0..r.count {
+                        let z = (r.to as i64 + r.step as i64 * k as i64) as u32;
+                        assert_eq!(s.halo_source(r.dest, z), (src, r.first + k), "{nz} {parts} {depth}");
+                        covered += 1;
+                    }
+                }
+            }
+            assert_eq!(covered, parts * 2 * depth as usize);
+        }
+        // Two parts of four-slice halos: a run to the neighbour, one into the mirror.
+        let s = ZSplit::balanced_with_depth(256, 2, 4).unwrap();
+        let runs = s.forwarded_runs(4).unwrap();
+        assert_eq!(
+            runs[0],
+            [
+                HaloRun { dest: 0, first: 5, count: 4, to: 3, step: -1 },
+                HaloRun { dest: 1, first: 128, count: 4, to: 0, step: 1 },
+            ]
+        );
+        assert_eq!(runs[1][0], HaloRun { dest: 0, first: 4, count: 4, to: 132, step: 1 });
+        assert_eq!(s.forwarded_runs(1), None, "two runs a part do not fit in one");
     }
 
     #[test]

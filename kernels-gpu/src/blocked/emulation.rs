@@ -54,6 +54,8 @@ pub fn emulate<M: CellModel, T: Real>(
     assert!((1..=MAX_STEPS_PER_PASS).contains(&pass.steps) && pass.z_chunk >= 1);
     assert!(tile_of(block, pass.steps).is_some(), "block {block:?} leaves no tile for {} steps", pass.steps);
     assert!(window.end <= g.nz && !window.is_empty());
+    // Forwarded runs name device (or raw host) addresses this safe function cannot check.
+    assert_eq!(pass.forwards.len, 0, "the emulator forwards no halos");
     assert_eq!((u.len(), u_next.len()), (g.cells(), g.cells()));
     assert_eq!((local.len(), local_next.len()), (count * g.cells(), count * g.cells()));
     let args = PassArgs::<M, T> {
@@ -65,6 +67,7 @@ pub fn emulate<M: CellModel, T: Real>(
         coeffs,
         rec,
         first_step: pass.first_step,
+        forwards: &pass.forwards,
     };
     let e = Emulation { g, block, window, pass, order };
     match pass.steps {

@@ -80,6 +80,7 @@
 
 #[cfg(not(target_arch = "nvptx64"))]
 pub mod emulation;
+pub mod forward;
 pub mod march;
 pub mod shape;
 pub mod shared;
@@ -87,6 +88,7 @@ pub mod tile;
 
 #[cfg(not(target_arch = "nvptx64"))]
 pub use emulation::{ThreadOrder, emulate};
+pub use forward::{Forward, Forwards, MAX_FORWARDS};
 pub use march::{PassArgs, Registers, iteration, run_block};
 pub use shape::{
     DEFAULT_BLOCK, DEFAULT_BLOCK_F64, DEFAULT_STEPS_PER_PASS, DEFAULT_Z_CHUNK, LaunchShape, MAX_FRAME,

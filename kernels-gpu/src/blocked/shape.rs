@@ -2,6 +2,7 @@
 //! z-chunk, the launch that covers a window, the shared memory it takes,
 //! and the halo's and the waves' cost that the host ranks blocks by.
 
+use super::forward::Forwards;
 use crate::layout::grid::{GridDims, ZWindow};
 
 /// The most steps one pass takes.
@@ -80,6 +81,9 @@ pub struct Pass {
     /// (1-based) starts at `(first_step + l - 1) * dt`, the time the
     /// recorder stamps its crossings with, as for a single step.
     pub first_step: u64,
+    /// The boundary planes this pass also stores into halos (a split
+    /// part's; [`Forwards::NONE`] on one GPU).
+    pub forwards: Forwards,
 }
 
 /// Grid and block of a launch (CUDA's `(x, y, z)` triples).

@@ -16,7 +16,10 @@ use crate::real::Real;
 /// `local_next` `M::Locals::COUNT` times as many (variable k of cell i at
 /// `k * cells + i`; any pointers for a model without locals); the four do
 /// not overlap; `window` lies in `0..nz` and the slices within `k` of it
-/// hold the state; `1 <= pass.steps <= 4`, `pass.z_chunk >= 1`; the block
+/// hold the state; `pass.forwards`' runs address buffers of the grid's x-y
+/// plane that hold their destination planes, written by nothing else
+/// during the pass (a neighbour's U_next and locals, or this grid's own
+/// halos outside `window`); `1 <= pass.steps <= 4`, `pass.z_chunk >= 1`; the block
 /// is more than `2 * pass.steps` threads wide and tall and has at most
 /// [`crate::blocked::MAX_FRAME`] threads.
 ///
@@ -58,6 +61,7 @@ pub unsafe fn step<M: CellModel, T: Real>(
         coeffs,
         rec,
         first_step: pass.first_step,
+        forwards: &pass.forwards,
     };
     // SAFETY: forwarded.
     unsafe {

@@ -59,7 +59,11 @@ impl<M: CellModel, T: Scalar> Solver<T> for GpuMultiSolver<M, T> {
             self.split.parts(),
             if matches!(self.scope, Scope::Rank { .. }) { " ranks" } else { "" },
             self.exchange.name(),
-            if self.overlap { "" } else { " no-overlap" },
+            match (&self.forwarded, self.overlap) {
+                (Some(_), _) => " halos forwarded",
+                (None, true) => "",
+                (None, false) => " no-overlap",
+            },
             match self.graph_failure() {
                 Some(why) => format!(" graphs failed ({why})"),
                 None if self.replays_graphs() => " graphs".to_string(),

@@ -29,6 +29,15 @@
 //! NCCL is also what crosses processes: a multi-process run is this solver
 //! with one local part per process (see [`GpuMultiSolver::new_rank`]).
 //!
+//! With the blocked kernel, peer exchange in one process and overlap (the
+//! default), no copy moves a halo: each part's pass stores the boundary
+//! slices it finishes a second time into the neighbours' halos and its own
+//! mirror halos (`kernels_gpu::blocked::forward`, planned by
+//! [`ZSplit::forwarded_runs`](crate::layout::zsplit::ZSplit::forwarded_runs)),
+//! one launch a part and pass, and a pass waits for the passes before it
+//! of the parts it exchanges with. The scheme below remains for the other
+//! kernels, host staging, NCCL and `--no-overlap`.
+//!
 //! With the blocked kernel a "step" above is a pass of up to k steps and
 //! the halos are k slices deep ([`super`]): A and C advance the bottom and
 //! top runs of k owned slices (which read the halos), B the interior

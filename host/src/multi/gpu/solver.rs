@@ -5,6 +5,7 @@
 use cudarc::driver::{CudaEvent, CudaSlice, CudaStream};
 use kernels_gpu::CellModel;
 use kernels_gpu::ZWindow;
+use kernels_gpu::blocked::{Forward, Forwards, MAX_FORWARDS};
 
 use super::copy::enable_peer_access;
 use super::part::Part;
@@ -12,8 +13,8 @@ use super::setup::{Exchange, SplitRun};
 use super::split_graphs::SplitGraphs;
 use crate::backend::gpu::cuda::cuda;
 use crate::backend::gpu::device::GpuDevice;
-use crate::kernel_config::KernelConfig;
-use crate::layout::zsplit::ZSplit;
+use crate::kernel_config::{KernelConfig, KernelKind};
+use crate::layout::zsplit::{HaloRun, ZSplit};
 use crate::multi::error::MultiError;
 use crate::multi::nccl::{Comm, UniqueId};
 use crate::multi::plan::{check_splittable, halo_depth};
@@ -42,6 +43,12 @@ pub struct GpuMultiSolver<M: CellModel, T: Scalar> {
     pub(super) scope: Scope,
     pub(super) exchange: Exchange,
     pub(super) overlap: bool,
+    /// With overlap asked for, peer exchange in one process and the blocked
+    /// kernel: per part, the runs of its owned slices its pass stores into
+    /// halos (`kernels_gpu::blocked::forward`), which then replace the
+    /// boundary launches, the copies and the mirror copies (at any part
+    /// thickness: nothing is launched apart).
+    pub(super) forwarded: Option<Vec<Vec<HaloRun>>>,
     pub(super) config: KernelConfig,
     pub(super) device_names: Vec<String>,
 }
@@ -62,6 +69,9 @@ impl<M: CellModel, T: Scalar> GpuMultiSolver<M, T> {
             return Err(MultiError::DeepHalosNeedCopies { steps: depth });
         }
         let split = check_splittable(run.domain.dims(), devices.len(), depth)?;
+        let forwarded = (overlap && exchange == Exchange::Peer && config.kind == KernelKind::Blocked)
+            .then(|| split.forwarded_runs(MAX_FORWARDS))
+            .flatten();
         // With overlap the boundary runs of `depth` slices step apart from
         // the interior; sub-domains of fewer than twice that run without.
         let overlap = overlap && (0..split.parts()).all(|i| split.owned_len(i) >= 2 * depth);
@@ -82,7 +92,7 @@ impl<M: CellModel, T: Scalar> GpuMultiSolver<M, T> {
         let device_names = devices.iter().map(|d| d.info().name.clone()).collect();
         let scope = Scope::Whole;
         let graphs = SplitGraphs::new();
-        Ok(Self { graphs, split, parts, scope, exchange, overlap, config, device_names })
+        Ok(Self { graphs, split, parts, scope, exchange, overlap, forwarded, config, device_names })
     }
 
     /// Rank `rank` of a `size`-process run: this process drives sub-domain
@@ -113,6 +123,7 @@ impl<M: CellModel, T: Scalar> GpuMultiSolver<M, T> {
             scope: Scope::Rank { flag },
             exchange: Exchange::Nccl,
             overlap,
+            forwarded: None,
             config,
             device_names: vec![device.info().name.clone()],
         })
@@ -146,6 +157,9 @@ impl<M: CellModel, T: Scalar> GpuMultiSolver<M, T> {
     /// waits for the last pass's events, recorded outside the capture,
     /// are left out.
     pub(super) fn enqueue_pass(&mut self, steps: u32, forked: bool) -> Result<(), SolverError> {
+        if self.forwarded.is_some() {
+            return self.enqueue_forwarding_pass(steps, forked);
+        }
         for i in (0..self.parts.len()).filter(|_| !forked) {
             self.order_step(i)?;
         }
@@ -191,6 +205,64 @@ impl<M: CellModel, T: Scalar> GpuMultiSolver<M, T> {
                 self.receive_from_host(i)?;
             }
             self.finish_halos(i)?;
+        }
+        for part in &mut self.parts {
+            part.solver.finish_pass(steps);
+        }
+        Ok(())
+    }
+
+    /// A pass whose kernels store the halos themselves: per part one
+    /// launch over its owned slices on stream B, after the stimuli. Part
+    /// i's pass p + 1 waits for the pass p of every part it stores into or
+    /// that stores into it: those wrote the halos it reads, and read the
+    /// buffers its pass writes halos into (a part's U_next of pass p + 1
+    /// is its U of pass p).
+    fn enqueue_forwarding_pass(&mut self, steps: u32, forked: bool) -> Result<(), SolverError> {
+        let plan = self.forwarded.as_ref().expect("called with a plan");
+        if !forked {
+            for (i, part) in self.parts.iter().enumerate() {
+                for (j, runs) in plan.iter().enumerate() {
+                    let linked =
+                        j != i && (runs.iter().any(|r| r.dest == i) || plan[i].iter().any(|r| r.dest == j));
+                    if linked {
+                        part.b.wait(&self.parts[j].b_done).map_err(cuda("ordering passes"))?;
+                    }
+                }
+            }
+        }
+        let destinations: Vec<_> = self.parts.iter().map(|p| p.solver.forward_destination()).collect();
+        let with_locals = self.split.depth() > 1;
+        for (part, runs) in self.parts.iter_mut().zip(plan) {
+            let b = part.b.clone();
+            part.solver.stimulate_on(&b)?;
+            let forwards: Vec<Forward> = runs
+                .iter()
+                .map(|r| {
+                    let (u, local, cells) = destinations[r.dest];
+                    let local = if with_locals { local } else { 0 };
+                    Forward {
+                        u,
+                        local,
+                        cells,
+                        first: r.first,
+                        count: r.count,
+                        to: r.to,
+                        step: r.step,
+                        _pad: 0,
+                    }
+                })
+                .collect();
+            let window = ZWindow::new(part.depth, part.owned + part.depth);
+            // SAFETY: each run's destination is U_next (and the locals'
+            // second buffer) of a part of this split, on this GPU or a
+            // peer-enabled neighbour (`enable_peer_access`), with this
+            // part's x-y plane; its planes are halo slices (`forwarded_runs`),
+            // which no pass's window writes; the parts it stores into wait
+            // for this pass's `b_done` before they read or write them again
+            // (above, at the next pass; the graphs keep these edges).
+            unsafe { part.solver.launch_pass_forwarding(&b, window, steps, Forwards::new(&forwards)) }?;
+            part.b_done.record(&b).map_err(cuda("recording an event"))?;
         }
         for part in &mut self.parts {
             part.solver.finish_pass(steps);

@@ -4,8 +4,8 @@
 
 use std::sync::Arc;
 
-use cudarc::driver::{CudaStream, LaunchConfig, PushKernelArg};
-use kernels_gpu::blocked::{self, Pass};
+use cudarc::driver::{CudaStream, DevicePtr, LaunchConfig, PushKernelArg};
+use kernels_gpu::blocked::{self, Forwards, Pass};
 use kernels_gpu::{CellModel, Locals, TowerLayout, ZWindow};
 
 use super::resident::{GpuSolver, Layout};
@@ -25,7 +25,7 @@ impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
             let k =
                 pass_steps(self.config.steps_per_pass, left, self.clock.step, |step| self.stimulus_due(step));
             self.stimulate_on(&stream)?;
-            self.launch_blocked(&stream, ZWindow::all(self.grid.nz), k)?;
+            self.launch_blocked(&stream, ZWindow::all(self.grid.nz), k, Forwards::NONE)?;
             self.swap_buffers();
             self.clock.step += k as u64 - 1;
             left -= k as u64;
@@ -34,18 +34,20 @@ impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
     }
 
     /// `blocked`: `(u, u_next, local, dims, step, coeffs, window, rec,
-    /// local_next, pass)`, a pass of `steps` steps.
+    /// local_next, pass)`, a pass of `steps` steps that also stores the
+    /// boundary planes `forwards` names into their halos.
     fn launch_blocked(
         &mut self,
         stream: &Arc<CudaStream>,
         window: ZWindow,
         steps: u32,
+        forwards: Forwards,
     ) -> Result<(), SolverError> {
         self.check_buffers(self.grid.cells());
         assert!(self.grid.axes() == 3, "checked by KernelConfig::check");
         let block = (self.config.block.x, self.config.block.y);
-        let pass =
-            Pass { steps, z_chunk: self.config.effective_z_chunk(window.len()), first_step: self.clock.step };
+        let z_chunk = self.config.effective_z_chunk(window.len());
+        let pass = Pass { steps, z_chunk, first_step: self.clock.step, forwards };
         let shape = blocked::launch_shape(self.grid, block, window, pass.z_chunk, steps);
         let cfg = LaunchConfig {
             grid_dim: shape.grid,
@@ -72,7 +74,8 @@ impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
         // fewer steps (`KernelConfig::check`), and the shared memory fits
         // (`check_shared_memory` at construction, which opted in beyond 48
         // KiB; a shorter pass needs less); the recorder is off or over maps
-        // of this grid's cells.
+        // of this grid's cells; the forwarded runs are the caller's
+        // (`launch_pass_forwarding`'s contract), none on one GPU.
         unsafe { launch.launch(cfg) }.map_err(cuda("launching the blocked kernel"))?;
         Ok(())
     }
@@ -127,7 +130,7 @@ impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
             }
             (KernelKind::Columns, Layout::RowMajor) => self.launch_columns(stream, window),
             // One step per launch where the caller steps windows (one pass of one step).
-            (KernelKind::Blocked, Layout::RowMajor) => self.launch_blocked(stream, window, 1),
+            (KernelKind::Blocked, Layout::RowMajor) => self.launch_blocked(stream, window, 1, Forwards::NONE),
             _ => unreachable!("the layout follows the kernel (KernelKind::uses_towers)"),
         }
     }
@@ -245,12 +248,47 @@ impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
             return Ok(());
         }
         match self.config.kind {
-            KernelKind::Blocked => self.launch_blocked(stream, window, steps),
+            KernelKind::Blocked => self.launch_blocked(stream, window, steps, Forwards::NONE),
             _ => {
                 assert_eq!(steps, 1, "one step per launch but for the blocked kernel");
                 self.launch_window_on(stream, window)
             }
         }
+    }
+
+    /// As [`Self::launch_pass_on`] for the blocked kernel (row-major), whose
+    /// pass also stores the boundary planes `forwards` names into their
+    /// halos: a split part's neighbours' and its own mirror halos
+    /// (`kernels_gpu::blocked::forward`).
+    ///
+    /// # Safety
+    /// Each run of `forwards` addresses U_next and the locals' second
+    /// buffer of this solver or of another on a GPU with peer access to
+    /// this one, of this grid's x-y plane, that hold its destination
+    /// planes, none of which this pass's window writes, and that nothing
+    /// else reads or writes until the pass is done (the caller orders the
+    /// neighbours' passes with events).
+    pub(crate) unsafe fn launch_pass_forwarding(
+        &mut self,
+        stream: &Arc<CudaStream>,
+        window: ZWindow,
+        steps: u32,
+        forwards: Forwards,
+    ) -> Result<(), SolverError> {
+        assert_eq!(self.config.kind, KernelKind::Blocked, "only the blocked kernel forwards halos");
+        assert!(matches!(self.layout, Layout::RowMajor), "the blocked kernel is row-major");
+        self.launch_blocked(stream, window, steps, forwards)
+    }
+
+    /// U_next and the locals' second buffer (0 for a model without locals)
+    /// as a forwarded run's destination: what a neighbour's pass stores
+    /// this part's halo planes into. Blocked kernel only.
+    pub(crate) fn forward_destination(&self) -> (u64, u64, u32) {
+        let local = match (&self.local_next, M::Locals::<T>::COUNT) {
+            (Some(next), 1..) => next.device_ptr(&self.stream).0,
+            _ => 0,
+        };
+        (self.u_next_address(), local, self.grid.cells() as u32)
     }
 
     /// Takes the pass of `steps` steps just launched: the buffers swap.
