@@ -97,7 +97,10 @@ const CHECKS: &[(&str, Check)] = &[
         tissue_neighbour_forms_every_model,
     ),
     ("rate_tables_naive_columns_tissue_split_f32_f64_bit_identical_to_cpu", rate_tables_every_path),
-    ("tissue_split_2_and_3_parts_both_layouts_f32_f64_bit_identical_to_cpu", tissue_split),
+    (
+        "tissue_split_2_and_3_parts_both_layouts_per_cell_and_by_class_f32_f64_bit_identical_to_cpu",
+        tissue_split,
+    ),
     ("tissue_split_with_parameter_sets_f32_f64_bit_identical_to_cpu", tissue_split_parameter_sets),
     ("tune_cache_keeps_the_choice_and_a_second_run_takes_it", tune_cache_reuse),
     ("tune_cache_that_cannot_be_used_is_said_and_the_run_goes_on", tune_cache_unusable),
@@ -1609,9 +1612,10 @@ fn split_in_two<M: CellModel, T: Scalar>(
 
 /// A shell of about 20% tissue split by tissue cells into 2 and 3 parts
 /// (one GPU each where there are enough, else all on GPU 0), both
-/// layouts (the compact one with u32 and with 16-bit neighbours), peer
-/// and host exchange, f32 and f64, Karma with stimuli and every map,
-/// against the single-domain CPU run.
+/// layouts (the compact one with u32 and with 16-bit neighbours), the
+/// weights per cell and by class (every part with the whole tissue's
+/// table), peer and host exchange, f32 and f64, Karma with stimuli and
+/// every map, against the single-domain CPU run.
 fn tissue_split(gpu: &GpuDevice) -> Result<(), String> {
     let count = fibril_host::backend::gpu::device_count().map_err(|e| e.to_string())?;
     if count < 3 {
@@ -1627,7 +1631,8 @@ fn tissue_split(gpu: &GpuDevice) -> Result<(), String> {
 }
 
 /// As [`tissue_split`], Karma's parameters varying over the shell
-/// (`common::varied_parameters`): each part reads its cells' sets.
+/// (`common::varied_parameters`): each part reads its cells' sets (the
+/// `_sets` kernels, per cell and by class).
 fn tissue_split_parameter_sets(gpu: &GpuDevice) -> Result<(), String> {
     let count = fibril_host::backend::gpu::device_count().map_err(|e| e.to_string())?;
     println!("    (this device: {})", gpu.info().name);
@@ -1680,14 +1685,16 @@ fn tissue_split_in<T: Scalar>(
             (TissueLayout::Compact, NeighbourChoice::Indices32),
             (TissueLayout::Compact, NeighbourChoice::Auto),
         ];
-        for (layout, choice) in runs {
+        let each =
+            runs.into_iter().flat_map(|run| [WeightChoice::PerCell, WeightChoice::Classes].map(|w| (run, w)));
+        for ((layout, choice), weights) in each {
             for exchange in [Exchange::Peer, Exchange::Host] {
                 let what = format!(
-                    "{} {layout:?} {choice:?} {parts} parts on GPUs {ordinals:?}, {exchange:?}",
+                    "{} {layout:?} {choice:?} {weights:?} {parts} parts on GPUs {ordinals:?}, {exchange:?}",
                     T::NAME
                 );
                 let split = TissueSplit::new(&op, parts, layout).map_err(|e| e.to_string())?.split;
-                let split = TissueSplit::with_neighbours(&op, split, layout, choice);
+                let split = TissueSplit::with_neighbours(&op, split, layout, choice).with_weights(weights);
                 let mut s = TissueGpuMultiSolver::<Karma, T>::new(
                     &devices,
                     fibril::PTX,
@@ -1698,9 +1705,11 @@ fn tissue_split_in<T: Scalar>(
                     &start,
                 )
                 .map_err(|e| format!("{what}: {e}"))?;
-                // The small shell's parts take the offsets when asked to choose.
+                // The small shell's parts take the offsets when asked to
+                // choose; the storage asked for is the one that ran.
                 let n16 = layout == TissueLayout::Compact && choice == NeighbourChoice::Auto;
-                if n16 != s.method().contains("-n16") {
+                let classes = weights == WeightChoice::Classes;
+                if n16 != s.method().contains("-n16") || classes != s.method().contains("-classes") {
                     return Err(format!("{what}: ran {}", s.method()));
                 }
                 s.set_events(&events, EventStart::NEW, Some(&maps)).map_err(|e| e.to_string())?;

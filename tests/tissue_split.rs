@@ -2,8 +2,8 @@
 //! tissue cells (`fibril_host::tissue::split`), on CPU sub-domains, against
 //! the single-domain tissue run: the same bits in every variable and every
 //! map, in both layouts (the compact one with its neighbours as u32
-//! indices and as 16-bit offsets), f32 and f64, whatever the number of
-//! parts and wherever the cuts fall.
+//! indices and as 16-bit offsets), the weights per cell and by class,
+//! f32 and f64, whatever the number of parts and wherever the cuts fall.
 
 #[path = "common/mod.rs"]
 mod common;
@@ -13,12 +13,15 @@ mod split_tissue;
 use std::sync::Arc;
 
 use fibril_host::backend::Solver;
-use fibril_host::events::EventStart;
+use fibril_host::events::recording::Maps;
+use fibril_host::events::{EventStart, Events};
 use fibril_host::multi::{SplitError, ZSplit};
 use fibril_host::tissue::split::TissueSplit;
 use fibril_host::tissue::split_cpu::TissueCpuMultiSolver;
-use fibril_host::tissue::{NeighbourChoice, NeighbourForm, Operator, Tissue, TissueLayout, cpu};
-use fibril_host::{CellModel, Domain, GridDims, ModelVisitor, Precision, Scalar, dispatch};
+use fibril_host::tissue::{
+    NeighbourChoice, NeighbourForm, Operator, TableChoice, Tissue, TissueLayout, WeightChoice, cpu,
+};
+use fibril_host::{CellModel, Domain, GridDims, ModelVisitor, Precision, Scalar, State, dispatch};
 use kernels_gpu::models::Karma;
 use split_tissue::{karma_events, planar_start, same_bits, same_maps};
 
@@ -33,22 +36,39 @@ fn karma_domain(tissue: &Tissue) -> (Domain, Arc<Operator>) {
     (d, Arc::new(op))
 }
 
+/// The weights per cell and by class.
+const WEIGHTS: [WeightChoice; 2] = [WeightChoice::PerCell, WeightChoice::Classes];
+
 /// Karma with stimuli and every map: the split runs (each `split`, both
 /// layouts, the compact one with u32 indices and with the neighbours the
-/// split chooses, 16-bit offsets on these small tissues) against the
-/// single domain, over `steps` steps taken in uneven chunks with the
-/// state read in between.
+/// split chooses, 16-bit offsets on these small tissues; the weights per
+/// cell and by class) against the single domain with the weights stored
+/// the same way, over `steps` steps taken in uneven chunks with the state
+/// read in between.
 fn karma_with_events<T: Scalar>(tissue: &Tissue, splits: &[ZSplit], steps: u64) {
     let (d, op) = karma_domain(tissue);
-    let dims = tissue.dims;
-    let (start, events, maps) = karma_events::<T>(dims, d.dt_ms());
-    let mut single = cpu::for_model(&d, &op, TissueLayout::Compact, &start);
-    single.set_events(&events, EventStart::NEW, Some(&maps)).unwrap();
-    single.advance(steps).unwrap();
-    let (want, want_maps) = (single.state().unwrap(), single.maps().unwrap().unwrap());
-    // Not vacuous: the wave and the stimuli reached most of the tissue, in
-    // every slice with tissue (so across every cut), and it fired twice
-    // somewhere.
+    let (start, events, maps) = karma_events::<T>(tissue.dims, d.dt_ms());
+    let single = |weights: WeightChoice| {
+        let choice = TableChoice { weights, neighbours: NeighbourChoice::Auto };
+        let mut single = cpu::for_model_with(&d, &op, TissueLayout::Compact, choice, &start).unwrap();
+        single.set_events(&events, EventStart::NEW, Some(&maps)).unwrap();
+        single.advance(steps).unwrap();
+        (single.state().unwrap(), single.maps().unwrap().unwrap())
+    };
+    let [per_cell, by_class] = WEIGHTS.map(single);
+    check_reach(tissue.dims, &op, &per_cell.1);
+    // The single domain reads the same bits either way.
+    same_bits(&by_class.0, &per_cell.0).unwrap();
+    same_maps(&by_class.1, &per_cell.1).unwrap();
+    for (weights, (want, want_maps)) in WEIGHTS.into_iter().zip([per_cell, by_class]) {
+        split_runs(&d, &op, splits, weights, steps, (&start, &events, &maps), (&want, &want_maps));
+    }
+}
+
+/// Not vacuous: the wave and the stimuli reached most of the tissue, in
+/// every slice with tissue (so across every cut), and it fired twice
+/// somewhere.
+fn check_reach(dims: GridDims, op: &Operator, want_maps: &Maps) {
     let count = want_maps.count.as_ref().unwrap();
     let activated = op.cells.iter().filter(|&&i| count[i as usize] > 0).count();
     assert!(
@@ -65,6 +85,21 @@ fn karma_with_events<T: Scalar>(tissue: &Tissue, splits: &[ZSplit], steps: u64) 
             "slice {z} never activated"
         );
     }
+}
+
+/// Each `split` of `op`'s tissue in both layouts (the compact one with
+/// u32 indices and with the neighbours the split chooses), its weights
+/// stored as `weights` asks, from `start` with `events` and `maps`,
+/// against the single domain's state and maps `want`.
+fn split_runs<T: Scalar>(
+    d: &Domain,
+    op: &Arc<Operator>,
+    splits: &[ZSplit],
+    weights: WeightChoice,
+    steps: u64,
+    (start, events, maps): (&State<T>, &Events, &Maps),
+    (want, want_maps): (&State<T>, &Maps),
+) {
     let runs = [
         (TissueLayout::Dense, NeighbourChoice::Auto),
         (TissueLayout::Compact, NeighbourChoice::Indices32),
@@ -72,17 +107,19 @@ fn karma_with_events<T: Scalar>(tissue: &Tissue, splits: &[ZSplit], steps: u64) 
     ];
     for split in splits {
         for (layout, choice) in runs {
-            let what = format!("{} {layout:?} {choice:?} {split:?}", T::NAME);
-            let parts = TissueSplit::with_neighbours(&op, split.clone(), layout, choice);
+            let what = format!("{} {layout:?} {choice:?} {weights:?} {split:?}", T::NAME);
+            let parts = TissueSplit::with_neighbours(op, split.clone(), layout, choice).with_weights(weights);
             let form = parts.neighbour_form();
             match (layout, choice) {
                 (TissueLayout::Dense, _) => assert_eq!(form, None),
                 (_, NeighbourChoice::Indices32) => assert_eq!(form, Some(NeighbourForm::Indices32)),
                 (_, NeighbourChoice::Auto) => assert_eq!(form, Some(NeighbourForm::Offsets16), "{what}"),
             }
-            let mut s = TissueCpuMultiSolver::<Karma, T>::with_split(&d, &op, parts, &start);
+            let mut s = TissueCpuMultiSolver::<Karma, T>::with_split(d, op, parts, start).unwrap();
             assert_eq!(s.method().contains("-n16"), form == Some(NeighbourForm::Offsets16), "{what}");
-            s.set_events(&events, EventStart::NEW, Some(&maps)).unwrap();
+            let classes = weights == WeightChoice::Classes;
+            assert_eq!(s.method().contains("-classes"), classes, "{what}: {}", s.method());
+            s.set_events(events, EventStart::NEW, Some(maps)).unwrap();
             let mut done = 0;
             for chunk in [1, steps / 3, steps / 5, steps] {
                 let chunk = chunk.min(steps - done);
@@ -92,9 +129,9 @@ fn karma_with_events<T: Scalar>(tissue: &Tissue, splits: &[ZSplit], steps: u64) 
                 let _ = s.state().unwrap();
             }
             let got = s.state().unwrap();
-            same_bits(&got, &want).unwrap_or_else(|e| panic!("{what}: {e}"));
+            same_bits(&got, want).unwrap_or_else(|e| panic!("{what}: {e}"));
             let got_maps = s.maps().unwrap().unwrap();
-            same_maps(&got_maps, &want_maps).unwrap_or_else(|e| panic!("{what}: {e}"));
+            same_maps(&got_maps, want_maps).unwrap_or_else(|e| panic!("{what}: {e}"));
         }
     }
 }
@@ -145,7 +182,8 @@ fn split_cylinder_with_a_hole_is_bit_identical_to_one_domain_f32_and_f64() {
 }
 
 /// Other models (their local variables stay in place; only U crosses),
-/// from the planar start, 2 and 3 parts, both layouts.
+/// from the planar start, 2 and 3 parts, both layouts, the weights per
+/// cell and by class.
 struct OtherModel {
     dims: GridDims,
     steps: u64,
@@ -169,11 +207,15 @@ impl ModelVisitor for OtherModel {
         assert!(moved * 2 > op.tissue_cells(), "{}: the wave moved {moved} cells", M::INFO.name);
         for parts in [2, 3] {
             for layout in LAYOUTS {
-                let mut s = TissueCpuMultiSolver::<M, T>::new(&d, &op, layout, parts, &start).unwrap();
-                s.advance(self.steps).unwrap();
-                let got = s.state().unwrap();
-                same_bits(&got, &want)
-                    .unwrap_or_else(|e| panic!("{} {} {layout:?} {parts} parts: {e}", M::INFO.name, T::NAME));
+                for weights in WEIGHTS {
+                    let split = TissueSplit::new(&op, parts, layout).unwrap().with_weights(weights);
+                    let mut s = TissueCpuMultiSolver::<M, T>::with_split(&d, &op, split, &start).unwrap();
+                    s.advance(self.steps).unwrap();
+                    let got = s.state().unwrap();
+                    same_bits(&got, &want).unwrap_or_else(|e| {
+                        panic!("{} {} {layout:?} {weights:?} {parts} parts: {e}", M::INFO.name, T::NAME)
+                    });
+                }
             }
         }
     }
@@ -186,6 +228,55 @@ fn split_tissue_of_models_with_many_variables_is_bit_identical() {
         let m = fibril_host::models::MODELS.iter().find(|m| m.name == name).expect("a registered model");
         dispatch(m, precision, OtherModel { dims, steps: 400 });
     }
+}
+
+/// A split stores its weights as a single domain does for the same
+/// choice, and its method names that storage: automatically by class
+/// where the whole tissue's rows repeat (fibres turning through z), per
+/// cell where they do not (fibres of every cell their own, unlike their
+/// neighbours').
+#[test]
+fn a_split_stores_its_weights_as_one_domain_does_for_the_same_choice() {
+    use fibril_host::tissue::{Conductivity, Fibres};
+    let dims = GridDims::new(13, 11, 15);
+    let turning = common::turning_tissue(dims, 0.6, 1.0);
+    let fibre = (0..dims.cells()).map(|i| [1.0, (i % 97) as f32 * 0.013, (i % 89) as f32 * -0.011]).collect();
+    let c = Conductivity { fibre: 1.0, cross: 0.2, sheet: None };
+    let unique = Tissue::box_of(dims, 0.6, Fibres::PerCell { fibre, sheet: None }, c);
+    for (tissue, auto_by_class) in [(turning, true), (unique, false)] {
+        let (d, op) = karma_domain(&tissue);
+        let start = planar_start::<Karma, f32>(dims);
+        for layout in LAYOUTS {
+            for weights in [WeightChoice::Auto, WeightChoice::PerCell, WeightChoice::Classes] {
+                let one = cpu::for_model_with(&d, &op, layout, weights, &start).unwrap();
+                let split = TissueSplit::new(&op, 3, layout).unwrap().with_weights(weights);
+                let s = TissueCpuMultiSolver::<Karma, f32>::with_split(&d, &op, split, &start).unwrap();
+                assert_eq!(s.method(), format!("{} z-split 3", one.method()), "{layout:?} {weights:?}");
+                if weights == WeightChoice::Auto {
+                    assert_eq!(s.method().contains("-classes"), auto_by_class, "{}", s.method());
+                }
+            }
+        }
+    }
+}
+
+/// Classes asked for of a split are refused past 65,536 distinct rows,
+/// naming the fix, as they are of a single domain.
+#[test]
+fn a_split_by_class_of_too_many_distinct_rows_is_refused_naming_the_fix() {
+    use fibril_host::tissue::{Conductivity, Fibres, TissueError};
+    let dims = GridDims::new(48, 48, 32);
+    let fibre = (0..dims.cells()).map(|i| [1.0, i as f32 * 1e-5, 0.5]).collect();
+    let c = Conductivity { fibre: 1.0, cross: 0.25, sheet: None };
+    let (d, op) = karma_domain(&Tissue::box_of(dims, 0.6, Fibres::PerCell { fibre, sheet: None }, c));
+    let start = planar_start::<Karma, f64>(dims);
+    let split = TissueSplit::new(&op, 2, TissueLayout::Compact).unwrap();
+    let auto = TissueCpuMultiSolver::<Karma, f64>::with_split(&d, &op, split.clone(), &start).unwrap();
+    assert!(!auto.method().contains("-classes"), "{}", auto.method());
+    let by_class = split.with_weights(WeightChoice::Classes);
+    let e = TissueCpuMultiSolver::<Karma, f64>::with_split(&d, &op, by_class, &start).err().unwrap();
+    assert_eq!(e, TissueError::TooManyClasses { max: 65536 });
+    assert!(e.to_string().contains("per-cell"), "{e}");
 }
 
 #[test]

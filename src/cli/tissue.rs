@@ -36,8 +36,9 @@
 //! `weights`: each cell's own 18 weights, or each distinct row once with
 //! a 16-bit class per cell (`fibril_host::tissue::rows`); `auto` takes the
 //! classes where they take less memory (rows that repeat: constant fibres,
-//! fibres that turn through z), on the CPU and one GPU; a tissue split
-//! over several GPUs keeps per-cell rows.
+//! fibres that turn through z), on the CPU, one GPU, and a tissue split
+//! over several GPUs (decided for the whole tissue; every part takes its
+//! table).
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;

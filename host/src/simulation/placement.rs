@@ -99,11 +99,6 @@ pub enum PlacementError {
     )]
     NoKernels,
     #[error(
-        "[tissue] weights = \"classes\" runs on the CPU or one GPU; a tissue split over several GPUs keeps \
-         per-cell rows: give weights = \"auto\" or \"per-cell\", or one GPU"
-    )]
-    ClassesOnSeveralGpus,
-    #[error(
         "a tissue runs in one process (the CPU, one GPU, or several GPUs with --gpus N or --gpu-ids, which \
          split it by tissue cells); start one process with --exchange peer or host, not one per GPU"
     )]
@@ -174,11 +169,9 @@ impl<T: Scalar> SolverPlan<'_, T> {
                     initial,
                 )?)
             }
-            (Mesh::Tissue(t), Devices::Gpus(_)) if t.weights == WeightChoice::Classes => {
-                return Err(PlacementError::ClassesOnSeveralGpus);
-            }
             (Mesh::Tissue(t), Devices::Gpus(gpus)) => {
                 let split = TissueSplit::new(&t.op, gpus.len(), t.layout).map_err(TissueSplitError::from)?;
+                let split = split.with_weights(t.weights);
                 let exchange = self.options.exchange;
                 Box::new(TissueGpuMultiSolver::<M, T>::new(
                     gpus,

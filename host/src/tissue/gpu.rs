@@ -79,6 +79,61 @@ pub(super) fn compact_kernel(classes: bool, neighbours: NeighbourForm) -> Kernel
     }
 }
 
+/// The step kernel of a layout (dense where it has no neighbour table,
+/// else compact with the table's form) for weights by class or not.
+pub(super) fn tissue_kernel(classes: bool, neighbours: Option<NeighbourForm>) -> Kernel {
+    match neighbours {
+        None if classes => Kernel::TissueDenseClasses,
+        None => Kernel::TissueDense,
+        Some(form) => compact_kernel(classes, form),
+    }
+}
+
+/// Weights by class on the device, beside the table of rows (the
+/// weights' buffer): the class of every cell with a row and each row's
+/// neighbour offsets, and the number of rows.
+pub(super) struct DeviceClasses {
+    class: CudaSlice<u16>,
+    offsets: CudaSlice<i32>,
+    rows: u32,
+}
+
+impl DeviceClasses {
+    /// The classes of `weights` on `stream`'s device; none for per-cell rows.
+    pub(super) fn upload<T: Scalar>(
+        stream: &Arc<CudaStream>,
+        weights: &WeightRows<T>,
+    ) -> Result<Option<Self>, SolverError> {
+        let WeightRows::Classes { rows, class, offsets, .. } = weights else { return Ok(None) };
+        Ok(Some(Self {
+            class: stream.clone_htod(class).map_err(cuda("uploading the class of each cell"))?,
+            offsets: stream.clone_htod(offsets).map_err(cuda("uploading the classes' offsets"))?,
+            rows: *rows,
+        }))
+    }
+
+    /// What a layout takes beside the weights: the addresses of the
+    /// classes and of their offsets, and the table's rows; `(0, 0,
+    /// per_cell)` without classes (each of `per_cell` cells its own row).
+    pub(super) fn fields(classes: Option<&Self>, stream: &CudaStream, per_cell: u32) -> (u64, u64, u32) {
+        classes.map_or((0, 0, per_cell), |c| {
+            (c.class.device_ptr(stream).0, c.offsets.device_ptr(stream).0, c.rows)
+        })
+    }
+}
+
+/// Device bytes of the weights of `cells` cells: 18 per cell, or, with
+/// `classes` rows, each row padded to 20 values with 20 i32 neighbour
+/// offsets, and a u16 class per cell.
+pub fn weight_bytes(classes: Option<u32>, cells: u64, bytes_per_value: usize) -> u64 {
+    match classes {
+        None => kernels_gpu::tissue::DIRECTIONS as u64 * cells * bytes_per_value as u64,
+        Some(rows) => {
+            kernels_gpu::tissue::CLASS_ROW as u64 * rows as u64 * (bytes_per_value as u64 + 4) + 2 * cells
+        }
+    }
+}
+
 /// The layout's buffers beside the weights.
 enum LayoutBuffers {
     Dense { mask: CudaSlice<u8> },
@@ -96,9 +151,8 @@ pub struct TissueGpuSolver<M: CellModel, T: Scalar> {
     /// they vary), with the rate tables they point at (`--rate-tables`).
     coeffs: DeviceCellCoeffs<M, T>,
     /// The class of every stored cell and each class's neighbour offsets
-    /// (weights by class), and the table's rows.
-    class: Option<(CudaSlice<u16>, CudaSlice<i32>)>,
-    rows: u32,
+    /// (weights by class).
+    class: Option<DeviceClasses>,
     buffers: LayoutBuffers,
     clock: EventClock,
 }
@@ -122,14 +176,7 @@ pub fn device_bytes(
         TissueLayout::Dense => (op.dims.cells() as u64, 0u64),
         TissueLayout::Compact => (op.tissue_cells() as u64, op.tissue_cells() as u64),
     };
-    let weights = match classes {
-        None => directions * stored * bytes_per_value as u64,
-        // The rows, padded, with their neighbour offsets (an i32 each), and
-        // a class per stored cell.
-        Some(rows) => {
-            kernels_gpu::tissue::CLASS_ROW as u64 * rows as u64 * (bytes_per_value as u64 + 4) + 2 * stored
-        }
-    };
+    let weights = weight_bytes(classes, stored, bytes_per_value);
     let tables = match layout {
         TissueLayout::Dense => stored,
         TissueLayout::Compact => (directions * neighbours.entry_bytes() + 4) * tissue,
@@ -179,28 +226,17 @@ impl<M: CellModel, T: Scalar> TissueGpuSolver<M, T> {
         };
         let form = neighbours.as_ref().map_or(NeighbourForm::Indices32, NeighbourTable::form);
         device.check_fits(device_bytes(op, layout, classes, form, M::INFO.variables.len(), T::BYTES))?;
-        let kernel = match &neighbours {
-            None if classes.is_some() => Kernel::TissueDenseClasses,
-            None => Kernel::TissueDense,
-            Some(table) => compact_kernel(classes.is_some(), table.form()),
-        };
+        let kernel = tissue_kernel(classes.is_some(), neighbours.as_ref().map(NeighbourTable::form));
         let stream = device.context().default_stream();
         let storage = Storage::new(op, layout);
         let stored = storage.stored();
         let coeffs = CellCoeffs::<M, T>::new(domain, stored, |c| Some(storage.box_index(c)));
         let coeffs = DeviceCellCoeffs::upload(&coeffs, &stream)?;
         let kernel = step_kernel(domain, kernel);
-        let (table, class, table_rows) = rows.parts(stored);
         let sizes = (stored, M::Locals::<T>::COUNT * stored);
-        let tissue = DeviceTissue::new::<M>(device, ptx, stream.clone(), kernel, sizes, table)?;
-        let class = class
-            .map(|by| -> Result<_, SolverError> {
-                Ok((
-                    stream.clone_htod(by.class).map_err(cuda("uploading the class of each cell"))?,
-                    stream.clone_htod(by.offsets).map_err(cuda("uploading the classes' offsets"))?,
-                ))
-            })
-            .transpose()?;
+        let tissue =
+            DeviceTissue::new::<M>(device, ptx, stream.clone(), kernel, sizes, rows.parts(stored).0)?;
+        let class = DeviceClasses::upload(&stream, &rows)?;
         let buffers = match &neighbours {
             None => LayoutBuffers::Dense {
                 mask: stream.clone_htod(&storage.mask).map_err(cuda("uploading the mask"))?,
@@ -213,7 +249,6 @@ impl<M: CellModel, T: Scalar> TissueGpuSolver<M, T> {
         let mut solver = Self {
             tissue,
             class,
-            rows: table_rows,
             buffers,
             step: StepCoeffs::new(domain.dt_ms(), domain.dt_ms()),
             coeffs,
@@ -246,11 +281,10 @@ impl<M: CellModel, T: Scalar> TissueGpuSolver<M, T> {
     fn launch_step(&mut self) -> Result<(), SolverError> {
         self.stimulate()?;
         let weights = self.address(&self.tissue.weights);
-        let (class, offsets) =
-            self.class.as_ref().map_or((0, 0), |(c, o)| (self.address(c), self.address(o)));
-        let rows = self.rows;
-        let dims = self.storage.dims;
         let stream = self.tissue.stream.clone();
+        let per_cell = self.storage.stored() as u32;
+        let (class, offsets, rows) = DeviceClasses::fields(self.class.as_ref(), &stream, per_cell);
+        let dims = self.storage.dims;
         let coeffs = (self.coeffs.coeffs(), self.coeffs.sets());
         let launch = self.tissue.step_launch(self.step, coeffs, self.clock.t_ms());
         match &self.buffers {
@@ -310,7 +344,7 @@ impl<M: CellModel, T: Scalar> Solver<T> for TissueGpuSolver<M, T> {
     }
 
     fn method(&self) -> String {
-        let classes = self.class.as_ref().map(|_| self.rows);
+        let classes = self.class.as_ref().map(|c| c.rows);
         let neighbours = match &self.buffers {
             LayoutBuffers::Dense { .. } => None,
             LayoutBuffers::Compact { neighbours, .. } => Some(neighbours.form()),

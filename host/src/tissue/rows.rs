@@ -66,21 +66,45 @@ pub struct ByClass<'a> {
     pub offsets: &'a [i32],
 }
 
-impl<T: Real + Send + Sync> WeightRows<T> {
-    /// The weights of `op` for `layout`, stored as `choice` asks (rounded
-    /// once, as [`Operator::compact_weights`] rounds them).
-    pub fn build(op: &Operator, layout: TissueLayout, choice: WeightChoice) -> Result<Self, TissueError> {
-        let per_cell = || match layout {
-            TissueLayout::Dense => Self::PerCell { weights: op.dense_weights::<T>() },
-            TissueLayout::Compact => Self::PerCell { weights: op.compact_weights::<T>() },
-        };
+/// The distinct rows of a tissue's weights in precision `T`, as a solver
+/// by class uploads them once, with the class of every tissue cell: what
+/// a single domain's [`WeightRows::Classes`] and every part of a split
+/// (`super::split::Slab::weight_rows`, the same table for all parts) are
+/// made from.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Classes<T> {
+    /// Weight k of row r at `r * CLASS_ROW + k` (padded with zeros).
+    pub table: Vec<T>,
+    pub rows: u32,
+    /// The row of each tissue cell, in the operator's cell order.
+    pub tissue: Vec<u16>,
+    /// Each row's neighbour offsets on the operator's box
+    /// ([`class_offsets`]): they depend on the box's x and y sizes only, so
+    /// they serve a dense part of a split (the same slices, fewer of them)
+    /// as they serve the whole box.
+    pub offsets: Vec<i32>,
+}
+
+impl<T: Real + Send + Sync> Classes<T> {
+    /// The classes `choice` takes for the tissue of `op` stored in
+    /// `layout`, `None` where it takes each cell's own row: classes where
+    /// asked for (refused with more than [`MAX_CLASSES`] distinct rows),
+    /// or, automatically, where they take less memory than a row per
+    /// stored cell of the whole tissue. A split decides as its tissue in
+    /// one piece would, so that its parts move the bytes per cell a single
+    /// domain moves.
+    pub fn chosen(
+        op: &Operator,
+        layout: TissueLayout,
+        choice: WeightChoice,
+    ) -> Result<Option<Self>, TissueError> {
         if choice == WeightChoice::PerCell {
-            return Ok(per_cell());
+            return Ok(None);
         }
-        let Some((table, rows, tissue_class)) = classes::<T>(op) else {
+        let Some((table, rows, tissue)) = classes::<T>(op) else {
             return match choice {
                 WeightChoice::Classes => Err(TissueError::TooManyClasses { max: MAX_CLASSES }),
-                _ => Ok(per_cell()),
+                _ => Ok(None),
             };
         };
         let stored = match layout {
@@ -88,19 +112,35 @@ impl<T: Real + Send + Sync> WeightRows<T> {
             TissueLayout::Compact => op.tissue_cells(),
         };
         if choice == WeightChoice::Auto && !classes_are_smaller(rows as usize, stored, T::BYTES) {
-            return Ok(per_cell());
+            return Ok(None);
         }
+        let offsets = class_offsets(&table, op.dims);
+        Ok(Some(Self { table, rows, tissue, offsets }))
+    }
+}
+
+impl<T: Real + Send + Sync> WeightRows<T> {
+    /// The weights of `op` for `layout`, stored as `choice` asks (rounded
+    /// once, as [`Operator::compact_weights`] rounds them).
+    pub fn build(op: &Operator, layout: TissueLayout, choice: WeightChoice) -> Result<Self, TissueError> {
+        let Some(Classes { table, rows, tissue, offsets }) = Classes::chosen(op, layout, choice)? else {
+            return Ok(Self::PerCell {
+                weights: match layout {
+                    TissueLayout::Dense => op.dense_weights::<T>(),
+                    TissueLayout::Compact => op.compact_weights::<T>(),
+                },
+            });
+        };
         let class = match layout {
-            TissueLayout::Compact => tissue_class,
+            TissueLayout::Compact => tissue,
             TissueLayout::Dense => {
-                let mut class = vec![0u16; stored];
-                for (&i, &r) in op.cells.iter().zip(&tissue_class) {
+                let mut class = vec![0u16; op.dims.cells()];
+                for (&i, &r) in op.cells.iter().zip(&tissue) {
                     class[i as usize] = r;
                 }
                 class
             }
         };
-        let offsets = class_offsets(&table, op.dims);
         Ok(Self::Classes { table, rows, class, offsets })
     }
 

@@ -22,14 +22,23 @@
 //!   (ascending box index), then those of the halo slice below, then those
 //!   of the halo slice above, with its own neighbour table into that list.
 //!   The compact kernel steps cells `0..owned` (its `cells`, which is also
-//!   the stride of the weights, the neighbour table and the locals: a halo
-//!   cell has neither), and reads the halo cells behind them through the
-//!   table. The table is 16-bit offsets where every part's offsets fit
-//!   (one form for all parts, so they all run one kernel;
-//!   [`NeighbourTable::build_all`]), else u32 indices. An owned cell of
-//!   the lowest owned slice reads its halo below about a part's worth of
-//!   cells further on (the halos are stored after the owned cells), so a
-//!   split keeps the offsets only where its parts are small.
+//!   the stride of the weights or their classes, the neighbour table and
+//!   the locals: a halo cell has none of them), and reads the halo cells
+//!   behind them through the table. The table is 16-bit offsets where
+//!   every part's offsets fit (one form for all parts, so they all run one
+//!   kernel; [`NeighbourTable::build_all`]), else u32 indices. An owned
+//!   cell of the lowest owned slice reads its halo below about a part's
+//!   worth of cells further on (the halos are stored after the owned
+//!   cells), so a split keeps the offsets only where its parts are small.
+//!
+//! A part stores its weights as a single domain does for the same choice
+//! ([`TissueSplit::weights`]): each stepped cell's own row at the stride,
+//! or by class, the whole tissue's table of distinct rows with a class
+//! per cell at the stride ([`Slab::weight_rows`]). Every part takes the
+//! same table, its rows' dense neighbour offsets included (they depend on
+//! the box's x and y sizes only, which a part's box shares), and the
+//! choice is the whole tissue's ([`Classes::chosen`]), so that a split
+//! reads per cell the bytes a single domain reads, and the same bits.
 //!
 //! In both layouts what a part sends (the tissue cells of its bottom or
 //! top owned slice) and what its neighbour receives (the tissue cells of
@@ -44,10 +53,12 @@ use std::ops::Range;
 use kernels_gpu::tissue::DIRECTIONS;
 use kernels_gpu::{CellModel, GridDims, ModelInfo};
 
+use super::error::TissueError;
 use super::halo::HaloRun;
 use super::layout::TissueLayout;
 use super::neighbours::NeighbourForm;
 use super::neighbours::{NeighbourChoice, NeighbourTable};
+use super::rows::{Classes, WeightChoice, WeightRows};
 use super::weights::{NOT_TISSUE, Operator};
 use crate::cell_params::CellCoeffs;
 use crate::domain::Domain;
@@ -254,6 +265,45 @@ impl Slab {
         out
     }
 
+    /// The class of every cell the part steps, from the class of every
+    /// tissue cell of the operator (`tissue`, as [`Classes::tissue`]), at
+    /// the stride as [`Slab::weights`] stores rows: 0 for the cells the
+    /// part does not step (outside the tissue, a dense part's halo slices),
+    /// whose row is never read; a compact part's halo cells have none, as
+    /// they have no row and no locals.
+    pub fn classes(&self, op: &Operator, tissue: &[u16]) -> Vec<u16> {
+        match self.layout {
+            TissueLayout::Compact => tissue[self.tissue.clone()].to_vec(),
+            TissueLayout::Dense => {
+                let slice = self.global.slice_cells();
+                let base = self.owned.start as usize * slice;
+                let mut class = vec![0u16; self.stride()];
+                for g in self.tissue.clone() {
+                    class[op.cells[g] as usize + slice - base] = tissue[g];
+                }
+                class
+            }
+        }
+    }
+
+    /// The weights of the part as its solver stores them: each stepped
+    /// cell's own row ([`Slab::weights`]) where `classes` is `None`, else
+    /// the whole tissue's table of rows (the same for every part, with its
+    /// neighbour offsets: a part's box has the whole box's x and y sizes)
+    /// and the class of every stepped cell ([`Slab::classes`]). Either way
+    /// a cell reads the bits the single domain's cell reads.
+    pub fn weight_rows<T: Scalar>(&self, op: &Operator, classes: Option<&Classes<T>>) -> WeightRows<T> {
+        match classes {
+            None => WeightRows::PerCell { weights: self.weights(op) },
+            Some(c) => WeightRows::Classes {
+                table: c.table.clone(),
+                rows: c.rows,
+                class: self.classes(op, &c.tissue),
+                offsets: c.offsets.clone(),
+            },
+        }
+    }
+
     /// The stored cells a stimulus may touch (those of the slices of its
     /// bounding box), as runs of stored cells.
     pub fn stimulus_ranges(&self, s: &Stimulus) -> Vec<Range<u32>> {
@@ -348,11 +398,17 @@ impl Slab {
     }
 }
 
-/// A tissue split over parts: the split and each part's slab.
+/// A tissue split over parts: the split, each part's slab, and how the
+/// parts store their weights.
 #[derive(Clone, Debug)]
 pub struct TissueSplit {
     pub split: ZSplit,
     pub slabs: Vec<Slab>,
+    /// How the parts store their weights (per cell or by class), decided
+    /// in the run's precision by the solver that builds them
+    /// ([`Classes::chosen`]), as a single domain's solver decides for the
+    /// same choice.
+    pub weights: WeightChoice,
 }
 
 impl TissueSplit {
@@ -396,7 +452,19 @@ impl TissueSplit {
                 slab.neighbours = Some(table);
             }
         }
-        Self { split, slabs }
+        Self { split, slabs, weights: WeightChoice::Auto }
+    }
+
+    /// The split with its parts' weights stored as `choice` asks (the
+    /// parts are built with [`WeightChoice::Auto`]).
+    pub fn with_weights(self, choice: WeightChoice) -> Self {
+        Self { weights: choice, ..self }
+    }
+
+    /// The classes the parts' weights are stored by in precision `T` (the
+    /// whole tissue's, [`Classes::chosen`]), `None` for per-cell rows.
+    pub fn classes<T: Scalar>(&self, op: &Operator) -> Result<Option<Classes<T>>, TissueError> {
+        Classes::chosen(op, self.slabs[0].layout, self.weights)
     }
 
     /// The form of the parts' neighbour tables (none for the dense layout).
@@ -607,5 +675,52 @@ mod tests {
             }
         }
         assert!(n > 0);
+    }
+
+    /// By class, every cell a part steps finds through its class the row
+    /// it reads per cell, bit for bit, and a dense part's offsets name its
+    /// neighbours on the part's box; every part takes the whole tissue's
+    /// table, chosen as a single domain chooses.
+    #[test]
+    fn a_slabs_classes_name_its_own_rows_in_the_whole_tissues_table() {
+        use kernels_gpu::tissue::{CLASS_ROW, DenseTissue};
+        let dims = GridDims::new(5, 4, 9);
+        let op = op(dims);
+        let whole =
+            Classes::<f32>::chosen(&op, TissueLayout::Compact, WeightChoice::Classes).unwrap().unwrap();
+        for layout in [TissueLayout::Dense, TissueLayout::Compact] {
+            for choice in [WeightChoice::Auto, WeightChoice::PerCell, WeightChoice::Classes] {
+                let s = TissueSplit::new(&op, 3, layout).unwrap().with_weights(choice);
+                let single = WeightRows::<f32>::build(&op, layout, choice).unwrap();
+                let classes = s.classes::<f32>(&op).unwrap();
+                assert_eq!(classes.as_ref().map(|c| c.rows), single.classes(), "{layout:?} {choice:?}");
+            }
+            let s = TissueSplit::new(&op, 3, layout).unwrap().with_weights(WeightChoice::Classes);
+            assert_eq!(s.classes::<f32>(&op).unwrap().as_ref(), Some(&whole));
+            for slab in &s.slabs {
+                let (own, stride) = (slab.weights::<f32>(&op), slab.stride());
+                let WeightRows::Classes { table, rows, class, offsets } = slab.weight_rows(&op, Some(&whole))
+                else {
+                    panic!("classes asked for")
+                };
+                assert_eq!((&table, rows, &offsets), (&whole.table, whole.rows, &whole.offsets));
+                assert_eq!(class.len(), stride, "{layout:?}: a class per cell with a row");
+                let lay =
+                    DenseTissue { dims: slab.local, weights: 0, mask: 0, class: 0, rows: 0, offsets: 0 };
+                for c in slab.owned_cells() {
+                    let row = class[c] as usize * CLASS_ROW;
+                    for k in 0..DIRECTIONS {
+                        let w = own[k * stride + c];
+                        assert_eq!(
+                            table[row + k].to_bits(),
+                            w.to_bits(),
+                            "{layout:?} cell {c} direction {k}"
+                        );
+                        let offset = if w == 0.0 { 0 } else { lay.offset(k) as i32 };
+                        assert_eq!(offsets[row + k], offset, "{layout:?} cell {c} direction {k}");
+                    }
+                }
+            }
+        }
     }
 }

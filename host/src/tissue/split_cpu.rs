@@ -1,8 +1,10 @@
 //! The split tissue run on CPU sub-domains ([`super::split`]): the
 //! reference for the split on GPUs, testable without one. Each part is
 //! the single-domain solver's fields and events (`super::cpu::HostTissue`)
-//! over its stored cells, stepped by the same functions; after every step
-//! the halos of variable 0 are copied from the neighbours' boundary slices.
+//! over its stored cells, stepped by the same functions, with its weights
+//! stored as the GPU parts store them (per cell or by class,
+//! [`Slab::weight_rows`]); after every step the halos of variable 0 are
+//! copied from the neighbours' boundary slices.
 
 use std::sync::Arc;
 
@@ -10,9 +12,11 @@ use kernels_gpu::tissue::DenseTissue;
 use kernels_gpu::{CellModel, ModelInfo, StepCoeffs};
 
 use super::cpu::{HostTissue, Lay};
+use super::error::TissueError;
 use super::halo::{HaloRun, exchange_on_host};
 use super::layout::TissueLayout;
 use super::neighbours::CompactFields;
+use super::rows::WeightRows;
 use super::solving::{check_inputs, check_state, rest_u};
 use super::split::{Slab, TissueSplit};
 use super::storage::storage_name;
@@ -32,7 +36,7 @@ use kernels_gpu::ecg::EcgProbe;
 /// ([`HostTissue`]), and its weights.
 struct Part<T> {
     fields: HostTissue<T>,
-    weights: Vec<T>,
+    weights: WeightRows<T>,
 }
 
 impl<T: Scalar> Part<T> {
@@ -64,7 +68,9 @@ pub struct TissueCpuMultiSolver<M: CellModel, T: Scalar> {
 }
 
 impl<M: CellModel, T: Scalar> TissueCpuMultiSolver<M, T> {
-    /// `parts` parts of about equal numbers of tissue cells.
+    /// `parts` parts of about equal numbers of tissue cells, their weights
+    /// stored as a single domain's automatic choice stores them
+    /// ([`WeightChoice::Auto`](super::WeightChoice::Auto)).
     ///
     /// # Panics
     /// As [`super::cpu::TissueCpuSolver::new`].
@@ -75,23 +81,36 @@ impl<M: CellModel, T: Scalar> TissueCpuMultiSolver<M, T> {
         parts: usize,
         initial: &State<T>,
     ) -> Result<Self, SplitError> {
-        Ok(Self::with_split(domain, op, TissueSplit::new(op, parts, layout)?, initial))
+        let split = TissueSplit::new(op, parts, layout)?;
+        Ok(Self::with_split(domain, op, split, initial)
+            .expect("the automatic choice falls back to per-cell rows"))
     }
 
-    /// The parts of `split` (a split of `op`'s tissue).
-    pub fn with_split(domain: &Domain, op: &Arc<Operator>, split: TissueSplit, initial: &State<T>) -> Self {
+    /// The parts of `split` (a split of `op`'s tissue), their weights
+    /// stored as the split says ([`TissueSplit::weights`]; refused:
+    /// classes asked for with more than 65,536 distinct rows).
+    ///
+    /// # Panics
+    /// As [`super::cpu::TissueCpuSolver::new`].
+    pub fn with_split(
+        domain: &Domain,
+        op: &Arc<Operator>,
+        split: TissueSplit,
+        initial: &State<T>,
+    ) -> Result<Self, TissueError> {
         check_inputs::<M, T>(domain, op, initial);
+        let classes = split.classes::<T>(op)?;
         let parts = split
             .slabs
             .iter()
             .map(|slab| {
                 let fields = HostTissue::new(slab.stored(), domain.dt_ms());
-                let mut part = Part { fields, weights: slab.weights::<T>(op) };
+                let mut part = Part { fields, weights: slab.weight_rows(op, classes.as_ref()) };
                 part.load(slab, initial);
                 part
             })
             .collect();
-        Self {
+        Ok(Self {
             runs: split.halo_runs(),
             coeffs: split.slabs.iter().map(|slab| slab.coeffs::<M, T>(domain)).collect(),
             tissue_mask: split.tissue_mask(),
@@ -99,7 +118,7 @@ impl<M: CellModel, T: Scalar> TissueCpuMultiSolver<M, T> {
             parts,
             // As the single domain: the weights are in 1/time.
             step: StepCoeffs::new(domain.dt_ms(), domain.dt_ms()),
-        }
+        })
     }
 
     pub fn split(&self) -> &TissueSplit {
@@ -124,26 +143,25 @@ impl<M: CellModel, T: Scalar> TissueCpuMultiSolver<M, T> {
     fn step_once(&mut self) {
         for ((slab, part), coeffs) in self.split.slabs.iter().zip(&mut self.parts).zip(&self.coeffs) {
             part.stimulate(slab, M::INFO);
-            let (weights, rows) = (part.weights.as_ptr() as u64, slab.stride() as u32);
+            let (table, classes, rows) = part.weights.parts(slab.stride());
+            let weights = table.as_ptr() as u64;
+            let (class, offsets) =
+                classes.map_or((0, 0), |by| (by.class.as_ptr() as u64, by.offsets.as_ptr() as u64));
             let lay = match &slab.neighbours {
-                None => Lay::Dense(DenseTissue {
-                    dims: slab.local,
-                    weights,
-                    mask: slab.mask.as_ptr() as u64,
-                    class: 0,
-                    rows,
-                    offsets: 0,
-                }),
+                None => {
+                    let (dims, mask) = (slab.local, slab.mask.as_ptr() as u64);
+                    Lay::Dense(DenseTissue { dims, weights, mask, class, rows, offsets })
+                }
                 Some(table) => {
                     let (dims, cells, index) = (slab.global, slab.stepped.end, slab.index.as_ptr() as u64);
-                    Lay::Compact(
-                        CompactFields { dims, cells, weights, index, class: 0, rows }.over_host(table),
-                    )
+                    Lay::Compact(CompactFields { dims, cells, weights, index, class, rows }.over_host(table))
                 }
             };
             let stepped = slab.stepped.start as usize..slab.stepped.end as usize;
-            // SAFETY: U holds the stored cells; the weights, the locals and
-            // the neighbour table the stride's cells; every nonzero weight
+            // SAFETY: U holds the stored cells; the weights (or the classes,
+            // each below the table's rows, whose offsets are on a box of the
+            // part's x and y sizes), the locals and the neighbour table the
+            // stride's cells; every nonzero weight
             // of a stepped cell points at a stored cell (dense: inside the
             // part's box, whose halo slices hold the slices next to the
             // owned ones; compact: the table's entries).
@@ -159,7 +177,8 @@ impl<M: CellModel, T: Scalar> Solver<T> for TissueCpuMultiSolver<M, T> {
     }
 
     fn method(&self) -> String {
-        let storage = storage_name(self.split.slabs[0].layout, None, self.split.neighbour_form());
+        let classes = self.parts[0].weights.classes();
+        let storage = storage_name(self.split.slabs[0].layout, classes, self.split.neighbour_form());
         format!("cpu-tissue-{storage} z-split {}", self.parts.len())
     }
 

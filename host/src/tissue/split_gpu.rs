@@ -7,6 +7,10 @@
 //! The solver is the split solver the tetrahedral mesh's split uses too
 //! ([`super::split_solver`]), with [`TissueParts`]: the dense or compact
 //! kernel of each slab and its buffers, the slabs' scatter and gather.
+//! The parts store their weights as a single domain's solver does for the
+//! same choice ([`TissueSplit::weights`]): by class where the whole
+//! tissue's rows repeat enough, every part with the whole tissue's table,
+//! so that a split reads the bytes per cell a single GPU reads.
 //! The parts, their streams and the halo copies (runs of stored cells,
 //! [`TissueSplit::halo_runs`]) are [`super::split_parts`]'s, which has
 //! how events order them. Unlike the box's split, the step is not cut
@@ -19,15 +23,15 @@ use std::sync::Arc;
 
 use cudarc::driver::{CudaSlice, DevicePtr};
 use kernels_gpu::ecg::EcgProbe;
-use kernels_gpu::registry::Kernel;
-use kernels_gpu::tissue::{DIRECTIONS, DenseTissue};
+use kernels_gpu::tissue::DenseTissue;
 use kernels_gpu::{CellModel, GridDims, Locals, ZWindow};
 use thiserror::Error;
 
-use super::gpu::{DeviceNeighbours, compact_kernel};
+use super::gpu::{DeviceClasses, DeviceNeighbours, tissue_kernel, weight_bytes};
 use super::gpu_fields::StepLaunch;
 use super::halo::HaloRun;
-use super::neighbours::CompactFields;
+use super::neighbours::{CompactFields, NeighbourTable};
+use super::rows::Classes;
 use super::solving::{check_inputs, check_state, rest_u};
 use super::split::{Slab, TissueSplit};
 use super::split_parts::DevicePart;
@@ -74,18 +78,19 @@ impl From<SolverError> for TissueSplitError {
 }
 
 /// Device bytes of part `slab`: U twice, the locals and the weights at the
-/// stride, the box-index table, and the layout's table (a mask byte per
-/// stored cell, or the neighbour table in its form: 18 entries of 4 or 2
-/// bytes per owned cell).
-pub fn part_device_bytes(slab: &Slab, variables: usize, bytes_per_value: usize) -> u64 {
+/// stride (a row per cell, or with `classes` rows the table and a class
+/// per cell: [`weight_bytes`]), the box-index table, and the layout's
+/// table (a mask byte per stored cell, or the neighbour table in its form:
+/// 18 entries of 4 or 2 bytes per owned cell).
+pub fn part_device_bytes(slab: &Slab, classes: Option<u32>, variables: usize, bytes_per_value: usize) -> u64 {
     let (stored, stride) = (slab.stored() as u64, slab.stride() as u64);
-    let values = 2 * stored + (variables as u64 - 1 + DIRECTIONS as u64) * stride;
+    let values = 2 * stored + (variables as u64 - 1) * stride;
     let tables = 4 * stored
         + match &slab.neighbours {
             None => stride,
             Some(table) => table.bytes(),
         };
-    values * bytes_per_value as u64 + tables
+    values * bytes_per_value as u64 + weight_bytes(classes, stride, bytes_per_value) + tables
 }
 
 /// The layout's buffers beside the weights.
@@ -96,24 +101,31 @@ enum LayoutBuffers {
 
 /// A tissue split over GPUs (part i on `devices[i]`; a GPU may appear
 /// several times). Only variable 0 crosses between parts.
-pub type TissueGpuMultiSolver<M, T> = GpuSplitSolver<M, T, TissueParts>;
+pub type TissueGpuMultiSolver<M, T> = GpuSplitSolver<M, T, TissueParts<T>>;
 
 /// The tissue's side of a split over GPUs: the slabs, the operator they
-/// are cut from, and each slab's layout buffers on its GPU.
-pub struct TissueParts {
+/// are cut from, the classes of their weights, and each slab's layout
+/// buffers on its GPU.
+pub struct TissueParts<T> {
     split: TissueSplit,
     op: Arc<Operator>,
-    /// Each part's layout buffers, filled as the parts are uploaded.
-    buffers: Vec<LayoutBuffers>,
+    /// The whole tissue's classes in the run's precision, from which every
+    /// part takes its weights; `None` for per-cell rows.
+    classes: Option<Classes<T>>,
+    /// Each part's layout buffers and classes (weights by class), filled
+    /// as the parts are uploaded.
+    buffers: Vec<(LayoutBuffers, Option<DeviceClasses>)>,
     /// The tissue's cells over the box, which the pseudo-ECG follows
     /// (made once: it is read at every sample).
     tissue_mask: Vec<u8>,
 }
 
-impl<M: CellModel, T: Scalar> GpuSplitSolver<M, T, TissueParts> {
+impl<M: CellModel, T: Scalar> GpuSplitSolver<M, T, TissueParts<T>> {
     /// The parts of `split` (a split of `op`'s tissue by tissue cells,
-    /// `TissueSplit::new`) on `devices`; checks that the parts fit (those
-    /// on one GPU together), uploads them.
+    /// `TissueSplit::new`, its weights stored as [`TissueSplit::weights`]
+    /// says; refused: classes asked for with more than 65,536 distinct
+    /// rows) on `devices`; checks that the parts fit (those on one GPU
+    /// together), uploads them.
     pub fn new(
         devices: &[GpuDevice],
         ptx: &str,
@@ -127,8 +139,9 @@ impl<M: CellModel, T: Scalar> GpuSplitSolver<M, T, TissueParts> {
         if exchange == Exchange::Nccl {
             return Err(TissueSplitError::Nccl);
         }
+        let classes = split.classes::<T>(op).map_err(SolverError::from)?;
         let tissue_mask = split.tissue_mask();
-        let mesh = TissueParts { split, op: op.clone(), buffers: Vec::new(), tissue_mask };
+        let mesh = TissueParts { split, op: op.clone(), classes, buffers: Vec::new(), tissue_mask };
         Ok(Self::build(devices, ptx, domain, mesh, exchange, initial)?)
     }
 
@@ -137,7 +150,7 @@ impl<M: CellModel, T: Scalar> GpuSplitSolver<M, T, TissueParts> {
     }
 }
 
-impl<M: CellModel, T: Scalar> SplitMesh<M, T> for TissueParts {
+impl<M: CellModel, T: Scalar> SplitMesh<M, T> for TissueParts<T> {
     fn parts(&self) -> usize {
         self.split.parts()
     }
@@ -147,7 +160,8 @@ impl<M: CellModel, T: Scalar> SplitMesh<M, T> for TissueParts {
     }
 
     fn part_bytes(&self, i: usize) -> u64 {
-        part_device_bytes(&self.split.slabs[i], M::INFO.variables.len(), T::BYTES)
+        let classes = self.classes.as_ref().map(|c| c.rows);
+        part_device_bytes(&self.split.slabs[i], classes, M::INFO.variables.len(), T::BYTES)
     }
 
     fn upload_part(
@@ -158,21 +172,20 @@ impl<M: CellModel, T: Scalar> SplitMesh<M, T> for TissueParts {
         domain: &Domain,
     ) -> Result<DevicePart<T>, SolverError> {
         let slab = &self.split.slabs[i];
-        let kernel = match &slab.neighbours {
-            None => Kernel::TissueDense,
-            Some(table) => compact_kernel(false, table.form()),
-        };
-        let kernel = step_kernel(domain, kernel);
+        let weights = slab.weight_rows(&self.op, self.classes.as_ref());
+        let form = slab.neighbours.as_ref().map(NeighbourTable::form);
+        let kernel = step_kernel(domain, tissue_kernel(weights.classes().is_some(), form));
         let sizes = (slab.stored(), M::Locals::<T>::COUNT * slab.stride());
-        let part =
-            DevicePart::new::<M>(device, ptx, kernel, sizes, &slab.weights::<T>(&self.op), &slab.index)?;
+        let table = weights.parts(slab.stride()).0;
+        let part = DevicePart::new::<M>(device, ptx, kernel, sizes, table, &slab.index)?;
         let stream = part.stream();
-        self.buffers.push(match &slab.neighbours {
+        let layout = match &slab.neighbours {
             None => LayoutBuffers::Dense {
                 mask: stream.clone_htod(&slab.mask).map_err(cuda("uploading the mask"))?,
             },
             Some(table) => LayoutBuffers::Compact { neighbours: DeviceNeighbours::upload(stream, table)? },
-        });
+        };
+        self.buffers.push((layout, DeviceClasses::upload(stream, &weights)?));
         Ok(part)
     }
 
@@ -214,42 +227,46 @@ impl<M: CellModel, T: Scalar> SplitMesh<M, T> for TissueParts {
         launch: StepLaunch<'_, T, C>,
     ) -> Result<(), SolverError> {
         let slab = &self.split.slabs[i];
-        match &self.buffers[i] {
+        let (layout, classes) = &self.buffers[i];
+        let stride = slab.stride() as u32;
+        let (class, offsets, rows) = DeviceClasses::fields(classes.as_ref(), launch.stream, stride);
+        match layout {
             LayoutBuffers::Dense { mask } => {
                 let dims = slab.local;
-                let (mask, rows) = (mask.device_ptr(launch.stream).0, dims.cells() as u32);
-                let lay = DenseTissue { dims, weights: at.weights, mask, class: 0, rows, offsets: 0 };
-                // SAFETY: <model>_tissue_dense[_sets]_<t> takes (u, u_next,
-                // local, lay, step, coeffs, window, rec[, sets]), `sets` (a
-                // set per stored cell) exactly with `_sets` (`step_kernel`);
-                // the buffers hold the part's box (owned slices between two
-                // halo slices), the locals COUNT times as many, the weights
-                // 18 per cell (zero outside the owned tissue cells and
-                // towards unconnected neighbours, so every neighbour read
-                // lies in the owned or halo slices); the window is the owned
-                // slices; the recorder is off or over the part's cells.
+                let mask = mask.device_ptr(launch.stream).0;
+                let lay = DenseTissue { dims, weights: at.weights, mask, class, rows, offsets };
+                // SAFETY: <model>_tissue_dense[_classes][_sets]_<t> takes (u,
+                // u_next, local, lay, step, coeffs, window, rec[, sets]),
+                // `sets` (a set per stored cell) exactly with `_sets`
+                // (`step_kernel`), the classes kernel exactly when `class`
+                // is set (`tissue_kernel`); the buffers hold the part's box
+                // (owned slices between two halo slices), the locals COUNT
+                // times as many, the weights 18 per cell (or a class below
+                // `rows` per cell of the 20-value rows of a device
+                // allocation, 16-byte aligned, with each row's 20 offsets,
+                // also aligned, on the whole box, whose x and y sizes are
+                // the part's), zero outside the owned tissue cells and
+                // towards unconnected neighbours (offsets naming the cell
+                // itself there), so every neighbour read lies in the owned
+                // or halo slices; the window is the owned slices; the
+                // recorder is off or over the part's cells.
                 unsafe { launch.dense(lay, ZWindow::new(1, dims.nz - 1)) }
             }
             LayoutBuffers::Compact { neighbours } => {
-                let (dims, cells) = (slab.global, slab.stepped.end);
-                let fields = CompactFields {
-                    dims,
-                    cells,
-                    weights: at.weights,
-                    index: at.index,
-                    class: 0,
-                    rows: cells,
-                };
+                let (dims, cells, weights, index) = (slab.global, slab.stepped.end, at.weights, at.index);
+                let fields = CompactFields { dims, cells, weights, index, class, rows };
                 let lay = neighbours.lay(fields, launch.stream);
-                // SAFETY: the step kernel is <model>_tissue_compact[_n16]
-                // [_sets]_<t>, loaded for this table's form (`compact_kernel`)
-                // and the parameter sets (as for the dense kernel), and `lay`
-                // is typed by the same table; U, U_next hold the part's owned
-                // tissue cells and its halo cells after them, the locals, the
-                // weights and the neighbour table `cells` (the owned ones)
-                // per entry, the table's entries name stored cells (indices,
-                // or offsets built so that c + offset is one); one thread per
-                // owned cell (every part owns one at least:
+                // SAFETY: the step kernel is <model>_tissue_compact[_classes]
+                // [_n16][_sets]_<t>, loaded for this table's form and the
+                // weights' storage (`tissue_kernel`) and the parameter sets
+                // (as for the dense kernel), and `lay` is typed by the same
+                // table; U, U_next hold the part's owned tissue cells and its
+                // halo cells after them, the locals, the weights (or the
+                // classes, each below `rows`, of an aligned table as for the
+                // dense kernel) and the neighbour table `cells` (the owned
+                // ones) per entry, the table's entries name stored cells
+                // (indices, or offsets built so that c + offset is one); one
+                // thread per owned cell (every part owns one at least:
                 // `ZSplit::from_cell_counts`); the recorder is off or over
                 // the stored cells' maps.
                 unsafe { launch.compact(lay) }
@@ -265,7 +282,8 @@ impl<M: CellModel, T: Scalar> SplitMesh<M, T> for TissueParts {
     }
 
     fn method(&self) -> String {
-        let storage = storage_name(self.split.slabs[0].layout, None, self.split.neighbour_form());
+        let classes = self.classes.as_ref().map(|c| c.rows);
+        let storage = storage_name(self.split.slabs[0].layout, classes, self.split.neighbour_form());
         format!("tissue-{storage} z-split")
     }
 }
