@@ -77,7 +77,8 @@ s = json.load(open(sys.argv[1]))
 print(f"{sys.argv[2]:34s} {s['steps'] / s['stepping_s']:10,.0f} steps/s  {s['method']}")
 PY
   done
-  cmp /tmp/slab1/U_000000.npy /tmp/slab2/U_000000.npy && echo "slab: first frame of U identical, 1 and 2 GPUs" | tee -a "$R"
+  last=$(cd /tmp/slab1 && ls U_*.npy | tail -1)
+  cmp "/tmp/slab1/$last" "/tmp/slab2/$last" && echo "slab: $last identical, 1 and 2 GPUs" | tee -a "$R"
 fi
 if has tet; then
   for n in ${TET_NODES:-"2000000"}; do
