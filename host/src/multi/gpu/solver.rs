@@ -261,7 +261,7 @@ impl<M: CellModel, T: Scalar> GpuMultiSolver<M, T> {
             // which no pass's window writes; the parts it stores into wait
             // for this pass's `b_done` before they read or write them again
             // (above, at the next pass; the graphs keep these edges).
-            unsafe { part.solver.launch_pass_forwarding(&b, window, steps, Forwards::new(&forwards)) }?;
+            unsafe { part.solver.launch_blocked(&b, window, steps, Forwards::new(&forwards)) }?;
             part.b_done.record(&b).map_err(cuda("recording an event"))?;
         }
         for part in &mut self.parts {

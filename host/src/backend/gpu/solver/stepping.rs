@@ -25,7 +25,8 @@ impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
             let k =
                 pass_steps(self.config.steps_per_pass, left, self.clock.step, |step| self.stimulus_due(step));
             self.stimulate_on(&stream)?;
-            self.launch_blocked(&stream, ZWindow::all(self.grid.nz), k, Forwards::NONE)?;
+            // SAFETY: no run forwarded.
+            unsafe { self.launch_blocked(&stream, ZWindow::all(self.grid.nz), k, Forwards::NONE) }?;
             self.swap_buffers();
             self.clock.step += k as u64 - 1;
             left -= k as u64;
@@ -34,9 +35,19 @@ impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
     }
 
     /// `blocked`: `(u, u_next, local, dims, step, coeffs, window, rec,
-    /// local_next, pass)`, a pass of `steps` steps that also stores the
-    /// boundary planes `forwards` names into their halos.
-    fn launch_blocked(
+    /// local_next, pass)`, a pass of `steps` steps that also copies the
+    /// boundary planes `forwards` names into their halos: a split part's
+    /// neighbours' and its own mirror halos (`kernels_gpu::blocked::forward`;
+    /// [`Forwards::NONE`] on one GPU).
+    ///
+    /// # Safety
+    /// Each run of `forwards` addresses U_next and the locals' second
+    /// buffer of this solver or of another on a GPU with peer access to
+    /// this one, of this grid's x-y plane, that hold its destination
+    /// planes, none of which this pass's window writes, and that nothing
+    /// else reads or writes until the pass is done (the caller orders the
+    /// neighbours' passes with events). No run: nothing to uphold.
+    pub(crate) unsafe fn launch_blocked(
         &mut self,
         stream: &Arc<CudaStream>,
         window: ZWindow,
@@ -74,8 +85,8 @@ impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
         // fewer steps (`KernelConfig::check`), and the shared memory fits
         // (`check_shared_memory` at construction, which opted in beyond 48
         // KiB; a shorter pass needs less); the recorder is off or over maps
-        // of this grid's cells; the forwarded runs are the caller's
-        // (`launch_pass_forwarding`'s contract), none on one GPU.
+        // of this grid's cells; the forwarded runs are as this function's
+        // contract says.
         unsafe { launch.launch(cfg) }.map_err(cuda("launching the blocked kernel"))?;
         Ok(())
     }
@@ -130,7 +141,10 @@ impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
             }
             (KernelKind::Columns, Layout::RowMajor) => self.launch_columns(stream, window),
             // One step per launch where the caller steps windows (one pass of one step).
-            (KernelKind::Blocked, Layout::RowMajor) => self.launch_blocked(stream, window, 1, Forwards::NONE),
+            // SAFETY: no run forwarded.
+            (KernelKind::Blocked, Layout::RowMajor) => unsafe {
+                self.launch_blocked(stream, window, 1, Forwards::NONE)
+            },
             _ => unreachable!("the layout follows the kernel (KernelKind::uses_towers)"),
         }
     }
@@ -248,36 +262,13 @@ impl<M: CellModel, T: Scalar> GpuSolver<M, T> {
             return Ok(());
         }
         match self.config.kind {
-            KernelKind::Blocked => self.launch_blocked(stream, window, steps, Forwards::NONE),
+            // SAFETY: no run forwarded.
+            KernelKind::Blocked => unsafe { self.launch_blocked(stream, window, steps, Forwards::NONE) },
             _ => {
                 assert_eq!(steps, 1, "one step per launch but for the blocked kernel");
                 self.launch_window_on(stream, window)
             }
         }
-    }
-
-    /// As [`Self::launch_pass_on`] for the blocked kernel (row-major), whose
-    /// pass also stores the boundary planes `forwards` names into their
-    /// halos: a split part's neighbours' and its own mirror halos
-    /// (`kernels_gpu::blocked::forward`).
-    ///
-    /// # Safety
-    /// Each run of `forwards` addresses U_next and the locals' second
-    /// buffer of this solver or of another on a GPU with peer access to
-    /// this one, of this grid's x-y plane, that hold its destination
-    /// planes, none of which this pass's window writes, and that nothing
-    /// else reads or writes until the pass is done (the caller orders the
-    /// neighbours' passes with events).
-    pub(crate) unsafe fn launch_pass_forwarding(
-        &mut self,
-        stream: &Arc<CudaStream>,
-        window: ZWindow,
-        steps: u32,
-        forwards: Forwards,
-    ) -> Result<(), SolverError> {
-        assert_eq!(self.config.kind, KernelKind::Blocked, "only the blocked kernel forwards halos");
-        assert!(matches!(self.layout, Layout::RowMajor), "the blocked kernel is row-major");
-        self.launch_blocked(stream, window, steps, forwards)
     }
 
     /// U_next and the locals' second buffer (0 for a model without locals)
