@@ -45,7 +45,7 @@ pub struct ZSplit {
 /// first + count` of its source part land at slices `to + step (s -
 /// first)` of part `dest` (`step` -1 for a mirror halo).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct HaloRun {
+pub struct ForwardedRun {
     pub dest: usize,
     pub first: u32,
     pub count: u32,
@@ -212,7 +212,7 @@ impl ZSplit {
     /// (a part thinner than the halo whose mirror reaches a halo) or a
     /// part would send more than `most` runs: such a split exchanges by
     /// copies.
-    pub fn forwarded_runs(&self, most: usize) -> Option<Vec<Vec<HaloRun>>> {
+    pub fn forwarded_runs(&self, most: usize) -> Option<Vec<Vec<ForwardedRun>>> {
         let d = self.depth;
         // (source part, destination part, source slice, destination slice)
         let mut all = Vec::new();
@@ -226,7 +226,7 @@ impl ZSplit {
             }
         }
         all.sort_unstable();
-        let mut runs: Vec<Vec<HaloRun>> = vec![Vec::new(); self.parts()];
+        let mut runs: Vec<Vec<ForwardedRun>> = vec![Vec::new(); self.parts()];
         for (src, dest, s, z) in all {
             let extends = runs[src].last_mut().filter(|r| {
                 let next = r.first + r.count;
@@ -241,7 +241,7 @@ impl ZSplit {
                     r.step = (z as i64 - r.to as i64).signum() as i32;
                     r.count += 1;
                 }
-                None => runs[src].push(HaloRun { dest, first: s, count: 1, to: z, step: 1 }),
+                None => runs[src].push(ForwardedRun { dest, first: s, count: 1, to: z, step: 1 }),
             }
         }
         runs.iter().all(|r| r.len() <= most).then_some(runs)
@@ -366,11 +366,11 @@ mod tests {
         assert_eq!(
             runs[0],
             [
-                HaloRun { dest: 0, first: 5, count: 4, to: 3, step: -1 },
-                HaloRun { dest: 1, first: 128, count: 4, to: 0, step: 1 },
+                ForwardedRun { dest: 0, first: 5, count: 4, to: 3, step: -1 },
+                ForwardedRun { dest: 1, first: 128, count: 4, to: 0, step: 1 },
             ]
         );
-        assert_eq!(runs[1][0], HaloRun { dest: 0, first: 4, count: 4, to: 132, step: 1 });
+        assert_eq!(runs[1][0], ForwardedRun { dest: 0, first: 4, count: 4, to: 132, step: 1 });
         assert_eq!(s.forwarded_runs(1), None, "two runs a part do not fit in one");
     }
 

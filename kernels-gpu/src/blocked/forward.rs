@@ -53,11 +53,16 @@ impl Forward {
     /// No run (count 0).
     pub const NONE: Self = Self { u: 0, local: 0, cells: 0, first: 0, count: 0, to: 0, step: 1, _pad: 0 };
 
+    /// The destination plane of the run's plane `offset` (from `first`).
+    #[inline(always)]
+    fn plane_at(&self, offset: u32) -> u32 {
+        (self.to as i32).wrapping_add(self.step.wrapping_mul(offset as i32)) as u32
+    }
+
     /// The destination plane of plane `p`, if this run forwards it.
     pub fn destination(&self, p: u32) -> Option<u32> {
         let offset = p.wrapping_sub(self.first);
-        (offset < self.count)
-            .then(|| (self.to as i32).wrapping_add(self.step.wrapping_mul(offset as i32)) as u32)
+        (offset < self.count).then(|| self.plane_at(offset))
     }
 
     /// Copies cell `cell` of every plane of `planes` that this run
@@ -85,7 +90,7 @@ impl Forward {
         let end = self.first + self.count;
         let to = if end < planes.end { end } else { planes.end };
         for p in from..to {
-            let dest = (self.to as i32).wrapping_add(self.step.wrapping_mul((p - self.first) as i32)) as u32;
+            let dest = self.plane_at(p - self.first);
             let (i, j) = ((p * plane_cells + cell) as usize, (dest * plane_cells + cell) as usize);
             // SAFETY: as the function's contract.
             unsafe {

@@ -14,7 +14,7 @@ use super::split_graphs::SplitGraphs;
 use crate::backend::gpu::cuda::cuda;
 use crate::backend::gpu::device::GpuDevice;
 use crate::kernel_config::{KernelConfig, KernelKind};
-use crate::layout::zsplit::{HaloRun, ZSplit};
+use crate::layout::zsplit::{ForwardedRun, ZSplit};
 use crate::multi::error::MultiError;
 use crate::multi::nccl::{Comm, UniqueId};
 use crate::multi::plan::{check_splittable, halo_depth};
@@ -48,7 +48,7 @@ pub struct GpuMultiSolver<M: CellModel, T: Scalar> {
     /// halos (`kernels_gpu::blocked::forward`), which then replace the
     /// boundary launches, the copies and the mirror copies (at any part
     /// thickness: nothing is launched apart).
-    pub(super) forwarded: Option<Vec<Vec<HaloRun>>>,
+    pub(super) forwarded: Option<Vec<Vec<ForwardedRun>>>,
     pub(super) config: KernelConfig,
     pub(super) device_names: Vec<String>,
 }
