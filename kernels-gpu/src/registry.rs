@@ -103,6 +103,10 @@ macro_rules! entry_name {
     ($model:ident, $kernel:ident, $t:ident) => {
         concat!(stringify!($model), "_", stringify!($kernel), "_", stringify!($t))
     };
+    // The kernel's `_sets` twin (`kernels::entry::with_and_without_sets!`).
+    (sets $model:ident, $kernel:ident, $t:ident) => {
+        concat!(stringify!($model), "_", stringify!($kernel), "_sets_", stringify!($t))
+    };
 }
 
 #[cfg(not(target_arch = "nvptx64"))]

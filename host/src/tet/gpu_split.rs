@@ -13,7 +13,7 @@ use cudarc::driver::{CudaSlice, DevicePtr};
 use kernels_gpu::ecg::EcgProbe;
 use kernels_gpu::registry::Kernel;
 use kernels_gpu::tet::EllTable;
-use kernels_gpu::{CellModel, GridDims, Locals};
+use kernels_gpu::{CellModel, Locals};
 use thiserror::Error;
 
 use super::cpu::check_inputs;
@@ -23,10 +23,8 @@ use super::problem::TetProblem;
 use super::split::{MeshSplitError, TetSplit};
 use crate::backend::gpu::cuda::cuda;
 use crate::backend::gpu::device::GpuDevice;
-use crate::cell_params::CellCoeffs;
 use crate::cell_params::device::step_kernel;
 use crate::domain::Domain;
-use crate::events::recording::Maps;
 use crate::events::stimulus::Stimulus;
 use crate::multi::error::MultiError;
 use crate::multi::gpu::Exchange;
@@ -34,7 +32,6 @@ use crate::scalar::Scalar;
 use crate::solver::SolverError;
 use crate::state::State;
 use crate::tissue::gpu_fields::StepLaunch;
-use crate::tissue::halo::HaloRun;
 use crate::tissue::split_parts::DevicePart;
 use crate::tissue::split_solver::{GpuSplitSolver, PartAddresses, SplitMesh};
 
@@ -96,12 +93,10 @@ impl<M: CellModel, T: Scalar> GpuSplitSolver<M, T, TetParts> {
 }
 
 impl<M: CellModel, T: Scalar> SplitMesh<M, T> for TetParts {
-    fn parts(&self) -> usize {
-        self.split.parts.len()
-    }
+    type Cut = TetSplit;
 
-    fn whole(&self) -> GridDims {
-        self.split.line
+    fn cut(&self) -> &TetSplit {
+        &self.split
     }
 
     /// A part's halo holds U only: counted as nodes with every variable.
@@ -126,30 +121,6 @@ impl<M: CellModel, T: Scalar> SplitMesh<M, T> for TetParts {
             on_gpu.stream().clone_htod(&part.neighbours).map_err(cuda("uploading the neighbour table"))?;
         self.neighbours.push(table);
         Ok(on_gpu)
-    }
-
-    fn coeffs(&self, i: usize, domain: &Domain) -> CellCoeffs<M, T> {
-        self.split.parts[i].coeffs::<M, T>(domain)
-    }
-
-    fn halo_runs(&self) -> Vec<HaloRun> {
-        self.split.halo_runs()
-    }
-
-    fn scatter(&self, i: usize, state: &State<T>) -> (Vec<T>, Vec<T>) {
-        self.split.parts[i].scatter(state)
-    }
-
-    fn gather(&self, parts: &[(&[T], &[T])]) -> State<T> {
-        self.split.gather(M::INFO, parts)
-    }
-
-    fn scatter_maps(&self, i: usize, maps: &Maps) -> Maps {
-        self.split.parts[i].scatter_maps(maps)
-    }
-
-    fn gather_maps(&self, parts: &[Maps]) -> Maps {
-        self.split.gather_maps(parts)
     }
 
     /// Every stored node: a stimulus's region is tested node by node.

@@ -28,7 +28,7 @@
 
 use std::ops::Range;
 
-use kernels_gpu::{CellModel, GridDims, ModelInfo};
+use kernels_gpu::{CellModel, GridDims};
 use thiserror::Error;
 
 use super::problem::TetProblem;
@@ -37,6 +37,7 @@ use crate::domain::Domain;
 use crate::events::recording::Maps;
 use crate::scalar::Scalar;
 use crate::state::State;
+use crate::tissue::cut::{CutPart, MeshCut};
 use crate::tissue::halo::HaloRun;
 
 /// Why a mesh cannot be split.
@@ -108,13 +109,6 @@ impl MeshPart {
         self.owned.clone().chain(self.below.clone()).chain(self.above.clone()).collect()
     }
 
-    /// The model's coefficients of the part's stored nodes (each its own
-    /// parameter set where they vary).
-    pub fn coeffs<M: CellModel, T: Scalar>(&self, domain: &Domain) -> CellCoeffs<M, T> {
-        let index = self.index();
-        CellCoeffs::new(domain, index.len(), |c| Some(index[c] as usize))
-    }
-
     /// The part's rows of the whole table's weights, `width` per owned node.
     pub fn weights<T: Scalar>(&self, problem: &TetProblem) -> Vec<T> {
         let (n, rows) = (problem.op.nodes, self.owned.len());
@@ -123,11 +117,20 @@ impl MeshPart {
             .map(|j| T::from_f64(problem.op.weights[j]))
             .collect()
     }
+}
+
+impl CutPart for MeshPart {
+    /// The model's coefficients of the part's stored nodes (each its own
+    /// parameter set where they vary).
+    fn coeffs<M: CellModel, T: Scalar>(&self, domain: &Domain) -> CellCoeffs<M, T> {
+        let index = self.index();
+        CellCoeffs::new(domain, index.len(), |c| Some(index[c] as usize))
+    }
 
     /// Variable 0 of every stored node and the locals of the owned ones
     /// (variable after variable at the stride `owned.len()`), from a state
     /// of the whole mesh.
-    pub fn scatter<T: Scalar>(&self, state: &State<T>) -> (Vec<T>, Vec<T>) {
+    fn scatter<T: Scalar>(&self, state: &State<T>) -> (Vec<T>, Vec<T>) {
         let u0 = state.slice(0);
         let u = self.index().iter().map(|&g| u0[g as usize]).collect();
         let own = self.owned.start as usize..self.owned.end as usize;
@@ -136,7 +139,7 @@ impl MeshPart {
     }
 
     /// Writes the owned nodes' variables into the whole mesh's.
-    pub fn gather_into<T: Scalar>(&self, vars: &mut [Vec<T>], u: &[T], local: &[T]) {
+    fn gather_into<T: Scalar>(&self, vars: &mut [Vec<T>], u: &[T], local: &[T]) {
         let (own, rows) = (self.owned.start as usize..self.owned.end as usize, self.owned.len());
         vars[0][own.clone()].copy_from_slice(&u[..rows]);
         for (k, var) in vars.iter_mut().enumerate().skip(1) {
@@ -145,8 +148,13 @@ impl MeshPart {
     }
 
     /// The part's maps (over its stored nodes) from the whole mesh's.
-    pub fn scatter_maps(&self, maps: &Maps) -> Maps {
+    fn scatter_maps(&self, maps: &Maps) -> Maps {
         maps.of_cells(&self.index())
+    }
+
+    fn gather_maps_into(&self, out: &mut Maps, part: &Maps) {
+        let owned = (0..self.owned.len()).map(|r| (r, self.owned.start as usize + r));
+        out.set_cells_from(part, owned);
     }
 }
 
@@ -178,9 +186,31 @@ impl TetSplit {
         self.parts.iter().map(|p| p.below.len() + p.above.len()).sum()
     }
 
+    /// Variable 0 of the whole mesh from each part's U.
+    pub fn gather_u<T: Scalar>(&self, parts: &[Vec<T>]) -> Vec<T> {
+        let mut u = vec![T::ZERO; self.line.cells()];
+        for (part, values) in self.parts.iter().zip(parts) {
+            u[part.owned.start as usize..part.owned.end as usize]
+                .copy_from_slice(&values[..part.owned.len()]);
+        }
+        u
+    }
+}
+
+impl MeshCut for TetSplit {
+    type Part = MeshPart;
+
+    fn cut_parts(&self) -> &[MeshPart] {
+        &self.parts
+    }
+
+    fn whole(&self) -> GridDims {
+        self.line
+    }
+
     /// The copies that refill every halo after a step: each halo run cut
     /// at the owners' boundaries.
-    pub fn halo_runs(&self) -> Vec<HaloRun> {
+    fn halo_runs(&self) -> Vec<HaloRun> {
         let mut runs = Vec::new();
         for (dst, part) in self.parts.iter().enumerate() {
             for halo in [&part.below, &part.above] {
@@ -195,36 +225,6 @@ impl TetSplit {
             }
         }
         runs
-    }
-
-    /// The whole mesh's state from each part's U and locals.
-    pub fn gather<T: Scalar>(&self, model: &'static ModelInfo, parts: &[(&[T], &[T])]) -> State<T> {
-        let n = self.line.cells();
-        let mut vars = vec![vec![T::ZERO; n]; model.variables.len()];
-        for (part, (u, local)) in self.parts.iter().zip(parts) {
-            part.gather_into(&mut vars, u, local);
-        }
-        State::from_vecs(model, self.line, vars)
-    }
-
-    /// Variable 0 of the whole mesh from each part's U.
-    pub fn gather_u<T: Scalar>(&self, parts: &[Vec<T>]) -> Vec<T> {
-        let mut u = vec![T::ZERO; self.line.cells()];
-        for (part, values) in self.parts.iter().zip(parts) {
-            u[part.owned.start as usize..part.owned.end as usize]
-                .copy_from_slice(&values[..part.owned.len()]);
-        }
-        u
-    }
-
-    /// The whole mesh's maps from each part's (over its stored nodes).
-    pub fn gather_maps(&self, parts: &[Maps]) -> Maps {
-        let mut out = Maps::new(parts[0].recording, self.line);
-        for (part, maps) in self.parts.iter().zip(parts) {
-            let owned = (0..part.owned.len()).map(|r| (r, part.owned.start as usize + r));
-            out.set_cells_from(maps, owned);
-        }
-        out
     }
 }
 

@@ -33,10 +33,13 @@
 //!   GPUs), and its solvers, whose parts are those same fields with their
 //!   events, one per part, and an exchange of halos: runs of stored cells
 //!   ([`halo`]), moved between GPUs by [`split_parts`] (shared with the
-//!   tetrahedral mesh's split).
+//!   tetrahedral mesh's split); [`cut`]: what a split solver asks of a
+//!   mesh cut into parts (scatter, gather, halo runs), which the tissue's
+//!   and the tetrahedral mesh's splits implement.
 
 pub mod conductivity;
 pub mod cpu;
+pub mod cut;
 pub mod description;
 pub mod error;
 pub mod fibrosis;

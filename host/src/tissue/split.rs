@@ -51,8 +51,9 @@
 use std::ops::Range;
 
 use kernels_gpu::tissue::DIRECTIONS;
-use kernels_gpu::{CellModel, GridDims, ModelInfo};
+use kernels_gpu::{CellModel, GridDims};
 
+use super::cut::{CutPart, MeshCut};
 use super::error::TissueError;
 use super::halo::HaloRun;
 use super::layout::TissueLayout;
@@ -211,12 +212,6 @@ impl Slab {
         (i != NOT_TISSUE).then_some(i as usize)
     }
 
-    /// The model's coefficients of the part's stored cells (each its own
-    /// parameter set where they vary).
-    pub fn coeffs<M: CellModel, T: Scalar>(&self, domain: &Domain) -> CellCoeffs<M, T> {
-        CellCoeffs::new(domain, self.stored(), |c| self.box_index(c))
-    }
-
     /// The stride of the weights, the neighbour table and the locals:
     /// compact the owned tissue cells, dense the stored cells.
     pub fn stride(&self) -> usize {
@@ -353,12 +348,20 @@ impl Slab {
         let g = self.owned.start as i64 - 1 + l as i64;
         g >= 0 && g < self.global.nz as i64 && hit.contains(&(g as u32))
     }
+}
+
+impl CutPart for Slab {
+    /// The model's coefficients of the part's stored cells (each its own
+    /// parameter set where they vary).
+    fn coeffs<M: CellModel, T: Scalar>(&self, domain: &Domain) -> CellCoeffs<M, T> {
+        CellCoeffs::new(domain, self.stored(), |c| self.box_index(c))
+    }
 
     /// The stored values of variable 0 and the locals from a state of the
     /// whole grid: `u` for every stored cell, the locals variable after
     /// variable at the stride; cells outside the tissue at the model's rest
     /// (never read by a step, but finite for the NaN check).
-    pub fn scatter<T: Scalar>(&self, state: &State<T>) -> (Vec<T>, Vec<T>) {
+    fn scatter<T: Scalar>(&self, state: &State<T>) -> (Vec<T>, Vec<T>) {
         let model = state.model();
         let rest = |k: usize| T::from_f64(model.variables[k].rest);
         let value = |k: usize, c: usize| {
@@ -375,7 +378,7 @@ impl Slab {
     }
 
     /// Writes the part's owned tissue cells into the whole grid's variables.
-    pub fn gather_into<T: Scalar>(&self, vars: &mut [Vec<T>], u: &[T], local: &[T]) {
+    fn gather_into<T: Scalar>(&self, vars: &mut [Vec<T>], u: &[T], local: &[T]) {
         let stride = self.stride();
         for c in self.owned_cells() {
             let i = self.index[c] as usize;
@@ -387,13 +390,13 @@ impl Slab {
     }
 
     /// The part's maps (over its stored cells) from the whole grid's.
-    pub fn scatter_maps(&self, maps: &Maps) -> Maps {
+    fn scatter_maps(&self, maps: &Maps) -> Maps {
         // A halo cell beyond the grid is NOT_TISSUE (u32::MAX): never activated.
         maps.of_cells(&self.index)
     }
 
     /// Writes the part's owned tissue cells' maps into the whole grid's.
-    pub fn gather_maps_into(&self, out: &mut Maps, part: &Maps) {
+    fn gather_maps_into(&self, out: &mut Maps, part: &Maps) {
         out.set_cells_from(part, self.owned_cells().map(|c| (c, self.index[c] as usize)));
     }
 }
@@ -485,33 +488,6 @@ impl TissueSplit {
         Some((j, send))
     }
 
-    /// The copies that refill every halo after a step: each part's halo
-    /// slices from its neighbours' boundary slices.
-    pub fn halo_runs(&self) -> Vec<HaloRun> {
-        let mut runs = Vec::new();
-        for dst in 0..self.parts() {
-            for side in 0..2 {
-                let Some((src, from)) = self.halo_source(dst, side) else { continue };
-                if !from.is_empty() {
-                    runs.push(HaloRun { src, from, dst, to: self.slabs[dst].recv[side].start });
-                }
-            }
-        }
-        runs
-    }
-
-    /// The whole grid's state from every part's stored values (NaN outside
-    /// the tissue, as a single-domain tissue solver gives it).
-    pub fn gather<T: Scalar>(&self, model: &'static ModelInfo, parts: &[(&[T], &[T])]) -> State<T> {
-        let global = self.slabs[0].global;
-        let mut vars: Vec<Vec<T>> =
-            (0..model.variables.len()).map(|_| vec![T::NAN; global.cells()]).collect();
-        for (slab, (u, local)) in self.slabs.iter().zip(parts) {
-            slab.gather_into(&mut vars, u, local);
-        }
-        State::from_vecs(model, global, vars)
-    }
-
     /// 1 for every tissue cell of the box (the cells the parts own), 0
     /// elsewhere: the mask the pseudo-ECG follows.
     pub fn tissue_mask(&self) -> Vec<u8> {
@@ -537,15 +513,32 @@ impl TissueSplit {
         }
         field
     }
+}
 
-    /// The whole grid's maps from every part's (NaN, no activation,
-    /// outside the tissue).
-    pub fn gather_maps(&self, parts: &[Maps]) -> Maps {
-        let mut out = Maps::new(parts[0].recording, self.slabs[0].global);
-        for (slab, part) in self.slabs.iter().zip(parts) {
-            slab.gather_maps_into(&mut out, part);
+impl MeshCut for TissueSplit {
+    type Part = Slab;
+
+    fn cut_parts(&self) -> &[Slab] {
+        &self.slabs
+    }
+
+    fn whole(&self) -> GridDims {
+        self.slabs[0].global
+    }
+
+    /// The copies that refill every halo after a step: each part's halo
+    /// slices from its neighbours' boundary slices.
+    fn halo_runs(&self) -> Vec<HaloRun> {
+        let mut runs = Vec::new();
+        for dst in 0..self.parts() {
+            for side in 0..2 {
+                let Some((src, from)) = self.halo_source(dst, side) else { continue };
+                if !from.is_empty() {
+                    runs.push(HaloRun { src, from, dst, to: self.slabs[dst].recv[side].start });
+                }
+            }
         }
-        out
+        runs
     }
 }
 

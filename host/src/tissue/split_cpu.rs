@@ -12,6 +12,7 @@ use kernels_gpu::tissue::DenseTissue;
 use kernels_gpu::{CellModel, ModelInfo, StepCoeffs};
 
 use super::cpu::{HostTissue, Lay};
+use super::cut::{CutPart, MeshCut};
 use super::error::TissueError;
 use super::halo::{HaloRun, exchange_on_host};
 use super::layout::TissueLayout;

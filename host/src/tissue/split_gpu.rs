@@ -12,7 +12,7 @@
 //! tissue's rows repeat enough, every part with the whole tissue's table,
 //! so that a split reads the bytes per cell a single GPU reads.
 //! The parts, their streams and the halo copies (runs of stored cells,
-//! [`TissueSplit::halo_runs`]) are [`super::split_parts`]'s, which has
+//! [`MeshCut::halo_runs`](super::cut::MeshCut::halo_runs)) are [`super::split_parts`]'s, which has
 //! how events order them. Unlike the box's split, the step is not cut
 //! into boundary and interior kernels to hide the copies:
 //! a tissue's boundary slices are irregular, and the halo of one slice is
@@ -24,15 +24,14 @@ use std::sync::Arc;
 use cudarc::driver::{CudaSlice, DevicePtr};
 use kernels_gpu::ecg::EcgProbe;
 use kernels_gpu::tissue::DenseTissue;
-use kernels_gpu::{CellModel, GridDims, Locals, ZWindow};
+use kernels_gpu::{CellModel, Locals, ZWindow};
 use thiserror::Error;
 
 use super::gpu::{DeviceClasses, DeviceNeighbours, tissue_kernel, weight_bytes};
 use super::gpu_fields::StepLaunch;
-use super::halo::HaloRun;
 use super::neighbours::{CompactFields, NeighbourTable};
 use super::rows::Classes;
-use super::solving::{check_inputs, check_state, rest_u};
+use super::solving::{check_inputs, rest_u};
 use super::split::{Slab, TissueSplit};
 use super::split_parts::DevicePart;
 use super::split_solver::{GpuSplitSolver, PartAddresses, SplitMesh};
@@ -40,11 +39,9 @@ use super::storage::storage_name;
 use super::weights::Operator;
 use crate::backend::gpu::cuda::cuda;
 use crate::backend::gpu::device::GpuDevice;
-use crate::cell_params::CellCoeffs;
 use crate::cell_params::device::step_kernel;
 use crate::domain::Domain;
 use crate::events::ecg::pseudo_ecg_in;
-use crate::events::recording::Maps;
 use crate::events::stimulus::Stimulus;
 use crate::layout::zsplit::SplitError;
 use crate::multi::error::MultiError;
@@ -151,12 +148,10 @@ impl<M: CellModel, T: Scalar> GpuSplitSolver<M, T, TissueParts<T>> {
 }
 
 impl<M: CellModel, T: Scalar> SplitMesh<M, T> for TissueParts<T> {
-    fn parts(&self) -> usize {
-        self.split.parts()
-    }
+    type Cut = TissueSplit;
 
-    fn whole(&self) -> GridDims {
-        self.split.slabs[0].global
+    fn cut(&self) -> &TissueSplit {
+        &self.split
     }
 
     fn part_bytes(&self, i: usize) -> u64 {
@@ -187,31 +182,6 @@ impl<M: CellModel, T: Scalar> SplitMesh<M, T> for TissueParts<T> {
         };
         self.buffers.push((layout, DeviceClasses::upload(stream, &weights)?));
         Ok(part)
-    }
-
-    fn coeffs(&self, i: usize, domain: &Domain) -> CellCoeffs<M, T> {
-        self.split.slabs[i].coeffs::<M, T>(domain)
-    }
-
-    fn halo_runs(&self) -> Vec<HaloRun> {
-        self.split.halo_runs()
-    }
-
-    fn scatter(&self, i: usize, state: &State<T>) -> (Vec<T>, Vec<T>) {
-        check_state::<M, T>(state, self.split.slabs[0].global);
-        self.split.slabs[i].scatter(state)
-    }
-
-    fn gather(&self, parts: &[(&[T], &[T])]) -> State<T> {
-        self.split.gather(M::INFO, parts)
-    }
-
-    fn scatter_maps(&self, i: usize, maps: &Maps) -> Maps {
-        self.split.slabs[i].scatter_maps(maps)
-    }
-
-    fn gather_maps(&self, parts: &[Maps]) -> Maps {
-        self.split.gather_maps(parts)
     }
 
     /// The slab's runs of stored cells in the stimulus's box (the halo

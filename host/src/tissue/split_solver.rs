@@ -11,13 +11,12 @@ use std::marker::PhantomData;
 use std::ops::Range;
 
 use kernels_gpu::ecg::EcgProbe;
-use kernels_gpu::{CellModel, GridDims, StepCoeffs};
+use kernels_gpu::{CellModel, StepCoeffs};
 
+use super::cut::{CutPart, MeshCut};
 use super::gpu_fields::StepLaunch;
-use super::halo::HaloRun;
 use super::split_parts::{DevicePart, SplitParts, check_parts_fit};
 use crate::backend::gpu::device::GpuDevice;
-use crate::cell_params::CellCoeffs;
 use crate::cell_params::device::DeviceCellCoeffs;
 use crate::domain::Domain;
 use crate::events::EventClock;
@@ -33,10 +32,9 @@ use crate::state::State;
 /// the device and on the host. Part `i` stores its owned cells first and
 /// its halo cells after them; only variable 0 crosses between parts.
 pub(crate) trait SplitMesh<M: CellModel, T: Scalar> {
-    fn parts(&self) -> usize;
-    /// The whole domain's dims: the state's, and those the stimuli's
-    /// regions are drawn over.
-    fn whole(&self) -> GridDims;
+    /// How the mesh is cut: what moves between the whole and the parts.
+    type Cut: MeshCut;
+    fn cut(&self) -> &Self::Cut;
     /// The device bytes of part `i`, for the check that the parts fit.
     fn part_bytes(&self, i: usize) -> u64;
     /// Part `i` on `device`: its fields and kernels, returned, and the
@@ -49,16 +47,6 @@ pub(crate) trait SplitMesh<M: CellModel, T: Scalar> {
         ptx: &str,
         domain: &Domain,
     ) -> Result<DevicePart<T>, SolverError>;
-    /// The model's coefficients of part `i`'s stored cells.
-    fn coeffs(&self, i: usize, domain: &Domain) -> CellCoeffs<M, T>;
-    /// The copies that refill the halos after a step.
-    fn halo_runs(&self) -> Vec<HaloRun>;
-    /// Part `i`'s U (stored cells) and locals (owned cells) of `state`.
-    fn scatter(&self, i: usize, state: &State<T>) -> (Vec<T>, Vec<T>);
-    /// The whole state from every part's U and locals.
-    fn gather(&self, parts: &[(&[T], &[T])]) -> State<T>;
-    fn scatter_maps(&self, i: usize, maps: &Maps) -> Maps;
-    fn gather_maps(&self, parts: &[Maps]) -> Maps;
     /// The runs of part `i`'s stored cells that stimulus `s` may touch.
     fn stimulus_ranges(&self, i: usize, s: &Stimulus) -> Vec<Range<u32>>;
     /// Enqueues one step of part `i`'s owned cells (`at`: where the
@@ -120,8 +108,8 @@ impl<M: CellModel, T: Scalar, S: SplitMesh<M, T>> GpuSplitSolver<M, T, S> {
         exchange: Exchange,
         initial: &State<T>,
     ) -> Result<Self, MultiError> {
-        assert_eq!(devices.len(), mesh.parts(), "one device per part");
-        let bytes: Vec<u64> = (0..mesh.parts()).map(|i| mesh.part_bytes(i)).collect();
+        assert_eq!(devices.len(), mesh.cut().cut_parts().len(), "one device per part");
+        let bytes: Vec<u64> = (0..devices.len()).map(|i| mesh.part_bytes(i)).collect();
         check_parts_fit(devices, &bytes)?;
         if exchange == Exchange::Peer {
             enable_peer_access(devices)?;
@@ -130,12 +118,13 @@ impl<M: CellModel, T: Scalar, S: SplitMesh<M, T>> GpuSplitSolver<M, T, S> {
         let mut coeffs = Vec::with_capacity(devices.len());
         for (i, device) in devices.iter().enumerate() {
             let mut part = mesh.upload_part(i, device, ptx, domain)?;
-            let (u, local) = mesh.scatter(i, initial);
+            let cut = &mesh.cut().cut_parts()[i];
+            let (u, local) = cut.scatter(initial);
             part.tissue.upload(&u, &local)?;
-            coeffs.push(DeviceCellCoeffs::upload(&mesh.coeffs(i, domain), part.stream())?);
+            coeffs.push(DeviceCellCoeffs::upload(&cut.coeffs::<M, T>(domain), part.stream())?);
             parts.push(part);
         }
-        let parts = SplitParts::new(parts, mesh.halo_runs(), exchange)?;
+        let parts = SplitParts::new(parts, mesh.cut().halo_runs(), exchange)?;
         Ok(Self {
             parts,
             mesh,
@@ -158,7 +147,7 @@ impl<M: CellModel, T: Scalar, S: SplitMesh<M, T>> GpuSplitSolver<M, T, S> {
         if !self.clock.take_stimuli() || !self.clock.events.stimuli.any_active_at(self.clock.step) {
             return Ok(());
         }
-        let whole = self.mesh.whole();
+        let whole = self.mesh.cut().whole();
         for i in 0..self.parts.parts.len() {
             self.parts.order(i)?;
             let part = &mut self.parts.parts[i];
@@ -214,15 +203,15 @@ impl<M: CellModel, T: Scalar, S: SplitMesh<M, T>> Solver<T> for GpuSplitSolver<M
         self.stimulate()?;
         let parts = self.parts.download()?;
         let refs: Vec<(&[T], &[T])> = parts.iter().map(|(u, l)| (&u[..], &l[..])).collect();
-        Ok(self.mesh.gather(&refs))
+        Ok(self.mesh.cut().gather(M::INFO, &refs))
     }
 
     fn set_state(&mut self, state: &State<T>) -> Result<(), SolverError> {
-        assert_eq!(state.dims(), self.mesh.whole(), "a state of the solver's mesh");
+        assert_eq!(state.dims(), self.mesh.cut().whole(), "a state of the solver's mesh");
         assert_eq!(state.model().name, M::INFO.name, "a state of the solver's model");
         self.parts.synchronize()?;
-        for (i, part) in self.parts.parts.iter_mut().enumerate() {
-            let (u, local) = self.mesh.scatter(i, state);
+        for (part, cut) in self.parts.parts.iter_mut().zip(self.mesh.cut().cut_parts()) {
+            let (u, local) = cut.scatter(state);
             part.tissue.upload(&u, &local)?;
         }
         self.parts.synchronize()
@@ -230,9 +219,9 @@ impl<M: CellModel, T: Scalar, S: SplitMesh<M, T>> Solver<T> for GpuSplitSolver<M
 
     fn install_events(&mut self, EventsAt { events, start, maps }: EventsAt<'_>) -> Result<(), SolverError> {
         self.parts.synchronize()?;
-        let (whole, dt_ms) = (self.mesh.whole(), self.clock.dt_ms);
+        let (whole, dt_ms) = (self.mesh.cut().whole(), self.clock.dt_ms);
         for (i, part) in self.parts.parts.iter_mut().enumerate() {
-            let maps = maps.map(|m| self.mesh.scatter_maps(i, m));
+            let maps = maps.map(|m| self.mesh.cut().cut_parts()[i].scatter_maps(m));
             part.tissue.set_events((events, dt_ms), whole, |s| self.mesh.stimulus_ranges(i, s), maps)?;
         }
         self.clock.restart(events, start);
@@ -241,7 +230,7 @@ impl<M: CellModel, T: Scalar, S: SplitMesh<M, T>> Solver<T> for GpuSplitSolver<M
 
     fn maps(&mut self) -> Result<Option<Maps>, SolverError> {
         self.stimulate()?;
-        Ok(self.parts.maps()?.map(|parts| self.mesh.gather_maps(&parts)))
+        Ok(self.parts.maps()?.map(|parts| self.mesh.cut().gather_maps(&parts)))
     }
 
     fn ecg(&mut self, probes: &[EcgProbe]) -> Result<Vec<f64>, SolverError> {

@@ -58,3 +58,39 @@ macro_rules! precision_kernel {
     };
 }
 pub(crate) use precision_kernel;
+
+/// A model's kernel twice, from one parameter list and one body:
+/// `<model>_<kernel>_<t>`, which steps every cell with the coefficients
+/// passed by value (`$P` is [`Uniform`](crate::params::Uniform) and `$sets`
+/// names no table), and `<model>_<kernel>_sets_<t>`, which takes a last
+/// argument `$sets: ParamSets` and steps each cell with the coefficients
+/// of its parameter set (`$P` is [`PerCell`](crate::params::PerCell);
+/// `crate::params`). Written once so the two cannot drift apart.
+macro_rules! with_and_without_sets {
+    (
+        $model:ident, $kernel:ident, $t:ident;
+        $(#[$attr:meta])*
+        fn $f:ident($($p:ident: $pty:ty),* $(,)?) |$P:ident, $sets:ident| $body:block
+    ) => {
+        const _: () = {
+            $(#[$attr])*
+            #[unsafe(export_name = $crate::entry_name!($model, $kernel, $t))]
+            #[allow(clippy::too_many_arguments, reason = "the kernel's parameter list")]
+            pub unsafe extern "ptx-kernel" fn $f($($p: $pty),*) {
+                type $P = $crate::params::Uniform;
+                let $sets = $crate::params::ParamSets { table: 0, index: 0 };
+                $body
+            }
+        };
+        const _: () = {
+            $(#[$attr])*
+            #[unsafe(export_name = $crate::entry_name!(sets $model, $kernel, $t))]
+            #[allow(clippy::too_many_arguments, reason = "the kernel's parameter list")]
+            pub unsafe extern "ptx-kernel" fn $f($($p: $pty,)* $sets: $crate::params::ParamSets) {
+                type $P = $crate::params::PerCell;
+                $body
+            }
+        };
+    };
+}
+pub(crate) use with_and_without_sets;

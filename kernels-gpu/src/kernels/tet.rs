@@ -17,11 +17,11 @@ use crate::tet::{EllTable, step_node};
 /// and steps each node with its parameter set (`crate::params`).
 macro_rules! tet_entry {
     ($model:ident, $ty:path, $t:ident) => {
-        const _: () = {
+        $crate::kernels::entry::with_and_without_sets! {
+            $model, tet, $t;
             /// One step of every node of a tetrahedral mesh
             /// (`kernels::tet` has the contract).
-            #[unsafe(export_name = $crate::entry_name!($model, tet, $t))]
-            pub unsafe extern "ptx-kernel" fn tet(
+            fn tet(
                 u: *const $t,
                 u_next: *mut $t,
                 local: *mut $t,
@@ -29,37 +29,14 @@ macro_rules! tet_entry {
                 step: $crate::cell::StepCoeffs<$t>,
                 coeffs: <$ty as $crate::model::CellModel>::Coeffs<$t>,
                 rec: $crate::events::Recorder<$t>,
-            ) {
-                let none = $crate::params::ParamSets { table: 0, index: 0 };
+            ) |P, sets| {
                 unsafe {
-                    $crate::kernels::tet::step_nodes::<$ty, $t, $crate::params::Uniform>(
-                        u, u_next, local, &table, &step, &coeffs, &rec, none,
-                    )
-                }
-            }
-        };
-        const _: () = {
-            /// One step of every node of a tetrahedral mesh, each with its
-            /// parameter set (`kernels::tet` has the contract).
-            #[unsafe(export_name = $crate::entry_name!($model, tet_sets, $t))]
-            #[allow(clippy::too_many_arguments, reason = "the kernel's parameter list")]
-            pub unsafe extern "ptx-kernel" fn tet(
-                u: *const $t,
-                u_next: *mut $t,
-                local: *mut $t,
-                table: $crate::tet::EllTable,
-                step: $crate::cell::StepCoeffs<$t>,
-                coeffs: <$ty as $crate::model::CellModel>::Coeffs<$t>,
-                rec: $crate::events::Recorder<$t>,
-                sets: $crate::params::ParamSets,
-            ) {
-                unsafe {
-                    $crate::kernels::tet::step_nodes::<$ty, $t, $crate::params::PerCell>(
+                    $crate::kernels::tet::step_nodes::<$ty, $t, P>(
                         u, u_next, local, &table, &step, &coeffs, &rec, sets,
                     )
                 }
             }
-        };
+        }
     };
 }
 pub(crate) use tet_entry;

@@ -110,10 +110,6 @@ macro_rules! tissue_entries {
     ($model:ident, $ty:path, $t:ident) => {
         $crate::kernels::tissue::tissue_entries!(@dense $model, $ty, $t, tissue_dense, OwnRows);
         $crate::kernels::tissue::tissue_entries!(@dense $model, $ty, $t, tissue_dense_classes, ClassRows);
-        $crate::kernels::tissue::tissue_entries!(@dense_sets $model, $ty, $t, tissue_dense_sets, OwnRows);
-        $crate::kernels::tissue::tissue_entries!(
-            @dense_sets $model, $ty, $t, tissue_dense_classes_sets, ClassRows
-        );
         // The compact kernels: each row lookup with each neighbour table.
         $crate::kernels::tissue::tissue_entries!(
             @compact $model, $ty, $t, tissue_compact, OwnRows, Indices32
@@ -127,25 +123,12 @@ macro_rules! tissue_entries {
         $crate::kernels::tissue::tissue_entries!(
             @compact $model, $ty, $t, tissue_compact_classes_n16, ClassRows, Offsets16
         );
-        $crate::kernels::tissue::tissue_entries!(
-            @compact_sets $model, $ty, $t, tissue_compact_sets, OwnRows, Indices32
-        );
-        $crate::kernels::tissue::tissue_entries!(
-            @compact_sets $model, $ty, $t, tissue_compact_classes_sets, ClassRows, Indices32
-        );
-        $crate::kernels::tissue::tissue_entries!(
-            @compact_sets $model, $ty, $t, tissue_compact_n16_sets, OwnRows, Offsets16
-        );
-        $crate::kernels::tissue::tissue_entries!(
-            @compact_sets $model, $ty, $t, tissue_compact_classes_n16_sets, ClassRows, Offsets16
-        );
     };
     (@dense $model:ident, $ty:path, $t:ident, $kernel:ident, $rows:ident) => {
-        const _: () = {
+        $crate::kernels::entry::with_and_without_sets! {
+            $model, $kernel, $t;
             /// One step of the tissue cells of a dense grid (`kernels::tissue` has the contract).
-            #[unsafe(export_name = $crate::entry_name!($model, $kernel, $t))]
-            #[allow(clippy::too_many_arguments, reason = "the kernel's parameter list")]
-            pub unsafe extern "ptx-kernel" fn dense(
+            fn dense(
                 u: *const $t,
                 u_next: *mut $t,
                 local: *mut $t,
@@ -154,43 +137,7 @@ macro_rules! tissue_entries {
                 coeffs: <$ty as $crate::model::CellModel>::Coeffs<$t>,
                 window: $crate::ZWindow,
                 rec: $crate::events::Recorder<$t>,
-            ) {
-                let args = $crate::kernels::entry::StepArgs::<$ty, $t, _> {
-                    u,
-                    u_next,
-                    local,
-                    layout: lay,
-                    step: &step,
-                    coeffs: &coeffs,
-                    window,
-                    rec: &rec,
-                };
-                let none = $crate::params::ParamSets { table: 0, index: 0 };
-                unsafe {
-                    $crate::kernels::tissue::step_dense::<
-                        $ty, $t, $crate::tissue::$rows, $crate::params::Uniform
-                    >(args, none)
-                }
-            }
-        };
-    };
-    (@dense_sets $model:ident, $ty:path, $t:ident, $kernel:ident, $rows:ident) => {
-        const _: () = {
-            /// One step of the tissue cells of a dense grid, each with its
-            /// parameter set (`kernels::tissue` has the contract).
-            #[unsafe(export_name = $crate::entry_name!($model, $kernel, $t))]
-            #[allow(clippy::too_many_arguments, reason = "the kernel's parameter list")]
-            pub unsafe extern "ptx-kernel" fn dense(
-                u: *const $t,
-                u_next: *mut $t,
-                local: *mut $t,
-                lay: $crate::tissue::DenseTissue,
-                step: $crate::cell::StepCoeffs<$t>,
-                coeffs: <$ty as $crate::model::CellModel>::Coeffs<$t>,
-                window: $crate::ZWindow,
-                rec: $crate::events::Recorder<$t>,
-                sets: $crate::params::ParamSets,
-            ) {
+            ) |P, sets| {
                 let args = $crate::kernels::entry::StepArgs::<$ty, $t, _> {
                     u,
                     u_next,
@@ -202,20 +149,18 @@ macro_rules! tissue_entries {
                     rec: &rec,
                 };
                 unsafe {
-                    $crate::kernels::tissue::step_dense::<
-                        $ty, $t, $crate::tissue::$rows, $crate::params::PerCell
-                    >(args, sets)
+                    $crate::kernels::tissue::step_dense::<$ty, $t, $crate::tissue::$rows, P>(args, sets)
                 }
             }
-        };
+        }
     };
     (@compact $model:ident, $ty:path, $t:ident, $kernel:ident, $rows:ident, $neighbours:ident) => {
-        const _: () = {
+        $crate::kernels::entry::with_and_without_sets! {
+            $model, $kernel, $t;
             /// One step of the tissue cells of a compact layout whose
             /// neighbour table has the form of `lay`'s type
             /// (`kernels::tissue::step_compact` has the contract).
-            #[unsafe(export_name = $crate::entry_name!($model, $kernel, $t))]
-            pub unsafe extern "ptx-kernel" fn compact(
+            fn compact(
                 u: *const $t,
                 u_next: *mut $t,
                 local: *mut $t,
@@ -223,40 +168,14 @@ macro_rules! tissue_entries {
                 step: $crate::cell::StepCoeffs<$t>,
                 coeffs: <$ty as $crate::model::CellModel>::Coeffs<$t>,
                 rec: $crate::events::Recorder<$t>,
-            ) {
-                let none = $crate::params::ParamSets { table: 0, index: 0 };
+            ) |P, sets| {
                 unsafe {
-                    $crate::kernels::tissue::step_compact::<
-                        $ty, $t, $crate::tissue::$rows, _, $crate::params::Uniform
-                    >(u, u_next, local, lay, &step, &coeffs, &rec, none)
+                    $crate::kernels::tissue::step_compact::<$ty, $t, $crate::tissue::$rows, _, P>(
+                        u, u_next, local, lay, &step, &coeffs, &rec, sets,
+                    )
                 }
             }
-        };
-    };
-    (@compact_sets $model:ident, $ty:path, $t:ident, $kernel:ident, $rows:ident, $neighbours:ident) => {
-        const _: () = {
-            /// One step of the tissue cells of a compact layout, each with
-            /// its parameter set (`kernels::tissue::step_compact` has the
-            /// contract).
-            #[unsafe(export_name = $crate::entry_name!($model, $kernel, $t))]
-            #[allow(clippy::too_many_arguments, reason = "the kernel's parameter list")]
-            pub unsafe extern "ptx-kernel" fn compact(
-                u: *const $t,
-                u_next: *mut $t,
-                local: *mut $t,
-                lay: $crate::tissue::CompactTissue<$crate::tissue::$neighbours>,
-                step: $crate::cell::StepCoeffs<$t>,
-                coeffs: <$ty as $crate::model::CellModel>::Coeffs<$t>,
-                rec: $crate::events::Recorder<$t>,
-                sets: $crate::params::ParamSets,
-            ) {
-                unsafe {
-                    $crate::kernels::tissue::step_compact::<
-                        $ty, $t, $crate::tissue::$rows, _, $crate::params::PerCell
-                    >(u, u_next, local, lay, &step, &coeffs, &rec, sets)
-                }
-            }
-        };
+        }
     };
 }
 pub(crate) use tissue_entries;
