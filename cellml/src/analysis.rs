@@ -51,7 +51,8 @@ pub enum Scheme {
 }
 
 /// A set of states whose right-hand sides are jointly affine in them:
-/// solved by backward Euler with the other variables frozen.
+/// solved by a two-stage SDIRK step with the other variables frozen
+/// (`emit::emit_markov_block`).
 #[derive(Clone, Debug)]
 pub struct Block {
     pub states: Vec<VarId>,

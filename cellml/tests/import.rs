@@ -77,7 +77,7 @@ fn the_generated_file_cites_its_source_and_lists_updates() {
     );
     assert!(rust.contains("impl CellModel for ToyCell"));
     assert!(rust.contains("| `m` | `sodium.m` | dimensionless | Rush-Larsen"));
-    assert!(rust.contains("Markov block 0 (3 states): backward Euler"));
+    assert!(rust.contains("Markov block 0 (3 states): two-stage SDIRK"));
     assert!(rust.contains("type Locals<T: Real> = [T; 5];"));
 }
 

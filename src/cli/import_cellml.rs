@@ -113,7 +113,7 @@ pub fn import_cellml(args: ImportArgs) -> anyhow::Result<ExitCode> {
     let counts = plan.scheme_counts();
     let blocks: Vec<String> = plan.blocks.iter().map(|b| b.states.len().to_string()).collect();
     say!(
-        "{name}: {} variables (V and {} gates by Rush-Larsen, {} by generalised Rush-Larsen, {} in {} Markov blocks [{}] by backward Euler, {} by forward Euler), {} parameters, {} removable singularities",
+        "{name}: {} variables (V and {} gates by Rush-Larsen, {} by generalised Rush-Larsen, {} in {} Markov blocks [{}] by two-stage SDIRK, {} by forward Euler), {} parameters, {} removable singularities",
         plan.states.len(),
         counts.rush_larsen,
         counts.generalised_rush_larsen,

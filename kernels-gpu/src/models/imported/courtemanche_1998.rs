@@ -43,10 +43,12 @@
 //!
 //! Forward Euler and both Rush-Larsen steps are first order in dt. A Markov block
 //! (states whose right sides are jointly affine in them, dx/dt = A x + b)
-//! takes one backward Euler step, (I - dt A)(x' - x) = dt (A x + b), solved
-//! by Gaussian elimination without pivoting (I - dt A is an M-matrix for a
-//! chain's rates): first order, local error O(dt^2), stable for any dt,
-//! and it keeps a closed chain's total occupancy.
+//! takes one two-stage SDIRK step with A and b frozen (g = 1 - 1/sqrt(2),
+//! (I - g dt A) k1 = dt f, (I - g dt A) k2 = dt f + (1 - g) dt A k1,
+//! x' = x + (1 - g) k1 + g k2), I - g dt A factored once by Gaussian
+//! elimination without pivoting (an M-matrix for a chain's rates): second
+//! order for the frozen rates, L-stable, and it keeps a closed chain's
+//! total occupancy; freezing the rates over the step is first order.
 //!
 //! Removable singularities x/(e^U - 1), interpolated linearly where |U| < 1e-7 (f64) or 1e-3 (f32):
 //! - `fast_sodium_current_m_gate.alpha_m` at V = -47.129999999999995 (file units)

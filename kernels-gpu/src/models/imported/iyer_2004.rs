@@ -33,71 +33,73 @@
 //! | `CaNSR` | `COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES.CaNSR` | mM | generalised Rush-Larsen (GRL1: exponential Euler with df/dx frozen) |
 //! | `LTRPNCa` | `COMPUTE_Jtrpn_and_BUFFER_SCALE_FACTORS.LTRPNCa` | dimensionless | Rush-Larsen (exponential Euler, rates frozen over the step) |
 //! | `HTRPNCa` | `COMPUTE_Jtrpn_and_BUFFER_SCALE_FACTORS.HTRPNCa` | dimensionless | Rush-Larsen (exponential Euler, rates frozen over the step) |
-//! | `C1_RyR` | `COMPUTE_DERIVATIVES_OF_RyR_RECEPTOR_STATES.C1_RyR` | dimensionless | Markov block 0 (4 states): backward Euler with the rates frozen |
-//! | `O2_RyR` | `COMPUTE_DERIVATIVES_OF_RyR_RECEPTOR_STATES.O2_RyR` | dimensionless | Markov block 0 (4 states): backward Euler with the rates frozen |
-//! | `C2_RyR` | `COMPUTE_DERIVATIVES_OF_RyR_RECEPTOR_STATES.C2_RyR` | dimensionless | Markov block 0 (4 states): backward Euler with the rates frozen |
-//! | `O1_RyR` | `COMPUTE_DERIVATIVES_OF_RyR_RECEPTOR_STATES.O1_RyR` | dimensionless | Markov block 0 (4 states): backward Euler with the rates frozen |
-//! | `C0` | `COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES.C0` | dimensionless | Markov block 1 (11 states): backward Euler with the rates frozen |
-//! | `C1` | `COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES.C1` | dimensionless | Markov block 1 (11 states): backward Euler with the rates frozen |
-//! | `C2` | `COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES.C2` | dimensionless | Markov block 1 (11 states): backward Euler with the rates frozen |
-//! | `C3` | `COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES.C3` | dimensionless | Markov block 1 (11 states): backward Euler with the rates frozen |
-//! | `C4` | `COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES.C4` | dimensionless | Markov block 1 (11 states): backward Euler with the rates frozen |
-//! | `CCa0` | `COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES.CCa0` | dimensionless | Markov block 1 (11 states): backward Euler with the rates frozen |
-//! | `CCa1` | `COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES.CCa1` | dimensionless | Markov block 1 (11 states): backward Euler with the rates frozen |
-//! | `CCa2` | `COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES.CCa2` | dimensionless | Markov block 1 (11 states): backward Euler with the rates frozen |
-//! | `CCa3` | `COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES.CCa3` | dimensionless | Markov block 1 (11 states): backward Euler with the rates frozen |
-//! | `CCa4` | `COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES.CCa4` | dimensionless | Markov block 1 (11 states): backward Euler with the rates frozen |
-//! | `Open` | `COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES.Open` | dimensionless | Markov block 1 (11 states): backward Euler with the rates frozen |
+//! | `C1_RyR` | `COMPUTE_DERIVATIVES_OF_RyR_RECEPTOR_STATES.C1_RyR` | dimensionless | Markov block 0 (4 states): two-stage SDIRK with the rates frozen |
+//! | `O2_RyR` | `COMPUTE_DERIVATIVES_OF_RyR_RECEPTOR_STATES.O2_RyR` | dimensionless | Markov block 0 (4 states): two-stage SDIRK with the rates frozen |
+//! | `C2_RyR` | `COMPUTE_DERIVATIVES_OF_RyR_RECEPTOR_STATES.C2_RyR` | dimensionless | Markov block 0 (4 states): two-stage SDIRK with the rates frozen |
+//! | `O1_RyR` | `COMPUTE_DERIVATIVES_OF_RyR_RECEPTOR_STATES.O1_RyR` | dimensionless | Markov block 0 (4 states): two-stage SDIRK with the rates frozen |
+//! | `C0` | `COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES.C0` | dimensionless | Markov block 1 (11 states): two-stage SDIRK with the rates frozen |
+//! | `C1` | `COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES.C1` | dimensionless | Markov block 1 (11 states): two-stage SDIRK with the rates frozen |
+//! | `C2` | `COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES.C2` | dimensionless | Markov block 1 (11 states): two-stage SDIRK with the rates frozen |
+//! | `C3` | `COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES.C3` | dimensionless | Markov block 1 (11 states): two-stage SDIRK with the rates frozen |
+//! | `C4` | `COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES.C4` | dimensionless | Markov block 1 (11 states): two-stage SDIRK with the rates frozen |
+//! | `CCa0` | `COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES.CCa0` | dimensionless | Markov block 1 (11 states): two-stage SDIRK with the rates frozen |
+//! | `CCa1` | `COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES.CCa1` | dimensionless | Markov block 1 (11 states): two-stage SDIRK with the rates frozen |
+//! | `CCa2` | `COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES.CCa2` | dimensionless | Markov block 1 (11 states): two-stage SDIRK with the rates frozen |
+//! | `CCa3` | `COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES.CCa3` | dimensionless | Markov block 1 (11 states): two-stage SDIRK with the rates frozen |
+//! | `CCa4` | `COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES.CCa4` | dimensionless | Markov block 1 (11 states): two-stage SDIRK with the rates frozen |
+//! | `Open` | `COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES.Open` | dimensionless | Markov block 1 (11 states): two-stage SDIRK with the rates frozen |
 //! | `yCa` | `COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES.yCa` | dimensionless | Rush-Larsen (exponential Euler, rates frozen over the step) |
-//! | `C0Kv43` | `COMPUTE_DERIVATIVES_OF_Kv4_3_CHANNEL_STATES.C0Kv43` | dimensionless | Markov block 2 (10 states): backward Euler with the rates frozen |
-//! | `C1Kv43` | `COMPUTE_DERIVATIVES_OF_Kv4_3_CHANNEL_STATES.C1Kv43` | dimensionless | Markov block 2 (10 states): backward Euler with the rates frozen |
-//! | `C2Kv43` | `COMPUTE_DERIVATIVES_OF_Kv4_3_CHANNEL_STATES.C2Kv43` | dimensionless | Markov block 2 (10 states): backward Euler with the rates frozen |
-//! | `C3Kv43` | `COMPUTE_DERIVATIVES_OF_Kv4_3_CHANNEL_STATES.C3Kv43` | dimensionless | Markov block 2 (10 states): backward Euler with the rates frozen |
-//! | `OKv43` | `COMPUTE_DERIVATIVES_OF_Kv4_3_CHANNEL_STATES.OKv43` | dimensionless | Markov block 2 (10 states): backward Euler with the rates frozen |
-//! | `CI0Kv43` | `COMPUTE_DERIVATIVES_OF_Kv4_3_CHANNEL_STATES.CI0Kv43` | dimensionless | Markov block 2 (10 states): backward Euler with the rates frozen |
-//! | `CI1Kv43` | `COMPUTE_DERIVATIVES_OF_Kv4_3_CHANNEL_STATES.CI1Kv43` | dimensionless | Markov block 2 (10 states): backward Euler with the rates frozen |
-//! | `CI2Kv43` | `COMPUTE_DERIVATIVES_OF_Kv4_3_CHANNEL_STATES.CI2Kv43` | dimensionless | Markov block 2 (10 states): backward Euler with the rates frozen |
-//! | `CI3Kv43` | `COMPUTE_DERIVATIVES_OF_Kv4_3_CHANNEL_STATES.CI3Kv43` | dimensionless | Markov block 2 (10 states): backward Euler with the rates frozen |
-//! | `OIKv43` | `COMPUTE_DERIVATIVES_OF_Kv4_3_CHANNEL_STATES.OIKv43` | dimensionless | Markov block 2 (10 states): backward Euler with the rates frozen |
-//! | `C0Kv14` | `COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES.C0Kv14` | dimensionless | Markov block 3 (10 states): backward Euler with the rates frozen |
-//! | `C1Kv14` | `COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES.C1Kv14` | dimensionless | Markov block 3 (10 states): backward Euler with the rates frozen |
-//! | `C2Kv14` | `COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES.C2Kv14` | dimensionless | Markov block 3 (10 states): backward Euler with the rates frozen |
-//! | `C3Kv14` | `COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES.C3Kv14` | dimensionless | Markov block 3 (10 states): backward Euler with the rates frozen |
-//! | `OKv14` | `COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES.OKv14` | dimensionless | Markov block 3 (10 states): backward Euler with the rates frozen |
-//! | `CI0Kv14` | `COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES.CI0Kv14` | dimensionless | Markov block 3 (10 states): backward Euler with the rates frozen |
-//! | `CI1Kv14` | `COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES.CI1Kv14` | dimensionless | Markov block 3 (10 states): backward Euler with the rates frozen |
-//! | `CI2Kv14` | `COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES.CI2Kv14` | dimensionless | Markov block 3 (10 states): backward Euler with the rates frozen |
-//! | `CI3Kv14` | `COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES.CI3Kv14` | dimensionless | Markov block 3 (10 states): backward Euler with the rates frozen |
-//! | `OIKv14` | `COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES.OIKv14` | dimensionless | Markov block 3 (10 states): backward Euler with the rates frozen |
-//! | `na1` | `INa.na1` | dimensionless | Markov block 4 (13 states): backward Euler with the rates frozen |
-//! | `na2` | `INa.na2` | dimensionless | Markov block 4 (13 states): backward Euler with the rates frozen |
-//! | `na3` | `INa.na3` | dimensionless | Markov block 4 (13 states): backward Euler with the rates frozen |
-//! | `na4` | `INa.na4` | dimensionless | Markov block 4 (13 states): backward Euler with the rates frozen |
-//! | `na5` | `INa.na5` | dimensionless | Markov block 4 (13 states): backward Euler with the rates frozen |
-//! | `na6` | `INa.na6` | dimensionless | Markov block 4 (13 states): backward Euler with the rates frozen |
-//! | `na7` | `INa.na7` | dimensionless | Markov block 4 (13 states): backward Euler with the rates frozen |
-//! | `na8` | `INa.na8` | dimensionless | Markov block 4 (13 states): backward Euler with the rates frozen |
-//! | `na9` | `INa.na9` | dimensionless | Markov block 4 (13 states): backward Euler with the rates frozen |
-//! | `na10` | `INa.na10` | dimensionless | Markov block 4 (13 states): backward Euler with the rates frozen |
-//! | `na11` | `INa.na11` | dimensionless | Markov block 4 (13 states): backward Euler with the rates frozen |
-//! | `na12` | `INa.na12` | dimensionless | Markov block 4 (13 states): backward Euler with the rates frozen |
-//! | `na13` | `INa.na13` | dimensionless | Markov block 4 (13 states): backward Euler with the rates frozen |
-//! | `C1Herg` | `IKr.C1Herg` | dimensionless | Markov block 5 (5 states): backward Euler with the rates frozen |
-//! | `C2Herg` | `IKr.C2Herg` | dimensionless | Markov block 5 (5 states): backward Euler with the rates frozen |
-//! | `C3Herg` | `IKr.C3Herg` | dimensionless | Markov block 5 (5 states): backward Euler with the rates frozen |
-//! | `OHerg` | `IKr.OHerg` | dimensionless | Markov block 5 (5 states): backward Euler with the rates frozen |
-//! | `IHerg` | `IKr.IHerg` | dimensionless | Markov block 5 (5 states): backward Euler with the rates frozen |
-//! | `C0ks` | `IKs.C0ks` | dimensionless | Markov block 6 (4 states): backward Euler with the rates frozen |
-//! | `C1ks` | `IKs.C1ks` | dimensionless | Markov block 6 (4 states): backward Euler with the rates frozen |
-//! | `O1ks` | `IKs.O1ks` | dimensionless | Markov block 6 (4 states): backward Euler with the rates frozen |
-//! | `O2ks` | `IKs.O2ks` | dimensionless | Markov block 6 (4 states): backward Euler with the rates frozen |
+//! | `C0Kv43` | `COMPUTE_DERIVATIVES_OF_Kv4_3_CHANNEL_STATES.C0Kv43` | dimensionless | Markov block 2 (10 states): two-stage SDIRK with the rates frozen |
+//! | `C1Kv43` | `COMPUTE_DERIVATIVES_OF_Kv4_3_CHANNEL_STATES.C1Kv43` | dimensionless | Markov block 2 (10 states): two-stage SDIRK with the rates frozen |
+//! | `C2Kv43` | `COMPUTE_DERIVATIVES_OF_Kv4_3_CHANNEL_STATES.C2Kv43` | dimensionless | Markov block 2 (10 states): two-stage SDIRK with the rates frozen |
+//! | `C3Kv43` | `COMPUTE_DERIVATIVES_OF_Kv4_3_CHANNEL_STATES.C3Kv43` | dimensionless | Markov block 2 (10 states): two-stage SDIRK with the rates frozen |
+//! | `OKv43` | `COMPUTE_DERIVATIVES_OF_Kv4_3_CHANNEL_STATES.OKv43` | dimensionless | Markov block 2 (10 states): two-stage SDIRK with the rates frozen |
+//! | `CI0Kv43` | `COMPUTE_DERIVATIVES_OF_Kv4_3_CHANNEL_STATES.CI0Kv43` | dimensionless | Markov block 2 (10 states): two-stage SDIRK with the rates frozen |
+//! | `CI1Kv43` | `COMPUTE_DERIVATIVES_OF_Kv4_3_CHANNEL_STATES.CI1Kv43` | dimensionless | Markov block 2 (10 states): two-stage SDIRK with the rates frozen |
+//! | `CI2Kv43` | `COMPUTE_DERIVATIVES_OF_Kv4_3_CHANNEL_STATES.CI2Kv43` | dimensionless | Markov block 2 (10 states): two-stage SDIRK with the rates frozen |
+//! | `CI3Kv43` | `COMPUTE_DERIVATIVES_OF_Kv4_3_CHANNEL_STATES.CI3Kv43` | dimensionless | Markov block 2 (10 states): two-stage SDIRK with the rates frozen |
+//! | `OIKv43` | `COMPUTE_DERIVATIVES_OF_Kv4_3_CHANNEL_STATES.OIKv43` | dimensionless | Markov block 2 (10 states): two-stage SDIRK with the rates frozen |
+//! | `C0Kv14` | `COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES.C0Kv14` | dimensionless | Markov block 3 (10 states): two-stage SDIRK with the rates frozen |
+//! | `C1Kv14` | `COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES.C1Kv14` | dimensionless | Markov block 3 (10 states): two-stage SDIRK with the rates frozen |
+//! | `C2Kv14` | `COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES.C2Kv14` | dimensionless | Markov block 3 (10 states): two-stage SDIRK with the rates frozen |
+//! | `C3Kv14` | `COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES.C3Kv14` | dimensionless | Markov block 3 (10 states): two-stage SDIRK with the rates frozen |
+//! | `OKv14` | `COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES.OKv14` | dimensionless | Markov block 3 (10 states): two-stage SDIRK with the rates frozen |
+//! | `CI0Kv14` | `COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES.CI0Kv14` | dimensionless | Markov block 3 (10 states): two-stage SDIRK with the rates frozen |
+//! | `CI1Kv14` | `COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES.CI1Kv14` | dimensionless | Markov block 3 (10 states): two-stage SDIRK with the rates frozen |
+//! | `CI2Kv14` | `COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES.CI2Kv14` | dimensionless | Markov block 3 (10 states): two-stage SDIRK with the rates frozen |
+//! | `CI3Kv14` | `COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES.CI3Kv14` | dimensionless | Markov block 3 (10 states): two-stage SDIRK with the rates frozen |
+//! | `OIKv14` | `COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES.OIKv14` | dimensionless | Markov block 3 (10 states): two-stage SDIRK with the rates frozen |
+//! | `na1` | `INa.na1` | dimensionless | Markov block 4 (13 states): two-stage SDIRK with the rates frozen |
+//! | `na2` | `INa.na2` | dimensionless | Markov block 4 (13 states): two-stage SDIRK with the rates frozen |
+//! | `na3` | `INa.na3` | dimensionless | Markov block 4 (13 states): two-stage SDIRK with the rates frozen |
+//! | `na4` | `INa.na4` | dimensionless | Markov block 4 (13 states): two-stage SDIRK with the rates frozen |
+//! | `na5` | `INa.na5` | dimensionless | Markov block 4 (13 states): two-stage SDIRK with the rates frozen |
+//! | `na6` | `INa.na6` | dimensionless | Markov block 4 (13 states): two-stage SDIRK with the rates frozen |
+//! | `na7` | `INa.na7` | dimensionless | Markov block 4 (13 states): two-stage SDIRK with the rates frozen |
+//! | `na8` | `INa.na8` | dimensionless | Markov block 4 (13 states): two-stage SDIRK with the rates frozen |
+//! | `na9` | `INa.na9` | dimensionless | Markov block 4 (13 states): two-stage SDIRK with the rates frozen |
+//! | `na10` | `INa.na10` | dimensionless | Markov block 4 (13 states): two-stage SDIRK with the rates frozen |
+//! | `na11` | `INa.na11` | dimensionless | Markov block 4 (13 states): two-stage SDIRK with the rates frozen |
+//! | `na12` | `INa.na12` | dimensionless | Markov block 4 (13 states): two-stage SDIRK with the rates frozen |
+//! | `na13` | `INa.na13` | dimensionless | Markov block 4 (13 states): two-stage SDIRK with the rates frozen |
+//! | `C1Herg` | `IKr.C1Herg` | dimensionless | Markov block 5 (5 states): two-stage SDIRK with the rates frozen |
+//! | `C2Herg` | `IKr.C2Herg` | dimensionless | Markov block 5 (5 states): two-stage SDIRK with the rates frozen |
+//! | `C3Herg` | `IKr.C3Herg` | dimensionless | Markov block 5 (5 states): two-stage SDIRK with the rates frozen |
+//! | `OHerg` | `IKr.OHerg` | dimensionless | Markov block 5 (5 states): two-stage SDIRK with the rates frozen |
+//! | `IHerg` | `IKr.IHerg` | dimensionless | Markov block 5 (5 states): two-stage SDIRK with the rates frozen |
+//! | `C0ks` | `IKs.C0ks` | dimensionless | Markov block 6 (4 states): two-stage SDIRK with the rates frozen |
+//! | `C1ks` | `IKs.C1ks` | dimensionless | Markov block 6 (4 states): two-stage SDIRK with the rates frozen |
+//! | `O1ks` | `IKs.O1ks` | dimensionless | Markov block 6 (4 states): two-stage SDIRK with the rates frozen |
+//! | `O2ks` | `IKs.O2ks` | dimensionless | Markov block 6 (4 states): two-stage SDIRK with the rates frozen |
 //!
 //! Forward Euler and both Rush-Larsen steps are first order in dt. A Markov block
 //! (states whose right sides are jointly affine in them, dx/dt = A x + b)
-//! takes one backward Euler step, (I - dt A)(x' - x) = dt (A x + b), solved
-//! by Gaussian elimination without pivoting (I - dt A is an M-matrix for a
-//! chain's rates): first order, local error O(dt^2), stable for any dt,
-//! and it keeps a closed chain's total occupancy.
+//! takes one two-stage SDIRK step with A and b frozen (g = 1 - 1/sqrt(2),
+//! (I - g dt A) k1 = dt f, (I - g dt A) k2 = dt f + (1 - g) dt A k1,
+//! x' = x + (1 - g) k1 + g k2), I - g dt A factored once by Gaussian
+//! elimination without pivoting (an M-matrix for a chain's rates): second
+//! order for the frozen rates, L-stable, and it keeps a closed chain's
+//! total occupancy; freezing the rates over the step is first order.
 //!
 //! Removable singularities x/(e^U - 1), interpolated linearly where |U| < 1e-7 (f64) or 1e-3 (f32):
 //! - `COMPUTE_ICa_ICaK.ICamax` at V = -0 (file units)
@@ -1342,7 +1344,7 @@ impl CellModel for Iyer2004 {
         units: ms_mm(
             "V in mV, times in ms, lengths in mm; the other variables and the parameters in the file's units",
         ),
-        numerics: Numerics { dx: 0.2, dt: 0.001, diffusion: 0.154 },
+        numerics: Numerics { dx: 0.2, dt: 0.0025, diffusion: 0.154 },
         activation_threshold: -40.0,
         stimulus_value: 20.0,
         planar_background: &REST,
@@ -2418,1358 +2420,1798 @@ fn reaction_body<T: Real>(v_mv: T, locals: &mut [T; 66], c: &Iyer2004Coeffs<T>) 
     let s__140 = pow(s__26, c.k__52);
     let s__141 = (c.Nrb * s__140);
     let s__142 = (s__141 * c.k__53);
-    // Markov block 0: backward Euler, (I - dt A) delta = dt f.
+    // Markov block 0: two-stage SDIRK, (I - g dt A) k1 = dt f, (I - g dt A) k2 = dt f + (1 - g) dt A k1.
+    let b0_gdt = n(0.2928932188134524) * dt;
     let s__143 = (c.k__10 * s__54);
-    let b0_0_0 = (-dt).mul_add(s__143, n(1.0));
-    let b0_0_3 = -(dt * c.kaminus);
-    let b0_r0 = dt * C1_RyR__dt;
-    let b0_1_1 = (-dt).mul_add(c.k__57, n(1.0));
+    let b0_0_0 = (-b0_gdt).mul_add(s__143, n(1.0));
+    let b0_0_3 = -(b0_gdt * c.kaminus);
+    let b0_f0 = dt * C1_RyR__dt;
+    let b0_r0 = b0_f0;
+    let b0_1_1 = (-b0_gdt).mul_add(c.k__57, n(1.0));
     let s__144 = (c.kbplus * s__55);
-    let b0_1_3 = -(dt * s__144);
-    let b0_r1 = dt * O2_RyR__dt;
-    let b0_2_2 = (-dt).mul_add(c.k__58, n(1.0));
-    let b0_2_3 = -(dt * c.kcplus);
-    let b0_r2 = dt * C2_RyR__dt;
-    let b0_3_0 = -(dt * (-s__143));
-    let b0_3_1 = -(dt * c.k__59);
-    let b0_3_2 = -(dt * c.k__60);
-    let b0_3_3 = (-dt).mul_add((-((c.kaminus + s__144) + c.kcplus)), n(1.0));
-    let b0_r3 = dt * O1_RyR__dt;
-    let l = b0_3_0 / b0_0_0;
-    let b0_3_3 = (-l).mul_add(b0_0_3, b0_3_3);
-    let b0_r3 = (-l).mul_add(b0_r0, b0_r3);
-    let l = b0_3_1 / b0_1_1;
-    let b0_3_3 = (-l).mul_add(b0_1_3, b0_3_3);
-    let b0_r3 = (-l).mul_add(b0_r1, b0_r3);
-    let l = b0_3_2 / b0_2_2;
-    let b0_3_3 = (-l).mul_add(b0_2_3, b0_3_3);
-    let b0_r3 = (-l).mul_add(b0_r2, b0_r3);
-    let b0_x3 = b0_r3 / b0_3_3;
-    let b0_x2 = (-b0_2_3).mul_add(b0_x3, b0_r2) / b0_2_2;
-    let b0_x1 = (-b0_1_3).mul_add(b0_x3, b0_r1) / b0_1_1;
-    let b0_x0 = (-b0_0_3).mul_add(b0_x3, b0_r0) / b0_0_0;
-    // Markov block 1: backward Euler, (I - dt A) delta = dt f.
-    let b1_0_0 = (-dt).mul_add((-s__61), n(1.0));
-    let b1_0_1 = -(dt * C1_to_C0);
-    let b1_0_5 = -(dt * c.CCa0_to_C0);
-    let b1_r0 = dt * C0__dt;
-    let b1_1_0 = -(dt * C0_to_C1);
-    let b1_1_1 = (-dt).mul_add((-s__62), n(1.0));
-    let b1_1_2 = -(dt * C2_to_C1);
-    let b1_1_6 = -(dt * c.CCa1_to_C1);
-    let b1_r1 = dt * C1__dt;
-    let b1_2_1 = -(dt * C1_to_C2);
-    let b1_2_2 = (-dt).mul_add((-s__63), n(1.0));
-    let b1_2_3 = -(dt * C3_to_C2);
-    let b1_2_7 = -(dt * c.CCa2_to_C2);
-    let b1_r2 = dt * C2__dt;
-    let b1_3_2 = -(dt * C2_to_C3);
-    let b1_3_3 = (-dt).mul_add((-s__64), n(1.0));
-    let b1_3_4 = -(dt * C4_to_C3);
-    let b1_3_8 = -(dt * c.CCa3_to_C3);
-    let b1_r3 = dt * C3__dt;
-    let b1_4_3 = -(dt * C3_to_C4);
-    let b1_4_4 = (-dt).mul_add((-s__65), n(1.0));
-    let b1_4_9 = -(dt * c.CCa4_to_C4);
-    let b1_4_10 = -(dt * c.gL);
-    let b1_r4 = dt * C4__dt;
-    let b1_5_0 = -(dt * C0_to_CCa0);
-    let b1_5_5 = (-dt).mul_add((-s__56), n(1.0));
-    let b1_5_6 = -(dt * CCa1_to_CCa0);
-    let b1_r5 = dt * CCa0__dt;
-    let b1_6_1 = -(dt * C1_to_CCa1);
-    let b1_6_5 = -(dt * CCa0_to_CCa1);
-    let b1_6_6 = (-dt).mul_add((-s__57), n(1.0));
-    let b1_6_7 = -(dt * CCa2_to_CCa1);
-    let b1_r6 = dt * CCa1__dt;
-    let b1_7_2 = -(dt * C2_to_CCa2);
-    let b1_7_6 = -(dt * CCa1_to_CCa2);
-    let b1_7_7 = (-dt).mul_add((-s__58), n(1.0));
-    let b1_7_8 = -(dt * CCa3_to_CCa2);
-    let b1_r7 = dt * CCa2__dt;
-    let b1_8_3 = -(dt * C3_to_CCa3);
-    let b1_8_7 = -(dt * CCa2_to_CCa3);
-    let b1_8_8 = (-dt).mul_add((-s__59), n(1.0));
-    let b1_8_9 = -(dt * CCa4_to_CCa3);
-    let b1_r8 = dt * CCa3__dt;
-    let b1_9_4 = -(dt * C4_to_CCa4);
-    let b1_9_8 = -(dt * CCa3_to_CCa4);
-    let b1_9_9 = (-dt).mul_add((-s__60), n(1.0));
-    let b1_r9 = dt * CCa4__dt;
-    let b1_10_4 = -(dt * c.fL);
-    let b1_10_10 = (-dt).mul_add(c.k__61, n(1.0));
-    let b1_r10 = dt * Open__dt;
-    let l = b1_1_0 / b1_0_0;
-    let b1_1_1 = (-l).mul_add(b1_0_1, b1_1_1);
-    let b1_1_5 = -(l * b1_0_5);
-    let b1_r1 = (-l).mul_add(b1_r0, b1_r1);
-    let l = b1_5_0 / b1_0_0;
-    let b1_5_1 = -(l * b1_0_1);
-    let b1_5_5 = (-l).mul_add(b1_0_5, b1_5_5);
-    let b1_r5 = (-l).mul_add(b1_r0, b1_r5);
-    let l = b1_2_1 / b1_1_1;
-    let b1_2_2 = (-l).mul_add(b1_1_2, b1_2_2);
-    let b1_2_5 = -(l * b1_1_5);
-    let b1_2_6 = -(l * b1_1_6);
-    let b1_r2 = (-l).mul_add(b1_r1, b1_r2);
-    let l = b1_5_1 / b1_1_1;
-    let b1_5_2 = -(l * b1_1_2);
-    let b1_5_5 = (-l).mul_add(b1_1_5, b1_5_5);
-    let b1_5_6 = (-l).mul_add(b1_1_6, b1_5_6);
-    let b1_r5 = (-l).mul_add(b1_r1, b1_r5);
-    let l = b1_6_1 / b1_1_1;
-    let b1_6_2 = -(l * b1_1_2);
-    let b1_6_5 = (-l).mul_add(b1_1_5, b1_6_5);
-    let b1_6_6 = (-l).mul_add(b1_1_6, b1_6_6);
-    let b1_r6 = (-l).mul_add(b1_r1, b1_r6);
-    let l = b1_3_2 / b1_2_2;
-    let b1_3_3 = (-l).mul_add(b1_2_3, b1_3_3);
-    let b1_3_5 = -(l * b1_2_5);
-    let b1_3_6 = -(l * b1_2_6);
-    let b1_3_7 = -(l * b1_2_7);
-    let b1_r3 = (-l).mul_add(b1_r2, b1_r3);
-    let l = b1_5_2 / b1_2_2;
-    let b1_5_3 = -(l * b1_2_3);
-    let b1_5_5 = (-l).mul_add(b1_2_5, b1_5_5);
-    let b1_5_6 = (-l).mul_add(b1_2_6, b1_5_6);
-    let b1_5_7 = -(l * b1_2_7);
-    let b1_r5 = (-l).mul_add(b1_r2, b1_r5);
-    let l = b1_6_2 / b1_2_2;
-    let b1_6_3 = -(l * b1_2_3);
-    let b1_6_5 = (-l).mul_add(b1_2_5, b1_6_5);
-    let b1_6_6 = (-l).mul_add(b1_2_6, b1_6_6);
-    let b1_6_7 = (-l).mul_add(b1_2_7, b1_6_7);
-    let b1_r6 = (-l).mul_add(b1_r2, b1_r6);
-    let l = b1_7_2 / b1_2_2;
-    let b1_7_3 = -(l * b1_2_3);
-    let b1_7_5 = -(l * b1_2_5);
-    let b1_7_6 = (-l).mul_add(b1_2_6, b1_7_6);
-    let b1_7_7 = (-l).mul_add(b1_2_7, b1_7_7);
-    let b1_r7 = (-l).mul_add(b1_r2, b1_r7);
-    let l = b1_4_3 / b1_3_3;
-    let b1_4_4 = (-l).mul_add(b1_3_4, b1_4_4);
-    let b1_4_5 = -(l * b1_3_5);
-    let b1_4_6 = -(l * b1_3_6);
-    let b1_4_7 = -(l * b1_3_7);
-    let b1_4_8 = -(l * b1_3_8);
-    let b1_r4 = (-l).mul_add(b1_r3, b1_r4);
-    let l = b1_5_3 / b1_3_3;
-    let b1_5_4 = -(l * b1_3_4);
-    let b1_5_5 = (-l).mul_add(b1_3_5, b1_5_5);
-    let b1_5_6 = (-l).mul_add(b1_3_6, b1_5_6);
-    let b1_5_7 = (-l).mul_add(b1_3_7, b1_5_7);
-    let b1_5_8 = -(l * b1_3_8);
-    let b1_r5 = (-l).mul_add(b1_r3, b1_r5);
-    let l = b1_6_3 / b1_3_3;
-    let b1_6_4 = -(l * b1_3_4);
-    let b1_6_5 = (-l).mul_add(b1_3_5, b1_6_5);
-    let b1_6_6 = (-l).mul_add(b1_3_6, b1_6_6);
-    let b1_6_7 = (-l).mul_add(b1_3_7, b1_6_7);
-    let b1_6_8 = -(l * b1_3_8);
-    let b1_r6 = (-l).mul_add(b1_r3, b1_r6);
-    let l = b1_7_3 / b1_3_3;
-    let b1_7_4 = -(l * b1_3_4);
-    let b1_7_5 = (-l).mul_add(b1_3_5, b1_7_5);
-    let b1_7_6 = (-l).mul_add(b1_3_6, b1_7_6);
-    let b1_7_7 = (-l).mul_add(b1_3_7, b1_7_7);
-    let b1_7_8 = (-l).mul_add(b1_3_8, b1_7_8);
-    let b1_r7 = (-l).mul_add(b1_r3, b1_r7);
-    let l = b1_8_3 / b1_3_3;
-    let b1_8_4 = -(l * b1_3_4);
-    let b1_8_5 = -(l * b1_3_5);
-    let b1_8_6 = -(l * b1_3_6);
-    let b1_8_7 = (-l).mul_add(b1_3_7, b1_8_7);
-    let b1_8_8 = (-l).mul_add(b1_3_8, b1_8_8);
-    let b1_r8 = (-l).mul_add(b1_r3, b1_r8);
-    let l = b1_5_4 / b1_4_4;
-    let b1_5_5 = (-l).mul_add(b1_4_5, b1_5_5);
-    let b1_5_6 = (-l).mul_add(b1_4_6, b1_5_6);
-    let b1_5_7 = (-l).mul_add(b1_4_7, b1_5_7);
-    let b1_5_8 = (-l).mul_add(b1_4_8, b1_5_8);
-    let b1_5_9 = -(l * b1_4_9);
-    let b1_5_10 = -(l * b1_4_10);
-    let b1_r5 = (-l).mul_add(b1_r4, b1_r5);
-    let l = b1_6_4 / b1_4_4;
-    let b1_6_5 = (-l).mul_add(b1_4_5, b1_6_5);
-    let b1_6_6 = (-l).mul_add(b1_4_6, b1_6_6);
-    let b1_6_7 = (-l).mul_add(b1_4_7, b1_6_7);
-    let b1_6_8 = (-l).mul_add(b1_4_8, b1_6_8);
-    let b1_6_9 = -(l * b1_4_9);
-    let b1_6_10 = -(l * b1_4_10);
-    let b1_r6 = (-l).mul_add(b1_r4, b1_r6);
-    let l = b1_7_4 / b1_4_4;
-    let b1_7_5 = (-l).mul_add(b1_4_5, b1_7_5);
-    let b1_7_6 = (-l).mul_add(b1_4_6, b1_7_6);
-    let b1_7_7 = (-l).mul_add(b1_4_7, b1_7_7);
-    let b1_7_8 = (-l).mul_add(b1_4_8, b1_7_8);
-    let b1_7_9 = -(l * b1_4_9);
-    let b1_7_10 = -(l * b1_4_10);
-    let b1_r7 = (-l).mul_add(b1_r4, b1_r7);
-    let l = b1_8_4 / b1_4_4;
-    let b1_8_5 = (-l).mul_add(b1_4_5, b1_8_5);
-    let b1_8_6 = (-l).mul_add(b1_4_6, b1_8_6);
-    let b1_8_7 = (-l).mul_add(b1_4_7, b1_8_7);
-    let b1_8_8 = (-l).mul_add(b1_4_8, b1_8_8);
-    let b1_8_9 = (-l).mul_add(b1_4_9, b1_8_9);
-    let b1_8_10 = -(l * b1_4_10);
-    let b1_r8 = (-l).mul_add(b1_r4, b1_r8);
-    let l = b1_9_4 / b1_4_4;
-    let b1_9_5 = -(l * b1_4_5);
-    let b1_9_6 = -(l * b1_4_6);
-    let b1_9_7 = -(l * b1_4_7);
-    let b1_9_8 = (-l).mul_add(b1_4_8, b1_9_8);
-    let b1_9_9 = (-l).mul_add(b1_4_9, b1_9_9);
-    let b1_9_10 = -(l * b1_4_10);
-    let b1_r9 = (-l).mul_add(b1_r4, b1_r9);
-    let l = b1_10_4 / b1_4_4;
-    let b1_10_5 = -(l * b1_4_5);
-    let b1_10_6 = -(l * b1_4_6);
-    let b1_10_7 = -(l * b1_4_7);
-    let b1_10_8 = -(l * b1_4_8);
-    let b1_10_9 = -(l * b1_4_9);
-    let b1_10_10 = (-l).mul_add(b1_4_10, b1_10_10);
-    let b1_r10 = (-l).mul_add(b1_r4, b1_r10);
-    let l = b1_6_5 / b1_5_5;
-    let b1_6_6 = (-l).mul_add(b1_5_6, b1_6_6);
-    let b1_6_7 = (-l).mul_add(b1_5_7, b1_6_7);
-    let b1_6_8 = (-l).mul_add(b1_5_8, b1_6_8);
-    let b1_6_9 = (-l).mul_add(b1_5_9, b1_6_9);
-    let b1_6_10 = (-l).mul_add(b1_5_10, b1_6_10);
-    let b1_r6 = (-l).mul_add(b1_r5, b1_r6);
-    let l = b1_7_5 / b1_5_5;
-    let b1_7_6 = (-l).mul_add(b1_5_6, b1_7_6);
-    let b1_7_7 = (-l).mul_add(b1_5_7, b1_7_7);
-    let b1_7_8 = (-l).mul_add(b1_5_8, b1_7_8);
-    let b1_7_9 = (-l).mul_add(b1_5_9, b1_7_9);
-    let b1_7_10 = (-l).mul_add(b1_5_10, b1_7_10);
-    let b1_r7 = (-l).mul_add(b1_r5, b1_r7);
-    let l = b1_8_5 / b1_5_5;
-    let b1_8_6 = (-l).mul_add(b1_5_6, b1_8_6);
-    let b1_8_7 = (-l).mul_add(b1_5_7, b1_8_7);
-    let b1_8_8 = (-l).mul_add(b1_5_8, b1_8_8);
-    let b1_8_9 = (-l).mul_add(b1_5_9, b1_8_9);
-    let b1_8_10 = (-l).mul_add(b1_5_10, b1_8_10);
-    let b1_r8 = (-l).mul_add(b1_r5, b1_r8);
-    let l = b1_9_5 / b1_5_5;
-    let b1_9_6 = (-l).mul_add(b1_5_6, b1_9_6);
-    let b1_9_7 = (-l).mul_add(b1_5_7, b1_9_7);
-    let b1_9_8 = (-l).mul_add(b1_5_8, b1_9_8);
-    let b1_9_9 = (-l).mul_add(b1_5_9, b1_9_9);
-    let b1_9_10 = (-l).mul_add(b1_5_10, b1_9_10);
-    let b1_r9 = (-l).mul_add(b1_r5, b1_r9);
-    let l = b1_10_5 / b1_5_5;
-    let b1_10_6 = (-l).mul_add(b1_5_6, b1_10_6);
-    let b1_10_7 = (-l).mul_add(b1_5_7, b1_10_7);
-    let b1_10_8 = (-l).mul_add(b1_5_8, b1_10_8);
-    let b1_10_9 = (-l).mul_add(b1_5_9, b1_10_9);
-    let b1_10_10 = (-l).mul_add(b1_5_10, b1_10_10);
-    let b1_r10 = (-l).mul_add(b1_r5, b1_r10);
-    let l = b1_7_6 / b1_6_6;
-    let b1_7_7 = (-l).mul_add(b1_6_7, b1_7_7);
-    let b1_7_8 = (-l).mul_add(b1_6_8, b1_7_8);
-    let b1_7_9 = (-l).mul_add(b1_6_9, b1_7_9);
-    let b1_7_10 = (-l).mul_add(b1_6_10, b1_7_10);
-    let b1_r7 = (-l).mul_add(b1_r6, b1_r7);
-    let l = b1_8_6 / b1_6_6;
-    let b1_8_7 = (-l).mul_add(b1_6_7, b1_8_7);
-    let b1_8_8 = (-l).mul_add(b1_6_8, b1_8_8);
-    let b1_8_9 = (-l).mul_add(b1_6_9, b1_8_9);
-    let b1_8_10 = (-l).mul_add(b1_6_10, b1_8_10);
-    let b1_r8 = (-l).mul_add(b1_r6, b1_r8);
-    let l = b1_9_6 / b1_6_6;
-    let b1_9_7 = (-l).mul_add(b1_6_7, b1_9_7);
-    let b1_9_8 = (-l).mul_add(b1_6_8, b1_9_8);
-    let b1_9_9 = (-l).mul_add(b1_6_9, b1_9_9);
-    let b1_9_10 = (-l).mul_add(b1_6_10, b1_9_10);
-    let b1_r9 = (-l).mul_add(b1_r6, b1_r9);
-    let l = b1_10_6 / b1_6_6;
-    let b1_10_7 = (-l).mul_add(b1_6_7, b1_10_7);
-    let b1_10_8 = (-l).mul_add(b1_6_8, b1_10_8);
-    let b1_10_9 = (-l).mul_add(b1_6_9, b1_10_9);
-    let b1_10_10 = (-l).mul_add(b1_6_10, b1_10_10);
-    let b1_r10 = (-l).mul_add(b1_r6, b1_r10);
-    let l = b1_8_7 / b1_7_7;
-    let b1_8_8 = (-l).mul_add(b1_7_8, b1_8_8);
-    let b1_8_9 = (-l).mul_add(b1_7_9, b1_8_9);
-    let b1_8_10 = (-l).mul_add(b1_7_10, b1_8_10);
-    let b1_r8 = (-l).mul_add(b1_r7, b1_r8);
-    let l = b1_9_7 / b1_7_7;
-    let b1_9_8 = (-l).mul_add(b1_7_8, b1_9_8);
-    let b1_9_9 = (-l).mul_add(b1_7_9, b1_9_9);
-    let b1_9_10 = (-l).mul_add(b1_7_10, b1_9_10);
-    let b1_r9 = (-l).mul_add(b1_r7, b1_r9);
-    let l = b1_10_7 / b1_7_7;
-    let b1_10_8 = (-l).mul_add(b1_7_8, b1_10_8);
-    let b1_10_9 = (-l).mul_add(b1_7_9, b1_10_9);
-    let b1_10_10 = (-l).mul_add(b1_7_10, b1_10_10);
-    let b1_r10 = (-l).mul_add(b1_r7, b1_r10);
-    let l = b1_9_8 / b1_8_8;
-    let b1_9_9 = (-l).mul_add(b1_8_9, b1_9_9);
-    let b1_9_10 = (-l).mul_add(b1_8_10, b1_9_10);
-    let b1_r9 = (-l).mul_add(b1_r8, b1_r9);
-    let l = b1_10_8 / b1_8_8;
-    let b1_10_9 = (-l).mul_add(b1_8_9, b1_10_9);
-    let b1_10_10 = (-l).mul_add(b1_8_10, b1_10_10);
-    let b1_r10 = (-l).mul_add(b1_r8, b1_r10);
-    let l = b1_10_9 / b1_9_9;
-    let b1_10_10 = (-l).mul_add(b1_9_10, b1_10_10);
-    let b1_r10 = (-l).mul_add(b1_r9, b1_r10);
-    let b1_x10 = b1_r10 / b1_10_10;
-    let b1_x9 = (-b1_9_10).mul_add(b1_x10, b1_r9) / b1_9_9;
-    let b1_x8 = (-b1_8_10).mul_add(b1_x10, (-b1_8_9).mul_add(b1_x9, b1_r8)) / b1_8_8;
-    let b1_x7 =
-        (-b1_7_10).mul_add(b1_x10, (-b1_7_9).mul_add(b1_x9, (-b1_7_8).mul_add(b1_x8, b1_r7))) / b1_7_7;
-    let b1_x6 = (-b1_6_10)
-        .mul_add(b1_x10, (-b1_6_9).mul_add(b1_x9, (-b1_6_8).mul_add(b1_x8, (-b1_6_7).mul_add(b1_x7, b1_r6))))
+    let b0_1_3 = -(b0_gdt * s__144);
+    let b0_f1 = dt * O2_RyR__dt;
+    let b0_r1 = b0_f1;
+    let b0_2_2 = (-b0_gdt).mul_add(c.k__58, n(1.0));
+    let b0_2_3 = -(b0_gdt * c.kcplus);
+    let b0_f2 = dt * C2_RyR__dt;
+    let b0_r2 = b0_f2;
+    let b0_3_0 = -(b0_gdt * (-s__143));
+    let b0_3_1 = -(b0_gdt * c.k__59);
+    let b0_3_2 = -(b0_gdt * c.k__60);
+    let b0_3_3 = (-b0_gdt).mul_add((-((c.kaminus + s__144) + c.kcplus)), n(1.0));
+    let b0_f3 = dt * O1_RyR__dt;
+    let b0_r3 = b0_f3;
+    let b0_l3_0 = b0_3_0 / b0_0_0;
+    let b0_3_3 = (-b0_l3_0).mul_add(b0_0_3, b0_3_3);
+    let b0_r3 = (-b0_l3_0).mul_add(b0_r0, b0_r3);
+    let b0_l3_1 = b0_3_1 / b0_1_1;
+    let b0_3_3 = (-b0_l3_1).mul_add(b0_1_3, b0_3_3);
+    let b0_r3 = (-b0_l3_1).mul_add(b0_r1, b0_r3);
+    let b0_l3_2 = b0_3_2 / b0_2_2;
+    let b0_3_3 = (-b0_l3_2).mul_add(b0_2_3, b0_3_3);
+    let b0_r3 = (-b0_l3_2).mul_add(b0_r2, b0_r3);
+    let b0_k3 = b0_r3 / b0_3_3;
+    let b0_k2 = (-b0_2_3).mul_add(b0_k3, b0_r2) / b0_2_2;
+    let b0_k1 = (-b0_1_3).mul_add(b0_k3, b0_r1) / b0_1_1;
+    let b0_k0 = (-b0_0_3).mul_add(b0_k3, b0_r0) / b0_0_0;
+    let b0_r0 = n(2.414213562373095).mul_add(b0_k0, n(-1.4142135623730951) * b0_f0);
+    let b0_r1 = n(2.414213562373095).mul_add(b0_k1, n(-1.4142135623730951) * b0_f1);
+    let b0_r2 = n(2.414213562373095).mul_add(b0_k2, n(-1.4142135623730951) * b0_f2);
+    let b0_r3 = n(2.414213562373095).mul_add(b0_k3, n(-1.4142135623730951) * b0_f3);
+    let b0_r3 = (-b0_l3_0).mul_add(b0_r0, b0_r3);
+    let b0_r3 = (-b0_l3_1).mul_add(b0_r1, b0_r3);
+    let b0_r3 = (-b0_l3_2).mul_add(b0_r2, b0_r3);
+    let b0_q3 = b0_r3 / b0_3_3;
+    let b0_q2 = (-b0_2_3).mul_add(b0_q3, b0_r2) / b0_2_2;
+    let b0_q1 = (-b0_1_3).mul_add(b0_q3, b0_r1) / b0_1_1;
+    let b0_q0 = (-b0_0_3).mul_add(b0_q3, b0_r0) / b0_0_0;
+    // Markov block 1: two-stage SDIRK, (I - g dt A) k1 = dt f, (I - g dt A) k2 = dt f + (1 - g) dt A k1.
+    let b1_gdt = n(0.2928932188134524) * dt;
+    let b1_0_0 = (-b1_gdt).mul_add((-s__61), n(1.0));
+    let b1_0_1 = -(b1_gdt * C1_to_C0);
+    let b1_0_5 = -(b1_gdt * c.CCa0_to_C0);
+    let b1_f0 = dt * C0__dt;
+    let b1_r0 = b1_f0;
+    let b1_1_0 = -(b1_gdt * C0_to_C1);
+    let b1_1_1 = (-b1_gdt).mul_add((-s__62), n(1.0));
+    let b1_1_2 = -(b1_gdt * C2_to_C1);
+    let b1_1_6 = -(b1_gdt * c.CCa1_to_C1);
+    let b1_f1 = dt * C1__dt;
+    let b1_r1 = b1_f1;
+    let b1_2_1 = -(b1_gdt * C1_to_C2);
+    let b1_2_2 = (-b1_gdt).mul_add((-s__63), n(1.0));
+    let b1_2_3 = -(b1_gdt * C3_to_C2);
+    let b1_2_7 = -(b1_gdt * c.CCa2_to_C2);
+    let b1_f2 = dt * C2__dt;
+    let b1_r2 = b1_f2;
+    let b1_3_2 = -(b1_gdt * C2_to_C3);
+    let b1_3_3 = (-b1_gdt).mul_add((-s__64), n(1.0));
+    let b1_3_4 = -(b1_gdt * C4_to_C3);
+    let b1_3_8 = -(b1_gdt * c.CCa3_to_C3);
+    let b1_f3 = dt * C3__dt;
+    let b1_r3 = b1_f3;
+    let b1_4_3 = -(b1_gdt * C3_to_C4);
+    let b1_4_4 = (-b1_gdt).mul_add((-s__65), n(1.0));
+    let b1_4_9 = -(b1_gdt * c.CCa4_to_C4);
+    let b1_4_10 = -(b1_gdt * c.gL);
+    let b1_f4 = dt * C4__dt;
+    let b1_r4 = b1_f4;
+    let b1_5_0 = -(b1_gdt * C0_to_CCa0);
+    let b1_5_5 = (-b1_gdt).mul_add((-s__56), n(1.0));
+    let b1_5_6 = -(b1_gdt * CCa1_to_CCa0);
+    let b1_f5 = dt * CCa0__dt;
+    let b1_r5 = b1_f5;
+    let b1_6_1 = -(b1_gdt * C1_to_CCa1);
+    let b1_6_5 = -(b1_gdt * CCa0_to_CCa1);
+    let b1_6_6 = (-b1_gdt).mul_add((-s__57), n(1.0));
+    let b1_6_7 = -(b1_gdt * CCa2_to_CCa1);
+    let b1_f6 = dt * CCa1__dt;
+    let b1_r6 = b1_f6;
+    let b1_7_2 = -(b1_gdt * C2_to_CCa2);
+    let b1_7_6 = -(b1_gdt * CCa1_to_CCa2);
+    let b1_7_7 = (-b1_gdt).mul_add((-s__58), n(1.0));
+    let b1_7_8 = -(b1_gdt * CCa3_to_CCa2);
+    let b1_f7 = dt * CCa2__dt;
+    let b1_r7 = b1_f7;
+    let b1_8_3 = -(b1_gdt * C3_to_CCa3);
+    let b1_8_7 = -(b1_gdt * CCa2_to_CCa3);
+    let b1_8_8 = (-b1_gdt).mul_add((-s__59), n(1.0));
+    let b1_8_9 = -(b1_gdt * CCa4_to_CCa3);
+    let b1_f8 = dt * CCa3__dt;
+    let b1_r8 = b1_f8;
+    let b1_9_4 = -(b1_gdt * C4_to_CCa4);
+    let b1_9_8 = -(b1_gdt * CCa3_to_CCa4);
+    let b1_9_9 = (-b1_gdt).mul_add((-s__60), n(1.0));
+    let b1_f9 = dt * CCa4__dt;
+    let b1_r9 = b1_f9;
+    let b1_10_4 = -(b1_gdt * c.fL);
+    let b1_10_10 = (-b1_gdt).mul_add(c.k__61, n(1.0));
+    let b1_f10 = dt * Open__dt;
+    let b1_r10 = b1_f10;
+    let b1_l1_0 = b1_1_0 / b1_0_0;
+    let b1_1_1 = (-b1_l1_0).mul_add(b1_0_1, b1_1_1);
+    let b1_1_5 = -(b1_l1_0 * b1_0_5);
+    let b1_r1 = (-b1_l1_0).mul_add(b1_r0, b1_r1);
+    let b1_l5_0 = b1_5_0 / b1_0_0;
+    let b1_5_1 = -(b1_l5_0 * b1_0_1);
+    let b1_5_5 = (-b1_l5_0).mul_add(b1_0_5, b1_5_5);
+    let b1_r5 = (-b1_l5_0).mul_add(b1_r0, b1_r5);
+    let b1_l2_1 = b1_2_1 / b1_1_1;
+    let b1_2_2 = (-b1_l2_1).mul_add(b1_1_2, b1_2_2);
+    let b1_2_5 = -(b1_l2_1 * b1_1_5);
+    let b1_2_6 = -(b1_l2_1 * b1_1_6);
+    let b1_r2 = (-b1_l2_1).mul_add(b1_r1, b1_r2);
+    let b1_l5_1 = b1_5_1 / b1_1_1;
+    let b1_5_2 = -(b1_l5_1 * b1_1_2);
+    let b1_5_5 = (-b1_l5_1).mul_add(b1_1_5, b1_5_5);
+    let b1_5_6 = (-b1_l5_1).mul_add(b1_1_6, b1_5_6);
+    let b1_r5 = (-b1_l5_1).mul_add(b1_r1, b1_r5);
+    let b1_l6_1 = b1_6_1 / b1_1_1;
+    let b1_6_2 = -(b1_l6_1 * b1_1_2);
+    let b1_6_5 = (-b1_l6_1).mul_add(b1_1_5, b1_6_5);
+    let b1_6_6 = (-b1_l6_1).mul_add(b1_1_6, b1_6_6);
+    let b1_r6 = (-b1_l6_1).mul_add(b1_r1, b1_r6);
+    let b1_l3_2 = b1_3_2 / b1_2_2;
+    let b1_3_3 = (-b1_l3_2).mul_add(b1_2_3, b1_3_3);
+    let b1_3_5 = -(b1_l3_2 * b1_2_5);
+    let b1_3_6 = -(b1_l3_2 * b1_2_6);
+    let b1_3_7 = -(b1_l3_2 * b1_2_7);
+    let b1_r3 = (-b1_l3_2).mul_add(b1_r2, b1_r3);
+    let b1_l5_2 = b1_5_2 / b1_2_2;
+    let b1_5_3 = -(b1_l5_2 * b1_2_3);
+    let b1_5_5 = (-b1_l5_2).mul_add(b1_2_5, b1_5_5);
+    let b1_5_6 = (-b1_l5_2).mul_add(b1_2_6, b1_5_6);
+    let b1_5_7 = -(b1_l5_2 * b1_2_7);
+    let b1_r5 = (-b1_l5_2).mul_add(b1_r2, b1_r5);
+    let b1_l6_2 = b1_6_2 / b1_2_2;
+    let b1_6_3 = -(b1_l6_2 * b1_2_3);
+    let b1_6_5 = (-b1_l6_2).mul_add(b1_2_5, b1_6_5);
+    let b1_6_6 = (-b1_l6_2).mul_add(b1_2_6, b1_6_6);
+    let b1_6_7 = (-b1_l6_2).mul_add(b1_2_7, b1_6_7);
+    let b1_r6 = (-b1_l6_2).mul_add(b1_r2, b1_r6);
+    let b1_l7_2 = b1_7_2 / b1_2_2;
+    let b1_7_3 = -(b1_l7_2 * b1_2_3);
+    let b1_7_5 = -(b1_l7_2 * b1_2_5);
+    let b1_7_6 = (-b1_l7_2).mul_add(b1_2_6, b1_7_6);
+    let b1_7_7 = (-b1_l7_2).mul_add(b1_2_7, b1_7_7);
+    let b1_r7 = (-b1_l7_2).mul_add(b1_r2, b1_r7);
+    let b1_l4_3 = b1_4_3 / b1_3_3;
+    let b1_4_4 = (-b1_l4_3).mul_add(b1_3_4, b1_4_4);
+    let b1_4_5 = -(b1_l4_3 * b1_3_5);
+    let b1_4_6 = -(b1_l4_3 * b1_3_6);
+    let b1_4_7 = -(b1_l4_3 * b1_3_7);
+    let b1_4_8 = -(b1_l4_3 * b1_3_8);
+    let b1_r4 = (-b1_l4_3).mul_add(b1_r3, b1_r4);
+    let b1_l5_3 = b1_5_3 / b1_3_3;
+    let b1_5_4 = -(b1_l5_3 * b1_3_4);
+    let b1_5_5 = (-b1_l5_3).mul_add(b1_3_5, b1_5_5);
+    let b1_5_6 = (-b1_l5_3).mul_add(b1_3_6, b1_5_6);
+    let b1_5_7 = (-b1_l5_3).mul_add(b1_3_7, b1_5_7);
+    let b1_5_8 = -(b1_l5_3 * b1_3_8);
+    let b1_r5 = (-b1_l5_3).mul_add(b1_r3, b1_r5);
+    let b1_l6_3 = b1_6_3 / b1_3_3;
+    let b1_6_4 = -(b1_l6_3 * b1_3_4);
+    let b1_6_5 = (-b1_l6_3).mul_add(b1_3_5, b1_6_5);
+    let b1_6_6 = (-b1_l6_3).mul_add(b1_3_6, b1_6_6);
+    let b1_6_7 = (-b1_l6_3).mul_add(b1_3_7, b1_6_7);
+    let b1_6_8 = -(b1_l6_3 * b1_3_8);
+    let b1_r6 = (-b1_l6_3).mul_add(b1_r3, b1_r6);
+    let b1_l7_3 = b1_7_3 / b1_3_3;
+    let b1_7_4 = -(b1_l7_3 * b1_3_4);
+    let b1_7_5 = (-b1_l7_3).mul_add(b1_3_5, b1_7_5);
+    let b1_7_6 = (-b1_l7_3).mul_add(b1_3_6, b1_7_6);
+    let b1_7_7 = (-b1_l7_3).mul_add(b1_3_7, b1_7_7);
+    let b1_7_8 = (-b1_l7_3).mul_add(b1_3_8, b1_7_8);
+    let b1_r7 = (-b1_l7_3).mul_add(b1_r3, b1_r7);
+    let b1_l8_3 = b1_8_3 / b1_3_3;
+    let b1_8_4 = -(b1_l8_3 * b1_3_4);
+    let b1_8_5 = -(b1_l8_3 * b1_3_5);
+    let b1_8_6 = -(b1_l8_3 * b1_3_6);
+    let b1_8_7 = (-b1_l8_3).mul_add(b1_3_7, b1_8_7);
+    let b1_8_8 = (-b1_l8_3).mul_add(b1_3_8, b1_8_8);
+    let b1_r8 = (-b1_l8_3).mul_add(b1_r3, b1_r8);
+    let b1_l5_4 = b1_5_4 / b1_4_4;
+    let b1_5_5 = (-b1_l5_4).mul_add(b1_4_5, b1_5_5);
+    let b1_5_6 = (-b1_l5_4).mul_add(b1_4_6, b1_5_6);
+    let b1_5_7 = (-b1_l5_4).mul_add(b1_4_7, b1_5_7);
+    let b1_5_8 = (-b1_l5_4).mul_add(b1_4_8, b1_5_8);
+    let b1_5_9 = -(b1_l5_4 * b1_4_9);
+    let b1_5_10 = -(b1_l5_4 * b1_4_10);
+    let b1_r5 = (-b1_l5_4).mul_add(b1_r4, b1_r5);
+    let b1_l6_4 = b1_6_4 / b1_4_4;
+    let b1_6_5 = (-b1_l6_4).mul_add(b1_4_5, b1_6_5);
+    let b1_6_6 = (-b1_l6_4).mul_add(b1_4_6, b1_6_6);
+    let b1_6_7 = (-b1_l6_4).mul_add(b1_4_7, b1_6_7);
+    let b1_6_8 = (-b1_l6_4).mul_add(b1_4_8, b1_6_8);
+    let b1_6_9 = -(b1_l6_4 * b1_4_9);
+    let b1_6_10 = -(b1_l6_4 * b1_4_10);
+    let b1_r6 = (-b1_l6_4).mul_add(b1_r4, b1_r6);
+    let b1_l7_4 = b1_7_4 / b1_4_4;
+    let b1_7_5 = (-b1_l7_4).mul_add(b1_4_5, b1_7_5);
+    let b1_7_6 = (-b1_l7_4).mul_add(b1_4_6, b1_7_6);
+    let b1_7_7 = (-b1_l7_4).mul_add(b1_4_7, b1_7_7);
+    let b1_7_8 = (-b1_l7_4).mul_add(b1_4_8, b1_7_8);
+    let b1_7_9 = -(b1_l7_4 * b1_4_9);
+    let b1_7_10 = -(b1_l7_4 * b1_4_10);
+    let b1_r7 = (-b1_l7_4).mul_add(b1_r4, b1_r7);
+    let b1_l8_4 = b1_8_4 / b1_4_4;
+    let b1_8_5 = (-b1_l8_4).mul_add(b1_4_5, b1_8_5);
+    let b1_8_6 = (-b1_l8_4).mul_add(b1_4_6, b1_8_6);
+    let b1_8_7 = (-b1_l8_4).mul_add(b1_4_7, b1_8_7);
+    let b1_8_8 = (-b1_l8_4).mul_add(b1_4_8, b1_8_8);
+    let b1_8_9 = (-b1_l8_4).mul_add(b1_4_9, b1_8_9);
+    let b1_8_10 = -(b1_l8_4 * b1_4_10);
+    let b1_r8 = (-b1_l8_4).mul_add(b1_r4, b1_r8);
+    let b1_l9_4 = b1_9_4 / b1_4_4;
+    let b1_9_5 = -(b1_l9_4 * b1_4_5);
+    let b1_9_6 = -(b1_l9_4 * b1_4_6);
+    let b1_9_7 = -(b1_l9_4 * b1_4_7);
+    let b1_9_8 = (-b1_l9_4).mul_add(b1_4_8, b1_9_8);
+    let b1_9_9 = (-b1_l9_4).mul_add(b1_4_9, b1_9_9);
+    let b1_9_10 = -(b1_l9_4 * b1_4_10);
+    let b1_r9 = (-b1_l9_4).mul_add(b1_r4, b1_r9);
+    let b1_l10_4 = b1_10_4 / b1_4_4;
+    let b1_10_5 = -(b1_l10_4 * b1_4_5);
+    let b1_10_6 = -(b1_l10_4 * b1_4_6);
+    let b1_10_7 = -(b1_l10_4 * b1_4_7);
+    let b1_10_8 = -(b1_l10_4 * b1_4_8);
+    let b1_10_9 = -(b1_l10_4 * b1_4_9);
+    let b1_10_10 = (-b1_l10_4).mul_add(b1_4_10, b1_10_10);
+    let b1_r10 = (-b1_l10_4).mul_add(b1_r4, b1_r10);
+    let b1_l6_5 = b1_6_5 / b1_5_5;
+    let b1_6_6 = (-b1_l6_5).mul_add(b1_5_6, b1_6_6);
+    let b1_6_7 = (-b1_l6_5).mul_add(b1_5_7, b1_6_7);
+    let b1_6_8 = (-b1_l6_5).mul_add(b1_5_8, b1_6_8);
+    let b1_6_9 = (-b1_l6_5).mul_add(b1_5_9, b1_6_9);
+    let b1_6_10 = (-b1_l6_5).mul_add(b1_5_10, b1_6_10);
+    let b1_r6 = (-b1_l6_5).mul_add(b1_r5, b1_r6);
+    let b1_l7_5 = b1_7_5 / b1_5_5;
+    let b1_7_6 = (-b1_l7_5).mul_add(b1_5_6, b1_7_6);
+    let b1_7_7 = (-b1_l7_5).mul_add(b1_5_7, b1_7_7);
+    let b1_7_8 = (-b1_l7_5).mul_add(b1_5_8, b1_7_8);
+    let b1_7_9 = (-b1_l7_5).mul_add(b1_5_9, b1_7_9);
+    let b1_7_10 = (-b1_l7_5).mul_add(b1_5_10, b1_7_10);
+    let b1_r7 = (-b1_l7_5).mul_add(b1_r5, b1_r7);
+    let b1_l8_5 = b1_8_5 / b1_5_5;
+    let b1_8_6 = (-b1_l8_5).mul_add(b1_5_6, b1_8_6);
+    let b1_8_7 = (-b1_l8_5).mul_add(b1_5_7, b1_8_7);
+    let b1_8_8 = (-b1_l8_5).mul_add(b1_5_8, b1_8_8);
+    let b1_8_9 = (-b1_l8_5).mul_add(b1_5_9, b1_8_9);
+    let b1_8_10 = (-b1_l8_5).mul_add(b1_5_10, b1_8_10);
+    let b1_r8 = (-b1_l8_5).mul_add(b1_r5, b1_r8);
+    let b1_l9_5 = b1_9_5 / b1_5_5;
+    let b1_9_6 = (-b1_l9_5).mul_add(b1_5_6, b1_9_6);
+    let b1_9_7 = (-b1_l9_5).mul_add(b1_5_7, b1_9_7);
+    let b1_9_8 = (-b1_l9_5).mul_add(b1_5_8, b1_9_8);
+    let b1_9_9 = (-b1_l9_5).mul_add(b1_5_9, b1_9_9);
+    let b1_9_10 = (-b1_l9_5).mul_add(b1_5_10, b1_9_10);
+    let b1_r9 = (-b1_l9_5).mul_add(b1_r5, b1_r9);
+    let b1_l10_5 = b1_10_5 / b1_5_5;
+    let b1_10_6 = (-b1_l10_5).mul_add(b1_5_6, b1_10_6);
+    let b1_10_7 = (-b1_l10_5).mul_add(b1_5_7, b1_10_7);
+    let b1_10_8 = (-b1_l10_5).mul_add(b1_5_8, b1_10_8);
+    let b1_10_9 = (-b1_l10_5).mul_add(b1_5_9, b1_10_9);
+    let b1_10_10 = (-b1_l10_5).mul_add(b1_5_10, b1_10_10);
+    let b1_r10 = (-b1_l10_5).mul_add(b1_r5, b1_r10);
+    let b1_l7_6 = b1_7_6 / b1_6_6;
+    let b1_7_7 = (-b1_l7_6).mul_add(b1_6_7, b1_7_7);
+    let b1_7_8 = (-b1_l7_6).mul_add(b1_6_8, b1_7_8);
+    let b1_7_9 = (-b1_l7_6).mul_add(b1_6_9, b1_7_9);
+    let b1_7_10 = (-b1_l7_6).mul_add(b1_6_10, b1_7_10);
+    let b1_r7 = (-b1_l7_6).mul_add(b1_r6, b1_r7);
+    let b1_l8_6 = b1_8_6 / b1_6_6;
+    let b1_8_7 = (-b1_l8_6).mul_add(b1_6_7, b1_8_7);
+    let b1_8_8 = (-b1_l8_6).mul_add(b1_6_8, b1_8_8);
+    let b1_8_9 = (-b1_l8_6).mul_add(b1_6_9, b1_8_9);
+    let b1_8_10 = (-b1_l8_6).mul_add(b1_6_10, b1_8_10);
+    let b1_r8 = (-b1_l8_6).mul_add(b1_r6, b1_r8);
+    let b1_l9_6 = b1_9_6 / b1_6_6;
+    let b1_9_7 = (-b1_l9_6).mul_add(b1_6_7, b1_9_7);
+    let b1_9_8 = (-b1_l9_6).mul_add(b1_6_8, b1_9_8);
+    let b1_9_9 = (-b1_l9_6).mul_add(b1_6_9, b1_9_9);
+    let b1_9_10 = (-b1_l9_6).mul_add(b1_6_10, b1_9_10);
+    let b1_r9 = (-b1_l9_6).mul_add(b1_r6, b1_r9);
+    let b1_l10_6 = b1_10_6 / b1_6_6;
+    let b1_10_7 = (-b1_l10_6).mul_add(b1_6_7, b1_10_7);
+    let b1_10_8 = (-b1_l10_6).mul_add(b1_6_8, b1_10_8);
+    let b1_10_9 = (-b1_l10_6).mul_add(b1_6_9, b1_10_9);
+    let b1_10_10 = (-b1_l10_6).mul_add(b1_6_10, b1_10_10);
+    let b1_r10 = (-b1_l10_6).mul_add(b1_r6, b1_r10);
+    let b1_l8_7 = b1_8_7 / b1_7_7;
+    let b1_8_8 = (-b1_l8_7).mul_add(b1_7_8, b1_8_8);
+    let b1_8_9 = (-b1_l8_7).mul_add(b1_7_9, b1_8_9);
+    let b1_8_10 = (-b1_l8_7).mul_add(b1_7_10, b1_8_10);
+    let b1_r8 = (-b1_l8_7).mul_add(b1_r7, b1_r8);
+    let b1_l9_7 = b1_9_7 / b1_7_7;
+    let b1_9_8 = (-b1_l9_7).mul_add(b1_7_8, b1_9_8);
+    let b1_9_9 = (-b1_l9_7).mul_add(b1_7_9, b1_9_9);
+    let b1_9_10 = (-b1_l9_7).mul_add(b1_7_10, b1_9_10);
+    let b1_r9 = (-b1_l9_7).mul_add(b1_r7, b1_r9);
+    let b1_l10_7 = b1_10_7 / b1_7_7;
+    let b1_10_8 = (-b1_l10_7).mul_add(b1_7_8, b1_10_8);
+    let b1_10_9 = (-b1_l10_7).mul_add(b1_7_9, b1_10_9);
+    let b1_10_10 = (-b1_l10_7).mul_add(b1_7_10, b1_10_10);
+    let b1_r10 = (-b1_l10_7).mul_add(b1_r7, b1_r10);
+    let b1_l9_8 = b1_9_8 / b1_8_8;
+    let b1_9_9 = (-b1_l9_8).mul_add(b1_8_9, b1_9_9);
+    let b1_9_10 = (-b1_l9_8).mul_add(b1_8_10, b1_9_10);
+    let b1_r9 = (-b1_l9_8).mul_add(b1_r8, b1_r9);
+    let b1_l10_8 = b1_10_8 / b1_8_8;
+    let b1_10_9 = (-b1_l10_8).mul_add(b1_8_9, b1_10_9);
+    let b1_10_10 = (-b1_l10_8).mul_add(b1_8_10, b1_10_10);
+    let b1_r10 = (-b1_l10_8).mul_add(b1_r8, b1_r10);
+    let b1_l10_9 = b1_10_9 / b1_9_9;
+    let b1_10_10 = (-b1_l10_9).mul_add(b1_9_10, b1_10_10);
+    let b1_r10 = (-b1_l10_9).mul_add(b1_r9, b1_r10);
+    let b1_k10 = b1_r10 / b1_10_10;
+    let b1_k9 = (-b1_9_10).mul_add(b1_k10, b1_r9) / b1_9_9;
+    let b1_k8 = (-b1_8_10).mul_add(b1_k10, (-b1_8_9).mul_add(b1_k9, b1_r8)) / b1_8_8;
+    let b1_k7 =
+        (-b1_7_10).mul_add(b1_k10, (-b1_7_9).mul_add(b1_k9, (-b1_7_8).mul_add(b1_k8, b1_r7))) / b1_7_7;
+    let b1_k6 = (-b1_6_10)
+        .mul_add(b1_k10, (-b1_6_9).mul_add(b1_k9, (-b1_6_8).mul_add(b1_k8, (-b1_6_7).mul_add(b1_k7, b1_r6))))
         / b1_6_6;
-    let b1_x5 = (-b1_5_10).mul_add(
-        b1_x10,
+    let b1_k5 = (-b1_5_10).mul_add(
+        b1_k10,
         (-b1_5_9).mul_add(
-            b1_x9,
-            (-b1_5_8).mul_add(b1_x8, (-b1_5_7).mul_add(b1_x7, (-b1_5_6).mul_add(b1_x6, b1_r5))),
+            b1_k9,
+            (-b1_5_8).mul_add(b1_k8, (-b1_5_7).mul_add(b1_k7, (-b1_5_6).mul_add(b1_k6, b1_r5))),
         ),
     ) / b1_5_5;
-    let b1_x4 = (-b1_4_10).mul_add(
-        b1_x10,
+    let b1_k4 = (-b1_4_10).mul_add(
+        b1_k10,
         (-b1_4_9).mul_add(
-            b1_x9,
+            b1_k9,
             (-b1_4_8).mul_add(
-                b1_x8,
-                (-b1_4_7).mul_add(b1_x7, (-b1_4_6).mul_add(b1_x6, (-b1_4_5).mul_add(b1_x5, b1_r4))),
+                b1_k8,
+                (-b1_4_7).mul_add(b1_k7, (-b1_4_6).mul_add(b1_k6, (-b1_4_5).mul_add(b1_k5, b1_r4))),
             ),
         ),
     ) / b1_4_4;
-    let b1_x3 = (-b1_3_8).mul_add(
-        b1_x8,
+    let b1_k3 = (-b1_3_8).mul_add(
+        b1_k8,
         (-b1_3_7).mul_add(
-            b1_x7,
-            (-b1_3_6).mul_add(b1_x6, (-b1_3_5).mul_add(b1_x5, (-b1_3_4).mul_add(b1_x4, b1_r3))),
+            b1_k7,
+            (-b1_3_6).mul_add(b1_k6, (-b1_3_5).mul_add(b1_k5, (-b1_3_4).mul_add(b1_k4, b1_r3))),
         ),
     ) / b1_3_3;
-    let b1_x2 = (-b1_2_7)
-        .mul_add(b1_x7, (-b1_2_6).mul_add(b1_x6, (-b1_2_5).mul_add(b1_x5, (-b1_2_3).mul_add(b1_x3, b1_r2))))
+    let b1_k2 = (-b1_2_7)
+        .mul_add(b1_k7, (-b1_2_6).mul_add(b1_k6, (-b1_2_5).mul_add(b1_k5, (-b1_2_3).mul_add(b1_k3, b1_r2))))
         / b1_2_2;
-    let b1_x1 = (-b1_1_6).mul_add(b1_x6, (-b1_1_5).mul_add(b1_x5, (-b1_1_2).mul_add(b1_x2, b1_r1))) / b1_1_1;
-    let b1_x0 = (-b1_0_5).mul_add(b1_x5, (-b1_0_1).mul_add(b1_x1, b1_r0)) / b1_0_0;
-    // Markov block 2: backward Euler, (I - dt A) delta = dt f.
-    let b2_0_0 = (-dt).mul_add((-s__67), n(1.0));
-    let b2_0_1 = -(dt * C1Kv43_to_C0Kv43);
-    let b2_0_5 = -(dt * CI0Kv43_to_C0Kv43);
-    let b2_r0 = dt * C0Kv43__dt;
-    let b2_1_0 = -(dt * C0Kv43_to_C1Kv43);
-    let b2_1_1 = (-dt).mul_add((-s__68), n(1.0));
-    let b2_1_2 = -(dt * C2Kv43_to_C1Kv43);
-    let b2_1_6 = -(dt * CI1Kv43_to_C1Kv43);
-    let b2_r1 = dt * C1Kv43__dt;
-    let b2_2_1 = -(dt * C1Kv43_to_C2Kv43);
-    let b2_2_2 = (-dt).mul_add((-s__69), n(1.0));
-    let b2_2_3 = -(dt * C3Kv43_to_C2Kv43);
-    let b2_2_7 = -(dt * CI2Kv43_to_C2Kv43);
-    let b2_r2 = dt * C2Kv43__dt;
-    let b2_3_2 = -(dt * C2Kv43_to_C3Kv43);
-    let b2_3_3 = (-dt).mul_add((-s__70), n(1.0));
-    let b2_3_4 = -(dt * OKv43_to_C3Kv43);
-    let b2_3_8 = -(dt * CI3Kv43_to_C3Kv43);
-    let b2_r3 = dt * C3Kv43__dt;
-    let b2_4_3 = -(dt * C3Kv43_to_OKv43);
-    let b2_4_4 = (-dt).mul_add((-s__71), n(1.0));
-    let b2_4_9 = -(dt * OIKv43_to_OKv43);
-    let b2_r4 = dt * OKv43__dt;
-    let b2_5_0 = -(dt * C0Kv43_to_CI0Kv43);
-    let b2_5_5 = (-dt).mul_add((-s__72), n(1.0));
-    let b2_5_6 = -(dt * CI1Kv43_to_CI0Kv43);
-    let b2_r5 = dt * CI0Kv43__dt;
-    let b2_6_1 = -(dt * C1Kv43_to_CI1Kv43);
-    let b2_6_5 = -(dt * CI0Kv43_to_CI1Kv43);
-    let b2_6_6 = (-dt).mul_add((-s__73), n(1.0));
-    let b2_6_7 = -(dt * CI2Kv43_to_CI1Kv43);
-    let b2_r6 = dt * CI1Kv43__dt;
-    let b2_7_2 = -(dt * C2Kv43_to_CI2Kv43);
-    let b2_7_6 = -(dt * CI1Kv43_to_CI2Kv43);
-    let b2_7_7 = (-dt).mul_add((-s__74), n(1.0));
-    let b2_7_8 = -(dt * CI3Kv43_to_CI2Kv43);
-    let b2_r7 = dt * CI2Kv43__dt;
-    let b2_8_3 = -(dt * C3Kv43_to_CI3Kv43);
-    let b2_8_7 = -(dt * CI2Kv43_to_CI3Kv43);
-    let b2_8_8 = (-dt).mul_add((-s__75), n(1.0));
-    let b2_8_9 = -(dt * OIKv43_to_CI3Kv43);
-    let b2_r8 = dt * CI3Kv43__dt;
-    let b2_9_4 = -(dt * OKv43_to_OIKv43);
-    let b2_9_8 = -(dt * CI3Kv43_to_OIKv43);
-    let b2_9_9 = (-dt).mul_add((-s__76), n(1.0));
-    let b2_r9 = dt * OIKv43__dt;
-    let l = b2_1_0 / b2_0_0;
-    let b2_1_1 = (-l).mul_add(b2_0_1, b2_1_1);
-    let b2_1_5 = -(l * b2_0_5);
-    let b2_r1 = (-l).mul_add(b2_r0, b2_r1);
-    let l = b2_5_0 / b2_0_0;
-    let b2_5_1 = -(l * b2_0_1);
-    let b2_5_5 = (-l).mul_add(b2_0_5, b2_5_5);
-    let b2_r5 = (-l).mul_add(b2_r0, b2_r5);
-    let l = b2_2_1 / b2_1_1;
-    let b2_2_2 = (-l).mul_add(b2_1_2, b2_2_2);
-    let b2_2_5 = -(l * b2_1_5);
-    let b2_2_6 = -(l * b2_1_6);
-    let b2_r2 = (-l).mul_add(b2_r1, b2_r2);
-    let l = b2_5_1 / b2_1_1;
-    let b2_5_2 = -(l * b2_1_2);
-    let b2_5_5 = (-l).mul_add(b2_1_5, b2_5_5);
-    let b2_5_6 = (-l).mul_add(b2_1_6, b2_5_6);
-    let b2_r5 = (-l).mul_add(b2_r1, b2_r5);
-    let l = b2_6_1 / b2_1_1;
-    let b2_6_2 = -(l * b2_1_2);
-    let b2_6_5 = (-l).mul_add(b2_1_5, b2_6_5);
-    let b2_6_6 = (-l).mul_add(b2_1_6, b2_6_6);
-    let b2_r6 = (-l).mul_add(b2_r1, b2_r6);
-    let l = b2_3_2 / b2_2_2;
-    let b2_3_3 = (-l).mul_add(b2_2_3, b2_3_3);
-    let b2_3_5 = -(l * b2_2_5);
-    let b2_3_6 = -(l * b2_2_6);
-    let b2_3_7 = -(l * b2_2_7);
-    let b2_r3 = (-l).mul_add(b2_r2, b2_r3);
-    let l = b2_5_2 / b2_2_2;
-    let b2_5_3 = -(l * b2_2_3);
-    let b2_5_5 = (-l).mul_add(b2_2_5, b2_5_5);
-    let b2_5_6 = (-l).mul_add(b2_2_6, b2_5_6);
-    let b2_5_7 = -(l * b2_2_7);
-    let b2_r5 = (-l).mul_add(b2_r2, b2_r5);
-    let l = b2_6_2 / b2_2_2;
-    let b2_6_3 = -(l * b2_2_3);
-    let b2_6_5 = (-l).mul_add(b2_2_5, b2_6_5);
-    let b2_6_6 = (-l).mul_add(b2_2_6, b2_6_6);
-    let b2_6_7 = (-l).mul_add(b2_2_7, b2_6_7);
-    let b2_r6 = (-l).mul_add(b2_r2, b2_r6);
-    let l = b2_7_2 / b2_2_2;
-    let b2_7_3 = -(l * b2_2_3);
-    let b2_7_5 = -(l * b2_2_5);
-    let b2_7_6 = (-l).mul_add(b2_2_6, b2_7_6);
-    let b2_7_7 = (-l).mul_add(b2_2_7, b2_7_7);
-    let b2_r7 = (-l).mul_add(b2_r2, b2_r7);
-    let l = b2_4_3 / b2_3_3;
-    let b2_4_4 = (-l).mul_add(b2_3_4, b2_4_4);
-    let b2_4_5 = -(l * b2_3_5);
-    let b2_4_6 = -(l * b2_3_6);
-    let b2_4_7 = -(l * b2_3_7);
-    let b2_4_8 = -(l * b2_3_8);
-    let b2_r4 = (-l).mul_add(b2_r3, b2_r4);
-    let l = b2_5_3 / b2_3_3;
-    let b2_5_4 = -(l * b2_3_4);
-    let b2_5_5 = (-l).mul_add(b2_3_5, b2_5_5);
-    let b2_5_6 = (-l).mul_add(b2_3_6, b2_5_6);
-    let b2_5_7 = (-l).mul_add(b2_3_7, b2_5_7);
-    let b2_5_8 = -(l * b2_3_8);
-    let b2_r5 = (-l).mul_add(b2_r3, b2_r5);
-    let l = b2_6_3 / b2_3_3;
-    let b2_6_4 = -(l * b2_3_4);
-    let b2_6_5 = (-l).mul_add(b2_3_5, b2_6_5);
-    let b2_6_6 = (-l).mul_add(b2_3_6, b2_6_6);
-    let b2_6_7 = (-l).mul_add(b2_3_7, b2_6_7);
-    let b2_6_8 = -(l * b2_3_8);
-    let b2_r6 = (-l).mul_add(b2_r3, b2_r6);
-    let l = b2_7_3 / b2_3_3;
-    let b2_7_4 = -(l * b2_3_4);
-    let b2_7_5 = (-l).mul_add(b2_3_5, b2_7_5);
-    let b2_7_6 = (-l).mul_add(b2_3_6, b2_7_6);
-    let b2_7_7 = (-l).mul_add(b2_3_7, b2_7_7);
-    let b2_7_8 = (-l).mul_add(b2_3_8, b2_7_8);
-    let b2_r7 = (-l).mul_add(b2_r3, b2_r7);
-    let l = b2_8_3 / b2_3_3;
-    let b2_8_4 = -(l * b2_3_4);
-    let b2_8_5 = -(l * b2_3_5);
-    let b2_8_6 = -(l * b2_3_6);
-    let b2_8_7 = (-l).mul_add(b2_3_7, b2_8_7);
-    let b2_8_8 = (-l).mul_add(b2_3_8, b2_8_8);
-    let b2_r8 = (-l).mul_add(b2_r3, b2_r8);
-    let l = b2_5_4 / b2_4_4;
-    let b2_5_5 = (-l).mul_add(b2_4_5, b2_5_5);
-    let b2_5_6 = (-l).mul_add(b2_4_6, b2_5_6);
-    let b2_5_7 = (-l).mul_add(b2_4_7, b2_5_7);
-    let b2_5_8 = (-l).mul_add(b2_4_8, b2_5_8);
-    let b2_5_9 = -(l * b2_4_9);
-    let b2_r5 = (-l).mul_add(b2_r4, b2_r5);
-    let l = b2_6_4 / b2_4_4;
-    let b2_6_5 = (-l).mul_add(b2_4_5, b2_6_5);
-    let b2_6_6 = (-l).mul_add(b2_4_6, b2_6_6);
-    let b2_6_7 = (-l).mul_add(b2_4_7, b2_6_7);
-    let b2_6_8 = (-l).mul_add(b2_4_8, b2_6_8);
-    let b2_6_9 = -(l * b2_4_9);
-    let b2_r6 = (-l).mul_add(b2_r4, b2_r6);
-    let l = b2_7_4 / b2_4_4;
-    let b2_7_5 = (-l).mul_add(b2_4_5, b2_7_5);
-    let b2_7_6 = (-l).mul_add(b2_4_6, b2_7_6);
-    let b2_7_7 = (-l).mul_add(b2_4_7, b2_7_7);
-    let b2_7_8 = (-l).mul_add(b2_4_8, b2_7_8);
-    let b2_7_9 = -(l * b2_4_9);
-    let b2_r7 = (-l).mul_add(b2_r4, b2_r7);
-    let l = b2_8_4 / b2_4_4;
-    let b2_8_5 = (-l).mul_add(b2_4_5, b2_8_5);
-    let b2_8_6 = (-l).mul_add(b2_4_6, b2_8_6);
-    let b2_8_7 = (-l).mul_add(b2_4_7, b2_8_7);
-    let b2_8_8 = (-l).mul_add(b2_4_8, b2_8_8);
-    let b2_8_9 = (-l).mul_add(b2_4_9, b2_8_9);
-    let b2_r8 = (-l).mul_add(b2_r4, b2_r8);
-    let l = b2_9_4 / b2_4_4;
-    let b2_9_5 = -(l * b2_4_5);
-    let b2_9_6 = -(l * b2_4_6);
-    let b2_9_7 = -(l * b2_4_7);
-    let b2_9_8 = (-l).mul_add(b2_4_8, b2_9_8);
-    let b2_9_9 = (-l).mul_add(b2_4_9, b2_9_9);
-    let b2_r9 = (-l).mul_add(b2_r4, b2_r9);
-    let l = b2_6_5 / b2_5_5;
-    let b2_6_6 = (-l).mul_add(b2_5_6, b2_6_6);
-    let b2_6_7 = (-l).mul_add(b2_5_7, b2_6_7);
-    let b2_6_8 = (-l).mul_add(b2_5_8, b2_6_8);
-    let b2_6_9 = (-l).mul_add(b2_5_9, b2_6_9);
-    let b2_r6 = (-l).mul_add(b2_r5, b2_r6);
-    let l = b2_7_5 / b2_5_5;
-    let b2_7_6 = (-l).mul_add(b2_5_6, b2_7_6);
-    let b2_7_7 = (-l).mul_add(b2_5_7, b2_7_7);
-    let b2_7_8 = (-l).mul_add(b2_5_8, b2_7_8);
-    let b2_7_9 = (-l).mul_add(b2_5_9, b2_7_9);
-    let b2_r7 = (-l).mul_add(b2_r5, b2_r7);
-    let l = b2_8_5 / b2_5_5;
-    let b2_8_6 = (-l).mul_add(b2_5_6, b2_8_6);
-    let b2_8_7 = (-l).mul_add(b2_5_7, b2_8_7);
-    let b2_8_8 = (-l).mul_add(b2_5_8, b2_8_8);
-    let b2_8_9 = (-l).mul_add(b2_5_9, b2_8_9);
-    let b2_r8 = (-l).mul_add(b2_r5, b2_r8);
-    let l = b2_9_5 / b2_5_5;
-    let b2_9_6 = (-l).mul_add(b2_5_6, b2_9_6);
-    let b2_9_7 = (-l).mul_add(b2_5_7, b2_9_7);
-    let b2_9_8 = (-l).mul_add(b2_5_8, b2_9_8);
-    let b2_9_9 = (-l).mul_add(b2_5_9, b2_9_9);
-    let b2_r9 = (-l).mul_add(b2_r5, b2_r9);
-    let l = b2_7_6 / b2_6_6;
-    let b2_7_7 = (-l).mul_add(b2_6_7, b2_7_7);
-    let b2_7_8 = (-l).mul_add(b2_6_8, b2_7_8);
-    let b2_7_9 = (-l).mul_add(b2_6_9, b2_7_9);
-    let b2_r7 = (-l).mul_add(b2_r6, b2_r7);
-    let l = b2_8_6 / b2_6_6;
-    let b2_8_7 = (-l).mul_add(b2_6_7, b2_8_7);
-    let b2_8_8 = (-l).mul_add(b2_6_8, b2_8_8);
-    let b2_8_9 = (-l).mul_add(b2_6_9, b2_8_9);
-    let b2_r8 = (-l).mul_add(b2_r6, b2_r8);
-    let l = b2_9_6 / b2_6_6;
-    let b2_9_7 = (-l).mul_add(b2_6_7, b2_9_7);
-    let b2_9_8 = (-l).mul_add(b2_6_8, b2_9_8);
-    let b2_9_9 = (-l).mul_add(b2_6_9, b2_9_9);
-    let b2_r9 = (-l).mul_add(b2_r6, b2_r9);
-    let l = b2_8_7 / b2_7_7;
-    let b2_8_8 = (-l).mul_add(b2_7_8, b2_8_8);
-    let b2_8_9 = (-l).mul_add(b2_7_9, b2_8_9);
-    let b2_r8 = (-l).mul_add(b2_r7, b2_r8);
-    let l = b2_9_7 / b2_7_7;
-    let b2_9_8 = (-l).mul_add(b2_7_8, b2_9_8);
-    let b2_9_9 = (-l).mul_add(b2_7_9, b2_9_9);
-    let b2_r9 = (-l).mul_add(b2_r7, b2_r9);
-    let l = b2_9_8 / b2_8_8;
-    let b2_9_9 = (-l).mul_add(b2_8_9, b2_9_9);
-    let b2_r9 = (-l).mul_add(b2_r8, b2_r9);
-    let b2_x9 = b2_r9 / b2_9_9;
-    let b2_x8 = (-b2_8_9).mul_add(b2_x9, b2_r8) / b2_8_8;
-    let b2_x7 = (-b2_7_9).mul_add(b2_x9, (-b2_7_8).mul_add(b2_x8, b2_r7)) / b2_7_7;
-    let b2_x6 = (-b2_6_9).mul_add(b2_x9, (-b2_6_8).mul_add(b2_x8, (-b2_6_7).mul_add(b2_x7, b2_r6))) / b2_6_6;
-    let b2_x5 = (-b2_5_9)
-        .mul_add(b2_x9, (-b2_5_8).mul_add(b2_x8, (-b2_5_7).mul_add(b2_x7, (-b2_5_6).mul_add(b2_x6, b2_r5))))
+    let b1_k1 = (-b1_1_6).mul_add(b1_k6, (-b1_1_5).mul_add(b1_k5, (-b1_1_2).mul_add(b1_k2, b1_r1))) / b1_1_1;
+    let b1_k0 = (-b1_0_5).mul_add(b1_k5, (-b1_0_1).mul_add(b1_k1, b1_r0)) / b1_0_0;
+    let b1_r0 = n(2.414213562373095).mul_add(b1_k0, n(-1.4142135623730951) * b1_f0);
+    let b1_r1 = n(2.414213562373095).mul_add(b1_k1, n(-1.4142135623730951) * b1_f1);
+    let b1_r2 = n(2.414213562373095).mul_add(b1_k2, n(-1.4142135623730951) * b1_f2);
+    let b1_r3 = n(2.414213562373095).mul_add(b1_k3, n(-1.4142135623730951) * b1_f3);
+    let b1_r4 = n(2.414213562373095).mul_add(b1_k4, n(-1.4142135623730951) * b1_f4);
+    let b1_r5 = n(2.414213562373095).mul_add(b1_k5, n(-1.4142135623730951) * b1_f5);
+    let b1_r6 = n(2.414213562373095).mul_add(b1_k6, n(-1.4142135623730951) * b1_f6);
+    let b1_r7 = n(2.414213562373095).mul_add(b1_k7, n(-1.4142135623730951) * b1_f7);
+    let b1_r8 = n(2.414213562373095).mul_add(b1_k8, n(-1.4142135623730951) * b1_f8);
+    let b1_r9 = n(2.414213562373095).mul_add(b1_k9, n(-1.4142135623730951) * b1_f9);
+    let b1_r10 = n(2.414213562373095).mul_add(b1_k10, n(-1.4142135623730951) * b1_f10);
+    let b1_r1 = (-b1_l1_0).mul_add(b1_r0, b1_r1);
+    let b1_r5 = (-b1_l5_0).mul_add(b1_r0, b1_r5);
+    let b1_r2 = (-b1_l2_1).mul_add(b1_r1, b1_r2);
+    let b1_r5 = (-b1_l5_1).mul_add(b1_r1, b1_r5);
+    let b1_r6 = (-b1_l6_1).mul_add(b1_r1, b1_r6);
+    let b1_r3 = (-b1_l3_2).mul_add(b1_r2, b1_r3);
+    let b1_r5 = (-b1_l5_2).mul_add(b1_r2, b1_r5);
+    let b1_r6 = (-b1_l6_2).mul_add(b1_r2, b1_r6);
+    let b1_r7 = (-b1_l7_2).mul_add(b1_r2, b1_r7);
+    let b1_r4 = (-b1_l4_3).mul_add(b1_r3, b1_r4);
+    let b1_r5 = (-b1_l5_3).mul_add(b1_r3, b1_r5);
+    let b1_r6 = (-b1_l6_3).mul_add(b1_r3, b1_r6);
+    let b1_r7 = (-b1_l7_3).mul_add(b1_r3, b1_r7);
+    let b1_r8 = (-b1_l8_3).mul_add(b1_r3, b1_r8);
+    let b1_r5 = (-b1_l5_4).mul_add(b1_r4, b1_r5);
+    let b1_r6 = (-b1_l6_4).mul_add(b1_r4, b1_r6);
+    let b1_r7 = (-b1_l7_4).mul_add(b1_r4, b1_r7);
+    let b1_r8 = (-b1_l8_4).mul_add(b1_r4, b1_r8);
+    let b1_r9 = (-b1_l9_4).mul_add(b1_r4, b1_r9);
+    let b1_r10 = (-b1_l10_4).mul_add(b1_r4, b1_r10);
+    let b1_r6 = (-b1_l6_5).mul_add(b1_r5, b1_r6);
+    let b1_r7 = (-b1_l7_5).mul_add(b1_r5, b1_r7);
+    let b1_r8 = (-b1_l8_5).mul_add(b1_r5, b1_r8);
+    let b1_r9 = (-b1_l9_5).mul_add(b1_r5, b1_r9);
+    let b1_r10 = (-b1_l10_5).mul_add(b1_r5, b1_r10);
+    let b1_r7 = (-b1_l7_6).mul_add(b1_r6, b1_r7);
+    let b1_r8 = (-b1_l8_6).mul_add(b1_r6, b1_r8);
+    let b1_r9 = (-b1_l9_6).mul_add(b1_r6, b1_r9);
+    let b1_r10 = (-b1_l10_6).mul_add(b1_r6, b1_r10);
+    let b1_r8 = (-b1_l8_7).mul_add(b1_r7, b1_r8);
+    let b1_r9 = (-b1_l9_7).mul_add(b1_r7, b1_r9);
+    let b1_r10 = (-b1_l10_7).mul_add(b1_r7, b1_r10);
+    let b1_r9 = (-b1_l9_8).mul_add(b1_r8, b1_r9);
+    let b1_r10 = (-b1_l10_8).mul_add(b1_r8, b1_r10);
+    let b1_r10 = (-b1_l10_9).mul_add(b1_r9, b1_r10);
+    let b1_q10 = b1_r10 / b1_10_10;
+    let b1_q9 = (-b1_9_10).mul_add(b1_q10, b1_r9) / b1_9_9;
+    let b1_q8 = (-b1_8_10).mul_add(b1_q10, (-b1_8_9).mul_add(b1_q9, b1_r8)) / b1_8_8;
+    let b1_q7 =
+        (-b1_7_10).mul_add(b1_q10, (-b1_7_9).mul_add(b1_q9, (-b1_7_8).mul_add(b1_q8, b1_r7))) / b1_7_7;
+    let b1_q6 = (-b1_6_10)
+        .mul_add(b1_q10, (-b1_6_9).mul_add(b1_q9, (-b1_6_8).mul_add(b1_q8, (-b1_6_7).mul_add(b1_q7, b1_r6))))
+        / b1_6_6;
+    let b1_q5 = (-b1_5_10).mul_add(
+        b1_q10,
+        (-b1_5_9).mul_add(
+            b1_q9,
+            (-b1_5_8).mul_add(b1_q8, (-b1_5_7).mul_add(b1_q7, (-b1_5_6).mul_add(b1_q6, b1_r5))),
+        ),
+    ) / b1_5_5;
+    let b1_q4 = (-b1_4_10).mul_add(
+        b1_q10,
+        (-b1_4_9).mul_add(
+            b1_q9,
+            (-b1_4_8).mul_add(
+                b1_q8,
+                (-b1_4_7).mul_add(b1_q7, (-b1_4_6).mul_add(b1_q6, (-b1_4_5).mul_add(b1_q5, b1_r4))),
+            ),
+        ),
+    ) / b1_4_4;
+    let b1_q3 = (-b1_3_8).mul_add(
+        b1_q8,
+        (-b1_3_7).mul_add(
+            b1_q7,
+            (-b1_3_6).mul_add(b1_q6, (-b1_3_5).mul_add(b1_q5, (-b1_3_4).mul_add(b1_q4, b1_r3))),
+        ),
+    ) / b1_3_3;
+    let b1_q2 = (-b1_2_7)
+        .mul_add(b1_q7, (-b1_2_6).mul_add(b1_q6, (-b1_2_5).mul_add(b1_q5, (-b1_2_3).mul_add(b1_q3, b1_r2))))
+        / b1_2_2;
+    let b1_q1 = (-b1_1_6).mul_add(b1_q6, (-b1_1_5).mul_add(b1_q5, (-b1_1_2).mul_add(b1_q2, b1_r1))) / b1_1_1;
+    let b1_q0 = (-b1_0_5).mul_add(b1_q5, (-b1_0_1).mul_add(b1_q1, b1_r0)) / b1_0_0;
+    // Markov block 2: two-stage SDIRK, (I - g dt A) k1 = dt f, (I - g dt A) k2 = dt f + (1 - g) dt A k1.
+    let b2_gdt = n(0.2928932188134524) * dt;
+    let b2_0_0 = (-b2_gdt).mul_add((-s__67), n(1.0));
+    let b2_0_1 = -(b2_gdt * C1Kv43_to_C0Kv43);
+    let b2_0_5 = -(b2_gdt * CI0Kv43_to_C0Kv43);
+    let b2_f0 = dt * C0Kv43__dt;
+    let b2_r0 = b2_f0;
+    let b2_1_0 = -(b2_gdt * C0Kv43_to_C1Kv43);
+    let b2_1_1 = (-b2_gdt).mul_add((-s__68), n(1.0));
+    let b2_1_2 = -(b2_gdt * C2Kv43_to_C1Kv43);
+    let b2_1_6 = -(b2_gdt * CI1Kv43_to_C1Kv43);
+    let b2_f1 = dt * C1Kv43__dt;
+    let b2_r1 = b2_f1;
+    let b2_2_1 = -(b2_gdt * C1Kv43_to_C2Kv43);
+    let b2_2_2 = (-b2_gdt).mul_add((-s__69), n(1.0));
+    let b2_2_3 = -(b2_gdt * C3Kv43_to_C2Kv43);
+    let b2_2_7 = -(b2_gdt * CI2Kv43_to_C2Kv43);
+    let b2_f2 = dt * C2Kv43__dt;
+    let b2_r2 = b2_f2;
+    let b2_3_2 = -(b2_gdt * C2Kv43_to_C3Kv43);
+    let b2_3_3 = (-b2_gdt).mul_add((-s__70), n(1.0));
+    let b2_3_4 = -(b2_gdt * OKv43_to_C3Kv43);
+    let b2_3_8 = -(b2_gdt * CI3Kv43_to_C3Kv43);
+    let b2_f3 = dt * C3Kv43__dt;
+    let b2_r3 = b2_f3;
+    let b2_4_3 = -(b2_gdt * C3Kv43_to_OKv43);
+    let b2_4_4 = (-b2_gdt).mul_add((-s__71), n(1.0));
+    let b2_4_9 = -(b2_gdt * OIKv43_to_OKv43);
+    let b2_f4 = dt * OKv43__dt;
+    let b2_r4 = b2_f4;
+    let b2_5_0 = -(b2_gdt * C0Kv43_to_CI0Kv43);
+    let b2_5_5 = (-b2_gdt).mul_add((-s__72), n(1.0));
+    let b2_5_6 = -(b2_gdt * CI1Kv43_to_CI0Kv43);
+    let b2_f5 = dt * CI0Kv43__dt;
+    let b2_r5 = b2_f5;
+    let b2_6_1 = -(b2_gdt * C1Kv43_to_CI1Kv43);
+    let b2_6_5 = -(b2_gdt * CI0Kv43_to_CI1Kv43);
+    let b2_6_6 = (-b2_gdt).mul_add((-s__73), n(1.0));
+    let b2_6_7 = -(b2_gdt * CI2Kv43_to_CI1Kv43);
+    let b2_f6 = dt * CI1Kv43__dt;
+    let b2_r6 = b2_f6;
+    let b2_7_2 = -(b2_gdt * C2Kv43_to_CI2Kv43);
+    let b2_7_6 = -(b2_gdt * CI1Kv43_to_CI2Kv43);
+    let b2_7_7 = (-b2_gdt).mul_add((-s__74), n(1.0));
+    let b2_7_8 = -(b2_gdt * CI3Kv43_to_CI2Kv43);
+    let b2_f7 = dt * CI2Kv43__dt;
+    let b2_r7 = b2_f7;
+    let b2_8_3 = -(b2_gdt * C3Kv43_to_CI3Kv43);
+    let b2_8_7 = -(b2_gdt * CI2Kv43_to_CI3Kv43);
+    let b2_8_8 = (-b2_gdt).mul_add((-s__75), n(1.0));
+    let b2_8_9 = -(b2_gdt * OIKv43_to_CI3Kv43);
+    let b2_f8 = dt * CI3Kv43__dt;
+    let b2_r8 = b2_f8;
+    let b2_9_4 = -(b2_gdt * OKv43_to_OIKv43);
+    let b2_9_8 = -(b2_gdt * CI3Kv43_to_OIKv43);
+    let b2_9_9 = (-b2_gdt).mul_add((-s__76), n(1.0));
+    let b2_f9 = dt * OIKv43__dt;
+    let b2_r9 = b2_f9;
+    let b2_l1_0 = b2_1_0 / b2_0_0;
+    let b2_1_1 = (-b2_l1_0).mul_add(b2_0_1, b2_1_1);
+    let b2_1_5 = -(b2_l1_0 * b2_0_5);
+    let b2_r1 = (-b2_l1_0).mul_add(b2_r0, b2_r1);
+    let b2_l5_0 = b2_5_0 / b2_0_0;
+    let b2_5_1 = -(b2_l5_0 * b2_0_1);
+    let b2_5_5 = (-b2_l5_0).mul_add(b2_0_5, b2_5_5);
+    let b2_r5 = (-b2_l5_0).mul_add(b2_r0, b2_r5);
+    let b2_l2_1 = b2_2_1 / b2_1_1;
+    let b2_2_2 = (-b2_l2_1).mul_add(b2_1_2, b2_2_2);
+    let b2_2_5 = -(b2_l2_1 * b2_1_5);
+    let b2_2_6 = -(b2_l2_1 * b2_1_6);
+    let b2_r2 = (-b2_l2_1).mul_add(b2_r1, b2_r2);
+    let b2_l5_1 = b2_5_1 / b2_1_1;
+    let b2_5_2 = -(b2_l5_1 * b2_1_2);
+    let b2_5_5 = (-b2_l5_1).mul_add(b2_1_5, b2_5_5);
+    let b2_5_6 = (-b2_l5_1).mul_add(b2_1_6, b2_5_6);
+    let b2_r5 = (-b2_l5_1).mul_add(b2_r1, b2_r5);
+    let b2_l6_1 = b2_6_1 / b2_1_1;
+    let b2_6_2 = -(b2_l6_1 * b2_1_2);
+    let b2_6_5 = (-b2_l6_1).mul_add(b2_1_5, b2_6_5);
+    let b2_6_6 = (-b2_l6_1).mul_add(b2_1_6, b2_6_6);
+    let b2_r6 = (-b2_l6_1).mul_add(b2_r1, b2_r6);
+    let b2_l3_2 = b2_3_2 / b2_2_2;
+    let b2_3_3 = (-b2_l3_2).mul_add(b2_2_3, b2_3_3);
+    let b2_3_5 = -(b2_l3_2 * b2_2_5);
+    let b2_3_6 = -(b2_l3_2 * b2_2_6);
+    let b2_3_7 = -(b2_l3_2 * b2_2_7);
+    let b2_r3 = (-b2_l3_2).mul_add(b2_r2, b2_r3);
+    let b2_l5_2 = b2_5_2 / b2_2_2;
+    let b2_5_3 = -(b2_l5_2 * b2_2_3);
+    let b2_5_5 = (-b2_l5_2).mul_add(b2_2_5, b2_5_5);
+    let b2_5_6 = (-b2_l5_2).mul_add(b2_2_6, b2_5_6);
+    let b2_5_7 = -(b2_l5_2 * b2_2_7);
+    let b2_r5 = (-b2_l5_2).mul_add(b2_r2, b2_r5);
+    let b2_l6_2 = b2_6_2 / b2_2_2;
+    let b2_6_3 = -(b2_l6_2 * b2_2_3);
+    let b2_6_5 = (-b2_l6_2).mul_add(b2_2_5, b2_6_5);
+    let b2_6_6 = (-b2_l6_2).mul_add(b2_2_6, b2_6_6);
+    let b2_6_7 = (-b2_l6_2).mul_add(b2_2_7, b2_6_7);
+    let b2_r6 = (-b2_l6_2).mul_add(b2_r2, b2_r6);
+    let b2_l7_2 = b2_7_2 / b2_2_2;
+    let b2_7_3 = -(b2_l7_2 * b2_2_3);
+    let b2_7_5 = -(b2_l7_2 * b2_2_5);
+    let b2_7_6 = (-b2_l7_2).mul_add(b2_2_6, b2_7_6);
+    let b2_7_7 = (-b2_l7_2).mul_add(b2_2_7, b2_7_7);
+    let b2_r7 = (-b2_l7_2).mul_add(b2_r2, b2_r7);
+    let b2_l4_3 = b2_4_3 / b2_3_3;
+    let b2_4_4 = (-b2_l4_3).mul_add(b2_3_4, b2_4_4);
+    let b2_4_5 = -(b2_l4_3 * b2_3_5);
+    let b2_4_6 = -(b2_l4_3 * b2_3_6);
+    let b2_4_7 = -(b2_l4_3 * b2_3_7);
+    let b2_4_8 = -(b2_l4_3 * b2_3_8);
+    let b2_r4 = (-b2_l4_3).mul_add(b2_r3, b2_r4);
+    let b2_l5_3 = b2_5_3 / b2_3_3;
+    let b2_5_4 = -(b2_l5_3 * b2_3_4);
+    let b2_5_5 = (-b2_l5_3).mul_add(b2_3_5, b2_5_5);
+    let b2_5_6 = (-b2_l5_3).mul_add(b2_3_6, b2_5_6);
+    let b2_5_7 = (-b2_l5_3).mul_add(b2_3_7, b2_5_7);
+    let b2_5_8 = -(b2_l5_3 * b2_3_8);
+    let b2_r5 = (-b2_l5_3).mul_add(b2_r3, b2_r5);
+    let b2_l6_3 = b2_6_3 / b2_3_3;
+    let b2_6_4 = -(b2_l6_3 * b2_3_4);
+    let b2_6_5 = (-b2_l6_3).mul_add(b2_3_5, b2_6_5);
+    let b2_6_6 = (-b2_l6_3).mul_add(b2_3_6, b2_6_6);
+    let b2_6_7 = (-b2_l6_3).mul_add(b2_3_7, b2_6_7);
+    let b2_6_8 = -(b2_l6_3 * b2_3_8);
+    let b2_r6 = (-b2_l6_3).mul_add(b2_r3, b2_r6);
+    let b2_l7_3 = b2_7_3 / b2_3_3;
+    let b2_7_4 = -(b2_l7_3 * b2_3_4);
+    let b2_7_5 = (-b2_l7_3).mul_add(b2_3_5, b2_7_5);
+    let b2_7_6 = (-b2_l7_3).mul_add(b2_3_6, b2_7_6);
+    let b2_7_7 = (-b2_l7_3).mul_add(b2_3_7, b2_7_7);
+    let b2_7_8 = (-b2_l7_3).mul_add(b2_3_8, b2_7_8);
+    let b2_r7 = (-b2_l7_3).mul_add(b2_r3, b2_r7);
+    let b2_l8_3 = b2_8_3 / b2_3_3;
+    let b2_8_4 = -(b2_l8_3 * b2_3_4);
+    let b2_8_5 = -(b2_l8_3 * b2_3_5);
+    let b2_8_6 = -(b2_l8_3 * b2_3_6);
+    let b2_8_7 = (-b2_l8_3).mul_add(b2_3_7, b2_8_7);
+    let b2_8_8 = (-b2_l8_3).mul_add(b2_3_8, b2_8_8);
+    let b2_r8 = (-b2_l8_3).mul_add(b2_r3, b2_r8);
+    let b2_l5_4 = b2_5_4 / b2_4_4;
+    let b2_5_5 = (-b2_l5_4).mul_add(b2_4_5, b2_5_5);
+    let b2_5_6 = (-b2_l5_4).mul_add(b2_4_6, b2_5_6);
+    let b2_5_7 = (-b2_l5_4).mul_add(b2_4_7, b2_5_7);
+    let b2_5_8 = (-b2_l5_4).mul_add(b2_4_8, b2_5_8);
+    let b2_5_9 = -(b2_l5_4 * b2_4_9);
+    let b2_r5 = (-b2_l5_4).mul_add(b2_r4, b2_r5);
+    let b2_l6_4 = b2_6_4 / b2_4_4;
+    let b2_6_5 = (-b2_l6_4).mul_add(b2_4_5, b2_6_5);
+    let b2_6_6 = (-b2_l6_4).mul_add(b2_4_6, b2_6_6);
+    let b2_6_7 = (-b2_l6_4).mul_add(b2_4_7, b2_6_7);
+    let b2_6_8 = (-b2_l6_4).mul_add(b2_4_8, b2_6_8);
+    let b2_6_9 = -(b2_l6_4 * b2_4_9);
+    let b2_r6 = (-b2_l6_4).mul_add(b2_r4, b2_r6);
+    let b2_l7_4 = b2_7_4 / b2_4_4;
+    let b2_7_5 = (-b2_l7_4).mul_add(b2_4_5, b2_7_5);
+    let b2_7_6 = (-b2_l7_4).mul_add(b2_4_6, b2_7_6);
+    let b2_7_7 = (-b2_l7_4).mul_add(b2_4_7, b2_7_7);
+    let b2_7_8 = (-b2_l7_4).mul_add(b2_4_8, b2_7_8);
+    let b2_7_9 = -(b2_l7_4 * b2_4_9);
+    let b2_r7 = (-b2_l7_4).mul_add(b2_r4, b2_r7);
+    let b2_l8_4 = b2_8_4 / b2_4_4;
+    let b2_8_5 = (-b2_l8_4).mul_add(b2_4_5, b2_8_5);
+    let b2_8_6 = (-b2_l8_4).mul_add(b2_4_6, b2_8_6);
+    let b2_8_7 = (-b2_l8_4).mul_add(b2_4_7, b2_8_7);
+    let b2_8_8 = (-b2_l8_4).mul_add(b2_4_8, b2_8_8);
+    let b2_8_9 = (-b2_l8_4).mul_add(b2_4_9, b2_8_9);
+    let b2_r8 = (-b2_l8_4).mul_add(b2_r4, b2_r8);
+    let b2_l9_4 = b2_9_4 / b2_4_4;
+    let b2_9_5 = -(b2_l9_4 * b2_4_5);
+    let b2_9_6 = -(b2_l9_4 * b2_4_6);
+    let b2_9_7 = -(b2_l9_4 * b2_4_7);
+    let b2_9_8 = (-b2_l9_4).mul_add(b2_4_8, b2_9_8);
+    let b2_9_9 = (-b2_l9_4).mul_add(b2_4_9, b2_9_9);
+    let b2_r9 = (-b2_l9_4).mul_add(b2_r4, b2_r9);
+    let b2_l6_5 = b2_6_5 / b2_5_5;
+    let b2_6_6 = (-b2_l6_5).mul_add(b2_5_6, b2_6_6);
+    let b2_6_7 = (-b2_l6_5).mul_add(b2_5_7, b2_6_7);
+    let b2_6_8 = (-b2_l6_5).mul_add(b2_5_8, b2_6_8);
+    let b2_6_9 = (-b2_l6_5).mul_add(b2_5_9, b2_6_9);
+    let b2_r6 = (-b2_l6_5).mul_add(b2_r5, b2_r6);
+    let b2_l7_5 = b2_7_5 / b2_5_5;
+    let b2_7_6 = (-b2_l7_5).mul_add(b2_5_6, b2_7_6);
+    let b2_7_7 = (-b2_l7_5).mul_add(b2_5_7, b2_7_7);
+    let b2_7_8 = (-b2_l7_5).mul_add(b2_5_8, b2_7_8);
+    let b2_7_9 = (-b2_l7_5).mul_add(b2_5_9, b2_7_9);
+    let b2_r7 = (-b2_l7_5).mul_add(b2_r5, b2_r7);
+    let b2_l8_5 = b2_8_5 / b2_5_5;
+    let b2_8_6 = (-b2_l8_5).mul_add(b2_5_6, b2_8_6);
+    let b2_8_7 = (-b2_l8_5).mul_add(b2_5_7, b2_8_7);
+    let b2_8_8 = (-b2_l8_5).mul_add(b2_5_8, b2_8_8);
+    let b2_8_9 = (-b2_l8_5).mul_add(b2_5_9, b2_8_9);
+    let b2_r8 = (-b2_l8_5).mul_add(b2_r5, b2_r8);
+    let b2_l9_5 = b2_9_5 / b2_5_5;
+    let b2_9_6 = (-b2_l9_5).mul_add(b2_5_6, b2_9_6);
+    let b2_9_7 = (-b2_l9_5).mul_add(b2_5_7, b2_9_7);
+    let b2_9_8 = (-b2_l9_5).mul_add(b2_5_8, b2_9_8);
+    let b2_9_9 = (-b2_l9_5).mul_add(b2_5_9, b2_9_9);
+    let b2_r9 = (-b2_l9_5).mul_add(b2_r5, b2_r9);
+    let b2_l7_6 = b2_7_6 / b2_6_6;
+    let b2_7_7 = (-b2_l7_6).mul_add(b2_6_7, b2_7_7);
+    let b2_7_8 = (-b2_l7_6).mul_add(b2_6_8, b2_7_8);
+    let b2_7_9 = (-b2_l7_6).mul_add(b2_6_9, b2_7_9);
+    let b2_r7 = (-b2_l7_6).mul_add(b2_r6, b2_r7);
+    let b2_l8_6 = b2_8_6 / b2_6_6;
+    let b2_8_7 = (-b2_l8_6).mul_add(b2_6_7, b2_8_7);
+    let b2_8_8 = (-b2_l8_6).mul_add(b2_6_8, b2_8_8);
+    let b2_8_9 = (-b2_l8_6).mul_add(b2_6_9, b2_8_9);
+    let b2_r8 = (-b2_l8_6).mul_add(b2_r6, b2_r8);
+    let b2_l9_6 = b2_9_6 / b2_6_6;
+    let b2_9_7 = (-b2_l9_6).mul_add(b2_6_7, b2_9_7);
+    let b2_9_8 = (-b2_l9_6).mul_add(b2_6_8, b2_9_8);
+    let b2_9_9 = (-b2_l9_6).mul_add(b2_6_9, b2_9_9);
+    let b2_r9 = (-b2_l9_6).mul_add(b2_r6, b2_r9);
+    let b2_l8_7 = b2_8_7 / b2_7_7;
+    let b2_8_8 = (-b2_l8_7).mul_add(b2_7_8, b2_8_8);
+    let b2_8_9 = (-b2_l8_7).mul_add(b2_7_9, b2_8_9);
+    let b2_r8 = (-b2_l8_7).mul_add(b2_r7, b2_r8);
+    let b2_l9_7 = b2_9_7 / b2_7_7;
+    let b2_9_8 = (-b2_l9_7).mul_add(b2_7_8, b2_9_8);
+    let b2_9_9 = (-b2_l9_7).mul_add(b2_7_9, b2_9_9);
+    let b2_r9 = (-b2_l9_7).mul_add(b2_r7, b2_r9);
+    let b2_l9_8 = b2_9_8 / b2_8_8;
+    let b2_9_9 = (-b2_l9_8).mul_add(b2_8_9, b2_9_9);
+    let b2_r9 = (-b2_l9_8).mul_add(b2_r8, b2_r9);
+    let b2_k9 = b2_r9 / b2_9_9;
+    let b2_k8 = (-b2_8_9).mul_add(b2_k9, b2_r8) / b2_8_8;
+    let b2_k7 = (-b2_7_9).mul_add(b2_k9, (-b2_7_8).mul_add(b2_k8, b2_r7)) / b2_7_7;
+    let b2_k6 = (-b2_6_9).mul_add(b2_k9, (-b2_6_8).mul_add(b2_k8, (-b2_6_7).mul_add(b2_k7, b2_r6))) / b2_6_6;
+    let b2_k5 = (-b2_5_9)
+        .mul_add(b2_k9, (-b2_5_8).mul_add(b2_k8, (-b2_5_7).mul_add(b2_k7, (-b2_5_6).mul_add(b2_k6, b2_r5))))
         / b2_5_5;
-    let b2_x4 = (-b2_4_9).mul_add(
-        b2_x9,
+    let b2_k4 = (-b2_4_9).mul_add(
+        b2_k9,
         (-b2_4_8).mul_add(
-            b2_x8,
-            (-b2_4_7).mul_add(b2_x7, (-b2_4_6).mul_add(b2_x6, (-b2_4_5).mul_add(b2_x5, b2_r4))),
+            b2_k8,
+            (-b2_4_7).mul_add(b2_k7, (-b2_4_6).mul_add(b2_k6, (-b2_4_5).mul_add(b2_k5, b2_r4))),
         ),
     ) / b2_4_4;
-    let b2_x3 = (-b2_3_8).mul_add(
-        b2_x8,
+    let b2_k3 = (-b2_3_8).mul_add(
+        b2_k8,
         (-b2_3_7).mul_add(
-            b2_x7,
-            (-b2_3_6).mul_add(b2_x6, (-b2_3_5).mul_add(b2_x5, (-b2_3_4).mul_add(b2_x4, b2_r3))),
+            b2_k7,
+            (-b2_3_6).mul_add(b2_k6, (-b2_3_5).mul_add(b2_k5, (-b2_3_4).mul_add(b2_k4, b2_r3))),
         ),
     ) / b2_3_3;
-    let b2_x2 = (-b2_2_7)
-        .mul_add(b2_x7, (-b2_2_6).mul_add(b2_x6, (-b2_2_5).mul_add(b2_x5, (-b2_2_3).mul_add(b2_x3, b2_r2))))
+    let b2_k2 = (-b2_2_7)
+        .mul_add(b2_k7, (-b2_2_6).mul_add(b2_k6, (-b2_2_5).mul_add(b2_k5, (-b2_2_3).mul_add(b2_k3, b2_r2))))
         / b2_2_2;
-    let b2_x1 = (-b2_1_6).mul_add(b2_x6, (-b2_1_5).mul_add(b2_x5, (-b2_1_2).mul_add(b2_x2, b2_r1))) / b2_1_1;
-    let b2_x0 = (-b2_0_5).mul_add(b2_x5, (-b2_0_1).mul_add(b2_x1, b2_r0)) / b2_0_0;
-    // Markov block 3: backward Euler, (I - dt A) delta = dt f.
-    let b3_0_0 = (-dt).mul_add((-s__77), n(1.0));
-    let b3_0_1 = -(dt * C1Kv14_to_C0Kv14);
-    let b3_0_5 = -(dt * c.CI0Kv14_to_C0Kv14);
-    let b3_r0 = dt * C0Kv14__dt;
-    let b3_1_0 = -(dt * C0Kv14_to_C1Kv14);
-    let b3_1_1 = (-dt).mul_add((-s__78), n(1.0));
-    let b3_1_2 = -(dt * C2Kv14_to_C1Kv14);
-    let b3_1_6 = -(dt * c.CI1Kv14_to_C1Kv14);
-    let b3_r1 = dt * C1Kv14__dt;
-    let b3_2_1 = -(dt * C1Kv14_to_C2Kv14);
-    let b3_2_2 = (-dt).mul_add((-s__79), n(1.0));
-    let b3_2_3 = -(dt * C3Kv14_to_C2Kv14);
-    let b3_2_7 = -(dt * c.CI2Kv14_to_C2Kv14);
-    let b3_r2 = dt * C2Kv14__dt;
-    let b3_3_2 = -(dt * C2Kv14_to_C3Kv14);
-    let b3_3_3 = (-dt).mul_add((-s__80), n(1.0));
-    let b3_3_4 = -(dt * OKv14_to_C3Kv14);
-    let b3_3_8 = -(dt * c.CI3Kv14_to_C3Kv14);
-    let b3_r3 = dt * C3Kv14__dt;
-    let b3_4_3 = -(dt * C3Kv14_to_OKv14);
-    let b3_4_4 = (-dt).mul_add((-s__81), n(1.0));
-    let b3_4_9 = -(dt * c.OIKv14_to_OKv14);
-    let b3_r4 = dt * OKv14__dt;
-    let b3_5_0 = -(dt * c.C0Kv14_to_CI0Kv14);
-    let b3_5_5 = (-dt).mul_add((-s__82), n(1.0));
-    let b3_5_6 = -(dt * CI1Kv14_to_CI0Kv14);
-    let b3_r5 = dt * CI0Kv14__dt;
-    let b3_6_1 = -(dt * c.C1Kv14_to_CI1Kv14);
-    let b3_6_5 = -(dt * CI0Kv14_to_CI1Kv14);
-    let b3_6_6 = (-dt).mul_add((-s__83), n(1.0));
-    let b3_6_7 = -(dt * CI2Kv14_to_CI1Kv14);
-    let b3_r6 = dt * CI1Kv14__dt;
-    let b3_7_2 = -(dt * c.C2Kv14_to_CI2Kv14);
-    let b3_7_6 = -(dt * CI1Kv14_to_CI2Kv14);
-    let b3_7_7 = (-dt).mul_add((-s__84), n(1.0));
-    let b3_7_8 = -(dt * CI3Kv14_to_CI2Kv14);
-    let b3_r7 = dt * CI2Kv14__dt;
-    let b3_8_3 = -(dt * c.C3Kv14_to_CI3Kv14);
-    let b3_8_7 = -(dt * CI2Kv14_to_CI3Kv14);
-    let b3_8_8 = (-dt).mul_add((-s__85), n(1.0));
-    let b3_8_9 = -(dt * OIKv14_to_CI3Kv14);
-    let b3_r8 = dt * CI3Kv14__dt;
-    let b3_9_4 = -(dt * c.OKv14_to_OIKv14);
-    let b3_9_8 = -(dt * CI3Kv14_to_OIKv14);
-    let b3_9_9 = (-dt).mul_add((-s__86), n(1.0));
-    let b3_r9 = dt * OIKv14__dt;
-    let l = b3_1_0 / b3_0_0;
-    let b3_1_1 = (-l).mul_add(b3_0_1, b3_1_1);
-    let b3_1_5 = -(l * b3_0_5);
-    let b3_r1 = (-l).mul_add(b3_r0, b3_r1);
-    let l = b3_5_0 / b3_0_0;
-    let b3_5_1 = -(l * b3_0_1);
-    let b3_5_5 = (-l).mul_add(b3_0_5, b3_5_5);
-    let b3_r5 = (-l).mul_add(b3_r0, b3_r5);
-    let l = b3_2_1 / b3_1_1;
-    let b3_2_2 = (-l).mul_add(b3_1_2, b3_2_2);
-    let b3_2_5 = -(l * b3_1_5);
-    let b3_2_6 = -(l * b3_1_6);
-    let b3_r2 = (-l).mul_add(b3_r1, b3_r2);
-    let l = b3_5_1 / b3_1_1;
-    let b3_5_2 = -(l * b3_1_2);
-    let b3_5_5 = (-l).mul_add(b3_1_5, b3_5_5);
-    let b3_5_6 = (-l).mul_add(b3_1_6, b3_5_6);
-    let b3_r5 = (-l).mul_add(b3_r1, b3_r5);
-    let l = b3_6_1 / b3_1_1;
-    let b3_6_2 = -(l * b3_1_2);
-    let b3_6_5 = (-l).mul_add(b3_1_5, b3_6_5);
-    let b3_6_6 = (-l).mul_add(b3_1_6, b3_6_6);
-    let b3_r6 = (-l).mul_add(b3_r1, b3_r6);
-    let l = b3_3_2 / b3_2_2;
-    let b3_3_3 = (-l).mul_add(b3_2_3, b3_3_3);
-    let b3_3_5 = -(l * b3_2_5);
-    let b3_3_6 = -(l * b3_2_6);
-    let b3_3_7 = -(l * b3_2_7);
-    let b3_r3 = (-l).mul_add(b3_r2, b3_r3);
-    let l = b3_5_2 / b3_2_2;
-    let b3_5_3 = -(l * b3_2_3);
-    let b3_5_5 = (-l).mul_add(b3_2_5, b3_5_5);
-    let b3_5_6 = (-l).mul_add(b3_2_6, b3_5_6);
-    let b3_5_7 = -(l * b3_2_7);
-    let b3_r5 = (-l).mul_add(b3_r2, b3_r5);
-    let l = b3_6_2 / b3_2_2;
-    let b3_6_3 = -(l * b3_2_3);
-    let b3_6_5 = (-l).mul_add(b3_2_5, b3_6_5);
-    let b3_6_6 = (-l).mul_add(b3_2_6, b3_6_6);
-    let b3_6_7 = (-l).mul_add(b3_2_7, b3_6_7);
-    let b3_r6 = (-l).mul_add(b3_r2, b3_r6);
-    let l = b3_7_2 / b3_2_2;
-    let b3_7_3 = -(l * b3_2_3);
-    let b3_7_5 = -(l * b3_2_5);
-    let b3_7_6 = (-l).mul_add(b3_2_6, b3_7_6);
-    let b3_7_7 = (-l).mul_add(b3_2_7, b3_7_7);
-    let b3_r7 = (-l).mul_add(b3_r2, b3_r7);
-    let l = b3_4_3 / b3_3_3;
-    let b3_4_4 = (-l).mul_add(b3_3_4, b3_4_4);
-    let b3_4_5 = -(l * b3_3_5);
-    let b3_4_6 = -(l * b3_3_6);
-    let b3_4_7 = -(l * b3_3_7);
-    let b3_4_8 = -(l * b3_3_8);
-    let b3_r4 = (-l).mul_add(b3_r3, b3_r4);
-    let l = b3_5_3 / b3_3_3;
-    let b3_5_4 = -(l * b3_3_4);
-    let b3_5_5 = (-l).mul_add(b3_3_5, b3_5_5);
-    let b3_5_6 = (-l).mul_add(b3_3_6, b3_5_6);
-    let b3_5_7 = (-l).mul_add(b3_3_7, b3_5_7);
-    let b3_5_8 = -(l * b3_3_8);
-    let b3_r5 = (-l).mul_add(b3_r3, b3_r5);
-    let l = b3_6_3 / b3_3_3;
-    let b3_6_4 = -(l * b3_3_4);
-    let b3_6_5 = (-l).mul_add(b3_3_5, b3_6_5);
-    let b3_6_6 = (-l).mul_add(b3_3_6, b3_6_6);
-    let b3_6_7 = (-l).mul_add(b3_3_7, b3_6_7);
-    let b3_6_8 = -(l * b3_3_8);
-    let b3_r6 = (-l).mul_add(b3_r3, b3_r6);
-    let l = b3_7_3 / b3_3_3;
-    let b3_7_4 = -(l * b3_3_4);
-    let b3_7_5 = (-l).mul_add(b3_3_5, b3_7_5);
-    let b3_7_6 = (-l).mul_add(b3_3_6, b3_7_6);
-    let b3_7_7 = (-l).mul_add(b3_3_7, b3_7_7);
-    let b3_7_8 = (-l).mul_add(b3_3_8, b3_7_8);
-    let b3_r7 = (-l).mul_add(b3_r3, b3_r7);
-    let l = b3_8_3 / b3_3_3;
-    let b3_8_4 = -(l * b3_3_4);
-    let b3_8_5 = -(l * b3_3_5);
-    let b3_8_6 = -(l * b3_3_6);
-    let b3_8_7 = (-l).mul_add(b3_3_7, b3_8_7);
-    let b3_8_8 = (-l).mul_add(b3_3_8, b3_8_8);
-    let b3_r8 = (-l).mul_add(b3_r3, b3_r8);
-    let l = b3_5_4 / b3_4_4;
-    let b3_5_5 = (-l).mul_add(b3_4_5, b3_5_5);
-    let b3_5_6 = (-l).mul_add(b3_4_6, b3_5_6);
-    let b3_5_7 = (-l).mul_add(b3_4_7, b3_5_7);
-    let b3_5_8 = (-l).mul_add(b3_4_8, b3_5_8);
-    let b3_5_9 = -(l * b3_4_9);
-    let b3_r5 = (-l).mul_add(b3_r4, b3_r5);
-    let l = b3_6_4 / b3_4_4;
-    let b3_6_5 = (-l).mul_add(b3_4_5, b3_6_5);
-    let b3_6_6 = (-l).mul_add(b3_4_6, b3_6_6);
-    let b3_6_7 = (-l).mul_add(b3_4_7, b3_6_7);
-    let b3_6_8 = (-l).mul_add(b3_4_8, b3_6_8);
-    let b3_6_9 = -(l * b3_4_9);
-    let b3_r6 = (-l).mul_add(b3_r4, b3_r6);
-    let l = b3_7_4 / b3_4_4;
-    let b3_7_5 = (-l).mul_add(b3_4_5, b3_7_5);
-    let b3_7_6 = (-l).mul_add(b3_4_6, b3_7_6);
-    let b3_7_7 = (-l).mul_add(b3_4_7, b3_7_7);
-    let b3_7_8 = (-l).mul_add(b3_4_8, b3_7_8);
-    let b3_7_9 = -(l * b3_4_9);
-    let b3_r7 = (-l).mul_add(b3_r4, b3_r7);
-    let l = b3_8_4 / b3_4_4;
-    let b3_8_5 = (-l).mul_add(b3_4_5, b3_8_5);
-    let b3_8_6 = (-l).mul_add(b3_4_6, b3_8_6);
-    let b3_8_7 = (-l).mul_add(b3_4_7, b3_8_7);
-    let b3_8_8 = (-l).mul_add(b3_4_8, b3_8_8);
-    let b3_8_9 = (-l).mul_add(b3_4_9, b3_8_9);
-    let b3_r8 = (-l).mul_add(b3_r4, b3_r8);
-    let l = b3_9_4 / b3_4_4;
-    let b3_9_5 = -(l * b3_4_5);
-    let b3_9_6 = -(l * b3_4_6);
-    let b3_9_7 = -(l * b3_4_7);
-    let b3_9_8 = (-l).mul_add(b3_4_8, b3_9_8);
-    let b3_9_9 = (-l).mul_add(b3_4_9, b3_9_9);
-    let b3_r9 = (-l).mul_add(b3_r4, b3_r9);
-    let l = b3_6_5 / b3_5_5;
-    let b3_6_6 = (-l).mul_add(b3_5_6, b3_6_6);
-    let b3_6_7 = (-l).mul_add(b3_5_7, b3_6_7);
-    let b3_6_8 = (-l).mul_add(b3_5_8, b3_6_8);
-    let b3_6_9 = (-l).mul_add(b3_5_9, b3_6_9);
-    let b3_r6 = (-l).mul_add(b3_r5, b3_r6);
-    let l = b3_7_5 / b3_5_5;
-    let b3_7_6 = (-l).mul_add(b3_5_6, b3_7_6);
-    let b3_7_7 = (-l).mul_add(b3_5_7, b3_7_7);
-    let b3_7_8 = (-l).mul_add(b3_5_8, b3_7_8);
-    let b3_7_9 = (-l).mul_add(b3_5_9, b3_7_9);
-    let b3_r7 = (-l).mul_add(b3_r5, b3_r7);
-    let l = b3_8_5 / b3_5_5;
-    let b3_8_6 = (-l).mul_add(b3_5_6, b3_8_6);
-    let b3_8_7 = (-l).mul_add(b3_5_7, b3_8_7);
-    let b3_8_8 = (-l).mul_add(b3_5_8, b3_8_8);
-    let b3_8_9 = (-l).mul_add(b3_5_9, b3_8_9);
-    let b3_r8 = (-l).mul_add(b3_r5, b3_r8);
-    let l = b3_9_5 / b3_5_5;
-    let b3_9_6 = (-l).mul_add(b3_5_6, b3_9_6);
-    let b3_9_7 = (-l).mul_add(b3_5_7, b3_9_7);
-    let b3_9_8 = (-l).mul_add(b3_5_8, b3_9_8);
-    let b3_9_9 = (-l).mul_add(b3_5_9, b3_9_9);
-    let b3_r9 = (-l).mul_add(b3_r5, b3_r9);
-    let l = b3_7_6 / b3_6_6;
-    let b3_7_7 = (-l).mul_add(b3_6_7, b3_7_7);
-    let b3_7_8 = (-l).mul_add(b3_6_8, b3_7_8);
-    let b3_7_9 = (-l).mul_add(b3_6_9, b3_7_9);
-    let b3_r7 = (-l).mul_add(b3_r6, b3_r7);
-    let l = b3_8_6 / b3_6_6;
-    let b3_8_7 = (-l).mul_add(b3_6_7, b3_8_7);
-    let b3_8_8 = (-l).mul_add(b3_6_8, b3_8_8);
-    let b3_8_9 = (-l).mul_add(b3_6_9, b3_8_9);
-    let b3_r8 = (-l).mul_add(b3_r6, b3_r8);
-    let l = b3_9_6 / b3_6_6;
-    let b3_9_7 = (-l).mul_add(b3_6_7, b3_9_7);
-    let b3_9_8 = (-l).mul_add(b3_6_8, b3_9_8);
-    let b3_9_9 = (-l).mul_add(b3_6_9, b3_9_9);
-    let b3_r9 = (-l).mul_add(b3_r6, b3_r9);
-    let l = b3_8_7 / b3_7_7;
-    let b3_8_8 = (-l).mul_add(b3_7_8, b3_8_8);
-    let b3_8_9 = (-l).mul_add(b3_7_9, b3_8_9);
-    let b3_r8 = (-l).mul_add(b3_r7, b3_r8);
-    let l = b3_9_7 / b3_7_7;
-    let b3_9_8 = (-l).mul_add(b3_7_8, b3_9_8);
-    let b3_9_9 = (-l).mul_add(b3_7_9, b3_9_9);
-    let b3_r9 = (-l).mul_add(b3_r7, b3_r9);
-    let l = b3_9_8 / b3_8_8;
-    let b3_9_9 = (-l).mul_add(b3_8_9, b3_9_9);
-    let b3_r9 = (-l).mul_add(b3_r8, b3_r9);
-    let b3_x9 = b3_r9 / b3_9_9;
-    let b3_x8 = (-b3_8_9).mul_add(b3_x9, b3_r8) / b3_8_8;
-    let b3_x7 = (-b3_7_9).mul_add(b3_x9, (-b3_7_8).mul_add(b3_x8, b3_r7)) / b3_7_7;
-    let b3_x6 = (-b3_6_9).mul_add(b3_x9, (-b3_6_8).mul_add(b3_x8, (-b3_6_7).mul_add(b3_x7, b3_r6))) / b3_6_6;
-    let b3_x5 = (-b3_5_9)
-        .mul_add(b3_x9, (-b3_5_8).mul_add(b3_x8, (-b3_5_7).mul_add(b3_x7, (-b3_5_6).mul_add(b3_x6, b3_r5))))
+    let b2_k1 = (-b2_1_6).mul_add(b2_k6, (-b2_1_5).mul_add(b2_k5, (-b2_1_2).mul_add(b2_k2, b2_r1))) / b2_1_1;
+    let b2_k0 = (-b2_0_5).mul_add(b2_k5, (-b2_0_1).mul_add(b2_k1, b2_r0)) / b2_0_0;
+    let b2_r0 = n(2.414213562373095).mul_add(b2_k0, n(-1.4142135623730951) * b2_f0);
+    let b2_r1 = n(2.414213562373095).mul_add(b2_k1, n(-1.4142135623730951) * b2_f1);
+    let b2_r2 = n(2.414213562373095).mul_add(b2_k2, n(-1.4142135623730951) * b2_f2);
+    let b2_r3 = n(2.414213562373095).mul_add(b2_k3, n(-1.4142135623730951) * b2_f3);
+    let b2_r4 = n(2.414213562373095).mul_add(b2_k4, n(-1.4142135623730951) * b2_f4);
+    let b2_r5 = n(2.414213562373095).mul_add(b2_k5, n(-1.4142135623730951) * b2_f5);
+    let b2_r6 = n(2.414213562373095).mul_add(b2_k6, n(-1.4142135623730951) * b2_f6);
+    let b2_r7 = n(2.414213562373095).mul_add(b2_k7, n(-1.4142135623730951) * b2_f7);
+    let b2_r8 = n(2.414213562373095).mul_add(b2_k8, n(-1.4142135623730951) * b2_f8);
+    let b2_r9 = n(2.414213562373095).mul_add(b2_k9, n(-1.4142135623730951) * b2_f9);
+    let b2_r1 = (-b2_l1_0).mul_add(b2_r0, b2_r1);
+    let b2_r5 = (-b2_l5_0).mul_add(b2_r0, b2_r5);
+    let b2_r2 = (-b2_l2_1).mul_add(b2_r1, b2_r2);
+    let b2_r5 = (-b2_l5_1).mul_add(b2_r1, b2_r5);
+    let b2_r6 = (-b2_l6_1).mul_add(b2_r1, b2_r6);
+    let b2_r3 = (-b2_l3_2).mul_add(b2_r2, b2_r3);
+    let b2_r5 = (-b2_l5_2).mul_add(b2_r2, b2_r5);
+    let b2_r6 = (-b2_l6_2).mul_add(b2_r2, b2_r6);
+    let b2_r7 = (-b2_l7_2).mul_add(b2_r2, b2_r7);
+    let b2_r4 = (-b2_l4_3).mul_add(b2_r3, b2_r4);
+    let b2_r5 = (-b2_l5_3).mul_add(b2_r3, b2_r5);
+    let b2_r6 = (-b2_l6_3).mul_add(b2_r3, b2_r6);
+    let b2_r7 = (-b2_l7_3).mul_add(b2_r3, b2_r7);
+    let b2_r8 = (-b2_l8_3).mul_add(b2_r3, b2_r8);
+    let b2_r5 = (-b2_l5_4).mul_add(b2_r4, b2_r5);
+    let b2_r6 = (-b2_l6_4).mul_add(b2_r4, b2_r6);
+    let b2_r7 = (-b2_l7_4).mul_add(b2_r4, b2_r7);
+    let b2_r8 = (-b2_l8_4).mul_add(b2_r4, b2_r8);
+    let b2_r9 = (-b2_l9_4).mul_add(b2_r4, b2_r9);
+    let b2_r6 = (-b2_l6_5).mul_add(b2_r5, b2_r6);
+    let b2_r7 = (-b2_l7_5).mul_add(b2_r5, b2_r7);
+    let b2_r8 = (-b2_l8_5).mul_add(b2_r5, b2_r8);
+    let b2_r9 = (-b2_l9_5).mul_add(b2_r5, b2_r9);
+    let b2_r7 = (-b2_l7_6).mul_add(b2_r6, b2_r7);
+    let b2_r8 = (-b2_l8_6).mul_add(b2_r6, b2_r8);
+    let b2_r9 = (-b2_l9_6).mul_add(b2_r6, b2_r9);
+    let b2_r8 = (-b2_l8_7).mul_add(b2_r7, b2_r8);
+    let b2_r9 = (-b2_l9_7).mul_add(b2_r7, b2_r9);
+    let b2_r9 = (-b2_l9_8).mul_add(b2_r8, b2_r9);
+    let b2_q9 = b2_r9 / b2_9_9;
+    let b2_q8 = (-b2_8_9).mul_add(b2_q9, b2_r8) / b2_8_8;
+    let b2_q7 = (-b2_7_9).mul_add(b2_q9, (-b2_7_8).mul_add(b2_q8, b2_r7)) / b2_7_7;
+    let b2_q6 = (-b2_6_9).mul_add(b2_q9, (-b2_6_8).mul_add(b2_q8, (-b2_6_7).mul_add(b2_q7, b2_r6))) / b2_6_6;
+    let b2_q5 = (-b2_5_9)
+        .mul_add(b2_q9, (-b2_5_8).mul_add(b2_q8, (-b2_5_7).mul_add(b2_q7, (-b2_5_6).mul_add(b2_q6, b2_r5))))
+        / b2_5_5;
+    let b2_q4 = (-b2_4_9).mul_add(
+        b2_q9,
+        (-b2_4_8).mul_add(
+            b2_q8,
+            (-b2_4_7).mul_add(b2_q7, (-b2_4_6).mul_add(b2_q6, (-b2_4_5).mul_add(b2_q5, b2_r4))),
+        ),
+    ) / b2_4_4;
+    let b2_q3 = (-b2_3_8).mul_add(
+        b2_q8,
+        (-b2_3_7).mul_add(
+            b2_q7,
+            (-b2_3_6).mul_add(b2_q6, (-b2_3_5).mul_add(b2_q5, (-b2_3_4).mul_add(b2_q4, b2_r3))),
+        ),
+    ) / b2_3_3;
+    let b2_q2 = (-b2_2_7)
+        .mul_add(b2_q7, (-b2_2_6).mul_add(b2_q6, (-b2_2_5).mul_add(b2_q5, (-b2_2_3).mul_add(b2_q3, b2_r2))))
+        / b2_2_2;
+    let b2_q1 = (-b2_1_6).mul_add(b2_q6, (-b2_1_5).mul_add(b2_q5, (-b2_1_2).mul_add(b2_q2, b2_r1))) / b2_1_1;
+    let b2_q0 = (-b2_0_5).mul_add(b2_q5, (-b2_0_1).mul_add(b2_q1, b2_r0)) / b2_0_0;
+    // Markov block 3: two-stage SDIRK, (I - g dt A) k1 = dt f, (I - g dt A) k2 = dt f + (1 - g) dt A k1.
+    let b3_gdt = n(0.2928932188134524) * dt;
+    let b3_0_0 = (-b3_gdt).mul_add((-s__77), n(1.0));
+    let b3_0_1 = -(b3_gdt * C1Kv14_to_C0Kv14);
+    let b3_0_5 = -(b3_gdt * c.CI0Kv14_to_C0Kv14);
+    let b3_f0 = dt * C0Kv14__dt;
+    let b3_r0 = b3_f0;
+    let b3_1_0 = -(b3_gdt * C0Kv14_to_C1Kv14);
+    let b3_1_1 = (-b3_gdt).mul_add((-s__78), n(1.0));
+    let b3_1_2 = -(b3_gdt * C2Kv14_to_C1Kv14);
+    let b3_1_6 = -(b3_gdt * c.CI1Kv14_to_C1Kv14);
+    let b3_f1 = dt * C1Kv14__dt;
+    let b3_r1 = b3_f1;
+    let b3_2_1 = -(b3_gdt * C1Kv14_to_C2Kv14);
+    let b3_2_2 = (-b3_gdt).mul_add((-s__79), n(1.0));
+    let b3_2_3 = -(b3_gdt * C3Kv14_to_C2Kv14);
+    let b3_2_7 = -(b3_gdt * c.CI2Kv14_to_C2Kv14);
+    let b3_f2 = dt * C2Kv14__dt;
+    let b3_r2 = b3_f2;
+    let b3_3_2 = -(b3_gdt * C2Kv14_to_C3Kv14);
+    let b3_3_3 = (-b3_gdt).mul_add((-s__80), n(1.0));
+    let b3_3_4 = -(b3_gdt * OKv14_to_C3Kv14);
+    let b3_3_8 = -(b3_gdt * c.CI3Kv14_to_C3Kv14);
+    let b3_f3 = dt * C3Kv14__dt;
+    let b3_r3 = b3_f3;
+    let b3_4_3 = -(b3_gdt * C3Kv14_to_OKv14);
+    let b3_4_4 = (-b3_gdt).mul_add((-s__81), n(1.0));
+    let b3_4_9 = -(b3_gdt * c.OIKv14_to_OKv14);
+    let b3_f4 = dt * OKv14__dt;
+    let b3_r4 = b3_f4;
+    let b3_5_0 = -(b3_gdt * c.C0Kv14_to_CI0Kv14);
+    let b3_5_5 = (-b3_gdt).mul_add((-s__82), n(1.0));
+    let b3_5_6 = -(b3_gdt * CI1Kv14_to_CI0Kv14);
+    let b3_f5 = dt * CI0Kv14__dt;
+    let b3_r5 = b3_f5;
+    let b3_6_1 = -(b3_gdt * c.C1Kv14_to_CI1Kv14);
+    let b3_6_5 = -(b3_gdt * CI0Kv14_to_CI1Kv14);
+    let b3_6_6 = (-b3_gdt).mul_add((-s__83), n(1.0));
+    let b3_6_7 = -(b3_gdt * CI2Kv14_to_CI1Kv14);
+    let b3_f6 = dt * CI1Kv14__dt;
+    let b3_r6 = b3_f6;
+    let b3_7_2 = -(b3_gdt * c.C2Kv14_to_CI2Kv14);
+    let b3_7_6 = -(b3_gdt * CI1Kv14_to_CI2Kv14);
+    let b3_7_7 = (-b3_gdt).mul_add((-s__84), n(1.0));
+    let b3_7_8 = -(b3_gdt * CI3Kv14_to_CI2Kv14);
+    let b3_f7 = dt * CI2Kv14__dt;
+    let b3_r7 = b3_f7;
+    let b3_8_3 = -(b3_gdt * c.C3Kv14_to_CI3Kv14);
+    let b3_8_7 = -(b3_gdt * CI2Kv14_to_CI3Kv14);
+    let b3_8_8 = (-b3_gdt).mul_add((-s__85), n(1.0));
+    let b3_8_9 = -(b3_gdt * OIKv14_to_CI3Kv14);
+    let b3_f8 = dt * CI3Kv14__dt;
+    let b3_r8 = b3_f8;
+    let b3_9_4 = -(b3_gdt * c.OKv14_to_OIKv14);
+    let b3_9_8 = -(b3_gdt * CI3Kv14_to_OIKv14);
+    let b3_9_9 = (-b3_gdt).mul_add((-s__86), n(1.0));
+    let b3_f9 = dt * OIKv14__dt;
+    let b3_r9 = b3_f9;
+    let b3_l1_0 = b3_1_0 / b3_0_0;
+    let b3_1_1 = (-b3_l1_0).mul_add(b3_0_1, b3_1_1);
+    let b3_1_5 = -(b3_l1_0 * b3_0_5);
+    let b3_r1 = (-b3_l1_0).mul_add(b3_r0, b3_r1);
+    let b3_l5_0 = b3_5_0 / b3_0_0;
+    let b3_5_1 = -(b3_l5_0 * b3_0_1);
+    let b3_5_5 = (-b3_l5_0).mul_add(b3_0_5, b3_5_5);
+    let b3_r5 = (-b3_l5_0).mul_add(b3_r0, b3_r5);
+    let b3_l2_1 = b3_2_1 / b3_1_1;
+    let b3_2_2 = (-b3_l2_1).mul_add(b3_1_2, b3_2_2);
+    let b3_2_5 = -(b3_l2_1 * b3_1_5);
+    let b3_2_6 = -(b3_l2_1 * b3_1_6);
+    let b3_r2 = (-b3_l2_1).mul_add(b3_r1, b3_r2);
+    let b3_l5_1 = b3_5_1 / b3_1_1;
+    let b3_5_2 = -(b3_l5_1 * b3_1_2);
+    let b3_5_5 = (-b3_l5_1).mul_add(b3_1_5, b3_5_5);
+    let b3_5_6 = (-b3_l5_1).mul_add(b3_1_6, b3_5_6);
+    let b3_r5 = (-b3_l5_1).mul_add(b3_r1, b3_r5);
+    let b3_l6_1 = b3_6_1 / b3_1_1;
+    let b3_6_2 = -(b3_l6_1 * b3_1_2);
+    let b3_6_5 = (-b3_l6_1).mul_add(b3_1_5, b3_6_5);
+    let b3_6_6 = (-b3_l6_1).mul_add(b3_1_6, b3_6_6);
+    let b3_r6 = (-b3_l6_1).mul_add(b3_r1, b3_r6);
+    let b3_l3_2 = b3_3_2 / b3_2_2;
+    let b3_3_3 = (-b3_l3_2).mul_add(b3_2_3, b3_3_3);
+    let b3_3_5 = -(b3_l3_2 * b3_2_5);
+    let b3_3_6 = -(b3_l3_2 * b3_2_6);
+    let b3_3_7 = -(b3_l3_2 * b3_2_7);
+    let b3_r3 = (-b3_l3_2).mul_add(b3_r2, b3_r3);
+    let b3_l5_2 = b3_5_2 / b3_2_2;
+    let b3_5_3 = -(b3_l5_2 * b3_2_3);
+    let b3_5_5 = (-b3_l5_2).mul_add(b3_2_5, b3_5_5);
+    let b3_5_6 = (-b3_l5_2).mul_add(b3_2_6, b3_5_6);
+    let b3_5_7 = -(b3_l5_2 * b3_2_7);
+    let b3_r5 = (-b3_l5_2).mul_add(b3_r2, b3_r5);
+    let b3_l6_2 = b3_6_2 / b3_2_2;
+    let b3_6_3 = -(b3_l6_2 * b3_2_3);
+    let b3_6_5 = (-b3_l6_2).mul_add(b3_2_5, b3_6_5);
+    let b3_6_6 = (-b3_l6_2).mul_add(b3_2_6, b3_6_6);
+    let b3_6_7 = (-b3_l6_2).mul_add(b3_2_7, b3_6_7);
+    let b3_r6 = (-b3_l6_2).mul_add(b3_r2, b3_r6);
+    let b3_l7_2 = b3_7_2 / b3_2_2;
+    let b3_7_3 = -(b3_l7_2 * b3_2_3);
+    let b3_7_5 = -(b3_l7_2 * b3_2_5);
+    let b3_7_6 = (-b3_l7_2).mul_add(b3_2_6, b3_7_6);
+    let b3_7_7 = (-b3_l7_2).mul_add(b3_2_7, b3_7_7);
+    let b3_r7 = (-b3_l7_2).mul_add(b3_r2, b3_r7);
+    let b3_l4_3 = b3_4_3 / b3_3_3;
+    let b3_4_4 = (-b3_l4_3).mul_add(b3_3_4, b3_4_4);
+    let b3_4_5 = -(b3_l4_3 * b3_3_5);
+    let b3_4_6 = -(b3_l4_3 * b3_3_6);
+    let b3_4_7 = -(b3_l4_3 * b3_3_7);
+    let b3_4_8 = -(b3_l4_3 * b3_3_8);
+    let b3_r4 = (-b3_l4_3).mul_add(b3_r3, b3_r4);
+    let b3_l5_3 = b3_5_3 / b3_3_3;
+    let b3_5_4 = -(b3_l5_3 * b3_3_4);
+    let b3_5_5 = (-b3_l5_3).mul_add(b3_3_5, b3_5_5);
+    let b3_5_6 = (-b3_l5_3).mul_add(b3_3_6, b3_5_6);
+    let b3_5_7 = (-b3_l5_3).mul_add(b3_3_7, b3_5_7);
+    let b3_5_8 = -(b3_l5_3 * b3_3_8);
+    let b3_r5 = (-b3_l5_3).mul_add(b3_r3, b3_r5);
+    let b3_l6_3 = b3_6_3 / b3_3_3;
+    let b3_6_4 = -(b3_l6_3 * b3_3_4);
+    let b3_6_5 = (-b3_l6_3).mul_add(b3_3_5, b3_6_5);
+    let b3_6_6 = (-b3_l6_3).mul_add(b3_3_6, b3_6_6);
+    let b3_6_7 = (-b3_l6_3).mul_add(b3_3_7, b3_6_7);
+    let b3_6_8 = -(b3_l6_3 * b3_3_8);
+    let b3_r6 = (-b3_l6_3).mul_add(b3_r3, b3_r6);
+    let b3_l7_3 = b3_7_3 / b3_3_3;
+    let b3_7_4 = -(b3_l7_3 * b3_3_4);
+    let b3_7_5 = (-b3_l7_3).mul_add(b3_3_5, b3_7_5);
+    let b3_7_6 = (-b3_l7_3).mul_add(b3_3_6, b3_7_6);
+    let b3_7_7 = (-b3_l7_3).mul_add(b3_3_7, b3_7_7);
+    let b3_7_8 = (-b3_l7_3).mul_add(b3_3_8, b3_7_8);
+    let b3_r7 = (-b3_l7_3).mul_add(b3_r3, b3_r7);
+    let b3_l8_3 = b3_8_3 / b3_3_3;
+    let b3_8_4 = -(b3_l8_3 * b3_3_4);
+    let b3_8_5 = -(b3_l8_3 * b3_3_5);
+    let b3_8_6 = -(b3_l8_3 * b3_3_6);
+    let b3_8_7 = (-b3_l8_3).mul_add(b3_3_7, b3_8_7);
+    let b3_8_8 = (-b3_l8_3).mul_add(b3_3_8, b3_8_8);
+    let b3_r8 = (-b3_l8_3).mul_add(b3_r3, b3_r8);
+    let b3_l5_4 = b3_5_4 / b3_4_4;
+    let b3_5_5 = (-b3_l5_4).mul_add(b3_4_5, b3_5_5);
+    let b3_5_6 = (-b3_l5_4).mul_add(b3_4_6, b3_5_6);
+    let b3_5_7 = (-b3_l5_4).mul_add(b3_4_7, b3_5_7);
+    let b3_5_8 = (-b3_l5_4).mul_add(b3_4_8, b3_5_8);
+    let b3_5_9 = -(b3_l5_4 * b3_4_9);
+    let b3_r5 = (-b3_l5_4).mul_add(b3_r4, b3_r5);
+    let b3_l6_4 = b3_6_4 / b3_4_4;
+    let b3_6_5 = (-b3_l6_4).mul_add(b3_4_5, b3_6_5);
+    let b3_6_6 = (-b3_l6_4).mul_add(b3_4_6, b3_6_6);
+    let b3_6_7 = (-b3_l6_4).mul_add(b3_4_7, b3_6_7);
+    let b3_6_8 = (-b3_l6_4).mul_add(b3_4_8, b3_6_8);
+    let b3_6_9 = -(b3_l6_4 * b3_4_9);
+    let b3_r6 = (-b3_l6_4).mul_add(b3_r4, b3_r6);
+    let b3_l7_4 = b3_7_4 / b3_4_4;
+    let b3_7_5 = (-b3_l7_4).mul_add(b3_4_5, b3_7_5);
+    let b3_7_6 = (-b3_l7_4).mul_add(b3_4_6, b3_7_6);
+    let b3_7_7 = (-b3_l7_4).mul_add(b3_4_7, b3_7_7);
+    let b3_7_8 = (-b3_l7_4).mul_add(b3_4_8, b3_7_8);
+    let b3_7_9 = -(b3_l7_4 * b3_4_9);
+    let b3_r7 = (-b3_l7_4).mul_add(b3_r4, b3_r7);
+    let b3_l8_4 = b3_8_4 / b3_4_4;
+    let b3_8_5 = (-b3_l8_4).mul_add(b3_4_5, b3_8_5);
+    let b3_8_6 = (-b3_l8_4).mul_add(b3_4_6, b3_8_6);
+    let b3_8_7 = (-b3_l8_4).mul_add(b3_4_7, b3_8_7);
+    let b3_8_8 = (-b3_l8_4).mul_add(b3_4_8, b3_8_8);
+    let b3_8_9 = (-b3_l8_4).mul_add(b3_4_9, b3_8_9);
+    let b3_r8 = (-b3_l8_4).mul_add(b3_r4, b3_r8);
+    let b3_l9_4 = b3_9_4 / b3_4_4;
+    let b3_9_5 = -(b3_l9_4 * b3_4_5);
+    let b3_9_6 = -(b3_l9_4 * b3_4_6);
+    let b3_9_7 = -(b3_l9_4 * b3_4_7);
+    let b3_9_8 = (-b3_l9_4).mul_add(b3_4_8, b3_9_8);
+    let b3_9_9 = (-b3_l9_4).mul_add(b3_4_9, b3_9_9);
+    let b3_r9 = (-b3_l9_4).mul_add(b3_r4, b3_r9);
+    let b3_l6_5 = b3_6_5 / b3_5_5;
+    let b3_6_6 = (-b3_l6_5).mul_add(b3_5_6, b3_6_6);
+    let b3_6_7 = (-b3_l6_5).mul_add(b3_5_7, b3_6_7);
+    let b3_6_8 = (-b3_l6_5).mul_add(b3_5_8, b3_6_8);
+    let b3_6_9 = (-b3_l6_5).mul_add(b3_5_9, b3_6_9);
+    let b3_r6 = (-b3_l6_5).mul_add(b3_r5, b3_r6);
+    let b3_l7_5 = b3_7_5 / b3_5_5;
+    let b3_7_6 = (-b3_l7_5).mul_add(b3_5_6, b3_7_6);
+    let b3_7_7 = (-b3_l7_5).mul_add(b3_5_7, b3_7_7);
+    let b3_7_8 = (-b3_l7_5).mul_add(b3_5_8, b3_7_8);
+    let b3_7_9 = (-b3_l7_5).mul_add(b3_5_9, b3_7_9);
+    let b3_r7 = (-b3_l7_5).mul_add(b3_r5, b3_r7);
+    let b3_l8_5 = b3_8_5 / b3_5_5;
+    let b3_8_6 = (-b3_l8_5).mul_add(b3_5_6, b3_8_6);
+    let b3_8_7 = (-b3_l8_5).mul_add(b3_5_7, b3_8_7);
+    let b3_8_8 = (-b3_l8_5).mul_add(b3_5_8, b3_8_8);
+    let b3_8_9 = (-b3_l8_5).mul_add(b3_5_9, b3_8_9);
+    let b3_r8 = (-b3_l8_5).mul_add(b3_r5, b3_r8);
+    let b3_l9_5 = b3_9_5 / b3_5_5;
+    let b3_9_6 = (-b3_l9_5).mul_add(b3_5_6, b3_9_6);
+    let b3_9_7 = (-b3_l9_5).mul_add(b3_5_7, b3_9_7);
+    let b3_9_8 = (-b3_l9_5).mul_add(b3_5_8, b3_9_8);
+    let b3_9_9 = (-b3_l9_5).mul_add(b3_5_9, b3_9_9);
+    let b3_r9 = (-b3_l9_5).mul_add(b3_r5, b3_r9);
+    let b3_l7_6 = b3_7_6 / b3_6_6;
+    let b3_7_7 = (-b3_l7_6).mul_add(b3_6_7, b3_7_7);
+    let b3_7_8 = (-b3_l7_6).mul_add(b3_6_8, b3_7_8);
+    let b3_7_9 = (-b3_l7_6).mul_add(b3_6_9, b3_7_9);
+    let b3_r7 = (-b3_l7_6).mul_add(b3_r6, b3_r7);
+    let b3_l8_6 = b3_8_6 / b3_6_6;
+    let b3_8_7 = (-b3_l8_6).mul_add(b3_6_7, b3_8_7);
+    let b3_8_8 = (-b3_l8_6).mul_add(b3_6_8, b3_8_8);
+    let b3_8_9 = (-b3_l8_6).mul_add(b3_6_9, b3_8_9);
+    let b3_r8 = (-b3_l8_6).mul_add(b3_r6, b3_r8);
+    let b3_l9_6 = b3_9_6 / b3_6_6;
+    let b3_9_7 = (-b3_l9_6).mul_add(b3_6_7, b3_9_7);
+    let b3_9_8 = (-b3_l9_6).mul_add(b3_6_8, b3_9_8);
+    let b3_9_9 = (-b3_l9_6).mul_add(b3_6_9, b3_9_9);
+    let b3_r9 = (-b3_l9_6).mul_add(b3_r6, b3_r9);
+    let b3_l8_7 = b3_8_7 / b3_7_7;
+    let b3_8_8 = (-b3_l8_7).mul_add(b3_7_8, b3_8_8);
+    let b3_8_9 = (-b3_l8_7).mul_add(b3_7_9, b3_8_9);
+    let b3_r8 = (-b3_l8_7).mul_add(b3_r7, b3_r8);
+    let b3_l9_7 = b3_9_7 / b3_7_7;
+    let b3_9_8 = (-b3_l9_7).mul_add(b3_7_8, b3_9_8);
+    let b3_9_9 = (-b3_l9_7).mul_add(b3_7_9, b3_9_9);
+    let b3_r9 = (-b3_l9_7).mul_add(b3_r7, b3_r9);
+    let b3_l9_8 = b3_9_8 / b3_8_8;
+    let b3_9_9 = (-b3_l9_8).mul_add(b3_8_9, b3_9_9);
+    let b3_r9 = (-b3_l9_8).mul_add(b3_r8, b3_r9);
+    let b3_k9 = b3_r9 / b3_9_9;
+    let b3_k8 = (-b3_8_9).mul_add(b3_k9, b3_r8) / b3_8_8;
+    let b3_k7 = (-b3_7_9).mul_add(b3_k9, (-b3_7_8).mul_add(b3_k8, b3_r7)) / b3_7_7;
+    let b3_k6 = (-b3_6_9).mul_add(b3_k9, (-b3_6_8).mul_add(b3_k8, (-b3_6_7).mul_add(b3_k7, b3_r6))) / b3_6_6;
+    let b3_k5 = (-b3_5_9)
+        .mul_add(b3_k9, (-b3_5_8).mul_add(b3_k8, (-b3_5_7).mul_add(b3_k7, (-b3_5_6).mul_add(b3_k6, b3_r5))))
         / b3_5_5;
-    let b3_x4 = (-b3_4_9).mul_add(
-        b3_x9,
+    let b3_k4 = (-b3_4_9).mul_add(
+        b3_k9,
         (-b3_4_8).mul_add(
-            b3_x8,
-            (-b3_4_7).mul_add(b3_x7, (-b3_4_6).mul_add(b3_x6, (-b3_4_5).mul_add(b3_x5, b3_r4))),
+            b3_k8,
+            (-b3_4_7).mul_add(b3_k7, (-b3_4_6).mul_add(b3_k6, (-b3_4_5).mul_add(b3_k5, b3_r4))),
         ),
     ) / b3_4_4;
-    let b3_x3 = (-b3_3_8).mul_add(
-        b3_x8,
+    let b3_k3 = (-b3_3_8).mul_add(
+        b3_k8,
         (-b3_3_7).mul_add(
-            b3_x7,
-            (-b3_3_6).mul_add(b3_x6, (-b3_3_5).mul_add(b3_x5, (-b3_3_4).mul_add(b3_x4, b3_r3))),
+            b3_k7,
+            (-b3_3_6).mul_add(b3_k6, (-b3_3_5).mul_add(b3_k5, (-b3_3_4).mul_add(b3_k4, b3_r3))),
         ),
     ) / b3_3_3;
-    let b3_x2 = (-b3_2_7)
-        .mul_add(b3_x7, (-b3_2_6).mul_add(b3_x6, (-b3_2_5).mul_add(b3_x5, (-b3_2_3).mul_add(b3_x3, b3_r2))))
+    let b3_k2 = (-b3_2_7)
+        .mul_add(b3_k7, (-b3_2_6).mul_add(b3_k6, (-b3_2_5).mul_add(b3_k5, (-b3_2_3).mul_add(b3_k3, b3_r2))))
         / b3_2_2;
-    let b3_x1 = (-b3_1_6).mul_add(b3_x6, (-b3_1_5).mul_add(b3_x5, (-b3_1_2).mul_add(b3_x2, b3_r1))) / b3_1_1;
-    let b3_x0 = (-b3_0_5).mul_add(b3_x5, (-b3_0_1).mul_add(b3_x1, b3_r0)) / b3_0_0;
-    // Markov block 4: backward Euler, (I - dt A) delta = dt f.
-    let b4_0_0 = (-dt).mul_add(s__108, n(1.0));
-    let b4_0_1 = -(dt * k21);
-    let b4_0_7 = -(dt * c.k81);
-    let b4_r0 = dt * na1__dt;
-    let b4_1_0 = -(dt * k12);
-    let b4_1_1 = (-dt).mul_add((-s__109), n(1.0));
-    let b4_1_2 = -(dt * k32);
-    let b4_1_8 = -(dt * c.k92);
-    let b4_r1 = dt * na2__dt;
-    let b4_2_1 = -(dt * k23);
-    let b4_2_2 = (-dt).mul_add((-s__110), n(1.0));
-    let b4_2_3 = -(dt * k43);
-    let b4_2_9 = -(dt * c.k103);
-    let b4_r2 = dt * na3__dt;
-    let b4_3_2 = -(dt * k34);
-    let b4_3_3 = (-dt).mul_add((-s__111), n(1.0));
-    let b4_3_4 = -(dt * k54);
-    let b4_3_10 = -(dt * c.k114);
-    let b4_r3 = dt * na4__dt;
-    let b4_4_3 = -(dt * k45);
-    let b4_4_4 = (-dt).mul_add((-s__112), n(1.0));
-    let b4_4_5 = -(dt * k65);
-    let b4_4_6 = -(dt * k75);
-    let b4_4_11 = -(dt * c.k125);
-    let b4_r4 = dt * na5__dt;
-    let b4_5_4 = -(dt * k56);
-    let b4_5_5 = (-dt).mul_add((-s__113), n(1.0));
-    let b4_5_6 = -(dt * c.k76);
-    let b4_5_12 = -(dt * k136);
-    let b4_r5 = dt * na6__dt;
-    let b4_6_4 = -(dt * k57);
-    let b4_6_5 = -(dt * c.k67);
-    let b4_6_6 = (-dt).mul_add((-s__114), n(1.0));
-    let b4_r6 = dt * na7__dt;
-    let b4_7_0 = -(dt * c.k18);
-    let b4_7_7 = (-dt).mul_add((-s__115), n(1.0));
-    let b4_7_8 = -(dt * k98);
-    let b4_r7 = dt * na8__dt;
-    let b4_8_1 = -(dt * c.k29);
-    let b4_8_7 = -(dt * k89);
-    let b4_8_8 = (-dt).mul_add((-s__116), n(1.0));
-    let b4_8_9 = -(dt * k109);
-    let b4_r8 = dt * na9__dt;
-    let b4_9_2 = -(dt * c.k310);
-    let b4_9_8 = -(dt * k910);
-    let b4_9_9 = (-dt).mul_add((-s__117), n(1.0));
-    let b4_9_10 = -(dt * k1110);
-    let b4_r9 = dt * na10__dt;
-    let b4_10_3 = -(dt * c.k411);
-    let b4_10_9 = -(dt * k1011);
-    let b4_10_10 = (-dt).mul_add((-s__118), n(1.0));
-    let b4_10_11 = -(dt * k1211);
-    let b4_r10 = dt * na11__dt;
-    let b4_11_4 = -(dt * c.k512);
-    let b4_11_10 = -(dt * k1112);
-    let b4_11_11 = (-dt).mul_add((-s__119), n(1.0));
-    let b4_11_12 = -(dt * k1312);
-    let b4_r11 = dt * na12__dt;
-    let b4_12_5 = -(dt * k613);
-    let b4_12_11 = -(dt * k1213);
-    let b4_12_12 = (-dt).mul_add((-s__120), n(1.0));
-    let b4_r12 = dt * na13__dt;
-    let l = b4_1_0 / b4_0_0;
-    let b4_1_1 = (-l).mul_add(b4_0_1, b4_1_1);
-    let b4_1_7 = -(l * b4_0_7);
-    let b4_r1 = (-l).mul_add(b4_r0, b4_r1);
-    let l = b4_7_0 / b4_0_0;
-    let b4_7_1 = -(l * b4_0_1);
-    let b4_7_7 = (-l).mul_add(b4_0_7, b4_7_7);
-    let b4_r7 = (-l).mul_add(b4_r0, b4_r7);
-    let l = b4_2_1 / b4_1_1;
-    let b4_2_2 = (-l).mul_add(b4_1_2, b4_2_2);
-    let b4_2_7 = -(l * b4_1_7);
-    let b4_2_8 = -(l * b4_1_8);
-    let b4_r2 = (-l).mul_add(b4_r1, b4_r2);
-    let l = b4_7_1 / b4_1_1;
-    let b4_7_2 = -(l * b4_1_2);
-    let b4_7_7 = (-l).mul_add(b4_1_7, b4_7_7);
-    let b4_7_8 = (-l).mul_add(b4_1_8, b4_7_8);
-    let b4_r7 = (-l).mul_add(b4_r1, b4_r7);
-    let l = b4_8_1 / b4_1_1;
-    let b4_8_2 = -(l * b4_1_2);
-    let b4_8_7 = (-l).mul_add(b4_1_7, b4_8_7);
-    let b4_8_8 = (-l).mul_add(b4_1_8, b4_8_8);
-    let b4_r8 = (-l).mul_add(b4_r1, b4_r8);
-    let l = b4_3_2 / b4_2_2;
-    let b4_3_3 = (-l).mul_add(b4_2_3, b4_3_3);
-    let b4_3_7 = -(l * b4_2_7);
-    let b4_3_8 = -(l * b4_2_8);
-    let b4_3_9 = -(l * b4_2_9);
-    let b4_r3 = (-l).mul_add(b4_r2, b4_r3);
-    let l = b4_7_2 / b4_2_2;
-    let b4_7_3 = -(l * b4_2_3);
-    let b4_7_7 = (-l).mul_add(b4_2_7, b4_7_7);
-    let b4_7_8 = (-l).mul_add(b4_2_8, b4_7_8);
-    let b4_7_9 = -(l * b4_2_9);
-    let b4_r7 = (-l).mul_add(b4_r2, b4_r7);
-    let l = b4_8_2 / b4_2_2;
-    let b4_8_3 = -(l * b4_2_3);
-    let b4_8_7 = (-l).mul_add(b4_2_7, b4_8_7);
-    let b4_8_8 = (-l).mul_add(b4_2_8, b4_8_8);
-    let b4_8_9 = (-l).mul_add(b4_2_9, b4_8_9);
-    let b4_r8 = (-l).mul_add(b4_r2, b4_r8);
-    let l = b4_9_2 / b4_2_2;
-    let b4_9_3 = -(l * b4_2_3);
-    let b4_9_7 = -(l * b4_2_7);
-    let b4_9_8 = (-l).mul_add(b4_2_8, b4_9_8);
-    let b4_9_9 = (-l).mul_add(b4_2_9, b4_9_9);
-    let b4_r9 = (-l).mul_add(b4_r2, b4_r9);
-    let l = b4_4_3 / b4_3_3;
-    let b4_4_4 = (-l).mul_add(b4_3_4, b4_4_4);
-    let b4_4_7 = -(l * b4_3_7);
-    let b4_4_8 = -(l * b4_3_8);
-    let b4_4_9 = -(l * b4_3_9);
-    let b4_4_10 = -(l * b4_3_10);
-    let b4_r4 = (-l).mul_add(b4_r3, b4_r4);
-    let l = b4_7_3 / b4_3_3;
-    let b4_7_4 = -(l * b4_3_4);
-    let b4_7_7 = (-l).mul_add(b4_3_7, b4_7_7);
-    let b4_7_8 = (-l).mul_add(b4_3_8, b4_7_8);
-    let b4_7_9 = (-l).mul_add(b4_3_9, b4_7_9);
-    let b4_7_10 = -(l * b4_3_10);
-    let b4_r7 = (-l).mul_add(b4_r3, b4_r7);
-    let l = b4_8_3 / b4_3_3;
-    let b4_8_4 = -(l * b4_3_4);
-    let b4_8_7 = (-l).mul_add(b4_3_7, b4_8_7);
-    let b4_8_8 = (-l).mul_add(b4_3_8, b4_8_8);
-    let b4_8_9 = (-l).mul_add(b4_3_9, b4_8_9);
-    let b4_8_10 = -(l * b4_3_10);
-    let b4_r8 = (-l).mul_add(b4_r3, b4_r8);
-    let l = b4_9_3 / b4_3_3;
-    let b4_9_4 = -(l * b4_3_4);
-    let b4_9_7 = (-l).mul_add(b4_3_7, b4_9_7);
-    let b4_9_8 = (-l).mul_add(b4_3_8, b4_9_8);
-    let b4_9_9 = (-l).mul_add(b4_3_9, b4_9_9);
-    let b4_9_10 = (-l).mul_add(b4_3_10, b4_9_10);
-    let b4_r9 = (-l).mul_add(b4_r3, b4_r9);
-    let l = b4_10_3 / b4_3_3;
-    let b4_10_4 = -(l * b4_3_4);
-    let b4_10_7 = -(l * b4_3_7);
-    let b4_10_8 = -(l * b4_3_8);
-    let b4_10_9 = (-l).mul_add(b4_3_9, b4_10_9);
-    let b4_10_10 = (-l).mul_add(b4_3_10, b4_10_10);
-    let b4_r10 = (-l).mul_add(b4_r3, b4_r10);
-    let l = b4_5_4 / b4_4_4;
-    let b4_5_5 = (-l).mul_add(b4_4_5, b4_5_5);
-    let b4_5_6 = (-l).mul_add(b4_4_6, b4_5_6);
-    let b4_5_7 = -(l * b4_4_7);
-    let b4_5_8 = -(l * b4_4_8);
-    let b4_5_9 = -(l * b4_4_9);
-    let b4_5_10 = -(l * b4_4_10);
-    let b4_5_11 = -(l * b4_4_11);
-    let b4_r5 = (-l).mul_add(b4_r4, b4_r5);
-    let l = b4_6_4 / b4_4_4;
-    let b4_6_5 = (-l).mul_add(b4_4_5, b4_6_5);
-    let b4_6_6 = (-l).mul_add(b4_4_6, b4_6_6);
-    let b4_6_7 = -(l * b4_4_7);
-    let b4_6_8 = -(l * b4_4_8);
-    let b4_6_9 = -(l * b4_4_9);
-    let b4_6_10 = -(l * b4_4_10);
-    let b4_6_11 = -(l * b4_4_11);
-    let b4_r6 = (-l).mul_add(b4_r4, b4_r6);
-    let l = b4_7_4 / b4_4_4;
-    let b4_7_5 = -(l * b4_4_5);
-    let b4_7_6 = -(l * b4_4_6);
-    let b4_7_7 = (-l).mul_add(b4_4_7, b4_7_7);
-    let b4_7_8 = (-l).mul_add(b4_4_8, b4_7_8);
-    let b4_7_9 = (-l).mul_add(b4_4_9, b4_7_9);
-    let b4_7_10 = (-l).mul_add(b4_4_10, b4_7_10);
-    let b4_7_11 = -(l * b4_4_11);
-    let b4_r7 = (-l).mul_add(b4_r4, b4_r7);
-    let l = b4_8_4 / b4_4_4;
-    let b4_8_5 = -(l * b4_4_5);
-    let b4_8_6 = -(l * b4_4_6);
-    let b4_8_7 = (-l).mul_add(b4_4_7, b4_8_7);
-    let b4_8_8 = (-l).mul_add(b4_4_8, b4_8_8);
-    let b4_8_9 = (-l).mul_add(b4_4_9, b4_8_9);
-    let b4_8_10 = (-l).mul_add(b4_4_10, b4_8_10);
-    let b4_8_11 = -(l * b4_4_11);
-    let b4_r8 = (-l).mul_add(b4_r4, b4_r8);
-    let l = b4_9_4 / b4_4_4;
-    let b4_9_5 = -(l * b4_4_5);
-    let b4_9_6 = -(l * b4_4_6);
-    let b4_9_7 = (-l).mul_add(b4_4_7, b4_9_7);
-    let b4_9_8 = (-l).mul_add(b4_4_8, b4_9_8);
-    let b4_9_9 = (-l).mul_add(b4_4_9, b4_9_9);
-    let b4_9_10 = (-l).mul_add(b4_4_10, b4_9_10);
-    let b4_9_11 = -(l * b4_4_11);
-    let b4_r9 = (-l).mul_add(b4_r4, b4_r9);
-    let l = b4_10_4 / b4_4_4;
-    let b4_10_5 = -(l * b4_4_5);
-    let b4_10_6 = -(l * b4_4_6);
-    let b4_10_7 = (-l).mul_add(b4_4_7, b4_10_7);
-    let b4_10_8 = (-l).mul_add(b4_4_8, b4_10_8);
-    let b4_10_9 = (-l).mul_add(b4_4_9, b4_10_9);
-    let b4_10_10 = (-l).mul_add(b4_4_10, b4_10_10);
-    let b4_10_11 = (-l).mul_add(b4_4_11, b4_10_11);
-    let b4_r10 = (-l).mul_add(b4_r4, b4_r10);
-    let l = b4_11_4 / b4_4_4;
-    let b4_11_5 = -(l * b4_4_5);
-    let b4_11_6 = -(l * b4_4_6);
-    let b4_11_7 = -(l * b4_4_7);
-    let b4_11_8 = -(l * b4_4_8);
-    let b4_11_9 = -(l * b4_4_9);
-    let b4_11_10 = (-l).mul_add(b4_4_10, b4_11_10);
-    let b4_11_11 = (-l).mul_add(b4_4_11, b4_11_11);
-    let b4_r11 = (-l).mul_add(b4_r4, b4_r11);
-    let l = b4_6_5 / b4_5_5;
-    let b4_6_6 = (-l).mul_add(b4_5_6, b4_6_6);
-    let b4_6_7 = (-l).mul_add(b4_5_7, b4_6_7);
-    let b4_6_8 = (-l).mul_add(b4_5_8, b4_6_8);
-    let b4_6_9 = (-l).mul_add(b4_5_9, b4_6_9);
-    let b4_6_10 = (-l).mul_add(b4_5_10, b4_6_10);
-    let b4_6_11 = (-l).mul_add(b4_5_11, b4_6_11);
-    let b4_6_12 = -(l * b4_5_12);
-    let b4_r6 = (-l).mul_add(b4_r5, b4_r6);
-    let l = b4_7_5 / b4_5_5;
-    let b4_7_6 = (-l).mul_add(b4_5_6, b4_7_6);
-    let b4_7_7 = (-l).mul_add(b4_5_7, b4_7_7);
-    let b4_7_8 = (-l).mul_add(b4_5_8, b4_7_8);
-    let b4_7_9 = (-l).mul_add(b4_5_9, b4_7_9);
-    let b4_7_10 = (-l).mul_add(b4_5_10, b4_7_10);
-    let b4_7_11 = (-l).mul_add(b4_5_11, b4_7_11);
-    let b4_7_12 = -(l * b4_5_12);
-    let b4_r7 = (-l).mul_add(b4_r5, b4_r7);
-    let l = b4_8_5 / b4_5_5;
-    let b4_8_6 = (-l).mul_add(b4_5_6, b4_8_6);
-    let b4_8_7 = (-l).mul_add(b4_5_7, b4_8_7);
-    let b4_8_8 = (-l).mul_add(b4_5_8, b4_8_8);
-    let b4_8_9 = (-l).mul_add(b4_5_9, b4_8_9);
-    let b4_8_10 = (-l).mul_add(b4_5_10, b4_8_10);
-    let b4_8_11 = (-l).mul_add(b4_5_11, b4_8_11);
-    let b4_8_12 = -(l * b4_5_12);
-    let b4_r8 = (-l).mul_add(b4_r5, b4_r8);
-    let l = b4_9_5 / b4_5_5;
-    let b4_9_6 = (-l).mul_add(b4_5_6, b4_9_6);
-    let b4_9_7 = (-l).mul_add(b4_5_7, b4_9_7);
-    let b4_9_8 = (-l).mul_add(b4_5_8, b4_9_8);
-    let b4_9_9 = (-l).mul_add(b4_5_9, b4_9_9);
-    let b4_9_10 = (-l).mul_add(b4_5_10, b4_9_10);
-    let b4_9_11 = (-l).mul_add(b4_5_11, b4_9_11);
-    let b4_9_12 = -(l * b4_5_12);
-    let b4_r9 = (-l).mul_add(b4_r5, b4_r9);
-    let l = b4_10_5 / b4_5_5;
-    let b4_10_6 = (-l).mul_add(b4_5_6, b4_10_6);
-    let b4_10_7 = (-l).mul_add(b4_5_7, b4_10_7);
-    let b4_10_8 = (-l).mul_add(b4_5_8, b4_10_8);
-    let b4_10_9 = (-l).mul_add(b4_5_9, b4_10_9);
-    let b4_10_10 = (-l).mul_add(b4_5_10, b4_10_10);
-    let b4_10_11 = (-l).mul_add(b4_5_11, b4_10_11);
-    let b4_10_12 = -(l * b4_5_12);
-    let b4_r10 = (-l).mul_add(b4_r5, b4_r10);
-    let l = b4_11_5 / b4_5_5;
-    let b4_11_6 = (-l).mul_add(b4_5_6, b4_11_6);
-    let b4_11_7 = (-l).mul_add(b4_5_7, b4_11_7);
-    let b4_11_8 = (-l).mul_add(b4_5_8, b4_11_8);
-    let b4_11_9 = (-l).mul_add(b4_5_9, b4_11_9);
-    let b4_11_10 = (-l).mul_add(b4_5_10, b4_11_10);
-    let b4_11_11 = (-l).mul_add(b4_5_11, b4_11_11);
-    let b4_11_12 = (-l).mul_add(b4_5_12, b4_11_12);
-    let b4_r11 = (-l).mul_add(b4_r5, b4_r11);
-    let l = b4_12_5 / b4_5_5;
-    let b4_12_6 = -(l * b4_5_6);
-    let b4_12_7 = -(l * b4_5_7);
-    let b4_12_8 = -(l * b4_5_8);
-    let b4_12_9 = -(l * b4_5_9);
-    let b4_12_10 = -(l * b4_5_10);
-    let b4_12_11 = (-l).mul_add(b4_5_11, b4_12_11);
-    let b4_12_12 = (-l).mul_add(b4_5_12, b4_12_12);
-    let b4_r12 = (-l).mul_add(b4_r5, b4_r12);
-    let l = b4_7_6 / b4_6_6;
-    let b4_7_7 = (-l).mul_add(b4_6_7, b4_7_7);
-    let b4_7_8 = (-l).mul_add(b4_6_8, b4_7_8);
-    let b4_7_9 = (-l).mul_add(b4_6_9, b4_7_9);
-    let b4_7_10 = (-l).mul_add(b4_6_10, b4_7_10);
-    let b4_7_11 = (-l).mul_add(b4_6_11, b4_7_11);
-    let b4_7_12 = (-l).mul_add(b4_6_12, b4_7_12);
-    let b4_r7 = (-l).mul_add(b4_r6, b4_r7);
-    let l = b4_8_6 / b4_6_6;
-    let b4_8_7 = (-l).mul_add(b4_6_7, b4_8_7);
-    let b4_8_8 = (-l).mul_add(b4_6_8, b4_8_8);
-    let b4_8_9 = (-l).mul_add(b4_6_9, b4_8_9);
-    let b4_8_10 = (-l).mul_add(b4_6_10, b4_8_10);
-    let b4_8_11 = (-l).mul_add(b4_6_11, b4_8_11);
-    let b4_8_12 = (-l).mul_add(b4_6_12, b4_8_12);
-    let b4_r8 = (-l).mul_add(b4_r6, b4_r8);
-    let l = b4_9_6 / b4_6_6;
-    let b4_9_7 = (-l).mul_add(b4_6_7, b4_9_7);
-    let b4_9_8 = (-l).mul_add(b4_6_8, b4_9_8);
-    let b4_9_9 = (-l).mul_add(b4_6_9, b4_9_9);
-    let b4_9_10 = (-l).mul_add(b4_6_10, b4_9_10);
-    let b4_9_11 = (-l).mul_add(b4_6_11, b4_9_11);
-    let b4_9_12 = (-l).mul_add(b4_6_12, b4_9_12);
-    let b4_r9 = (-l).mul_add(b4_r6, b4_r9);
-    let l = b4_10_6 / b4_6_6;
-    let b4_10_7 = (-l).mul_add(b4_6_7, b4_10_7);
-    let b4_10_8 = (-l).mul_add(b4_6_8, b4_10_8);
-    let b4_10_9 = (-l).mul_add(b4_6_9, b4_10_9);
-    let b4_10_10 = (-l).mul_add(b4_6_10, b4_10_10);
-    let b4_10_11 = (-l).mul_add(b4_6_11, b4_10_11);
-    let b4_10_12 = (-l).mul_add(b4_6_12, b4_10_12);
-    let b4_r10 = (-l).mul_add(b4_r6, b4_r10);
-    let l = b4_11_6 / b4_6_6;
-    let b4_11_7 = (-l).mul_add(b4_6_7, b4_11_7);
-    let b4_11_8 = (-l).mul_add(b4_6_8, b4_11_8);
-    let b4_11_9 = (-l).mul_add(b4_6_9, b4_11_9);
-    let b4_11_10 = (-l).mul_add(b4_6_10, b4_11_10);
-    let b4_11_11 = (-l).mul_add(b4_6_11, b4_11_11);
-    let b4_11_12 = (-l).mul_add(b4_6_12, b4_11_12);
-    let b4_r11 = (-l).mul_add(b4_r6, b4_r11);
-    let l = b4_12_6 / b4_6_6;
-    let b4_12_7 = (-l).mul_add(b4_6_7, b4_12_7);
-    let b4_12_8 = (-l).mul_add(b4_6_8, b4_12_8);
-    let b4_12_9 = (-l).mul_add(b4_6_9, b4_12_9);
-    let b4_12_10 = (-l).mul_add(b4_6_10, b4_12_10);
-    let b4_12_11 = (-l).mul_add(b4_6_11, b4_12_11);
-    let b4_12_12 = (-l).mul_add(b4_6_12, b4_12_12);
-    let b4_r12 = (-l).mul_add(b4_r6, b4_r12);
-    let l = b4_8_7 / b4_7_7;
-    let b4_8_8 = (-l).mul_add(b4_7_8, b4_8_8);
-    let b4_8_9 = (-l).mul_add(b4_7_9, b4_8_9);
-    let b4_8_10 = (-l).mul_add(b4_7_10, b4_8_10);
-    let b4_8_11 = (-l).mul_add(b4_7_11, b4_8_11);
-    let b4_8_12 = (-l).mul_add(b4_7_12, b4_8_12);
-    let b4_r8 = (-l).mul_add(b4_r7, b4_r8);
-    let l = b4_9_7 / b4_7_7;
-    let b4_9_8 = (-l).mul_add(b4_7_8, b4_9_8);
-    let b4_9_9 = (-l).mul_add(b4_7_9, b4_9_9);
-    let b4_9_10 = (-l).mul_add(b4_7_10, b4_9_10);
-    let b4_9_11 = (-l).mul_add(b4_7_11, b4_9_11);
-    let b4_9_12 = (-l).mul_add(b4_7_12, b4_9_12);
-    let b4_r9 = (-l).mul_add(b4_r7, b4_r9);
-    let l = b4_10_7 / b4_7_7;
-    let b4_10_8 = (-l).mul_add(b4_7_8, b4_10_8);
-    let b4_10_9 = (-l).mul_add(b4_7_9, b4_10_9);
-    let b4_10_10 = (-l).mul_add(b4_7_10, b4_10_10);
-    let b4_10_11 = (-l).mul_add(b4_7_11, b4_10_11);
-    let b4_10_12 = (-l).mul_add(b4_7_12, b4_10_12);
-    let b4_r10 = (-l).mul_add(b4_r7, b4_r10);
-    let l = b4_11_7 / b4_7_7;
-    let b4_11_8 = (-l).mul_add(b4_7_8, b4_11_8);
-    let b4_11_9 = (-l).mul_add(b4_7_9, b4_11_9);
-    let b4_11_10 = (-l).mul_add(b4_7_10, b4_11_10);
-    let b4_11_11 = (-l).mul_add(b4_7_11, b4_11_11);
-    let b4_11_12 = (-l).mul_add(b4_7_12, b4_11_12);
-    let b4_r11 = (-l).mul_add(b4_r7, b4_r11);
-    let l = b4_12_7 / b4_7_7;
-    let b4_12_8 = (-l).mul_add(b4_7_8, b4_12_8);
-    let b4_12_9 = (-l).mul_add(b4_7_9, b4_12_9);
-    let b4_12_10 = (-l).mul_add(b4_7_10, b4_12_10);
-    let b4_12_11 = (-l).mul_add(b4_7_11, b4_12_11);
-    let b4_12_12 = (-l).mul_add(b4_7_12, b4_12_12);
-    let b4_r12 = (-l).mul_add(b4_r7, b4_r12);
-    let l = b4_9_8 / b4_8_8;
-    let b4_9_9 = (-l).mul_add(b4_8_9, b4_9_9);
-    let b4_9_10 = (-l).mul_add(b4_8_10, b4_9_10);
-    let b4_9_11 = (-l).mul_add(b4_8_11, b4_9_11);
-    let b4_9_12 = (-l).mul_add(b4_8_12, b4_9_12);
-    let b4_r9 = (-l).mul_add(b4_r8, b4_r9);
-    let l = b4_10_8 / b4_8_8;
-    let b4_10_9 = (-l).mul_add(b4_8_9, b4_10_9);
-    let b4_10_10 = (-l).mul_add(b4_8_10, b4_10_10);
-    let b4_10_11 = (-l).mul_add(b4_8_11, b4_10_11);
-    let b4_10_12 = (-l).mul_add(b4_8_12, b4_10_12);
-    let b4_r10 = (-l).mul_add(b4_r8, b4_r10);
-    let l = b4_11_8 / b4_8_8;
-    let b4_11_9 = (-l).mul_add(b4_8_9, b4_11_9);
-    let b4_11_10 = (-l).mul_add(b4_8_10, b4_11_10);
-    let b4_11_11 = (-l).mul_add(b4_8_11, b4_11_11);
-    let b4_11_12 = (-l).mul_add(b4_8_12, b4_11_12);
-    let b4_r11 = (-l).mul_add(b4_r8, b4_r11);
-    let l = b4_12_8 / b4_8_8;
-    let b4_12_9 = (-l).mul_add(b4_8_9, b4_12_9);
-    let b4_12_10 = (-l).mul_add(b4_8_10, b4_12_10);
-    let b4_12_11 = (-l).mul_add(b4_8_11, b4_12_11);
-    let b4_12_12 = (-l).mul_add(b4_8_12, b4_12_12);
-    let b4_r12 = (-l).mul_add(b4_r8, b4_r12);
-    let l = b4_10_9 / b4_9_9;
-    let b4_10_10 = (-l).mul_add(b4_9_10, b4_10_10);
-    let b4_10_11 = (-l).mul_add(b4_9_11, b4_10_11);
-    let b4_10_12 = (-l).mul_add(b4_9_12, b4_10_12);
-    let b4_r10 = (-l).mul_add(b4_r9, b4_r10);
-    let l = b4_11_9 / b4_9_9;
-    let b4_11_10 = (-l).mul_add(b4_9_10, b4_11_10);
-    let b4_11_11 = (-l).mul_add(b4_9_11, b4_11_11);
-    let b4_11_12 = (-l).mul_add(b4_9_12, b4_11_12);
-    let b4_r11 = (-l).mul_add(b4_r9, b4_r11);
-    let l = b4_12_9 / b4_9_9;
-    let b4_12_10 = (-l).mul_add(b4_9_10, b4_12_10);
-    let b4_12_11 = (-l).mul_add(b4_9_11, b4_12_11);
-    let b4_12_12 = (-l).mul_add(b4_9_12, b4_12_12);
-    let b4_r12 = (-l).mul_add(b4_r9, b4_r12);
-    let l = b4_11_10 / b4_10_10;
-    let b4_11_11 = (-l).mul_add(b4_10_11, b4_11_11);
-    let b4_11_12 = (-l).mul_add(b4_10_12, b4_11_12);
-    let b4_r11 = (-l).mul_add(b4_r10, b4_r11);
-    let l = b4_12_10 / b4_10_10;
-    let b4_12_11 = (-l).mul_add(b4_10_11, b4_12_11);
-    let b4_12_12 = (-l).mul_add(b4_10_12, b4_12_12);
-    let b4_r12 = (-l).mul_add(b4_r10, b4_r12);
-    let l = b4_12_11 / b4_11_11;
-    let b4_12_12 = (-l).mul_add(b4_11_12, b4_12_12);
-    let b4_r12 = (-l).mul_add(b4_r11, b4_r12);
-    let b4_x12 = b4_r12 / b4_12_12;
-    let b4_x11 = (-b4_11_12).mul_add(b4_x12, b4_r11) / b4_11_11;
-    let b4_x10 = (-b4_10_12).mul_add(b4_x12, (-b4_10_11).mul_add(b4_x11, b4_r10)) / b4_10_10;
-    let b4_x9 =
-        (-b4_9_12).mul_add(b4_x12, (-b4_9_11).mul_add(b4_x11, (-b4_9_10).mul_add(b4_x10, b4_r9))) / b4_9_9;
-    let b4_x8 = (-b4_8_12).mul_add(
-        b4_x12,
-        (-b4_8_11).mul_add(b4_x11, (-b4_8_10).mul_add(b4_x10, (-b4_8_9).mul_add(b4_x9, b4_r8))),
+    let b3_k1 = (-b3_1_6).mul_add(b3_k6, (-b3_1_5).mul_add(b3_k5, (-b3_1_2).mul_add(b3_k2, b3_r1))) / b3_1_1;
+    let b3_k0 = (-b3_0_5).mul_add(b3_k5, (-b3_0_1).mul_add(b3_k1, b3_r0)) / b3_0_0;
+    let b3_r0 = n(2.414213562373095).mul_add(b3_k0, n(-1.4142135623730951) * b3_f0);
+    let b3_r1 = n(2.414213562373095).mul_add(b3_k1, n(-1.4142135623730951) * b3_f1);
+    let b3_r2 = n(2.414213562373095).mul_add(b3_k2, n(-1.4142135623730951) * b3_f2);
+    let b3_r3 = n(2.414213562373095).mul_add(b3_k3, n(-1.4142135623730951) * b3_f3);
+    let b3_r4 = n(2.414213562373095).mul_add(b3_k4, n(-1.4142135623730951) * b3_f4);
+    let b3_r5 = n(2.414213562373095).mul_add(b3_k5, n(-1.4142135623730951) * b3_f5);
+    let b3_r6 = n(2.414213562373095).mul_add(b3_k6, n(-1.4142135623730951) * b3_f6);
+    let b3_r7 = n(2.414213562373095).mul_add(b3_k7, n(-1.4142135623730951) * b3_f7);
+    let b3_r8 = n(2.414213562373095).mul_add(b3_k8, n(-1.4142135623730951) * b3_f8);
+    let b3_r9 = n(2.414213562373095).mul_add(b3_k9, n(-1.4142135623730951) * b3_f9);
+    let b3_r1 = (-b3_l1_0).mul_add(b3_r0, b3_r1);
+    let b3_r5 = (-b3_l5_0).mul_add(b3_r0, b3_r5);
+    let b3_r2 = (-b3_l2_1).mul_add(b3_r1, b3_r2);
+    let b3_r5 = (-b3_l5_1).mul_add(b3_r1, b3_r5);
+    let b3_r6 = (-b3_l6_1).mul_add(b3_r1, b3_r6);
+    let b3_r3 = (-b3_l3_2).mul_add(b3_r2, b3_r3);
+    let b3_r5 = (-b3_l5_2).mul_add(b3_r2, b3_r5);
+    let b3_r6 = (-b3_l6_2).mul_add(b3_r2, b3_r6);
+    let b3_r7 = (-b3_l7_2).mul_add(b3_r2, b3_r7);
+    let b3_r4 = (-b3_l4_3).mul_add(b3_r3, b3_r4);
+    let b3_r5 = (-b3_l5_3).mul_add(b3_r3, b3_r5);
+    let b3_r6 = (-b3_l6_3).mul_add(b3_r3, b3_r6);
+    let b3_r7 = (-b3_l7_3).mul_add(b3_r3, b3_r7);
+    let b3_r8 = (-b3_l8_3).mul_add(b3_r3, b3_r8);
+    let b3_r5 = (-b3_l5_4).mul_add(b3_r4, b3_r5);
+    let b3_r6 = (-b3_l6_4).mul_add(b3_r4, b3_r6);
+    let b3_r7 = (-b3_l7_4).mul_add(b3_r4, b3_r7);
+    let b3_r8 = (-b3_l8_4).mul_add(b3_r4, b3_r8);
+    let b3_r9 = (-b3_l9_4).mul_add(b3_r4, b3_r9);
+    let b3_r6 = (-b3_l6_5).mul_add(b3_r5, b3_r6);
+    let b3_r7 = (-b3_l7_5).mul_add(b3_r5, b3_r7);
+    let b3_r8 = (-b3_l8_5).mul_add(b3_r5, b3_r8);
+    let b3_r9 = (-b3_l9_5).mul_add(b3_r5, b3_r9);
+    let b3_r7 = (-b3_l7_6).mul_add(b3_r6, b3_r7);
+    let b3_r8 = (-b3_l8_6).mul_add(b3_r6, b3_r8);
+    let b3_r9 = (-b3_l9_6).mul_add(b3_r6, b3_r9);
+    let b3_r8 = (-b3_l8_7).mul_add(b3_r7, b3_r8);
+    let b3_r9 = (-b3_l9_7).mul_add(b3_r7, b3_r9);
+    let b3_r9 = (-b3_l9_8).mul_add(b3_r8, b3_r9);
+    let b3_q9 = b3_r9 / b3_9_9;
+    let b3_q8 = (-b3_8_9).mul_add(b3_q9, b3_r8) / b3_8_8;
+    let b3_q7 = (-b3_7_9).mul_add(b3_q9, (-b3_7_8).mul_add(b3_q8, b3_r7)) / b3_7_7;
+    let b3_q6 = (-b3_6_9).mul_add(b3_q9, (-b3_6_8).mul_add(b3_q8, (-b3_6_7).mul_add(b3_q7, b3_r6))) / b3_6_6;
+    let b3_q5 = (-b3_5_9)
+        .mul_add(b3_q9, (-b3_5_8).mul_add(b3_q8, (-b3_5_7).mul_add(b3_q7, (-b3_5_6).mul_add(b3_q6, b3_r5))))
+        / b3_5_5;
+    let b3_q4 = (-b3_4_9).mul_add(
+        b3_q9,
+        (-b3_4_8).mul_add(
+            b3_q8,
+            (-b3_4_7).mul_add(b3_q7, (-b3_4_6).mul_add(b3_q6, (-b3_4_5).mul_add(b3_q5, b3_r4))),
+        ),
+    ) / b3_4_4;
+    let b3_q3 = (-b3_3_8).mul_add(
+        b3_q8,
+        (-b3_3_7).mul_add(
+            b3_q7,
+            (-b3_3_6).mul_add(b3_q6, (-b3_3_5).mul_add(b3_q5, (-b3_3_4).mul_add(b3_q4, b3_r3))),
+        ),
+    ) / b3_3_3;
+    let b3_q2 = (-b3_2_7)
+        .mul_add(b3_q7, (-b3_2_6).mul_add(b3_q6, (-b3_2_5).mul_add(b3_q5, (-b3_2_3).mul_add(b3_q3, b3_r2))))
+        / b3_2_2;
+    let b3_q1 = (-b3_1_6).mul_add(b3_q6, (-b3_1_5).mul_add(b3_q5, (-b3_1_2).mul_add(b3_q2, b3_r1))) / b3_1_1;
+    let b3_q0 = (-b3_0_5).mul_add(b3_q5, (-b3_0_1).mul_add(b3_q1, b3_r0)) / b3_0_0;
+    // Markov block 4: two-stage SDIRK, (I - g dt A) k1 = dt f, (I - g dt A) k2 = dt f + (1 - g) dt A k1.
+    let b4_gdt = n(0.2928932188134524) * dt;
+    let b4_0_0 = (-b4_gdt).mul_add(s__108, n(1.0));
+    let b4_0_1 = -(b4_gdt * k21);
+    let b4_0_7 = -(b4_gdt * c.k81);
+    let b4_f0 = dt * na1__dt;
+    let b4_r0 = b4_f0;
+    let b4_1_0 = -(b4_gdt * k12);
+    let b4_1_1 = (-b4_gdt).mul_add((-s__109), n(1.0));
+    let b4_1_2 = -(b4_gdt * k32);
+    let b4_1_8 = -(b4_gdt * c.k92);
+    let b4_f1 = dt * na2__dt;
+    let b4_r1 = b4_f1;
+    let b4_2_1 = -(b4_gdt * k23);
+    let b4_2_2 = (-b4_gdt).mul_add((-s__110), n(1.0));
+    let b4_2_3 = -(b4_gdt * k43);
+    let b4_2_9 = -(b4_gdt * c.k103);
+    let b4_f2 = dt * na3__dt;
+    let b4_r2 = b4_f2;
+    let b4_3_2 = -(b4_gdt * k34);
+    let b4_3_3 = (-b4_gdt).mul_add((-s__111), n(1.0));
+    let b4_3_4 = -(b4_gdt * k54);
+    let b4_3_10 = -(b4_gdt * c.k114);
+    let b4_f3 = dt * na4__dt;
+    let b4_r3 = b4_f3;
+    let b4_4_3 = -(b4_gdt * k45);
+    let b4_4_4 = (-b4_gdt).mul_add((-s__112), n(1.0));
+    let b4_4_5 = -(b4_gdt * k65);
+    let b4_4_6 = -(b4_gdt * k75);
+    let b4_4_11 = -(b4_gdt * c.k125);
+    let b4_f4 = dt * na5__dt;
+    let b4_r4 = b4_f4;
+    let b4_5_4 = -(b4_gdt * k56);
+    let b4_5_5 = (-b4_gdt).mul_add((-s__113), n(1.0));
+    let b4_5_6 = -(b4_gdt * c.k76);
+    let b4_5_12 = -(b4_gdt * k136);
+    let b4_f5 = dt * na6__dt;
+    let b4_r5 = b4_f5;
+    let b4_6_4 = -(b4_gdt * k57);
+    let b4_6_5 = -(b4_gdt * c.k67);
+    let b4_6_6 = (-b4_gdt).mul_add((-s__114), n(1.0));
+    let b4_f6 = dt * na7__dt;
+    let b4_r6 = b4_f6;
+    let b4_7_0 = -(b4_gdt * c.k18);
+    let b4_7_7 = (-b4_gdt).mul_add((-s__115), n(1.0));
+    let b4_7_8 = -(b4_gdt * k98);
+    let b4_f7 = dt * na8__dt;
+    let b4_r7 = b4_f7;
+    let b4_8_1 = -(b4_gdt * c.k29);
+    let b4_8_7 = -(b4_gdt * k89);
+    let b4_8_8 = (-b4_gdt).mul_add((-s__116), n(1.0));
+    let b4_8_9 = -(b4_gdt * k109);
+    let b4_f8 = dt * na9__dt;
+    let b4_r8 = b4_f8;
+    let b4_9_2 = -(b4_gdt * c.k310);
+    let b4_9_8 = -(b4_gdt * k910);
+    let b4_9_9 = (-b4_gdt).mul_add((-s__117), n(1.0));
+    let b4_9_10 = -(b4_gdt * k1110);
+    let b4_f9 = dt * na10__dt;
+    let b4_r9 = b4_f9;
+    let b4_10_3 = -(b4_gdt * c.k411);
+    let b4_10_9 = -(b4_gdt * k1011);
+    let b4_10_10 = (-b4_gdt).mul_add((-s__118), n(1.0));
+    let b4_10_11 = -(b4_gdt * k1211);
+    let b4_f10 = dt * na11__dt;
+    let b4_r10 = b4_f10;
+    let b4_11_4 = -(b4_gdt * c.k512);
+    let b4_11_10 = -(b4_gdt * k1112);
+    let b4_11_11 = (-b4_gdt).mul_add((-s__119), n(1.0));
+    let b4_11_12 = -(b4_gdt * k1312);
+    let b4_f11 = dt * na12__dt;
+    let b4_r11 = b4_f11;
+    let b4_12_5 = -(b4_gdt * k613);
+    let b4_12_11 = -(b4_gdt * k1213);
+    let b4_12_12 = (-b4_gdt).mul_add((-s__120), n(1.0));
+    let b4_f12 = dt * na13__dt;
+    let b4_r12 = b4_f12;
+    let b4_l1_0 = b4_1_0 / b4_0_0;
+    let b4_1_1 = (-b4_l1_0).mul_add(b4_0_1, b4_1_1);
+    let b4_1_7 = -(b4_l1_0 * b4_0_7);
+    let b4_r1 = (-b4_l1_0).mul_add(b4_r0, b4_r1);
+    let b4_l7_0 = b4_7_0 / b4_0_0;
+    let b4_7_1 = -(b4_l7_0 * b4_0_1);
+    let b4_7_7 = (-b4_l7_0).mul_add(b4_0_7, b4_7_7);
+    let b4_r7 = (-b4_l7_0).mul_add(b4_r0, b4_r7);
+    let b4_l2_1 = b4_2_1 / b4_1_1;
+    let b4_2_2 = (-b4_l2_1).mul_add(b4_1_2, b4_2_2);
+    let b4_2_7 = -(b4_l2_1 * b4_1_7);
+    let b4_2_8 = -(b4_l2_1 * b4_1_8);
+    let b4_r2 = (-b4_l2_1).mul_add(b4_r1, b4_r2);
+    let b4_l7_1 = b4_7_1 / b4_1_1;
+    let b4_7_2 = -(b4_l7_1 * b4_1_2);
+    let b4_7_7 = (-b4_l7_1).mul_add(b4_1_7, b4_7_7);
+    let b4_7_8 = (-b4_l7_1).mul_add(b4_1_8, b4_7_8);
+    let b4_r7 = (-b4_l7_1).mul_add(b4_r1, b4_r7);
+    let b4_l8_1 = b4_8_1 / b4_1_1;
+    let b4_8_2 = -(b4_l8_1 * b4_1_2);
+    let b4_8_7 = (-b4_l8_1).mul_add(b4_1_7, b4_8_7);
+    let b4_8_8 = (-b4_l8_1).mul_add(b4_1_8, b4_8_8);
+    let b4_r8 = (-b4_l8_1).mul_add(b4_r1, b4_r8);
+    let b4_l3_2 = b4_3_2 / b4_2_2;
+    let b4_3_3 = (-b4_l3_2).mul_add(b4_2_3, b4_3_3);
+    let b4_3_7 = -(b4_l3_2 * b4_2_7);
+    let b4_3_8 = -(b4_l3_2 * b4_2_8);
+    let b4_3_9 = -(b4_l3_2 * b4_2_9);
+    let b4_r3 = (-b4_l3_2).mul_add(b4_r2, b4_r3);
+    let b4_l7_2 = b4_7_2 / b4_2_2;
+    let b4_7_3 = -(b4_l7_2 * b4_2_3);
+    let b4_7_7 = (-b4_l7_2).mul_add(b4_2_7, b4_7_7);
+    let b4_7_8 = (-b4_l7_2).mul_add(b4_2_8, b4_7_8);
+    let b4_7_9 = -(b4_l7_2 * b4_2_9);
+    let b4_r7 = (-b4_l7_2).mul_add(b4_r2, b4_r7);
+    let b4_l8_2 = b4_8_2 / b4_2_2;
+    let b4_8_3 = -(b4_l8_2 * b4_2_3);
+    let b4_8_7 = (-b4_l8_2).mul_add(b4_2_7, b4_8_7);
+    let b4_8_8 = (-b4_l8_2).mul_add(b4_2_8, b4_8_8);
+    let b4_8_9 = (-b4_l8_2).mul_add(b4_2_9, b4_8_9);
+    let b4_r8 = (-b4_l8_2).mul_add(b4_r2, b4_r8);
+    let b4_l9_2 = b4_9_2 / b4_2_2;
+    let b4_9_3 = -(b4_l9_2 * b4_2_3);
+    let b4_9_7 = -(b4_l9_2 * b4_2_7);
+    let b4_9_8 = (-b4_l9_2).mul_add(b4_2_8, b4_9_8);
+    let b4_9_9 = (-b4_l9_2).mul_add(b4_2_9, b4_9_9);
+    let b4_r9 = (-b4_l9_2).mul_add(b4_r2, b4_r9);
+    let b4_l4_3 = b4_4_3 / b4_3_3;
+    let b4_4_4 = (-b4_l4_3).mul_add(b4_3_4, b4_4_4);
+    let b4_4_7 = -(b4_l4_3 * b4_3_7);
+    let b4_4_8 = -(b4_l4_3 * b4_3_8);
+    let b4_4_9 = -(b4_l4_3 * b4_3_9);
+    let b4_4_10 = -(b4_l4_3 * b4_3_10);
+    let b4_r4 = (-b4_l4_3).mul_add(b4_r3, b4_r4);
+    let b4_l7_3 = b4_7_3 / b4_3_3;
+    let b4_7_4 = -(b4_l7_3 * b4_3_4);
+    let b4_7_7 = (-b4_l7_3).mul_add(b4_3_7, b4_7_7);
+    let b4_7_8 = (-b4_l7_3).mul_add(b4_3_8, b4_7_8);
+    let b4_7_9 = (-b4_l7_3).mul_add(b4_3_9, b4_7_9);
+    let b4_7_10 = -(b4_l7_3 * b4_3_10);
+    let b4_r7 = (-b4_l7_3).mul_add(b4_r3, b4_r7);
+    let b4_l8_3 = b4_8_3 / b4_3_3;
+    let b4_8_4 = -(b4_l8_3 * b4_3_4);
+    let b4_8_7 = (-b4_l8_3).mul_add(b4_3_7, b4_8_7);
+    let b4_8_8 = (-b4_l8_3).mul_add(b4_3_8, b4_8_8);
+    let b4_8_9 = (-b4_l8_3).mul_add(b4_3_9, b4_8_9);
+    let b4_8_10 = -(b4_l8_3 * b4_3_10);
+    let b4_r8 = (-b4_l8_3).mul_add(b4_r3, b4_r8);
+    let b4_l9_3 = b4_9_3 / b4_3_3;
+    let b4_9_4 = -(b4_l9_3 * b4_3_4);
+    let b4_9_7 = (-b4_l9_3).mul_add(b4_3_7, b4_9_7);
+    let b4_9_8 = (-b4_l9_3).mul_add(b4_3_8, b4_9_8);
+    let b4_9_9 = (-b4_l9_3).mul_add(b4_3_9, b4_9_9);
+    let b4_9_10 = (-b4_l9_3).mul_add(b4_3_10, b4_9_10);
+    let b4_r9 = (-b4_l9_3).mul_add(b4_r3, b4_r9);
+    let b4_l10_3 = b4_10_3 / b4_3_3;
+    let b4_10_4 = -(b4_l10_3 * b4_3_4);
+    let b4_10_7 = -(b4_l10_3 * b4_3_7);
+    let b4_10_8 = -(b4_l10_3 * b4_3_8);
+    let b4_10_9 = (-b4_l10_3).mul_add(b4_3_9, b4_10_9);
+    let b4_10_10 = (-b4_l10_3).mul_add(b4_3_10, b4_10_10);
+    let b4_r10 = (-b4_l10_3).mul_add(b4_r3, b4_r10);
+    let b4_l5_4 = b4_5_4 / b4_4_4;
+    let b4_5_5 = (-b4_l5_4).mul_add(b4_4_5, b4_5_5);
+    let b4_5_6 = (-b4_l5_4).mul_add(b4_4_6, b4_5_6);
+    let b4_5_7 = -(b4_l5_4 * b4_4_7);
+    let b4_5_8 = -(b4_l5_4 * b4_4_8);
+    let b4_5_9 = -(b4_l5_4 * b4_4_9);
+    let b4_5_10 = -(b4_l5_4 * b4_4_10);
+    let b4_5_11 = -(b4_l5_4 * b4_4_11);
+    let b4_r5 = (-b4_l5_4).mul_add(b4_r4, b4_r5);
+    let b4_l6_4 = b4_6_4 / b4_4_4;
+    let b4_6_5 = (-b4_l6_4).mul_add(b4_4_5, b4_6_5);
+    let b4_6_6 = (-b4_l6_4).mul_add(b4_4_6, b4_6_6);
+    let b4_6_7 = -(b4_l6_4 * b4_4_7);
+    let b4_6_8 = -(b4_l6_4 * b4_4_8);
+    let b4_6_9 = -(b4_l6_4 * b4_4_9);
+    let b4_6_10 = -(b4_l6_4 * b4_4_10);
+    let b4_6_11 = -(b4_l6_4 * b4_4_11);
+    let b4_r6 = (-b4_l6_4).mul_add(b4_r4, b4_r6);
+    let b4_l7_4 = b4_7_4 / b4_4_4;
+    let b4_7_5 = -(b4_l7_4 * b4_4_5);
+    let b4_7_6 = -(b4_l7_4 * b4_4_6);
+    let b4_7_7 = (-b4_l7_4).mul_add(b4_4_7, b4_7_7);
+    let b4_7_8 = (-b4_l7_4).mul_add(b4_4_8, b4_7_8);
+    let b4_7_9 = (-b4_l7_4).mul_add(b4_4_9, b4_7_9);
+    let b4_7_10 = (-b4_l7_4).mul_add(b4_4_10, b4_7_10);
+    let b4_7_11 = -(b4_l7_4 * b4_4_11);
+    let b4_r7 = (-b4_l7_4).mul_add(b4_r4, b4_r7);
+    let b4_l8_4 = b4_8_4 / b4_4_4;
+    let b4_8_5 = -(b4_l8_4 * b4_4_5);
+    let b4_8_6 = -(b4_l8_4 * b4_4_6);
+    let b4_8_7 = (-b4_l8_4).mul_add(b4_4_7, b4_8_7);
+    let b4_8_8 = (-b4_l8_4).mul_add(b4_4_8, b4_8_8);
+    let b4_8_9 = (-b4_l8_4).mul_add(b4_4_9, b4_8_9);
+    let b4_8_10 = (-b4_l8_4).mul_add(b4_4_10, b4_8_10);
+    let b4_8_11 = -(b4_l8_4 * b4_4_11);
+    let b4_r8 = (-b4_l8_4).mul_add(b4_r4, b4_r8);
+    let b4_l9_4 = b4_9_4 / b4_4_4;
+    let b4_9_5 = -(b4_l9_4 * b4_4_5);
+    let b4_9_6 = -(b4_l9_4 * b4_4_6);
+    let b4_9_7 = (-b4_l9_4).mul_add(b4_4_7, b4_9_7);
+    let b4_9_8 = (-b4_l9_4).mul_add(b4_4_8, b4_9_8);
+    let b4_9_9 = (-b4_l9_4).mul_add(b4_4_9, b4_9_9);
+    let b4_9_10 = (-b4_l9_4).mul_add(b4_4_10, b4_9_10);
+    let b4_9_11 = -(b4_l9_4 * b4_4_11);
+    let b4_r9 = (-b4_l9_4).mul_add(b4_r4, b4_r9);
+    let b4_l10_4 = b4_10_4 / b4_4_4;
+    let b4_10_5 = -(b4_l10_4 * b4_4_5);
+    let b4_10_6 = -(b4_l10_4 * b4_4_6);
+    let b4_10_7 = (-b4_l10_4).mul_add(b4_4_7, b4_10_7);
+    let b4_10_8 = (-b4_l10_4).mul_add(b4_4_8, b4_10_8);
+    let b4_10_9 = (-b4_l10_4).mul_add(b4_4_9, b4_10_9);
+    let b4_10_10 = (-b4_l10_4).mul_add(b4_4_10, b4_10_10);
+    let b4_10_11 = (-b4_l10_4).mul_add(b4_4_11, b4_10_11);
+    let b4_r10 = (-b4_l10_4).mul_add(b4_r4, b4_r10);
+    let b4_l11_4 = b4_11_4 / b4_4_4;
+    let b4_11_5 = -(b4_l11_4 * b4_4_5);
+    let b4_11_6 = -(b4_l11_4 * b4_4_6);
+    let b4_11_7 = -(b4_l11_4 * b4_4_7);
+    let b4_11_8 = -(b4_l11_4 * b4_4_8);
+    let b4_11_9 = -(b4_l11_4 * b4_4_9);
+    let b4_11_10 = (-b4_l11_4).mul_add(b4_4_10, b4_11_10);
+    let b4_11_11 = (-b4_l11_4).mul_add(b4_4_11, b4_11_11);
+    let b4_r11 = (-b4_l11_4).mul_add(b4_r4, b4_r11);
+    let b4_l6_5 = b4_6_5 / b4_5_5;
+    let b4_6_6 = (-b4_l6_5).mul_add(b4_5_6, b4_6_6);
+    let b4_6_7 = (-b4_l6_5).mul_add(b4_5_7, b4_6_7);
+    let b4_6_8 = (-b4_l6_5).mul_add(b4_5_8, b4_6_8);
+    let b4_6_9 = (-b4_l6_5).mul_add(b4_5_9, b4_6_9);
+    let b4_6_10 = (-b4_l6_5).mul_add(b4_5_10, b4_6_10);
+    let b4_6_11 = (-b4_l6_5).mul_add(b4_5_11, b4_6_11);
+    let b4_6_12 = -(b4_l6_5 * b4_5_12);
+    let b4_r6 = (-b4_l6_5).mul_add(b4_r5, b4_r6);
+    let b4_l7_5 = b4_7_5 / b4_5_5;
+    let b4_7_6 = (-b4_l7_5).mul_add(b4_5_6, b4_7_6);
+    let b4_7_7 = (-b4_l7_5).mul_add(b4_5_7, b4_7_7);
+    let b4_7_8 = (-b4_l7_5).mul_add(b4_5_8, b4_7_8);
+    let b4_7_9 = (-b4_l7_5).mul_add(b4_5_9, b4_7_9);
+    let b4_7_10 = (-b4_l7_5).mul_add(b4_5_10, b4_7_10);
+    let b4_7_11 = (-b4_l7_5).mul_add(b4_5_11, b4_7_11);
+    let b4_7_12 = -(b4_l7_5 * b4_5_12);
+    let b4_r7 = (-b4_l7_5).mul_add(b4_r5, b4_r7);
+    let b4_l8_5 = b4_8_5 / b4_5_5;
+    let b4_8_6 = (-b4_l8_5).mul_add(b4_5_6, b4_8_6);
+    let b4_8_7 = (-b4_l8_5).mul_add(b4_5_7, b4_8_7);
+    let b4_8_8 = (-b4_l8_5).mul_add(b4_5_8, b4_8_8);
+    let b4_8_9 = (-b4_l8_5).mul_add(b4_5_9, b4_8_9);
+    let b4_8_10 = (-b4_l8_5).mul_add(b4_5_10, b4_8_10);
+    let b4_8_11 = (-b4_l8_5).mul_add(b4_5_11, b4_8_11);
+    let b4_8_12 = -(b4_l8_5 * b4_5_12);
+    let b4_r8 = (-b4_l8_5).mul_add(b4_r5, b4_r8);
+    let b4_l9_5 = b4_9_5 / b4_5_5;
+    let b4_9_6 = (-b4_l9_5).mul_add(b4_5_6, b4_9_6);
+    let b4_9_7 = (-b4_l9_5).mul_add(b4_5_7, b4_9_7);
+    let b4_9_8 = (-b4_l9_5).mul_add(b4_5_8, b4_9_8);
+    let b4_9_9 = (-b4_l9_5).mul_add(b4_5_9, b4_9_9);
+    let b4_9_10 = (-b4_l9_5).mul_add(b4_5_10, b4_9_10);
+    let b4_9_11 = (-b4_l9_5).mul_add(b4_5_11, b4_9_11);
+    let b4_9_12 = -(b4_l9_5 * b4_5_12);
+    let b4_r9 = (-b4_l9_5).mul_add(b4_r5, b4_r9);
+    let b4_l10_5 = b4_10_5 / b4_5_5;
+    let b4_10_6 = (-b4_l10_5).mul_add(b4_5_6, b4_10_6);
+    let b4_10_7 = (-b4_l10_5).mul_add(b4_5_7, b4_10_7);
+    let b4_10_8 = (-b4_l10_5).mul_add(b4_5_8, b4_10_8);
+    let b4_10_9 = (-b4_l10_5).mul_add(b4_5_9, b4_10_9);
+    let b4_10_10 = (-b4_l10_5).mul_add(b4_5_10, b4_10_10);
+    let b4_10_11 = (-b4_l10_5).mul_add(b4_5_11, b4_10_11);
+    let b4_10_12 = -(b4_l10_5 * b4_5_12);
+    let b4_r10 = (-b4_l10_5).mul_add(b4_r5, b4_r10);
+    let b4_l11_5 = b4_11_5 / b4_5_5;
+    let b4_11_6 = (-b4_l11_5).mul_add(b4_5_6, b4_11_6);
+    let b4_11_7 = (-b4_l11_5).mul_add(b4_5_7, b4_11_7);
+    let b4_11_8 = (-b4_l11_5).mul_add(b4_5_8, b4_11_8);
+    let b4_11_9 = (-b4_l11_5).mul_add(b4_5_9, b4_11_9);
+    let b4_11_10 = (-b4_l11_5).mul_add(b4_5_10, b4_11_10);
+    let b4_11_11 = (-b4_l11_5).mul_add(b4_5_11, b4_11_11);
+    let b4_11_12 = (-b4_l11_5).mul_add(b4_5_12, b4_11_12);
+    let b4_r11 = (-b4_l11_5).mul_add(b4_r5, b4_r11);
+    let b4_l12_5 = b4_12_5 / b4_5_5;
+    let b4_12_6 = -(b4_l12_5 * b4_5_6);
+    let b4_12_7 = -(b4_l12_5 * b4_5_7);
+    let b4_12_8 = -(b4_l12_5 * b4_5_8);
+    let b4_12_9 = -(b4_l12_5 * b4_5_9);
+    let b4_12_10 = -(b4_l12_5 * b4_5_10);
+    let b4_12_11 = (-b4_l12_5).mul_add(b4_5_11, b4_12_11);
+    let b4_12_12 = (-b4_l12_5).mul_add(b4_5_12, b4_12_12);
+    let b4_r12 = (-b4_l12_5).mul_add(b4_r5, b4_r12);
+    let b4_l7_6 = b4_7_6 / b4_6_6;
+    let b4_7_7 = (-b4_l7_6).mul_add(b4_6_7, b4_7_7);
+    let b4_7_8 = (-b4_l7_6).mul_add(b4_6_8, b4_7_8);
+    let b4_7_9 = (-b4_l7_6).mul_add(b4_6_9, b4_7_9);
+    let b4_7_10 = (-b4_l7_6).mul_add(b4_6_10, b4_7_10);
+    let b4_7_11 = (-b4_l7_6).mul_add(b4_6_11, b4_7_11);
+    let b4_7_12 = (-b4_l7_6).mul_add(b4_6_12, b4_7_12);
+    let b4_r7 = (-b4_l7_6).mul_add(b4_r6, b4_r7);
+    let b4_l8_6 = b4_8_6 / b4_6_6;
+    let b4_8_7 = (-b4_l8_6).mul_add(b4_6_7, b4_8_7);
+    let b4_8_8 = (-b4_l8_6).mul_add(b4_6_8, b4_8_8);
+    let b4_8_9 = (-b4_l8_6).mul_add(b4_6_9, b4_8_9);
+    let b4_8_10 = (-b4_l8_6).mul_add(b4_6_10, b4_8_10);
+    let b4_8_11 = (-b4_l8_6).mul_add(b4_6_11, b4_8_11);
+    let b4_8_12 = (-b4_l8_6).mul_add(b4_6_12, b4_8_12);
+    let b4_r8 = (-b4_l8_6).mul_add(b4_r6, b4_r8);
+    let b4_l9_6 = b4_9_6 / b4_6_6;
+    let b4_9_7 = (-b4_l9_6).mul_add(b4_6_7, b4_9_7);
+    let b4_9_8 = (-b4_l9_6).mul_add(b4_6_8, b4_9_8);
+    let b4_9_9 = (-b4_l9_6).mul_add(b4_6_9, b4_9_9);
+    let b4_9_10 = (-b4_l9_6).mul_add(b4_6_10, b4_9_10);
+    let b4_9_11 = (-b4_l9_6).mul_add(b4_6_11, b4_9_11);
+    let b4_9_12 = (-b4_l9_6).mul_add(b4_6_12, b4_9_12);
+    let b4_r9 = (-b4_l9_6).mul_add(b4_r6, b4_r9);
+    let b4_l10_6 = b4_10_6 / b4_6_6;
+    let b4_10_7 = (-b4_l10_6).mul_add(b4_6_7, b4_10_7);
+    let b4_10_8 = (-b4_l10_6).mul_add(b4_6_8, b4_10_8);
+    let b4_10_9 = (-b4_l10_6).mul_add(b4_6_9, b4_10_9);
+    let b4_10_10 = (-b4_l10_6).mul_add(b4_6_10, b4_10_10);
+    let b4_10_11 = (-b4_l10_6).mul_add(b4_6_11, b4_10_11);
+    let b4_10_12 = (-b4_l10_6).mul_add(b4_6_12, b4_10_12);
+    let b4_r10 = (-b4_l10_6).mul_add(b4_r6, b4_r10);
+    let b4_l11_6 = b4_11_6 / b4_6_6;
+    let b4_11_7 = (-b4_l11_6).mul_add(b4_6_7, b4_11_7);
+    let b4_11_8 = (-b4_l11_6).mul_add(b4_6_8, b4_11_8);
+    let b4_11_9 = (-b4_l11_6).mul_add(b4_6_9, b4_11_9);
+    let b4_11_10 = (-b4_l11_6).mul_add(b4_6_10, b4_11_10);
+    let b4_11_11 = (-b4_l11_6).mul_add(b4_6_11, b4_11_11);
+    let b4_11_12 = (-b4_l11_6).mul_add(b4_6_12, b4_11_12);
+    let b4_r11 = (-b4_l11_6).mul_add(b4_r6, b4_r11);
+    let b4_l12_6 = b4_12_6 / b4_6_6;
+    let b4_12_7 = (-b4_l12_6).mul_add(b4_6_7, b4_12_7);
+    let b4_12_8 = (-b4_l12_6).mul_add(b4_6_8, b4_12_8);
+    let b4_12_9 = (-b4_l12_6).mul_add(b4_6_9, b4_12_9);
+    let b4_12_10 = (-b4_l12_6).mul_add(b4_6_10, b4_12_10);
+    let b4_12_11 = (-b4_l12_6).mul_add(b4_6_11, b4_12_11);
+    let b4_12_12 = (-b4_l12_6).mul_add(b4_6_12, b4_12_12);
+    let b4_r12 = (-b4_l12_6).mul_add(b4_r6, b4_r12);
+    let b4_l8_7 = b4_8_7 / b4_7_7;
+    let b4_8_8 = (-b4_l8_7).mul_add(b4_7_8, b4_8_8);
+    let b4_8_9 = (-b4_l8_7).mul_add(b4_7_9, b4_8_9);
+    let b4_8_10 = (-b4_l8_7).mul_add(b4_7_10, b4_8_10);
+    let b4_8_11 = (-b4_l8_7).mul_add(b4_7_11, b4_8_11);
+    let b4_8_12 = (-b4_l8_7).mul_add(b4_7_12, b4_8_12);
+    let b4_r8 = (-b4_l8_7).mul_add(b4_r7, b4_r8);
+    let b4_l9_7 = b4_9_7 / b4_7_7;
+    let b4_9_8 = (-b4_l9_7).mul_add(b4_7_8, b4_9_8);
+    let b4_9_9 = (-b4_l9_7).mul_add(b4_7_9, b4_9_9);
+    let b4_9_10 = (-b4_l9_7).mul_add(b4_7_10, b4_9_10);
+    let b4_9_11 = (-b4_l9_7).mul_add(b4_7_11, b4_9_11);
+    let b4_9_12 = (-b4_l9_7).mul_add(b4_7_12, b4_9_12);
+    let b4_r9 = (-b4_l9_7).mul_add(b4_r7, b4_r9);
+    let b4_l10_7 = b4_10_7 / b4_7_7;
+    let b4_10_8 = (-b4_l10_7).mul_add(b4_7_8, b4_10_8);
+    let b4_10_9 = (-b4_l10_7).mul_add(b4_7_9, b4_10_9);
+    let b4_10_10 = (-b4_l10_7).mul_add(b4_7_10, b4_10_10);
+    let b4_10_11 = (-b4_l10_7).mul_add(b4_7_11, b4_10_11);
+    let b4_10_12 = (-b4_l10_7).mul_add(b4_7_12, b4_10_12);
+    let b4_r10 = (-b4_l10_7).mul_add(b4_r7, b4_r10);
+    let b4_l11_7 = b4_11_7 / b4_7_7;
+    let b4_11_8 = (-b4_l11_7).mul_add(b4_7_8, b4_11_8);
+    let b4_11_9 = (-b4_l11_7).mul_add(b4_7_9, b4_11_9);
+    let b4_11_10 = (-b4_l11_7).mul_add(b4_7_10, b4_11_10);
+    let b4_11_11 = (-b4_l11_7).mul_add(b4_7_11, b4_11_11);
+    let b4_11_12 = (-b4_l11_7).mul_add(b4_7_12, b4_11_12);
+    let b4_r11 = (-b4_l11_7).mul_add(b4_r7, b4_r11);
+    let b4_l12_7 = b4_12_7 / b4_7_7;
+    let b4_12_8 = (-b4_l12_7).mul_add(b4_7_8, b4_12_8);
+    let b4_12_9 = (-b4_l12_7).mul_add(b4_7_9, b4_12_9);
+    let b4_12_10 = (-b4_l12_7).mul_add(b4_7_10, b4_12_10);
+    let b4_12_11 = (-b4_l12_7).mul_add(b4_7_11, b4_12_11);
+    let b4_12_12 = (-b4_l12_7).mul_add(b4_7_12, b4_12_12);
+    let b4_r12 = (-b4_l12_7).mul_add(b4_r7, b4_r12);
+    let b4_l9_8 = b4_9_8 / b4_8_8;
+    let b4_9_9 = (-b4_l9_8).mul_add(b4_8_9, b4_9_9);
+    let b4_9_10 = (-b4_l9_8).mul_add(b4_8_10, b4_9_10);
+    let b4_9_11 = (-b4_l9_8).mul_add(b4_8_11, b4_9_11);
+    let b4_9_12 = (-b4_l9_8).mul_add(b4_8_12, b4_9_12);
+    let b4_r9 = (-b4_l9_8).mul_add(b4_r8, b4_r9);
+    let b4_l10_8 = b4_10_8 / b4_8_8;
+    let b4_10_9 = (-b4_l10_8).mul_add(b4_8_9, b4_10_9);
+    let b4_10_10 = (-b4_l10_8).mul_add(b4_8_10, b4_10_10);
+    let b4_10_11 = (-b4_l10_8).mul_add(b4_8_11, b4_10_11);
+    let b4_10_12 = (-b4_l10_8).mul_add(b4_8_12, b4_10_12);
+    let b4_r10 = (-b4_l10_8).mul_add(b4_r8, b4_r10);
+    let b4_l11_8 = b4_11_8 / b4_8_8;
+    let b4_11_9 = (-b4_l11_8).mul_add(b4_8_9, b4_11_9);
+    let b4_11_10 = (-b4_l11_8).mul_add(b4_8_10, b4_11_10);
+    let b4_11_11 = (-b4_l11_8).mul_add(b4_8_11, b4_11_11);
+    let b4_11_12 = (-b4_l11_8).mul_add(b4_8_12, b4_11_12);
+    let b4_r11 = (-b4_l11_8).mul_add(b4_r8, b4_r11);
+    let b4_l12_8 = b4_12_8 / b4_8_8;
+    let b4_12_9 = (-b4_l12_8).mul_add(b4_8_9, b4_12_9);
+    let b4_12_10 = (-b4_l12_8).mul_add(b4_8_10, b4_12_10);
+    let b4_12_11 = (-b4_l12_8).mul_add(b4_8_11, b4_12_11);
+    let b4_12_12 = (-b4_l12_8).mul_add(b4_8_12, b4_12_12);
+    let b4_r12 = (-b4_l12_8).mul_add(b4_r8, b4_r12);
+    let b4_l10_9 = b4_10_9 / b4_9_9;
+    let b4_10_10 = (-b4_l10_9).mul_add(b4_9_10, b4_10_10);
+    let b4_10_11 = (-b4_l10_9).mul_add(b4_9_11, b4_10_11);
+    let b4_10_12 = (-b4_l10_9).mul_add(b4_9_12, b4_10_12);
+    let b4_r10 = (-b4_l10_9).mul_add(b4_r9, b4_r10);
+    let b4_l11_9 = b4_11_9 / b4_9_9;
+    let b4_11_10 = (-b4_l11_9).mul_add(b4_9_10, b4_11_10);
+    let b4_11_11 = (-b4_l11_9).mul_add(b4_9_11, b4_11_11);
+    let b4_11_12 = (-b4_l11_9).mul_add(b4_9_12, b4_11_12);
+    let b4_r11 = (-b4_l11_9).mul_add(b4_r9, b4_r11);
+    let b4_l12_9 = b4_12_9 / b4_9_9;
+    let b4_12_10 = (-b4_l12_9).mul_add(b4_9_10, b4_12_10);
+    let b4_12_11 = (-b4_l12_9).mul_add(b4_9_11, b4_12_11);
+    let b4_12_12 = (-b4_l12_9).mul_add(b4_9_12, b4_12_12);
+    let b4_r12 = (-b4_l12_9).mul_add(b4_r9, b4_r12);
+    let b4_l11_10 = b4_11_10 / b4_10_10;
+    let b4_11_11 = (-b4_l11_10).mul_add(b4_10_11, b4_11_11);
+    let b4_11_12 = (-b4_l11_10).mul_add(b4_10_12, b4_11_12);
+    let b4_r11 = (-b4_l11_10).mul_add(b4_r10, b4_r11);
+    let b4_l12_10 = b4_12_10 / b4_10_10;
+    let b4_12_11 = (-b4_l12_10).mul_add(b4_10_11, b4_12_11);
+    let b4_12_12 = (-b4_l12_10).mul_add(b4_10_12, b4_12_12);
+    let b4_r12 = (-b4_l12_10).mul_add(b4_r10, b4_r12);
+    let b4_l12_11 = b4_12_11 / b4_11_11;
+    let b4_12_12 = (-b4_l12_11).mul_add(b4_11_12, b4_12_12);
+    let b4_r12 = (-b4_l12_11).mul_add(b4_r11, b4_r12);
+    let b4_k12 = b4_r12 / b4_12_12;
+    let b4_k11 = (-b4_11_12).mul_add(b4_k12, b4_r11) / b4_11_11;
+    let b4_k10 = (-b4_10_12).mul_add(b4_k12, (-b4_10_11).mul_add(b4_k11, b4_r10)) / b4_10_10;
+    let b4_k9 =
+        (-b4_9_12).mul_add(b4_k12, (-b4_9_11).mul_add(b4_k11, (-b4_9_10).mul_add(b4_k10, b4_r9))) / b4_9_9;
+    let b4_k8 = (-b4_8_12).mul_add(
+        b4_k12,
+        (-b4_8_11).mul_add(b4_k11, (-b4_8_10).mul_add(b4_k10, (-b4_8_9).mul_add(b4_k9, b4_r8))),
     ) / b4_8_8;
-    let b4_x7 = (-b4_7_12).mul_add(
-        b4_x12,
+    let b4_k7 = (-b4_7_12).mul_add(
+        b4_k12,
         (-b4_7_11).mul_add(
-            b4_x11,
-            (-b4_7_10).mul_add(b4_x10, (-b4_7_9).mul_add(b4_x9, (-b4_7_8).mul_add(b4_x8, b4_r7))),
+            b4_k11,
+            (-b4_7_10).mul_add(b4_k10, (-b4_7_9).mul_add(b4_k9, (-b4_7_8).mul_add(b4_k8, b4_r7))),
         ),
     ) / b4_7_7;
-    let b4_x6 = (-b4_6_12).mul_add(
-        b4_x12,
+    let b4_k6 = (-b4_6_12).mul_add(
+        b4_k12,
         (-b4_6_11).mul_add(
-            b4_x11,
+            b4_k11,
             (-b4_6_10).mul_add(
-                b4_x10,
-                (-b4_6_9).mul_add(b4_x9, (-b4_6_8).mul_add(b4_x8, (-b4_6_7).mul_add(b4_x7, b4_r6))),
+                b4_k10,
+                (-b4_6_9).mul_add(b4_k9, (-b4_6_8).mul_add(b4_k8, (-b4_6_7).mul_add(b4_k7, b4_r6))),
             ),
         ),
     ) / b4_6_6;
-    let b4_x5 = (-b4_5_12).mul_add(
-        b4_x12,
+    let b4_k5 = (-b4_5_12).mul_add(
+        b4_k12,
         (-b4_5_11).mul_add(
-            b4_x11,
+            b4_k11,
             (-b4_5_10).mul_add(
-                b4_x10,
+                b4_k10,
                 (-b4_5_9).mul_add(
-                    b4_x9,
-                    (-b4_5_8).mul_add(b4_x8, (-b4_5_7).mul_add(b4_x7, (-b4_5_6).mul_add(b4_x6, b4_r5))),
+                    b4_k9,
+                    (-b4_5_8).mul_add(b4_k8, (-b4_5_7).mul_add(b4_k7, (-b4_5_6).mul_add(b4_k6, b4_r5))),
                 ),
             ),
         ),
     ) / b4_5_5;
-    let b4_x4 = (-b4_4_11).mul_add(
-        b4_x11,
+    let b4_k4 = (-b4_4_11).mul_add(
+        b4_k11,
         (-b4_4_10).mul_add(
-            b4_x10,
+            b4_k10,
             (-b4_4_9).mul_add(
-                b4_x9,
+                b4_k9,
                 (-b4_4_8).mul_add(
-                    b4_x8,
-                    (-b4_4_7).mul_add(b4_x7, (-b4_4_6).mul_add(b4_x6, (-b4_4_5).mul_add(b4_x5, b4_r4))),
+                    b4_k8,
+                    (-b4_4_7).mul_add(b4_k7, (-b4_4_6).mul_add(b4_k6, (-b4_4_5).mul_add(b4_k5, b4_r4))),
                 ),
             ),
         ),
     ) / b4_4_4;
-    let b4_x3 = (-b4_3_10).mul_add(
-        b4_x10,
+    let b4_k3 = (-b4_3_10).mul_add(
+        b4_k10,
         (-b4_3_9).mul_add(
-            b4_x9,
-            (-b4_3_8).mul_add(b4_x8, (-b4_3_7).mul_add(b4_x7, (-b4_3_4).mul_add(b4_x4, b4_r3))),
+            b4_k9,
+            (-b4_3_8).mul_add(b4_k8, (-b4_3_7).mul_add(b4_k7, (-b4_3_4).mul_add(b4_k4, b4_r3))),
         ),
     ) / b4_3_3;
-    let b4_x2 = (-b4_2_9)
-        .mul_add(b4_x9, (-b4_2_8).mul_add(b4_x8, (-b4_2_7).mul_add(b4_x7, (-b4_2_3).mul_add(b4_x3, b4_r2))))
+    let b4_k2 = (-b4_2_9)
+        .mul_add(b4_k9, (-b4_2_8).mul_add(b4_k8, (-b4_2_7).mul_add(b4_k7, (-b4_2_3).mul_add(b4_k3, b4_r2))))
         / b4_2_2;
-    let b4_x1 = (-b4_1_8).mul_add(b4_x8, (-b4_1_7).mul_add(b4_x7, (-b4_1_2).mul_add(b4_x2, b4_r1))) / b4_1_1;
-    let b4_x0 = (-b4_0_7).mul_add(b4_x7, (-b4_0_1).mul_add(b4_x1, b4_r0)) / b4_0_0;
-    // Markov block 5: backward Euler, (I - dt A) delta = dt f.
-    let b5_0_0 = (-dt).mul_add((-C1H_to_C2H), n(1.0));
-    let b5_0_1 = -(dt * C2H_to_C1H);
-    let b5_r0 = dt * C1Herg__dt;
-    let b5_1_0 = -(dt * C1H_to_C2H);
-    let b5_1_1 = (-dt).mul_add((-s__88), n(1.0));
-    let b5_1_2 = -(dt * c.C3H_to_C2H);
-    let b5_r1 = dt * C2Herg__dt;
-    let b5_2_1 = -(dt * c.C2H_to_C3H);
-    let b5_2_2 = (-dt).mul_add((-s__89), n(1.0));
-    let b5_2_3 = -(dt * OH_to_C3H);
-    let b5_2_4 = -(dt * IH_to_C3H);
-    let b5_r2 = dt * C3Herg__dt;
-    let b5_3_2 = -(dt * C3H_to_OH);
-    let b5_3_3 = (-dt).mul_add((-s__90), n(1.0));
-    let b5_3_4 = -(dt * IH_to_OH);
-    let b5_r3 = dt * OHerg__dt;
-    let b5_4_2 = -(dt * C3H_to_IH);
-    let b5_4_3 = -(dt * OH_to_IH);
-    let b5_4_4 = (-dt).mul_add((-s__91), n(1.0));
-    let b5_r4 = dt * IHerg__dt;
-    let l = b5_1_0 / b5_0_0;
-    let b5_1_1 = (-l).mul_add(b5_0_1, b5_1_1);
-    let b5_r1 = (-l).mul_add(b5_r0, b5_r1);
-    let l = b5_2_1 / b5_1_1;
-    let b5_2_2 = (-l).mul_add(b5_1_2, b5_2_2);
-    let b5_r2 = (-l).mul_add(b5_r1, b5_r2);
-    let l = b5_3_2 / b5_2_2;
-    let b5_3_3 = (-l).mul_add(b5_2_3, b5_3_3);
-    let b5_3_4 = (-l).mul_add(b5_2_4, b5_3_4);
-    let b5_r3 = (-l).mul_add(b5_r2, b5_r3);
-    let l = b5_4_2 / b5_2_2;
-    let b5_4_3 = (-l).mul_add(b5_2_3, b5_4_3);
-    let b5_4_4 = (-l).mul_add(b5_2_4, b5_4_4);
-    let b5_r4 = (-l).mul_add(b5_r2, b5_r4);
-    let l = b5_4_3 / b5_3_3;
-    let b5_4_4 = (-l).mul_add(b5_3_4, b5_4_4);
-    let b5_r4 = (-l).mul_add(b5_r3, b5_r4);
-    let b5_x4 = b5_r4 / b5_4_4;
-    let b5_x3 = (-b5_3_4).mul_add(b5_x4, b5_r3) / b5_3_3;
-    let b5_x2 = (-b5_2_4).mul_add(b5_x4, (-b5_2_3).mul_add(b5_x3, b5_r2)) / b5_2_2;
-    let b5_x1 = (-b5_1_2).mul_add(b5_x2, b5_r1) / b5_1_1;
-    let b5_x0 = (-b5_0_1).mul_add(b5_x1, b5_r0) / b5_0_0;
-    // Markov block 6: backward Euler, (I - dt A) delta = dt f.
-    let b6_0_0 = (-dt).mul_add(c.k__45, n(1.0));
-    let b6_0_1 = -(dt * C1ks_C0ks);
-    let b6_r0 = dt * C0ks__dt;
-    let b6_1_0 = -(dt * c.C0ks_C1ks);
-    let b6_1_1 = (-dt).mul_add((-s__121), n(1.0));
-    let b6_1_2 = -(dt * O1ks_C1ks);
-    let b6_r1 = dt * C1ks__dt;
-    let b6_2_1 = -(dt * c.C1ks_O1ks);
-    let b6_2_2 = (-dt).mul_add((-s__122), n(1.0));
-    let b6_2_3 = -(dt * O2ks_O1ks);
-    let b6_r2 = dt * O1ks__dt;
-    let b6_3_2 = -(dt * O1ks_O2ks);
-    let b6_3_3 = (-dt).mul_add((-O2ks_O1ks), n(1.0));
-    let b6_r3 = dt * O2ks__dt;
-    let l = b6_1_0 / b6_0_0;
-    let b6_1_1 = (-l).mul_add(b6_0_1, b6_1_1);
-    let b6_r1 = (-l).mul_add(b6_r0, b6_r1);
-    let l = b6_2_1 / b6_1_1;
-    let b6_2_2 = (-l).mul_add(b6_1_2, b6_2_2);
-    let b6_r2 = (-l).mul_add(b6_r1, b6_r2);
-    let l = b6_3_2 / b6_2_2;
-    let b6_3_3 = (-l).mul_add(b6_2_3, b6_3_3);
-    let b6_r3 = (-l).mul_add(b6_r2, b6_r3);
-    let b6_x3 = b6_r3 / b6_3_3;
-    let b6_x2 = (-b6_2_3).mul_add(b6_x3, b6_r2) / b6_2_2;
-    let b6_x1 = (-b6_1_2).mul_add(b6_x2, b6_r1) / b6_1_1;
-    let b6_x0 = (-b6_0_1).mul_add(b6_x1, b6_r0) / b6_0_0;
+    let b4_k1 = (-b4_1_8).mul_add(b4_k8, (-b4_1_7).mul_add(b4_k7, (-b4_1_2).mul_add(b4_k2, b4_r1))) / b4_1_1;
+    let b4_k0 = (-b4_0_7).mul_add(b4_k7, (-b4_0_1).mul_add(b4_k1, b4_r0)) / b4_0_0;
+    let b4_r0 = n(2.414213562373095).mul_add(b4_k0, n(-1.4142135623730951) * b4_f0);
+    let b4_r1 = n(2.414213562373095).mul_add(b4_k1, n(-1.4142135623730951) * b4_f1);
+    let b4_r2 = n(2.414213562373095).mul_add(b4_k2, n(-1.4142135623730951) * b4_f2);
+    let b4_r3 = n(2.414213562373095).mul_add(b4_k3, n(-1.4142135623730951) * b4_f3);
+    let b4_r4 = n(2.414213562373095).mul_add(b4_k4, n(-1.4142135623730951) * b4_f4);
+    let b4_r5 = n(2.414213562373095).mul_add(b4_k5, n(-1.4142135623730951) * b4_f5);
+    let b4_r6 = n(2.414213562373095).mul_add(b4_k6, n(-1.4142135623730951) * b4_f6);
+    let b4_r7 = n(2.414213562373095).mul_add(b4_k7, n(-1.4142135623730951) * b4_f7);
+    let b4_r8 = n(2.414213562373095).mul_add(b4_k8, n(-1.4142135623730951) * b4_f8);
+    let b4_r9 = n(2.414213562373095).mul_add(b4_k9, n(-1.4142135623730951) * b4_f9);
+    let b4_r10 = n(2.414213562373095).mul_add(b4_k10, n(-1.4142135623730951) * b4_f10);
+    let b4_r11 = n(2.414213562373095).mul_add(b4_k11, n(-1.4142135623730951) * b4_f11);
+    let b4_r12 = n(2.414213562373095).mul_add(b4_k12, n(-1.4142135623730951) * b4_f12);
+    let b4_r1 = (-b4_l1_0).mul_add(b4_r0, b4_r1);
+    let b4_r7 = (-b4_l7_0).mul_add(b4_r0, b4_r7);
+    let b4_r2 = (-b4_l2_1).mul_add(b4_r1, b4_r2);
+    let b4_r7 = (-b4_l7_1).mul_add(b4_r1, b4_r7);
+    let b4_r8 = (-b4_l8_1).mul_add(b4_r1, b4_r8);
+    let b4_r3 = (-b4_l3_2).mul_add(b4_r2, b4_r3);
+    let b4_r7 = (-b4_l7_2).mul_add(b4_r2, b4_r7);
+    let b4_r8 = (-b4_l8_2).mul_add(b4_r2, b4_r8);
+    let b4_r9 = (-b4_l9_2).mul_add(b4_r2, b4_r9);
+    let b4_r4 = (-b4_l4_3).mul_add(b4_r3, b4_r4);
+    let b4_r7 = (-b4_l7_3).mul_add(b4_r3, b4_r7);
+    let b4_r8 = (-b4_l8_3).mul_add(b4_r3, b4_r8);
+    let b4_r9 = (-b4_l9_3).mul_add(b4_r3, b4_r9);
+    let b4_r10 = (-b4_l10_3).mul_add(b4_r3, b4_r10);
+    let b4_r5 = (-b4_l5_4).mul_add(b4_r4, b4_r5);
+    let b4_r6 = (-b4_l6_4).mul_add(b4_r4, b4_r6);
+    let b4_r7 = (-b4_l7_4).mul_add(b4_r4, b4_r7);
+    let b4_r8 = (-b4_l8_4).mul_add(b4_r4, b4_r8);
+    let b4_r9 = (-b4_l9_4).mul_add(b4_r4, b4_r9);
+    let b4_r10 = (-b4_l10_4).mul_add(b4_r4, b4_r10);
+    let b4_r11 = (-b4_l11_4).mul_add(b4_r4, b4_r11);
+    let b4_r6 = (-b4_l6_5).mul_add(b4_r5, b4_r6);
+    let b4_r7 = (-b4_l7_5).mul_add(b4_r5, b4_r7);
+    let b4_r8 = (-b4_l8_5).mul_add(b4_r5, b4_r8);
+    let b4_r9 = (-b4_l9_5).mul_add(b4_r5, b4_r9);
+    let b4_r10 = (-b4_l10_5).mul_add(b4_r5, b4_r10);
+    let b4_r11 = (-b4_l11_5).mul_add(b4_r5, b4_r11);
+    let b4_r12 = (-b4_l12_5).mul_add(b4_r5, b4_r12);
+    let b4_r7 = (-b4_l7_6).mul_add(b4_r6, b4_r7);
+    let b4_r8 = (-b4_l8_6).mul_add(b4_r6, b4_r8);
+    let b4_r9 = (-b4_l9_6).mul_add(b4_r6, b4_r9);
+    let b4_r10 = (-b4_l10_6).mul_add(b4_r6, b4_r10);
+    let b4_r11 = (-b4_l11_6).mul_add(b4_r6, b4_r11);
+    let b4_r12 = (-b4_l12_6).mul_add(b4_r6, b4_r12);
+    let b4_r8 = (-b4_l8_7).mul_add(b4_r7, b4_r8);
+    let b4_r9 = (-b4_l9_7).mul_add(b4_r7, b4_r9);
+    let b4_r10 = (-b4_l10_7).mul_add(b4_r7, b4_r10);
+    let b4_r11 = (-b4_l11_7).mul_add(b4_r7, b4_r11);
+    let b4_r12 = (-b4_l12_7).mul_add(b4_r7, b4_r12);
+    let b4_r9 = (-b4_l9_8).mul_add(b4_r8, b4_r9);
+    let b4_r10 = (-b4_l10_8).mul_add(b4_r8, b4_r10);
+    let b4_r11 = (-b4_l11_8).mul_add(b4_r8, b4_r11);
+    let b4_r12 = (-b4_l12_8).mul_add(b4_r8, b4_r12);
+    let b4_r10 = (-b4_l10_9).mul_add(b4_r9, b4_r10);
+    let b4_r11 = (-b4_l11_9).mul_add(b4_r9, b4_r11);
+    let b4_r12 = (-b4_l12_9).mul_add(b4_r9, b4_r12);
+    let b4_r11 = (-b4_l11_10).mul_add(b4_r10, b4_r11);
+    let b4_r12 = (-b4_l12_10).mul_add(b4_r10, b4_r12);
+    let b4_r12 = (-b4_l12_11).mul_add(b4_r11, b4_r12);
+    let b4_q12 = b4_r12 / b4_12_12;
+    let b4_q11 = (-b4_11_12).mul_add(b4_q12, b4_r11) / b4_11_11;
+    let b4_q10 = (-b4_10_12).mul_add(b4_q12, (-b4_10_11).mul_add(b4_q11, b4_r10)) / b4_10_10;
+    let b4_q9 =
+        (-b4_9_12).mul_add(b4_q12, (-b4_9_11).mul_add(b4_q11, (-b4_9_10).mul_add(b4_q10, b4_r9))) / b4_9_9;
+    let b4_q8 = (-b4_8_12).mul_add(
+        b4_q12,
+        (-b4_8_11).mul_add(b4_q11, (-b4_8_10).mul_add(b4_q10, (-b4_8_9).mul_add(b4_q9, b4_r8))),
+    ) / b4_8_8;
+    let b4_q7 = (-b4_7_12).mul_add(
+        b4_q12,
+        (-b4_7_11).mul_add(
+            b4_q11,
+            (-b4_7_10).mul_add(b4_q10, (-b4_7_9).mul_add(b4_q9, (-b4_7_8).mul_add(b4_q8, b4_r7))),
+        ),
+    ) / b4_7_7;
+    let b4_q6 = (-b4_6_12).mul_add(
+        b4_q12,
+        (-b4_6_11).mul_add(
+            b4_q11,
+            (-b4_6_10).mul_add(
+                b4_q10,
+                (-b4_6_9).mul_add(b4_q9, (-b4_6_8).mul_add(b4_q8, (-b4_6_7).mul_add(b4_q7, b4_r6))),
+            ),
+        ),
+    ) / b4_6_6;
+    let b4_q5 = (-b4_5_12).mul_add(
+        b4_q12,
+        (-b4_5_11).mul_add(
+            b4_q11,
+            (-b4_5_10).mul_add(
+                b4_q10,
+                (-b4_5_9).mul_add(
+                    b4_q9,
+                    (-b4_5_8).mul_add(b4_q8, (-b4_5_7).mul_add(b4_q7, (-b4_5_6).mul_add(b4_q6, b4_r5))),
+                ),
+            ),
+        ),
+    ) / b4_5_5;
+    let b4_q4 = (-b4_4_11).mul_add(
+        b4_q11,
+        (-b4_4_10).mul_add(
+            b4_q10,
+            (-b4_4_9).mul_add(
+                b4_q9,
+                (-b4_4_8).mul_add(
+                    b4_q8,
+                    (-b4_4_7).mul_add(b4_q7, (-b4_4_6).mul_add(b4_q6, (-b4_4_5).mul_add(b4_q5, b4_r4))),
+                ),
+            ),
+        ),
+    ) / b4_4_4;
+    let b4_q3 = (-b4_3_10).mul_add(
+        b4_q10,
+        (-b4_3_9).mul_add(
+            b4_q9,
+            (-b4_3_8).mul_add(b4_q8, (-b4_3_7).mul_add(b4_q7, (-b4_3_4).mul_add(b4_q4, b4_r3))),
+        ),
+    ) / b4_3_3;
+    let b4_q2 = (-b4_2_9)
+        .mul_add(b4_q9, (-b4_2_8).mul_add(b4_q8, (-b4_2_7).mul_add(b4_q7, (-b4_2_3).mul_add(b4_q3, b4_r2))))
+        / b4_2_2;
+    let b4_q1 = (-b4_1_8).mul_add(b4_q8, (-b4_1_7).mul_add(b4_q7, (-b4_1_2).mul_add(b4_q2, b4_r1))) / b4_1_1;
+    let b4_q0 = (-b4_0_7).mul_add(b4_q7, (-b4_0_1).mul_add(b4_q1, b4_r0)) / b4_0_0;
+    // Markov block 5: two-stage SDIRK, (I - g dt A) k1 = dt f, (I - g dt A) k2 = dt f + (1 - g) dt A k1.
+    let b5_gdt = n(0.2928932188134524) * dt;
+    let b5_0_0 = (-b5_gdt).mul_add((-C1H_to_C2H), n(1.0));
+    let b5_0_1 = -(b5_gdt * C2H_to_C1H);
+    let b5_f0 = dt * C1Herg__dt;
+    let b5_r0 = b5_f0;
+    let b5_1_0 = -(b5_gdt * C1H_to_C2H);
+    let b5_1_1 = (-b5_gdt).mul_add((-s__88), n(1.0));
+    let b5_1_2 = -(b5_gdt * c.C3H_to_C2H);
+    let b5_f1 = dt * C2Herg__dt;
+    let b5_r1 = b5_f1;
+    let b5_2_1 = -(b5_gdt * c.C2H_to_C3H);
+    let b5_2_2 = (-b5_gdt).mul_add((-s__89), n(1.0));
+    let b5_2_3 = -(b5_gdt * OH_to_C3H);
+    let b5_2_4 = -(b5_gdt * IH_to_C3H);
+    let b5_f2 = dt * C3Herg__dt;
+    let b5_r2 = b5_f2;
+    let b5_3_2 = -(b5_gdt * C3H_to_OH);
+    let b5_3_3 = (-b5_gdt).mul_add((-s__90), n(1.0));
+    let b5_3_4 = -(b5_gdt * IH_to_OH);
+    let b5_f3 = dt * OHerg__dt;
+    let b5_r3 = b5_f3;
+    let b5_4_2 = -(b5_gdt * C3H_to_IH);
+    let b5_4_3 = -(b5_gdt * OH_to_IH);
+    let b5_4_4 = (-b5_gdt).mul_add((-s__91), n(1.0));
+    let b5_f4 = dt * IHerg__dt;
+    let b5_r4 = b5_f4;
+    let b5_l1_0 = b5_1_0 / b5_0_0;
+    let b5_1_1 = (-b5_l1_0).mul_add(b5_0_1, b5_1_1);
+    let b5_r1 = (-b5_l1_0).mul_add(b5_r0, b5_r1);
+    let b5_l2_1 = b5_2_1 / b5_1_1;
+    let b5_2_2 = (-b5_l2_1).mul_add(b5_1_2, b5_2_2);
+    let b5_r2 = (-b5_l2_1).mul_add(b5_r1, b5_r2);
+    let b5_l3_2 = b5_3_2 / b5_2_2;
+    let b5_3_3 = (-b5_l3_2).mul_add(b5_2_3, b5_3_3);
+    let b5_3_4 = (-b5_l3_2).mul_add(b5_2_4, b5_3_4);
+    let b5_r3 = (-b5_l3_2).mul_add(b5_r2, b5_r3);
+    let b5_l4_2 = b5_4_2 / b5_2_2;
+    let b5_4_3 = (-b5_l4_2).mul_add(b5_2_3, b5_4_3);
+    let b5_4_4 = (-b5_l4_2).mul_add(b5_2_4, b5_4_4);
+    let b5_r4 = (-b5_l4_2).mul_add(b5_r2, b5_r4);
+    let b5_l4_3 = b5_4_3 / b5_3_3;
+    let b5_4_4 = (-b5_l4_3).mul_add(b5_3_4, b5_4_4);
+    let b5_r4 = (-b5_l4_3).mul_add(b5_r3, b5_r4);
+    let b5_k4 = b5_r4 / b5_4_4;
+    let b5_k3 = (-b5_3_4).mul_add(b5_k4, b5_r3) / b5_3_3;
+    let b5_k2 = (-b5_2_4).mul_add(b5_k4, (-b5_2_3).mul_add(b5_k3, b5_r2)) / b5_2_2;
+    let b5_k1 = (-b5_1_2).mul_add(b5_k2, b5_r1) / b5_1_1;
+    let b5_k0 = (-b5_0_1).mul_add(b5_k1, b5_r0) / b5_0_0;
+    let b5_r0 = n(2.414213562373095).mul_add(b5_k0, n(-1.4142135623730951) * b5_f0);
+    let b5_r1 = n(2.414213562373095).mul_add(b5_k1, n(-1.4142135623730951) * b5_f1);
+    let b5_r2 = n(2.414213562373095).mul_add(b5_k2, n(-1.4142135623730951) * b5_f2);
+    let b5_r3 = n(2.414213562373095).mul_add(b5_k3, n(-1.4142135623730951) * b5_f3);
+    let b5_r4 = n(2.414213562373095).mul_add(b5_k4, n(-1.4142135623730951) * b5_f4);
+    let b5_r1 = (-b5_l1_0).mul_add(b5_r0, b5_r1);
+    let b5_r2 = (-b5_l2_1).mul_add(b5_r1, b5_r2);
+    let b5_r3 = (-b5_l3_2).mul_add(b5_r2, b5_r3);
+    let b5_r4 = (-b5_l4_2).mul_add(b5_r2, b5_r4);
+    let b5_r4 = (-b5_l4_3).mul_add(b5_r3, b5_r4);
+    let b5_q4 = b5_r4 / b5_4_4;
+    let b5_q3 = (-b5_3_4).mul_add(b5_q4, b5_r3) / b5_3_3;
+    let b5_q2 = (-b5_2_4).mul_add(b5_q4, (-b5_2_3).mul_add(b5_q3, b5_r2)) / b5_2_2;
+    let b5_q1 = (-b5_1_2).mul_add(b5_q2, b5_r1) / b5_1_1;
+    let b5_q0 = (-b5_0_1).mul_add(b5_q1, b5_r0) / b5_0_0;
+    // Markov block 6: two-stage SDIRK, (I - g dt A) k1 = dt f, (I - g dt A) k2 = dt f + (1 - g) dt A k1.
+    let b6_gdt = n(0.2928932188134524) * dt;
+    let b6_0_0 = (-b6_gdt).mul_add(c.k__45, n(1.0));
+    let b6_0_1 = -(b6_gdt * C1ks_C0ks);
+    let b6_f0 = dt * C0ks__dt;
+    let b6_r0 = b6_f0;
+    let b6_1_0 = -(b6_gdt * c.C0ks_C1ks);
+    let b6_1_1 = (-b6_gdt).mul_add((-s__121), n(1.0));
+    let b6_1_2 = -(b6_gdt * O1ks_C1ks);
+    let b6_f1 = dt * C1ks__dt;
+    let b6_r1 = b6_f1;
+    let b6_2_1 = -(b6_gdt * c.C1ks_O1ks);
+    let b6_2_2 = (-b6_gdt).mul_add((-s__122), n(1.0));
+    let b6_2_3 = -(b6_gdt * O2ks_O1ks);
+    let b6_f2 = dt * O1ks__dt;
+    let b6_r2 = b6_f2;
+    let b6_3_2 = -(b6_gdt * O1ks_O2ks);
+    let b6_3_3 = (-b6_gdt).mul_add((-O2ks_O1ks), n(1.0));
+    let b6_f3 = dt * O2ks__dt;
+    let b6_r3 = b6_f3;
+    let b6_l1_0 = b6_1_0 / b6_0_0;
+    let b6_1_1 = (-b6_l1_0).mul_add(b6_0_1, b6_1_1);
+    let b6_r1 = (-b6_l1_0).mul_add(b6_r0, b6_r1);
+    let b6_l2_1 = b6_2_1 / b6_1_1;
+    let b6_2_2 = (-b6_l2_1).mul_add(b6_1_2, b6_2_2);
+    let b6_r2 = (-b6_l2_1).mul_add(b6_r1, b6_r2);
+    let b6_l3_2 = b6_3_2 / b6_2_2;
+    let b6_3_3 = (-b6_l3_2).mul_add(b6_2_3, b6_3_3);
+    let b6_r3 = (-b6_l3_2).mul_add(b6_r2, b6_r3);
+    let b6_k3 = b6_r3 / b6_3_3;
+    let b6_k2 = (-b6_2_3).mul_add(b6_k3, b6_r2) / b6_2_2;
+    let b6_k1 = (-b6_1_2).mul_add(b6_k2, b6_r1) / b6_1_1;
+    let b6_k0 = (-b6_0_1).mul_add(b6_k1, b6_r0) / b6_0_0;
+    let b6_r0 = n(2.414213562373095).mul_add(b6_k0, n(-1.4142135623730951) * b6_f0);
+    let b6_r1 = n(2.414213562373095).mul_add(b6_k1, n(-1.4142135623730951) * b6_f1);
+    let b6_r2 = n(2.414213562373095).mul_add(b6_k2, n(-1.4142135623730951) * b6_f2);
+    let b6_r3 = n(2.414213562373095).mul_add(b6_k3, n(-1.4142135623730951) * b6_f3);
+    let b6_r1 = (-b6_l1_0).mul_add(b6_r0, b6_r1);
+    let b6_r2 = (-b6_l2_1).mul_add(b6_r1, b6_r2);
+    let b6_r3 = (-b6_l3_2).mul_add(b6_r2, b6_r3);
+    let b6_q3 = b6_r3 / b6_3_3;
+    let b6_q2 = (-b6_2_3).mul_add(b6_q3, b6_r2) / b6_2_2;
+    let b6_q1 = (-b6_1_2).mul_add(b6_q2, b6_r1) / b6_1_1;
+    let b6_q0 = (-b6_0_1).mul_add(b6_q1, b6_r0) / b6_0_0;
     locals[0] = exp_euler(
         Nai,
         Nai__dt,
@@ -3920,63 +4362,63 @@ fn reaction_body<T: Real>(v_mv: T, locals: &mut [T; 66], c: &Iyer2004Coeffs<T>) 
     );
     locals[6] = exp_euler(LTRPNCa, LTRPNCa__dt, (((c.kltrpn_plus * Cai) * n(-1.0)) + c.k__55), dt);
     locals[7] = exp_euler(HTRPNCa, HTRPNCa__dt, (((c.khtrpn_plus * Cai) * n(-1.0)) + c.k__56), dt);
-    locals[8] = C1_RyR + b0_x0;
-    locals[9] = O2_RyR + b0_x1;
-    locals[10] = C2_RyR + b0_x2;
-    locals[11] = O1_RyR + b0_x3;
-    locals[12] = C0 + b1_x0;
-    locals[13] = C1 + b1_x1;
-    locals[14] = C2 + b1_x2;
-    locals[15] = C3 + b1_x3;
-    locals[16] = C4 + b1_x4;
-    locals[17] = CCa0 + b1_x5;
-    locals[18] = CCa1 + b1_x6;
-    locals[19] = CCa2 + b1_x7;
-    locals[20] = CCa3 + b1_x8;
-    locals[21] = CCa4 + b1_x9;
-    locals[22] = Open + b1_x10;
+    locals[8] = C1_RyR + n(0.7071067811865476).mul_add(b0_k0, n(0.2928932188134524) * b0_q0);
+    locals[9] = O2_RyR + n(0.7071067811865476).mul_add(b0_k1, n(0.2928932188134524) * b0_q1);
+    locals[10] = C2_RyR + n(0.7071067811865476).mul_add(b0_k2, n(0.2928932188134524) * b0_q2);
+    locals[11] = O1_RyR + n(0.7071067811865476).mul_add(b0_k3, n(0.2928932188134524) * b0_q3);
+    locals[12] = C0 + n(0.7071067811865476).mul_add(b1_k0, n(0.2928932188134524) * b1_q0);
+    locals[13] = C1 + n(0.7071067811865476).mul_add(b1_k1, n(0.2928932188134524) * b1_q1);
+    locals[14] = C2 + n(0.7071067811865476).mul_add(b1_k2, n(0.2928932188134524) * b1_q2);
+    locals[15] = C3 + n(0.7071067811865476).mul_add(b1_k3, n(0.2928932188134524) * b1_q3);
+    locals[16] = C4 + n(0.7071067811865476).mul_add(b1_k4, n(0.2928932188134524) * b1_q4);
+    locals[17] = CCa0 + n(0.7071067811865476).mul_add(b1_k5, n(0.2928932188134524) * b1_q5);
+    locals[18] = CCa1 + n(0.7071067811865476).mul_add(b1_k6, n(0.2928932188134524) * b1_q6);
+    locals[19] = CCa2 + n(0.7071067811865476).mul_add(b1_k7, n(0.2928932188134524) * b1_q7);
+    locals[20] = CCa3 + n(0.7071067811865476).mul_add(b1_k8, n(0.2928932188134524) * b1_q8);
+    locals[21] = CCa4 + n(0.7071067811865476).mul_add(b1_k9, n(0.2928932188134524) * b1_q9);
+    locals[22] = Open + n(0.7071067811865476).mul_add(b1_k10, n(0.2928932188134524) * b1_q10);
     locals[23] = exp_euler(yCa, yCa__dt, ((n(1.0) / tau_yCa) * n(-1.0)), dt);
-    locals[24] = C0Kv43 + b2_x0;
-    locals[25] = C1Kv43 + b2_x1;
-    locals[26] = C2Kv43 + b2_x2;
-    locals[27] = C3Kv43 + b2_x3;
-    locals[28] = OKv43 + b2_x4;
-    locals[29] = CI0Kv43 + b2_x5;
-    locals[30] = CI1Kv43 + b2_x6;
-    locals[31] = CI2Kv43 + b2_x7;
-    locals[32] = CI3Kv43 + b2_x8;
-    locals[33] = OIKv43 + b2_x9;
-    locals[34] = C0Kv14 + b3_x0;
-    locals[35] = C1Kv14 + b3_x1;
-    locals[36] = C2Kv14 + b3_x2;
-    locals[37] = C3Kv14 + b3_x3;
-    locals[38] = OKv14 + b3_x4;
-    locals[39] = CI0Kv14 + b3_x5;
-    locals[40] = CI1Kv14 + b3_x6;
-    locals[41] = CI2Kv14 + b3_x7;
-    locals[42] = CI3Kv14 + b3_x8;
-    locals[43] = OIKv14 + b3_x9;
-    locals[44] = na1 + b4_x0;
-    locals[45] = na2 + b4_x1;
-    locals[46] = na3 + b4_x2;
-    locals[47] = na4 + b4_x3;
-    locals[48] = na5 + b4_x4;
-    locals[49] = na6 + b4_x5;
-    locals[50] = na7 + b4_x6;
-    locals[51] = na8 + b4_x7;
-    locals[52] = na9 + b4_x8;
-    locals[53] = na10 + b4_x9;
-    locals[54] = na11 + b4_x10;
-    locals[55] = na12 + b4_x11;
-    locals[56] = na13 + b4_x12;
-    locals[57] = C1Herg + b5_x0;
-    locals[58] = C2Herg + b5_x1;
-    locals[59] = C3Herg + b5_x2;
-    locals[60] = OHerg + b5_x3;
-    locals[61] = IHerg + b5_x4;
-    locals[62] = C0ks + b6_x0;
-    locals[63] = C1ks + b6_x1;
-    locals[64] = O1ks + b6_x2;
-    locals[65] = O2ks + b6_x3;
+    locals[24] = C0Kv43 + n(0.7071067811865476).mul_add(b2_k0, n(0.2928932188134524) * b2_q0);
+    locals[25] = C1Kv43 + n(0.7071067811865476).mul_add(b2_k1, n(0.2928932188134524) * b2_q1);
+    locals[26] = C2Kv43 + n(0.7071067811865476).mul_add(b2_k2, n(0.2928932188134524) * b2_q2);
+    locals[27] = C3Kv43 + n(0.7071067811865476).mul_add(b2_k3, n(0.2928932188134524) * b2_q3);
+    locals[28] = OKv43 + n(0.7071067811865476).mul_add(b2_k4, n(0.2928932188134524) * b2_q4);
+    locals[29] = CI0Kv43 + n(0.7071067811865476).mul_add(b2_k5, n(0.2928932188134524) * b2_q5);
+    locals[30] = CI1Kv43 + n(0.7071067811865476).mul_add(b2_k6, n(0.2928932188134524) * b2_q6);
+    locals[31] = CI2Kv43 + n(0.7071067811865476).mul_add(b2_k7, n(0.2928932188134524) * b2_q7);
+    locals[32] = CI3Kv43 + n(0.7071067811865476).mul_add(b2_k8, n(0.2928932188134524) * b2_q8);
+    locals[33] = OIKv43 + n(0.7071067811865476).mul_add(b2_k9, n(0.2928932188134524) * b2_q9);
+    locals[34] = C0Kv14 + n(0.7071067811865476).mul_add(b3_k0, n(0.2928932188134524) * b3_q0);
+    locals[35] = C1Kv14 + n(0.7071067811865476).mul_add(b3_k1, n(0.2928932188134524) * b3_q1);
+    locals[36] = C2Kv14 + n(0.7071067811865476).mul_add(b3_k2, n(0.2928932188134524) * b3_q2);
+    locals[37] = C3Kv14 + n(0.7071067811865476).mul_add(b3_k3, n(0.2928932188134524) * b3_q3);
+    locals[38] = OKv14 + n(0.7071067811865476).mul_add(b3_k4, n(0.2928932188134524) * b3_q4);
+    locals[39] = CI0Kv14 + n(0.7071067811865476).mul_add(b3_k5, n(0.2928932188134524) * b3_q5);
+    locals[40] = CI1Kv14 + n(0.7071067811865476).mul_add(b3_k6, n(0.2928932188134524) * b3_q6);
+    locals[41] = CI2Kv14 + n(0.7071067811865476).mul_add(b3_k7, n(0.2928932188134524) * b3_q7);
+    locals[42] = CI3Kv14 + n(0.7071067811865476).mul_add(b3_k8, n(0.2928932188134524) * b3_q8);
+    locals[43] = OIKv14 + n(0.7071067811865476).mul_add(b3_k9, n(0.2928932188134524) * b3_q9);
+    locals[44] = na1 + n(0.7071067811865476).mul_add(b4_k0, n(0.2928932188134524) * b4_q0);
+    locals[45] = na2 + n(0.7071067811865476).mul_add(b4_k1, n(0.2928932188134524) * b4_q1);
+    locals[46] = na3 + n(0.7071067811865476).mul_add(b4_k2, n(0.2928932188134524) * b4_q2);
+    locals[47] = na4 + n(0.7071067811865476).mul_add(b4_k3, n(0.2928932188134524) * b4_q3);
+    locals[48] = na5 + n(0.7071067811865476).mul_add(b4_k4, n(0.2928932188134524) * b4_q4);
+    locals[49] = na6 + n(0.7071067811865476).mul_add(b4_k5, n(0.2928932188134524) * b4_q5);
+    locals[50] = na7 + n(0.7071067811865476).mul_add(b4_k6, n(0.2928932188134524) * b4_q6);
+    locals[51] = na8 + n(0.7071067811865476).mul_add(b4_k7, n(0.2928932188134524) * b4_q7);
+    locals[52] = na9 + n(0.7071067811865476).mul_add(b4_k8, n(0.2928932188134524) * b4_q8);
+    locals[53] = na10 + n(0.7071067811865476).mul_add(b4_k9, n(0.2928932188134524) * b4_q9);
+    locals[54] = na11 + n(0.7071067811865476).mul_add(b4_k10, n(0.2928932188134524) * b4_q10);
+    locals[55] = na12 + n(0.7071067811865476).mul_add(b4_k11, n(0.2928932188134524) * b4_q11);
+    locals[56] = na13 + n(0.7071067811865476).mul_add(b4_k12, n(0.2928932188134524) * b4_q12);
+    locals[57] = C1Herg + n(0.7071067811865476).mul_add(b5_k0, n(0.2928932188134524) * b5_q0);
+    locals[58] = C2Herg + n(0.7071067811865476).mul_add(b5_k1, n(0.2928932188134524) * b5_q1);
+    locals[59] = C3Herg + n(0.7071067811865476).mul_add(b5_k2, n(0.2928932188134524) * b5_q2);
+    locals[60] = OHerg + n(0.7071067811865476).mul_add(b5_k3, n(0.2928932188134524) * b5_q3);
+    locals[61] = IHerg + n(0.7071067811865476).mul_add(b5_k4, n(0.2928932188134524) * b5_q4);
+    locals[62] = C0ks + n(0.7071067811865476).mul_add(b6_k0, n(0.2928932188134524) * b6_q0);
+    locals[63] = C1ks + n(0.7071067811865476).mul_add(b6_k1, n(0.2928932188134524) * b6_q1);
+    locals[64] = O1ks + n(0.7071067811865476).mul_add(b6_k2, n(0.2928932188134524) * b6_q2);
+    locals[65] = O2ks + n(0.7071067811865476).mul_add(b6_k3, n(0.2928932188134524) * b6_q3);
     V__dt
 }

@@ -3,6 +3,8 @@
 //! share ([`support`]). The list below and the registry lines in
 //! [`for_each_model!`](crate::for_each_model) are kept by the importer.
 
+#[cfg(test)]
+mod markov_order;
 pub mod support;
 #[cfg(test)]
 mod validation;
