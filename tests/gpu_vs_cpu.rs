@@ -87,7 +87,10 @@ const CHECKS: &[(&str, Check)] = &[
         tissue_parameter_sets_every_model,
     ),
     ("tissue_events_dense_and_compact_bit_identical_to_cpu", tissue_events),
-    ("stimulus_carriers_naive_columns_tissue_and_split_bit_identical_to_cpu", stimulus_carriers),
+    (
+        "stimulus_carriers_ohara_rudy_and_tp06_naive_columns_tissue_and_split_bit_identical_to_cpu",
+        stimulus_carriers,
+    ),
     (
         "tissue_weight_classes_every_model_both_layouts_f32_f64_bit_identical_to_cpu",
         tissue_classes_every_model,
@@ -1520,20 +1523,24 @@ fn tissue_events(gpu: &GpuDevice) -> Result<(), String> {
     Ok(())
 }
 
-/// O'Hara-Rudy, whose stimulus current carries its charge into K_i
-/// (`StimulusCarrier`), with that current on the low-x cells for its 0.5
-/// ms: the two box kernels that exist for it (naive and columns; the
-/// tower and blocked kernels are Karma's and the two-variable models'),
-/// a tissue in both layouts and split in two parts (whose halos have no
-/// locals), f64 and f32, bit for bit against the CPU, and K_i moved by
-/// the stimulus (not vacuous).
+/// O'Hara-Rudy (generated) and ten Tusscher-Panfilov 2006 (written by
+/// hand), whose stimulus currents carry their charge into K_i
+/// (`StimulusCarrier`), with that current on the low-x cells for its
+/// duration: the two box kernels that exist for them (naive and columns;
+/// the tower and blocked kernels are Karma's and the two-variable
+/// models'), a tissue in both layouts and split in two parts (whose halos
+/// have no locals), f64 and f32, bit for bit against the CPU, and K_i
+/// moved by the stimulus (not vacuous).
 fn stimulus_carriers(gpu: &GpuDevice) -> Result<(), String> {
-    stimulus_carriers_in::<f64>(gpu)?;
-    stimulus_carriers_in::<f32>(gpu)
+    use kernels_gpu::models::TenTusscher2006;
+    use kernels_gpu::models::imported::ohara_rudy_2011::OharaRudy2011;
+    stimulus_carriers_in::<OharaRudy2011, f64>(gpu, "ohara_rudy_2011")?;
+    stimulus_carriers_in::<OharaRudy2011, f32>(gpu, "ohara_rudy_2011")?;
+    stimulus_carriers_in::<TenTusscher2006, f64>(gpu, "ten_tusscher_2006")?;
+    stimulus_carriers_in::<TenTusscher2006, f32>(gpu, "ten_tusscher_2006")
 }
 
-fn stimulus_carriers_in<T: Scalar>(gpu: &GpuDevice) -> Result<(), String> {
-    use kernels_gpu::models::imported::ohara_rudy_2011::OharaRudy2011 as M;
+fn stimulus_carriers_in<M: CellModel, T: Scalar>(gpu: &GpuDevice, name: &str) -> Result<(), String> {
     let carrier = M::INFO.stimulus_current.unwrap().carriers[0].variable;
     let events_for = |dims: GridDims, dt: f64| {
         let mut current = StimulusSpec::new(RegionKind::Box, 0.1);
@@ -1555,20 +1562,20 @@ fn stimulus_carriers_in<T: Scalar>(gpu: &GpuDevice) -> Result<(), String> {
     let chunks = [1, 99, 200];
     for cfg in [naive(), config(KernelKind::Columns, (32, 8)).with_z_chunk(5)] {
         let dims = grid_for(cfg, 6);
-        let d = domain(dims, "ohara_rudy_2011");
+        let d = domain(dims, name);
         let start = State::<T>::rest(M::INFO, dims);
         let events = events_for(dims, d.dt_ms());
         let want = run_with(&mut *fibril_host::backend::cpu::for_model(&d, &start), &events, &chunks)?;
         let mut s =
             GpuSolver::<M, T>::new(gpu, fibril::PTX, cfg, &d, &start).map_err(|e| format!("{cfg}: {e}"))?;
-        let what = format!("{} {cfg}", T::NAME);
+        let what = format!("{name} {} {cfg}", T::NAME);
         bit_identical(&run_with(&mut s, &events, &chunks)?, &want).map_err(|e| format!("{what}: {e}"))?;
         moved(&want, &what)?;
     }
     let dims = GridDims::new(19, 11, 8);
     let dx = 0.2;
     let op = Arc::new(Operator::build(&common::irregular_tissue(dims, dx, 0.1)).unwrap());
-    let d = Domain::with_own_operator(dims, dx, 0.0025, 0.1, common::model("ohara_rudy_2011")).unwrap();
+    let d = Domain::with_own_operator(dims, dx, M::INFO.numerics.dt, 0.1, common::model(name)).unwrap();
     op.check_dt(d.dt_ms()).map_err(|e| e.to_string())?;
     let start = State::<T>::rest(M::INFO, dims);
     let events = events_for(dims, d.dt_ms());
@@ -1576,7 +1583,7 @@ fn stimulus_carriers_in<T: Scalar>(gpu: &GpuDevice) -> Result<(), String> {
     for layout in [TissueLayout::Dense, TissueLayout::Compact] {
         let mut cpu = fibril_host::tissue::cpu::for_model(&d, &op, layout, &start);
         let want = run_with(&mut *cpu, &events, &chunks)?;
-        let what = format!("{} tissue {layout:?}", T::NAME);
+        let what = format!("{name} {} tissue {layout:?}", T::NAME);
         let mut one = TissueGpuSolver::<M, T>::new(gpu, fibril::PTX, &d, &op, layout, &start)
             .map_err(|e| format!("{what}: {e}"))?;
         bit_identical(&run_with(&mut one, &events, &chunks)?, &want).map_err(|e| format!("{what}: {e}"))?;

@@ -137,10 +137,13 @@
 //!
 //! Stimulus: the paper (and its code) books the stimulus current to K_i
 //! (dK_i/dt includes -I_stim Cm/(V_c F)), so that charge is conserved over
-//! long pacing. The stimulus is added by the host here and the model does
-//! not see it, so K_i lacks that term: 52 pA/pF for 1 ms is 6e-3 mM of K_i
-//! per beat, 0.06 mM over ten beats (0.04% of K_i). Runs of many minutes
-//! of pacing will drift by that much.
+//! long pacing. fibril adds the stimulus outside the model, so the model
+//! names K_i as its stimulus carrier (`StimulusCarrier`): wherever a
+//! current stimulus adds to V, K_i gains Cm/(V_c F) = 1.1689e-4 mM per mV
+//! (at the default Cm and V_c; [`STIMULUS_K_I_PER_MV`]), the paper's term.
+//! Without it K_i lost 6e-3 mM a beat against the paper's model (52 pA/pF
+//! for 1 ms), 0.06 mM over ten beats, and the resting potential drifted
+//! with E_K over long pacing.
 //!
 //! # Sources, and what was checked against what
 //!
@@ -205,7 +208,9 @@
 
 use crate::math::{exp, expm1, ln, sqrt};
 use crate::model::Parameter as P;
-use crate::model::{CellModel, ModelInfo, Numerics, Preset, Range, StimulusCurrent, Variable};
+use crate::model::{
+    CellModel, ModelInfo, Numerics, Preset, Range, StimulusCarrier, StimulusCurrent, Variable,
+};
 use crate::models::describe::{gate, membrane_potential, ms_mm, rate_table_in_field, unpack};
 use crate::rate_table::{RateTable, TableSpec};
 use crate::real::Real;
@@ -218,6 +223,13 @@ pub struct TenTusscher2006;
 pub const R_GAS: f64 = 8314.472;
 /// Faraday constant, C/mol (TNNP04 Table 1, the authors' code).
 pub const FARADAY: f64 = 96485.3415;
+
+/// K_i gained per mV a current stimulus adds to V: Cm/(V_c F) at the
+/// default Cm = 185 pF and V_c = 16,404 um^3 (mM per ms per pA/pF, as
+/// `per_charge` in `coeffs`), the paper's -I_stim Cm/(V_c F) in dK_i/dt
+/// over dV/dt = -I_stim. A run that changes `cm` or `v_c` keeps this
+/// default ratio.
+pub const STIMULUS_K_I_PER_MV: f64 = 1e3 * 185.0 / (FARADAY * 16404.0);
 
 /// Coefficients in the compute precision, built once from the parameters
 /// and dt. Products and ratios of parameters are formed in f64 and rounded
@@ -458,8 +470,13 @@ impl CellModel for TenTusscher2006 {
         stimulus_value: 20.0,
         planar_background: &REST,
         // The paper's stimulus: -52 pA/pF for 1 ms (the authors' code:
-        // stimstrength = -52, stimduration = 1), depolarising.
-        stimulus_current: Some(StimulusCurrent { amplitude: 52.0, duration: 1.0, carriers: &[] }),
+        // stimstrength = -52, stimduration = 1), depolarising, its charge
+        // carried by K_i as the paper books it (module docs, "Stimulus").
+        stimulus_current: Some(StimulusCurrent {
+            amplitude: 52.0,
+            duration: 1.0,
+            carriers: &[StimulusCarrier { variable: 18, per_u: STIMULUS_K_I_PER_MV }],
+        }),
         default_f64: false,
     };
 
@@ -978,11 +995,23 @@ mod tests {
         assert!(n.diffusion * n.dt / (n.dx * n.dx) < 1.0 / 6.0);
     }
 
+    #[test]
+    fn the_stimulus_is_carried_by_k_i_at_the_models_own_ratio() {
+        let info = Tp::INFO;
+        let carriers = info.stimulus_current.unwrap().carriers;
+        assert_eq!(carriers.len(), 1);
+        assert_eq!(info.variables[carriers[0].variable].name, "dK_i");
+        let params: Vec<f64> = info.parameters.iter().map(|p| p.default).collect();
+        let c = Tp::coeffs::<f64>(&params, info.numerics.dt);
+        assert_eq!(carriers[0].per_u, c.vc_per_charge, "Cm/(V_c F), as dK_i/dt's currents");
+    }
+
     /// Independent reference (not in the repository): the CellML form of
     /// these equations (the buffering in derivative form, dCa/dt = total
     /// flux / (1 + Buf K/(Ca + K)^2)), integrated in f64 with scipy's BDF
     /// (rtol 1e-9, atol 1e-12, steps <= 0.01 ms during the stimulus), the
-    /// same stimulus (52 pA/pF, 1 ms, not booked to K_i) and the same
+    /// same stimulus (52 pA/pF, 1 ms, not booked to K_i, where `pace_cell`
+    /// now books it: 6e-3 mM of K_i a beat, below the bounds here) and the same
     /// APD90 rule as `pace_cell`. Beat 1 from the paper's state, EPI:
     const REF_EPI_BEAT1: (f64, f64, f64, f64) = (-85.247, 37.38, 291.49, 371.0);
     /// (rest, peak, APD90, max dV/dt) of the second beat, EPI.

@@ -6,7 +6,7 @@
 //! while it is on), in physical units for the ionic models.
 
 use crate::cell::{StepCoeffs, step_cell};
-use crate::model::{CellModel, rest_locals};
+use crate::model::{CellModel, Locals, rest_locals};
 use crate::real::Real;
 
 /// A current stimulus: `amplitude` (in the unit of du/dt, mV/ms = uA/uF for
@@ -88,8 +88,12 @@ pub fn pace_cell_in<M: CellModel, T: Real>(
         let mut trace = Vec::with_capacity(steps_per_beat as usize);
         let mut max_dudt = (f64::NEG_INFINITY, 0usize);
         for k in 0..steps_per_beat {
-            let stim = if pacing.on(n, dt_ms) { T::from_f64(pacing.amplitude) } else { T::ZERO };
+            let on = pacing.on(n, dt_ms);
+            let stim = if on { T::from_f64(pacing.amplitude) } else { T::ZERO };
             let next = step.dt.mul_add(stim, step_cell::<M, T>(u, T::ZERO, &mut locals, &step, &coeffs));
+            if on {
+                carry::<M, T>(&mut locals, pacing.amplitude, dt_ms);
+            }
             let dudt = (next.to_f64() - u.to_f64()) / dt_ms;
             if dudt > max_dudt.0 {
                 max_dudt = (dudt, k as usize);
@@ -110,6 +114,23 @@ pub fn pace_cell_in<M: CellModel, T: Real>(
         out.end_states.push((u, locals));
     }
     out
+}
+
+/// Adds the charge of a current stimulus of `current` (in u per ms) over
+/// one step to the model's stimulus carriers, as the solvers' stimulus
+/// routines do (`StimulusArgs::carry`: `per_u` x current x dt, rounded once
+/// to the precision, added to the carrier).
+pub fn carry<M: CellModel, T: Real>(locals: &mut M::Locals<T>, current: f64, dt_ms: f64) {
+    let Some(stimulus) = M::INFO.stimulus_current else { return };
+    if stimulus.carriers.is_empty() {
+        return;
+    }
+    let before = *locals;
+    *locals = Locals::from_fn(|j| {
+        let x = before.get(j);
+        let carrier = stimulus.carriers.iter().find(|c| c.variable - 1 == j);
+        carrier.map_or(x, |c| x + T::from_f64(c.per_u * current * dt_ms))
+    });
 }
 
 /// A cable: `cells` cells of length `dx`, diffusion coefficient `diffusion`
