@@ -12,10 +12,10 @@ use core::ops::RangeInclusive;
 
 use crate::cell::{StepCoeffs, step_cell};
 use crate::model::{CellModel, Locals, rest_locals};
-use crate::models::TenTusscher2006;
 use crate::models::imported::courtemanche_1998::Courtemanche1998;
 use crate::models::imported::iyer_2004::Iyer2004;
 use crate::models::imported::ohara_rudy_2011::OharaRudy2011;
+use crate::models::ten_tusscher_2006::TenTusscher2006;
 use crate::models::testing::carry;
 use crate::real::Real;
 
