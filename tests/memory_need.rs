@@ -49,24 +49,41 @@ static ALLOCATOR: Peak = Peak;
 /// buffers that grow with the number of snapshots rather than the grid.
 const SLACK_BYTES: usize = 256 << 10;
 
-/// What the program holds whatever the grid (argument parsing, thread
-/// pools, the model table, formatting buffers), measured once on a run
-/// of a few cells: not part of the estimate, which counts what grows with
-/// the grid.
+/// What a run holds beyond the estimate whatever the grid (argument
+/// parsing, thread pools, the model table, formatting buffers, and the
+/// mid-plane picture, whose panels are drawn at most 256 pixels on a side
+/// for grids up to 256 cells on a side: `io::image`), measured once as
+/// the peak of a run less its estimate, on the grid whose picture is the
+/// largest (32 cells on each side: three panels of 256 by 256 pixels).
 fn fixed_bytes() -> usize {
     static FIXED: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
     *FIXED.get_or_init(|| {
         let out = std::env::temp_dir().join(format!("fibril-memory-fixed-{}", std::process::id()));
-        let args = ["fibril", "run", "--backend", "cpu", "-q", "--overwrite", "--size", "2", "--steps", "4"];
+        let info = MODELS.iter().find(|m| m.name == "diffusion").expect("the diffusion model");
+        let dims = GridDims::new(32, 32, 32);
+        let args = ["fibril", "run", "--backend", "cpu", "-q", "--overwrite", "--model", info.name];
         let mut args: Vec<String> = args.map(String::from).to_vec();
-        args.extend(
-            ["--activation-map", "--snapshot-every-ms", "0.1", "--checkpoint-every-ms", "0.15"]
-                .map(String::from),
-        );
+        args.extend(["--size", "32", "--steps", "4", "--activation-map"].map(String::from));
+        let (snapshot, checkpoint) = (info.numerics.dt * 2.0, info.numerics.dt * 3.0);
+        args.extend(["--snapshot-every-ms".into(), snapshot.to_string()]);
+        args.extend(["--checkpoint-every-ms".into(), checkpoint.to_string()]);
         args.extend(["--format".into(), "npy,vti,png".into(), "--out".into(), out.display().to_string()]);
-        let fixed = peak_of(&args);
+        let peak = peak_of(&args);
         std::fs::remove_dir_all(&out).unwrap();
-        fixed
+        let recording = Recording { up: info.activation_threshold, down: None, beats: None };
+        let naive = KernelConfig::new(KernelKind::Naive, BlockSize { x: 32, y: 8 });
+        let need = estimate(
+            info.name,
+            dims,
+            info.variables.len(),
+            Precision::F32,
+            naive,
+            &Placement::Cpu,
+            Some(&recording),
+        )
+        .unwrap()
+        .host_bytes as usize;
+        peak.saturating_sub(need)
     })
 }
 
