@@ -331,9 +331,9 @@ pub struct ComputeArgs {
     /// after another instead of overlapping the copies with the interior.
     #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true", default_value_t = false)]
     pub no_overlap: bool,
-    /// One GPU, box grids, kernels other than blocked, and box grids split
-    /// over the GPUs of one process (peer exchange, every kernel), without
-    /// maps: launch every step or pass from the host instead of replaying
+    /// One GPU (box grids with any kernel but blocked, tissue, tetrahedral
+    /// meshes) and box grids split over the GPUs of one process (peer
+    /// exchange, every kernel), without maps: launch every step or pass from the host instead of replaying
     /// passes of up to 256 steps as CUDA graphs (the fields are the same
     /// bits either way; graphs make small grids several times faster).
     #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true", default_value_t = false)]

@@ -20,6 +20,7 @@ use crate::tet::gpu_split::TetSplitError;
 use crate::tet::{TetCpuSolver, TetGpuMultiSolver, TetGpuSolver, TetProblem};
 use crate::tissue::cpu::TissueCpuSolver;
 use crate::tissue::gpu::TissueGpuSolver;
+use crate::tissue::gpu_solver::{GpuMesh, GpuMeshSolver};
 use crate::tissue::split::TissueSplit;
 use crate::tissue::split_gpu::{TissueGpuMultiSolver, TissueSplitError};
 use crate::tissue::{Operator, TissueError, TissueLayout, WeightChoice};
@@ -64,8 +65,8 @@ pub enum Devices {
 /// for measurements and for machines where a feature fails).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GpuOptions {
-    /// Replay stretches of steps as CUDA graphs (one GPU, and grids split
-    /// over the GPUs of one process).
+    /// Replay stretches of steps as CUDA graphs (one GPU, every mesh, and
+    /// box grids split over the GPUs of one process).
     pub graphs: bool,
     /// Programmatic launches between the steps of a graph (Hopper).
     pub pdl: bool,
@@ -74,6 +75,16 @@ pub struct GpuOptions {
     pub overlap: bool,
     /// How halos travel between GPUs of this process.
     pub exchange: Exchange,
+}
+
+impl GpuOptions {
+    /// Sets a one-GPU mesh solver's graphs, programmatic edges and copies
+    /// behind the steps.
+    fn apply<M: CellModel, T: Scalar, G: GpuMesh<M, T>>(&self, solver: &mut GpuMeshSolver<M, T, G>) {
+        solver.set_overlap_copies(self.overlap);
+        solver.set_graphs(self.graphs);
+        solver.set_programmatic_launch(self.pdl);
+    }
 }
 
 impl Default for GpuOptions {
@@ -159,15 +170,18 @@ impl<T: Scalar> SolverPlan<'_, T> {
                 Box::new(TissueCpuSolver::<M, T>::with_weights(domain, &t.op, t.layout, t.weights, initial)?)
             }
             (Mesh::Tissue(t), Devices::Gpus(gpus)) if gpus.len() == 1 => {
-                Box::new(TissueGpuSolver::<M, T>::with_weights(
+                let (op, layout) = (&t.op, t.layout);
+                let mut solver = TissueGpuSolver::<M, T>::with_weights(
                     &gpus[0],
                     ptx()?,
                     domain,
-                    &t.op,
-                    t.layout,
+                    op,
+                    layout,
                     t.weights,
                     initial,
-                )?)
+                )?;
+                self.options.apply(&mut solver);
+                Box::new(solver)
             }
             (Mesh::Tissue(t), Devices::Gpus(gpus)) => {
                 let split = TissueSplit::new(&t.op, gpus.len(), t.layout).map_err(TissueSplitError::from)?;
@@ -187,9 +201,7 @@ impl<T: Scalar> SolverPlan<'_, T> {
             (Mesh::Tet(p), Devices::Cpu) => Box::new(TetCpuSolver::<M, T>::new(domain, p, initial)),
             (Mesh::Tet(p), Devices::Gpus(gpus)) if gpus.len() == 1 => {
                 let mut solver = TetGpuSolver::<M, T>::new(&gpus[0], ptx()?, domain, p, initial)?;
-                solver.set_overlap_copies(self.options.overlap);
-                solver.set_graphs(self.options.graphs);
-                solver.set_programmatic_launch(self.options.pdl);
+                self.options.apply(&mut solver);
                 Box::new(solver)
             }
             (Mesh::Tet(p), Devices::Gpus(gpus)) => {

@@ -33,7 +33,7 @@ use crate::solver::SolverError;
 use crate::state::State;
 use crate::tissue::gpu_fields::StepLaunch;
 use crate::tissue::split_parts::DevicePart;
-use crate::tissue::split_solver::{GpuSplitSolver, PartAddresses, SplitMesh};
+use crate::tissue::split_solver::{GpuSplitSolver, SplitMesh};
 
 /// Why a split mesh solver could not be built.
 #[derive(Debug, Error)]
@@ -129,16 +129,17 @@ impl<M: CellModel, T: Scalar> SplitMesh<M, T> for TetParts {
         vec![every]
     }
 
+    /// The nodes need no index: the node line is the whole domain.
     fn launch_step<C: Copy>(
         &self,
         i: usize,
-        at: PartAddresses,
+        _: u64,
         launch: StepLaunch<'_, T, C>,
     ) -> Result<(), SolverError> {
         let table = EllTable {
             nodes: self.split.parts[i].owned.len() as u32,
             width: self.problem.op.width as u32,
-            weights: at.weights,
+            weights: launch.weights,
             neighbours: self.neighbours[i].device_ptr(launch.stream).0,
         };
         // SAFETY: the step kernel is <model>_tet[_sets]_<t> of this

@@ -2,19 +2,21 @@
 //! (`kernels::tissue`), dense with a mask or compact, each with the
 //! weights per cell or by class (`super::rows`), the compact one with its
 //! neighbours as u32 indices or 16-bit offsets (`super::neighbours`), with
-//! stimuli and maps on the device as for the box. Its fields, kernels and
-//! events are a `DeviceTissue` (`super::gpu_fields`), as each part of the
-//! split's (`super::split_gpu`) is; this file adds the layout's tables and
-//! the launches of the step kernels.
+//! stimuli and maps on the device as for the box. The solver is the one
+//! every mesh on one GPU shares (`super::gpu_solver`), with graphs and
+//! copies behind the steps; this file adds the layout's tables and the
+//! launches of the step kernels ([`TissueOnGpu`]).
 
+use std::ops::Range;
 use std::sync::Arc;
 
 use cudarc::driver::{CudaSlice, CudaStream, DevicePtr};
 use kernels_gpu::registry::Kernel;
 use kernels_gpu::tissue::DenseTissue;
-use kernels_gpu::{CellModel, Locals, StepCoeffs, ZWindow};
+use kernels_gpu::{CellModel, GridDims, Locals, ZWindow};
 
-use super::gpu_fields::DeviceTissue;
+use super::gpu_fields::{DeviceTissue, StepLaunch};
+use super::gpu_solver::{GpuMesh, GpuMeshSolver};
 use super::layout::TissueLayout;
 use super::maps::Storage;
 use super::neighbours::{CompactFields, CompactLay};
@@ -28,11 +30,11 @@ use crate::backend::gpu::device::GpuDevice;
 use crate::cell_params::CellCoeffs;
 use crate::cell_params::device::{DeviceCellCoeffs, step_kernel};
 use crate::domain::Domain;
-use crate::events::EventClock;
 use crate::events::ecg::pseudo_ecg_in;
 use crate::events::recording::Maps;
+use crate::events::stimulus::Stimulus;
 use crate::scalar::Scalar;
-use crate::solver::{EventsAt, NonfiniteCheck, RunsOn, Solver, SolverError};
+use crate::solver::SolverError;
 use crate::state::State;
 use kernels_gpu::ecg::EcgProbe;
 
@@ -140,21 +142,19 @@ enum LayoutBuffers {
     Compact { neighbours: DeviceNeighbours, index: CudaSlice<u32> },
 }
 
-pub struct TissueGpuSolver<M: CellModel, T: Scalar> {
-    /// The stored cells' fields (local variable k of stored cell c at
-    /// `k * stored + c`; the weight table a row per stored cell, or a row
-    /// per class), kernels and events.
-    tissue: DeviceTissue<T>,
+/// A tissue resident on one GPU.
+pub type TissueGpuSolver<M, T> = GpuMeshSolver<M, T, TissueOnGpu>;
+
+/// The tissue's side of a one-GPU run: how its cells are stored (local
+/// variable k of stored cell c at `k * stored + c`; the weight table a
+/// row per stored cell, or a row per class) and the layout's tables on
+/// the device.
+pub struct TissueOnGpu {
     storage: Storage,
-    step: StepCoeffs<T>,
-    /// The coefficients (and the parameter set of every stored cell where
-    /// they vary), with the rate tables they point at (`--rate-tables`).
-    coeffs: DeviceCellCoeffs<M, T>,
     /// The class of every stored cell and each class's neighbour offsets
     /// (weights by class).
     class: Option<DeviceClasses>,
     buffers: LayoutBuffers,
-    clock: EventClock,
 }
 
 /// Device bytes of a tissue run: U twice, the locals, the weights (18 per
@@ -184,7 +184,7 @@ pub fn device_bytes(
     (variables as u64 + 1) * stored * bytes_per_value as u64 + weights + tables
 }
 
-impl<M: CellModel, T: Scalar> TissueGpuSolver<M, T> {
+impl<M: CellModel, T: Scalar> GpuMeshSolver<M, T, TissueOnGpu> {
     /// Loads the tissue kernels, uploads the weights (by class where that
     /// takes less memory: [`WeightChoice::Auto`]), the compact layout's
     /// neighbours (16-bit offsets where they fit:
@@ -246,50 +246,35 @@ impl<M: CellModel, T: Scalar> TissueGpuSolver<M, T> {
                 index: stream.clone_htod(&storage.cells).map_err(cuda("uploading the cell list"))?,
             },
         };
-        let mut solver = Self {
-            tissue,
-            class,
-            buffers,
-            step: StepCoeffs::new(domain.dt_ms(), domain.dt_ms()),
-            coeffs,
-            clock: EventClock::new(domain.dt_ms()),
-            storage,
-        };
-        solver.set_state(initial)?;
-        Ok(solver)
+        Self::build(tissue, TissueOnGpu { storage, class, buffers }, coeffs, domain, initial)
+    }
+}
+
+impl<M: CellModel, T: Scalar> GpuMesh<M, T> for TissueOnGpu {
+    fn stored(&self) -> usize {
+        self.storage.stored()
     }
 
-    fn address<V>(&self, s: &CudaSlice<V>) -> u64 {
-        self.tissue.address(s)
-    }
-
-    /// Launches the stimuli due at the current step unless they are in U.
-    fn stimulate(&mut self) -> Result<(), SolverError> {
-        if !self.clock.take_stimuli() {
-            return Ok(());
-        }
+    fn site(&self, home: &CudaStream) -> (GridDims, u64) {
         let index = match &self.buffers {
             LayoutBuffers::Dense { .. } => 0u64,
-            LayoutBuffers::Compact { index, .. } => self.address(index),
+            LayoutBuffers::Compact { index, .. } => index.device_ptr(home).0,
         };
-        // SAFETY: `index` is 0 (dense: stored cells are the box's) or the
-        // cell list of the compact layout; a stimulus's run lies in the
-        // stored cells (`Storage::stimulus_ranges`).
-        unsafe { self.tissue.stimulate(&self.clock, (self.storage.dims, index)) }
+        (self.storage.dims, index)
     }
 
-    fn launch_step(&mut self) -> Result<(), SolverError> {
-        self.stimulate()?;
-        let weights = self.address(&self.tissue.weights);
-        let stream = self.tissue.stream.clone();
+    fn stimulus_ranges(&self, s: &Stimulus) -> Vec<Range<u32>> {
+        self.storage.stimulus_ranges(s)
+    }
+
+    fn launch_step<C: Copy>(&self, launch: StepLaunch<'_, T, C>) -> Result<(), SolverError> {
+        let (weights, home) = (launch.weights, launch.home);
         let per_cell = self.storage.stored() as u32;
-        let (class, offsets, rows) = DeviceClasses::fields(self.class.as_ref(), &stream, per_cell);
+        let (class, offsets, rows) = DeviceClasses::fields(self.class.as_ref(), home, per_cell);
         let dims = self.storage.dims;
-        let coeffs = (self.coeffs.coeffs(), self.coeffs.sets());
-        let launch = self.tissue.step_launch(self.step, coeffs, self.clock.t_ms());
         match &self.buffers {
             LayoutBuffers::Dense { mask } => {
-                let mask = mask.device_ptr(&stream).0;
+                let mask = mask.device_ptr(home).0;
                 let lay = DenseTissue { dims, weights, mask, class, rows, offsets };
                 // SAFETY: <model>_tissue_dense[_classes][_sets]_<t> takes (u,
                 // u_next, local, lay, step, coeffs, window, rec[, sets]),
@@ -306,12 +291,12 @@ impl<M: CellModel, T: Scalar> TissueGpuSolver<M, T> {
                 // towards unconnected neighbours, so every read neighbour
                 // is in the box; the mask one byte per cell; the window is
                 // every slice; the recorder is off or over the box's maps.
-                unsafe { launch.dense(lay, ZWindow::all(dims.nz))? };
+                unsafe { launch.dense(lay, ZWindow::all(dims.nz)) }
             }
             LayoutBuffers::Compact { neighbours, index } => {
                 let cells = self.storage.cells.len() as u32;
-                let index = index.device_ptr(&stream).0;
-                let lay = neighbours.lay(CompactFields { dims, cells, weights, index, class, rows }, &stream);
+                let index = index.device_ptr(home).0;
+                let lay = neighbours.lay(CompactFields { dims, cells, weights, index, class, rows }, home);
                 // SAFETY: the step kernel is <model>_tissue_compact[_classes]
                 // [_n16][_sets]_<t>, loaded for this table's form, the weights'
                 // storage (`compact_kernel`) and the parameter sets (passed
@@ -324,23 +309,36 @@ impl<M: CellModel, T: Scalar> TissueGpuSolver<M, T> {
                 // that c + offset is one), the index table one per cell;
                 // the launch has one thread per tissue cell; the recorder is
                 // off or over the tissue cells' maps.
-                unsafe { launch.compact(lay)? };
+                unsafe { launch.compact(lay) }
             }
         }
-        self.tissue.end_step(&mut self.clock);
-        Ok(())
     }
 
-    /// The stored variables, downloaded.
-    fn download(&mut self) -> Result<Vec<Vec<T>>, SolverError> {
-        self.stimulate()?;
-        self.tissue.download_vars(M::Locals::<T>::COUNT, self.storage.stored())
+    fn state(&self, vars: Vec<Vec<T>>) -> State<T> {
+        let refs: Vec<&[T]> = vars.iter().map(Vec::as_slice).collect();
+        self.storage.state(M::INFO, &refs)
     }
-}
 
-impl<M: CellModel, T: Scalar> Solver<T> for TissueGpuSolver<M, T> {
-    fn runs_on(&self) -> RunsOn {
-        RunsOn::Gpu(self.tissue.device_name.clone())
+    fn scatter(&self, state: &State<T>) -> (Vec<T>, Vec<T>) {
+        check_state::<M, T>(state, self.storage.dims);
+        let mut vars = self.storage.vars(state);
+        let u = std::mem::take(&mut vars[0]);
+        (u, vars[1..].concat())
+    }
+
+    fn maps_in(&self, maps: &Maps) -> Maps {
+        self.storage.maps_from_box(maps)
+    }
+
+    fn maps_out(&self, maps: Maps) -> Maps {
+        self.storage.maps_to_box(&maps)
+    }
+
+    /// As the CPU tissue solver's: the cells outside the tissue at the
+    /// model's rest.
+    fn ecg(&mut self, probes: &[EcgProbe], u: &[T]) -> Vec<f64> {
+        let field = self.storage.to_box_or(u, rest_u::<M, T>());
+        pseudo_ecg_in(&field, self.storage.dims, Some(&self.storage.mask), probes)
     }
 
     fn method(&self) -> String {
@@ -350,61 +348,6 @@ impl<M: CellModel, T: Scalar> Solver<T> for TissueGpuSolver<M, T> {
             LayoutBuffers::Compact { neighbours, .. } => Some(neighbours.form()),
         };
         format!("tissue-{}", storage_name(self.storage.layout, classes, neighbours))
-    }
-
-    fn advance(&mut self, steps: u64) -> Result<(), SolverError> {
-        (0..steps).try_for_each(|_| self.launch_step())
-    }
-
-    fn synchronize(&mut self) -> Result<(), SolverError> {
-        self.tissue.stream.synchronize().map_err(cuda("running the tissue step"))
-    }
-
-    fn state(&mut self) -> Result<State<T>, SolverError> {
-        let vars = self.download()?;
-        let refs: Vec<&[T]> = vars.iter().map(Vec::as_slice).collect();
-        Ok(self.storage.state(M::INFO, &refs))
-    }
-
-    fn set_state(&mut self, state: &State<T>) -> Result<(), SolverError> {
-        check_state::<M, T>(state, self.storage.dims);
-        let vars = self.storage.vars(state);
-        self.tissue.upload(&vars[0], &vars[1..].concat())
-    }
-
-    fn install_events(&mut self, EventsAt { events, start, maps }: EventsAt<'_>) -> Result<(), SolverError> {
-        assert_eq!(events.recording.is_some(), maps.is_some(), "maps exactly when recording");
-        let (s, dt_ms) = (&self.storage, self.clock.dt_ms);
-        let maps = maps.map(|m| s.maps_from_box(m));
-        self.tissue.set_events((events, dt_ms), s.dims, |x| s.stimulus_ranges(x), maps)?;
-        self.clock.restart(events, start);
-        Ok(())
-    }
-
-    fn maps(&mut self) -> Result<Option<Maps>, SolverError> {
-        self.stimulate()?;
-        Ok(self.tissue.maps()?.map(|m| self.storage.maps_to_box(&m)))
-    }
-
-    /// As the CPU tissue solver's: from the downloaded state, the cells
-    /// outside the tissue at the model's rest.
-    fn ecg(&mut self, probes: &[EcgProbe]) -> Result<Vec<f64>, SolverError> {
-        let u = self.download()?.swap_remove(0);
-        let field = self.storage.to_box_or(&u, rest_u::<M, T>());
-        Ok(pseudo_ecg_in(&field, self.storage.dims, Some(&self.storage.mask), probes))
-    }
-
-    fn any_nonfinite(&mut self) -> Result<bool, SolverError> {
-        self.tissue.any_nonfinite()
-    }
-
-    fn begin_nonfinite_check(&mut self) -> Result<NonfiniteCheck, SolverError> {
-        let recording = self.tissue.has_maps();
-        self.tissue.begin_nonfinite_check(recording)
-    }
-
-    fn end_nonfinite_check(&mut self, check: NonfiniteCheck) -> Result<bool, SolverError> {
-        self.tissue.end_nonfinite_check(check)
     }
 }
 

@@ -267,6 +267,8 @@ impl<T: Scalar> DeviceTissue<T> {
         t_ms: f64,
     ) -> StepLaunch<'_, T, C> {
         StepLaunch {
+            weights: self.weights.device_ptr(&self.stream).0,
+            home: &self.stream,
             stream: &self.stream,
             f: &self.step_fn,
             u: &self.u,
@@ -316,6 +318,11 @@ impl<T: Scalar> DeviceTissue<T> {
 /// its layout (and the dense one's window), in the kernels' order (u,
 /// u_next, local, lay, step, coeffs[, window], rec[, sets]).
 pub(crate) struct StepLaunch<'a, T: Scalar, C> {
+    /// The weight table's address.
+    pub weights: u64,
+    /// The fields' own stream, on which the mesh's tables are addressed:
+    /// the launch's, unless the launch is being captured on another.
+    pub home: &'a CudaStream,
     pub stream: &'a CudaStream,
     pub f: &'a CudaFunction,
     pub u: &'a CudaSlice<T>,

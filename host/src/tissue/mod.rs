@@ -25,7 +25,9 @@
 //!   stores it, u32 indices or 16-bit offsets (chosen automatically);
 //! - [`cpu`], [`gpu`]: the solvers, one per backend, each with both
 //!   layouts, made of one domain's fields with their events (the CPU's
-//!   `cpu::HostTissue`, the GPU's in `gpu_fields`); `solving`: what every
+//!   `cpu::HostTissue`, the GPU's in `gpu_fields`); the GPU's is the
+//!   solver every mesh on one GPU shares ([`gpu_solver`]) with the
+//!   tissue's tables and launches; `solving`: what every
 //!   tissue solver shares beside (the checks of its inputs, the rest value
 //!   outside the tissue, the mask bits over the box);
 //! - [`split`], [`split_cpu`], [`split_gpu`]: the tissue split along z
@@ -47,6 +49,7 @@ pub mod files;
 pub mod geometry;
 pub mod gpu;
 pub(crate) mod gpu_fields;
+pub mod gpu_solver;
 pub mod halo;
 pub mod layout;
 pub mod maps;

@@ -34,7 +34,7 @@ use super::rows::Classes;
 use super::solving::{check_inputs, rest_u};
 use super::split::{Slab, TissueSplit};
 use super::split_parts::DevicePart;
-use super::split_solver::{GpuSplitSolver, PartAddresses, SplitMesh};
+use super::split_solver::{GpuSplitSolver, SplitMesh};
 use super::storage::storage_name;
 use super::weights::Operator;
 use crate::backend::gpu::cuda::cuda;
@@ -193,9 +193,10 @@ impl<M: CellModel, T: Scalar> SplitMesh<M, T> for TissueParts<T> {
     fn launch_step<C: Copy>(
         &self,
         i: usize,
-        at: PartAddresses,
+        index: u64,
         launch: StepLaunch<'_, T, C>,
     ) -> Result<(), SolverError> {
+        let weights = launch.weights;
         let slab = &self.split.slabs[i];
         let (layout, classes) = &self.buffers[i];
         let stride = slab.stride() as u32;
@@ -204,7 +205,7 @@ impl<M: CellModel, T: Scalar> SplitMesh<M, T> for TissueParts<T> {
             LayoutBuffers::Dense { mask } => {
                 let dims = slab.local;
                 let mask = mask.device_ptr(launch.stream).0;
-                let lay = DenseTissue { dims, weights: at.weights, mask, class, rows, offsets };
+                let lay = DenseTissue { dims, weights, mask, class, rows, offsets };
                 // SAFETY: <model>_tissue_dense[_classes][_sets]_<t> takes (u,
                 // u_next, local, lay, step, coeffs, window, rec[, sets]),
                 // `sets` (a set per stored cell) exactly with `_sets`
@@ -223,7 +224,7 @@ impl<M: CellModel, T: Scalar> SplitMesh<M, T> for TissueParts<T> {
                 unsafe { launch.dense(lay, ZWindow::new(1, dims.nz - 1)) }
             }
             LayoutBuffers::Compact { neighbours } => {
-                let (dims, cells, weights, index) = (slab.global, slab.stepped.end, at.weights, at.index);
+                let (dims, cells) = (slab.global, slab.stepped.end);
                 let fields = CompactFields { dims, cells, weights, index, class, rows };
                 let lay = neighbours.lay(fields, launch.stream);
                 // SAFETY: the step kernel is <model>_tissue_compact[_classes]

@@ -49,12 +49,12 @@ pub(crate) trait SplitMesh<M: CellModel, T: Scalar> {
     ) -> Result<DevicePart<T>, SolverError>;
     /// The runs of part `i`'s stored cells that stimulus `s` may touch.
     fn stimulus_ranges(&self, i: usize, s: &Stimulus) -> Vec<Range<u32>>;
-    /// Enqueues one step of part `i`'s owned cells (`at`: where the
-    /// part's weights and index are on its GPU).
+    /// Enqueues one step of part `i`'s owned cells (`index`: the address
+    /// of the whole domain's index of every stored cell on its GPU).
     fn launch_step<C: Copy>(
         &self,
         i: usize,
-        at: PartAddresses,
+        index: u64,
         launch: StepLaunch<'_, T, C>,
     ) -> Result<(), SolverError>;
     /// The pseudo-ECG at `probes` from every part's U.
@@ -62,15 +62,6 @@ pub(crate) trait SplitMesh<M: CellModel, T: Scalar> {
     /// The solver's method without the parts and the exchange
     /// (`tet-ell16 split`).
     fn method(&self) -> String;
-}
-
-/// Where a part's tables are on its GPU, for the step kernel's layout.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct PartAddresses {
-    /// The weights of every owned cell.
-    pub weights: u64,
-    /// The whole domain's index of every stored cell.
-    pub index: u64,
 }
 
 /// A mesh split over GPUs (part i on `devices[i]`; a GPU may appear
@@ -167,13 +158,10 @@ impl<M: CellModel, T: Scalar, S: SplitMesh<M, T>> GpuSplitSolver<M, T, S> {
         for i in 0..self.parts.parts.len() {
             self.parts.order(i)?;
             let part = &mut self.parts.parts[i];
-            let at = PartAddresses {
-                weights: part.tissue.address(&part.tissue.weights),
-                index: part.index_address(),
-            };
+            let index = part.index_address();
             let coeffs = (self.coeffs[i].coeffs(), self.coeffs[i].sets());
             let launch = part.tissue.step_launch(self.step, coeffs, t_ms);
-            self.mesh.launch_step(i, at, launch)?;
+            self.mesh.launch_step(i, index, launch)?;
         }
         self.parts.exchange_halos()?;
         self.parts.swap();
