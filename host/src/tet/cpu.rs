@@ -1,33 +1,32 @@
 //! The CPU solver of a tetrahedral mesh: the reference of the GPU's node
 //! kernel. Every node is stepped by the very function the kernel calls
 //! (`kernels_gpu::tet::step_node`) on buffers laid out as on the device,
-//! through the tissue's host fields and events (the nodes are a line of
-//! stored cells), so stimuli, maps and NaN checks act as on the grid.
+//! by the solver every mesh on the CPU shares
+//! (`crate::tissue::cpu_solver`: the host fields and events, the nodes a
+//! line of stored cells), so stimuli, maps and NaN checks act as on the
+//! grid; this file adds the mesh's table ([`TetOnCpu`]).
 
 use std::sync::Arc;
 
+use kernels_gpu::CellModel;
 use kernels_gpu::tet::EllTable;
-use kernels_gpu::{CellModel, Locals, StepCoeffs};
 
-use super::ecg::LeadFields;
+use super::cells::TetCells;
 use super::problem::TetProblem;
-use crate::backend::cpu::cpu_name;
 use crate::cell_params::CellCoeffs;
 use crate::domain::Domain;
-use crate::events::recording::Maps;
 use crate::scalar::Scalar;
-use crate::solver::{EventsAt, RunsOn, Solver, SolverError};
 use crate::state::State;
-use crate::tissue::cpu::{HostTissue, Lay};
-use kernels_gpu::ecg::EcgProbe;
+use crate::tissue::cpu_solver::{CpuMeshSolver, HostMesh};
+use crate::tissue::host_fields::Lay;
 
-pub struct TetCpuSolver<M: CellModel, T: Scalar> {
-    problem: Arc<TetProblem>,
-    step: StepCoeffs<T>,
-    coeffs: CellCoeffs<M, T>,
-    fields: HostTissue<T>,
+/// A tetrahedral mesh stepped on the CPU.
+pub type TetCpuSolver<M, T> = CpuMeshSolver<M, T, TetOnCpu<T>>;
+
+/// The mesh's weights in the run's precision beside its nodes (the
+/// neighbour table is the problem's).
+pub struct TetOnCpu<T> {
     weights: Vec<T>,
-    ecg: LeadFields,
 }
 
 /// Asserts that a solver of model `M` for `problem` is given a domain
@@ -38,7 +37,7 @@ pub(crate) fn check_inputs<M: CellModel, T: Scalar>(domain: &Domain, problem: &T
     assert_eq!(state.model().name, M::INFO.name, "a state of the solver's model");
 }
 
-impl<M: CellModel, T: Scalar> TetCpuSolver<M, T> {
+impl<M: CellModel, T: Scalar> CpuMeshSolver<M, T, TetOnCpu<T>> {
     /// A solver of `problem` for the domain's model and time step (checked
     /// against the operator by [`TetProblem::check_dt`] before).
     ///
@@ -47,96 +46,27 @@ impl<M: CellModel, T: Scalar> TetCpuSolver<M, T> {
     /// model `M` (programming errors).
     pub fn new(domain: &Domain, problem: &Arc<TetProblem>, initial: &State<T>) -> Self {
         check_inputs::<M, T>(domain, problem, initial);
-        let mut solver = Self {
-            problem: problem.clone(),
-            // The weights are the operator in 1/time: the diffusion term
-            // is multiplied by dt.
-            step: StepCoeffs::new(domain.dt_ms(), domain.dt_ms()),
-            // The nodes are the domain's cells, in the solver's order.
-            coeffs: CellCoeffs::new(domain, problem.nodes(), Some),
-            fields: HostTissue::new(problem.nodes(), domain.dt_ms()),
-            weights: problem.weights(),
-            ecg: LeadFields::default(),
-        };
-        solver.load(initial);
-        solver
+        // The nodes are the domain's cells, in the solver's order.
+        let coeffs = CellCoeffs::new(domain, problem.nodes(), Some);
+        let mesh = TetOnCpu { weights: problem.weights() };
+        Self::build(domain, (TetCells::new(problem), mesh), coeffs, initial)
     }
+}
 
-    fn load(&mut self, state: &State<T>) {
-        let local: Vec<T> = (1..state.len()).flat_map(|k| state.slice(k).iter().copied()).collect();
-        self.fields.load(state.slice(0).to_vec(), local);
-    }
+impl<T: Scalar> HostMesh for TetOnCpu<T> {
+    type Cells = TetCells;
 
-    fn table(&self) -> EllTable {
-        let op = &self.problem.op;
-        EllTable {
+    fn lay(&self, nodes: &TetCells) -> Lay {
+        let op = &nodes.problem.op;
+        Lay::Nodes(EllTable {
             nodes: op.nodes as u32,
             width: op.width as u32,
             weights: self.weights.as_ptr() as u64,
             neighbours: op.neighbours.as_ptr() as u64,
-        }
+        })
     }
 
-    fn stimulate(&mut self) {
-        // The nodes are the line's cells (no index table).
-        self.fields.stimulate(self.problem.line(), 0, M::INFO);
-    }
-}
-
-impl<M: CellModel, T: Scalar> Solver<T> for TetCpuSolver<M, T> {
-    fn runs_on(&self) -> RunsOn {
-        RunsOn::Cpu(cpu_name())
-    }
-
-    fn method(&self) -> String {
-        format!("cpu-tet-ell{}", self.problem.op.width)
-    }
-
-    fn advance(&mut self, steps: u64) -> Result<(), SolverError> {
-        let lay = Lay::Nodes(self.table());
-        for _ in 0..steps {
-            self.stimulate();
-            // SAFETY: the table is this solver's, over its nodes (every
-            // neighbour a node), the fields hold the nodes.
-            unsafe { self.fields.step::<M>(lay, &self.step, &self.coeffs, 0..self.problem.nodes()) };
-        }
-        Ok(())
-    }
-
-    fn state(&mut self) -> Result<State<T>, SolverError> {
-        self.stimulate();
-        let n = self.problem.nodes();
-        let mut vars = vec![self.fields.u.clone()];
-        for k in 0..M::Locals::<T>::COUNT {
-            vars.push(self.fields.local[k * n..(k + 1) * n].to_vec());
-        }
-        Ok(State::from_vecs(M::INFO, self.problem.line(), vars))
-    }
-
-    fn set_state(&mut self, state: &State<T>) -> Result<(), SolverError> {
-        assert_eq!(state.dims(), self.problem.line(), "a state of the mesh's nodes");
-        self.load(state);
-        Ok(())
-    }
-
-    fn install_events(&mut self, EventsAt { events, start, maps }: EventsAt<'_>) -> Result<(), SolverError> {
-        let every = 0..self.problem.nodes() as u32;
-        let ranges = events.stimuli.stimuli.iter().map(|_| vec![every.clone()]).collect();
-        self.fields.set_events((events, start), self.problem.line(), ranges, maps.cloned());
-        Ok(())
-    }
-
-    fn maps(&mut self) -> Result<Option<Maps>, SolverError> {
-        self.stimulate();
-        Ok(self.fields.events.maps.clone())
-    }
-
-    fn ecg(&mut self, probes: &[EcgProbe]) -> Result<Vec<f64>, SolverError> {
-        self.stimulate();
-        Ok(self.ecg.sample_at(&self.problem.mesh, probes, &self.fields.u))
-    }
-
-    fn any_nonfinite(&mut self) -> Result<bool, SolverError> {
-        Ok(self.fields.any_nonfinite())
+    fn method(&self, nodes: &TetCells) -> String {
+        format!("cpu-tet-ell{}", nodes.problem.op.width)
     }
 }

@@ -6,25 +6,21 @@
 //! NaN checks, the nodes a line of stored cells); this file adds the
 //! mesh's table and the launch of its node kernel ([`TetOnGpu`]).
 
-use std::ops::Range;
 use std::sync::Arc;
 
-use cudarc::driver::{CudaSlice, CudaStream, DevicePtr};
-use kernels_gpu::ecg::EcgProbe;
+use cudarc::driver::{CudaSlice, DevicePtr};
 use kernels_gpu::registry::Kernel;
 use kernels_gpu::tet::EllTable;
-use kernels_gpu::{CellModel, GridDims, Locals};
+use kernels_gpu::{CellModel, Locals};
 
+use super::cells::TetCells;
 use super::cpu::check_inputs;
-use super::ecg::LeadFields;
 use super::problem::TetProblem;
 use crate::backend::gpu::cuda::cuda;
 use crate::backend::gpu::device::GpuDevice;
 use crate::cell_params::CellCoeffs;
 use crate::cell_params::device::{DeviceCellCoeffs, step_kernel};
 use crate::domain::Domain;
-use crate::events::recording::Maps;
-use crate::events::stimulus::Stimulus;
 use crate::scalar::Scalar;
 use crate::solver::SolverError;
 use crate::state::State;
@@ -34,12 +30,10 @@ use crate::tissue::gpu_solver::{GpuMesh, GpuMeshSolver};
 /// A tetrahedral mesh resident on one GPU.
 pub type TetGpuSolver<M, T> = GpuMeshSolver<M, T, TetOnGpu>;
 
-/// The mesh's side of a one-GPU run: the problem (its nodes are the
-/// stored cells, a line of them) and the neighbour table on the device.
+/// The mesh's neighbour table on one GPU beside its nodes (the stored
+/// cells, a line of them: [`TetCells`]).
 pub struct TetOnGpu {
-    problem: Arc<TetProblem>,
     neighbours: CudaSlice<u32>,
-    ecg: LeadFields,
 }
 
 /// Bytes a mesh of `nodes` nodes with a table `width` wide takes on a
@@ -72,29 +66,20 @@ impl<M: CellModel, T: Scalar> GpuMeshSolver<M, T, TetOnGpu> {
             stream.clone_htod(&problem.op.neighbours).map_err(cuda("uploading the neighbour table"))?;
         // The nodes are the domain's cells, in the solver's order.
         let coeffs = DeviceCellCoeffs::upload(&CellCoeffs::new(domain, n, Some), &stream)?;
-        let mesh = TetOnGpu { problem: problem.clone(), neighbours, ecg: LeadFields::default() };
-        Self::build(tissue, mesh, coeffs, domain, initial)
+        Self::build(tissue, (TetCells::new(problem), TetOnGpu { neighbours }), coeffs, domain, initial)
     }
 }
 
 impl<M: CellModel, T: Scalar> GpuMesh<M, T> for TetOnGpu {
-    fn stored(&self) -> usize {
-        self.problem.nodes()
-    }
+    type Cells = TetCells;
 
-    /// The nodes are the line's cells (index 0).
-    fn site(&self, _: &CudaStream) -> (GridDims, u64) {
-        (self.problem.line(), 0)
-    }
-
-    /// Every node: a stimulus's region is tested node by node.
-    fn stimulus_ranges(&self, _: &Stimulus) -> Vec<Range<u32>> {
-        let every = 0..self.problem.nodes() as u32;
-        vec![every]
-    }
-
-    fn launch_step<C: Copy>(&self, launch: StepLaunch<'_, T, C>) -> Result<(), SolverError> {
-        let (nodes, width) = (self.problem.op.nodes as u32, self.problem.op.width as u32);
+    fn launch_step<C: Copy>(
+        &self,
+        nodes: &TetCells,
+        launch: StepLaunch<'_, T, C>,
+    ) -> Result<(), SolverError> {
+        let op = &nodes.problem.op;
+        let (nodes, width) = (op.nodes as u32, op.width as u32);
         let neighbours = self.neighbours.device_ptr(launch.home).0;
         let table = EllTable { nodes, width, weights: launch.weights, neighbours };
         // SAFETY: the step kernel is <model>_tet[_sets]_<t> of this model
@@ -105,30 +90,7 @@ impl<M: CellModel, T: Scalar> GpuMesh<M, T> for TetOnGpu {
         unsafe { launch.nodes(table) }
     }
 
-    fn state(&self, vars: Vec<Vec<T>>) -> State<T> {
-        State::from_vecs(M::INFO, self.problem.line(), vars)
-    }
-
-    fn scatter(&self, state: &State<T>) -> (Vec<T>, Vec<T>) {
-        assert_eq!(state.dims(), self.problem.line(), "a state of the mesh's nodes");
-        assert_eq!(state.model().name, M::INFO.name, "a state of the solver's model");
-        let local = (1..state.len()).flat_map(|k| state.slice(k).iter().copied()).collect();
-        (state.slice(0).to_vec(), local)
-    }
-
-    fn maps_in(&self, maps: &Maps) -> Maps {
-        maps.clone()
-    }
-
-    fn maps_out(&self, maps: Maps) -> Maps {
-        maps
-    }
-
-    fn ecg(&mut self, probes: &[EcgProbe], u: &[T]) -> Vec<f64> {
-        self.ecg.sample_at(&self.problem.mesh, probes, u)
-    }
-
-    fn method(&self) -> String {
-        format!("tet-ell{}", self.problem.op.width)
+    fn method(&self, nodes: &TetCells) -> String {
+        format!("tet-ell{}", nodes.problem.op.width)
     }
 }

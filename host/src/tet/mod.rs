@@ -4,6 +4,7 @@
 //! al. 2024 (seed 004) and Niederer et al. 2011.
 
 mod adjacency;
+pub(crate) mod cells;
 pub mod check;
 pub mod cpu;
 pub mod ecg;

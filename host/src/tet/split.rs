@@ -307,8 +307,8 @@ mod tests {
         use crate::solver::Solver;
         use crate::tet::TetCpuSolver;
         use crate::tet::regions::{NodeSelection, stimulus_on};
-        use crate::tissue::cpu::{HostTissue, Lay};
         use crate::tissue::halo::exchange_on_host;
+        use crate::tissue::host_fields::{HostTissue, Lay};
         use crate::{Domain, ModelSetup};
         use kernels_gpu::models::karma::Karma;
         use kernels_gpu::tet::EllTable;

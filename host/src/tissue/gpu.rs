@@ -7,13 +7,12 @@
 //! copies behind the steps; this file adds the layout's tables and the
 //! launches of the step kernels ([`TissueOnGpu`]).
 
-use std::ops::Range;
 use std::sync::Arc;
 
 use cudarc::driver::{CudaSlice, CudaStream, DevicePtr};
 use kernels_gpu::registry::Kernel;
 use kernels_gpu::tissue::DenseTissue;
-use kernels_gpu::{CellModel, GridDims, Locals, ZWindow};
+use kernels_gpu::{CellModel, Locals, ZWindow};
 
 use super::gpu_fields::{DeviceTissue, StepLaunch};
 use super::gpu_solver::{GpuMesh, GpuMeshSolver};
@@ -22,7 +21,7 @@ use super::maps::Storage;
 use super::neighbours::{CompactFields, CompactLay};
 use super::neighbours::{NeighbourForm, NeighbourTable};
 use super::rows::{WeightChoice, WeightRows};
-use super::solving::{check_inputs, check_state, rest_u};
+use super::solving::check_inputs;
 use super::storage::{TableChoice, storage_name};
 use super::weights::Operator;
 use crate::backend::gpu::cuda::cuda;
@@ -30,13 +29,9 @@ use crate::backend::gpu::device::GpuDevice;
 use crate::cell_params::CellCoeffs;
 use crate::cell_params::device::{DeviceCellCoeffs, step_kernel};
 use crate::domain::Domain;
-use crate::events::ecg::pseudo_ecg_in;
-use crate::events::recording::Maps;
-use crate::events::stimulus::Stimulus;
 use crate::scalar::Scalar;
 use crate::solver::SolverError;
 use crate::state::State;
-use kernels_gpu::ecg::EcgProbe;
 
 /// The compact layout's neighbour table on the device, in its form.
 pub(super) enum DeviceNeighbours {
@@ -145,12 +140,10 @@ enum LayoutBuffers {
 /// A tissue resident on one GPU.
 pub type TissueGpuSolver<M, T> = GpuMeshSolver<M, T, TissueOnGpu>;
 
-/// The tissue's side of a one-GPU run: how its cells are stored (local
-/// variable k of stored cell c at `k * stored + c`; the weight table a
-/// row per stored cell, or a row per class) and the layout's tables on
-/// the device.
+/// The tissue's tables on one GPU beside its stored cells (a [`Storage`];
+/// local variable k of stored cell c at `k * stored + c`; the weight
+/// table a row per stored cell, or a row per class).
 pub struct TissueOnGpu {
-    storage: Storage,
     /// The class of every stored cell and each class's neighbour offsets
     /// (weights by class).
     class: Option<DeviceClasses>,
@@ -246,32 +239,29 @@ impl<M: CellModel, T: Scalar> GpuMeshSolver<M, T, TissueOnGpu> {
                 index: stream.clone_htod(&storage.cells).map_err(cuda("uploading the cell list"))?,
             },
         };
-        Self::build(tissue, TissueOnGpu { storage, class, buffers }, coeffs, domain, initial)
+        Self::build(tissue, (storage, TissueOnGpu { class, buffers }), coeffs, domain, initial)
     }
 }
 
 impl<M: CellModel, T: Scalar> GpuMesh<M, T> for TissueOnGpu {
-    fn stored(&self) -> usize {
-        self.storage.stored()
-    }
+    type Cells = Storage;
 
-    fn site(&self, home: &CudaStream) -> (GridDims, u64) {
-        let index = match &self.buffers {
-            LayoutBuffers::Dense { .. } => 0u64,
+    fn index_address(&self, home: &CudaStream) -> u64 {
+        match &self.buffers {
+            LayoutBuffers::Dense { .. } => 0,
             LayoutBuffers::Compact { index, .. } => index.device_ptr(home).0,
-        };
-        (self.storage.dims, index)
+        }
     }
 
-    fn stimulus_ranges(&self, s: &Stimulus) -> Vec<Range<u32>> {
-        self.storage.stimulus_ranges(s)
-    }
-
-    fn launch_step<C: Copy>(&self, launch: StepLaunch<'_, T, C>) -> Result<(), SolverError> {
+    fn launch_step<C: Copy>(
+        &self,
+        storage: &Storage,
+        launch: StepLaunch<'_, T, C>,
+    ) -> Result<(), SolverError> {
         let (weights, home) = (launch.weights, launch.home);
-        let per_cell = self.storage.stored() as u32;
+        let per_cell = storage.stored() as u32;
         let (class, offsets, rows) = DeviceClasses::fields(self.class.as_ref(), home, per_cell);
-        let dims = self.storage.dims;
+        let dims = storage.dims;
         match &self.buffers {
             LayoutBuffers::Dense { mask } => {
                 let mask = mask.device_ptr(home).0;
@@ -294,7 +284,7 @@ impl<M: CellModel, T: Scalar> GpuMesh<M, T> for TissueOnGpu {
                 unsafe { launch.dense(lay, ZWindow::all(dims.nz)) }
             }
             LayoutBuffers::Compact { neighbours, index } => {
-                let cells = self.storage.cells.len() as u32;
+                let cells = storage.cells.len() as u32;
                 let index = index.device_ptr(home).0;
                 let lay = neighbours.lay(CompactFields { dims, cells, weights, index, class, rows }, home);
                 // SAFETY: the step kernel is <model>_tissue_compact[_classes]
@@ -314,40 +304,13 @@ impl<M: CellModel, T: Scalar> GpuMesh<M, T> for TissueOnGpu {
         }
     }
 
-    fn state(&self, vars: Vec<Vec<T>>) -> State<T> {
-        let refs: Vec<&[T]> = vars.iter().map(Vec::as_slice).collect();
-        self.storage.state(M::INFO, &refs)
-    }
-
-    fn scatter(&self, state: &State<T>) -> (Vec<T>, Vec<T>) {
-        check_state::<M, T>(state, self.storage.dims);
-        let mut vars = self.storage.vars(state);
-        let u = std::mem::take(&mut vars[0]);
-        (u, vars[1..].concat())
-    }
-
-    fn maps_in(&self, maps: &Maps) -> Maps {
-        self.storage.maps_from_box(maps)
-    }
-
-    fn maps_out(&self, maps: Maps) -> Maps {
-        self.storage.maps_to_box(&maps)
-    }
-
-    /// As the CPU tissue solver's: the cells outside the tissue at the
-    /// model's rest.
-    fn ecg(&mut self, probes: &[EcgProbe], u: &[T]) -> Vec<f64> {
-        let field = self.storage.to_box_or(u, rest_u::<M, T>());
-        pseudo_ecg_in(&field, self.storage.dims, Some(&self.storage.mask), probes)
-    }
-
-    fn method(&self) -> String {
+    fn method(&self, storage: &Storage) -> String {
         let classes = self.class.as_ref().map(|c| c.rows);
         let neighbours = match &self.buffers {
             LayoutBuffers::Dense { .. } => None,
             LayoutBuffers::Compact { neighbours, .. } => Some(neighbours.form()),
         };
-        format!("tissue-{}", storage_name(self.storage.layout, classes, neighbours))
+        format!("tissue-{}", storage_name(storage.layout, classes, neighbours))
     }
 }
 

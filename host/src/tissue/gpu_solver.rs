@@ -8,14 +8,13 @@
 //! mesh brings is its layout: its tables on the device, the launch of its
 //! step kernel, and how its stored cells map to the domain's.
 
-use std::marker::PhantomData;
-use std::ops::Range;
 use std::sync::Arc;
 
 use kernels_gpu::ecg::EcgProbe;
-use kernels_gpu::{CellModel, GridDims, Locals, StepCoeffs};
+use kernels_gpu::{CellModel, Locals, StepCoeffs};
 
 use super::gpu_fields::{DeviceTissue, StepLaunch};
+use super::mesh_cells::MeshCells;
 use super::state_copy::StateCopy;
 use crate::backend::gpu::cuda::cuda;
 use crate::backend::gpu::graph::{MAX_GRAPH_STEPS, PassBuffers, Piece, StepGraphs, pieces};
@@ -23,49 +22,43 @@ use crate::cell_params::device::DeviceCellCoeffs;
 use crate::domain::Domain;
 use crate::events::EventClock;
 use crate::events::recording::Maps;
-use crate::events::stimulus::Stimulus;
 use crate::kernel_config::pass_steps;
 use crate::scalar::Scalar;
 use crate::solver::{EventsAt, NonfiniteCheck, RunsOn, Solver, SolverError};
 use crate::state::State;
 use cudarc::driver::CudaStream;
 
-/// What a kind of mesh brings to a one-GPU run: its layout on the device
-/// and on the host. The solver's U holds the mesh's stored cells.
+/// What a kind of mesh brings to a one-GPU run: its cells as the solver
+/// stores them (U holds them) and its tables on the device.
 pub(crate) trait GpuMesh<M: CellModel, T: Scalar> {
-    /// The cells U holds.
-    fn stored(&self) -> usize;
-    /// The box the stimuli are placed in, and the device address of the
-    /// box index of every stored cell (0 where the stored cells are the
-    /// box's, in its order).
-    fn site(&self, home: &CudaStream) -> (GridDims, u64);
-    /// The runs of stored cells that stimulus `s` may touch.
-    fn stimulus_ranges(&self, s: &Stimulus) -> Vec<Range<u32>>;
-    /// Enqueues one step of the stored cells on `launch.stream` (the
-    /// solver's, or one being captured as a graph).
-    fn launch_step<C: Copy>(&self, launch: StepLaunch<'_, T, C>) -> Result<(), SolverError>;
-    /// The domain's state from the stored cells' variables (U first).
-    fn state(&self, vars: Vec<Vec<T>>) -> State<T>;
-    /// U and the locals (variable after variable) of the stored cells of
-    /// `state`, checked to be a state of this mesh and model.
-    fn scatter(&self, state: &State<T>) -> (Vec<T>, Vec<T>);
-    /// The domain's maps over the stored cells.
-    fn maps_in(&self, maps: &Maps) -> Maps;
-    /// The stored cells' maps over the domain.
-    fn maps_out(&self, maps: Maps) -> Maps;
-    /// The pseudo-ECG at `probes` from the stored cells' U.
-    fn ecg(&mut self, probes: &[EcgProbe], u: &[T]) -> Vec<f64>;
+    type Cells: MeshCells;
+    /// The device address of the box index of every stored cell, on the
+    /// solver's stream `home`; 0 where the stored cells are the box's, in
+    /// its order (as a tetrahedral mesh's nodes are their line's).
+    fn index_address(&self, home: &CudaStream) -> u64 {
+        let _ = home;
+        0
+    }
+    /// Enqueues one step of `cells` on `launch.stream` (the solver's, or
+    /// one being captured as a graph).
+    fn launch_step<C: Copy>(
+        &self,
+        cells: &Self::Cells,
+        launch: StepLaunch<'_, T, C>,
+    ) -> Result<(), SolverError>;
     /// The solver's method (`tissue-compact-n16`, `tet-ell16`).
-    fn method(&self) -> String;
+    fn method(&self, cells: &Self::Cells) -> String;
 }
 
 /// A mesh resident on one GPU, one thread per stored cell.
-pub struct GpuMeshSolver<M: CellModel, T: Scalar, G> {
+#[allow(private_bounds, reason = "what a mesh brings to a solver is not public API")]
+pub struct GpuMeshSolver<M: CellModel, T: Scalar, G: GpuMesh<M, T>> {
     /// Quiet stretches of steps captured as CUDA graphs (first, so that
     /// they go before the buffers their kernels name).
     graphs: StepGraphs,
     use_graphs: bool,
     tissue: DeviceTissue<T>,
+    cells: G::Cells,
     mesh: G,
     step: StepCoeffs<T>,
     /// The coefficients (and the parameter set of every stored cell where
@@ -76,7 +69,6 @@ pub struct GpuMeshSolver<M: CellModel, T: Scalar, G> {
     /// the first; `None` with the copies on the compute stream instead.
     copy: Option<StateCopy<T>>,
     overlap_copies: bool,
-    model: PhantomData<M>,
 }
 
 #[allow(
@@ -84,11 +76,11 @@ pub struct GpuMeshSolver<M: CellModel, T: Scalar, G> {
     reason = "the methods are the crate's own; what a mesh brings to a solver is not public API"
 )]
 impl<M: CellModel, T: Scalar, G: GpuMesh<M, T>> GpuMeshSolver<M, T, G> {
-    /// The solver over `tissue` (the mesh's fields and kernels) and
-    /// `mesh`, with `coeffs` on the same device, set to `initial`.
+    /// The solver over `tissue` (the fields and kernels of `cells`) and
+    /// `mesh`'s tables, with `coeffs` on the same device, set to `initial`.
     pub(crate) fn build(
         tissue: DeviceTissue<T>,
-        mesh: G,
+        (cells, mesh): (G::Cells, G),
         coeffs: DeviceCellCoeffs<M, T>,
         domain: &Domain,
         initial: &State<T>,
@@ -97,13 +89,13 @@ impl<M: CellModel, T: Scalar, G: GpuMesh<M, T>> GpuMeshSolver<M, T, G> {
             graphs: StepGraphs::new(tissue.programmatic),
             use_graphs: true,
             tissue,
+            cells,
             mesh,
             step: StepCoeffs::new(domain.dt_ms(), domain.dt_ms()),
             coeffs,
             clock: EventClock::new(domain.dt_ms()),
             copy: None,
             overlap_copies: true,
-            model: PhantomData,
         };
         solver.set_state(initial)?;
         Ok(solver)
@@ -139,9 +131,9 @@ impl<M: CellModel, T: Scalar, G: GpuMesh<M, T>> GpuMeshSolver<M, T, G> {
         if !self.clock.take_stimuli() {
             return Ok(());
         }
-        let site = self.mesh.site(&self.tissue.stream);
-        // SAFETY: the site's index is 0 (the stored cells are the box's)
-        // or the box index of every stored cell (`GpuMesh::site`); a
+        let site = (self.cells.dims(), self.mesh.index_address(&self.tissue.stream));
+        // SAFETY: the index is 0 (the stored cells are the box's) or the
+        // box index of every stored cell (`GpuMesh::index_address`); a
         // stimulus's runs are `stimulus_ranges` of the stored cells.
         unsafe { self.tissue.stimulate(&self.clock, site) }
     }
@@ -160,7 +152,7 @@ impl<M: CellModel, T: Scalar, G: GpuMesh<M, T>> GpuMeshSolver<M, T, G> {
         let coeffs = (self.coeffs.coeffs(), self.coeffs.sets());
         let mut launch = self.tissue.step_launch(self.step, coeffs, self.clock.t_ms());
         launch.stream = stream;
-        self.mesh.launch_step(launch)
+        self.mesh.launch_step(&self.cells, launch)
     }
 
     /// `steps` steps, the quiet stretches between stimuli replayed as
@@ -223,7 +215,7 @@ impl<M: CellModel, T: Scalar, G: GpuMesh<M, T>> GpuMeshSolver<M, T, G> {
     /// The variables of the stored cells, downloaded.
     fn download(&mut self) -> Result<Vec<Vec<T>>, SolverError> {
         self.stimulate()?;
-        self.tissue.download_vars(M::Locals::<T>::COUNT, self.mesh.stored())
+        self.tissue.download_vars(M::Locals::<T>::COUNT, self.cells.stored())
     }
 }
 
@@ -233,7 +225,7 @@ impl<M: CellModel, T: Scalar, G: GpuMesh<M, T>> Solver<T> for GpuMeshSolver<M, T
     }
 
     fn method(&self) -> String {
-        self.mesh.method()
+        self.mesh.method(&self.cells)
     }
 
     fn advance(&mut self, steps: u64) -> Result<(), SolverError> {
@@ -249,7 +241,8 @@ impl<M: CellModel, T: Scalar, G: GpuMesh<M, T>> Solver<T> for GpuMeshSolver<M, T
 
     fn state(&mut self) -> Result<State<T>, SolverError> {
         let vars = self.download()?;
-        Ok(self.mesh.state(vars))
+        let refs: Vec<&[T]> = vars.iter().map(Vec::as_slice).collect();
+        Ok(self.cells.state::<M, T>(&refs))
     }
 
     fn begin_state_copy(&mut self) -> Result<bool, SolverError> {
@@ -257,7 +250,7 @@ impl<M: CellModel, T: Scalar, G: GpuMesh<M, T>> Solver<T> for GpuMeshSolver<M, T
             return Ok(false);
         }
         self.stimulate()?;
-        let (n, count) = (self.mesh.stored(), M::Locals::<T>::COUNT);
+        let (n, count) = (self.cells.stored(), M::Locals::<T>::COUNT);
         if self.copy.is_none() {
             self.copy = Some(StateCopy::new(&self.tissue.stream, (1 + count) * n)?);
         }
@@ -271,34 +264,34 @@ impl<M: CellModel, T: Scalar, G: GpuMesh<M, T>> Solver<T> for GpuMeshSolver<M, T
     }
 
     fn collect_state(&mut self) -> Result<State<T>, SolverError> {
-        let n = self.mesh.stored();
+        let n = self.cells.stored();
         let values = self.copy.as_mut().expect("a copy was begun").collect()?;
-        Ok(self.mesh.state(values.chunks_exact(n).map(<[T]>::to_vec).collect()))
+        let vars: Vec<&[T]> = values.chunks_exact(n).collect();
+        Ok(self.cells.state::<M, T>(&vars))
     }
 
     fn set_state(&mut self, state: &State<T>) -> Result<(), SolverError> {
-        let (u, local) = self.mesh.scatter(state);
+        let (u, local) = self.cells.scatter::<M, T>(state);
         self.tissue.upload(&u, &local)
     }
 
     fn install_events(&mut self, EventsAt { events, start, maps }: EventsAt<'_>) -> Result<(), SolverError> {
-        let dims = self.mesh.site(&self.tissue.stream).0;
-        let (mesh, dt_ms) = (&self.mesh, self.clock.dt_ms);
-        let maps = maps.map(|m| mesh.maps_in(m));
-        self.tissue.set_events((events, dt_ms), dims, |s| mesh.stimulus_ranges(s), maps)?;
+        let (cells, dt_ms) = (&self.cells, self.clock.dt_ms);
+        let maps = maps.map(|m| cells.maps_in(m));
+        self.tissue.set_events((events, dt_ms), cells.dims(), |s| cells.stimulus_ranges(s), maps)?;
         self.clock.restart(events, start);
         Ok(())
     }
 
     fn maps(&mut self) -> Result<Option<Maps>, SolverError> {
         self.stimulate()?;
-        Ok(self.tissue.maps()?.map(|m| self.mesh.maps_out(m)))
+        Ok(self.tissue.maps()?.map(|m| self.cells.maps_out(&m)))
     }
 
     fn ecg(&mut self, probes: &[EcgProbe]) -> Result<Vec<f64>, SolverError> {
         self.stimulate()?;
         let u = self.tissue.download_u()?;
-        Ok(self.mesh.ecg(probes, &u))
+        Ok(self.cells.ecg::<M, T>(probes, &u))
     }
 
     fn any_nonfinite(&mut self) -> Result<bool, SolverError> {

@@ -25,9 +25,10 @@
 //!   stores it, u32 indices or 16-bit offsets (chosen automatically);
 //! - [`cpu`], [`gpu`]: the solvers, one per backend, each with both
 //!   layouts, made of one domain's fields with their events (the CPU's
-//!   `cpu::HostTissue`, the GPU's in `gpu_fields`); the GPU's is the
-//!   solver every mesh on one GPU shares ([`gpu_solver`]) with the
-//!   tissue's tables and launches; `solving`: what every
+//!   `host_fields::HostTissue`, the GPU's in `gpu_fields`); each is the solver
+//!   every mesh shares on its device ([`cpu_solver`], [`gpu_solver`],
+//!   reading the mesh's cells through `mesh_cells`) with the tissue's
+//!   tables and launches; `solving`: what every
 //!   tissue solver shares beside (the checks of its inputs, the rest value
 //!   outside the tissue, the mask bits over the box);
 //! - [`split`], [`split_cpu`], [`split_gpu`]: the tissue split along z
@@ -41,6 +42,7 @@
 
 pub mod conductivity;
 pub mod cpu;
+pub mod cpu_solver;
 pub mod cut;
 pub mod description;
 pub mod error;
@@ -51,8 +53,10 @@ pub mod gpu;
 pub(crate) mod gpu_fields;
 pub mod gpu_solver;
 pub mod halo;
+pub(crate) mod host_fields;
 pub mod layout;
 pub mod maps;
+pub(crate) mod mesh_cells;
 pub mod neighbours;
 pub mod rows;
 mod solving;

@@ -1,6 +1,6 @@
 //! The split tissue run on CPU sub-domains ([`super::split`]): the
 //! reference for the split on GPUs, testable without one. Each part is
-//! the single-domain solver's fields and events (`super::cpu::HostTissue`)
+//! the single-domain solver's fields and events (`super::host_fields::HostTissue`)
 //! over its stored cells, stepped by the same functions, with its weights
 //! stored as the GPU parts store them (per cell or by class,
 //! [`Slab::weight_rows`]); after every step the halos of variable 0 are
@@ -11,10 +11,10 @@ use std::sync::Arc;
 use kernels_gpu::tissue::DenseTissue;
 use kernels_gpu::{CellModel, ModelInfo, StepCoeffs};
 
-use super::cpu::{HostTissue, Lay};
 use super::cut::{CutPart, MeshCut};
 use super::error::TissueError;
 use super::halo::{HaloRun, exchange_on_host};
+use super::host_fields::{HostTissue, Lay};
 use super::layout::TissueLayout;
 use super::neighbours::CompactFields;
 use super::rows::WeightRows;
