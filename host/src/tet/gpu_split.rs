@@ -33,7 +33,7 @@ use crate::solver::SolverError;
 use crate::state::State;
 use crate::tissue::gpu_fields::StepLaunch;
 use crate::tissue::split_parts::DevicePart;
-use crate::tissue::split_solver::{GpuSplitSolver, SplitMesh};
+use crate::tissue::split_solver::{GpuSplitSolver, PartUpload, SplitMesh};
 
 /// Why a split mesh solver could not be built.
 #[derive(Debug, Error)]
@@ -105,18 +105,12 @@ impl<M: CellModel, T: Scalar> SplitMesh<M, T> for TetParts {
         device_bytes(self.split.parts[i].stored(), width, variables, T::BYTES)
     }
 
-    fn upload_part(
-        &mut self,
-        i: usize,
-        device: &GpuDevice,
-        ptx: &str,
-        domain: &Domain,
-    ) -> Result<DevicePart<T>, SolverError> {
+    fn upload_part(&mut self, i: usize, to: PartUpload<'_>) -> Result<DevicePart<T>, SolverError> {
         let part = &self.split.parts[i];
         let sizes = (part.stored(), M::Locals::<T>::COUNT * part.owned.len());
         let weights = part.weights::<T>(&self.problem);
-        let kernel = step_kernel(domain, Kernel::TetNodes);
-        let on_gpu = DevicePart::new::<M>(device, ptx, kernel, sizes, &weights, &part.index())?;
+        let kernel = step_kernel(to.domain, Kernel::TetNodes);
+        let on_gpu = DevicePart::new::<M>(to.device, to.ptx, kernel, sizes, &weights, &part.index())?;
         let table =
             on_gpu.stream().clone_htod(&part.neighbours).map_err(cuda("uploading the neighbour table"))?;
         self.neighbours.push(table);

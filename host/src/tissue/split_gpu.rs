@@ -34,7 +34,7 @@ use super::rows::Classes;
 use super::solving::{check_inputs, rest_u};
 use super::split::{Slab, TissueSplit};
 use super::split_parts::DevicePart;
-use super::split_solver::{GpuSplitSolver, SplitMesh};
+use super::split_solver::{GpuSplitSolver, PartUpload, SplitMesh};
 use super::storage::storage_name;
 use super::weights::Operator;
 use crate::backend::gpu::cuda::cuda;
@@ -159,20 +159,14 @@ impl<M: CellModel, T: Scalar> SplitMesh<M, T> for TissueParts<T> {
         part_device_bytes(&self.split.slabs[i], classes, M::INFO.variables.len(), T::BYTES)
     }
 
-    fn upload_part(
-        &mut self,
-        i: usize,
-        device: &GpuDevice,
-        ptx: &str,
-        domain: &Domain,
-    ) -> Result<DevicePart<T>, SolverError> {
+    fn upload_part(&mut self, i: usize, to: PartUpload<'_>) -> Result<DevicePart<T>, SolverError> {
         let slab = &self.split.slabs[i];
         let weights = slab.weight_rows(&self.op, self.classes.as_ref());
         let form = slab.neighbours.as_ref().map(NeighbourTable::form);
-        let kernel = step_kernel(domain, tissue_kernel(weights.classes().is_some(), form));
+        let kernel = step_kernel(to.domain, tissue_kernel(weights.classes().is_some(), form));
         let sizes = (slab.stored(), M::Locals::<T>::COUNT * slab.stride());
         let table = weights.parts(slab.stride()).0;
-        let part = DevicePart::new::<M>(device, ptx, kernel, sizes, table, &slab.index)?;
+        let part = DevicePart::new::<M>(to.device, to.ptx, kernel, sizes, table, &slab.index)?;
         let stream = part.stream();
         let layout = match &slab.neighbours {
             None => LayoutBuffers::Dense {

@@ -40,13 +40,7 @@ pub(crate) trait SplitMesh<M: CellModel, T: Scalar> {
     /// Part `i` on `device`: its fields and kernels, returned, and the
     /// device buffers its step reads beside them (a mask, a neighbour
     /// table), kept by the mesh. Called once per part, in order.
-    fn upload_part(
-        &mut self,
-        i: usize,
-        device: &GpuDevice,
-        ptx: &str,
-        domain: &Domain,
-    ) -> Result<DevicePart<T>, SolverError>;
+    fn upload_part(&mut self, i: usize, to: PartUpload<'_>) -> Result<DevicePart<T>, SolverError>;
     /// The runs of part `i`'s stored cells that stimulus `s` may touch.
     fn stimulus_ranges(&self, i: usize, s: &Stimulus) -> Vec<Range<u32>>;
     /// Enqueues one step of part `i`'s owned cells (`index`: the address
@@ -62,6 +56,16 @@ pub(crate) trait SplitMesh<M: CellModel, T: Scalar> {
     /// The solver's method without the parts and the exchange
     /// (`tet-ell16 split`).
     fn method(&self) -> String;
+}
+
+/// Where a part goes and what it is built for.
+#[derive(Clone, Copy)]
+pub(crate) struct PartUpload<'a> {
+    pub device: &'a GpuDevice,
+    /// The kernels.
+    pub ptx: &'a str,
+    /// The whole domain (its model, parameter sets and time step).
+    pub domain: &'a Domain,
 }
 
 /// A mesh split over GPUs (part i on `devices[i]`; a GPU may appear
@@ -108,7 +112,7 @@ impl<M: CellModel, T: Scalar, S: SplitMesh<M, T>> GpuSplitSolver<M, T, S> {
         let mut parts = Vec::with_capacity(devices.len());
         let mut coeffs = Vec::with_capacity(devices.len());
         for (i, device) in devices.iter().enumerate() {
-            let mut part = mesh.upload_part(i, device, ptx, domain)?;
+            let mut part = mesh.upload_part(i, PartUpload { device, ptx, domain })?;
             let cut = &mesh.cut().cut_parts()[i];
             let (u, local) = cut.scatter(initial);
             part.tissue.upload(&u, &local)?;
