@@ -803,7 +803,13 @@ pub fn emit(plan: &Plan, name: &str, src: &Source) -> Result<(String, Vec<(Strin
             "//! Imported with inconsistent units (`--allow-inconsistent-units`), numbers as written:"
         );
         for w in &m.warnings {
-            let _ = writeln!(out, "//! - {w}");
+            // Units print as `[m^-3 mol]` and operators as `<minus>`:
+            // escaped, for rustdoc reads them as links and HTML tags.
+            let escaped: String = w
+                .chars()
+                .flat_map(|c| matches!(c, '[' | ']' | '<' | '>').then_some('\\').into_iter().chain([c]))
+                .collect();
+            let _ = writeln!(out, "//! - {escaped}");
         }
     }
     if !plan.dropped.is_empty() {

@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 
 use crate::expr::{Expr, Op, VarId};
 
-/// f = sum coef[x] x + constant.
+/// `f = sum coef[x] x + constant`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Affine {
     pub coef: BTreeMap<VarId, Expr>,

@@ -6,7 +6,7 @@
 //! ([`stencil`]), the index arithmetic of the row-major grid and of the
 //! paper's towers ([`layout`]), the transcendental functions ([`math`])
 //! and the per-cell pieces of the analyses ([`ecg`], [`tips`]). The host
-//! crate calls these functions on the CPU; the kernels in [`kernels`] call
+//! crate calls these functions on the CPU; the kernels in `kernels` (built for the GPU only) call
 //! the very same functions on the GPU after `build.rs` has compiled this
 //! crate to PTX with rustc's NVPTX backend. Because both sides execute the
 //! same sequence of IEEE-754 operations (no fused multiply-add, no

@@ -13,8 +13,8 @@ use crate::real::Real;
 
 /// Indices of the two neighbours of `i` along an axis of `n` cells, with the
 /// mirror rule at the ends: the missing neighbour outside the domain takes
-/// the value of the interior neighbour on the other side (U[-1] = U[1],
-/// U[n] = U[n-2]), which makes dU/dn = 0 to second order at the boundary
+/// the value of the interior neighbour on the other side (U\[-1\] = U\[1\],
+/// U\[n\] = U\[n-2\]), which makes dU/dn = 0 to second order at the boundary
 /// node (paper section 4.4, Figure 22). An axis of one cell mirrors the
 /// cell onto itself.
 #[inline(always)]

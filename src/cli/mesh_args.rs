@@ -31,7 +31,7 @@ pub struct MeshArgs {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub region_array: Option<String>,
     /// Monodomain conductivity along the fibres, S/m; with --chi and --cm
-    /// (D = sigma/(chi Cm)). Without it, the isotropic D of [grid].
+    /// (D = sigma/(chi Cm)). Without it, the isotropic D of `[grid]`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sigma_l: Option<f64>,
     /// Across the fibres (and along the sheet), S/m [default: sigma_l].

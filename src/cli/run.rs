@@ -165,7 +165,7 @@ const CHECK_CELL_UPDATES: u64 = 1 << 27;
 /// The steps between NaN checks (and looks at Ctrl-C) when
 /// `check_every_steps` is not given: 100 on the CPU, where a step of a
 /// large grid takes long; on a GPU at least 100 and enough for
-/// [`CHECK_CELL_UPDATES`], in hundreds, at most 10,000 (a single cell
+/// `CHECK_CELL_UPDATES`, in hundreds, at most 10,000 (a single cell
 /// still answers Ctrl-C within a few tens of milliseconds).
 pub fn check_every_steps(on_gpu: bool, dims: GridDims) -> u64 {
     if !on_gpu {

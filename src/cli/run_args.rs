@@ -61,13 +61,13 @@ pub struct RunOptions {
     pub output: OutputArgs,
     /// A stimulus as a TOML inline table, e.g.
     /// '{region = "sphere", center = [20, 20, 20], radius = 4, at_ms = 150}'
-    /// (repeatable; replaces the file's [[stimulus]] list).
+    /// (repeatable; replaces the file's `[[stimulus]]` list).
     #[arg(long = "stimulus", value_name = "TOML")]
     pub stimuli: Vec<String>,
     /// A pseudo-ECG electrode as a TOML inline table, e.g.
     /// '{name = "V1", position = [20, 20, 60]}' (model space units, cell
     /// (i, j, k) at (i dx, j dx, k dx); repeatable; replaces the file's
-    /// [[electrode]] list). The trace goes to ecg.csv and ecg.png.
+    /// `[[electrode]]` list). The trace goes to ecg.csv and ecg.png.
     #[arg(long = "electrode", value_name = "TOML")]
     pub electrodes: Vec<String>,
     /// A tetrahedral mesh to run on instead of the box: openCARP .pts,
@@ -91,7 +91,7 @@ pub struct SimArgs {
     /// Initial condition.
     #[arg(long, value_enum, default_value_t = InitArg::Planar)]
     pub init: InitArg,
-    /// Stimulus protocol added to the [[stimulus]] list: scroll = the
+    /// Stimulus protocol added to the `[[stimulus]]` list: scroll = the
     /// paper's planar S1 followed by a cross-field S2 (a scroll wave).
     #[arg(long, value_enum, default_value_t = ProtocolArg::None)]
     pub protocol: ProtocolArg,
@@ -217,7 +217,7 @@ impl InitArg {
 #[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum ProtocolArg {
-    /// Only the initial condition and the [[stimulus]] list.
+    /// Only the initial condition and the `[[stimulus]]` list.
     None,
     /// Planar S1 (the initial condition) and a cross-field S2: a scroll wave.
     Scroll,

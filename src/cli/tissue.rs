@@ -92,7 +92,7 @@ pub struct TissueArgs {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub d_sheet: Option<f64>,
     /// Intra- and extracellular conductivities, S/m, [along, across] or
-    /// [along, across, sheet]: with [grid] chi and cm, D = sigma / (chi
+    /// [along, across, sheet]: with `[grid]` chi and cm, D = sigma / (chi
     /// Cm) with sigma = sigma_i sigma_e / (sigma_i + sigma_e), the
     /// monodomain conductivity of equal anisotropy ratios (the harmonic
     /// mean; Niederer et al. 2011).

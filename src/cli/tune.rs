@@ -15,11 +15,11 @@
 //! blocked winner in f32 is last tried in the two shapes (block height,
 //! z-chunk) whose waves a count ranks best (`ComputeArgs::tune_blocked_shapes`).
 //! The fastest blocked kernel of the first round is refined the same way
-//! when it came within [`SEED_SHARE`] of the fastest.
+//! when it came within `SEED_SHARE` of the fastest.
 //!
 //! Each candidate is built from the run's own starting state on the
 //! selected GPUs, stepped until a stretch of steps takes
-//! [`STRETCH_S`], then timed over [`REPEATS`] such stretches (the best
+//! `STRETCH_S`, then timed over `REPEATS` such stretches (the best
 //! counts: noise only slows a stretch down), and dropped before the next
 //! is built, so the GPU holds one candidate's fields at a time. The
 //! fields the candidates reach are thrown away; the run starts from the
@@ -59,7 +59,7 @@ const MAX_STRETCH_STEPS: u64 = 1 << 20;
 
 /// The kernel a run or benchmark takes on `selected`: `kernel` (auto's
 /// or the one named), or with `--kernel tune` on this process's GPUs the
-/// one [`tune`] finds, with its figures (its report printed), or the one
+/// one `tune` finds, with its figures (its report printed), or the one
 /// the tune cache keeps for this run ([`tune_cache`]; timed again with
 /// `--retune`, and kept after timing). A run that records maps
 /// (`recording`) launches every step itself, without graphs, so its

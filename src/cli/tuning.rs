@@ -28,7 +28,7 @@ pub struct Tuning {
     pub seconds: f64,
     /// Where the choice came from when it was not timed in this run: the
     /// tune cache's file and when the choice was timed
-    /// ([`super::tune_cache`](super::tune_cache)); the figures above are that timing's.
+    /// ([`super::tune_cache`]); the figures above are that timing's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub from_cache: Option<FromCache>,
 }

@@ -1,4 +1,4 @@
-//! Backends behind the [`Solver`](crate::solver::Solver) interface: the
+//! Backends behind the [`Solver`] interface: the
 //! multi-threaded CPU reference and the GPU through cudarc. Both step with
 //! the same shared functions of `kernels-gpu`, so their states agree bit
 //! for bit.

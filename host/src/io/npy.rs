@@ -115,7 +115,7 @@ pub struct NpyHeader {
 /// Bytes of the magic, version and header length that open every file.
 const PRELUDE: usize = 10;
 
-/// Reads a `.npy` file of `<f4` or `<f8` (what [`write`] produces), or of
+/// Reads a `.npy` file of `<f4` or `<f8` (what [`write()`] produces), or of
 /// `|u1`/`|b1` (masks), in C order. The header is read and checked first
 /// and the data only when the file's length is what the header's shape
 /// needs (and at most [`MAX_FIELD_BYTES`]), so that a file of another

@@ -58,7 +58,7 @@ const BYTES_PER_POINT: u64 = 64 * 32;
 
 /// Reads a `.vti` file: its first bytes are checked to be VTK XML
 /// ImageData before the rest is read, and the rest only up to what its
-/// extent makes plausible ([`BYTES_PER_POINT`], at most
+/// extent makes plausible (`BYTES_PER_POINT`, at most
 /// [`MAX_FIELD_BYTES`]), so that a file of another kind, or a device, is
 /// refused before its body is read.
 pub fn read(path: &Path) -> io::Result<VtiFile> {

@@ -2,7 +2,7 @@
 //!
 //! Packing fills each slice's core from the grid and its two extra lines
 //! with the neighbouring towers' edge columns, or, at the domain's x edges,
-//! with the mirror column (U[-1] = U[1], U[nx] = U[nx - 2]), exactly what the
+//! with the mirror column (`U[-1] = U[1]`, `U[nx] = U[nx - 2]`), exactly what the
 //! kernels maintain after every step. Unpacking reads the cores only.
 
 use kernels_gpu::TowerLayout;

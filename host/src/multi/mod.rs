@@ -5,7 +5,7 @@
 //! the halo above. After every step the halos are refilled from the
 //! neighbouring sub-domains' boundary slices, or, at the ends of the global
 //! grid, by the mirror rule (halo below = local slice 2 = global z 1, so
-//! U[-1] = U[1]; symmetrically at the top). The kernels then never mirror
+//! `U[-1] = U[1]`; symmetrically at the top). The kernels then never mirror
 //! in z inside a sub-domain: they advance the owned window `1..=n` with the
 //! halos as ordinary neighbours.
 //!

@@ -31,7 +31,7 @@ use crate::tissue::gpu_solver::{GpuMesh, GpuMeshSolver};
 pub type TetGpuSolver<M, T> = GpuMeshSolver<M, T, TetOnGpu>;
 
 /// The mesh's neighbour table on one GPU beside its nodes (the stored
-/// cells, a line of them: [`TetCells`]).
+/// cells, a line of them: `TetCells`).
 pub struct TetOnGpu {
     neighbours: CudaSlice<u32>,
 }

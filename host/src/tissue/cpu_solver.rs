@@ -1,11 +1,11 @@
 //! One solver for every mesh on the CPU, the reference of the GPU's: the
 //! voxel tissue ([`super::cpu`]) and the tetrahedral mesh
-//! ([`crate::tet::cpu`]) are this solver with their own [`HostMesh`], as
+//! ([`crate::tet::cpu`]) are this solver with their own `HostMesh`, as
 //! on one GPU they are [`super::gpu_solver`]'s. What a CPU run shares
 //! lives here once: the fields and events in host memory laid out as on
-//! the device ([`HostTissue`]), stepped by the very per-cell functions the
+//! the device (`HostTissue`), stepped by the very per-cell functions the
 //! kernels call, the stimuli, maps, pseudo-ECG and NaN check. What a kind
-//! of mesh brings is its cells ([`MeshCells`]) and its layout's tables.
+//! of mesh brings is its cells (`MeshCells`) and its layout's tables.
 
 use kernels_gpu::ecg::EcgProbe;
 use kernels_gpu::{CellModel, Locals, StepCoeffs};

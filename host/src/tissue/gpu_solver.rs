@@ -1,8 +1,8 @@
 //! One solver for every mesh resident on one GPU: the voxel tissue
 //! ([`super::gpu`]) and the tetrahedral mesh ([`crate::tet::gpu`]) are
-//! this solver with their own [`GpuMesh`], as their splits over GPUs are
+//! this solver with their own `GpuMesh`, as their splits over GPUs are
 //! [`super::split_solver`]'s. What a one-GPU run shares lives here once:
-//! the fields and events on the device ([`DeviceTissue`]), the clock and
+//! the fields and events on the device (`DeviceTissue`), the clock and
 //! the stimuli, quiet stretches replayed as CUDA graphs, snapshots copied
 //! out behind the steps (section 2.7), the NaN check. What a kind of
 //! mesh brings is its layout: its tables on the device, the launch of its

@@ -35,7 +35,7 @@
 //!   over sub-domains of about equal numbers of tissue cells (several
 //!   GPUs), and its solvers, whose parts are those same fields with their
 //!   events, one per part, and an exchange of halos: runs of stored cells
-//!   ([`halo`]), moved between GPUs by [`split_parts`] (shared with the
+//!   ([`halo`]), moved between GPUs by `split_parts` (shared with the
 //!   tetrahedral mesh's split); [`cut`]: what a split solver asks of a
 //!   mesh cut into parts (scatter, gather, halo runs), which the tissue's
 //!   and the tetrahedral mesh's splits implement.

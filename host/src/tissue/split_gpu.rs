@@ -12,7 +12,7 @@
 //! tissue's rows repeat enough, every part with the whole tissue's table,
 //! so that a split reads the bytes per cell a single GPU reads.
 //! The parts, their streams and the halo copies (runs of stored cells,
-//! [`MeshCut::halo_runs`](super::cut::MeshCut::halo_runs)) are [`super::split_parts`]'s, which has
+//! [`MeshCut::halo_runs`](super::cut::MeshCut::halo_runs)) are `super::split_parts`'s, which has
 //! how events order them. Unlike the box's split, the step is not cut
 //! into boundary and interior kernels to hide the copies:
 //! a tissue's boundary slices are irregular, and the halo of one slice is

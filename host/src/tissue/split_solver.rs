@@ -1,8 +1,8 @@
 //! One solver for every mesh split over GPUs in one process: the voxel
 //! tissue's z-split ([`super::split_gpu`]) and the tetrahedral mesh's
 //! ([`crate::tet::gpu_split`]) are this solver with their own
-//! [`SplitMesh`]. What a split shares lives here once: the parts and their
-//! halo exchange ([`super::split_parts`]), the clock and the stimuli, the
+//! `SplitMesh`. What a split shares lives here once: the parts and their
+//! halo exchange (`super::split_parts`), the clock and the stimuli, the
 //! state and the maps scattered over the parts and gathered back, the NaN
 //! check. What a kind of mesh brings is its layout: how a part is
 //! uploaded, how its step is launched, how its state is cut and put back.

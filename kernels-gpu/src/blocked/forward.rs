@@ -137,7 +137,7 @@ impl Forwards {
     /// block does for each owned column after its march.
     ///
     /// # Safety
-    /// Each of the first `len` runs satisfies [`Forward::copy_column`]'s
+    /// Each of the first `len` runs satisfies `Forward::copy_column`'s
     /// contract.
     #[inline(always)]
     pub unsafe fn copy_column<T: Real, L: Locals<T>>(

@@ -108,7 +108,7 @@ pub struct PassArgs<'a, M: CellModel, T: Real> {
 /// only at the owned cells; `rec` is valid for the grid where `RECORD` (which
 /// records the owned cells' crossings; a pass without maps runs the
 /// instance without, so that it pays nothing per cell for them); each run
-/// of `forwards` satisfies [`Forwards::store`]'s contract for the grid's
+/// of `forwards` satisfies [`Forwards::copy_column`]'s contract for the grid's
 /// x-y plane; `col` and
 /// `regs` are this thread's, `regs` as the previous iteration left it.
 #[inline(always)]

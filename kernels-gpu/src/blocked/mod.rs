@@ -1,6 +1,6 @@
 //! Temporal blocking: k time steps per pass over the fields (k = 1..4),
 //! written once as plain functions that the GPU kernel
-//! ([`crate::kernels::blocked`]) and a CPU emulator ([`emulate`]) both run.
+//! (`crate::kernels::blocked`, built for the GPU only) and a CPU emulator ([`emulate`]) both run.
 //!
 //! One step per pass moves at least 16 bytes per cell-update in f32 (read
 //! U and v, write U and v), which bounds every single-step kernel by the
@@ -20,7 +20,7 @@
 //! of each level is computed by the same [`step_cell`] on the same values
 //! as the one-step kernels: the result is bit-identical to k single steps.
 //! Columns outside the grid are never needed: the mirror rule (U[-1] =
-//! U[1]) points back into the region one level down, which is one cell
+//! U\[1\]) points back into the region one level down, which is one cell
 //! wider. Along z the march is not clipped: at the grid's ends it runs k
 //! planes past them on the mirror image of the grid ([`reflect`]), which
 //! the levels step like any plane (the image of a plane comes out as the

@@ -81,7 +81,7 @@ impl<const K: u32> Tile<K> {
 
 /// The plane of the grid `0..nz` (nz >= 2) whose values plane `p` of the
 /// march holds: the grid reflected about its first and last planes, as
-/// often as needed (U[-1] = U[1], U[nz] = U[nz - 2], ...). A march that
+/// often as needed (U\[-1\] = U\[1\], U\[nz\] = U\[nz - 2\], ...). A march that
 /// runs k planes past an end of the grid computes, at each level, the
 /// mirror image of the planes inside it bit for bit (the mirror rule of
 /// the single step is this reflection; [`laplacian7`] adds the z pair

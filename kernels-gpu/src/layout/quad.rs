@@ -1,7 +1,7 @@
 //! Four consecutive cells of a row moved as one aligned block: one 128-bit
 //! load or store in f32 (two in f64) where four scalar accesses would cost
 //! four instructions. The kernels that step several cells per thread
-//! ([`crate::kernels::columns`]) read and write the fields through it.
+//! (`crate::kernels::columns`, built for the GPU only) read and write the fields through it.
 
 /// Cells `i..i + 4` of a field, aligned to 16 bytes (so f32 quads are
 /// exactly one `ld.v4.f32`; f64 quads, 32 bytes, two `ld.v2.f64`).

@@ -7,7 +7,7 @@
 //! of the adjacent towers: left (x0 - 1) then right (x0 + bx). So
 //! `wall_length = by * (bx + 2)` and a block loads its x halos with two
 //! coalesced reads instead of one 4-byte read per row. At the domain's x
-//! edges the extra lines hold the mirror values (U[-1] = U[1]).
+//! edges the extra lines hold the mirror values (U\[-1\] = U\[1\]).
 //!
 //! Only U lives in this layout (double-buffered); v stays row-major and is
 //! updated in place, so memory is `4 (2 ds_size + mesh_size)` bytes in f32

@@ -2,16 +2,16 @@
 //! (G. W. Beeler, H. Reuter, J Physiol 268:177, 1977), eight variables:
 //! V, the sodium gates m, h, j, the slow inward gates d, f, the gate x1 of
 //! the time-dependent outward current and the intracellular calcium
-//! concentration [Ca]_i.
+//! concentration \[Ca\]_i.
 //!
 //! ```text
 //! C_m dV/dt = -(i_Na + i_s + i_x1 + i_K1) + I_stim          (V in mV, t in ms, i in uA/cm^2)
 //! i_Na  = (g_Na m^3 h j + g_NaC) (V - E_Na)
-//! i_s   = g_s d f (V - E_s),          E_s = -82.3 - 13.0287 ln([Ca]_i / 1 M)   (mV)
+//! i_s   = g_s d f (V - E_s),          E_s = -82.3 - 13.0287 ln(\[Ca\]_i / 1 M)   (mV)
 //! i_x1  = x1 * 0.8 (e^{0.04 (V + 77)} - 1) / e^{0.04 (V + 35)}
 //! i_K1  = 0.35 [ 4 (e^{0.04 (V + 85)} - 1) / (e^{0.08 (V + 53)} + e^{0.04 (V + 53)})
 //!              + 0.2 (V + 23) / (1 - e^{-0.04 (V + 23)}) ]
-//! d[Ca]_i/dt = -1e-7 i_s + 0.07 (1e-7 - [Ca]_i)                   ([Ca]_i in mol/L)
+//! d\[Ca\]_i/dt = -1e-7 i_s + 0.07 (1e-7 - \[Ca\]_i)                   (\[Ca\]_i in mol/L)
 //! dy/dt = alpha_y (1 - y) - beta_y y,   y in {m, h, j, d, f, x1}
 //! ```
 //!
@@ -64,23 +64,23 @@
 //!   e^{0.083 (V + 50)}, /17.5 for 0.057, /16.67 for 0.06, /13.89 for
 //!   0.072, /59 for 0.017, /6.67 for 0.15 (up to 0.4 % off the table's
 //!   slope; APD90 2.3 ms, 0.8 %, longer), and in mm^2 units (conductances
-//!   / 100, C = 0.01 uF/mm^2, [Ca] in mM): the same dV/dt otherwise. We
+//!   / 100, C = 0.01 uF/mm^2, \[Ca\] in mM): the same dV/dt otherwise. We
 //!   keep the table's slopes, as Beatbox, Myokit and the KIT code do.
 //!
-//! E_s is the Nernst potential 13.0287 ln([Ca]_o/[Ca]_i) with [Ca]_o =
+//! E_s is the Nernst potential 13.0287 ln(\[Ca\]_o/\[Ca\]_i) with \[Ca\]_o =
 //! e^{-82.3/13.0287} M = 1.81 mM (our algebra).
 //!
-//! [Ca]_i stays in mol/L, as in the paper: its rest value 1e-7 M and the
+//! \[Ca\]_i stays in mol/L, as in the paper: its rest value 1e-7 M and the
 //! peak of a beat (a few 1e-6 M) are normal f32 numbers with the usual
 //! relative resolution (2^-24, about 6e-15 M at 1e-7 M), so f32 loses
-//! nothing by the unit; only E_s sees [Ca]_i, through ln.
+//! nothing by the unit; only E_s sees \[Ca\]_i, through ln.
 //!
 //! Published state: Beatbox's initial state is the model's rest state
 //! (V = -84.5737 mV, m = 0.010982, h = 0.987721, j = 0.974838,
-//! d = 0.00297074, f = 0.999981, x1 = 0.00562868, [Ca]_i = 1e-7 M);
+//! d = 0.00297074, f = 0.999981, x1 = 0.00562868, \[Ca\]_i = 1e-7 M);
 //! CellML/pigreads start from V = -84.624 mV and Myokit from -84.622 mV
 //! with rounded gates. With the slow inward current that flows at rest
-//! (i_s = -0.055 uA/cm^2), d[Ca]_i/dt = 0 needs [Ca]_i = 1.78e-7 M, not
+//! (i_s = -0.055 uA/cm^2), d\[Ca\]_i/dt = 0 needs \[Ca\]_i = 1.78e-7 M, not
 //! 1e-7; the rest state below is the model's own fixed point, which the
 //! tests reach from Beatbox's state and which agrees with Beatbox's V to
 //! 1e-4 mV and with its gates to their printed digits.
@@ -100,7 +100,7 @@
 //! |---|---|
 //! | V | forward Euler, in [`crate::cell`] (this file returns dV/dt) |
 //! | m, h, j, d, f, x1 | Rush-Larsen: y + (y_inf - y) (-expm1(-dt/tau_y)), with y_inf = alpha/(alpha + beta), 1/tau = alpha + beta |
-//! | [Ca]_i | forward Euler |
+//! | \[Ca\]_i | forward Euler |
 //!
 //! The Rush-Larsen step is written with expm1 rather than as
 //! y_inf - (y_inf - y) e^{-dt/tau}: for the slow gates (tau_x1 of a few
@@ -127,13 +127,13 @@ use crate::models::describe::{gate, membrane_potential, ms_mm, rate_table_in_fie
 use crate::rate_table::{RateTable, Row, TableSpec};
 use crate::real::Real;
 
-/// The Beeler-Reuter 1977 model (V, m, h, j, d, f, x1, [Ca]_i).
+/// The Beeler-Reuter 1977 model (V, m, h, j, d, f, x1, \[Ca\]_i).
 #[derive(Clone, Copy, Debug)]
 pub struct BeelerReuter;
 
 /// Coefficients in the compute precision: conductances and constants as
 /// given, 1/C_m, and dt for the gates (m, h, j, x1), for d and f (times
-/// the speed-up) and for [Ca]_i.
+/// the speed-up) and for \[Ca\]_i.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BeelerReuterCoeffs<T> {
@@ -141,7 +141,7 @@ pub struct BeelerReuterCoeffs<T> {
     pub g_nac: T,
     pub e_na: T,
     pub g_s: T,
-    /// E_s at [Ca]_i = 1 M (-82.3 mV).
+    /// E_s at \[Ca\]_i = 1 M (-82.3 mV).
     pub e_s0: T,
     /// The 13.0287 mV of E_s.
     pub k_es: T,
@@ -372,7 +372,7 @@ unsafe fn reaction_from_table<T: Real>(
     -(((i_na + i_s) + i_x1) + i_k1) * c.rate_cm
 }
 
-/// Forward Euler of [Ca]_i: d[Ca]_i/dt = -k i_s + r ([Ca]_rest - [Ca]_i).
+/// Forward Euler of \[Ca\]_i: d\[Ca\]_i/dt = -k i_s + r (\[Ca\]_rest - \[Ca\]_i).
 #[inline(always)]
 fn calcium_step<T: Real>(ca: T, i_s: T, c: &BeelerReuterCoeffs<T>) -> T {
     c.dt.mul_add((-c.ca_influx).mul_add(i_s, c.ca_uptake * (c.ca_rest - ca)), ca)
@@ -455,7 +455,7 @@ fn sodium_current<T: Real>(v: T, m: T, h: T, j: T, c: &BeelerReuterCoeffs<T>) ->
     ((c.g_na * (m * m * m)) * (h * j) + c.g_nac) * (v - c.e_na)
 }
 
-/// i_s = g_s d f (V - E_s), E_s = -82.3 - 13.0287 ln([Ca]_i).
+/// i_s = g_s d f (V - E_s), E_s = -82.3 - 13.0287 ln(\[Ca\]_i).
 #[inline(always)]
 fn slow_inward_current<T: Real>(v: T, d: T, f: T, ca: T, c: &BeelerReuterCoeffs<T>) -> T {
     let e_s = (-c.k_es).mul_add(ln(ca), c.e_s0);

@@ -49,7 +49,7 @@ impl IndexPace {
 
 /// Writes snapshots, numbered in order, in the chosen formats, and
 /// rewrites the index (and `fields.pvd`) after each one while that costs
-/// at most [`INDEX_SHARE`] of the writing time, so they list exactly the
+/// at most `INDEX_SHARE` of the writing time, so they list exactly the
 /// complete files; past that share (thousands of small snapshots) the
 /// index is brought up to date at the next snapshot that can afford it,
 /// before every checkpoint ([`SnapshotWriter::flush_index`]) and at the

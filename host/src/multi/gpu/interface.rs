@@ -1,6 +1,6 @@
 //! The split solver behind the run loop's [`Solver`] interface, and its
 //! drop, which waits for every GPU first; both shared with the tissue's
-//! split ([`gpus_name`], [`idle_all`]).
+//! split (`gpus_name`, `idle_all`).
 
 use std::sync::Arc;
 

@@ -86,78 +86,78 @@
 //! - `d(intracellular_ions.cai)/dt` at V = -0 (file units)
 //!
 //! Imported with inconsistent units (`--allow-inconsistent-units`), numbers as written:
-//! - inconsistent units: in the equation of `ICaL.PhiCaL`: <minus> joins [m^-3 mol] and [1]; fix the units of the variables or numbers involved
-//! - inconsistent units: the equation of `ICaL.PhiCaL` sets a quantity of [1] to an expression of [m^-5 kg^-1 s^4 A^2]; fix the units of its variables or numbers
-//! - inconsistent units: the equation of `ICaL.PhiCaNa` sets a quantity of [1] to an expression of [m^-3 s A]; fix the units of its variables or numbers
-//! - inconsistent units: the equation of `ICaL.PhiCaK` sets a quantity of [1] to an expression of [m^-3 s A]; fix the units of its variables or numbers
-//! - inconsistent units: the equation of `ICaL.ICaL` sets a quantity of [m^2 kg s^-4 A^-1] to an expression of [1]; fix the units of its variables or numbers
-//! - inconsistent units: the equation of `ICaL.ICaNa` sets a quantity of [m^2 kg s^-4 A^-1] to an expression of [1]; fix the units of its variables or numbers
-//! - inconsistent units: the equation of `ICaL.ICaK` sets a quantity of [m^2 kg s^-4 A^-1] to an expression of [1]; fix the units of its variables or numbers
-//! - inconsistent units: the equation of `IK1.rk1` sets a quantity of [s] to an expression of [1]; fix the units of its variables or numbers
-//! - inconsistent units: the equation of `IK1.GK1_total` sets a quantity of [s^-1] to an expression of [m^-1.5 s^-1 mol^0.5]; fix the units of its variables or numbers
-//! - inconsistent units: the equation of `IK1.IK1` sets a quantity of [m^2 kg s^-4 A^-1] to an expression of [m^2 kg s^-3 A^-1]; fix the units of its variables or numbers
-//! - inconsistent units: in the equation of `INaCa_i.h1_i`: <plus> joins [1] and [m^-3 s mol]; fix the units of the variables or numbers involved
-//! - inconsistent units: the equation of `INaCa_i.h2_i` sets a quantity of [1] to an expression of [m^-3 s mol]; fix the units of its variables or numbers
-//! - inconsistent units: in the equation of `INaCa_i.h4_i`: <plus> joins [1] and [m^-3 s mol]; fix the units of the variables or numbers involved
-//! - inconsistent units: in the equation of `INaCa_i.h4_i`: <plus> joins [1] and [m^-3 s mol]; fix the units of the variables or numbers involved
-//! - inconsistent units: the equation of `INaCa_i.h5_i` sets a quantity of [1] to an expression of [m^-6 s^2 mol^2]; fix the units of its variables or numbers
-//! - inconsistent units: in the equation of `INaCa_i.h7_i`: <plus> joins [1] and [m^-3 s mol]; fix the units of the variables or numbers involved
-//! - inconsistent units: the equation of `INaCa_i.h8_i` sets a quantity of [1] to an expression of [m^-3 s mol]; fix the units of its variables or numbers
-//! - inconsistent units: in the equation of `INaCa_i.h10_i`: <plus> joins [1] and [m^-3 s mol]; fix the units of the variables or numbers involved
-//! - inconsistent units: in the equation of `INaCa_i.h10_i`: <plus> joins [1] and [m^-3 s mol]; fix the units of the variables or numbers involved
-//! - inconsistent units: the equation of `INaCa_i.h11_i` sets a quantity of [1] to an expression of [m^-6 s^2 mol^2]; fix the units of its variables or numbers
-//! - inconsistent units: the equation of `INaCa_i.k1_i` sets a quantity of [1] to an expression of [m^-3 s^-1 mol]; fix the units of its variables or numbers
-//! - inconsistent units: the equation of `INaCa_i.k2_i` sets a quantity of [1] to an expression of [s^-1]; fix the units of its variables or numbers
-//! - inconsistent units: the equation of `INaCa_i.k5_i` sets a quantity of [1] to an expression of [s^-1]; fix the units of its variables or numbers
-//! - inconsistent units: the equation of `INaCa_i.k6_i` sets a quantity of [1] to an expression of [m^-3 s^-1 mol]; fix the units of its variables or numbers
-//! - inconsistent units: the equation of `INaCa_i.JncxNa_i` sets a quantity of [m^-3 s^-1 mol] to an expression of [1]; fix the units of its variables or numbers
-//! - inconsistent units: the equation of `INaCa_i.JncxCa_i` sets a quantity of [m^-3 s^-1 mol] to an expression of [1]; fix the units of its variables or numbers
-//! - inconsistent units: the equation of `INaCa_i.INaCa_i` sets a quantity of [m^2 kg s^-4 A^-1] to an expression of [m^-3 s^-2 mol]; fix the units of its variables or numbers
-//! - inconsistent units: in the equation of `INaCa_i.h1_ss`: <plus> joins [1] and [m^-3 s mol]; fix the units of the variables or numbers involved
-//! - inconsistent units: the equation of `INaCa_i.h2_ss` sets a quantity of [1] to an expression of [m^-3 s mol]; fix the units of its variables or numbers
-//! - inconsistent units: in the equation of `INaCa_i.h4_ss`: <plus> joins [1] and [m^-3 s mol]; fix the units of the variables or numbers involved
-//! - inconsistent units: in the equation of `INaCa_i.h4_ss`: <plus> joins [1] and [m^-3 s mol]; fix the units of the variables or numbers involved
-//! - inconsistent units: the equation of `INaCa_i.h5_ss` sets a quantity of [1] to an expression of [m^-6 s^2 mol^2]; fix the units of its variables or numbers
-//! - inconsistent units: in the equation of `INaCa_i.h7_ss`: <plus> joins [1] and [m^-3 s mol]; fix the units of the variables or numbers involved
-//! - inconsistent units: the equation of `INaCa_i.h8_ss` sets a quantity of [1] to an expression of [m^-3 s mol]; fix the units of its variables or numbers
-//! - inconsistent units: in the equation of `INaCa_i.h10_ss`: <plus> joins [1] and [m^-3 s mol]; fix the units of the variables or numbers involved
-//! - inconsistent units: in the equation of `INaCa_i.h10_ss`: <plus> joins [1] and [m^-3 s mol]; fix the units of the variables or numbers involved
-//! - inconsistent units: the equation of `INaCa_i.h11_ss` sets a quantity of [1] to an expression of [m^-6 s^2 mol^2]; fix the units of its variables or numbers
-//! - inconsistent units: the equation of `INaCa_i.k1_ss` sets a quantity of [1] to an expression of [m^-3 s^-1 mol]; fix the units of its variables or numbers
-//! - inconsistent units: the equation of `INaCa_i.k2_ss` sets a quantity of [1] to an expression of [s^-1]; fix the units of its variables or numbers
-//! - inconsistent units: the equation of `INaCa_i.k5_ss` sets a quantity of [1] to an expression of [s^-1]; fix the units of its variables or numbers
-//! - inconsistent units: the equation of `INaCa_i.k6_ss` sets a quantity of [1] to an expression of [m^-3 s^-1 mol]; fix the units of its variables or numbers
-//! - inconsistent units: the equation of `INaCa_i.JncxNa_ss` sets a quantity of [m^-3 s^-1 mol] to an expression of [1]; fix the units of its variables or numbers
-//! - inconsistent units: the equation of `INaCa_i.JncxCa_ss` sets a quantity of [m^-3 s^-1 mol] to an expression of [1]; fix the units of its variables or numbers
-//! - inconsistent units: the equation of `INaCa_i.INaCa_ss` sets a quantity of [m^2 kg s^-4 A^-1] to an expression of [m^-3 s^-2 mol]; fix the units of its variables or numbers
-//! - inconsistent units: in the equation of `INaK.Knai`: the argument of <exp> joins [1] and [m^2 kg s^-3 A^-1]; fix the units of the variables or numbers involved
-//! - inconsistent units: in the equation of `INaK.Knao`: <minus> joins [1] and [m^2 kg s^-3 A^-1]; fix the units of the variables or numbers involved
-//! - inconsistent units: in the equation of `INaK.a1`: <plus> joins [1] and [m^-3 s mol]; fix the units of the variables or numbers involved
-//! - inconsistent units: the equation of `INaK.a1` sets a quantity of [1] to an expression of [s^-1]; fix the units of its variables or numbers
-//! - inconsistent units: the equation of `INaK.b1` sets a quantity of [1] to an expression of [m^-3 s^-1 mol]; fix the units of its variables or numbers
-//! - inconsistent units: the equation of `INaK.a2` sets a quantity of [1] to an expression of [s^-1]; fix the units of its variables or numbers
-//! - inconsistent units: in the equation of `INaK.b2`: <plus> joins [1] and [m^-3 s mol]; fix the units of the variables or numbers involved
-//! - inconsistent units: the equation of `INaK.b2` sets a quantity of [1] to an expression of [s^-1]; fix the units of its variables or numbers
-//! - inconsistent units: in the equation of `INaK.a3`: <plus> joins [1] and [m^-3 s mol]; fix the units of the variables or numbers involved
-//! - inconsistent units: the equation of `INaK.a3` sets a quantity of [1] to an expression of [m^-6 s mol^2]; fix the units of its variables or numbers
-//! - inconsistent units: the equation of `INaK.b3` sets a quantity of [1] to an expression of [m^-3 s^-1 mol]; fix the units of its variables or numbers
-//! - inconsistent units: the equation of `INaK.a4` sets a quantity of [1] to an expression of [s^-1]; fix the units of its variables or numbers
-//! - inconsistent units: in the equation of `INaK.b4`: <plus> joins [1] and [m^-3 s mol]; fix the units of the variables or numbers involved
-//! - inconsistent units: the equation of `INaK.b4` sets a quantity of [1] to an expression of [m^-6 s mol^2]; fix the units of its variables or numbers
-//! - inconsistent units: the equation of `INaK.JnakNa` sets a quantity of [m^-3 s^-1 mol] to an expression of [1]; fix the units of its variables or numbers
-//! - inconsistent units: the equation of `INaK.JnakK` sets a quantity of [m^-3 s^-1 mol] to an expression of [1]; fix the units of its variables or numbers
-//! - inconsistent units: the equation of `INaK.INaK` sets a quantity of [m^2 kg s^-4 A^-1] to an expression of [m^-3 s^-2 mol]; fix the units of its variables or numbers
-//! - inconsistent units: the equation of `INab.INab` sets a quantity of [m^2 kg s^-4 A^-1] to an expression of [m^-3 A]; fix the units of its variables or numbers
-//! - inconsistent units: the equation of `ICab.ICab` sets a quantity of [m^2 kg s^-4 A^-1] to an expression of [m^-3 A]; fix the units of its variables or numbers
-//! - inconsistent units: the equation of `IpCa.IpCa` sets a quantity of [m^2 kg s^-4 A^-1] to an expression of [s^-1]; fix the units of its variables or numbers
-//! - inconsistent units: the equation of `diff.JdiffNa` sets a quantity of [m^-3 s^-1 mol] to an expression of [m^-3 mol]; fix the units of its variables or numbers
-//! - inconsistent units: the equation of `diff.JdiffK` sets a quantity of [m^-3 s^-1 mol] to an expression of [m^-3 mol]; fix the units of its variables or numbers
-//! - inconsistent units: the equation of `diff.Jdiff` sets a quantity of [m^-3 s^-1 mol] to an expression of [m^-3 mol]; fix the units of its variables or numbers
-//! - inconsistent units: the equation of `ryr.Jrel_inf_temp` sets a quantity of [1] to an expression of [s]; fix the units of its variables or numbers
-//! - inconsistent units: the equation of `ryr.Jrel_temp` sets a quantity of [1] to an expression of [m^2 kg s^-3 A^-1]; fix the units of its variables or numbers
-//! - inconsistent units: the equation of `ryr.Jrel` sets a quantity of [m^-3 s^-1 mol] to an expression of [1]; fix the units of its variables or numbers
-//! - inconsistent units: the equation of `SERCA.Jupnp` sets a quantity of [m^-3 s^-1 mol] to an expression of [1]; fix the units of its variables or numbers
-//! - inconsistent units: the equation of `SERCA.Jupp` sets a quantity of [m^-3 s^-1 mol] to an expression of [1]; fix the units of its variables or numbers
+//! - inconsistent units: in the equation of `ICaL.PhiCaL`: \<minus\> joins \[m^-3 mol\] and \[1\]; fix the units of the variables or numbers involved
+//! - inconsistent units: the equation of `ICaL.PhiCaL` sets a quantity of \[1\] to an expression of \[m^-5 kg^-1 s^4 A^2\]; fix the units of its variables or numbers
+//! - inconsistent units: the equation of `ICaL.PhiCaNa` sets a quantity of \[1\] to an expression of \[m^-3 s A\]; fix the units of its variables or numbers
+//! - inconsistent units: the equation of `ICaL.PhiCaK` sets a quantity of \[1\] to an expression of \[m^-3 s A\]; fix the units of its variables or numbers
+//! - inconsistent units: the equation of `ICaL.ICaL` sets a quantity of \[m^2 kg s^-4 A^-1\] to an expression of \[1\]; fix the units of its variables or numbers
+//! - inconsistent units: the equation of `ICaL.ICaNa` sets a quantity of \[m^2 kg s^-4 A^-1\] to an expression of \[1\]; fix the units of its variables or numbers
+//! - inconsistent units: the equation of `ICaL.ICaK` sets a quantity of \[m^2 kg s^-4 A^-1\] to an expression of \[1\]; fix the units of its variables or numbers
+//! - inconsistent units: the equation of `IK1.rk1` sets a quantity of \[s\] to an expression of \[1\]; fix the units of its variables or numbers
+//! - inconsistent units: the equation of `IK1.GK1_total` sets a quantity of \[s^-1\] to an expression of \[m^-1.5 s^-1 mol^0.5\]; fix the units of its variables or numbers
+//! - inconsistent units: the equation of `IK1.IK1` sets a quantity of \[m^2 kg s^-4 A^-1\] to an expression of \[m^2 kg s^-3 A^-1\]; fix the units of its variables or numbers
+//! - inconsistent units: in the equation of `INaCa_i.h1_i`: \<plus\> joins \[1\] and \[m^-3 s mol\]; fix the units of the variables or numbers involved
+//! - inconsistent units: the equation of `INaCa_i.h2_i` sets a quantity of \[1\] to an expression of \[m^-3 s mol\]; fix the units of its variables or numbers
+//! - inconsistent units: in the equation of `INaCa_i.h4_i`: \<plus\> joins \[1\] and \[m^-3 s mol\]; fix the units of the variables or numbers involved
+//! - inconsistent units: in the equation of `INaCa_i.h4_i`: \<plus\> joins \[1\] and \[m^-3 s mol\]; fix the units of the variables or numbers involved
+//! - inconsistent units: the equation of `INaCa_i.h5_i` sets a quantity of \[1\] to an expression of \[m^-6 s^2 mol^2\]; fix the units of its variables or numbers
+//! - inconsistent units: in the equation of `INaCa_i.h7_i`: \<plus\> joins \[1\] and \[m^-3 s mol\]; fix the units of the variables or numbers involved
+//! - inconsistent units: the equation of `INaCa_i.h8_i` sets a quantity of \[1\] to an expression of \[m^-3 s mol\]; fix the units of its variables or numbers
+//! - inconsistent units: in the equation of `INaCa_i.h10_i`: \<plus\> joins \[1\] and \[m^-3 s mol\]; fix the units of the variables or numbers involved
+//! - inconsistent units: in the equation of `INaCa_i.h10_i`: \<plus\> joins \[1\] and \[m^-3 s mol\]; fix the units of the variables or numbers involved
+//! - inconsistent units: the equation of `INaCa_i.h11_i` sets a quantity of \[1\] to an expression of \[m^-6 s^2 mol^2\]; fix the units of its variables or numbers
+//! - inconsistent units: the equation of `INaCa_i.k1_i` sets a quantity of \[1\] to an expression of \[m^-3 s^-1 mol\]; fix the units of its variables or numbers
+//! - inconsistent units: the equation of `INaCa_i.k2_i` sets a quantity of \[1\] to an expression of \[s^-1\]; fix the units of its variables or numbers
+//! - inconsistent units: the equation of `INaCa_i.k5_i` sets a quantity of \[1\] to an expression of \[s^-1\]; fix the units of its variables or numbers
+//! - inconsistent units: the equation of `INaCa_i.k6_i` sets a quantity of \[1\] to an expression of \[m^-3 s^-1 mol\]; fix the units of its variables or numbers
+//! - inconsistent units: the equation of `INaCa_i.JncxNa_i` sets a quantity of \[m^-3 s^-1 mol\] to an expression of \[1\]; fix the units of its variables or numbers
+//! - inconsistent units: the equation of `INaCa_i.JncxCa_i` sets a quantity of \[m^-3 s^-1 mol\] to an expression of \[1\]; fix the units of its variables or numbers
+//! - inconsistent units: the equation of `INaCa_i.INaCa_i` sets a quantity of \[m^2 kg s^-4 A^-1\] to an expression of \[m^-3 s^-2 mol\]; fix the units of its variables or numbers
+//! - inconsistent units: in the equation of `INaCa_i.h1_ss`: \<plus\> joins \[1\] and \[m^-3 s mol\]; fix the units of the variables or numbers involved
+//! - inconsistent units: the equation of `INaCa_i.h2_ss` sets a quantity of \[1\] to an expression of \[m^-3 s mol\]; fix the units of its variables or numbers
+//! - inconsistent units: in the equation of `INaCa_i.h4_ss`: \<plus\> joins \[1\] and \[m^-3 s mol\]; fix the units of the variables or numbers involved
+//! - inconsistent units: in the equation of `INaCa_i.h4_ss`: \<plus\> joins \[1\] and \[m^-3 s mol\]; fix the units of the variables or numbers involved
+//! - inconsistent units: the equation of `INaCa_i.h5_ss` sets a quantity of \[1\] to an expression of \[m^-6 s^2 mol^2\]; fix the units of its variables or numbers
+//! - inconsistent units: in the equation of `INaCa_i.h7_ss`: \<plus\> joins \[1\] and \[m^-3 s mol\]; fix the units of the variables or numbers involved
+//! - inconsistent units: the equation of `INaCa_i.h8_ss` sets a quantity of \[1\] to an expression of \[m^-3 s mol\]; fix the units of its variables or numbers
+//! - inconsistent units: in the equation of `INaCa_i.h10_ss`: \<plus\> joins \[1\] and \[m^-3 s mol\]; fix the units of the variables or numbers involved
+//! - inconsistent units: in the equation of `INaCa_i.h10_ss`: \<plus\> joins \[1\] and \[m^-3 s mol\]; fix the units of the variables or numbers involved
+//! - inconsistent units: the equation of `INaCa_i.h11_ss` sets a quantity of \[1\] to an expression of \[m^-6 s^2 mol^2\]; fix the units of its variables or numbers
+//! - inconsistent units: the equation of `INaCa_i.k1_ss` sets a quantity of \[1\] to an expression of \[m^-3 s^-1 mol\]; fix the units of its variables or numbers
+//! - inconsistent units: the equation of `INaCa_i.k2_ss` sets a quantity of \[1\] to an expression of \[s^-1\]; fix the units of its variables or numbers
+//! - inconsistent units: the equation of `INaCa_i.k5_ss` sets a quantity of \[1\] to an expression of \[s^-1\]; fix the units of its variables or numbers
+//! - inconsistent units: the equation of `INaCa_i.k6_ss` sets a quantity of \[1\] to an expression of \[m^-3 s^-1 mol\]; fix the units of its variables or numbers
+//! - inconsistent units: the equation of `INaCa_i.JncxNa_ss` sets a quantity of \[m^-3 s^-1 mol\] to an expression of \[1\]; fix the units of its variables or numbers
+//! - inconsistent units: the equation of `INaCa_i.JncxCa_ss` sets a quantity of \[m^-3 s^-1 mol\] to an expression of \[1\]; fix the units of its variables or numbers
+//! - inconsistent units: the equation of `INaCa_i.INaCa_ss` sets a quantity of \[m^2 kg s^-4 A^-1\] to an expression of \[m^-3 s^-2 mol\]; fix the units of its variables or numbers
+//! - inconsistent units: in the equation of `INaK.Knai`: the argument of \<exp\> joins \[1\] and \[m^2 kg s^-3 A^-1\]; fix the units of the variables or numbers involved
+//! - inconsistent units: in the equation of `INaK.Knao`: \<minus\> joins \[1\] and \[m^2 kg s^-3 A^-1\]; fix the units of the variables or numbers involved
+//! - inconsistent units: in the equation of `INaK.a1`: \<plus\> joins \[1\] and \[m^-3 s mol\]; fix the units of the variables or numbers involved
+//! - inconsistent units: the equation of `INaK.a1` sets a quantity of \[1\] to an expression of \[s^-1\]; fix the units of its variables or numbers
+//! - inconsistent units: the equation of `INaK.b1` sets a quantity of \[1\] to an expression of \[m^-3 s^-1 mol\]; fix the units of its variables or numbers
+//! - inconsistent units: the equation of `INaK.a2` sets a quantity of \[1\] to an expression of \[s^-1\]; fix the units of its variables or numbers
+//! - inconsistent units: in the equation of `INaK.b2`: \<plus\> joins \[1\] and \[m^-3 s mol\]; fix the units of the variables or numbers involved
+//! - inconsistent units: the equation of `INaK.b2` sets a quantity of \[1\] to an expression of \[s^-1\]; fix the units of its variables or numbers
+//! - inconsistent units: in the equation of `INaK.a3`: \<plus\> joins \[1\] and \[m^-3 s mol\]; fix the units of the variables or numbers involved
+//! - inconsistent units: the equation of `INaK.a3` sets a quantity of \[1\] to an expression of \[m^-6 s mol^2\]; fix the units of its variables or numbers
+//! - inconsistent units: the equation of `INaK.b3` sets a quantity of \[1\] to an expression of \[m^-3 s^-1 mol\]; fix the units of its variables or numbers
+//! - inconsistent units: the equation of `INaK.a4` sets a quantity of \[1\] to an expression of \[s^-1\]; fix the units of its variables or numbers
+//! - inconsistent units: in the equation of `INaK.b4`: \<plus\> joins \[1\] and \[m^-3 s mol\]; fix the units of the variables or numbers involved
+//! - inconsistent units: the equation of `INaK.b4` sets a quantity of \[1\] to an expression of \[m^-6 s mol^2\]; fix the units of its variables or numbers
+//! - inconsistent units: the equation of `INaK.JnakNa` sets a quantity of \[m^-3 s^-1 mol\] to an expression of \[1\]; fix the units of its variables or numbers
+//! - inconsistent units: the equation of `INaK.JnakK` sets a quantity of \[m^-3 s^-1 mol\] to an expression of \[1\]; fix the units of its variables or numbers
+//! - inconsistent units: the equation of `INaK.INaK` sets a quantity of \[m^2 kg s^-4 A^-1\] to an expression of \[m^-3 s^-2 mol\]; fix the units of its variables or numbers
+//! - inconsistent units: the equation of `INab.INab` sets a quantity of \[m^2 kg s^-4 A^-1\] to an expression of \[m^-3 A\]; fix the units of its variables or numbers
+//! - inconsistent units: the equation of `ICab.ICab` sets a quantity of \[m^2 kg s^-4 A^-1\] to an expression of \[m^-3 A\]; fix the units of its variables or numbers
+//! - inconsistent units: the equation of `IpCa.IpCa` sets a quantity of \[m^2 kg s^-4 A^-1\] to an expression of \[s^-1\]; fix the units of its variables or numbers
+//! - inconsistent units: the equation of `diff.JdiffNa` sets a quantity of \[m^-3 s^-1 mol\] to an expression of \[m^-3 mol\]; fix the units of its variables or numbers
+//! - inconsistent units: the equation of `diff.JdiffK` sets a quantity of \[m^-3 s^-1 mol\] to an expression of \[m^-3 mol\]; fix the units of its variables or numbers
+//! - inconsistent units: the equation of `diff.Jdiff` sets a quantity of \[m^-3 s^-1 mol\] to an expression of \[m^-3 mol\]; fix the units of its variables or numbers
+//! - inconsistent units: the equation of `ryr.Jrel_inf_temp` sets a quantity of \[1\] to an expression of \[s\]; fix the units of its variables or numbers
+//! - inconsistent units: the equation of `ryr.Jrel_temp` sets a quantity of \[1\] to an expression of \[m^2 kg s^-3 A^-1\]; fix the units of its variables or numbers
+//! - inconsistent units: the equation of `ryr.Jrel` sets a quantity of \[m^-3 s^-1 mol\] to an expression of \[1\]; fix the units of its variables or numbers
+//! - inconsistent units: the equation of `SERCA.Jupnp` sets a quantity of \[m^-3 s^-1 mol\] to an expression of \[1\]; fix the units of its variables or numbers
+//! - inconsistent units: the equation of `SERCA.Jupp` sets a quantity of \[m^-3 s^-1 mol\] to an expression of \[1\]; fix the units of its variables or numbers
 //!
 //! Constants no equation uses once the stimulus is removed: `membrane.i_Stim_Start`, `membrane.i_Stim_End`, `membrane.i_Stim_Amplitude`, `membrane.i_Stim_Period`, `membrane.i_Stim_PulseDuration`.
 
