@@ -25,7 +25,7 @@ use crate::scalar::Scalar;
 use crate::solver::SolverError;
 use crate::state::State;
 use crate::tissue::gpu_fields::{DeviceTissue, StepLaunch};
-use crate::tissue::gpu_solver::{GpuMesh, GpuMeshSolver};
+use crate::tissue::gpu_solver::{GpuMesh, GpuMeshSolver, state_copy_bytes};
 
 /// A tetrahedral mesh resident on one GPU.
 pub type TetGpuSolver<M, T> = GpuMeshSolver<M, T, TetOnGpu>;
@@ -57,7 +57,9 @@ impl<M: CellModel, T: Scalar> GpuMeshSolver<M, T, TetOnGpu> {
     ) -> Result<Self, SolverError> {
         check_inputs::<M, T>(domain, problem, initial);
         let (n, width) = (problem.nodes(), problem.op.width);
-        device.check_fits(device_bytes(n, width, M::INFO.variables.len(), T::BYTES))?;
+        let variables = M::INFO.variables.len();
+        let copy = state_copy_bytes(n, variables, T::BYTES);
+        device.check_fits(device_bytes(n, width, variables, T::BYTES) + copy)?;
         let stream = device.context().default_stream();
         let sizes = (n, M::Locals::<T>::COUNT * n);
         let kernel = step_kernel(domain, Kernel::TetNodes);

@@ -15,7 +15,7 @@ use kernels_gpu::tissue::DenseTissue;
 use kernels_gpu::{CellModel, Locals, ZWindow};
 
 use super::gpu_fields::{DeviceTissue, StepLaunch};
-use super::gpu_solver::{GpuMesh, GpuMeshSolver};
+use super::gpu_solver::{GpuMesh, GpuMeshSolver, state_copy_bytes};
 use super::layout::TissueLayout;
 use super::maps::Storage;
 use super::neighbours::{CompactFields, CompactLay};
@@ -218,11 +218,12 @@ impl<M: CellModel, T: Scalar> GpuMeshSolver<M, T, TissueOnGpu> {
             }
         };
         let form = neighbours.as_ref().map_or(NeighbourForm::Indices32, NeighbourTable::form);
-        device.check_fits(device_bytes(op, layout, classes, form, M::INFO.variables.len(), T::BYTES))?;
+        let storage = Storage::new(op, layout);
+        let (stored, variables) = (storage.stored(), M::INFO.variables.len());
+        let copy = state_copy_bytes(stored, variables, T::BYTES);
+        device.check_fits(device_bytes(op, layout, classes, form, variables, T::BYTES) + copy)?;
         let kernel = tissue_kernel(classes.is_some(), neighbours.as_ref().map(NeighbourTable::form));
         let stream = device.context().default_stream();
-        let storage = Storage::new(op, layout);
-        let stored = storage.stored();
         let coeffs = CellCoeffs::<M, T>::new(domain, stored, |c| Some(storage.box_index(c)));
         let coeffs = DeviceCellCoeffs::upload(&coeffs, &stream)?;
         let kernel = step_kernel(domain, kernel);

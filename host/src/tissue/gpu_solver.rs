@@ -50,6 +50,14 @@ pub(crate) trait GpuMesh<M: CellModel, T: Scalar> {
     fn method(&self, cells: &Self::Cells) -> String;
 }
 
+/// Device bytes of the staging buffer a snapshot copied out behind the
+/// steps goes through (every variable of the `stored` cells, made at the
+/// first snapshot), which the solvers' fit checks add to the mesh's own
+/// so that a run that fits does not fail at its first snapshot.
+pub fn state_copy_bytes(stored: usize, variables: usize, bytes_per_value: usize) -> u64 {
+    (stored * variables * bytes_per_value) as u64
+}
+
 /// A mesh resident on one GPU, one thread per stored cell.
 #[allow(private_bounds, reason = "what a mesh brings to a solver is not public API")]
 pub struct GpuMeshSolver<M: CellModel, T: Scalar, G: GpuMesh<M, T>> {
