@@ -54,6 +54,10 @@ pub unsafe fn step_dense<M: CellModel, T: Real, R: RowLookup, P: CoeffsSource>(
     args: StepArgs<'_, M, T, DenseTissue>,
     sets: ParamSets,
 ) {
+    // Nothing is read before the previous grid has finished (as every
+    // step kernel: a one-GPU tissue joins its graphs' steps by
+    // programmatic edges, `gpu::wait_for_prerequisite_grids`).
+    crate::gpu::wait_for_prerequisite_grids();
     let StepArgs { u, u_next, local, layout: lay, step, coeffs, window, rec } = args;
     let (tx, ty) = thread_idx();
     let (bx, by, bz) = block_idx();
@@ -92,6 +96,9 @@ pub unsafe fn step_compact<M: CellModel, T: Real, R: RowLookup, N: NeighbourLook
     rec: &Recorder<T>,
     sets: ParamSets,
 ) {
+    // Nothing is read before the previous grid has finished (as in
+    // `step_dense`).
+    crate::gpu::wait_for_prerequisite_grids();
     let c = flat_thread_index();
     if c >= lay.cells as usize {
         return;
