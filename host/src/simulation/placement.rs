@@ -80,7 +80,7 @@ pub struct GpuOptions {
 impl GpuOptions {
     /// Sets a one-GPU mesh solver's graphs, programmatic edges and copies
     /// behind the steps.
-    fn apply<M: CellModel, T: Scalar, G: GpuMesh<M, T>>(&self, solver: &mut GpuMeshSolver<M, T, G>) {
+    fn apply<M: CellModel, T: Scalar, G: GpuMesh<T>>(&self, solver: &mut GpuMeshSolver<M, T, G>) {
         solver.set_overlap_copies(self.overlap);
         solver.set_graphs(self.graphs);
         solver.set_programmatic_launch(self.pdl);

@@ -72,7 +72,7 @@ impl<M: CellModel, T: Scalar> GpuMeshSolver<M, T, TetOnGpu> {
     }
 }
 
-impl<M: CellModel, T: Scalar> GpuMesh<M, T> for TetOnGpu {
+impl<T: Scalar> GpuMesh<T> for TetOnGpu {
     type Cells = TetCells;
 
     fn launch_step<C: Copy>(

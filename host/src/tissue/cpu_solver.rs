@@ -93,10 +93,9 @@ impl<M: CellModel, T: Scalar, H: HostMesh> Solver<T> for CpuMeshSolver<M, T, H> 
     }
 
     fn advance(&mut self, steps: u64) -> Result<(), SolverError> {
-        let stored = self.cells.stored();
+        let (stored, lay) = (self.cells.stored(), self.mesh.lay(&self.cells));
         for _ in 0..steps {
             self.stimulate();
-            let lay = self.mesh.lay(&self.cells);
             // SAFETY: the layout is this solver's mesh's, over its stored
             // cells (every neighbour a stored cell), as the fields are.
             unsafe { self.fields.step::<M>(lay, &self.step, &self.coeffs, 0..stored) };

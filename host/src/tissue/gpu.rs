@@ -244,7 +244,7 @@ impl<M: CellModel, T: Scalar> GpuMeshSolver<M, T, TissueOnGpu> {
     }
 }
 
-impl<M: CellModel, T: Scalar> GpuMesh<M, T> for TissueOnGpu {
+impl<T: Scalar> GpuMesh<T> for TissueOnGpu {
     type Cells = Storage;
 
     fn index_address(&self, home: &CudaStream) -> u64 {

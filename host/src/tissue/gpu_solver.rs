@@ -30,7 +30,7 @@ use cudarc::driver::CudaStream;
 
 /// What a kind of mesh brings to a one-GPU run: its cells as the solver
 /// stores them (U holds them) and its tables on the device.
-pub(crate) trait GpuMesh<M: CellModel, T: Scalar> {
+pub(crate) trait GpuMesh<T: Scalar> {
     type Cells: MeshCells;
     /// The device address of the box index of every stored cell, on the
     /// solver's stream `home`; 0 where the stored cells are the box's, in
@@ -60,7 +60,7 @@ pub fn state_copy_bytes(stored: usize, variables: usize, bytes_per_value: usize)
 
 /// A mesh resident on one GPU, one thread per stored cell.
 #[allow(private_bounds, reason = "what a mesh brings to a solver is not public API")]
-pub struct GpuMeshSolver<M: CellModel, T: Scalar, G: GpuMesh<M, T>> {
+pub struct GpuMeshSolver<M: CellModel, T: Scalar, G: GpuMesh<T>> {
     /// Quiet stretches of steps captured as CUDA graphs (first, so that
     /// they go before the buffers their kernels name).
     graphs: StepGraphs,
@@ -83,7 +83,7 @@ pub struct GpuMeshSolver<M: CellModel, T: Scalar, G: GpuMesh<M, T>> {
     private_bounds,
     reason = "the methods are the crate's own; what a mesh brings to a solver is not public API"
 )]
-impl<M: CellModel, T: Scalar, G: GpuMesh<M, T>> GpuMeshSolver<M, T, G> {
+impl<M: CellModel, T: Scalar, G: GpuMesh<T>> GpuMeshSolver<M, T, G> {
     /// The solver over `tissue` (the fields and kernels of `cells`) and
     /// `mesh`'s tables, with `coeffs` on the same device, set to `initial`.
     pub(crate) fn build(
@@ -227,7 +227,7 @@ impl<M: CellModel, T: Scalar, G: GpuMesh<M, T>> GpuMeshSolver<M, T, G> {
     }
 }
 
-impl<M: CellModel, T: Scalar, G: GpuMesh<M, T>> Solver<T> for GpuMeshSolver<M, T, G> {
+impl<M: CellModel, T: Scalar, G: GpuMesh<T>> Solver<T> for GpuMeshSolver<M, T, G> {
     fn runs_on(&self) -> RunsOn {
         RunsOn::Gpu(self.tissue.device_name.clone())
     }
