@@ -12,6 +12,7 @@ use kernels_gpu::{CellModel, GridDims};
 
 use super::ecg::LeadFields;
 use super::problem::TetProblem;
+use crate::domain::Domain;
 use crate::events::recording::Maps;
 use crate::events::stimulus::Stimulus;
 use crate::scalar::Scalar;
@@ -28,6 +29,14 @@ pub(crate) struct TetCells {
 impl TetCells {
     pub fn new(problem: &Arc<TetProblem>) -> Self {
         Self { problem: problem.clone(), ecg: LeadFields::default() }
+    }
+
+    /// Asserts that a solver of model `M` for `problem` is given a domain
+    /// and a state of its node line (programming errors otherwise).
+    pub fn check_inputs<M: CellModel, T: Scalar>(domain: &Domain, problem: &TetProblem, state: &State<T>) {
+        assert_eq!(domain.dims(), problem.line(), "the domain is the mesh's node line");
+        assert_eq!(state.dims(), problem.line(), "a state of the mesh's nodes");
+        assert_eq!(state.model().name, M::INFO.name, "a state of the solver's model");
     }
 }
 

@@ -29,14 +29,6 @@ pub struct TetOnCpu<T> {
     weights: Vec<T>,
 }
 
-/// Asserts that a solver of model `M` for `problem` is given a domain
-/// and a state of its node line (programming errors otherwise).
-pub(crate) fn check_inputs<M: CellModel, T: Scalar>(domain: &Domain, problem: &TetProblem, state: &State<T>) {
-    assert_eq!(domain.dims(), problem.line(), "the domain is the mesh's node line");
-    assert_eq!(state.dims(), problem.line(), "a state of the mesh's nodes");
-    assert_eq!(state.model().name, M::INFO.name, "a state of the solver's model");
-}
-
 impl<M: CellModel, T: Scalar> CpuMeshSolver<M, T, TetOnCpu<T>> {
     /// A solver of `problem` for the domain's model and time step (checked
     /// against the operator by [`TetProblem::check_dt`] before).
@@ -45,7 +37,7 @@ impl<M: CellModel, T: Scalar> CpuMeshSolver<M, T, TetOnCpu<T>> {
     /// If `domain` or `initial` is not of the problem's node line or of
     /// model `M` (programming errors).
     pub fn new(domain: &Domain, problem: &Arc<TetProblem>, initial: &State<T>) -> Self {
-        check_inputs::<M, T>(domain, problem, initial);
+        TetCells::check_inputs::<M, T>(domain, problem, initial);
         // The nodes are the domain's cells, in the solver's order.
         let coeffs = CellCoeffs::new(domain, problem.nodes(), Some);
         let mesh = TetOnCpu { weights: problem.weights() };

@@ -14,7 +14,6 @@ use kernels_gpu::tet::EllTable;
 use kernels_gpu::{CellModel, Locals};
 
 use super::cells::TetCells;
-use super::cpu::check_inputs;
 use super::problem::TetProblem;
 use crate::backend::gpu::cuda::cuda;
 use crate::backend::gpu::device::GpuDevice;
@@ -55,7 +54,7 @@ impl<M: CellModel, T: Scalar> GpuMeshSolver<M, T, TetOnGpu> {
         problem: &Arc<TetProblem>,
         initial: &State<T>,
     ) -> Result<Self, SolverError> {
-        check_inputs::<M, T>(domain, problem, initial);
+        TetCells::check_inputs::<M, T>(domain, problem, initial);
         let (n, width) = (problem.nodes(), problem.op.width);
         let variables = M::INFO.variables.len();
         let copy = state_copy_bytes(n, variables, T::BYTES);

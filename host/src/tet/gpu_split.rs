@@ -16,7 +16,7 @@ use kernels_gpu::tet::EllTable;
 use kernels_gpu::{CellModel, Locals};
 use thiserror::Error;
 
-use super::cpu::check_inputs;
+use super::cells::TetCells;
 use super::ecg::LeadFields;
 use super::gpu::device_bytes;
 use super::problem::TetProblem;
@@ -77,7 +77,7 @@ impl<M: CellModel, T: Scalar> GpuSplitSolver<M, T, TetParts> {
         exchange: Exchange,
         initial: &State<T>,
     ) -> Result<Self, TetSplitError> {
-        check_inputs::<M, T>(domain, problem, initial);
+        TetCells::check_inputs::<M, T>(domain, problem, initial);
         if exchange == Exchange::Nccl {
             return Err(TetSplitError::Nccl);
         }
