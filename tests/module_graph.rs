@@ -55,10 +55,11 @@ impl Crate {
     }
 
     /// The modules each module imports (`crate::` and `super::` paths in
-    /// its code, tests left out).
+    /// its code, tests left out: a `#[cfg(test)] mod tests` inline or in a
+    /// file of its own, `tests.rs`, which tests its parent from inside).
     fn edges(&self) -> BTreeMap<ModPath, BTreeSet<ModPath>> {
         let mut edges = BTreeMap::new();
-        for (module, file) in &self.modules {
+        for (module, file) in self.modules.iter().filter(|(m, _)| m.last().is_none_or(|s| s != "tests")) {
             let text = std::fs::read_to_string(file).unwrap();
             let code = strip_tests_and_comments(&text);
             let mut targets = BTreeSet::new();

@@ -30,6 +30,16 @@ pub enum TimeError {
     TooLong { ms: f64, dt_ms: f64 },
 }
 
+/// A [`TimeError`] of a named setting (`duration_ms`, `s2_from_ms`), as
+/// the errors of a simulation and of a restitution protocol say it.
+#[derive(Debug, Error, PartialEq)]
+#[error("{what}: {source}")]
+pub struct NamedTimeError {
+    pub what: &'static str,
+    #[source]
+    pub source: TimeError,
+}
+
 /// A number as a person would write it: plain in the usual range, with an
 /// exponent when tiny or huge (1e-300, not three hundred zeros).
 pub fn num(x: f64) -> String {

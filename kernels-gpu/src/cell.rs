@@ -52,34 +52,42 @@ pub fn step_cell<M: CellModel, T: Real>(
     step.dt.mul_add(du_dt, diffused)
 }
 
-/// Steps cell `i` whose U is `uc` and whose diffusion term is `diffusion`
-/// ([`step_cell`]), and stores the result: U_next, the cell's locals
-/// (variable k at `k * stride + i`) and the crossing in `rec`. The end of
-/// every one-thread-per-cell step (naive grid, tissue, tetrahedral mesh),
-/// so that they load, step, store and record in one order.
-///
-/// # Safety
-/// `u_next` holds cell `i`, `local` `M::Locals::COUNT * stride` values
-/// with `i < stride`; no other thread steps `i`; `rec` is off or valid for
-/// cell `i`.
-#[inline(always)]
-#[allow(clippy::too_many_arguments, reason = "a kernel's parameters, passed on")]
-pub unsafe fn step_and_store<M: CellModel, T: Real>(
-    uc: T,
-    diffusion: T,
-    u_next: *mut T,
-    local: *mut T,
-    (stride, i): (usize, usize),
-    step: &StepCoeffs<T>,
-    coeffs: &M::Coeffs<T>,
-    rec: &Recorder<T>,
-) {
-    // SAFETY: per the contract.
-    unsafe {
-        let mut locals = M::Locals::<T>::load(local, stride, i);
-        let un = step_cell::<M, T>(uc, diffusion, &mut locals, step, coeffs);
-        *u_next.add(i) = un;
-        locals.store(local, stride, i);
-        rec.record(i as u32, uc, un);
+/// What one cell's step reads and writes besides its place and its
+/// neighbours: the state buffers, the step's and the model's coefficients
+/// and the crossing recorder. The per-cell steps of every layout (naive
+/// grid, tissue, tetrahedral mesh, and the CPU's runs of cells, which call
+/// the same functions) take it as one argument, built where the cell's
+/// coefficients are known (a parameter set per cell differs by cell).
+pub struct CellStep<'a, M: CellModel, T: Real> {
+    pub u: *const T,
+    pub u_next: *mut T,
+    /// The locals, variable k of cell i at `k * stride + i`.
+    pub local: *mut T,
+    pub step: &'a StepCoeffs<T>,
+    pub coeffs: &'a M::Coeffs<T>,
+    pub rec: &'a Recorder<T>,
+}
+
+impl<M: CellModel, T: Real> CellStep<'_, M, T> {
+    /// Steps cell `i` whose U is `uc` and whose diffusion term is
+    /// `diffusion` ([`step_cell`]), and stores the result: U_next, the
+    /// cell's locals (variable k at `k * stride + i`) and the crossing in
+    /// `rec`. The end of every one-thread-per-cell step, so that they load,
+    /// step, store and record in one order.
+    ///
+    /// # Safety
+    /// `u_next` holds cell `i`, `local` `M::Locals::COUNT * stride` values
+    /// with `i < stride`; no other thread steps `i`; `rec` is off or valid
+    /// for cell `i`.
+    #[inline(always)]
+    pub unsafe fn store(&self, uc: T, diffusion: T, (stride, i): (usize, usize)) {
+        // SAFETY: per the contract.
+        unsafe {
+            let mut locals = M::Locals::<T>::load(self.local, stride, i);
+            let un = step_cell::<M, T>(uc, diffusion, &mut locals, self.step, self.coeffs);
+            *self.u_next.add(i) = un;
+            locals.store(self.local, stride, i);
+            self.rec.record(i as u32, uc, un);
+        }
     }
 }

@@ -10,8 +10,7 @@
 //! [`crate::tissue::weighted_diffusion`] on why a zero term changes no
 //! bit).
 
-use crate::cell::{StepCoeffs, step_and_store};
-use crate::events::Recorder;
+use crate::cell::CellStep;
 use crate::model::CellModel;
 use crate::real::Real;
 
@@ -56,27 +55,17 @@ pub unsafe fn ell_diffusion<T: Real>(u: *const T, uc: T, table: &EllTable, c: us
 /// crossing recorder, as the tissue's cells are stepped.
 ///
 /// # Safety
-/// As [`ell_diffusion`]; `u`, `u_next` hold `nodes` values, `local`
+/// As [`ell_diffusion`]; `cell.u`, `cell.u_next` hold `nodes` values, `local`
 /// `M::Locals::COUNT * nodes` (variable k of node c at `k * nodes + c`);
 /// no other thread steps `c`; `rec` is off or valid for the nodes.
 #[inline(always)]
-#[allow(clippy::too_many_arguments, reason = "a kernel's parameters, one to one")]
-pub unsafe fn step_node<M: CellModel, T: Real>(
-    u: *const T,
-    u_next: *mut T,
-    local: *mut T,
-    table: &EllTable,
-    step: &StepCoeffs<T>,
-    coeffs: &M::Coeffs<T>,
-    rec: &Recorder<T>,
-    c: u32,
-) {
+pub unsafe fn step_node<M: CellModel, T: Real>(cell: &CellStep<'_, M, T>, table: &EllTable, c: u32) {
     let n = table.nodes as usize;
     let cu = c as usize;
     // SAFETY: per the contract.
     unsafe {
-        let uc = *u.add(cu);
-        let diffusion = ell_diffusion(u, uc, table, cu);
-        step_and_store::<M, T>(uc, diffusion, u_next, local, (n, cu), step, coeffs, rec);
+        let uc = *cell.u.add(cu);
+        let diffusion = ell_diffusion(cell.u, uc, table, cu);
+        cell.store(uc, diffusion, (n, cu));
     }
 }

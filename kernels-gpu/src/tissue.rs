@@ -52,7 +52,7 @@ pub use neighbours::{Indices32, NeighbourLookup, Offsets16};
 
 use core::marker::PhantomData;
 
-use crate::cell::{StepCoeffs, step_and_store};
+use crate::cell::CellStep;
 use crate::events::{Recorder, StimulusArgs};
 use crate::layout::grid::GridDims;
 use crate::model::CellModel;
@@ -368,21 +368,15 @@ pub struct CompactTissue<N: NeighbourLookup> {
 /// crossing recorder, exactly as [`step_compact_cell`] does.
 ///
 /// # Safety
-/// `u`, `u_next` hold the grid's cells, `local` `M::Locals::COUNT` times as
+/// `cell.u`, `cell.u_next` hold the grid's cells, `local` `M::Locals::COUNT` times as
 /// many (variable k of cell i at `k * cells + i`); `lay`'s buffers hold
 /// what its doc says for this precision and `R`; every nonzero weight
 /// points inside the grid; `i` is a cell of the grid that no other thread
 /// steps; `rec` is off or valid for the grid's cells.
 #[inline(always)]
-#[allow(clippy::too_many_arguments, reason = "a kernel's parameters, one to one")]
 pub unsafe fn step_dense_cell<M: CellModel, T: Real, R: RowLookup>(
-    u: *const T,
-    u_next: *mut T,
-    local: *mut T,
+    cell: &CellStep<'_, M, T>,
     lay: &DenseTissue,
-    step: &StepCoeffs<T>,
-    coeffs: &M::Coeffs<T>,
-    rec: &Recorder<T>,
     i: u32,
 ) {
     let cells = lay.dims.cells();
@@ -392,14 +386,14 @@ pub unsafe fn step_dense_cell<M: CellModel, T: Real, R: RowLookup>(
         if *(lay.mask as *const u8).add(iu) == 0 {
             return;
         }
-        let uc = *u.add(iu);
+        let uc = *cell.u.add(iu);
         let w = R::weights::<T>(lay.weights, lay.class, lay.rows, cells, iu);
         // A cell at a face of the box or of the tissue has unconnected
         // directions whose neighbour may lie outside the box or hold
         // anything (NaN outside the tissue): the cell itself is read there.
         let neighbours = R::dense_neighbours(lay, &w, i);
-        let diffusion = weighted_diffusion(u, uc, &w, |k| neighbours[k]);
-        step_and_store::<M, T>(uc, diffusion, u_next, local, (cells, iu), step, coeffs, rec);
+        let diffusion = weighted_diffusion(cell.u, uc, &w, |k| neighbours[k]);
+        cell.store(uc, diffusion, (cells, iu));
     }
 }
 
@@ -407,41 +401,35 @@ pub unsafe fn step_dense_cell<M: CellModel, T: Real, R: RowLookup>(
 /// operations in the same order as [`step_dense_cell`].
 ///
 /// # Safety
-/// As [`step_dense_cell`], with `u`, `u_next` holding `lay.cells` values
+/// As [`step_dense_cell`], with `cell.u`, `cell.u_next` holding `lay.cells` values
 /// or more, `local` `M::Locals::COUNT * lay.cells`, `c < lay.cells`, the
 /// neighbour table holding indices of `u` (below `lay.cells`, or, for a
 /// sub-domain of a split tissue, of the halo cells stored after them) in
 /// the form `N` (built for it: every offset of [`Offsets16`] lands on
 /// such an index), and `rec` over the cells of `u`.
 #[inline(always)]
-#[allow(clippy::too_many_arguments, reason = "a kernel's parameters, one to one")]
 pub unsafe fn step_compact_cell<M: CellModel, T: Real, R: RowLookup, N: NeighbourLookup>(
-    u: *const T,
-    u_next: *mut T,
-    local: *mut T,
+    cell: &CellStep<'_, M, T>,
     lay: &CompactTissue<N>,
-    step: &StepCoeffs<T>,
-    coeffs: &M::Coeffs<T>,
-    rec: &Recorder<T>,
     c: u32,
 ) {
     let cells = lay.cells as usize;
     let cu = c as usize;
     // SAFETY: per the contract.
     unsafe {
-        let uc = *u.add(cu);
+        let uc = *cell.u.add(cu);
         let w = R::weights::<T>(lay.weights, lay.class, lay.rows, cells, cu);
         // The table names the cell itself where the weight is 0; whether
         // such an entry is read is the table form's choice
         // (`NeighbourLookup::SKIP_UNCOUPLED`): the same cell either way.
-        let diffusion = weighted_diffusion(u, uc, &w, |k| {
+        let diffusion = weighted_diffusion(cell.u, uc, &w, |k| {
             if N::SKIP_UNCOUPLED && w[k] == T::ZERO {
                 c
             } else {
                 N::neighbour(lay.neighbours, cells, cu, k) as u32
             }
         });
-        step_and_store::<M, T>(uc, diffusion, u_next, local, (cells, cu), step, coeffs, rec);
+        cell.store(uc, diffusion, (cells, cu));
     }
 }
 

@@ -13,12 +13,8 @@ pub enum RestitutionError {
     S2Range { from_ms: f64, to_ms: f64 },
     #[error("the S2 step is {step_ms} ms; give --s2-step-ms > 0")]
     S2Step { step_ms: f64 },
-    #[error("{what}: {source}")]
-    Time {
-        what: &'static str,
-        #[source]
-        source: crate::time::TimeError,
-    },
+    #[error(transparent)]
+    Time(#[from] crate::time::NamedTimeError),
     #[error(
         "{what} of {ms} ms is not longer than the stimulus ({stimulus_ms} ms): the model cannot follow it; \
          give a longer one"

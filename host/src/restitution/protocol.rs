@@ -7,7 +7,7 @@
 use serde::Serialize;
 
 use super::error::RestitutionError;
-use crate::time::ms_to_steps;
+use crate::time::{NamedTimeError, ms_to_steps};
 
 /// Cells between the stimulated end of a cable and the first CV probe, and
 /// between the last probe and the far end: the front is still forming
@@ -190,7 +190,9 @@ impl Protocol {
     /// longer than the stimulus.
     pub fn check(&self, dt_ms: f64, stimulus_ms: f64) -> Result<(), RestitutionError> {
         let on_grid = |what: &'static str, ms: f64| {
-            ms_to_steps(ms, dt_ms).map(|_| ()).map_err(|source| RestitutionError::Time { what, source })
+            ms_to_steps(ms, dt_ms)
+                .map(|_| ())
+                .map_err(|source| RestitutionError::Time(NamedTimeError { what, source }))
         };
         let longer_than_stimulus = |what: &'static str, ms: f64| {
             if ms > stimulus_ms {

@@ -26,12 +26,8 @@ pub enum SimulationError {
     Solver(#[from] crate::solver::SolverError),
     #[error(transparent)]
     Driver(#[from] crate::driver::DriverError),
-    #[error("{what}: {source}")]
-    Time {
-        what: &'static str,
-        #[source]
-        source: crate::time::TimeError,
-    },
+    #[error(transparent)]
+    Time(#[from] crate::time::NamedTimeError),
     #[error(
         "the potential became NaN or infinite between step {last_clean_step} and step {step} (t = {t_ms}); \
          reduce dt or check the parameters"
@@ -82,6 +78,6 @@ pub enum SimulationError {
 
 impl From<(&'static str, crate::time::TimeError)> for SimulationError {
     fn from((what, source): (&'static str, crate::time::TimeError)) -> Self {
-        SimulationError::Time { what, source }
+        SimulationError::Time(crate::time::NamedTimeError { what, source })
     }
 }

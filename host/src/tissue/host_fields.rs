@@ -10,6 +10,7 @@
 
 use std::ops::Range;
 
+use kernels_gpu::cell::CellStep;
 use kernels_gpu::events::Recorder;
 use kernels_gpu::params::{CoeffsSource, ParamSets, PerCell, Uniform};
 use kernels_gpu::tet::{EllTable, step_node};
@@ -250,15 +251,27 @@ impl<M: CellModel, T: Scalar> StoredStep<'_, M, T> {
         }
     }
 
+    /// The buffers, the recorder and `coeffs` as the per-cell steps take
+    /// them.
+    #[inline(always)]
+    fn cell<'r>(&'r self, coeffs: &'r M::Coeffs<T>) -> CellStep<'r, M, T> {
+        let Buffers { u, u_next, local } = self.bufs;
+        CellStep {
+            u: u as *const T,
+            u_next: u_next as *mut T,
+            local: local as *mut T,
+            step: self.step,
+            coeffs,
+            rec: self.rec,
+        }
+    }
+
     /// [`StoredStep::cells`] with the coefficients `P` says.
     ///
     /// # Safety
     /// As [`StoredStep::cells`].
     #[inline(always)]
     unsafe fn cells_from<P: CoeffsSource>(&self, range: Range<u32>) {
-        let Buffers { u, u_next, local } = self.bufs;
-        let (u, u_next, local) = (u as *const T, u_next as *mut T, local as *mut T);
-        let (step, rec) = (self.step, self.rec);
         let mut own = None;
         // SAFETY: forwarded from the caller.
         unsafe {
@@ -266,13 +279,13 @@ impl<M: CellModel, T: Scalar> StoredStep<'_, M, T> {
                 Lay::Dense(d) if d.class != 0 => {
                     for i in range {
                         let coeffs = self.coeffs_of::<P>(i, &mut own);
-                        step_dense_cell::<M, T, ClassRows>(u, u_next, local, &d, step, coeffs, rec, i);
+                        step_dense_cell::<M, T, ClassRows>(&self.cell(coeffs), &d, i);
                     }
                 }
                 Lay::Dense(d) => {
                     for i in range {
                         let coeffs = self.coeffs_of::<P>(i, &mut own);
-                        step_dense_cell::<M, T, OwnRows>(u, u_next, local, &d, step, coeffs, rec, i);
+                        step_dense_cell::<M, T, OwnRows>(&self.cell(coeffs), &d, i);
                     }
                 }
                 Lay::Compact(CompactLay::Indices32(c)) if c.class != 0 => {
@@ -286,7 +299,7 @@ impl<M: CellModel, T: Scalar> StoredStep<'_, M, T> {
                 Lay::Nodes(table) => {
                     for c in range {
                         let coeffs = self.coeffs_of::<P>(c, &mut own);
-                        step_node::<M, T>(u, u_next, local, &table, step, coeffs, rec, c);
+                        step_node::<M, T>(&self.cell(coeffs), &table, c);
                     }
                 }
             }
@@ -305,14 +318,12 @@ impl<M: CellModel, T: Scalar> StoredStep<'_, M, T> {
         lay: &CompactTissue<N>,
         range: Range<u32>,
     ) {
-        let Buffers { u, u_next, local } = self.bufs;
-        let (u, u_next, local) = (u as *const T, u_next as *mut T, local as *mut T);
         let mut own = None;
         for i in range {
             // SAFETY: forwarded from the caller.
             unsafe {
                 let coeffs = self.coeffs_of::<P>(i, &mut own);
-                step_compact_cell::<M, T, R, N>(u, u_next, local, lay, self.step, coeffs, self.rec, i)
+                step_compact_cell::<M, T, R, N>(&self.cell(coeffs), lay, i)
             };
         }
     }

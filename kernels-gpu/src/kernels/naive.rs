@@ -7,7 +7,7 @@
 //! tower kernels.
 
 use super::entry::StepArgs;
-use crate::cell::step_and_store;
+use crate::cell::CellStep;
 use crate::gpu::{block_dim, block_idx, thread_idx};
 use crate::layout::grid::GridDims;
 use crate::model::CellModel;
@@ -83,6 +83,6 @@ pub unsafe fn step<M: CellModel, T: Real, const AXES: u32>(args: StepArgs<'_, M,
             let (xm, xp) = if g.nx == 1 { (0, 0) } else { mirror_offsets(x, g.nx) };
             laplacian3(uc, *u.add(at(xm, 1)), *u.add(at(xp, 1)))
         };
-        step_and_store::<M, T>(uc, lap, u_next, local, (g.cells(), i as usize), step, coeffs, rec);
+        CellStep::<M, T> { u, u_next, local, step, coeffs, rec }.store(uc, lap, (g.cells(), i as usize));
     }
 }

@@ -4,7 +4,7 @@
 //! [`crate::tet::step_node`] (the CPU's too). Stimuli use the tissue's
 //! `stimulate_tissue` kernel over the nodes as a line of cells.
 
-use crate::cell::StepCoeffs;
+use crate::cell::{CellStep, StepCoeffs};
 use crate::events::Recorder;
 use crate::model::CellModel;
 use crate::params::{CoeffsSource, ParamSets, coeffs_for};
@@ -71,5 +71,5 @@ pub unsafe fn step_nodes<M: CellModel, T: Real, P: CoeffsSource>(
     let coeffs = unsafe { coeffs_for::<M, T, P>(coeffs, &sets, c) };
     // SAFETY: c is a node, stepped by this thread alone; the host passes
     // buffers of the table's sizes.
-    unsafe { step_node::<M, T>(u, u_next, local, table, step, coeffs, rec, c as u32) }
+    unsafe { step_node::<M, T>(&CellStep { u, u_next, local, step, coeffs, rec }, table, c as u32) }
 }

@@ -29,7 +29,7 @@
 //!   (grid-stride loop).
 
 use super::entry::StepArgs;
-use crate::cell::StepCoeffs;
+use crate::cell::{CellStep, StepCoeffs};
 use crate::events::{Recorder, StimulusArgs};
 use crate::gpu::{block_dim, block_idx, flat_thread_count, flat_thread_index, thread_idx};
 use crate::layout::grid::GridDims;
@@ -73,7 +73,7 @@ pub unsafe fn step_dense<M: CellModel, T: Real, R: RowLookup, P: CoeffsSource>(
     // SAFETY: i is a cell of the box, which the index covers.
     let coeffs = unsafe { coeffs_for::<M, T, P>(coeffs, &sets, i as usize) };
     // SAFETY: i is a cell of the grid, stepped by this thread alone.
-    unsafe { step_dense_cell::<M, T, R>(u, u_next, local, &lay, step, coeffs, rec, i) }
+    unsafe { step_dense_cell::<M, T, R>(&CellStep { u, u_next, local, step, coeffs, rec }, &lay, i) }
 }
 
 /// One step of every tissue cell of a compact layout, its neighbour table
@@ -106,7 +106,9 @@ pub unsafe fn step_compact<M: CellModel, T: Real, R: RowLookup, N: NeighbourLook
     // SAFETY: c is a tissue cell, which the index covers.
     let coeffs = unsafe { coeffs_for::<M, T, P>(coeffs, &sets, c) };
     // SAFETY: c is a tissue cell, stepped by this thread alone.
-    unsafe { step_compact_cell::<M, T, R, N>(u, u_next, local, &lay, step, coeffs, rec, c as u32) }
+    unsafe {
+        step_compact_cell::<M, T, R, N>(&CellStep { u, u_next, local, step, coeffs, rec }, &lay, c as u32)
+    }
 }
 
 /// The tissue entry points of one model and precision (called by the

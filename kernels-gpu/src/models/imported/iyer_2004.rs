@@ -1865,43 +1865,23 @@ fn reaction_body<T: Real>(v_mv: T, locals: &mut [T; 66], c: &Iyer2004Coeffs<T>) 
         |V: T| {
             (((c.PK
                 / (n(1.0)
-                    + ((if (removable(
-                        V,
-                        -0.0,
-                        0.07487440110177876,
+                    + ((if (removable_of(V, -0.0, 0.07487440110177876, |V: T| {
                         ((c.PCa
                             * n(4.0)
                             * (n(1000.0) * c.Faraday * (V / c.RT_over_F))
                             * ((n(0.001) * exp((n(2.0) * (V / c.RT_over_F)))) - c.k__0))
-                            / (exp((n(2.0) * (V / c.RT_over_F))) - n(1.0))),
-                        |V: T| {
+                            / (exp((n(2.0) * (V / c.RT_over_F))) - n(1.0)))
+                    }) >= n(0.0))
+                    {
+                        n(0.0)
+                    } else {
+                        removable_of(V, -0.0, 0.07487440110177876, |V: T| {
                             ((c.PCa
                                 * n(4.0)
                                 * (n(1000.0) * c.Faraday * (V / c.RT_over_F))
                                 * ((n(0.001) * exp((n(2.0) * (V / c.RT_over_F)))) - c.k__0))
                                 / (exp((n(2.0) * (V / c.RT_over_F))) - n(1.0)))
-                        },
-                    ) >= n(0.0))
-                    {
-                        n(0.0)
-                    } else {
-                        removable(
-                            V,
-                            -0.0,
-                            0.07487440110177876,
-                            ((c.PCa
-                                * n(4.0)
-                                * (n(1000.0) * c.Faraday * (V / c.RT_over_F))
-                                * ((n(0.001) * exp((n(2.0) * (V / c.RT_over_F)))) - c.k__0))
-                                / (exp((n(2.0) * (V / c.RT_over_F))) - n(1.0))),
-                            |V: T| {
-                                ((c.PCa
-                                    * n(4.0)
-                                    * (n(1000.0) * c.Faraday * (V / c.RT_over_F))
-                                    * ((n(0.001) * exp((n(2.0) * (V / c.RT_over_F)))) - c.k__0))
-                                    / (exp((n(2.0) * (V / c.RT_over_F))) - n(1.0)))
-                            },
-                        )
+                        })
                     }) / c.ICahalf)))
                 * Open
                 * yCa
@@ -4258,43 +4238,23 @@ fn reaction_body<T: Real>(v_mv: T, locals: &mut [T; 66], c: &Iyer2004Coeffs<T>) 
                     (((((exp((V / c.RT_over_F))
                         * (c.PK
                             / (n(1.0)
-                                + ((if (removable(
-                                    V,
-                                    -0.0,
-                                    0.07487440110177876,
+                                + ((if (removable_of(V, -0.0, 0.07487440110177876, |V: T| {
                                     ((c.PCa
                                         * n(4.0)
                                         * (n(1000.0) * c.Faraday * (V / c.RT_over_F))
                                         * ((n(0.001) * exp((n(2.0) * (V / c.RT_over_F)))) - c.k__0))
-                                        / (exp((n(2.0) * (V / c.RT_over_F))) - n(1.0))),
-                                    |V: T| {
+                                        / (exp((n(2.0) * (V / c.RT_over_F))) - n(1.0)))
+                                }) >= n(0.0))
+                                {
+                                    n(0.0)
+                                } else {
+                                    removable_of(V, -0.0, 0.07487440110177876, |V: T| {
                                         ((c.PCa
                                             * n(4.0)
                                             * (n(1000.0) * c.Faraday * (V / c.RT_over_F))
                                             * ((n(0.001) * exp((n(2.0) * (V / c.RT_over_F)))) - c.k__0))
                                             / (exp((n(2.0) * (V / c.RT_over_F))) - n(1.0)))
-                                    },
-                                ) >= n(0.0))
-                                {
-                                    n(0.0)
-                                } else {
-                                    removable(
-                                        V,
-                                        -0.0,
-                                        0.07487440110177876,
-                                        ((c.PCa
-                                            * n(4.0)
-                                            * (n(1000.0) * c.Faraday * (V / c.RT_over_F))
-                                            * ((n(0.001) * exp((n(2.0) * (V / c.RT_over_F)))) - c.k__0))
-                                            / (exp((n(2.0) * (V / c.RT_over_F))) - n(1.0))),
-                                        |V: T| {
-                                            ((c.PCa
-                                                * n(4.0)
-                                                * (n(1000.0) * c.Faraday * (V / c.RT_over_F))
-                                                * ((n(0.001) * exp((n(2.0) * (V / c.RT_over_F)))) - c.k__0))
-                                                / (exp((n(2.0) * (V / c.RT_over_F))) - n(1.0)))
-                                        },
-                                    )
+                                    })
                                 }) / c.ICahalf))))
                         * Open)
                         * yCa)

@@ -141,6 +141,16 @@ pub fn removable<T: Real>(v: T, v0: f64, slope: f64, g_v: T, g: impl Fn(T) -> T)
     }
 }
 
+/// [`removable`] of a quotient given only as a function of V, evaluated
+/// at `v` here: how a singularity inside another one's closure is written,
+/// where the quotient at V and the function would be the same code twice
+/// (nested twice, four times). The same operations in the same order as
+/// `removable(v, v0, slope, g(v), g)`, so the same bits.
+#[inline(always)]
+pub fn removable_of<T: Real>(v: T, v0: f64, slope: f64, g: impl Fn(T) -> T) -> T {
+    removable(v, v0, slope, g(v), g)
+}
+
 /// Calls `f32_fn` or `f64_fn`, whichever takes T: the CPU side of an
 /// imported model's reaction, whose two instances are compiled once, in
 /// this crate, rather than again in every crate that steps the model (the
@@ -258,5 +268,9 @@ mod tests {
         let g32 = |v: f32| v / ((v / 25.0).exp() - 1.0);
         let r = removable(1e-4f32, 0.0, 1.0 / 25.0, g32(1e-4), g32);
         assert!((r - 25.0).abs() < 1e-3, "{r}");
+        for v in [0.0, 1e-9, 2e-6, 1e-3, -30.0] {
+            let (a, b) = (removable_of(v, 0.0, 1.0 / 25.0, g), removable(v, 0.0, 1.0 / 25.0, g(v), g));
+            assert_eq!(a.to_bits(), b.to_bits(), "{v}");
+        }
     }
 }

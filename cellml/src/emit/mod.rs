@@ -6,13 +6,19 @@
 use std::cell::OnceCell;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt::Write as _;
-use std::hash::{DefaultHasher, Hash, Hasher};
 
-use crate::analysis::{Block, Node, Plan, Scheme};
+use crate::analysis::{Plan, Scheme};
 use crate::error::ImportError;
 use crate::eval::eval;
 use crate::expr::{Expr, Op, VarId};
 use crate::model::Def;
+
+mod cse;
+mod markov;
+mod reaction;
+
+use cse::{Cse, expr_key, worth_a_temporary};
+use reaction::reaction_body;
 
 /// The window around a removable singularity, in the exponent U of
 /// `x/(e^U - 1)`: |U| below it is interpolated linearly. 1e-7 in f64 is
@@ -43,66 +49,6 @@ pub struct Emitter<'p> {
     /// The file's initial values and default constants (for `removable`).
     values: OnceCell<Vec<Option<f64>>>,
     cse: Cse,
-}
-
-/// Common-subexpression elimination of the reaction. The generalised
-/// Rush-Larsen coefficients and the Markov rates repeat the currents'
-/// expressions many times; a first pass counts how often each compound
-/// expression is written, the second gives those written more than once a
-/// `let s__N` before the first statement that needs it. The operations and
-/// their order are unchanged, so are the results, bit for bit; only the
-/// repeats go. Never inside a singularity's closure, where V is the
-/// closure's argument.
-#[derive(Default)]
-struct Cse {
-    counting: bool,
-    counts: HashMap<u64, usize>,
-    /// The code first written for each hash in the counting pass: two
-    /// different expressions with one hash (a 64-bit collision) are never
-    /// shared.
-    first_code: HashMap<u64, String>,
-    temps: HashMap<u64, String>,
-    pending: Vec<String>,
-    closure_depth: usize,
-}
-
-/// A structural hash of an expression: equal expressions are written as
-/// equal code, so this names the code without writing it.
-fn expr_key(e: &Expr) -> u64 {
-    fn feed(e: &Expr, h: &mut DefaultHasher) {
-        std::mem::discriminant(e).hash(h);
-        match e {
-            Expr::Num(x) | Expr::Cn(x, _) => x.to_bits().hash(h),
-            Expr::Var(v) | Expr::Diff(v) => v.hash(h),
-            Expr::Apply(op, args) => {
-                op.hash(h);
-                args.len().hash(h);
-                args.iter().for_each(|a| feed(a, h));
-            }
-            Expr::Piecewise(pieces, other) => {
-                pieces.len().hash(h);
-                for (v, c) in pieces {
-                    feed(v, h);
-                    feed(c, h);
-                }
-                feed(other, h);
-            }
-        }
-    }
-    let mut h = DefaultHasher::new();
-    feed(e, &mut h);
-    h.finish()
-}
-
-/// Worth a temporary when repeated: a function call or at least one
-/// binary operation (not a bare negation of a name).
-fn worth_a_temporary(e: &Expr) -> bool {
-    match e {
-        Expr::Apply(Op::Minus, args) if args.len() == 1 => e.size() >= 3,
-        Expr::Apply(op, _) => !op.is_logical(),
-        Expr::Piecewise(..) => true,
-        _ => false,
-    }
 }
 
 fn lit(x: f64, mode: Mode) -> String {
@@ -278,8 +224,12 @@ impl<'p> Emitter<'p> {
                     // the other equations) and, for the interpolation only,
                     // as a function of V.
                     let Expr::Apply(Op::Divide, parts) = &closed else { unreachable!() };
-                    let at_v = if self.cse.closure_depth == 0 { args } else { parts.as_slice() };
-                    let value = self.join(at_v, " / ", mode)?;
+                    // Inside another singularity's closure the quotient at V
+                    // would be the closure's code again: `removable_of`
+                    // evaluates the closure at V instead (the same
+                    // operations), so it is written once.
+                    let value =
+                        if self.cse.closure_depth == 0 { Some(self.join(args, " / ", mode)?) } else { None };
                     self.cse.closure_depth += 1;
                     let body = self.join(parts, " / ", mode);
                     self.cse.closure_depth -= 1;
@@ -291,7 +241,10 @@ impl<'p> Emitter<'p> {
                     } else {
                         format!("{slopes}.0")
                     };
-                    return Ok(format!("removable({v}, {v0s}, {slopes}, {value}, |{v}: T| {body})"));
+                    return Ok(match value {
+                        Some(value) => format!("removable({v}, {v0s}, {slopes}, {value}, |{v}: T| {body})"),
+                        None => format!("removable_of({v}, {v0s}, {slopes}, |{v}: T| {body})"),
+                    });
                 }
                 self.join(args, " / ", mode)?
             }
@@ -476,196 +429,6 @@ pub struct Source<'a> {
 
 fn rust_str(s: &str) -> String {
     format!("{s:?}")
-}
-
-fn reaction_body(plan: &Plan, em: &mut Emitter) -> Result<String, ImportError> {
-    let m = &plan.model;
-    let mut body = String::new();
-    let others: Vec<VarId> = plan.states[1..].to_vec();
-    let names: Vec<&str> = others.iter().map(|&s| m.vars[s].ident.as_str()).collect();
-    let v_id = &m.vars[plan.v].ident;
-    let _ = writeln!(body, "        let n = T::from_f64;");
-    if !names.is_empty() {
-        // One element at a time: a whole-array load or store of a few dozen
-        // elements is not split into registers by the GPU compiler (the
-        // array stays in local memory, a per-thread stack in DRAM).
-        for (i, name) in names.iter().enumerate() {
-            let _ = writeln!(body, "        let {name} = locals[{i}];");
-        }
-    }
-    if plan.v_per_mv == 1.0 {
-        let _ = writeln!(body, "        let {v_id} = v_mv;");
-    } else {
-        let _ = writeln!(body, "        let {v_id} = v_mv * {};", lit(plan.v_per_mv, Mode::Step));
-    }
-    for node in &plan.order {
-        match *node {
-            Node::Var(x) => {
-                let Def::Algebraic(e) = &m.vars[x].def else { unreachable!() };
-                em.context = m.vars[x].cellml.clone();
-                let code = em.num(e, Mode::Step)?;
-                em.statement(&mut body, &format!("let {} = {code};", m.vars[x].ident));
-            }
-            Node::Diff(x) => {
-                let Def::State { rhs, .. } = &m.vars[x].def else { unreachable!() };
-                em.context = format!("d({})/dt", m.vars[x].cellml);
-                let code = em.num(rhs, Mode::Step)?;
-                em.statement(&mut body, &format!("let {} = {code};", deriv(&m.vars[x].ident)));
-            }
-        }
-    }
-    let _ = writeln!(body, "        let dt = c.dt;");
-    let mut next: HashMap<VarId, String> = HashMap::new();
-    for &s in &others {
-        let id = &m.vars[s].ident;
-        match &plan.schemes[&s] {
-            Scheme::ForwardEuler => {
-                next.insert(s, format!("{}.mul_add(dt, {id})", deriv(id)));
-            }
-            Scheme::RushLarsen { coef } | Scheme::GeneralisedRushLarsen { coef } => {
-                em.context = format!("d({})/dt", m.vars[s].cellml);
-                let k = em.num(coef, Mode::Step)?;
-                next.insert(s, format!("exp_euler({id}, {}, {k}, dt)", deriv(id)));
-            }
-            Scheme::Markov { .. } => {}
-        }
-    }
-    for (b, block) in plan.blocks.iter().enumerate() {
-        em.statement(
-            &mut body,
-            &format!("// Markov block {b}: two-stage SDIRK, (I - g dt A) k1 = dt f, (I - g dt A) k2 = dt f + (1 - g) dt A k1."),
-        );
-        emit_markov_block(plan, em, &mut body, b, block, &mut next)?;
-    }
-    if !others.is_empty() {
-        // Each update reads the step's start values (the `let`s above), so
-        // writing them in place one by one is the same as writing them at once.
-        for (i, s) in others.iter().enumerate() {
-            let update = format!("locals[{i}] = {};", next[s]);
-            em.statement(&mut body, &update);
-        }
-    }
-    let scale = plan.t_per_ms / plan.v_per_mv;
-    if scale == 1.0 {
-        let _ = writeln!(body, "        {}", deriv(v_id));
-    } else {
-        let _ = writeln!(body, "        {} * {}", deriv(v_id), lit(scale, Mode::Step));
-    }
-    Ok(body)
-}
-
-/// The two-stage singly diagonally implicit Runge-Kutta step (Alexander
-/// 1977; Hairer and Wanner, Solving ODEs II, section IV.6) of a Markov
-/// block dx/dt = A x + b with A and b frozen at the step's start: with
-/// g = 1 - 1/sqrt(2) and M = I - g dt A, M k1 = dt f(x) and
-/// M k2 = dt f(x) + (1 - g) dt A k1, x' = x + (1 - g) k1 + g k2. Second
-/// order and L-stable (a fast transition decays in one step rather than
-/// ringing, as it would under the trapezoidal rule), and a closed chain's
-/// total is kept (the columns of A sum to 0, so do those of M - I). M is
-/// factored once, by Gaussian elimination without pivoting written out for
-/// the chain's pattern (M is an M-matrix for a chain's rates), its
-/// multipliers kept for the second right side. Since M k1 = dt f,
-/// dt A k1 = (k1 - dt f)/g, so the second right side is
-/// (1 - (1 - g)/g) dt f + ((1 - g)/g) k1 = -sqrt(2) dt f + (1 + sqrt(2)) k1:
-/// no product with A.
-#[allow(clippy::needless_range_loop, reason = "the elimination reads best with its indices")]
-fn emit_markov_block(
-    plan: &Plan,
-    em: &mut Emitter,
-    body: &mut String,
-    b: usize,
-    block: &Block,
-    next: &mut HashMap<VarId, String>,
-) -> Result<(), ImportError> {
-    let m = &plan.model;
-    let g = 1.0 - std::f64::consts::FRAC_1_SQRT_2;
-    let size = block.states.len();
-    let mut nz = vec![vec![false; size]; size];
-    let cell = |i: usize, j: usize| format!("b{b}_{i}_{j}");
-    let _ = writeln!(body, "        let b{b}_gdt = {} * dt;", lit(g, Mode::Step));
-    for i in 0..size {
-        for j in 0..size {
-            let coef = &block.coef[i][j];
-            if i == j || coef.is_some() {
-                nz[i][j] = true;
-                em.context = format!("d({})/dt", m.vars[block.states[i]].cellml);
-                let a = match coef {
-                    Some(e) => em.num(e, Mode::Step)?,
-                    None => lit(0.0, Mode::Step),
-                };
-                let value = if i == j {
-                    format!("(-b{b}_gdt).mul_add({a}, n(1.0))")
-                } else {
-                    format!("-(b{b}_gdt * {a})")
-                };
-                em.statement(body, &format!("let {} = {value};", cell(i, j)));
-            }
-        }
-        let _ = writeln!(body, "        let b{b}_f{i} = dt * {};", deriv(&m.vars[block.states[i]].ident));
-        let _ = writeln!(body, "        let b{b}_r{i} = b{b}_f{i};");
-    }
-    // Factor M, the first right side eliminated alongside.
-    let mut multipliers = Vec::new();
-    for k in 0..size {
-        for i in k + 1..size {
-            if !nz[i][k] {
-                continue;
-            }
-            let l = format!("b{b}_l{i}_{k}");
-            let _ = writeln!(body, "        let {l} = {} / {};", cell(i, k), cell(k, k));
-            for j in k + 1..size {
-                if !nz[k][j] {
-                    continue;
-                }
-                if nz[i][j] {
-                    let _ = writeln!(
-                        body,
-                        "        let {} = (-{l}).mul_add({}, {});",
-                        cell(i, j),
-                        cell(k, j),
-                        cell(i, j)
-                    );
-                } else {
-                    nz[i][j] = true;
-                    let _ = writeln!(body, "        let {} = -({l} * {});", cell(i, j), cell(k, j));
-                }
-            }
-            let _ = writeln!(body, "        let b{b}_r{i} = (-{l}).mul_add(b{b}_r{k}, b{b}_r{i});");
-            multipliers.push((i, k, l));
-        }
-    }
-    let back_substitute = |body: &mut String, stage: &str| {
-        for i in (0..size).rev() {
-            let mut acc = format!("b{b}_r{i}");
-            for j in i + 1..size {
-                if nz[i][j] {
-                    acc = format!("(-{}).mul_add(b{b}_{stage}{j}, {acc})", cell(i, j));
-                }
-            }
-            let _ = writeln!(body, "        let b{b}_{stage}{i} = {acc} / {};", cell(i, i));
-        }
-    };
-    back_substitute(body, "k");
-    // The second right side, eliminated with the kept multipliers.
-    let (f_weight, k_weight) = (-std::f64::consts::SQRT_2, 1.0 + std::f64::consts::SQRT_2);
-    for i in 0..size {
-        let _ = writeln!(
-            body,
-            "        let b{b}_r{i} = {}.mul_add(b{b}_k{i}, {} * b{b}_f{i});",
-            lit(k_weight, Mode::Step),
-            lit(f_weight, Mode::Step)
-        );
-    }
-    for (i, k, l) in &multipliers {
-        let _ = writeln!(body, "        let b{b}_r{i} = (-{l}).mul_add(b{b}_r{k}, b{b}_r{i});");
-    }
-    back_substitute(body, "q");
-    for (i, &s) in block.states.iter().enumerate() {
-        let step =
-            format!("{}.mul_add(b{b}_k{i}, {} * b{b}_q{i})", lit(1.0 - g, Mode::Step), lit(g, Mode::Step));
-        next.insert(s, format!("{} + {step}", m.vars[s].ident));
-    }
-    Ok(())
 }
 
 pub fn emit(plan: &Plan, name: &str, src: &Source) -> Result<(String, Vec<(String, f64)>), ImportError> {

@@ -5,14 +5,13 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 
-use anyhow::{Context, bail};
+use anyhow::Context;
 use clap::ArgMatches;
 use fibril_host::backend::BackendKind;
 use fibril_host::backend::KernelConfig;
 use fibril_host::checkpoint::{self};
 use fibril_host::driver::{self, Outcome, RunContext, Schedule};
-use fibril_host::events::ecg::{EcgTrace, Electrode, check_electrodes, check_electrodes_in};
-use fibril_host::events::protocol;
+use fibril_host::events::ecg::{EcgTrace, Electrode};
 use fibril_host::events::recording::{Maps, Recording};
 use fibril_host::events::stimulus::{StimulusSchedule, StimulusSpec};
 use fibril_host::events::tips::SingularityRecorder;
@@ -22,27 +21,31 @@ use fibril_host::io::snapshots::{Formats, SnapshotWriter};
 use fibril_host::io::{OutputDir, ResumeFrom, npy, write_atomic, write_json_atomic};
 use fibril_host::outputs::{EcgSampler, Sampler, Saved, TipsSampler, samplers};
 use fibril_host::simulation::Mesh;
-use fibril_host::tet::ecg::check_electrodes_on_mesh;
-use fibril_host::time::{MAX_STEPS, short};
+use fibril_host::time::short;
 use fibril_host::units::UnitTags;
 use fibril_host::{CellModel, Domain, GridDims, ModelVisitor, Scalar, dispatch};
 
-use super::args::{self, duration_steps};
+use super::args::{self};
 use super::config::{Resolved, RunConfig};
 use super::interrupt::{self, INTERRUPTED_EXIT};
-use super::mesh::{self, TetRun};
+use super::mesh;
 use super::params::ParamAssign;
 use super::progress::progress_bar;
 use super::resume::{
     Resume, check_resume, check_tips_resume, describe, resumed_singularities, resumed_trace,
 };
-use super::run_args::{InitArg, ProtocolArg, RunArgs};
+use super::run_args::RunArgs;
 use super::select::{Selected, build_solver, check_memory, select};
 use super::summary::{ActivationRecord, EcgRecord, FibrosisRecord, ResumeRecord, RunStart, RunSummary};
 use super::tissue::{self, TissueRun};
 use super::tune::kernel_for;
 
 pub use fibril_host::io::CHECKPOINT_FILE;
+
+mod body;
+mod check;
+use body::Body;
+use check::{check, check_protocol, resolve_protocol};
 
 /// Everything checked and prepared; nothing simulated yet.
 struct Plan {
@@ -68,14 +71,6 @@ struct Plan {
     resume: Option<Resume>,
     /// What the run steps.
     body: Body,
-}
-
-/// What a run steps: the uniform grid, a voxel tissue (`[tissue]`) or a
-/// tetrahedral mesh (`[mesh]`).
-enum Body {
-    Grid,
-    Tissue(TissueRun),
-    Tet(TetRun),
 }
 
 pub fn run(args: RunArgs, matches: &ArgMatches) -> anyhow::Result<ExitCode> {
@@ -202,193 +197,6 @@ impl ModelVisitor for Execute<'_> {
     fn visit<M: CellModel, T: Scalar>(self) -> Self::Output {
         execute::<M, T>(self.config, self.args, self.plan, self.stop)
     }
-}
-
-/// Fills in the scroll protocol's S2 time when it was not given.
-fn resolve_protocol(config: &mut RunConfig, domain: &Domain) -> anyhow::Result<()> {
-    if config.run.protocol == ProtocolArg::Scroll && config.run.s2_ms.is_none() {
-        let step = protocol::scroll_s2_step(domain)?;
-        // Rounded to 1e-9 ms so that it prints as a short decimal (71.3,
-        // not 71.30000000000001) and converts back to the same step.
-        let t_ms = (step as f64 * domain.dt_ms() * 1e9).round() / 1e9;
-        config.run.s2_ms = Some(t_ms);
-    }
-    Ok(())
-}
-
-/// Refuses protocol options that do not go together, before the S2 time
-/// is searched for (which would otherwise be blamed).
-fn check_protocol(config: &RunConfig) -> anyhow::Result<()> {
-    match config.run.protocol {
-        ProtocolArg::None => {
-            if config.run.s2_ms.is_some() {
-                bail!("--s2-ms (s2_ms) only applies with --protocol scroll");
-            }
-        }
-        ProtocolArg::Scroll => {
-            if let Some(ms) = config.run.s2_ms
-                && !(ms.is_finite() && ms >= 0.0)
-            {
-                bail!("--s2-ms {ms} (s2_ms) is not a time; give the S2's time in ms, 0 or more");
-            }
-            if config.run.init != InitArg::Planar {
-                bail!(
-                    "--protocol scroll starts from the planar S1 wave; use --init planar (the default) \
-                     instead of --init {}",
-                    config.run.init.name()
-                );
-            }
-            protocol::check_plane(config.grid.dims())?;
-        }
-    }
-    Ok(())
-}
-
-/// The stimuli of the run: the protocol's (the planar S1 of a model
-/// stimulated by a current, the scroll protocol's S2), then the
-/// configured ones.
-fn stimulus_specs(config: &RunConfig, model: &kernels_gpu::ModelInfo) -> anyhow::Result<Vec<StimulusSpec>> {
-    check_protocol(config)?;
-    let mut specs = Vec::new();
-    if config.run.init == InitArg::Planar
-        && let Some(s1) = protocol::planar_s1(model)
-    {
-        specs.push(s1);
-    }
-    if config.run.protocol == ProtocolArg::Scroll {
-        specs.push(protocol::scroll_s2(config.run.s2_ms.expect("resolved before planning")));
-    }
-    specs.extend(config.stimulus.iter().cloned());
-    // Current densities (uA/cm^3) become currents (uA/uF) in the
-    // membrane of --chi and --cm.
-    let membrane = config.grid.membrane();
-    let specs = specs
-        .iter()
-        .enumerate()
-        .map(|(i, spec)| spec.with_membrane(i + 1, membrane))
-        .collect::<Result<_, _>>()
-        .context("invalid stimulus")?;
-    Ok(specs)
-}
-
-/// What [`check`] finds: the run's schedule, stimuli and outputs.
-struct Checked {
-    total_steps: u64,
-    snapshot_every: Option<u64>,
-    checkpoint_every: Option<u64>,
-    stimulus_specs: Vec<StimulusSpec>,
-    stimuli: StimulusSchedule,
-    /// Said before the run starts (options accepted that will do nothing).
-    notes: Vec<String>,
-    save: Vec<usize>,
-    recording: Option<Recording>,
-    ecg: Option<(Vec<Electrode>, u64)>,
-    tips: Option<u64>,
-}
-
-/// The checks of a configuration that need neither the disk nor the
-/// hardware: step counts, the stimuli, the saved variables and formats.
-fn check(config: &RunConfig, domain: &Domain, body: &Body) -> anyhow::Result<Checked> {
-    let dt = domain.dt_ms();
-    let model = domain.model().info();
-    let total_steps = match config.run.steps {
-        Some(n) if !(1..=MAX_STEPS).contains(&n) => {
-            bail!("steps = {n}: a run takes from 1 to {MAX_STEPS} steps")
-        }
-        Some(n) => n,
-        None => duration_steps("--duration-ms", config.run.duration_ms, dt)?,
-    };
-    let snapshot_every = config
-        .output
-        .snapshot_every_ms
-        .map(|ms| duration_steps("--snapshot-every-ms", ms, dt))
-        .transpose()?;
-    config.compute.check_retune()?;
-    if let Some(n) = config.run.check_every_steps
-        && !(1..=MAX_STEPS).contains(&n)
-    {
-        bail!("check_every_steps = {n}: give a whole number of steps from 1 to {MAX_STEPS}");
-    }
-    let checkpoint_every = config
-        .run
-        .checkpoint_every_ms
-        .map(|ms| duration_steps("--checkpoint-every-ms", ms, dt))
-        .transpose()?;
-    let stimulus_specs = stimulus_specs(config, model)?;
-    let stimuli = match body {
-        Body::Tet(t) => t.stimuli(&stimulus_specs, dt, model)?,
-        _ => StimulusSchedule::compile(&stimulus_specs, domain.dims(), dt, model)
-            .context("invalid stimulus")?,
-    };
-    let from_protocol = stimulus_specs.len() - config.stimulus.len();
-    let mut notes = Vec::new();
-    for (i, s) in stimuli.stimuli.iter().enumerate() {
-        if s.start_step > total_steps {
-            let which = if i < from_protocol {
-                "the scroll protocol's S2 (--s2-ms)".to_string()
-            } else {
-                format!("stimulus {} (region {})", i + 1 - from_protocol, s.kind.name())
-            };
-            notes.push(format!(
-                "{which} starts at {} ms, after the run ends at {} ms: it will not fire",
-                short(s.start_step as f64 * dt),
-                short(total_steps as f64 * dt)
-            ));
-        }
-    }
-    if config.output.format.is_empty() {
-        bail!("--format needs at least one of npy, vti, png");
-    }
-    let save = config.output.saved_variables(model)?;
-    let recording = config.output.recording(model)?;
-    let ecg = match (&config.electrode[..], config.output.ecg_every_ms) {
-        ([], None) => None,
-        ([], Some(_)) => bail!("--ecg-every-ms needs at least one electrode (--electrode or [[electrode]])"),
-        (electrodes, every) => {
-            let precision = config.compute.precision.resolve(model);
-            let kind = config.compute.kernel_choice().config(model, precision, domain.dims(), 1).kind;
-            match body {
-                Body::Tet(t) => check_electrodes_on_mesh(electrodes, &t.problem.mesh, domain.dx())?,
-                // In a tissue's box, only the tissue's cells are too close.
-                Body::Tissue(t) => {
-                    check_electrodes_in(electrodes, domain.dims(), domain.dx(), Some(&t.op.mask()))?
-                }
-                Body::Grid => check_electrodes(electrodes, domain.dims(), domain.dx())?,
-            }
-            if kind.uses_towers()
-                && config.compute.backend != super::args::BackendArg::Cpu
-                && matches!(body, Body::Grid)
-            {
-                bail!(
-                    "the pseudo-ECG reads the row-major layout, and --kernel {kind} keeps the tower layout; \
-                     use --kernel naive or csw"
-                );
-            }
-            let every = duration_steps("--ecg-every-ms", every.unwrap_or(1.0), dt)?;
-            Some((electrodes.to_vec(), every))
-        }
-    };
-    let tips = match config.output.tips_every_ms {
-        None => None,
-        Some(ms) => {
-            if domain.dims().axes() < 2 {
-                bail!("--tips-every-ms needs a sheet or a volume; this grid is a cable or a single cell");
-            }
-            Some(duration_steps("--tips-every-ms", ms, dt)?)
-        }
-    };
-    Ok(Checked {
-        total_steps,
-        snapshot_every,
-        checkpoint_every,
-        stimulus_specs,
-        stimuli,
-        notes,
-        save,
-        recording,
-        ecg,
-        tips,
-    })
 }
 
 /// Validates every input, reads the checkpoint to resume from and probes
@@ -793,19 +601,4 @@ fn run_into<M: CellModel, T: Scalar>(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_default_check_interval_spaces_gpu_checks_by_cell_updates() {
-        let cube = |n| GridDims::new(n, n, n);
-        assert_eq!(check_every_steps(false, cube(64)), 100, "the CPU checks every 100 steps");
-        assert_eq!(check_every_steps(false, GridDims::new(1, 1, 1)), 100);
-        // 2^27 / 64^3 = 512 steps, rounded up to hundreds.
-        assert_eq!(check_every_steps(true, cube(64)), 600);
-        assert_eq!(check_every_steps(true, cube(128)), 100, "64 steps, at least 100");
-        assert_eq!(check_every_steps(true, cube(256)), 100);
-        assert_eq!(check_every_steps(true, GridDims::new(512, 512, 1)), 600);
-        assert_eq!(check_every_steps(true, GridDims::new(1, 1, 1)), 10_000, "at most 10,000");
-    }
-}
+mod tests;

@@ -1,0 +1,88 @@
+//! The reaction's body: the algebraic equations in order, then each
+//! state's update by its scheme.
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+
+use super::markov::emit_markov_block;
+use super::{Emitter, Mode, deriv, lit};
+use crate::analysis::{Node, Plan, Scheme};
+use crate::error::ImportError;
+use crate::expr::VarId;
+use crate::model::Def;
+
+pub(super) fn reaction_body(plan: &Plan, em: &mut Emitter) -> Result<String, ImportError> {
+    let m = &plan.model;
+    let mut body = String::new();
+    let others: Vec<VarId> = plan.states[1..].to_vec();
+    let names: Vec<&str> = others.iter().map(|&s| m.vars[s].ident.as_str()).collect();
+    let v_id = &m.vars[plan.v].ident;
+    let _ = writeln!(body, "        let n = T::from_f64;");
+    if !names.is_empty() {
+        // One element at a time: a whole-array load or store of a few dozen
+        // elements is not split into registers by the GPU compiler (the
+        // array stays in local memory, a per-thread stack in DRAM).
+        for (i, name) in names.iter().enumerate() {
+            let _ = writeln!(body, "        let {name} = locals[{i}];");
+        }
+    }
+    if plan.v_per_mv == 1.0 {
+        let _ = writeln!(body, "        let {v_id} = v_mv;");
+    } else {
+        let _ = writeln!(body, "        let {v_id} = v_mv * {};", lit(plan.v_per_mv, Mode::Step));
+    }
+    for node in &plan.order {
+        match *node {
+            Node::Var(x) => {
+                let Def::Algebraic(e) = &m.vars[x].def else { unreachable!() };
+                em.context = m.vars[x].cellml.clone();
+                let code = em.num(e, Mode::Step)?;
+                em.statement(&mut body, &format!("let {} = {code};", m.vars[x].ident));
+            }
+            Node::Diff(x) => {
+                let Def::State { rhs, .. } = &m.vars[x].def else { unreachable!() };
+                em.context = format!("d({})/dt", m.vars[x].cellml);
+                let code = em.num(rhs, Mode::Step)?;
+                em.statement(&mut body, &format!("let {} = {code};", deriv(&m.vars[x].ident)));
+            }
+        }
+    }
+    let _ = writeln!(body, "        let dt = c.dt;");
+    let mut next: HashMap<VarId, String> = HashMap::new();
+    for &s in &others {
+        let id = &m.vars[s].ident;
+        match &plan.schemes[&s] {
+            Scheme::ForwardEuler => {
+                next.insert(s, format!("{}.mul_add(dt, {id})", deriv(id)));
+            }
+            Scheme::RushLarsen { coef } | Scheme::GeneralisedRushLarsen { coef } => {
+                em.context = format!("d({})/dt", m.vars[s].cellml);
+                let k = em.num(coef, Mode::Step)?;
+                next.insert(s, format!("exp_euler({id}, {}, {k}, dt)", deriv(id)));
+            }
+            Scheme::Markov { .. } => {}
+        }
+    }
+    for (b, block) in plan.blocks.iter().enumerate() {
+        em.statement(
+            &mut body,
+            &format!("// Markov block {b}: two-stage SDIRK, (I - g dt A) k1 = dt f, (I - g dt A) k2 = dt f + (1 - g) dt A k1."),
+        );
+        emit_markov_block(plan, em, &mut body, b, block, &mut next)?;
+    }
+    if !others.is_empty() {
+        // Each update reads the step's start values (the `let`s above), so
+        // writing them in place one by one is the same as writing them at once.
+        for (i, s) in others.iter().enumerate() {
+            let update = format!("locals[{i}] = {};", next[s]);
+            em.statement(&mut body, &update);
+        }
+    }
+    let scale = plan.t_per_ms / plan.v_per_mv;
+    if scale == 1.0 {
+        let _ = writeln!(body, "        {}", deriv(v_id));
+    } else {
+        let _ = writeln!(body, "        {} * {}", deriv(v_id), lit(scale, Mode::Step));
+    }
+    Ok(body)
+}
