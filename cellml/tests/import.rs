@@ -78,7 +78,23 @@ fn the_generated_file_cites_its_source_and_lists_updates() {
     assert!(rust.contains("impl CellModel for ToyCell"));
     assert!(rust.contains("| `m` | `sodium.m` | dimensionless | Rush-Larsen"));
     assert!(rust.contains("Markov block 0 (3 states): two-stage SDIRK"));
-    assert!(rust.contains("type Locals<T: Real> = [T; 5];"));
+    // m, the three Markov states, Ca, and Ca's f32 carry.
+    assert!(rust.contains("type Locals<T: Real> = [T; 6];"));
+}
+
+/// A concentration updated by forward Euler or the generalised
+/// Rush-Larsen step carries its f32 rounding error from step to step in a
+/// variable of its own; a gate and a Markov state do not.
+#[test]
+fn a_concentration_carries_its_f32_rounding_and_a_gate_does_not() {
+    let imp = toy();
+    let rust = &imp.rust;
+    assert!(rust.contains("name: \"Ca__carry\""), "{rust}");
+    assert!(rust.contains("let Ca__carry = locals[5];"));
+    assert!(rust.contains("locals[5] = Ca__carry_next;"));
+    assert!(rust.contains("= carry_add(Ca, Ca__carry,"));
+    assert!(!rust.contains("m__carry") && !rust.contains("O__carry"));
+    assert!(rust.contains("in f32 with its rounding error carried (`Ca__carry`)"));
 }
 
 /// The toy's stimulus after the `edits` (each made once, in order): its

@@ -11,7 +11,23 @@ use crate::error::ImportError;
 use crate::expr::VarId;
 use crate::model::Def;
 
+/// The carried states: those updated by forward Euler or the generalised
+/// Rush-Larsen step that have a unit (concentrations, not fractions),
+/// whose increments at a small dt fall below an f32 ulp (`carry_add`).
+pub(super) fn carried_states(plan: &Plan) -> Vec<VarId> {
+    let m = &plan.model;
+    plan.states[1..]
+        .iter()
+        .copied()
+        .filter(|s| {
+            matches!(plan.schemes[s], Scheme::ForwardEuler | Scheme::GeneralisedRushLarsen { .. })
+                && !m.vars[*s].unit.is_dimensionless()
+        })
+        .collect()
+}
+
 pub(super) fn reaction_body(plan: &Plan, em: &mut Emitter) -> Result<String, ImportError> {
+    let carried = carried_states(plan);
     let m = &plan.model;
     let mut body = String::new();
     let others: Vec<VarId> = plan.states[1..].to_vec();
@@ -24,6 +40,9 @@ pub(super) fn reaction_body(plan: &Plan, em: &mut Emitter) -> Result<String, Imp
         // array stays in local memory, a per-thread stack in DRAM).
         for (i, name) in names.iter().enumerate() {
             let _ = writeln!(body, "        let {name} = locals[{i}];");
+        }
+        for (k, &s) in carried.iter().enumerate() {
+            let _ = writeln!(body, "        let {}__carry = locals[{}];", m.vars[s].ident, names.len() + k);
         }
     }
     if plan.v_per_mv == 1.0 {
@@ -52,8 +71,27 @@ pub(super) fn reaction_body(plan: &Plan, em: &mut Emitter) -> Result<String, Imp
     for &s in &others {
         let id = &m.vars[s].ident;
         match &plan.schemes[&s] {
+            Scheme::ForwardEuler if carried.contains(&s) => {
+                let d = deriv(id);
+                em.statement(
+                    &mut body,
+                    &format!("let ({id}__next, {id}__carry_next) = carry_add({id}, {id}__carry, {d} * dt, {d}.mul_add(dt, {id}));"),
+                );
+                next.insert(s, format!("{id}__next"));
+            }
             Scheme::ForwardEuler => {
                 next.insert(s, format!("{}.mul_add(dt, {id})", deriv(id)));
+            }
+            Scheme::GeneralisedRushLarsen { coef } if carried.contains(&s) => {
+                em.context = format!("d({})/dt", m.vars[s].cellml);
+                let k = em.num(coef, Mode::Step)?;
+                let d = deriv(id);
+                em.statement(&mut body, &format!("let {id}__phi = exp_euler_phi({k}, dt);"));
+                em.statement(
+                    &mut body,
+                    &format!("let ({id}__next, {id}__carry_next) = carry_add({id}, {id}__carry, ({d} * dt) * {id}__phi, ({d} * dt).mul_add({id}__phi, {id}));"),
+                );
+                next.insert(s, format!("{id}__next"));
             }
             Scheme::RushLarsen { coef } | Scheme::GeneralisedRushLarsen { coef } => {
                 em.context = format!("d({})/dt", m.vars[s].cellml);
@@ -75,6 +113,10 @@ pub(super) fn reaction_body(plan: &Plan, em: &mut Emitter) -> Result<String, Imp
         // writing them in place one by one is the same as writing them at once.
         for (i, s) in others.iter().enumerate() {
             let update = format!("locals[{i}] = {};", next[s]);
+            em.statement(&mut body, &update);
+        }
+        for (k, &s) in carried.iter().enumerate() {
+            let update = format!("locals[{}] = {}__carry_next;", others.len() + k, m.vars[s].ident);
             em.statement(&mut body, &update);
         }
     }

@@ -35,11 +35,11 @@
 //! | `u` | `Ca_release_current_from_JSR_u_gate.u` | dimensionless | generalised Rush-Larsen (GRL1: exponential Euler with df/dx frozen) |
 //! | `v` | `Ca_release_current_from_JSR_v_gate.v` | dimensionless | generalised Rush-Larsen (GRL1: exponential Euler with df/dx frozen) |
 //! | `w` | `Ca_release_current_from_JSR_w_gate.w` | dimensionless | Rush-Larsen (exponential Euler, rates frozen over the step) |
-//! | `Na_i` | `intracellular_ion_concentrations.Na_i` | millimolar | generalised Rush-Larsen (GRL1: exponential Euler with df/dx frozen) |
-//! | `Ca_i` | `intracellular_ion_concentrations.Ca_i` | millimolar | generalised Rush-Larsen (GRL1: exponential Euler with df/dx frozen) |
-//! | `K_i` | `intracellular_ion_concentrations.K_i` | millimolar | generalised Rush-Larsen (GRL1: exponential Euler with df/dx frozen) |
-//! | `Ca_rel` | `intracellular_ion_concentrations.Ca_rel` | millimolar | generalised Rush-Larsen (GRL1: exponential Euler with df/dx frozen) |
-//! | `Ca_up` | `intracellular_ion_concentrations.Ca_up` | millimolar | generalised Rush-Larsen (GRL1: exponential Euler with df/dx frozen) |
+//! | `Na_i` | `intracellular_ion_concentrations.Na_i` | millimolar | generalised Rush-Larsen (GRL1: exponential Euler with df/dx frozen); in f32 with its rounding error carried (`Na_i__carry`) |
+//! | `Ca_i` | `intracellular_ion_concentrations.Ca_i` | millimolar | generalised Rush-Larsen (GRL1: exponential Euler with df/dx frozen); in f32 with its rounding error carried (`Ca_i__carry`) |
+//! | `K_i` | `intracellular_ion_concentrations.K_i` | millimolar | generalised Rush-Larsen (GRL1: exponential Euler with df/dx frozen); in f32 with its rounding error carried (`K_i__carry`) |
+//! | `Ca_rel` | `intracellular_ion_concentrations.Ca_rel` | millimolar | generalised Rush-Larsen (GRL1: exponential Euler with df/dx frozen); in f32 with its rounding error carried (`Ca_rel__carry`) |
+//! | `Ca_up` | `intracellular_ion_concentrations.Ca_up` | millimolar | generalised Rush-Larsen (GRL1: exponential Euler with df/dx frozen); in f32 with its rounding error carried (`Ca_up__carry`) |
 //!
 //! Forward Euler and both Rush-Larsen steps are first order in dt. A Markov block
 //! (states whose right sides are jointly affine in them, dx/dt = A x + b)
@@ -49,6 +49,14 @@
 //! elimination without pivoting (an M-matrix for a chain's rates): second
 //! order for the frozen rates, L-stable, and it keeps a closed chain's
 //! total occupancy; freezing the rates over the step is first order.
+//!
+//! A concentration's increment over a small step is far below an f32 ulp
+//! of the concentration (140 mM: 1.5e-5 mM; a step of 2.5 us adds about
+//! 1e-9), and rounded away it would leave the concentration where it
+//! starts. In f32 its update is a compensated sum (Kahan): the rounding
+//! error of each step is kept in a variable of its own (`..__carry`, after
+//! the model's) and added back at the next. In f64 the carries stay 0 and
+//! the updates are the plain ones, bit for bit.
 //!
 //! Removable singularities x/(e^U - 1), interpolated linearly where |U| < 1e-7 (f64) or 1e-3 (f32):
 //! - `fast_sodium_current_m_gate.alpha_m` at V = -47.129999999999995 (file units)
@@ -266,8 +274,8 @@ pub struct Courtemanche1998Coeffs<T> {
     pub k__52: T,
 }
 
-/// The file's initial values (V in mV).
-const REST: [f64; 21] = [
+/// The file's initial values (V in mV), then the carries' (0).
+const REST: [f64; 26] = [
     (-81.18),
     0.002908,
     0.9649,
@@ -289,6 +297,11 @@ const REST: [f64; 21] = [
     139.0,
     1.488,
     1.488,
+    0.0,
+    0.0,
+    0.0,
+    0.0,
+    0.0,
 ];
 
 const VARIABLES: &[Variable] = &[
@@ -433,6 +446,41 @@ const VARIABLES: &[Variable] = &[
         rest: REST[20],
         display: (0.0, 2.976),
     },
+    Variable {
+        name: "Na_i__carry",
+        unit: "millimolar",
+        meaning: "the f32 rounding error carried from step to step in Na_i (0 in f64)",
+        rest: REST[21],
+        display: (-1e-6, 1e-6),
+    },
+    Variable {
+        name: "Ca_i__carry",
+        unit: "millimolar",
+        meaning: "the f32 rounding error carried from step to step in Ca_i (0 in f64)",
+        rest: REST[22],
+        display: (-1e-6, 1e-6),
+    },
+    Variable {
+        name: "K_i__carry",
+        unit: "millimolar",
+        meaning: "the f32 rounding error carried from step to step in K_i (0 in f64)",
+        rest: REST[23],
+        display: (-1e-6, 1e-6),
+    },
+    Variable {
+        name: "Ca_rel__carry",
+        unit: "millimolar",
+        meaning: "the f32 rounding error carried from step to step in Ca_rel (0 in f64)",
+        rest: REST[24],
+        display: (-1e-6, 1e-6),
+    },
+    Variable {
+        name: "Ca_up__carry",
+        unit: "millimolar",
+        meaning: "the f32 rounding error carried from step to step in Ca_up (0 in f64)",
+        rest: REST[25],
+        display: (-1e-6, 1e-6),
+    },
 ];
 
 const PARAMETERS: &[P] = &[
@@ -534,7 +582,7 @@ impl CellModel for Courtemanche1998 {
         default_f64: true,
     };
 
-    type Locals<T: Real> = [T; 20];
+    type Locals<T: Real> = [T; 25];
     type Coeffs<T: Real> = Courtemanche1998Coeffs<T>;
 
     fn coeffs<T: Real>(params: &[f64], dt: f64) -> Courtemanche1998Coeffs<T> {
@@ -688,13 +736,13 @@ impl CellModel for Courtemanche1998 {
         }
     }
 
-    reaction_method!(Courtemanche1998Coeffs, 20);
+    reaction_method!(Courtemanche1998Coeffs, 25);
 }
 
-reaction_instances!(Courtemanche1998Coeffs, 20);
+reaction_instances!(Courtemanche1998Coeffs, 25);
 
 #[inline(always)]
-fn reaction_body<T: Real>(v_mv: T, locals: &mut [T; 20], c: &Courtemanche1998Coeffs<T>) -> T {
+fn reaction_body<T: Real>(v_mv: T, locals: &mut [T; 25], c: &Courtemanche1998Coeffs<T>) -> T {
     let n = T::from_f64;
     let m = locals[0];
     let h = locals[1];
@@ -716,6 +764,11 @@ fn reaction_body<T: Real>(v_mv: T, locals: &mut [T; 20], c: &Courtemanche1998Coe
     let K_i = locals[17];
     let Ca_rel = locals[18];
     let Ca_up = locals[19];
+    let Na_i__carry = locals[20];
+    let Ca_i__carry = locals[21];
+    let K_i__carry = locals[22];
+    let Ca_rel__carry = locals[23];
+    let Ca_up__carry = locals[24];
     let V = v_mv;
     let s__0 = (c.Na_o / Na_i);
     let E_Na = (c.k__0 * ln(s__0));
@@ -1031,7 +1084,39 @@ fn reaction_body<T: Real>(v_mv: T, locals: &mut [T; 20], c: &Courtemanche1998Coe
     let s__111 = (s__110 * c.k__0);
     let s__112 = (-s__111);
     let s__113 = (s__112 * c.Cm);
+    let Na_i__phi = exp_euler_phi(
+        (((((((-((s__48 * ((n(1.5) * sqrt_t(s__49)) * (-(c.Km_Na_i / s__107)))) / (s__51 * s__51)))
+            * c.K_o)
+            / c.k__32)
+            * c.k__43)
+            + (-(((((((((n(3.0) * powi(Na_i, 2)) * s__55) * c.Ca_o) * c.Cm) * c.I_NaCa_max) / s__64)
+                * n(3.0))
+                + (s__113 * c.g_B_Na))
+                + ((((s__113 * c.g_Na) * s__1) * h) * j))))
+            * c.conc_clamp)
+            / c.k__44),
+        dt,
+    );
+    let (Na_i__next, Na_i__carry_next) =
+        carry_add(Na_i, Na_i__carry, (Na_i__dt * dt) * Na_i__phi, (Na_i__dt * dt).mul_add(Na_i__phi, Na_i));
     let s__114 = (Ca_i * Ca_i);
+    let Ca_i__phi = exp_euler_phi(
+        ((((((((((-(s__58 * c.k__35)) * c.Cm) * c.I_NaCa_max) / s__64) * n(2.0))
+            + (-(((c.k__49 / s__66) + (-(s__65 / (s__66 * s__66))))
+                + (((-(((-(c.Ca_o / s__114)) / s__52) * c.k__33)) * c.Cm) * c.g_B_Ca))))
+            / c.k__40)
+            + ((((-(-((c.I_up_max * (-(c.K_up / s__114))) / (s__85 * s__85)))) * c.V_up)
+                + ((((c.k__50 * s__67) * v) * w) * c.V_rel))
+                / c.V_i))
+            / B2)
+            + (-((B1
+                * ((-((c.k__41 * (n(2.0) * powi(s__86, 1))) / (s__87 * s__87)))
+                    + (-((c.k__42 * (n(2.0) * powi(s__88, 1))) / (s__89 * s__89)))))
+                / (B2 * B2)))),
+        dt,
+    );
+    let (Ca_i__next, Ca_i__carry_next) =
+        carry_add(Ca_i, Ca_i__carry, (Ca_i__dt * dt) * Ca_i__phi, (Ca_i__dt * dt).mul_add(Ca_i__phi, Ca_i));
     let s__115 = (K_i * K_i);
     let s__116 = (c.K_o / s__115);
     let s__117 = (-s__116);
@@ -1039,6 +1124,38 @@ fn reaction_body<T: Real>(v_mv: T, locals: &mut [T; 20], c: &Courtemanche1998Coe
     let s__119 = (s__118 * c.k__0);
     let s__120 = (-s__119);
     let s__121 = (s__120 * c.Cm);
+    let K_i__phi = exp_euler_phi(
+        (((-(((((((s__121 * c.g_K1) / s__13) + (((s__121 * c.g_to) * s__14) * oi))
+            + (((s__121 * g_Kur) * s__30) * ui))
+            + (((s__121 * c.g_Kr) * xr) / s__34))
+            + ((s__121 * c.g_Ks) * s__37))
+            + (s__121 * c.g_B_K)))
+            / c.k__44)
+            * c.conc_clamp),
+        dt,
+    );
+    let (K_i__next, K_i__carry_next) =
+        carry_add(K_i, K_i__carry, (K_i__dt * dt) * K_i__phi, (K_i__dt * dt).mul_add(K_i__phi, K_i));
+    let Ca_rel__phi = exp_euler_phi(
+        (((c.k__51 + (-((s__99 * v) * w))) * s__96)
+            + (((c.k__47 * pow(s__95, c.k__48))
+                * (-((c.k__45 * (n(2.0) * powi(s__92, 1))) / (s__93 * s__93))))
+                * s__91)),
+        dt,
+    );
+    let (Ca_rel__next, Ca_rel__carry_next) = carry_add(
+        Ca_rel,
+        Ca_rel__carry,
+        (Ca_rel__dt * dt) * Ca_rel__phi,
+        (Ca_rel__dt * dt).mul_add(Ca_rel__phi, Ca_rel),
+    );
+    let Ca_up__phi = exp_euler_phi(c.k__52, dt);
+    let (Ca_up__next, Ca_up__carry_next) = carry_add(
+        Ca_up,
+        Ca_up__carry,
+        (Ca_up__dt * dt) * Ca_up__phi,
+        (Ca_up__dt * dt).mul_add(Ca_up__phi, Ca_up),
+    );
     locals[0] = exp_euler(m, m__dt, ((n(1.0) / tau_m) * n(-1.0)), dt);
     locals[1] = exp_euler(h, h__dt, ((n(1.0) / tau_h) * n(-1.0)), dt);
     locals[2] = exp_euler(j, j__dt, ((n(1.0) / tau_j) * n(-1.0)), dt);
@@ -1071,59 +1188,15 @@ fn reaction_body<T: Real>(v_mv: T, locals: &mut [T; 20], c: &Courtemanche1998Coe
         dt,
     );
     locals[14] = exp_euler(w, w__dt, ((n(1.0) / tau_w) * n(-1.0)), dt);
-    locals[15] = exp_euler(
-        Na_i,
-        Na_i__dt,
-        (((((((-((s__48 * ((n(1.5) * sqrt_t(s__49)) * (-(c.Km_Na_i / s__107)))) / (s__51 * s__51)))
-            * c.K_o)
-            / c.k__32)
-            * c.k__43)
-            + (-(((((((((n(3.0) * powi(Na_i, 2)) * s__55) * c.Ca_o) * c.Cm) * c.I_NaCa_max) / s__64)
-                * n(3.0))
-                + (s__113 * c.g_B_Na))
-                + ((((s__113 * c.g_Na) * s__1) * h) * j))))
-            * c.conc_clamp)
-            / c.k__44),
-        dt,
-    );
-    locals[16] = exp_euler(
-        Ca_i,
-        Ca_i__dt,
-        ((((((((((-(s__58 * c.k__35)) * c.Cm) * c.I_NaCa_max) / s__64) * n(2.0))
-            + (-(((c.k__49 / s__66) + (-(s__65 / (s__66 * s__66))))
-                + (((-(((-(c.Ca_o / s__114)) / s__52) * c.k__33)) * c.Cm) * c.g_B_Ca))))
-            / c.k__40)
-            + ((((-(-((c.I_up_max * (-(c.K_up / s__114))) / (s__85 * s__85)))) * c.V_up)
-                + ((((c.k__50 * s__67) * v) * w) * c.V_rel))
-                / c.V_i))
-            / B2)
-            + (-((B1
-                * ((-((c.k__41 * (n(2.0) * powi(s__86, 1))) / (s__87 * s__87)))
-                    + (-((c.k__42 * (n(2.0) * powi(s__88, 1))) / (s__89 * s__89)))))
-                / (B2 * B2)))),
-        dt,
-    );
-    locals[17] = exp_euler(
-        K_i,
-        K_i__dt,
-        (((-(((((((s__121 * c.g_K1) / s__13) + (((s__121 * c.g_to) * s__14) * oi))
-            + (((s__121 * g_Kur) * s__30) * ui))
-            + (((s__121 * c.g_Kr) * xr) / s__34))
-            + ((s__121 * c.g_Ks) * s__37))
-            + (s__121 * c.g_B_K)))
-            / c.k__44)
-            * c.conc_clamp),
-        dt,
-    );
-    locals[18] = exp_euler(
-        Ca_rel,
-        Ca_rel__dt,
-        (((c.k__51 + (-((s__99 * v) * w))) * s__96)
-            + (((c.k__47 * pow(s__95, c.k__48))
-                * (-((c.k__45 * (n(2.0) * powi(s__92, 1))) / (s__93 * s__93))))
-                * s__91)),
-        dt,
-    );
-    locals[19] = exp_euler(Ca_up, Ca_up__dt, c.k__52, dt);
+    locals[15] = Na_i__next;
+    locals[16] = Ca_i__next;
+    locals[17] = K_i__next;
+    locals[18] = Ca_rel__next;
+    locals[19] = Ca_up__next;
+    locals[20] = Na_i__carry_next;
+    locals[21] = Ca_i__carry_next;
+    locals[22] = K_i__carry_next;
+    locals[23] = Ca_rel__carry_next;
+    locals[24] = Ca_up__carry_next;
     V__dt
 }

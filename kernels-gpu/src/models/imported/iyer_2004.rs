@@ -25,12 +25,12 @@
 //! | variable | file variable | unit | update |
 //! |---|---|---|---|
 //! | `V` | `COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES.V` | mV | forward Euler, by fibril's cell step (this file returns dV/dt) |
-//! | `Nai` | `COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES.Nai` | mM | generalised Rush-Larsen (GRL1: exponential Euler with df/dx frozen) |
-//! | `Ki` | `COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES.Ki` | mM | generalised Rush-Larsen (GRL1: exponential Euler with df/dx frozen) |
-//! | `Cai` | `COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES.Cai` | mM | generalised Rush-Larsen (GRL1: exponential Euler with df/dx frozen) |
-//! | `CaSS` | `COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES.CaSS` | mM | generalised Rush-Larsen (GRL1: exponential Euler with df/dx frozen) |
-//! | `CaJSR` | `COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES.CaJSR` | mM | generalised Rush-Larsen (GRL1: exponential Euler with df/dx frozen) |
-//! | `CaNSR` | `COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES.CaNSR` | mM | generalised Rush-Larsen (GRL1: exponential Euler with df/dx frozen) |
+//! | `Nai` | `COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES.Nai` | mM | generalised Rush-Larsen (GRL1: exponential Euler with df/dx frozen); in f32 with its rounding error carried (`Nai__carry`) |
+//! | `Ki` | `COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES.Ki` | mM | generalised Rush-Larsen (GRL1: exponential Euler with df/dx frozen); in f32 with its rounding error carried (`Ki__carry`) |
+//! | `Cai` | `COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES.Cai` | mM | generalised Rush-Larsen (GRL1: exponential Euler with df/dx frozen); in f32 with its rounding error carried (`Cai__carry`) |
+//! | `CaSS` | `COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES.CaSS` | mM | generalised Rush-Larsen (GRL1: exponential Euler with df/dx frozen); in f32 with its rounding error carried (`CaSS__carry`) |
+//! | `CaJSR` | `COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES.CaJSR` | mM | generalised Rush-Larsen (GRL1: exponential Euler with df/dx frozen); in f32 with its rounding error carried (`CaJSR__carry`) |
+//! | `CaNSR` | `COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES.CaNSR` | mM | generalised Rush-Larsen (GRL1: exponential Euler with df/dx frozen); in f32 with its rounding error carried (`CaNSR__carry`) |
 //! | `LTRPNCa` | `COMPUTE_Jtrpn_and_BUFFER_SCALE_FACTORS.LTRPNCa` | dimensionless | Rush-Larsen (exponential Euler, rates frozen over the step) |
 //! | `HTRPNCa` | `COMPUTE_Jtrpn_and_BUFFER_SCALE_FACTORS.HTRPNCa` | dimensionless | Rush-Larsen (exponential Euler, rates frozen over the step) |
 //! | `C1_RyR` | `COMPUTE_DERIVATIVES_OF_RyR_RECEPTOR_STATES.C1_RyR` | dimensionless | Markov block 0 (4 states): two-stage SDIRK with the rates frozen |
@@ -100,6 +100,14 @@
 //! elimination without pivoting (an M-matrix for a chain's rates): second
 //! order for the frozen rates, L-stable, and it keeps a closed chain's
 //! total occupancy; freezing the rates over the step is first order.
+//!
+//! A concentration's increment over a small step is far below an f32 ulp
+//! of the concentration (140 mM: 1.5e-5 mM; a step of 2.5 us adds about
+//! 1e-9), and rounded away it would leave the concentration where it
+//! starts. In f32 its update is a compensated sum (Kahan): the rounding
+//! error of each step is kept in a variable of its own (`..__carry`, after
+//! the model's) and added back at the next. In f64 the carries stay 0 and
+//! the updates are the plain ones, bit for bit.
 //!
 //! Removable singularities x/(e^U - 1), interpolated linearly where |U| < 1e-7 (f64) or 1e-3 (f32):
 //! - `COMPUTE_ICa_ICaK.ICamax` at V = -0 (file units)
@@ -540,8 +548,8 @@ pub struct Iyer2004Coeffs<T> {
     pub k__61: T,
 }
 
-/// The file's initial values (V in mV).
-const REST: [f64; 67] = [
+/// The file's initial values (V in mV), then the carries' (0).
+const REST: [f64; 73] = [
     (-90.65755929),
     9.798304162,
     125.5589432,
@@ -609,6 +617,12 @@ const REST: [f64; 67] = [
     0.03542613568,
     2.491710696e-7,
     1.298547822e-5,
+    0.0,
+    0.0,
+    0.0,
+    0.0,
+    0.0,
+    0.0,
 ];
 
 const VARIABLES: &[Variable] = &[
@@ -949,6 +963,48 @@ const VARIABLES: &[Variable] = &[
     Variable { name: "C1ks", unit: "1", meaning: "IKs.C1ks", rest: REST[64], display: (0.0, 1.0) },
     Variable { name: "O1ks", unit: "1", meaning: "IKs.O1ks", rest: REST[65], display: (0.0, 1.0) },
     Variable { name: "O2ks", unit: "1", meaning: "IKs.O2ks", rest: REST[66], display: (0.0, 1.0) },
+    Variable {
+        name: "Nai__carry",
+        unit: "mM",
+        meaning: "the f32 rounding error carried from step to step in Nai (0 in f64)",
+        rest: REST[67],
+        display: (-1e-6, 1e-6),
+    },
+    Variable {
+        name: "Ki__carry",
+        unit: "mM",
+        meaning: "the f32 rounding error carried from step to step in Ki (0 in f64)",
+        rest: REST[68],
+        display: (-1e-6, 1e-6),
+    },
+    Variable {
+        name: "Cai__carry",
+        unit: "mM",
+        meaning: "the f32 rounding error carried from step to step in Cai (0 in f64)",
+        rest: REST[69],
+        display: (-1e-6, 1e-6),
+    },
+    Variable {
+        name: "CaSS__carry",
+        unit: "mM",
+        meaning: "the f32 rounding error carried from step to step in CaSS (0 in f64)",
+        rest: REST[70],
+        display: (-1e-6, 1e-6),
+    },
+    Variable {
+        name: "CaJSR__carry",
+        unit: "mM",
+        meaning: "the f32 rounding error carried from step to step in CaJSR (0 in f64)",
+        rest: REST[71],
+        display: (-1e-6, 1e-6),
+    },
+    Variable {
+        name: "CaNSR__carry",
+        unit: "mM",
+        meaning: "the f32 rounding error carried from step to step in CaNSR (0 in f64)",
+        rest: REST[72],
+        display: (-1e-6, 1e-6),
+    },
 ];
 
 const PARAMETERS: &[P] = &[
@@ -1356,7 +1412,7 @@ impl CellModel for Iyer2004 {
         default_f64: true,
     };
 
-    type Locals<T: Real> = [T; 66];
+    type Locals<T: Real> = [T; 72];
     type Coeffs<T: Real> = Iyer2004Coeffs<T>;
 
     fn coeffs<T: Real>(params: &[f64], dt: f64) -> Iyer2004Coeffs<T> {
@@ -1750,13 +1806,13 @@ impl CellModel for Iyer2004 {
         }
     }
 
-    reaction_method!(Iyer2004Coeffs, 66);
+    reaction_method!(Iyer2004Coeffs, 72);
 }
 
-reaction_instances!(Iyer2004Coeffs, 66);
+reaction_instances!(Iyer2004Coeffs, 72);
 
 #[inline(always)]
-fn reaction_body<T: Real>(v_mv: T, locals: &mut [T; 66], c: &Iyer2004Coeffs<T>) -> T {
+fn reaction_body<T: Real>(v_mv: T, locals: &mut [T; 72], c: &Iyer2004Coeffs<T>) -> T {
     let n = T::from_f64;
     let Nai = locals[0];
     let Ki = locals[1];
@@ -1824,6 +1880,12 @@ fn reaction_body<T: Real>(v_mv: T, locals: &mut [T; 66], c: &Iyer2004Coeffs<T>) 
     let C1ks = locals[63];
     let O1ks = locals[64];
     let O2ks = locals[65];
+    let Nai__carry = locals[66];
+    let Ki__carry = locals[67];
+    let Cai__carry = locals[68];
+    let CaSS__carry = locals[69];
+    let CaJSR__carry = locals[70];
+    let CaNSR__carry = locals[71];
     let V = v_mv;
     let s__0 = (c.Nao / Nai);
     let ENa = (c.RT_over_F * ln(s__0));
@@ -2387,19 +2449,155 @@ fn reaction_body<T: Real>(v_mv: T, locals: &mut [T; 66], c: &Iyer2004Coeffs<T>) 
     let s__127 = (s__126 / s__0);
     let s__128 = (s__127 * c.RT_over_F);
     let s__129 = (-s__128);
+    let Nai__phi = exp_euler_phi(
+        (((((((s__129 * c.GNa) * s__1) + (s__129 * c.GNab))
+            + (((((((n(3.0) * powi(Nai, 2)) * s__15) * c.Cao) * c.kNaCa) / s__18)
+                + (-((s__20 * ((n(1.5) * sqrt_t(s__19)) * (-(c.KmNai / s__124))))
+                    / (COMPUTE_INaK_INaCa_ICab_IpCa_a2_K * COMPUTE_INaK_INaCa_ICab_IpCa_a2_K))))
+                * n(3.0)))
+            + removable(
+                V,
+                -0.0,
+                0.03743720055088938,
+                (((((s__21 * n(0.02)) * c.PKv14) * OKv14)
+                    * COMPUTE_INa_IKr_IKs_Ito1_IK1_INab_IKp_VFsq_over_RT)
+                    / COMPUTE_INa_IKr_IKs_Ito1_IK1_INab_IKp_a2),
+                |V: T| {
+                    (((((exp((V / c.RT_over_F)) * n(0.02)) * c.PKv14) * OKv14)
+                        * (n(1000.0) * c.Faraday * (V / c.RT_over_F)))
+                        / (exp((V / c.RT_over_F)) - n(1.0)))
+                },
+            ))
+            * c.k__44)
+            * c.COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES_a1),
+        dt,
+    );
+    let (Nai__next, Nai__carry_next) =
+        carry_add(Nai, Nai__carry, (Nai__dt * dt) * Nai__phi, (Nai__dt * dt).mul_add(Nai__phi, Nai));
     let s__130 = (Ki * Ki);
     let s__131 = (c.Ko / s__130);
     let s__132 = (-s__131);
     let s__133 = (s__132 / s__7);
     let s__134 = (s__133 * c.RT_over_F);
     let s__135 = (-s__134);
+    let Ki__phi = exp_euler_phi(
+        ((((((((((s__135 * c.GKr) * c.fKo) * OHerg)
+            + (((-(((-(c.COMPUTE_REVERSAL_POTENTIALS_a1
+                / (COMPUTE_REVERSAL_POTENTIALS_a2 * COMPUTE_REVERSAL_POTENTIALS_a2)))
+                / s__9)
+                * c.RT_over_F))
+                * c.GKs)
+                * s__10))
+            + (((((-((s__12 * (s__135 * c.k__1)) / (s__13 * s__13))) * c.GK1) * c.k__2) * s__8)
+                + (((s__135 * c.GK1) * c.k__2) * K1_inf)))
+            + removable(
+                V,
+                -0.0,
+                0.03743720055088938,
+                (((((s__6 * PKprime) * Open) * yCa) * COMPUTE_ICa_ICaK_VFsq_over_RT) / COMPUTE_ICa_ICaK_a2_K),
+                |V: T| {
+                    (((((exp((V / c.RT_over_F))
+                        * (c.PK
+                            / (n(1.0)
+                                + ((if (removable_of(V, -0.0, 0.07487440110177876, |V: T| {
+                                    ((c.PCa
+                                        * n(4.0)
+                                        * (n(1000.0) * c.Faraday * (V / c.RT_over_F))
+                                        * ((n(0.001) * exp((n(2.0) * (V / c.RT_over_F)))) - c.k__0))
+                                        / (exp((n(2.0) * (V / c.RT_over_F))) - n(1.0)))
+                                }) >= n(0.0))
+                                {
+                                    n(0.0)
+                                } else {
+                                    removable_of(V, -0.0, 0.07487440110177876, |V: T| {
+                                        ((c.PCa
+                                            * n(4.0)
+                                            * (n(1000.0) * c.Faraday * (V / c.RT_over_F))
+                                            * ((n(0.001) * exp((n(2.0) * (V / c.RT_over_F)))) - c.k__0))
+                                            / (exp((n(2.0) * (V / c.RT_over_F))) - n(1.0)))
+                                    })
+                                }) / c.ICahalf))))
+                        * Open)
+                        * yCa)
+                        * (n(1000.0) * c.Faraday * (V / c.RT_over_F)))
+                        / (exp((V / c.RT_over_F)) - n(1.0)))
+                },
+            ))
+            + ((s__135 * c.GKv43) * OKv43))
+            + removable(
+                V,
+                -0.0,
+                0.03743720055088938,
+                ((((s__21 * c.PKv14) * OKv14) * COMPUTE_INa_IKr_IKs_Ito1_IK1_INab_IKp_VFsq_over_RT)
+                    / COMPUTE_INa_IKr_IKs_Ito1_IK1_INab_IKp_a2),
+                |V: T| {
+                    ((((exp((V / c.RT_over_F)) * c.PKv14) * OKv14)
+                        * (n(1000.0) * c.Faraday * (V / c.RT_over_F)))
+                        / (exp((V / c.RT_over_F)) - n(1.0)))
+                },
+            ))
+            * c.k__44)
+            * c.COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES_a1),
+        dt,
+    );
+    let (Ki__next, Ki__carry_next) =
+        carry_add(Ki, Ki__carry, (Ki__dt * dt) * Ki__phi, (Ki__dt * dt).mul_add(Ki__phi, Ki));
     let s__136 = pow(s__25, c.k__47);
     let s__137 = (c.Nfb * s__136);
     let s__138 = (s__137 * c.k__48);
     let s__139 = (s__31 * s__31);
+    let Cai__phi = exp_euler_phi(
+        (((-(((-((c.k__7 * (n(2.0) * powi(s__46, 1))) / (s__47 * s__47)))
+            + (-((c.k__8 * (n(2.0) * powi(s__49, 1))) / (s__50 * s__50))))
+            / (s__52 * s__52)))
+            * s__98)
+            + ((((c.k__46 + (-((((s__138 * c.vmaxf) * c.KSR) / s__31) + (-((s__30 * s__138) / s__139)))))
+                + (-(((c.kltrpn_plus * s__33) * c.LTRPNtot) + ((c.khtrpn_plus * s__34) * c.HTRPNtot))))
+                + (-((((((-((((-(c.Cao / (Cai * Cai))) / s__24) * n(0.5)) * c.RT_over_F)) * c.GCab)
+                    + (-((((-(s__17 * c.k__4)) * c.kNaCa) / s__18) * n(2.0))))
+                    + ((c.IpCamax / s__23) + (-(s__22 / (s__23 * s__23)))))
+                    * n(0.5))
+                    * c.COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES_a1)))
+                * beta_i)),
+        dt,
+    );
+    let (Cai__next, Cai__carry_next) =
+        carry_add(Cai, Cai__carry, (Cai__dt * dt) * Cai__phi, (Cai__dt * dt).mul_add(Cai__phi, Cai));
+    let CaSS__phi = exp_euler_phi(
+        (((-(((-((c.k__7 * (n(2.0) * powi(s__35, 1))) / (s__36 * s__36)))
+            + (-((c.k__8 * (n(2.0) * powi(s__38, 1))) / (s__39 * s__39))))
+            / (s__41 * s__41)))
+            * s__105)
+            + (((((c.k__49 * s__32) * c.VJSR) / c.VSS) + c.k__50) * beta_SS)),
+        dt,
+    );
+    let (CaSS__next, CaSS__carry_next) =
+        carry_add(CaSS, CaSS__carry, (CaSS__dt * dt) * CaSS__phi, (CaSS__dt * dt).mul_add(CaSS__phi, CaSS));
+    let CaJSR__phi = exp_euler_phi(
+        (((-((-((c.k__9 * (n(2.0) * powi(s__42, 1))) / (s__43 * s__43))) / (s__45 * s__45))) * s__106)
+            + ((c.k__51 + (-(c.v1 * s__32))) * beta_JSR)),
+        dt,
+    );
+    let (CaJSR__next, CaJSR__carry_next) = carry_add(
+        CaJSR,
+        CaJSR__carry,
+        (CaJSR__dt * dt) * CaJSR__phi,
+        (CaJSR__dt * dt).mul_add(CaJSR__phi, CaJSR),
+    );
     let s__140 = pow(s__26, c.k__52);
     let s__141 = (c.Nrb * s__140);
     let s__142 = (s__141 * c.k__53);
+    let CaNSR__phi = exp_euler_phi(
+        (((((((-(s__142 * c.vmaxr)) * c.KSR) / s__31) + (-((s__30 * s__142) / s__139))) * c.Vmyo) / c.VNSR)
+            + c.k__54),
+        dt,
+    );
+    let (CaNSR__next, CaNSR__carry_next) = carry_add(
+        CaNSR,
+        CaNSR__carry,
+        (CaNSR__dt * dt) * CaNSR__phi,
+        (CaNSR__dt * dt).mul_add(CaNSR__phi, CaNSR),
+    );
     // Markov block 0: two-stage SDIRK, (I - g dt A) k1 = dt f, (I - g dt A) k2 = dt f + (1 - g) dt A k1.
     let b0_gdt = n(0.2928932188134524) * dt;
     let s__143 = (c.k__10 * s__54);
@@ -4192,134 +4390,12 @@ fn reaction_body<T: Real>(v_mv: T, locals: &mut [T; 66], c: &Iyer2004Coeffs<T>) 
     let b6_q2 = (-b6_2_3).mul_add(b6_q3, b6_r2) / b6_2_2;
     let b6_q1 = (-b6_1_2).mul_add(b6_q2, b6_r1) / b6_1_1;
     let b6_q0 = (-b6_0_1).mul_add(b6_q1, b6_r0) / b6_0_0;
-    locals[0] = exp_euler(
-        Nai,
-        Nai__dt,
-        (((((((s__129 * c.GNa) * s__1) + (s__129 * c.GNab))
-            + (((((((n(3.0) * powi(Nai, 2)) * s__15) * c.Cao) * c.kNaCa) / s__18)
-                + (-((s__20 * ((n(1.5) * sqrt_t(s__19)) * (-(c.KmNai / s__124))))
-                    / (COMPUTE_INaK_INaCa_ICab_IpCa_a2_K * COMPUTE_INaK_INaCa_ICab_IpCa_a2_K))))
-                * n(3.0)))
-            + removable(
-                V,
-                -0.0,
-                0.03743720055088938,
-                (((((s__21 * n(0.02)) * c.PKv14) * OKv14)
-                    * COMPUTE_INa_IKr_IKs_Ito1_IK1_INab_IKp_VFsq_over_RT)
-                    / COMPUTE_INa_IKr_IKs_Ito1_IK1_INab_IKp_a2),
-                |V: T| {
-                    (((((exp((V / c.RT_over_F)) * n(0.02)) * c.PKv14) * OKv14)
-                        * (n(1000.0) * c.Faraday * (V / c.RT_over_F)))
-                        / (exp((V / c.RT_over_F)) - n(1.0)))
-                },
-            ))
-            * c.k__44)
-            * c.COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES_a1),
-        dt,
-    );
-    locals[1] = exp_euler(
-        Ki,
-        Ki__dt,
-        ((((((((((s__135 * c.GKr) * c.fKo) * OHerg)
-            + (((-(((-(c.COMPUTE_REVERSAL_POTENTIALS_a1
-                / (COMPUTE_REVERSAL_POTENTIALS_a2 * COMPUTE_REVERSAL_POTENTIALS_a2)))
-                / s__9)
-                * c.RT_over_F))
-                * c.GKs)
-                * s__10))
-            + (((((-((s__12 * (s__135 * c.k__1)) / (s__13 * s__13))) * c.GK1) * c.k__2) * s__8)
-                + (((s__135 * c.GK1) * c.k__2) * K1_inf)))
-            + removable(
-                V,
-                -0.0,
-                0.03743720055088938,
-                (((((s__6 * PKprime) * Open) * yCa) * COMPUTE_ICa_ICaK_VFsq_over_RT) / COMPUTE_ICa_ICaK_a2_K),
-                |V: T| {
-                    (((((exp((V / c.RT_over_F))
-                        * (c.PK
-                            / (n(1.0)
-                                + ((if (removable_of(V, -0.0, 0.07487440110177876, |V: T| {
-                                    ((c.PCa
-                                        * n(4.0)
-                                        * (n(1000.0) * c.Faraday * (V / c.RT_over_F))
-                                        * ((n(0.001) * exp((n(2.0) * (V / c.RT_over_F)))) - c.k__0))
-                                        / (exp((n(2.0) * (V / c.RT_over_F))) - n(1.0)))
-                                }) >= n(0.0))
-                                {
-                                    n(0.0)
-                                } else {
-                                    removable_of(V, -0.0, 0.07487440110177876, |V: T| {
-                                        ((c.PCa
-                                            * n(4.0)
-                                            * (n(1000.0) * c.Faraday * (V / c.RT_over_F))
-                                            * ((n(0.001) * exp((n(2.0) * (V / c.RT_over_F)))) - c.k__0))
-                                            / (exp((n(2.0) * (V / c.RT_over_F))) - n(1.0)))
-                                    })
-                                }) / c.ICahalf))))
-                        * Open)
-                        * yCa)
-                        * (n(1000.0) * c.Faraday * (V / c.RT_over_F)))
-                        / (exp((V / c.RT_over_F)) - n(1.0)))
-                },
-            ))
-            + ((s__135 * c.GKv43) * OKv43))
-            + removable(
-                V,
-                -0.0,
-                0.03743720055088938,
-                ((((s__21 * c.PKv14) * OKv14) * COMPUTE_INa_IKr_IKs_Ito1_IK1_INab_IKp_VFsq_over_RT)
-                    / COMPUTE_INa_IKr_IKs_Ito1_IK1_INab_IKp_a2),
-                |V: T| {
-                    ((((exp((V / c.RT_over_F)) * c.PKv14) * OKv14)
-                        * (n(1000.0) * c.Faraday * (V / c.RT_over_F)))
-                        / (exp((V / c.RT_over_F)) - n(1.0)))
-                },
-            ))
-            * c.k__44)
-            * c.COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES_a1),
-        dt,
-    );
-    locals[2] = exp_euler(
-        Cai,
-        Cai__dt,
-        (((-(((-((c.k__7 * (n(2.0) * powi(s__46, 1))) / (s__47 * s__47)))
-            + (-((c.k__8 * (n(2.0) * powi(s__49, 1))) / (s__50 * s__50))))
-            / (s__52 * s__52)))
-            * s__98)
-            + ((((c.k__46 + (-((((s__138 * c.vmaxf) * c.KSR) / s__31) + (-((s__30 * s__138) / s__139)))))
-                + (-(((c.kltrpn_plus * s__33) * c.LTRPNtot) + ((c.khtrpn_plus * s__34) * c.HTRPNtot))))
-                + (-((((((-((((-(c.Cao / (Cai * Cai))) / s__24) * n(0.5)) * c.RT_over_F)) * c.GCab)
-                    + (-((((-(s__17 * c.k__4)) * c.kNaCa) / s__18) * n(2.0))))
-                    + ((c.IpCamax / s__23) + (-(s__22 / (s__23 * s__23)))))
-                    * n(0.5))
-                    * c.COMPUTE_CONCENTRATION_AND_VOLTAGE_DERIVATIVES_a1)))
-                * beta_i)),
-        dt,
-    );
-    locals[3] = exp_euler(
-        CaSS,
-        CaSS__dt,
-        (((-(((-((c.k__7 * (n(2.0) * powi(s__35, 1))) / (s__36 * s__36)))
-            + (-((c.k__8 * (n(2.0) * powi(s__38, 1))) / (s__39 * s__39))))
-            / (s__41 * s__41)))
-            * s__105)
-            + (((((c.k__49 * s__32) * c.VJSR) / c.VSS) + c.k__50) * beta_SS)),
-        dt,
-    );
-    locals[4] = exp_euler(
-        CaJSR,
-        CaJSR__dt,
-        (((-((-((c.k__9 * (n(2.0) * powi(s__42, 1))) / (s__43 * s__43))) / (s__45 * s__45))) * s__106)
-            + ((c.k__51 + (-(c.v1 * s__32))) * beta_JSR)),
-        dt,
-    );
-    locals[5] = exp_euler(
-        CaNSR,
-        CaNSR__dt,
-        (((((((-(s__142 * c.vmaxr)) * c.KSR) / s__31) + (-((s__30 * s__142) / s__139))) * c.Vmyo) / c.VNSR)
-            + c.k__54),
-        dt,
-    );
+    locals[0] = Nai__next;
+    locals[1] = Ki__next;
+    locals[2] = Cai__next;
+    locals[3] = CaSS__next;
+    locals[4] = CaJSR__next;
+    locals[5] = CaNSR__next;
     locals[6] = exp_euler(LTRPNCa, LTRPNCa__dt, (((c.kltrpn_plus * Cai) * n(-1.0)) + c.k__55), dt);
     locals[7] = exp_euler(HTRPNCa, HTRPNCa__dt, (((c.khtrpn_plus * Cai) * n(-1.0)) + c.k__56), dt);
     locals[8] = C1_RyR + n(0.7071067811865476).mul_add(b0_k0, n(0.2928932188134524) * b0_q0);
@@ -4380,5 +4456,11 @@ fn reaction_body<T: Real>(v_mv: T, locals: &mut [T; 66], c: &Iyer2004Coeffs<T>) 
     locals[63] = C1ks + n(0.7071067811865476).mul_add(b6_k1, n(0.2928932188134524) * b6_q1);
     locals[64] = O1ks + n(0.7071067811865476).mul_add(b6_k2, n(0.2928932188134524) * b6_q2);
     locals[65] = O2ks + n(0.7071067811865476).mul_add(b6_k3, n(0.2928932188134524) * b6_q3);
+    locals[66] = Nai__carry_next;
+    locals[67] = Ki__carry_next;
+    locals[68] = Cai__carry_next;
+    locals[69] = CaSS__carry_next;
+    locals[70] = CaJSR__carry_next;
+    locals[71] = CaNSR__carry_next;
     V__dt
 }

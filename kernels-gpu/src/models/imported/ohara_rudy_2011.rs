@@ -25,15 +25,15 @@
 //! | variable | file variable | unit | update |
 //! |---|---|---|---|
 //! | `v` | `membrane.v` | mV | forward Euler, by fibril's cell step (this file returns dV/dt) |
-//! | `CaMKt` | `CaMK.CaMKt` | millimolar | generalised Rush-Larsen (GRL1: exponential Euler with df/dx frozen) |
-//! | `nai` | `intracellular_ions.nai` | millimolar | forward Euler |
-//! | `nass` | `intracellular_ions.nass` | millimolar | forward Euler |
-//! | `ki` | `intracellular_ions.ki` | millimolar | forward Euler |
-//! | `kss` | `intracellular_ions.kss` | millimolar | generalised Rush-Larsen (GRL1: exponential Euler with df/dx frozen) |
-//! | `cass` | `intracellular_ions.cass` | millimolar | generalised Rush-Larsen (GRL1: exponential Euler with df/dx frozen) |
-//! | `cansr` | `intracellular_ions.cansr` | millimolar | generalised Rush-Larsen (GRL1: exponential Euler with df/dx frozen) |
-//! | `cajsr` | `intracellular_ions.cajsr` | millimolar | generalised Rush-Larsen (GRL1: exponential Euler with df/dx frozen) |
-//! | `cai` | `intracellular_ions.cai` | millimolar | generalised Rush-Larsen (GRL1: exponential Euler with df/dx frozen) |
+//! | `CaMKt` | `CaMK.CaMKt` | millimolar | generalised Rush-Larsen (GRL1: exponential Euler with df/dx frozen); in f32 with its rounding error carried (`CaMKt__carry`) |
+//! | `nai` | `intracellular_ions.nai` | millimolar | forward Euler; in f32 with its rounding error carried (`nai__carry`) |
+//! | `nass` | `intracellular_ions.nass` | millimolar | forward Euler; in f32 with its rounding error carried (`nass__carry`) |
+//! | `ki` | `intracellular_ions.ki` | millimolar | forward Euler; in f32 with its rounding error carried (`ki__carry`) |
+//! | `kss` | `intracellular_ions.kss` | millimolar | generalised Rush-Larsen (GRL1: exponential Euler with df/dx frozen); in f32 with its rounding error carried (`kss__carry`) |
+//! | `cass` | `intracellular_ions.cass` | millimolar | generalised Rush-Larsen (GRL1: exponential Euler with df/dx frozen); in f32 with its rounding error carried (`cass__carry`) |
+//! | `cansr` | `intracellular_ions.cansr` | millimolar | generalised Rush-Larsen (GRL1: exponential Euler with df/dx frozen); in f32 with its rounding error carried (`cansr__carry`) |
+//! | `cajsr` | `intracellular_ions.cajsr` | millimolar | generalised Rush-Larsen (GRL1: exponential Euler with df/dx frozen); in f32 with its rounding error carried (`cajsr__carry`) |
+//! | `cai` | `intracellular_ions.cai` | millimolar | generalised Rush-Larsen (GRL1: exponential Euler with df/dx frozen); in f32 with its rounding error carried (`cai__carry`) |
 //! | `m` | `INa.m` | dimensionless | Rush-Larsen (exponential Euler, rates frozen over the step) |
 //! | `hf` | `INa.hf` | dimensionless | Rush-Larsen (exponential Euler, rates frozen over the step) |
 //! | `hs` | `INa.hs` | dimensionless | Rush-Larsen (exponential Euler, rates frozen over the step) |
@@ -74,6 +74,14 @@
 //! elimination without pivoting (an M-matrix for a chain's rates): second
 //! order for the frozen rates, L-stable, and it keeps a closed chain's
 //! total occupancy; freezing the rates over the step is first order.
+//!
+//! A concentration's increment over a small step is far below an f32 ulp
+//! of the concentration (140 mM: 1.5e-5 mM; a step of 2.5 us adds about
+//! 1e-9), and rounded away it would leave the concentration where it
+//! starts. In f32 its update is a compensated sum (Kahan): the rounding
+//! error of each step is kept in a variable of its own (`..__carry`, after
+//! the model's) and added back at the next. In f64 the carries stay 0 and
+//! the updates are the plain ones, bit for bit.
 //!
 //! Removable singularities x/(e^U - 1), interpolated linearly where |U| < 1e-7 (f64) or 1e-3 (f32):
 //! - `ICaL.PhiCaL` at V = -0 (file units)
@@ -468,8 +476,8 @@ pub struct OharaRudy2011Coeffs<T> {
     pub k__37: T,
 }
 
-/// The file's initial values (V in mV).
-const REST: [f64; 41] = [
+/// The file's initial values (V in mV), then the carries' (0).
+const REST: [f64; 50] = [
     (-87.0),
     0.0,
     7.0,
@@ -509,6 +517,15 @@ const REST: [f64; 41] = [
     0.0,
     0.0,
     1.0,
+    0.0,
+    0.0,
+    0.0,
+    0.0,
+    0.0,
+    0.0,
+    0.0,
+    0.0,
+    0.0,
     0.0,
     0.0,
 ];
@@ -603,6 +620,69 @@ const VARIABLES: &[Variable] = &[
     Variable { name: "xk1", unit: "1", meaning: "IK1.xk1", rest: REST[38], display: (0.0, 1.0) },
     Variable { name: "Jrelnp", unit: "1", meaning: "ryr.Jrelnp", rest: REST[39], display: (0.0, 1.0) },
     Variable { name: "Jrelp", unit: "1", meaning: "ryr.Jrelp", rest: REST[40], display: (0.0, 1.0) },
+    Variable {
+        name: "CaMKt__carry",
+        unit: "millimolar",
+        meaning: "the f32 rounding error carried from step to step in CaMKt (0 in f64)",
+        rest: REST[41],
+        display: (-1e-6, 1e-6),
+    },
+    Variable {
+        name: "nai__carry",
+        unit: "millimolar",
+        meaning: "the f32 rounding error carried from step to step in nai (0 in f64)",
+        rest: REST[42],
+        display: (-1e-6, 1e-6),
+    },
+    Variable {
+        name: "nass__carry",
+        unit: "millimolar",
+        meaning: "the f32 rounding error carried from step to step in nass (0 in f64)",
+        rest: REST[43],
+        display: (-1e-6, 1e-6),
+    },
+    Variable {
+        name: "ki__carry",
+        unit: "millimolar",
+        meaning: "the f32 rounding error carried from step to step in ki (0 in f64)",
+        rest: REST[44],
+        display: (-1e-6, 1e-6),
+    },
+    Variable {
+        name: "kss__carry",
+        unit: "millimolar",
+        meaning: "the f32 rounding error carried from step to step in kss (0 in f64)",
+        rest: REST[45],
+        display: (-1e-6, 1e-6),
+    },
+    Variable {
+        name: "cass__carry",
+        unit: "millimolar",
+        meaning: "the f32 rounding error carried from step to step in cass (0 in f64)",
+        rest: REST[46],
+        display: (-1e-6, 1e-6),
+    },
+    Variable {
+        name: "cansr__carry",
+        unit: "millimolar",
+        meaning: "the f32 rounding error carried from step to step in cansr (0 in f64)",
+        rest: REST[47],
+        display: (-1e-6, 1e-6),
+    },
+    Variable {
+        name: "cajsr__carry",
+        unit: "millimolar",
+        meaning: "the f32 rounding error carried from step to step in cajsr (0 in f64)",
+        rest: REST[48],
+        display: (-1e-6, 1e-6),
+    },
+    Variable {
+        name: "cai__carry",
+        unit: "millimolar",
+        meaning: "the f32 rounding error carried from step to step in cai (0 in f64)",
+        rest: REST[49],
+        display: (-1e-6, 1e-6),
+    },
 ];
 
 const PARAMETERS: &[P] = &[
@@ -742,7 +822,7 @@ impl CellModel for OharaRudy2011 {
         default_f64: true,
     };
 
-    type Locals<T: Real> = [T; 40];
+    type Locals<T: Real> = [T; 49];
     type Coeffs<T: Real> = OharaRudy2011Coeffs<T>;
 
     fn coeffs<T: Real>(params: &[f64], dt: f64) -> OharaRudy2011Coeffs<T> {
@@ -1076,13 +1156,13 @@ impl CellModel for OharaRudy2011 {
         }
     }
 
-    reaction_method!(OharaRudy2011Coeffs, 40);
+    reaction_method!(OharaRudy2011Coeffs, 49);
 }
 
-reaction_instances!(OharaRudy2011Coeffs, 40);
+reaction_instances!(OharaRudy2011Coeffs, 49);
 
 #[inline(always)]
-fn reaction_body<T: Real>(v_mv: T, locals: &mut [T; 40], c: &OharaRudy2011Coeffs<T>) -> T {
+fn reaction_body<T: Real>(v_mv: T, locals: &mut [T; 49], c: &OharaRudy2011Coeffs<T>) -> T {
     let n = T::from_f64;
     let CaMKt = locals[0];
     let nai = locals[1];
@@ -1124,6 +1204,15 @@ fn reaction_body<T: Real>(v_mv: T, locals: &mut [T; 40], c: &OharaRudy2011Coeffs
     let xk1 = locals[37];
     let Jrelnp = locals[38];
     let Jrelp = locals[39];
+    let CaMKt__carry = locals[40];
+    let nai__carry = locals[41];
+    let nass__carry = locals[42];
+    let ki__carry = locals[43];
+    let kss__carry = locals[44];
+    let cass__carry = locals[45];
+    let cansr__carry = locals[46];
+    let cajsr__carry = locals[47];
+    let cai__carry = locals[48];
     let v = v_mv;
     let vffrt = ((v * c.F * c.F) / c.k__0);
     let vfrt = ((v * c.F) / c.k__0);
@@ -1600,12 +1689,37 @@ fn reaction_body<T: Real>(v_mv: T, locals: &mut [T; 40], c: &OharaRudy2011Coeffs
     let Jrelp__dt = ((Jrel_infp - Jrelp) / tau_relp);
     let dt = c.dt;
     let s__126 = (c.k__26 / s__3);
+    let CaMKt__phi = exp_euler_phi(
+        ((((s__126 * c.aCaMK) * s__4) + (((s__126 + n(1.0)) * c.aCaMK) * CaMKb)) + c.k__27),
+        dt,
+    );
+    let (CaMKt__next, CaMKt__carry_next) = carry_add(
+        CaMKt,
+        CaMKt__carry,
+        (CaMKt__dt * dt) * CaMKt__phi,
+        (CaMKt__dt * dt).mul_add(CaMKt__phi, CaMKt),
+    );
+    let (nai__next, nai__carry_next) = carry_add(nai, nai__carry, nai__dt * dt, nai__dt.mul_add(dt, nai));
+    let (nass__next, nass__carry_next) =
+        carry_add(nass, nass__carry, nass__dt * dt, nass__dt.mul_add(dt, nass));
+    let (ki__next, ki__carry_next) = carry_add(ki, ki__carry, ki__dt * dt, ki__dt.mul_add(dt, ki));
     let s__127 = (n(0.75) * s__38);
     let s__128 = (s__127 * vffrt);
     let s__129 = removable(v, -0.0, 0.037435883507802616, (s__128 / s__39), |v: T| {
         (((n(0.75) * exp((n(1.0) * ((v * c.F) / c.k__0)))) * ((v * c.F * c.F) / c.k__0))
             / (exp((n(1.0) * ((v * c.F) / c.k__0))) - n(1.0)))
     });
+    let kss__phi = exp_euler_phi(
+        (((((-(((((s__129 * s__43) * c.PCaK) * d) * s__47)
+            + ((((s__129 * fICaLp) * c.PCaKp) * d) * s__50)))
+            * c.cm)
+            * c.Acap)
+            / c.k__23)
+            + c.k__28),
+        dt,
+    );
+    let (kss__next, kss__carry_next) =
+        carry_add(kss, kss__carry, (kss__dt * dt) * kss__phi, (kss__dt * dt).mul_add(kss__phi, kss));
     let s__130 = (cass * cass);
     let s__131 = (c.KmCaM / s__130);
     let s__132 = (-s__131);
@@ -1650,54 +1764,7 @@ fn reaction_body<T: Real>(v_mv: T, locals: &mut [T; 40], c: &OharaRudy2011Coeffs
     let s__168 = (s__167 / s__160);
     let s__169 = (-s__168);
     let s__170 = (s__166 + s__169);
-    let s__171 = (h6_i * c.kcaon);
-    let s__172 = (s__171 * c.k2_i);
-    let s__173 = (s__172 * k4_i);
-    let s__174 = (s__171 * k4_i);
-    let s__175 = (s__174 * s__59);
-    let s__176 = (s__173 + s__175);
-    let s__177 = (s__171 * c.k1_i);
-    let s__178 = (s__177 * k3_i);
-    let s__179 = (s__171 * k8_i);
-    let s__180 = (s__179 * s__57);
-    let s__181 = (s__178 + s__180);
-    let s__182 = (s__176 + s__181);
-    let s__183 = (s__60 * s__60);
-    let s__184 = (s__173 / s__60);
-    let s__185 = (x1_i * s__182);
-    let s__186 = (s__185 / s__183);
-    let s__187 = (-s__186);
-    let s__188 = (s__184 + s__187);
-    let s__189 = (s__175 / s__60);
-    let s__190 = (x2_i * s__182);
-    let s__191 = (s__190 / s__183);
-    let s__192 = (-s__191);
-    let s__193 = (s__189 + s__192);
-    let s__194 = (n(1.0) / ta);
-    let s__195 = (s__194 * n(-1.0));
-    locals[0] = exp_euler(
-        CaMKt,
-        CaMKt__dt,
-        ((((s__126 * c.aCaMK) * s__4) + (((s__126 + n(1.0)) * c.aCaMK) * CaMKb)) + c.k__27),
-        dt,
-    );
-    locals[1] = nai__dt.mul_add(dt, nai);
-    locals[2] = nass__dt.mul_add(dt, nass);
-    locals[3] = ki__dt.mul_add(dt, ki);
-    locals[4] = exp_euler(
-        kss,
-        kss__dt,
-        (((((-(((((s__129 * s__43) * c.PCaK) * d) * s__47)
-            + ((((s__129 * fICaLp) * c.PCaKp) * d) * s__50)))
-            * c.cm)
-            * c.Acap)
-            / c.k__23)
-            + c.k__28),
-        dt,
-    );
-    locals[5] = exp_euler(
-        cass,
-        cass__dt,
+    let cass__phi = exp_euler_phi(
         (((-(((-((c.k__4 * (n(2.0) * powi(s__16, 1))) / (s__17 * s__17)))
             + (-((c.k__5 * (n(2.0) * powi(s__19, 1))) / (s__20 * s__20))))
             / (s__22 * s__22)))
@@ -1730,17 +1797,50 @@ fn reaction_body<T: Real>(v_mv: T, locals: &mut [T; 40], c: &OharaRudy2011Coeffs
                 * Bcass)),
         dt,
     );
-    locals[6] = exp_euler(cansr, cansr__dt, c.k__30, dt);
-    locals[7] = exp_euler(
-        cajsr,
-        cajsr__dt,
+    let (cass__next, cass__carry_next) =
+        carry_add(cass, cass__carry, (cass__dt * dt) * cass__phi, (cass__dt * dt).mul_add(cass__phi, cass));
+    let cansr__phi = exp_euler_phi(c.k__30, dt);
+    let (cansr__next, cansr__carry_next) = carry_add(
+        cansr,
+        cansr__carry,
+        (cansr__dt * dt) * cansr__phi,
+        (cansr__dt * dt).mul_add(cansr__phi, cansr),
+    );
+    let cajsr__phi = exp_euler_phi(
         (((-((-((c.k__3 * (n(2.0) * powi(s__12, 1))) / (s__13 * s__13))) / (s__15 * s__15))) * s__113)
             + (c.k__31 * Bcajsr)),
         dt,
     );
-    locals[8] = exp_euler(
-        cai,
-        cai__dt,
+    let (cajsr__next, cajsr__carry_next) = carry_add(
+        cajsr,
+        cajsr__carry,
+        (cajsr__dt * dt) * cajsr__phi,
+        (cajsr__dt * dt).mul_add(cajsr__phi, cajsr),
+    );
+    let s__171 = (h6_i * c.kcaon);
+    let s__172 = (s__171 * c.k2_i);
+    let s__173 = (s__172 * k4_i);
+    let s__174 = (s__171 * k4_i);
+    let s__175 = (s__174 * s__59);
+    let s__176 = (s__173 + s__175);
+    let s__177 = (s__171 * c.k1_i);
+    let s__178 = (s__177 * k3_i);
+    let s__179 = (s__171 * k8_i);
+    let s__180 = (s__179 * s__57);
+    let s__181 = (s__178 + s__180);
+    let s__182 = (s__176 + s__181);
+    let s__183 = (s__60 * s__60);
+    let s__184 = (s__173 / s__60);
+    let s__185 = (x1_i * s__182);
+    let s__186 = (s__185 / s__183);
+    let s__187 = (-s__186);
+    let s__188 = (s__184 + s__187);
+    let s__189 = (s__175 / s__60);
+    let s__190 = (x2_i * s__182);
+    let s__191 = (s__190 / s__183);
+    let s__192 = (-s__191);
+    let s__193 = (s__189 + s__192);
+    let cai__phi = exp_euler_phi(
         (((-(((-((c.k__1 * (n(2.0) * powi(s__5, 1))) / (s__6 * s__6)))
             + (-((c.k__2 * (n(2.0) * powi(s__8, 1))) / (s__9 * s__9))))
             / (s__11 * s__11)))
@@ -1785,6 +1885,19 @@ fn reaction_body<T: Real>(v_mv: T, locals: &mut [T; 40], c: &OharaRudy2011Coeffs
                 * Bcai)),
         dt,
     );
+    let (cai__next, cai__carry_next) =
+        carry_add(cai, cai__carry, (cai__dt * dt) * cai__phi, (cai__dt * dt).mul_add(cai__phi, cai));
+    let s__194 = (n(1.0) / ta);
+    let s__195 = (s__194 * n(-1.0));
+    locals[0] = CaMKt__next;
+    locals[1] = nai__next;
+    locals[2] = nass__next;
+    locals[3] = ki__next;
+    locals[4] = kss__next;
+    locals[5] = cass__next;
+    locals[6] = cansr__next;
+    locals[7] = cajsr__next;
+    locals[8] = cai__next;
     locals[9] = exp_euler(m, m__dt, ((n(1.0) / tm) * n(-1.0)), dt);
     locals[10] = exp_euler(hf, hf__dt, ((n(1.0) / thf) * n(-1.0)), dt);
     locals[11] = exp_euler(hs, hs__dt, ((n(1.0) / ths) * n(-1.0)), dt);
@@ -1816,5 +1929,14 @@ fn reaction_body<T: Real>(v_mv: T, locals: &mut [T; 40], c: &OharaRudy2011Coeffs
     locals[37] = exp_euler(xk1, xk1__dt, ((n(1.0) / txk1) * n(-1.0)), dt);
     locals[38] = exp_euler(Jrelnp, Jrelnp__dt, (n(-1.0) / tau_rel), dt);
     locals[39] = exp_euler(Jrelp, Jrelp__dt, (n(-1.0) / tau_relp), dt);
+    locals[40] = CaMKt__carry_next;
+    locals[41] = nai__carry_next;
+    locals[42] = nass__carry_next;
+    locals[43] = ki__carry_next;
+    locals[44] = kss__carry_next;
+    locals[45] = cass__carry_next;
+    locals[46] = cansr__carry_next;
+    locals[47] = cajsr__carry_next;
+    locals[48] = cai__carry_next;
     v__dt
 }
