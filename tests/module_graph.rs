@@ -202,7 +202,7 @@ fn name(m: &ModPath) -> String {
 }
 
 /// The crates checked, by their source folder.
-const CRATES: [&str; 3] = ["host/src", "src", "kernels-gpu/src"];
+const CRATES: [&str; 4] = ["host/src", "src", "kernels-gpu/src", "cellml/src"];
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

@@ -32,24 +32,18 @@ fn run() {
             Ok(imp) => {
                 ok += 1;
                 let p = &imp.plan;
-                let n = p.scheme_counts();
-                let blocks: Vec<usize> = p.blocks.iter().map(|b| b.states.len()).collect();
+                let carriers: Vec<String> = p
+                    .stimulus
+                    .carriers
+                    .iter()
+                    .map(|&(x, per_u)| format!("{} {per_u:e}", p.model.vars[x].cellml))
+                    .collect();
                 println!(
-                    "ok\t{label}\tstates {}\tRL {}\tGRL {}\tFE {}\tmarkov {blocks:?}\tparams {}\tsing {}\tstim {:.3} mV/ms {} ms\tcarriers [{}]",
-                    p.states.len(),
-                    n.rush_larsen,
-                    n.generalised_rush_larsen,
-                    n.forward_euler,
-                    p.params.len(),
-                    imp.singularities.len(),
+                    "ok\t{label}\t{}\tstim {:.3} mV/ms {} ms\tcarriers [{}]",
+                    imp.summary(),
                     p.stimulus.amplitude_mv_per_ms,
                     p.stimulus.duration_ms,
-                    p.stimulus
-                        .carriers
-                        .iter()
-                        .map(|&(x, per_u)| format!("{} {per_u:e}", p.model.vars[x].cellml))
-                        .collect::<Vec<_>>()
-                        .join(", ")
+                    carriers.join(", ")
                 );
                 if let Some(out) = out {
                     std::fs::write(out.join(format!("{name}.rs")), imp.rust).unwrap();

@@ -34,6 +34,29 @@ pub struct Imported {
     pub singularities: Vec<(String, f64)>,
 }
 
+impl Imported {
+    /// What was compiled, in a line: the states by update scheme, the
+    /// parameters and the singularities (what `fibril import-cellml` says
+    /// and the corpus report lists).
+    pub fn summary(&self) -> String {
+        let plan = &self.plan;
+        let n = plan.scheme_counts();
+        let blocks: Vec<String> = plan.blocks.iter().map(|b| b.states.len().to_string()).collect();
+        format!(
+            "{} variables (V and {} gates by Rush-Larsen, {} by generalised Rush-Larsen, {} in {} Markov blocks [{}] by two-stage SDIRK, {} by forward Euler), {} parameters, {} removable singularities",
+            plan.states.len(),
+            n.rush_larsen,
+            n.generalised_rush_larsen,
+            n.markov,
+            plan.blocks.len(),
+            blocks.join(", "),
+            n.forward_euler,
+            plan.params.len(),
+            self.singularities.len()
+        )
+    }
+}
+
 /// A parameter set of the generated model: (name, meaning, values).
 pub type PresetSpec = (String, String, Vec<(String, f64)>);
 

@@ -97,6 +97,24 @@ fn a_concentration_carries_its_f32_rounding_and_a_gate_does_not() {
     assert!(rust.contains("in f32 with its rounding error carried (`Ca__carry`)"));
 }
 
+/// A closed Markov chain's largest state at the initial state (C, 0.9) is,
+/// in f32, the chain's total less the others; a chain with an outflow is
+/// not closed and every state keeps its own update.
+#[test]
+fn a_closed_chain_keeps_its_total_in_f32() {
+    let rust = toy().rust;
+    assert!(rust.contains("let C__next = conserved(C__next, n(1.0) - (O__next + I__next));"), "{rust}");
+    assert!(rust.contains("| `C` | `chain.C` | dimensionless | Markov block 0 (3 states): two-stage SDIRK with the rates frozen; in f32 the chain's total less its other states |"));
+    // I leaves at 20/s but C gains it at 10/s: half of it leaves the chain.
+    let leaky = replace(
+        "<apply><times/><ci>k_oi</ci><ci>O</ci></apply><apply><times/><ci>k_ic</ci><ci>I</ci></apply>",
+        r#"<apply><times/><ci>k_oi</ci><ci>O</ci></apply><apply><times/><cn cellml:units="per_second">20</cn><ci>I</ci></apply>"#,
+    );
+    let rust = import(&leaky, "toy_cell", "toy.cellml", 0.01, &[], &Options::default()).unwrap().rust;
+    assert!(rust.contains("Markov block 0 (3 states)"), "still a block");
+    assert!(!rust.contains("conserved("), "{rust}");
+}
+
 /// The toy's stimulus after the `edits` (each made once, in order): its
 /// measured amplitude in mV/ms and its duration in ms.
 fn stimulus_after(edits: &[(&str, &str)]) -> (f64, f64) {

@@ -204,6 +204,12 @@ pub struct StimulusCarrier {
     pub variable: usize,
     /// Change of the variable, in its unit, per unit of u the stimulus adds.
     pub per_u: f64,
+    /// The variable (index into [`ModelInfo::variables`]) that holds this
+    /// one's f32 rounding error, where the model keeps one (the imported
+    /// models' `..__carry`): in f32 the stimulus adds its charge with
+    /// [`crate::real::compensated_add`] through it, so that a charge below
+    /// half an ulp of the carrier a step is not rounded away.
+    pub carry: Option<usize>,
 }
 
 #[cfg(not(target_arch = "nvptx64"))]

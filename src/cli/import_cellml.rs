@@ -110,20 +110,7 @@ pub fn import_cellml(args: ImportArgs) -> anyhow::Result<ExitCode> {
     let imported = fibril_cellml::import(&text, &name, &label, args.dt_ms, &presets, &options)
         .with_context(|| format!("importing {}", args.file.display()))?;
     let plan = &imported.plan;
-    let counts = plan.scheme_counts();
-    let blocks: Vec<String> = plan.blocks.iter().map(|b| b.states.len().to_string()).collect();
-    say!(
-        "{name}: {} variables (V and {} gates by Rush-Larsen, {} by generalised Rush-Larsen, {} in {} Markov blocks [{}] by two-stage SDIRK, {} by forward Euler), {} parameters, {} removable singularities",
-        plan.states.len(),
-        counts.rush_larsen,
-        counts.generalised_rush_larsen,
-        counts.markov,
-        plan.blocks.len(),
-        blocks.join(", "),
-        counts.forward_euler,
-        plan.params.len(),
-        imported.singularities.len()
-    );
+    say!("{name}: {}", imported.summary());
     say!(
         "  stimulus: {:.4} mV/ms for {} ms ({})",
         plan.stimulus.amplitude_mv_per_ms,

@@ -31,6 +31,11 @@ pub enum MultiError {
          machine, or --steps-per-pass 1 (or another --kernel) for NCCL and several processes"
     )]
     DeepHalosNeedCopies { steps: u32 },
+    #[error(
+        "a {mesh} split over GPUs exchanges halos by direct or host-staged copies in one process; \
+         use --exchange peer or --exchange host"
+    )]
+    CopiesOnly { mesh: &'static str },
 }
 
 impl From<nccl::NcclError> for SolverError {

@@ -44,11 +44,6 @@ pub enum TetSplitError {
     Multi(#[from] MultiError),
     #[error(transparent)]
     Solver(#[from] SolverError),
-    #[error(
-        "a mesh split over GPUs exchanges halos by direct or host-staged copies in one process; \
-         use --exchange peer or --exchange host"
-    )]
-    Nccl,
 }
 
 /// A mesh split over GPUs (part i on `devices[i]`; a GPU may appear
@@ -79,7 +74,7 @@ impl<M: CellModel, T: Scalar> GpuSplitSolver<M, T, TetParts> {
     ) -> Result<Self, TetSplitError> {
         TetCells::check_inputs::<M, T>(domain, problem, initial);
         if exchange == Exchange::Nccl {
-            return Err(TetSplitError::Nccl);
+            return Err(MultiError::CopiesOnly { mesh: "mesh" }.into());
         }
         let split = TetSplit::new(problem, devices.len())?;
         let mesh =

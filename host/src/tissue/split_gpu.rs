@@ -55,11 +55,6 @@ use crate::state::State;
 pub enum TissueSplitError {
     #[error(transparent)]
     Multi(#[from] MultiError),
-    #[error(
-        "a tissue split over GPUs exchanges halos by direct or host-staged copies in one process; \
-         use --exchange peer or --exchange host"
-    )]
-    Nccl,
 }
 
 impl From<SplitError> for TissueSplitError {
@@ -134,7 +129,7 @@ impl<M: CellModel, T: Scalar> GpuSplitSolver<M, T, TissueParts<T>> {
     ) -> Result<Self, TissueSplitError> {
         check_inputs::<M, T>(domain, op, initial);
         if exchange == Exchange::Nccl {
-            return Err(TissueSplitError::Nccl);
+            return Err(MultiError::CopiesOnly { mesh: "tissue" }.into());
         }
         let classes = split.classes::<T>(op).map_err(SolverError::from)?;
         let tissue_mask = split.tissue_mask();

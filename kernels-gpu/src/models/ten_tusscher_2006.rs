@@ -475,7 +475,7 @@ impl CellModel for TenTusscher2006 {
         stimulus_current: Some(StimulusCurrent {
             amplitude: 52.0,
             duration: 1.0,
-            carriers: &[StimulusCarrier { variable: 18, per_u: STIMULUS_K_I_PER_MV }],
+            carriers: &[StimulusCarrier { variable: 18, per_u: STIMULUS_K_I_PER_MV, carry: None }],
         }),
         default_f64: false,
     };

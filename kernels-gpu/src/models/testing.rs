@@ -7,7 +7,7 @@
 
 use crate::cell::{StepCoeffs, step_cell};
 use crate::model::{CellModel, Locals, rest_locals};
-use crate::real::Real;
+use crate::real::{Real, compensated_add};
 
 /// A current stimulus: `amplitude` (in the unit of du/dt, mV/ms = uA/uF for
 /// the ionic models) for `duration_ms`, starting at `start_ms` and repeated
@@ -119,18 +119,19 @@ pub fn pace_cell_in<M: CellModel, T: Real>(
 /// Adds the charge of a current stimulus of `current` (in u per ms) over
 /// one step to the model's stimulus carriers, as the solvers' stimulus
 /// routines do (`StimulusArgs::carry`: `per_u` x current x dt, rounded once
-/// to the precision, added to the carrier).
+/// to the precision, added to the carrier; in f32 through the carrier's
+/// rounding error where it has one).
 pub fn carry<M: CellModel, T: Real>(locals: &mut M::Locals<T>, current: f64, dt_ms: f64) {
     let Some(stimulus) = M::INFO.stimulus_current else { return };
-    if stimulus.carriers.is_empty() {
-        return;
+    let mut next: Vec<T> = (0..M::Locals::<T>::COUNT).map(|j| locals.get(j)).collect();
+    for c in stimulus.carriers {
+        let (at, d) = (c.variable - 1, T::from_f64(c.per_u * current * dt_ms));
+        match c.carry {
+            Some(k) if T::BYTES == 4 => (next[at], next[k - 1]) = compensated_add(next[at], next[k - 1], d),
+            _ => next[at] = next[at] + d,
+        }
     }
-    let before = *locals;
-    *locals = Locals::from_fn(|j| {
-        let x = before.get(j);
-        let carrier = stimulus.carriers.iter().find(|c| c.variable - 1 == j);
-        carrier.map_or(x, |c| x + T::from_f64(c.per_u * current * dt_ms))
-    });
+    *locals = Locals::from_fn(|j| next[j]);
 }
 
 /// A cable: `cells` cells of length `dx`, diffusion coefficient `diffusion`
@@ -306,9 +307,18 @@ pub fn assert_table_follows_exact<M: CellModel>(
 /// Asserts the counts of `M`'s description (`variables` variables, one
 /// more than its locals, each with a planar background value;
 /// `parameters` parameters) and that every default and every preset's
-/// value lies in its parameter's range.
+/// value lies in its parameter's range; a stimulus carrier is a variable
+/// after u and its rounding error, where it has one, the variable named
+/// after it (`Ki__carry` for `Ki`).
 pub fn assert_info_consistent<M: CellModel>(variables: usize, parameters: usize) {
     let info = M::INFO;
+    for c in info.stimulus_current.map_or(&[][..], |s| s.carriers) {
+        assert!((1..variables).contains(&c.variable), "{}: carrier {}", info.name, c.variable);
+        if let Some(k) = c.carry {
+            let carrier = info.variables[c.variable].name;
+            assert_eq!(info.variables[k].name, format!("{carrier}__carry"), "{}", info.name);
+        }
+    }
     assert_eq!(info.variable_count(), variables);
     assert_eq!(<M::Locals<f64> as crate::model::Locals<f64>>::COUNT + 1, variables);
     assert_eq!(info.planar_background.len(), variables);

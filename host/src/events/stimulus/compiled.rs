@@ -91,6 +91,7 @@ impl Stimulus {
         for (k, carrier) in stimulus.carriers.iter().enumerate() {
             let at = array(carrier.variable - 1);
             args.carriers[k] = at.address;
+            args.carries[k] = carrier.carry.map_or(0, |c| array(c - 1).address);
             args.carrier_cells = u32::try_from(at.cells).expect("a buffer's cells fit u32");
             args.carrier_step = u32::try_from(at.cell_step).expect("a cell's locals fit u32");
             args.carried[k] = T::from_f64(carrier.per_u * current * dt_ms);

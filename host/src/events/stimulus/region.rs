@@ -224,6 +224,7 @@ impl Region {
             mask: 0,
             amount: T::ZERO,
             carriers: [0; MAX_CARRIERS],
+            carries: [0; MAX_CARRIERS],
             carrier_cells: 0,
             carrier_step: 1,
             carried: [T::ZERO; MAX_CARRIERS],

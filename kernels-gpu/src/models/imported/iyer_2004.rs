@@ -19,6 +19,8 @@
 //! 6.151847158279727e-5 mM to it per mV it adds to V (`StimulusCarrier`), the
 //! file's ratio at its default constants, so the charge it injects is
 //! carried as the file carries it.
+//! In f32 it adds that charge through `Ki__carry` as the step adds its
+//! currents, so that a charge below half an ulp a step is kept.
 //!
 //! # Updates over one step (dt in the file's time unit)
 //!
@@ -35,9 +37,9 @@
 //! | `HTRPNCa` | `COMPUTE_Jtrpn_and_BUFFER_SCALE_FACTORS.HTRPNCa` | dimensionless | Rush-Larsen (exponential Euler, rates frozen over the step) |
 //! | `C1_RyR` | `COMPUTE_DERIVATIVES_OF_RyR_RECEPTOR_STATES.C1_RyR` | dimensionless | Markov block 0 (4 states): two-stage SDIRK with the rates frozen |
 //! | `O2_RyR` | `COMPUTE_DERIVATIVES_OF_RyR_RECEPTOR_STATES.O2_RyR` | dimensionless | Markov block 0 (4 states): two-stage SDIRK with the rates frozen |
-//! | `C2_RyR` | `COMPUTE_DERIVATIVES_OF_RyR_RECEPTOR_STATES.C2_RyR` | dimensionless | Markov block 0 (4 states): two-stage SDIRK with the rates frozen |
+//! | `C2_RyR` | `COMPUTE_DERIVATIVES_OF_RyR_RECEPTOR_STATES.C2_RyR` | dimensionless | Markov block 0 (4 states): two-stage SDIRK with the rates frozen; in f32 the chain's total less its other states |
 //! | `O1_RyR` | `COMPUTE_DERIVATIVES_OF_RyR_RECEPTOR_STATES.O1_RyR` | dimensionless | Markov block 0 (4 states): two-stage SDIRK with the rates frozen |
-//! | `C0` | `COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES.C0` | dimensionless | Markov block 1 (11 states): two-stage SDIRK with the rates frozen |
+//! | `C0` | `COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES.C0` | dimensionless | Markov block 1 (11 states): two-stage SDIRK with the rates frozen; in f32 the chain's total less its other states |
 //! | `C1` | `COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES.C1` | dimensionless | Markov block 1 (11 states): two-stage SDIRK with the rates frozen |
 //! | `C2` | `COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES.C2` | dimensionless | Markov block 1 (11 states): two-stage SDIRK with the rates frozen |
 //! | `C3` | `COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES.C3` | dimensionless | Markov block 1 (11 states): two-stage SDIRK with the rates frozen |
@@ -49,7 +51,7 @@
 //! | `CCa4` | `COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES.CCa4` | dimensionless | Markov block 1 (11 states): two-stage SDIRK with the rates frozen |
 //! | `Open` | `COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES.Open` | dimensionless | Markov block 1 (11 states): two-stage SDIRK with the rates frozen |
 //! | `yCa` | `COMPUTE_DERIVATIVES_OF_LTYPE_CHANNEL_STATES.yCa` | dimensionless | Rush-Larsen (exponential Euler, rates frozen over the step) |
-//! | `C0Kv43` | `COMPUTE_DERIVATIVES_OF_Kv4_3_CHANNEL_STATES.C0Kv43` | dimensionless | Markov block 2 (10 states): two-stage SDIRK with the rates frozen |
+//! | `C0Kv43` | `COMPUTE_DERIVATIVES_OF_Kv4_3_CHANNEL_STATES.C0Kv43` | dimensionless | Markov block 2 (10 states): two-stage SDIRK with the rates frozen; in f32 the chain's total less its other states |
 //! | `C1Kv43` | `COMPUTE_DERIVATIVES_OF_Kv4_3_CHANNEL_STATES.C1Kv43` | dimensionless | Markov block 2 (10 states): two-stage SDIRK with the rates frozen |
 //! | `C2Kv43` | `COMPUTE_DERIVATIVES_OF_Kv4_3_CHANNEL_STATES.C2Kv43` | dimensionless | Markov block 2 (10 states): two-stage SDIRK with the rates frozen |
 //! | `C3Kv43` | `COMPUTE_DERIVATIVES_OF_Kv4_3_CHANNEL_STATES.C3Kv43` | dimensionless | Markov block 2 (10 states): two-stage SDIRK with the rates frozen |
@@ -59,7 +61,7 @@
 //! | `CI2Kv43` | `COMPUTE_DERIVATIVES_OF_Kv4_3_CHANNEL_STATES.CI2Kv43` | dimensionless | Markov block 2 (10 states): two-stage SDIRK with the rates frozen |
 //! | `CI3Kv43` | `COMPUTE_DERIVATIVES_OF_Kv4_3_CHANNEL_STATES.CI3Kv43` | dimensionless | Markov block 2 (10 states): two-stage SDIRK with the rates frozen |
 //! | `OIKv43` | `COMPUTE_DERIVATIVES_OF_Kv4_3_CHANNEL_STATES.OIKv43` | dimensionless | Markov block 2 (10 states): two-stage SDIRK with the rates frozen |
-//! | `C0Kv14` | `COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES.C0Kv14` | dimensionless | Markov block 3 (10 states): two-stage SDIRK with the rates frozen |
+//! | `C0Kv14` | `COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES.C0Kv14` | dimensionless | Markov block 3 (10 states): two-stage SDIRK with the rates frozen; in f32 the chain's total less its other states |
 //! | `C1Kv14` | `COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES.C1Kv14` | dimensionless | Markov block 3 (10 states): two-stage SDIRK with the rates frozen |
 //! | `C2Kv14` | `COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES.C2Kv14` | dimensionless | Markov block 3 (10 states): two-stage SDIRK with the rates frozen |
 //! | `C3Kv14` | `COMPUTE_DERIVATIVES_OF_Kv1_4_CHANNEL_STATES.C3Kv14` | dimensionless | Markov block 3 (10 states): two-stage SDIRK with the rates frozen |
@@ -76,18 +78,18 @@
 //! | `na5` | `INa.na5` | dimensionless | Markov block 4 (13 states): two-stage SDIRK with the rates frozen |
 //! | `na6` | `INa.na6` | dimensionless | Markov block 4 (13 states): two-stage SDIRK with the rates frozen |
 //! | `na7` | `INa.na7` | dimensionless | Markov block 4 (13 states): two-stage SDIRK with the rates frozen |
-//! | `na8` | `INa.na8` | dimensionless | Markov block 4 (13 states): two-stage SDIRK with the rates frozen |
+//! | `na8` | `INa.na8` | dimensionless | Markov block 4 (13 states): two-stage SDIRK with the rates frozen; in f32 the chain's total less its other states |
 //! | `na9` | `INa.na9` | dimensionless | Markov block 4 (13 states): two-stage SDIRK with the rates frozen |
 //! | `na10` | `INa.na10` | dimensionless | Markov block 4 (13 states): two-stage SDIRK with the rates frozen |
 //! | `na11` | `INa.na11` | dimensionless | Markov block 4 (13 states): two-stage SDIRK with the rates frozen |
 //! | `na12` | `INa.na12` | dimensionless | Markov block 4 (13 states): two-stage SDIRK with the rates frozen |
 //! | `na13` | `INa.na13` | dimensionless | Markov block 4 (13 states): two-stage SDIRK with the rates frozen |
-//! | `C1Herg` | `IKr.C1Herg` | dimensionless | Markov block 5 (5 states): two-stage SDIRK with the rates frozen |
+//! | `C1Herg` | `IKr.C1Herg` | dimensionless | Markov block 5 (5 states): two-stage SDIRK with the rates frozen; in f32 the chain's total less its other states |
 //! | `C2Herg` | `IKr.C2Herg` | dimensionless | Markov block 5 (5 states): two-stage SDIRK with the rates frozen |
 //! | `C3Herg` | `IKr.C3Herg` | dimensionless | Markov block 5 (5 states): two-stage SDIRK with the rates frozen |
 //! | `OHerg` | `IKr.OHerg` | dimensionless | Markov block 5 (5 states): two-stage SDIRK with the rates frozen |
 //! | `IHerg` | `IKr.IHerg` | dimensionless | Markov block 5 (5 states): two-stage SDIRK with the rates frozen |
-//! | `C0ks` | `IKs.C0ks` | dimensionless | Markov block 6 (4 states): two-stage SDIRK with the rates frozen |
+//! | `C0ks` | `IKs.C0ks` | dimensionless | Markov block 6 (4 states): two-stage SDIRK with the rates frozen; in f32 the chain's total less its other states |
 //! | `C1ks` | `IKs.C1ks` | dimensionless | Markov block 6 (4 states): two-stage SDIRK with the rates frozen |
 //! | `O1ks` | `IKs.O1ks` | dimensionless | Markov block 6 (4 states): two-stage SDIRK with the rates frozen |
 //! | `O2ks` | `IKs.O2ks` | dimensionless | Markov block 6 (4 states): two-stage SDIRK with the rates frozen |
@@ -108,6 +110,12 @@
 //! error of each step is kept in a variable of its own (`..__carry`, after
 //! the model's) and added back at the next. In f64 the carries stay 0 and
 //! the updates are the plain ones, bit for bit.
+//!
+//! In a closed chain (its matrix's columns sum to 0, no inflow) the state
+//! largest at the file's initial state is, in f32, the chain's total less
+//! its other states (`conserved`): near 1, its ulp is 6e-8 and its slow
+//! exchanges with the others at rest (1e-9 a step) would round away and
+//! let the total drift. In f64 it takes its own update, bit for bit.
 //!
 //! Removable singularities x/(e^U - 1), interpolated linearly where |U| < 1e-7 (f64) or 1e-3 (f32):
 //! - `COMPUTE_ICa_ICaK.ICamax` at V = -0 (file units)
@@ -1407,7 +1415,7 @@ impl CellModel for Iyer2004 {
         stimulus_current: Some(StimulusCurrent {
             amplitude: 15.0,
             duration: 3.0,
-            carriers: &[StimulusCarrier { variable: 2, per_u: 6.151847158279727e-5 }],
+            carriers: &[StimulusCarrier { variable: 2, per_u: 6.151847158279727e-5, carry: Some(68) }],
         }),
         default_f64: true,
     };
@@ -2644,6 +2652,12 @@ fn reaction_body<T: Real>(v_mv: T, locals: &mut [T; 72], c: &Iyer2004Coeffs<T>) 
     let b0_q2 = (-b0_2_3).mul_add(b0_q3, b0_r2) / b0_2_2;
     let b0_q1 = (-b0_1_3).mul_add(b0_q3, b0_r1) / b0_1_1;
     let b0_q0 = (-b0_0_3).mul_add(b0_q3, b0_r0) / b0_0_0;
+    let C1_RyR__next = C1_RyR + n(0.7071067811865476).mul_add(b0_k0, n(0.2928932188134524) * b0_q0);
+    let O2_RyR__next = O2_RyR + n(0.7071067811865476).mul_add(b0_k1, n(0.2928932188134524) * b0_q1);
+    let C2_RyR__next = C2_RyR + n(0.7071067811865476).mul_add(b0_k2, n(0.2928932188134524) * b0_q2);
+    let O1_RyR__next = O1_RyR + n(0.7071067811865476).mul_add(b0_k3, n(0.2928932188134524) * b0_q3);
+    let C2_RyR__next =
+        conserved(C2_RyR__next, n(1.00000000090262) - (C1_RyR__next + O2_RyR__next + O1_RyR__next));
     // Markov block 1: two-stage SDIRK, (I - g dt A) k1 = dt f, (I - g dt A) k2 = dt f + (1 - g) dt A k1.
     let b1_gdt = n(0.2928932188134524) * dt;
     let b1_0_0 = (-b1_gdt).mul_add((-s__61), n(1.0));
@@ -3042,6 +3056,31 @@ fn reaction_body<T: Real>(v_mv: T, locals: &mut [T; 72], c: &Iyer2004Coeffs<T>) 
         / b1_2_2;
     let b1_q1 = (-b1_1_6).mul_add(b1_q6, (-b1_1_5).mul_add(b1_q5, (-b1_1_2).mul_add(b1_q2, b1_r1))) / b1_1_1;
     let b1_q0 = (-b1_0_5).mul_add(b1_q5, (-b1_0_1).mul_add(b1_q1, b1_r0)) / b1_0_0;
+    let C0__next = C0 + n(0.7071067811865476).mul_add(b1_k0, n(0.2928932188134524) * b1_q0);
+    let C1__next = C1 + n(0.7071067811865476).mul_add(b1_k1, n(0.2928932188134524) * b1_q1);
+    let C2__next = C2 + n(0.7071067811865476).mul_add(b1_k2, n(0.2928932188134524) * b1_q2);
+    let C3__next = C3 + n(0.7071067811865476).mul_add(b1_k3, n(0.2928932188134524) * b1_q3);
+    let C4__next = C4 + n(0.7071067811865476).mul_add(b1_k4, n(0.2928932188134524) * b1_q4);
+    let CCa0__next = CCa0 + n(0.7071067811865476).mul_add(b1_k5, n(0.2928932188134524) * b1_q5);
+    let CCa1__next = CCa1 + n(0.7071067811865476).mul_add(b1_k6, n(0.2928932188134524) * b1_q6);
+    let CCa2__next = CCa2 + n(0.7071067811865476).mul_add(b1_k7, n(0.2928932188134524) * b1_q7);
+    let CCa3__next = CCa3 + n(0.7071067811865476).mul_add(b1_k8, n(0.2928932188134524) * b1_q8);
+    let CCa4__next = CCa4 + n(0.7071067811865476).mul_add(b1_k9, n(0.2928932188134524) * b1_q9);
+    let Open__next = Open + n(0.7071067811865476).mul_add(b1_k10, n(0.2928932188134524) * b1_q10);
+    let C0__next = conserved(
+        C0__next,
+        n(0.9999928269421616)
+            - (C1__next
+                + C2__next
+                + C3__next
+                + C4__next
+                + CCa0__next
+                + CCa1__next
+                + CCa2__next
+                + CCa3__next
+                + CCa4__next
+                + Open__next),
+    );
     // Markov block 2: two-stage SDIRK, (I - g dt A) k1 = dt f, (I - g dt A) k2 = dt f + (1 - g) dt A k1.
     let b2_gdt = n(0.2928932188134524) * dt;
     let b2_0_0 = (-b2_gdt).mul_add((-s__67), n(1.0));
@@ -3358,6 +3397,29 @@ fn reaction_body<T: Real>(v_mv: T, locals: &mut [T; 72], c: &Iyer2004Coeffs<T>) 
         / b2_2_2;
     let b2_q1 = (-b2_1_6).mul_add(b2_q6, (-b2_1_5).mul_add(b2_q5, (-b2_1_2).mul_add(b2_q2, b2_r1))) / b2_1_1;
     let b2_q0 = (-b2_0_5).mul_add(b2_q5, (-b2_0_1).mul_add(b2_q1, b2_r0)) / b2_0_0;
+    let C0Kv43__next = C0Kv43 + n(0.7071067811865476).mul_add(b2_k0, n(0.2928932188134524) * b2_q0);
+    let C1Kv43__next = C1Kv43 + n(0.7071067811865476).mul_add(b2_k1, n(0.2928932188134524) * b2_q1);
+    let C2Kv43__next = C2Kv43 + n(0.7071067811865476).mul_add(b2_k2, n(0.2928932188134524) * b2_q2);
+    let C3Kv43__next = C3Kv43 + n(0.7071067811865476).mul_add(b2_k3, n(0.2928932188134524) * b2_q3);
+    let OKv43__next = OKv43 + n(0.7071067811865476).mul_add(b2_k4, n(0.2928932188134524) * b2_q4);
+    let CI0Kv43__next = CI0Kv43 + n(0.7071067811865476).mul_add(b2_k5, n(0.2928932188134524) * b2_q5);
+    let CI1Kv43__next = CI1Kv43 + n(0.7071067811865476).mul_add(b2_k6, n(0.2928932188134524) * b2_q6);
+    let CI2Kv43__next = CI2Kv43 + n(0.7071067811865476).mul_add(b2_k7, n(0.2928932188134524) * b2_q7);
+    let CI3Kv43__next = CI3Kv43 + n(0.7071067811865476).mul_add(b2_k8, n(0.2928932188134524) * b2_q8);
+    let OIKv43__next = OIKv43 + n(0.7071067811865476).mul_add(b2_k9, n(0.2928932188134524) * b2_q9);
+    let C0Kv43__next = conserved(
+        C0Kv43__next,
+        n(0.9999999086777872)
+            - (C1Kv43__next
+                + C2Kv43__next
+                + C3Kv43__next
+                + OKv43__next
+                + CI0Kv43__next
+                + CI1Kv43__next
+                + CI2Kv43__next
+                + CI3Kv43__next
+                + OIKv43__next),
+    );
     // Markov block 3: two-stage SDIRK, (I - g dt A) k1 = dt f, (I - g dt A) k2 = dt f + (1 - g) dt A k1.
     let b3_gdt = n(0.2928932188134524) * dt;
     let b3_0_0 = (-b3_gdt).mul_add((-s__77), n(1.0));
@@ -3674,6 +3736,29 @@ fn reaction_body<T: Real>(v_mv: T, locals: &mut [T; 72], c: &Iyer2004Coeffs<T>) 
         / b3_2_2;
     let b3_q1 = (-b3_1_6).mul_add(b3_q6, (-b3_1_5).mul_add(b3_q5, (-b3_1_2).mul_add(b3_q2, b3_r1))) / b3_1_1;
     let b3_q0 = (-b3_0_5).mul_add(b3_q5, (-b3_0_1).mul_add(b3_q1, b3_r0)) / b3_0_0;
+    let C0Kv14__next = C0Kv14 + n(0.7071067811865476).mul_add(b3_k0, n(0.2928932188134524) * b3_q0);
+    let C1Kv14__next = C1Kv14 + n(0.7071067811865476).mul_add(b3_k1, n(0.2928932188134524) * b3_q1);
+    let C2Kv14__next = C2Kv14 + n(0.7071067811865476).mul_add(b3_k2, n(0.2928932188134524) * b3_q2);
+    let C3Kv14__next = C3Kv14 + n(0.7071067811865476).mul_add(b3_k3, n(0.2928932188134524) * b3_q3);
+    let OKv14__next = OKv14 + n(0.7071067811865476).mul_add(b3_k4, n(0.2928932188134524) * b3_q4);
+    let CI0Kv14__next = CI0Kv14 + n(0.7071067811865476).mul_add(b3_k5, n(0.2928932188134524) * b3_q5);
+    let CI1Kv14__next = CI1Kv14 + n(0.7071067811865476).mul_add(b3_k6, n(0.2928932188134524) * b3_q6);
+    let CI2Kv14__next = CI2Kv14 + n(0.7071067811865476).mul_add(b3_k7, n(0.2928932188134524) * b3_q7);
+    let CI3Kv14__next = CI3Kv14 + n(0.7071067811865476).mul_add(b3_k8, n(0.2928932188134524) * b3_q8);
+    let OIKv14__next = OIKv14 + n(0.7071067811865476).mul_add(b3_k9, n(0.2928932188134524) * b3_q9);
+    let C0Kv14__next = conserved(
+        C0Kv14__next,
+        n(1.0000000410415701)
+            - (C1Kv14__next
+                + C2Kv14__next
+                + C3Kv14__next
+                + OKv14__next
+                + CI0Kv14__next
+                + CI1Kv14__next
+                + CI2Kv14__next
+                + CI3Kv14__next
+                + OIKv14__next),
+    );
     // Markov block 4: two-stage SDIRK, (I - g dt A) k1 = dt f, (I - g dt A) k2 = dt f + (1 - g) dt A k1.
     let b4_gdt = n(0.2928932188134524) * dt;
     let b4_0_0 = (-b4_gdt).mul_add(s__108, n(1.0));
@@ -4282,6 +4367,35 @@ fn reaction_body<T: Real>(v_mv: T, locals: &mut [T; 72], c: &Iyer2004Coeffs<T>) 
         / b4_2_2;
     let b4_q1 = (-b4_1_8).mul_add(b4_q8, (-b4_1_7).mul_add(b4_q7, (-b4_1_2).mul_add(b4_q2, b4_r1))) / b4_1_1;
     let b4_q0 = (-b4_0_7).mul_add(b4_q7, (-b4_0_1).mul_add(b4_q1, b4_r0)) / b4_0_0;
+    let na1__next = na1 + n(0.7071067811865476).mul_add(b4_k0, n(0.2928932188134524) * b4_q0);
+    let na2__next = na2 + n(0.7071067811865476).mul_add(b4_k1, n(0.2928932188134524) * b4_q1);
+    let na3__next = na3 + n(0.7071067811865476).mul_add(b4_k2, n(0.2928932188134524) * b4_q2);
+    let na4__next = na4 + n(0.7071067811865476).mul_add(b4_k3, n(0.2928932188134524) * b4_q3);
+    let na5__next = na5 + n(0.7071067811865476).mul_add(b4_k4, n(0.2928932188134524) * b4_q4);
+    let na6__next = na6 + n(0.7071067811865476).mul_add(b4_k5, n(0.2928932188134524) * b4_q5);
+    let na7__next = na7 + n(0.7071067811865476).mul_add(b4_k6, n(0.2928932188134524) * b4_q6);
+    let na8__next = na8 + n(0.7071067811865476).mul_add(b4_k7, n(0.2928932188134524) * b4_q7);
+    let na9__next = na9 + n(0.7071067811865476).mul_add(b4_k8, n(0.2928932188134524) * b4_q8);
+    let na10__next = na10 + n(0.7071067811865476).mul_add(b4_k9, n(0.2928932188134524) * b4_q9);
+    let na11__next = na11 + n(0.7071067811865476).mul_add(b4_k10, n(0.2928932188134524) * b4_q10);
+    let na12__next = na12 + n(0.7071067811865476).mul_add(b4_k11, n(0.2928932188134524) * b4_q11);
+    let na13__next = na13 + n(0.7071067811865476).mul_add(b4_k12, n(0.2928932188134524) * b4_q12);
+    let na8__next = conserved(
+        na8__next,
+        n(0.999999998871266)
+            - (na1__next
+                + na2__next
+                + na3__next
+                + na4__next
+                + na5__next
+                + na6__next
+                + na7__next
+                + na9__next
+                + na10__next
+                + na11__next
+                + na12__next
+                + na13__next),
+    );
     // Markov block 5: two-stage SDIRK, (I - g dt A) k1 = dt f, (I - g dt A) k2 = dt f + (1 - g) dt A k1.
     let b5_gdt = n(0.2928932188134524) * dt;
     let b5_0_0 = (-b5_gdt).mul_add((-C1H_to_C2H), n(1.0));
@@ -4346,6 +4460,15 @@ fn reaction_body<T: Real>(v_mv: T, locals: &mut [T; 72], c: &Iyer2004Coeffs<T>) 
     let b5_q2 = (-b5_2_4).mul_add(b5_q4, (-b5_2_3).mul_add(b5_q3, b5_r2)) / b5_2_2;
     let b5_q1 = (-b5_1_2).mul_add(b5_q2, b5_r1) / b5_1_1;
     let b5_q0 = (-b5_0_1).mul_add(b5_q1, b5_r0) / b5_0_0;
+    let C1Herg__next = C1Herg + n(0.7071067811865476).mul_add(b5_k0, n(0.2928932188134524) * b5_q0);
+    let C2Herg__next = C2Herg + n(0.7071067811865476).mul_add(b5_k1, n(0.2928932188134524) * b5_q1);
+    let C3Herg__next = C3Herg + n(0.7071067811865476).mul_add(b5_k2, n(0.2928932188134524) * b5_q2);
+    let OHerg__next = OHerg + n(0.7071067811865476).mul_add(b5_k3, n(0.2928932188134524) * b5_q3);
+    let IHerg__next = IHerg + n(0.7071067811865476).mul_add(b5_k4, n(0.2928932188134524) * b5_q4);
+    let C1Herg__next = conserved(
+        C1Herg__next,
+        n(0.9972188120984702) - (C2Herg__next + C3Herg__next + OHerg__next + IHerg__next),
+    );
     // Markov block 6: two-stage SDIRK, (I - g dt A) k1 = dt f, (I - g dt A) k2 = dt f + (1 - g) dt A k1.
     let b6_gdt = n(0.2928932188134524) * dt;
     let b6_0_0 = (-b6_gdt).mul_add(c.k__45, n(1.0));
@@ -4390,6 +4513,11 @@ fn reaction_body<T: Real>(v_mv: T, locals: &mut [T; 72], c: &Iyer2004Coeffs<T>) 
     let b6_q2 = (-b6_2_3).mul_add(b6_q3, b6_r2) / b6_2_2;
     let b6_q1 = (-b6_1_2).mul_add(b6_q2, b6_r1) / b6_1_1;
     let b6_q0 = (-b6_0_1).mul_add(b6_q1, b6_r0) / b6_0_0;
+    let C0ks__next = C0ks + n(0.7071067811865476).mul_add(b6_k0, n(0.2928932188134524) * b6_q0);
+    let C1ks__next = C1ks + n(0.7071067811865476).mul_add(b6_k1, n(0.2928932188134524) * b6_q1);
+    let O1ks__next = O1ks + n(0.7071067811865476).mul_add(b6_k2, n(0.2928932188134524) * b6_q2);
+    let O2ks__next = O2ks + n(0.7071067811865476).mul_add(b6_k3, n(0.2928932188134524) * b6_q3);
+    let C0ks__next = conserved(C0ks__next, n(0.9999999998292896) - (C1ks__next + O1ks__next + O2ks__next));
     locals[0] = Nai__next;
     locals[1] = Ki__next;
     locals[2] = Cai__next;
@@ -4398,64 +4526,64 @@ fn reaction_body<T: Real>(v_mv: T, locals: &mut [T; 72], c: &Iyer2004Coeffs<T>) 
     locals[5] = CaNSR__next;
     locals[6] = exp_euler(LTRPNCa, LTRPNCa__dt, (((c.kltrpn_plus * Cai) * n(-1.0)) + c.k__55), dt);
     locals[7] = exp_euler(HTRPNCa, HTRPNCa__dt, (((c.khtrpn_plus * Cai) * n(-1.0)) + c.k__56), dt);
-    locals[8] = C1_RyR + n(0.7071067811865476).mul_add(b0_k0, n(0.2928932188134524) * b0_q0);
-    locals[9] = O2_RyR + n(0.7071067811865476).mul_add(b0_k1, n(0.2928932188134524) * b0_q1);
-    locals[10] = C2_RyR + n(0.7071067811865476).mul_add(b0_k2, n(0.2928932188134524) * b0_q2);
-    locals[11] = O1_RyR + n(0.7071067811865476).mul_add(b0_k3, n(0.2928932188134524) * b0_q3);
-    locals[12] = C0 + n(0.7071067811865476).mul_add(b1_k0, n(0.2928932188134524) * b1_q0);
-    locals[13] = C1 + n(0.7071067811865476).mul_add(b1_k1, n(0.2928932188134524) * b1_q1);
-    locals[14] = C2 + n(0.7071067811865476).mul_add(b1_k2, n(0.2928932188134524) * b1_q2);
-    locals[15] = C3 + n(0.7071067811865476).mul_add(b1_k3, n(0.2928932188134524) * b1_q3);
-    locals[16] = C4 + n(0.7071067811865476).mul_add(b1_k4, n(0.2928932188134524) * b1_q4);
-    locals[17] = CCa0 + n(0.7071067811865476).mul_add(b1_k5, n(0.2928932188134524) * b1_q5);
-    locals[18] = CCa1 + n(0.7071067811865476).mul_add(b1_k6, n(0.2928932188134524) * b1_q6);
-    locals[19] = CCa2 + n(0.7071067811865476).mul_add(b1_k7, n(0.2928932188134524) * b1_q7);
-    locals[20] = CCa3 + n(0.7071067811865476).mul_add(b1_k8, n(0.2928932188134524) * b1_q8);
-    locals[21] = CCa4 + n(0.7071067811865476).mul_add(b1_k9, n(0.2928932188134524) * b1_q9);
-    locals[22] = Open + n(0.7071067811865476).mul_add(b1_k10, n(0.2928932188134524) * b1_q10);
+    locals[8] = C1_RyR__next;
+    locals[9] = O2_RyR__next;
+    locals[10] = C2_RyR__next;
+    locals[11] = O1_RyR__next;
+    locals[12] = C0__next;
+    locals[13] = C1__next;
+    locals[14] = C2__next;
+    locals[15] = C3__next;
+    locals[16] = C4__next;
+    locals[17] = CCa0__next;
+    locals[18] = CCa1__next;
+    locals[19] = CCa2__next;
+    locals[20] = CCa3__next;
+    locals[21] = CCa4__next;
+    locals[22] = Open__next;
     locals[23] = exp_euler(yCa, yCa__dt, ((n(1.0) / tau_yCa) * n(-1.0)), dt);
-    locals[24] = C0Kv43 + n(0.7071067811865476).mul_add(b2_k0, n(0.2928932188134524) * b2_q0);
-    locals[25] = C1Kv43 + n(0.7071067811865476).mul_add(b2_k1, n(0.2928932188134524) * b2_q1);
-    locals[26] = C2Kv43 + n(0.7071067811865476).mul_add(b2_k2, n(0.2928932188134524) * b2_q2);
-    locals[27] = C3Kv43 + n(0.7071067811865476).mul_add(b2_k3, n(0.2928932188134524) * b2_q3);
-    locals[28] = OKv43 + n(0.7071067811865476).mul_add(b2_k4, n(0.2928932188134524) * b2_q4);
-    locals[29] = CI0Kv43 + n(0.7071067811865476).mul_add(b2_k5, n(0.2928932188134524) * b2_q5);
-    locals[30] = CI1Kv43 + n(0.7071067811865476).mul_add(b2_k6, n(0.2928932188134524) * b2_q6);
-    locals[31] = CI2Kv43 + n(0.7071067811865476).mul_add(b2_k7, n(0.2928932188134524) * b2_q7);
-    locals[32] = CI3Kv43 + n(0.7071067811865476).mul_add(b2_k8, n(0.2928932188134524) * b2_q8);
-    locals[33] = OIKv43 + n(0.7071067811865476).mul_add(b2_k9, n(0.2928932188134524) * b2_q9);
-    locals[34] = C0Kv14 + n(0.7071067811865476).mul_add(b3_k0, n(0.2928932188134524) * b3_q0);
-    locals[35] = C1Kv14 + n(0.7071067811865476).mul_add(b3_k1, n(0.2928932188134524) * b3_q1);
-    locals[36] = C2Kv14 + n(0.7071067811865476).mul_add(b3_k2, n(0.2928932188134524) * b3_q2);
-    locals[37] = C3Kv14 + n(0.7071067811865476).mul_add(b3_k3, n(0.2928932188134524) * b3_q3);
-    locals[38] = OKv14 + n(0.7071067811865476).mul_add(b3_k4, n(0.2928932188134524) * b3_q4);
-    locals[39] = CI0Kv14 + n(0.7071067811865476).mul_add(b3_k5, n(0.2928932188134524) * b3_q5);
-    locals[40] = CI1Kv14 + n(0.7071067811865476).mul_add(b3_k6, n(0.2928932188134524) * b3_q6);
-    locals[41] = CI2Kv14 + n(0.7071067811865476).mul_add(b3_k7, n(0.2928932188134524) * b3_q7);
-    locals[42] = CI3Kv14 + n(0.7071067811865476).mul_add(b3_k8, n(0.2928932188134524) * b3_q8);
-    locals[43] = OIKv14 + n(0.7071067811865476).mul_add(b3_k9, n(0.2928932188134524) * b3_q9);
-    locals[44] = na1 + n(0.7071067811865476).mul_add(b4_k0, n(0.2928932188134524) * b4_q0);
-    locals[45] = na2 + n(0.7071067811865476).mul_add(b4_k1, n(0.2928932188134524) * b4_q1);
-    locals[46] = na3 + n(0.7071067811865476).mul_add(b4_k2, n(0.2928932188134524) * b4_q2);
-    locals[47] = na4 + n(0.7071067811865476).mul_add(b4_k3, n(0.2928932188134524) * b4_q3);
-    locals[48] = na5 + n(0.7071067811865476).mul_add(b4_k4, n(0.2928932188134524) * b4_q4);
-    locals[49] = na6 + n(0.7071067811865476).mul_add(b4_k5, n(0.2928932188134524) * b4_q5);
-    locals[50] = na7 + n(0.7071067811865476).mul_add(b4_k6, n(0.2928932188134524) * b4_q6);
-    locals[51] = na8 + n(0.7071067811865476).mul_add(b4_k7, n(0.2928932188134524) * b4_q7);
-    locals[52] = na9 + n(0.7071067811865476).mul_add(b4_k8, n(0.2928932188134524) * b4_q8);
-    locals[53] = na10 + n(0.7071067811865476).mul_add(b4_k9, n(0.2928932188134524) * b4_q9);
-    locals[54] = na11 + n(0.7071067811865476).mul_add(b4_k10, n(0.2928932188134524) * b4_q10);
-    locals[55] = na12 + n(0.7071067811865476).mul_add(b4_k11, n(0.2928932188134524) * b4_q11);
-    locals[56] = na13 + n(0.7071067811865476).mul_add(b4_k12, n(0.2928932188134524) * b4_q12);
-    locals[57] = C1Herg + n(0.7071067811865476).mul_add(b5_k0, n(0.2928932188134524) * b5_q0);
-    locals[58] = C2Herg + n(0.7071067811865476).mul_add(b5_k1, n(0.2928932188134524) * b5_q1);
-    locals[59] = C3Herg + n(0.7071067811865476).mul_add(b5_k2, n(0.2928932188134524) * b5_q2);
-    locals[60] = OHerg + n(0.7071067811865476).mul_add(b5_k3, n(0.2928932188134524) * b5_q3);
-    locals[61] = IHerg + n(0.7071067811865476).mul_add(b5_k4, n(0.2928932188134524) * b5_q4);
-    locals[62] = C0ks + n(0.7071067811865476).mul_add(b6_k0, n(0.2928932188134524) * b6_q0);
-    locals[63] = C1ks + n(0.7071067811865476).mul_add(b6_k1, n(0.2928932188134524) * b6_q1);
-    locals[64] = O1ks + n(0.7071067811865476).mul_add(b6_k2, n(0.2928932188134524) * b6_q2);
-    locals[65] = O2ks + n(0.7071067811865476).mul_add(b6_k3, n(0.2928932188134524) * b6_q3);
+    locals[24] = C0Kv43__next;
+    locals[25] = C1Kv43__next;
+    locals[26] = C2Kv43__next;
+    locals[27] = C3Kv43__next;
+    locals[28] = OKv43__next;
+    locals[29] = CI0Kv43__next;
+    locals[30] = CI1Kv43__next;
+    locals[31] = CI2Kv43__next;
+    locals[32] = CI3Kv43__next;
+    locals[33] = OIKv43__next;
+    locals[34] = C0Kv14__next;
+    locals[35] = C1Kv14__next;
+    locals[36] = C2Kv14__next;
+    locals[37] = C3Kv14__next;
+    locals[38] = OKv14__next;
+    locals[39] = CI0Kv14__next;
+    locals[40] = CI1Kv14__next;
+    locals[41] = CI2Kv14__next;
+    locals[42] = CI3Kv14__next;
+    locals[43] = OIKv14__next;
+    locals[44] = na1__next;
+    locals[45] = na2__next;
+    locals[46] = na3__next;
+    locals[47] = na4__next;
+    locals[48] = na5__next;
+    locals[49] = na6__next;
+    locals[50] = na7__next;
+    locals[51] = na8__next;
+    locals[52] = na9__next;
+    locals[53] = na10__next;
+    locals[54] = na11__next;
+    locals[55] = na12__next;
+    locals[56] = na13__next;
+    locals[57] = C1Herg__next;
+    locals[58] = C2Herg__next;
+    locals[59] = C3Herg__next;
+    locals[60] = OHerg__next;
+    locals[61] = IHerg__next;
+    locals[62] = C0ks__next;
+    locals[63] = C1ks__next;
+    locals[64] = O1ks__next;
+    locals[65] = O2ks__next;
     locals[66] = Nai__carry_next;
     locals[67] = Ki__carry_next;
     locals[68] = Cai__carry_next;

@@ -16,3 +16,17 @@ pub use courtemanche_1998::Courtemanche1998;
 pub mod ohara_rudy_2011;
 pub use ohara_rudy_2011::OharaRudy2011;
 // imported models: end
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::models::testing::assert_info_consistent;
+
+    /// The counts include each carried concentration's rounding error.
+    #[test]
+    fn descriptions_are_consistent() {
+        assert_info_consistent::<Iyer2004>(67 + 6, 114);
+        assert_info_consistent::<Courtemanche1998>(21 + 5, 42);
+        assert_info_consistent::<OharaRudy2011>(41 + 9, 94);
+    }
+}

@@ -19,6 +19,8 @@
 //! 6.152074288236873e-5 millimolar to it per mV it adds to V (`StimulusCarrier`), the
 //! file's ratio at its default constants, so the charge it injects is
 //! carried as the file carries it.
+//! In f32 it adds that charge through `ki__carry` as the step adds its
+//! currents, so that a charge below half an ulp a step is kept.
 //!
 //! # Updates over one step (dt in the file's time unit)
 //!
@@ -817,7 +819,7 @@ impl CellModel for OharaRudy2011 {
         stimulus_current: Some(StimulusCurrent {
             amplitude: 80.0,
             duration: 0.5,
-            carriers: &[StimulusCarrier { variable: 4, per_u: 6.152074288236873e-5 }],
+            carriers: &[StimulusCarrier { variable: 4, per_u: 6.152074288236873e-5, carry: Some(44) }],
         }),
         default_f64: true,
     };

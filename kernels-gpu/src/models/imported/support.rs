@@ -4,7 +4,7 @@
 //! the GPU agree bit for bit, as in the hand-written models.
 
 use crate::math::{exp, expm1, ln, sqrt};
-use crate::real::Real;
+use crate::real::{Real, compensated_add};
 
 /// x^n for a whole n, by repeated multiplication (the same sequence of
 /// roundings on both sides; the exponents of the models are small).
@@ -122,19 +122,22 @@ pub fn exp_euler_phi<T: Real>(coef: T, dt: T) -> T {
 /// x + d over one step, where `fused` is the same sum as the state's
 /// update writes it in f64: in f64 `fused` and no carry; in f32 the sum
 /// with the rounding error of the steps before (`carry`) taken back and
-/// this step's kept (Kahan's compensated summation), so that increments
+/// this step's kept ([`compensated_add`]), so that increments
 /// below half an ulp of x (a concentration of 140 mM changes by 1e-9 mM a
 /// step at dt = 2.5 us; its f32 ulp is 1.5e-5) add up instead of being
 /// lost. Returns the sum and the new carry.
 #[inline(always)]
 pub fn carry_add<T: Real>(x: T, carry: T, d: T, fused: T) -> (T, T) {
-    if T::BYTES == 4 {
-        let y = d - carry;
-        let t = x + y;
-        (t, (t - x) - y)
-    } else {
-        (fused, T::ZERO)
-    }
+    if T::BYTES == 4 { compensated_add(x, carry, d) } else { (fused, T::ZERO) }
+}
+
+/// A closed Markov chain's largest state: in f32 `from_total` (the
+/// chain's total less its other states, so that the total cannot drift
+/// by the rounding of this state's small exchanges), in f64 `plain`, its
+/// own update, bit for bit.
+#[inline(always)]
+pub fn conserved<T: Real>(plain: T, from_total: T) -> T {
+    if T::BYTES == 4 { from_total } else { plain }
 }
 
 /// A removable singularity g(V) = N(V)/(e^{U(V)} - 1) with N(V0) = 0 at
