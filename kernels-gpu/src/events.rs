@@ -530,7 +530,7 @@ mod tests {
         // A carrier with a rounding error of its own (the second local of
         // each cell here) keeps charges below half its ulp: 2^-25 added to
         // 1.0f32 (ulp 2^-23) 1,024 times is 2^-15 with the compensation,
-        // nothing without it; f64 adds plainly and leaves the error alone.
+        // nothing without it.
         let mut pairs = [1.0f32, 0.0];
         let base = pairs.as_mut_ptr() as u64;
         (args.carriers, args.carries, args.carrier_cells) = ([base, 0], [base + 4, 0], 1);
@@ -544,6 +544,28 @@ mod tests {
             unsafe { args.carry(0) };
         }
         assert_eq!(pairs[0], 1.0 + 2f32.powi(-15), "without a carry, 2^-25 rounds away");
+        // f64 adds plainly, bit for bit as before, and leaves the carry at 0.
+        let mut pairs = [1.0f64, 0.0];
+        let base = pairs.as_mut_ptr() as u64;
+        let mut args = StimulusArgs::<f64> {
+            lo: [0; 3],
+            hi: [1; 3],
+            kind: REGION_BOX,
+            mode: StimulusMode::Add as u32,
+            center: [0.0; 3],
+            radius2: 0.0,
+            mask: 0,
+            amount: 1.0,
+            carriers: [base, 0],
+            carries: [base + 8, 0],
+            carrier_cells: 1,
+            carrier_step: 2,
+            carried: [0.1, 0.0],
+        };
+        unsafe { args.carry(0) };
+        args.carried[0] = 0.2;
+        unsafe { args.carry(0) };
+        assert_eq!(pairs, [1.0 + 0.1 + 0.2, 0.0]);
     }
 
     #[test]
