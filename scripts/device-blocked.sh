@@ -7,7 +7,8 @@
 # gpu_vs_cpu from scripts/stage-device.sh); writes under $OUT. ncu needs
 # root (or the profiling permission). PARTS picks what runs (default: all
 # of "regs tests sweep ncu"); TILES the tile shapes (--block) of the sweep, KS
-# its steps per pass, NCU_TILES those profiled; TESTS filters the GPU
+# its steps per pass, NCU_TILES those profiled (NCU_ZCHUNK their slices
+# per block, default 32); TESTS filters the GPU
 # checks by name (default: those of the blocked kernel); ZCHUNKS the
 # slices per block of the sweep (default 32); SPECS its sizes and steps.
 # Usage: OUT=out scripts/device-blocked.sh
@@ -69,7 +70,7 @@ if part ncu && command -v ncu >/dev/null; then
     for k in $KS; do
       ncu --metrics "$M" --kernel-name regex:karma_blocked --launch-skip $((36 / k)) --launch-count 1 --csv \
         fibril bench --backend gpu --size 256 --steps "$k" --warmup 36 --repeats 1 --kernel blocked --block "$tile" \
-        --steps-per-pass "$k" > "$OUT/ncu_blocked_${tile}_k$k.csv" 2> "$OUT/ncu_blocked_${tile}_k$k.err"
+        --steps-per-pass "$k" --z-chunk "${NCU_ZCHUNK:-32}" > "$OUT/ncu_blocked_${tile}_k$k.csv" 2> "$OUT/ncu_blocked_${tile}_k$k.err"
     done
   done
 fi
