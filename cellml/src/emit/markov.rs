@@ -29,6 +29,7 @@ pub(super) fn emit_markov_block(
     body: &mut String,
     b: usize,
     block: &Block,
+    closed: Option<(f64, VarId)>,
     next: &mut HashMap<VarId, String>,
 ) -> Result<(), ImportError> {
     let m = &plan.model;
@@ -121,7 +122,7 @@ pub(super) fn emit_markov_block(
         let _ = writeln!(body, "        let {id}__next = {id} + {step};");
         next.insert(s, format!("{id}__next"));
     }
-    if let Some((total, largest)) = closed_total(plan, block) {
+    if let Some((total, largest)) = closed {
         let others: Vec<String> = block
             .states
             .iter()
@@ -139,9 +140,9 @@ pub(super) fn emit_markov_block(
     Ok(())
 }
 
-/// A closed chain's total occupancy (the sum of its states at the file's
-/// initial state) and its largest state there, or `None` if the block is
-/// not closed: at the initial state every column of its matrix sums to 0
+/// Of each block, a closed chain's total occupancy (the sum of its states
+/// at the file's initial state) and its largest state there, or `None` if
+/// the block is not closed: at the initial state every column of its matrix sums to 0
 /// and so do its derivatives (no inflow), to 1e-9 of their magnitudes.
 /// Rates that depend on V or on a calcium keep a column's sum at 0 at
 /// every state once they do at one (they enter as +-rate pairs).
@@ -151,8 +152,12 @@ pub(super) fn emit_markov_block(
 /// its exchanges with the others at rest (an occupancy near 1, with an
 /// ulp of 6e-8, moved by 1e-9 a step) round away, and the chain's total
 /// drifted (Iyer's Kv4.3 chain lost 1.4% in ten beats).
-pub(super) fn closed_total(plan: &Plan, block: &Block) -> Option<(f64, VarId)> {
+pub(super) fn closed_chains(plan: &Plan) -> Vec<Option<(f64, VarId)>> {
     let (values, derivatives) = plan.evaluate(&HashMap::new());
+    plan.blocks.iter().map(|b| closed_total(b, &values, &derivatives)).collect()
+}
+
+fn closed_total(block: &Block, values: &[Option<f64>], derivatives: &[Option<f64>]) -> Option<(f64, VarId)> {
     let at = |e: &crate::expr::Expr| crate::eval::eval(e, &|x| values[x], &|_| None);
     let size = block.states.len();
     for j in 0..size {

@@ -50,16 +50,17 @@ fn rust_str(s: &str) -> String {
 
 pub fn emit(plan: &Plan, name: &str, src: &Source) -> Result<(String, Vec<(String, f64)>), ImportError> {
     let carried = reaction::carried_states(plan);
+    let closed = markov::closed_chains(plan);
     let m = &plan.model;
     let ty = type_name(name);
     // The reaction's body first: it decides which constants the coefficients
     // carry. Twice: once to count the repeated expressions, once to write.
     let mut counter = Emitter::new(plan);
     counter.cse.counting = true;
-    reaction_body(plan, &mut counter, &carried)?;
+    reaction_body(plan, &mut counter, &carried, &closed)?;
     let mut em = Emitter::new(plan);
     em.cse.counts = std::mem::take(&mut counter.cse.counts);
-    let body = reaction_body(plan, &mut em, &carried)?;
+    let body = reaction_body(plan, &mut em, &carried, &closed)?;
     // Listed by equation: the counting pass saw each before any was shared.
     em.singularities = std::mem::take(&mut counter.singularities);
     em.singularities.dedup();
@@ -166,7 +167,7 @@ pub fn emit(plan: &Plan, name: &str, src: &Source) -> Result<(String, Vec<(Strin
                 ),
             }
         };
-        let largest = |b: usize| markov::closed_total(plan, &plan.blocks[b]).map(|(_, x)| x);
+        let largest = |b: usize| closed[b].map(|(_, x)| x);
         let how = match plan.schemes.get(&s) {
             _ if carried.contains(&s) => {
                 format!("{how}; in f32 with its rounding error carried (`{}__carry`)", m.vars[s].ident)
@@ -190,8 +191,6 @@ pub fn emit(plan: &Plan, name: &str, src: &Source) -> Result<(String, Vec<(Strin
             "//!\n//! A concentration's increment over a small step is far below an f32 ulp\n//! of the concentration (140 mM: 1.5e-5 mM; a step of 2.5 us adds about\n//! 1e-9), and rounded away it would leave the concentration where it\n//! starts. In f32 its update is a compensated sum (Kahan): the rounding\n//! error of each step is kept in a variable of its own (`..__carry`, after\n//! the model's) and added back at the next. In f64 the carries stay 0 and\n//! the updates are the plain ones, bit for bit."
         );
     }
-    let closed: Vec<Option<(f64, VarId)>> =
-        plan.blocks.iter().map(|b| markov::closed_total(plan, b)).collect();
     if closed.iter().any(Option::is_some) {
         let _ = writeln!(
             out,

@@ -21,7 +21,7 @@ use crate::model::Def;
 /// The carried states: those updated by forward Euler or the generalised
 /// Rush-Larsen step that have a unit (concentrations, not fractions),
 /// whose increments at a small dt fall below an f32 ulp (`carry_add`).
-/// (A closed Markov chain keeps its total instead: `markov::closed_total`.)
+/// (A closed Markov chain keeps its total instead: `markov::closed_chains`.)
 pub(super) fn carried_states(plan: &Plan) -> Vec<VarId> {
     let m = &plan.model;
     plan.states[1..]
@@ -34,8 +34,13 @@ pub(super) fn carried_states(plan: &Plan) -> Vec<VarId> {
         .collect()
 }
 
-/// `carried` is [`carried_states`]'s list.
-pub(super) fn reaction_body(plan: &Plan, em: &mut Emitter, carried: &[VarId]) -> Result<String, ImportError> {
+/// `carried` is [`carried_states`]'s list, `closed` `markov::closed_chains`'.
+pub(super) fn reaction_body(
+    plan: &Plan,
+    em: &mut Emitter,
+    carried: &[VarId],
+    closed: &[Option<(f64, VarId)>],
+) -> Result<String, ImportError> {
     let m = &plan.model;
     let mut body = String::new();
     let others: Vec<VarId> = plan.states[1..].to_vec();
@@ -114,7 +119,7 @@ pub(super) fn reaction_body(plan: &Plan, em: &mut Emitter, carried: &[VarId]) ->
             &mut body,
             &format!("// Markov block {b}: two-stage SDIRK, (I - g dt A) k1 = dt f, (I - g dt A) k2 = dt f + (1 - g) dt A k1."),
         );
-        emit_markov_block(plan, em, &mut body, b, block, &mut next)?;
+        emit_markov_block(plan, em, &mut body, b, block, closed[b], &mut next)?;
     }
     if !others.is_empty() {
         // Each update reads the step's start values (the `let`s above), so
